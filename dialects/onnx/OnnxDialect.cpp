@@ -1,0 +1,63 @@
+//===- OnnxDialect.cpp - the generic `onnx` dialect -------------------------------------===//
+#include "dialects/onnx/OnnxDialect.h"
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace tcc::onnx;
+
+#include "dialects/onnx/OnnxDialect.cpp.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "dialects/onnx/OnnxTypes.cpp.inc"
+
+#define GET_OP_CLASSES
+#include "dialects/onnx/OnnxOps.cpp.inc"
+
+void OnnxDialect::initialize() {
+  addTypes<
+#define GET_TYPEDEF_LIST
+#include "dialects/onnx/OnnxTypes.cpp.inc"
+      >();
+  addOperations<
+#define GET_OP_LIST
+#include "dialects/onnx/OnnxOps.cpp.inc"
+      >();
+}
+
+LogicalResult NodeOp::verify() {
+  size_t numNames = getSubgraphNames() ? getSubgraphNames()->size() : 0;
+  if (numNames != getSubgraphs().size())
+    return emitOpError() << "has " << getSubgraphs().size() << " subgraph regions but "
+                         << numNames << " subgraph names";
+  return success();
+}
+
+Region *NodeOp::getSubgraph(StringRef name) {
+  if (!getSubgraphNames())
+    return nullptr;
+  for (auto [index, attr] : llvm::enumerate(*getSubgraphNames()))
+    if (cast<StringAttr>(attr).getValue() == name)
+      return &getSubgraphs()[index];
+  return nullptr;
+}
+
+std::string NodeOp::getNodeName() {
+  Location loc = getLoc();
+  if (auto fused = dyn_cast<FusedLoc>(loc))
+    loc = fused.getLocations().front();
+  if (auto named = dyn_cast<NameLoc>(loc))
+    return named.getName().str();
+  return "";
+}
+
+OpFoldResult InitializerOp::fold(FoldAdaptor) { return getValue(); }
+
+LogicalResult InitializerOp::verify() {
+  if (getValue().getType() != getResult().getType())
+    return emitOpError() << "value type " << getValue().getType()
+                         << " differs from the result type " << getResult().getType();
+  return success();
+}

@@ -1,0 +1,107 @@
+//===- OnnxOps.td - the generic `onnx` dialect -------------------------------------------===//
+//
+// The import dialect is deliberately tiny: one generic op per ONNX node. Knowledge about
+// individual ONNX operators lives once, in the decomposition rules (lib/Decompose), never here.
+//
+//===-------------------------------------------------------------------------------------===//
+
+#ifndef TCC_ONNX_OPS
+#define TCC_ONNX_OPS
+
+include "mlir/IR/OpBase.td"
+include "mlir/IR/AttrTypeBase.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+def Onnx_Dialect : Dialect {
+  let name = "onnx";
+  let cppNamespace = "::tcc::onnx";
+  let summary = "ONNX graphs as imported, one generic op per node";
+  let description = [{
+    The `onnx` dialect holds a model exactly as the exporter wrote it: every node is an
+    `onnx.node` carrying its op type, domain, opset version and attributes; initializers are
+    `onnx.initializer` ops over resource blobs; absent optional inputs are `onnx.none`.
+    Node results have the placeholder type `!onnx.value` until decomposition into `prim`
+    determines their real tensor types (tcc does its own shape reasoning; exporter
+    `value_info` is only a hint).
+  }];
+  let useDefaultTypePrinterParser = 1;
+}
+
+class Onnx_Op<string mnemonic, list<Trait> traits = []> : Op<Onnx_Dialect, mnemonic, traits>;
+
+def Onnx_ValueType : TypeDef<Onnx_Dialect, "Value"> {
+  let mnemonic = "value";
+  let summary = "an ONNX value whose tensor type decomposition has not determined yet";
+}
+
+def Onnx_NodeOp : Onnx_Op<"node", [RecursiveMemoryEffects]> {
+  let summary = "one ONNX node";
+  let description = [{
+    A node of the ONNX graph. `op_type`, `domain` (empty for the default domain) and
+    `version` (the opset version the model imports for that domain) select the decomposition
+    rule. `node_attrs` holds the node's attributes converted to MLIR attributes (INT -> i64,
+    FLOAT -> f32, INTS -> array<i64>, FLOATS -> array<f32>, STRING -> string,
+    TENSOR -> elements, TYPE_PROTO -> type). Graph-valued attributes are the regions, named
+    by `subgraph_names` in order; their blocks' arguments are the subgraph inputs and they
+    end in `onnx.yield`. The location is the ONNX node name.
+
+    ```mlir
+    %y = onnx.node "Conv" v20 (%x, %w, %b) {pads = array<i64: 1, 1, 1, 1>}
+         : (tensor<?x3x8x8xf32>, !onnx.value, !onnx.value) -> !onnx.value
+    ```
+  }];
+  let arguments = (ins Variadic<AnyType>:$inputs, StrAttr:$op_type,
+                       DefaultValuedStrAttr<StrAttr, "">:$domain, I64Attr:$version,
+                       DictionaryAttr:$node_attrs, OptionalAttr<StrArrayAttr>:$subgraph_names);
+  let results = (outs Variadic<AnyType>:$outputs);
+  let regions = (region VariadicRegion<AnyRegion>:$subgraphs);
+  let assemblyFormat = [{
+    $op_type (`domain` $domain^)? `v` $version `(` $inputs `)` $node_attrs
+    (`subgraphs` $subgraph_names^)? ($subgraphs^)? attr-dict `:` functional-type($inputs, $outputs)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The attribute named `name`, or null when the node does not carry it.
+    ::mlir::Attribute getNodeAttr(::llvm::StringRef name) { return getNodeAttrs().get(name); }
+    /// The region of the graph attribute `name`, or null.
+    ::mlir::Region *getSubgraph(::llvm::StringRef name);
+    /// The ONNX node name (from the location), or "" when the node is unnamed.
+    ::std::string getNodeName();
+  }];
+}
+
+def Onnx_InitializerOp : Onnx_Op<"initializer", [Pure, ConstantLike]> {
+  let summary = "a named graph initializer (a weight)";
+  let description = [{
+    A graph initializer. Large values are `dense_resource` blobs that point into the mmapped
+    model or its external data files; small ones are dense attributes.
+
+    ```mlir
+    %w = onnx.initializer "conv1.weight" dense_resource<conv1.weight> : tensor<16x3x3x3xf32>
+    ```
+  }];
+  let arguments = (ins StrAttr:$name, ElementsAttr:$value);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$name $value attr-dict `:` type($result)";
+  let hasFolder = 1;
+  let hasVerifier = 1;
+}
+
+def Onnx_NoneOp : Onnx_Op<"none", [Pure]> {
+  let summary = "an absent optional input";
+  let results = (outs NoneType:$result);
+  let assemblyFormat = "attr-dict";
+}
+
+def Onnx_YieldOp : Onnx_Op<"yield", [Terminator]> {
+  let summary = "the outputs of a graph or subgraph";
+  let description = [{
+    Ends the main graph (inside `func.func`) and every subgraph region. Decomposition turns
+    the main graph's `onnx.yield` into `func.return`, reconciling the inferred types with the
+    declared graph output types.
+  }];
+  let arguments = (ins Variadic<AnyType>:$values);
+  let assemblyFormat = "($values^ `:` type($values))? attr-dict";
+}
+
+#endif // TCC_ONNX_OPS

@@ -1,0 +1,46 @@
+//===- PrimDialect.h - the closed primitive set --------------------------------*- C++ -*-===//
+#ifndef TCC_DIALECTS_PRIM_PRIMDIALECT_H
+#define TCC_DIALECTS_PRIM_PRIMDIALECT_H
+
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Dialect.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+
+#include "dialects/prim/PrimDialect.h.inc"
+#include "dialects/prim/PrimEnums.h.inc"
+
+namespace tcc::prim {
+
+/// Reifies the result shape of a one-result op as the shape of operand `index`.
+mlir::LogicalResult reifyShapeOfOperand(mlir::Operation *op, unsigned index,
+                                        mlir::OpBuilder &builder,
+                                        mlir::ReifiedRankedShapedTypeDims &shapes);
+
+/// Reifies `type`'s shape: static extents as attributes, each `?` from `dynamicSizes` in order.
+mlir::LogicalResult reifyShapeFromExtents(mlir::RankedTensorType type,
+                                          mlir::ValueRange dynamicSizes,
+                                          mlir::OpBuilder &builder,
+                                          mlir::ReifiedRankedShapedTypeDims &shapes);
+
+/// The extents of `value`: static ones as index attributes, dynamic ones as `prim.dim`.
+llvm::SmallVector<mlir::OpFoldResult> getMixedDims(mlir::OpBuilder &builder, mlir::Location loc,
+                                                   mlir::Value value);
+
+/// The spatial extent of a window op: floor((in + low + high - dil*(win-1) - 1)/stride) + 1,
+/// or ShapedType::kDynamic for a dynamic input. Returns -1 when the window does not fit.
+int64_t windowOutputSize(int64_t in, int64_t window, int64_t stride, int64_t dilation,
+                         int64_t low, int64_t high);
+
+} // namespace tcc::prim
+
+#define GET_OP_CLASSES
+#include "dialects/prim/PrimOps.h.inc"
+
+#endif // TCC_DIALECTS_PRIM_PRIMDIALECT_H

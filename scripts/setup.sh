@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Installs what tcc needs from Debian 12's apt (skipping what is already there), then
+# configures and builds into build/. Safe to run again; later runs are incremental.
+#
+#   scripts/setup.sh            # install + configure + build
+#   TCC_SKIP_BUILD=1 scripts/setup.sh   # install only
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(
+  cmake ninja-build ccache git
+  llvm-22-dev libmlir-22-dev mlir-22-tools clang-22 lld-22 liblld-22-dev llvm-22-tools
+  libclang-rt-22-dev
+  libonnx-dev libprotobuf-dev protobuf-compiler libonnx-testdata
+  libcli11-dev libfmt-dev catch2 libdlpack-dev
+  python3 python3-numpy python3-onnx
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}"
+  sudo_cmd=""
+  [ "$(id -u)" -eq 0 ] || sudo_cmd="sudo"
+  $sudo_cmd apt-get update -q
+  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+
+[ "${TCC_SKIP_BUILD:-0}" = 1 ] && exit 0
+
+export CCACHE_DIR="${CCACHE_DIR:-$HOME/.cache/tcc-ccache}"
+# Precompiled headers and ccache: these sloppiness settings let ccache reuse PCH users.
+export CCACHE_SLOPPINESS="pch_defines,time_macros,include_file_mtime,include_file_ctime"
+ccache --max-size=5G >/dev/null
+
+if [ ! -f build/build.ninja ]; then
+  cmake -G Ninja -S . -B build \
+    -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
+    -DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache \
+    -DLLVM_USE_LINKER=lld \
+    -DMLIR_DIR=/usr/lib/llvm-22/lib/cmake/mlir \
+    -DLLVM_EXTERNAL_LIT=/usr/lib/llvm-22/bin/lit
+fi
+cmake --build build -j "${TCC_JOBS:-2}"
