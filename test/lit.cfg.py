@@ -1,0 +1,18 @@
+# lit configuration for tcc's FileCheck tests.
+import os
+import shutil
+
+import lit.formats
+
+config.name = "tcc"
+config.test_format = lit.formats.ShTest(not lit_config.isWindows)
+config.suffixes = [".mlir", ".test", ".onnxtxt"]
+config.excludes = ["Inputs", "lit.cfg.py", "lit.site.cfg.py", "CMakeLists.txt"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.tcc_obj_root, "test")
+
+config.environment["PATH"] = os.pathsep.join(
+    [config.tcc_tools_dir, config.llvm_tools_dir, config.environment.get("PATH", "")])
+config.substitutions.append(("%python", "/usr/bin/python3"))
+config.substitutions.append(("%corpus", os.path.join(config.tcc_src_root, "..", "shared", "corpus")))
+config.substitutions.append(("%testdata", "/usr/share/libonnx-testdata/data"))
