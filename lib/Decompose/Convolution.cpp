@@ -1,0 +1,4 @@
+//===- Convolution.cpp - rules (in progress) ---------------------------------------------------===//
+#include "RuleFamilies.h"
+
+void tcc::decompose::registerConvolutionRules(RuleRegistry &) {}

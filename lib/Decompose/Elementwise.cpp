@@ -1,0 +1,318 @@
+//===- Elementwise.cpp - rules for ONNX's elementwise math, logic and casts -----------===//
+#include "PrimBuilder.h"
+#include "RuleFamilies.h"
+
+#include "tcc/Decompose/RuleRegistry.h"
+
+using namespace mlir;
+using namespace tcc;
+using namespace tcc::decompose;
+
+namespace {
+
+/// Checks the element type of input `index`: float when `floatOnly`, else any number.
+Value getTypedInput(NodeRewriter &n, unsigned index, bool floatOnly) {
+  Value v = n.getInput(index);
+  if (!v)
+    return nullptr;
+  Type element = cast<RankedTensorType>(v.getType()).getElementType();
+  if (floatOnly && !isa<FloatType>(element)) {
+    n.emitError() << "input " << index << " has element type " << element
+                  << ", expected a floating-point type";
+    return nullptr;
+  }
+  return v;
+}
+
+template <typename OpTy, bool FloatOnly>
+LogicalResult unaryRule(NodeRewriter &n) {
+  Value x = getTypedInput(n, 0, FloatOnly);
+  if (!x)
+    return failure();
+  return n.setResults(OpTy::create(n.getBuilder(), n.getLoc(), x).getResult());
+}
+
+template <typename OpTy>
+LogicalResult binaryRule(NodeRewriter &n) {
+  Value a = n.getInput(0), b = n.getInput(1);
+  if (!a || !b)
+    return failure();
+  Type ta = cast<RankedTensorType>(a.getType()).getElementType();
+  Type tb = cast<RankedTensorType>(b.getType()).getElementType();
+  if (ta != tb)
+    return n.emitError() << "inputs have element types " << ta << " and " << tb
+                         << ", expected one type";
+  Value r = buildBinary<OpTy>(n, a, b);
+  return r ? n.setResults(r) : failure();
+}
+
+// reciprocal(x) = 1 / x
+LogicalResult reciprocal(NodeRewriter &n) {
+  Value x = getTypedInput(n, 0, true);
+  if (!x)
+    return failure();
+  return n.setResults(
+      prim::DivOp::create(n.getBuilder(), n.getLoc(), splatLike(n, x, 1.0), x).getResult());
+}
+
+// pow(a, b) with b converted to a's type (opset 12 allows mixed types)
+LogicalResult pow(NodeRewriter &n) {
+  Value a = n.getInput(0), b = n.getInput(1);
+  if (!a || !b)
+    return failure();
+  b = convert(n, b, cast<RankedTensorType>(a.getType()).getElementType());
+  Value r = buildBinary<prim::PowOp>(n, a, b);
+  return r ? n.setResults(r) : failure();
+}
+
+template <prim::CompareDirection Direction>
+LogicalResult compareRule(NodeRewriter &n) {
+  Value a = n.getInput(0), b = n.getInput(1);
+  if (!a || !b)
+    return failure();
+  SmallVector<Value> ops = broadcastAll(n, {a, b});
+  if (ops.empty())
+    return failure();
+  return n.setResults(
+      prim::CompareOp::create(n.getBuilder(), n.getLoc(), Direction, ops[0], ops[1]).getResult());
+}
+
+// where(c, x, y) = c ? x : y, all three broadcast
+LogicalResult where(NodeRewriter &n) {
+  Value c = n.getInput(0), x = n.getInput(1), y = n.getInput(2);
+  if (!c || !x || !y)
+    return failure();
+  SmallVector<Value> ops = broadcastAll(n, {c, x, y});
+  if (ops.empty())
+    return failure();
+  return n.setResults(
+      prim::SelectOp::create(n.getBuilder(), n.getLoc(), ops[0], ops[1], ops[2]).getResult());
+}
+
+/// Max, Min, Sum, Mean: a left fold of a binary op over all (broadcast) inputs.
+template <typename OpTy, bool Mean>
+LogicalResult variadicRule(NodeRewriter &n) {
+  if (n.getNumInputs() == 0)
+    return n.emitError() << "expected at least one input";
+  Value acc = n.getInput(0);
+  for (unsigned i = 1; acc && i < n.getNumInputs(); ++i) {
+    Value next = n.getInput(i);
+    acc = next ? buildBinary<OpTy>(n, acc, next) : nullptr;
+  }
+  if (!acc)
+    return failure();
+  // mean(x1..xk) = (x1 + ... + xk) / k
+  if (Mean)
+    acc = prim::DivOp::create(n.getBuilder(), n.getLoc(), acc,
+                              splatLike(n, acc, static_cast<double>(n.getNumInputs())));
+  return n.setResults(acc);
+}
+
+// isinf(x) restricted by detect_negative / detect_positive
+LogicalResult isInf(NodeRewriter &n) {
+  Value x = getTypedInput(n, 0, true);
+  if (!x)
+    return failure();
+  OpBuilder &b = n.getBuilder();
+  Value inf = prim::IsInfOp::create(b, n.getLoc(), x);
+  bool negative = n.getInt("detect_negative", 1), positive = n.getInt("detect_positive", 1);
+  if (negative && positive)
+    return n.setResults(inf);
+  Value zero = splatLike(n, x, 0.0);
+  Value sign = prim::CompareOp::create(
+      b, n.getLoc(), positive ? prim::CompareDirection::Gt : prim::CompareDirection::Lt, x, zero);
+  if (!negative && !positive)
+    return n.setResults(splatLike(n, inf, 0.0));
+  return n.setResults(prim::AndOp::create(b, n.getLoc(), inf, sign).getResult());
+}
+
+// mod(a, b): fmod=1 -> C fmod (sign of a); fmod=0 -> integer mod with the sign of b:
+//   r = rem(a, b); r != 0 && (r < 0) != (b < 0) ? r + b : r
+LogicalResult mod(NodeRewriter &n) {
+  Value a = n.getInput(0), b = n.getInput(1);
+  if (!a || !b)
+    return failure();
+  SmallVector<Value> ops = broadcastAll(n, {a, b});
+  if (ops.empty())
+    return failure();
+  OpBuilder &bld = n.getBuilder();
+  Location loc = n.getLoc();
+  Type element = cast<RankedTensorType>(ops[0].getType()).getElementType();
+  Value r = prim::RemOp::create(bld, loc, ops[0], ops[1]);
+  if (n.getInt("fmod", 0))
+    return n.setResults(r);
+  if (isa<FloatType>(element))
+    return n.emitError() << "fmod=0 is only defined for integer inputs, got " << element;
+  if (element.isUnsignedInteger())
+    return n.setResults(r);
+  Value zero = splatLike(n, r, 0.0);
+  Value nonZero = prim::CompareOp::create(bld, loc, prim::CompareDirection::Ne, r, zero);
+  Value rNeg = prim::CompareOp::create(bld, loc, prim::CompareDirection::Lt, r, zero);
+  Value bNeg = prim::CompareOp::create(bld, loc, prim::CompareDirection::Lt, ops[1], zero);
+  Value differ = prim::XorOp::create(bld, loc, rNeg, bNeg);
+  Value fix = prim::AndOp::create(bld, loc, nonZero, differ);
+  Value adjusted = prim::AddOp::create(bld, loc, r, ops[1]);
+  return n.setResults(prim::SelectOp::create(bld, loc, fix, adjusted, r).getResult());
+}
+
+// bitshift(a, b) = direction == "LEFT" ? a << b : a >> b (unsigned inputs only)
+LogicalResult bitShift(NodeRewriter &n) {
+  std::string direction = n.getString("direction", "");
+  if (direction == "LEFT")
+    return binaryRule<prim::ShiftLeftOp>(n);
+  if (direction == "RIGHT")
+    return binaryRule<prim::ShiftRightLogicalOp>(n);
+  return n.emitError() << "attribute 'direction' must be \"LEFT\" or \"RIGHT\", got \""
+                       << direction << "\"";
+}
+
+/// clip(x, lo, hi) = min(max(x, lo), hi); bounds from attributes before opset 11.
+LogicalResult clipWithBounds(NodeRewriter &n, Value x, Value lo, Value hi) {
+  if (lo)
+    x = buildBinary<prim::MaxOp>(n, x, lo);
+  if (x && hi)
+    x = buildBinary<prim::MinOp>(n, x, hi);
+  return x ? n.setResults(x) : failure();
+}
+
+LogicalResult clip6(NodeRewriter &n) {
+  Value x = getTypedInput(n, 0, true);
+  if (!x)
+    return failure();
+  Type element = cast<RankedTensorType>(x.getType()).getElementType();
+  Value lo = scalarConstant(n, element, n.getFloat("min", -std::numeric_limits<float>::max()));
+  Value hi = scalarConstant(n, element, n.getFloat("max", std::numeric_limits<float>::max()));
+  return clipWithBounds(n, x, lo, hi);
+}
+
+LogicalResult clip11(NodeRewriter &n) {
+  Value x = n.getInput(0);
+  if (!x)
+    return failure();
+  return clipWithBounds(n, x, n.getOptionalInput(1), n.getOptionalInput(2));
+}
+
+/// The MLIR element type of ONNX TensorProto data type `code`, or null.
+Type elementTypeOfOnnxCode(MLIRContext *ctx, int64_t code) {
+  switch (code) {
+  case 1: return Float32Type::get(ctx);
+  case 2: return IntegerType::get(ctx, 8, IntegerType::Unsigned);
+  case 3: return IntegerType::get(ctx, 8);
+  case 4: return IntegerType::get(ctx, 16, IntegerType::Unsigned);
+  case 5: return IntegerType::get(ctx, 16);
+  case 6: return IntegerType::get(ctx, 32);
+  case 7: return IntegerType::get(ctx, 64);
+  case 9: return IntegerType::get(ctx, 1);
+  case 10: return Float16Type::get(ctx);
+  case 11: return Float64Type::get(ctx);
+  case 12: return IntegerType::get(ctx, 32, IntegerType::Unsigned);
+  case 13: return IntegerType::get(ctx, 64, IntegerType::Unsigned);
+  case 16: return BFloat16Type::get(ctx);
+  default: return nullptr;
+  }
+}
+
+// cast(x) = convert(x, to)
+LogicalResult castRule(NodeRewriter &n) {
+  Value x = n.getInput(0);
+  if (!x)
+    return failure();
+  int64_t to = n.getInt("to", 0);
+  Type element = elementTypeOfOnnxCode(n.getContext(), to);
+  if (!element)
+    return n.emitError() << "casting to ONNX data type " << to
+                         << " is not supported (supported: float, double, float16, bfloat16, "
+                            "bool, int8..int64, uint8..uint64)";
+  return n.setResults(convert(n, x, element));
+}
+
+// castlike(x, like) = convert(x, element type of like)
+LogicalResult castLike(NodeRewriter &n) {
+  Value x = n.getInput(0), like = n.getInput(1);
+  if (!x || !like)
+    return failure();
+  return n.setResults(convert(n, x, cast<RankedTensorType>(like.getType()).getElementType()));
+}
+
+// identity(x) = x
+LogicalResult identity(NodeRewriter &n) {
+  Value x = n.getInput(0);
+  return x ? n.setResults(x) : failure();
+}
+
+// dropout at inference: (x, mask = all true)
+LogicalResult dropout(NodeRewriter &n) {
+  Value x = n.getInput(0);
+  if (!x)
+    return failure();
+  if (n.getVersion() >= 12 && n.hasInput(2)) {
+    auto training = getConstantInts(n.getOptionalInput(2));
+    if (!training || training->size() != 1 || (*training)[0] != 0)
+      return n.emitError() << "training_mode must be a constant false: tcc compiles inference";
+  }
+  Value mask = splatLike(n, x, 1.0, IntegerType::get(n.getContext(), 1));
+  return n.setResults({x, mask});
+}
+
+} // namespace
+
+void tcc::decompose::registerElementwiseRules(RuleRegistry &r) {
+  r.add("", "Exp", 6, unaryRule<prim::ExpOp, true>);
+  r.add("", "Log", 6, unaryRule<prim::LogOp, true>);
+  r.add("", "Sqrt", 6, unaryRule<prim::SqrtOp, true>);
+  r.add("", "Sin", 7, unaryRule<prim::SinOp, true>);
+  r.add("", "Cos", 7, unaryRule<prim::CosOp, true>);
+  r.add("", "Tan", 7, unaryRule<prim::TanOp, true>);
+  r.add("", "Asin", 7, unaryRule<prim::AsinOp, true>);
+  r.add("", "Acos", 7, unaryRule<prim::AcosOp, true>);
+  r.add("", "Atan", 7, unaryRule<prim::AtanOp, true>);
+  r.add("", "Sinh", 9, unaryRule<prim::SinhOp, true>);
+  r.add("", "Cosh", 9, unaryRule<prim::CoshOp, true>);
+  r.add("", "Asinh", 9, unaryRule<prim::AsinhOp, true>);
+  r.add("", "Acosh", 9, unaryRule<prim::AcoshOp, true>);
+  r.add("", "Atanh", 9, unaryRule<prim::AtanhOp, true>);
+  r.add("", "Erf", 9, unaryRule<prim::ErfOp, true>);
+  r.add("", "Floor", 6, unaryRule<prim::FloorOp, true>);
+  r.add("", "Ceil", 6, unaryRule<prim::CeilOp, true>);
+  r.add("", "Round", 11, unaryRule<prim::RoundEvenOp, true>);
+  r.add("", "Tanh", 6, unaryRule<prim::TanhOp, true>);
+  r.add("", "Sigmoid", 6, unaryRule<prim::LogisticOp, true>);
+  r.add("", "Neg", 6, unaryRule<prim::NegOp, false>);
+  r.add("", "Abs", 6, unaryRule<prim::AbsOp, false>);
+  r.add("", "Sign", 9, unaryRule<prim::SignOp, false>);
+  r.add("", "Reciprocal", 6, reciprocal);
+  r.add("", "Not", 1, unaryRule<prim::NotOp, false>);
+  r.add("", "BitwiseNot", 18, unaryRule<prim::NotOp, false>);
+  r.add("", "IsNaN", 9, unaryRule<prim::IsNanOp, true>);
+  r.add("", "IsInf", 10, isInf);
+
+  r.add("", "Add", 7, binaryRule<prim::AddOp>);
+  r.add("", "Sub", 7, binaryRule<prim::SubOp>);
+  r.add("", "Mul", 7, binaryRule<prim::MulOp>);
+  r.add("", "Div", 7, binaryRule<prim::DivOp>);
+  r.add("", "Pow", 7, pow);
+  r.add("", "Mod", 10, mod);
+  r.add("", "BitShift", 11, bitShift);
+  r.add("", "And", 7, binaryRule<prim::AndOp>);
+  r.add("", "Or", 7, binaryRule<prim::OrOp>);
+  r.add("", "Xor", 7, binaryRule<prim::XorOp>);
+  r.add("", "BitwiseAnd", 18, binaryRule<prim::AndOp>);
+  r.add("", "BitwiseOr", 18, binaryRule<prim::OrOp>);
+  r.add("", "BitwiseXor", 18, binaryRule<prim::XorOp>);
+  r.add("", "Equal", 7, compareRule<prim::CompareDirection::Eq>);
+  r.add("", "Less", 7, compareRule<prim::CompareDirection::Lt>);
+  r.add("", "Greater", 7, compareRule<prim::CompareDirection::Gt>);
+  r.add("", "LessOrEqual", 12, compareRule<prim::CompareDirection::Le>);
+  r.add("", "GreaterOrEqual", 12, compareRule<prim::CompareDirection::Ge>);
+  r.add("", "Where", 9, where);
+  r.add("", "Max", 8, variadicRule<prim::MaxOp, false>);
+  r.add("", "Min", 8, variadicRule<prim::MinOp, false>);
+  r.add("", "Sum", 8, variadicRule<prim::AddOp, false>);
+  r.add("", "Mean", 8, variadicRule<prim::AddOp, true>);
+  r.add("", "Clip", 6, clip6);
+  r.add("", "Clip", 11, clip11);
+  r.add("", "Cast", 6, castRule);
+  r.add("", "CastLike", 15, castLike);
+  r.add("", "Identity", 1, identity);
+  r.add("", "Dropout", 7, dropout);
+}

@@ -1,0 +1,390 @@
+//===- PrimBuilder.cpp - helpers that decomposition rules build prim ops with ---------===//
+#include "PrimBuilder.h"
+
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/Matchers.h"
+
+using namespace mlir;
+using namespace tcc;
+using namespace tcc::decompose;
+
+namespace {
+constexpr int64_t kMaxShapeTensorElements = 64;
+
+/// True when two extents are known to be equal without running anything: the same
+/// constant, the same value, or `prim.dim` of the same tensor and dim.
+bool sameExtent(OpFoldResult a, OpFoldResult b) {
+  auto ca = getConstantIntValue(a), cb = getConstantIntValue(b);
+  if (ca || cb)
+    return ca && cb && *ca == *cb;
+  Value va = cast<Value>(a), vb = cast<Value>(b);
+  if (va == vb)
+    return true;
+  auto da = va.getDefiningOp<prim::DimOp>(), db = vb.getDefiningOp<prim::DimOp>();
+  return da && db && da.getOperand() == db.getOperand() && da.getIndex() == db.getIndex();
+}
+
+std::string describeExtent(OpFoldResult extent) {
+  if (auto c = getConstantIntValue(extent))
+    return std::to_string(*c);
+  return "dynamic";
+}
+} // namespace
+
+SmallVector<OpFoldResult> tcc::decompose::getDims(NodeRewriter &n, Value value) {
+  return prim::getMixedDims(n.getBuilder(), n.getLoc(), value);
+}
+
+Value tcc::decompose::toIndex(NodeRewriter &n, OpFoldResult extent) {
+  return getValueOrCreateConstantIndexOp(n.getBuilder(), n.getLoc(), extent);
+}
+
+RankedTensorType tcc::decompose::getTensorType(ArrayRef<OpFoldResult> dims, Type elementType) {
+  SmallVector<int64_t> shape;
+  for (OpFoldResult d : dims)
+    shape.push_back(getConstantIntValue(d).value_or(ShapedType::kDynamic));
+  return RankedTensorType::get(shape, elementType);
+}
+
+SmallVector<Value> tcc::decompose::getDynamicExtents(NodeRewriter &n, ArrayRef<OpFoldResult> dims) {
+  SmallVector<Value> values;
+  for (OpFoldResult d : dims)
+    if (!getConstantIntValue(d))
+      values.push_back(cast<Value>(d));
+  return values;
+}
+
+Value tcc::decompose::scalarConstant(NodeRewriter &n, Type elementType, double value) {
+  auto type = RankedTensorType::get({}, elementType);
+  Attribute attr;
+  if (auto floatType = dyn_cast<FloatType>(elementType)) {
+    APFloat f(value);
+    bool lost;
+    f.convert(floatType.getFloatSemantics(), APFloat::rmNearestTiesToEven, &lost);
+    attr = DenseElementsAttr::get(type, f);
+  } else {
+    auto intType = cast<IntegerType>(elementType);
+    APInt i(intType.getWidth(), static_cast<uint64_t>(static_cast<int64_t>(value)),
+            /*isSigned=*/!intType.isUnsigned(), /*implicitTrunc=*/true);
+    attr = DenseElementsAttr::get(type, i);
+  }
+  return arith::ConstantOp::create(n.getBuilder(), n.getLoc(), cast<TypedAttr>(attr));
+}
+
+Value tcc::decompose::fill(NodeRewriter &n, Value scalar, ArrayRef<OpFoldResult> dims) {
+  auto scalarType = cast<RankedTensorType>(scalar.getType());
+  RankedTensorType type = getTensorType(dims, scalarType.getElementType());
+  // A splat constant stays a constant when the shape is static.
+  DenseElementsAttr value;
+  if (type.hasStaticShape() && matchPattern(scalar, m_Constant(&value)) && value.isSplat())
+    return arith::ConstantOp::create(n.getBuilder(), n.getLoc(), value.resizeSplat(type));
+  return prim::BroadcastInDimOp::create(n.getBuilder(), n.getLoc(), type, scalar,
+                                        getDynamicExtents(n, dims),
+                                        n.getBuilder().getDenseI64ArrayAttr({}));
+}
+
+Value tcc::decompose::splatLike(NodeRewriter &n, Value like, double value, Type elementType) {
+  auto likeType = cast<RankedTensorType>(like.getType());
+  Type element = elementType ? elementType : likeType.getElementType();
+  return fill(n, scalarConstant(n, element, value), getDims(n, like));
+}
+
+void tcc::decompose::checkEqual(NodeRewriter &n, OpFoldResult lhs, OpFoldResult rhs,
+                                const llvm::Twine &message) {
+  if (sameExtent(lhs, rhs))
+    return;
+  OpBuilder &b = n.getBuilder();
+  Value cond = b.createOrFold<arith::CmpIOp>(n.getLoc(), arith::CmpIPredicate::eq,
+                                             toIndex(n, lhs), toIndex(n, rhs));
+  if (matchPattern(cond, m_One()))
+    return;
+  prim::CheckOp::create(b, n.getLoc(), cond,
+                        b.getStringAttr("node '" + n.getNode().getNodeName() + "' (" +
+                                        n.getOpType() + "): " + message));
+}
+
+Value tcc::decompose::broadcastTo(NodeRewriter &n, Value value, ArrayRef<OpFoldResult> dims) {
+  auto type = cast<RankedTensorType>(value.getType());
+  int64_t rank = static_cast<int64_t>(dims.size()), offset = rank - type.getRank();
+  if (offset < 0) {
+    n.emitError() << "cannot broadcast a rank-" << type.getRank() << " tensor to rank " << rank;
+    return nullptr;
+  }
+  SmallVector<OpFoldResult> in = getDims(n, value);
+  bool identity = offset == 0;
+  for (int64_t d = 0; d < type.getRank(); ++d) {
+    OpFoldResult from = in[d], to = dims[d + offset];
+    if (sameExtent(from, to))
+      continue;
+    identity = false;
+    auto c = getConstantIntValue(from);
+    if (c && *c == 1)
+      continue;
+    auto t = getConstantIntValue(to);
+    if (c && t) {
+      n.emitError() << "cannot broadcast dim " << d << " of extent " << *c << " to " << *t;
+      return nullptr;
+    }
+    checkEqual(n, from, to,
+               "dim " + std::to_string(d) + " of an input must equal the broadcast extent " +
+                   describeExtent(to) + " (a dynamic dim broadcasts only when equal)");
+  }
+  if (identity)
+    return value;
+  SmallVector<int64_t> mapping;
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    mapping.push_back(d + offset);
+  return prim::BroadcastInDimOp::create(n.getBuilder(), n.getLoc(),
+                                        getTensorType(dims, type.getElementType()), value,
+                                        getDynamicExtents(n, dims),
+                                        n.getBuilder().getDenseI64ArrayAttr(mapping));
+}
+
+SmallVector<Value> tcc::decompose::broadcastAll(NodeRewriter &n, ValueRange values) {
+  int64_t rank = 0;
+  SmallVector<SmallVector<OpFoldResult>> inputDims;
+  for (Value v : values) {
+    inputDims.push_back(getDims(n, v));
+    rank = std::max<int64_t>(rank, inputDims.back().size());
+  }
+  SmallVector<OpFoldResult> result;
+  for (int64_t d = 0; d < rank; ++d) {
+    std::optional<int64_t> staticExtent;
+    SmallVector<std::pair<size_t, OpFoldResult>> dynamic;
+    for (auto [index, dims] : llvm::enumerate(inputDims)) {
+      int64_t offset = rank - static_cast<int64_t>(dims.size());
+      if (d < offset)
+        continue;
+      OpFoldResult extent = dims[d - offset];
+      if (auto c = getConstantIntValue(extent)) {
+        if (*c == 1)
+          continue;
+        if (staticExtent && *staticExtent != *c) {
+          n.emitError() << "inputs cannot broadcast: extents " << *staticExtent << " and "
+                        << *c << " in dim " << d << " of the broadcast shape";
+          return {};
+        }
+        staticExtent = *c;
+      } else {
+        dynamic.push_back({index, extent});
+      }
+    }
+    OpFoldResult extent = staticExtent ? OpFoldResult(n.getBuilder().getIndexAttr(*staticExtent))
+                          : !dynamic.empty() ? dynamic.front().second
+                                             : OpFoldResult(n.getBuilder().getIndexAttr(1));
+    for (auto &[index, dyn] : dynamic)
+      checkEqual(n, dyn, extent,
+                 "input " + std::to_string(index) + " must match the other inputs in dim " +
+                     std::to_string(d) + " of the broadcast shape (extent " +
+                     describeExtent(extent) + "; a dynamic dim broadcasts only when equal)");
+    result.push_back(extent);
+  }
+  SmallVector<Value> out;
+  for (Value v : values) {
+    Value b = broadcastTo(n, v, result);
+    if (!b)
+      return {};
+    out.push_back(b);
+  }
+  return out;
+}
+
+Value tcc::decompose::convert(NodeRewriter &n, Value value, Type elementType) {
+  auto type = cast<RankedTensorType>(value.getType());
+  if (type.getElementType() == elementType)
+    return value;
+  return prim::ConvertOp::create(n.getBuilder(), n.getLoc(), type.clone(elementType), value);
+}
+
+Value tcc::decompose::reshape(NodeRewriter &n, Value value, ArrayRef<OpFoldResult> dims) {
+  auto type = cast<RankedTensorType>(value.getType());
+  RankedTensorType target = getTensorType(dims, type.getElementType());
+  if (target == type && type.hasStaticShape())
+    return value;
+  return n.getBuilder().createOrFold<prim::ReshapeOp>(n.getLoc(), target, value,
+                                                      getDynamicExtents(n, dims));
+}
+
+std::optional<SmallVector<int64_t>> tcc::decompose::getConstantInts(Value value) {
+  DenseIntElementsAttr attr;
+  if (!matchPattern(value, m_Constant(&attr)))
+    return std::nullopt;
+  SmallVector<int64_t> values;
+  bool isUnsigned = attr.getElementType().isUnsignedInteger();
+  for (APInt v : attr.getValues<APInt>())
+    values.push_back(isUnsigned ? static_cast<int64_t>(v.getZExtValue()) : v.getSExtValue());
+  return values;
+}
+
+bool tcc::decompose::isShapeTensor(Value value) {
+  auto type = dyn_cast<RankedTensorType>(value.getType());
+  return type && type.getRank() <= 1 && type.hasStaticShape() &&
+         type.getNumElements() <= kMaxShapeTensorElements &&
+         isa<IntegerType>(type.getElementType()) && !type.getElementType().isInteger(1);
+}
+
+std::optional<SmallVector<OpFoldResult>> tcc::decompose::getShapeElements(NodeRewriter &n,
+                                                                          Value value) {
+  if (!isShapeTensor(value))
+    return std::nullopt;
+  OpBuilder &b = n.getBuilder();
+  SmallVector<OpFoldResult> elements;
+  if (auto values = getConstantInts(value)) {
+    for (int64_t v : *values)
+      elements.push_back(b.getIndexAttr(v));
+    return elements;
+  }
+  auto type = cast<RankedTensorType>(value.getType());
+  auto toIndexValue = [&](Value scalar) -> OpFoldResult {
+    if (auto cast = scalar.getDefiningOp<arith::IndexCastOp>())
+      if (cast.getIn().getType().isIndex())
+        return cast.getIn();
+    APInt constant;
+    if (matchPattern(scalar, m_ConstantInt(&constant)))
+      return b.getIndexAttr(constant.getSExtValue());
+    return b.createOrFold<arith::IndexCastOp>(n.getLoc(), b.getIndexType(), scalar);
+  };
+  if (auto fromElements = value.getDefiningOp<tensor::FromElementsOp>()) {
+    for (Value element : fromElements.getElements())
+      elements.push_back(toIndexValue(element));
+    return elements;
+  }
+  int64_t count = type.getRank() == 0 ? 1 : type.getDimSize(0);
+  for (int64_t i = 0; i < count; ++i) {
+    SmallVector<Value> indices;
+    if (type.getRank() == 1)
+      indices.push_back(arith::ConstantIndexOp::create(b, n.getLoc(), i));
+    elements.push_back(
+        toIndexValue(tensor::ExtractOp::create(b, n.getLoc(), value, indices).getResult()));
+  }
+  return elements;
+}
+
+Value tcc::decompose::makeShapeTensor(NodeRewriter &n, ArrayRef<OpFoldResult> elements,
+                                      Type elementType, bool scalar) {
+  OpBuilder &b = n.getBuilder();
+  SmallVector<int64_t> shape;
+  if (!scalar)
+    shape.push_back(static_cast<int64_t>(elements.size()));
+  auto type = RankedTensorType::get(shape, elementType);
+  auto intType = cast<IntegerType>(elementType);
+  SmallVector<APInt> constants;
+  for (OpFoldResult e : elements)
+    if (auto c = getConstantIntValue(e))
+      constants.push_back(APInt(intType.getWidth(), static_cast<uint64_t>(*c), true, true));
+  if (constants.size() == elements.size())
+    return arith::ConstantOp::create(b, n.getLoc(),
+                                     cast<TypedAttr>(DenseElementsAttr::get(type, constants)));
+  SmallVector<Value> scalars;
+  for (OpFoldResult e : elements) {
+    if (auto c = getConstantIntValue(e)) {
+      scalars.push_back(arith::ConstantOp::create(
+          b, n.getLoc(), IntegerAttr::get(elementType, APInt(intType.getWidth(),
+                                                             static_cast<uint64_t>(*c), true,
+                                                             true))));
+      continue;
+    }
+    scalars.push_back(b.createOrFold<arith::IndexCastOp>(n.getLoc(), elementType, cast<Value>(e)));
+  }
+  return tensor::FromElementsOp::create(b, n.getLoc(), type, scalars);
+}
+
+std::optional<int64_t> tcc::decompose::normalizeAxis(NodeRewriter &n, int64_t axis, int64_t rank,
+                                                     StringRef what) {
+  int64_t normalized = axis < 0 ? axis + rank : axis;
+  if (normalized < 0 || normalized >= rank) {
+    n.emitError() << what << " " << axis << " is out of range for rank " << rank;
+    return std::nullopt;
+  }
+  return normalized;
+}
+
+OpFoldResult tcc::decompose::addIndex(NodeRewriter &n, OpFoldResult a, OpFoldResult b) {
+  auto ca = getConstantIntValue(a), cb = getConstantIntValue(b);
+  if (ca && cb)
+    return n.getBuilder().getIndexAttr(*ca + *cb);
+  return n.getBuilder().createOrFold<arith::AddIOp>(n.getLoc(), toIndex(n, a), toIndex(n, b));
+}
+
+OpFoldResult tcc::decompose::mulIndex(NodeRewriter &n, OpFoldResult a, OpFoldResult b) {
+  auto ca = getConstantIntValue(a), cb = getConstantIntValue(b);
+  if (ca && cb)
+    return n.getBuilder().getIndexAttr(*ca * *cb);
+  if (ca && *ca == 1)
+    return b;
+  if (cb && *cb == 1)
+    return a;
+  return n.getBuilder().createOrFold<arith::MulIOp>(n.getLoc(), toIndex(n, a), toIndex(n, b));
+}
+
+OpFoldResult tcc::decompose::product(NodeRewriter &n, ArrayRef<OpFoldResult> values) {
+  OpFoldResult result = n.getBuilder().getIndexAttr(1);
+  for (OpFoldResult v : values)
+    result = mulIndex(n, result, v);
+  return result;
+}
+
+namespace {
+/// Applies a binary index op, folding constants first (so results stay attributes).
+template <typename OpTy>
+OpFoldResult indexBinary(NodeRewriter &n, OpFoldResult a, OpFoldResult b) {
+  Value v = n.getBuilder().createOrFold<OpTy>(n.getLoc(), toIndex(n, a), toIndex(n, b));
+  if (auto c = getConstantIntValue(v))
+    return n.getBuilder().getIndexAttr(*c);
+  return v;
+}
+} // namespace
+
+OpFoldResult tcc::decompose::subIndex(NodeRewriter &n, OpFoldResult a, OpFoldResult b) {
+  auto ca = getConstantIntValue(a), cb = getConstantIntValue(b);
+  if (ca && cb)
+    return n.getBuilder().getIndexAttr(*ca - *cb);
+  if (cb && *cb == 0)
+    return a;
+  return indexBinary<arith::SubIOp>(n, a, b);
+}
+
+OpFoldResult tcc::decompose::floorDivIndex(NodeRewriter &n, OpFoldResult a, OpFoldResult b) {
+  auto cb = getConstantIntValue(b);
+  if (cb && *cb == 1)
+    return a;
+  return indexBinary<arith::FloorDivSIOp>(n, a, b);
+}
+
+OpFoldResult tcc::decompose::ceilDivIndex(NodeRewriter &n, OpFoldResult a, OpFoldResult b) {
+  auto cb = getConstantIntValue(b);
+  if (cb && *cb == 1)
+    return a;
+  return indexBinary<arith::CeilDivSIOp>(n, a, b);
+}
+
+OpFoldResult tcc::decompose::minIndex(NodeRewriter &n, OpFoldResult a, OpFoldResult b) {
+  auto ca = getConstantIntValue(a), cb = getConstantIntValue(b);
+  if (ca && cb)
+    return n.getBuilder().getIndexAttr(std::min(*ca, *cb));
+  return indexBinary<arith::MinSIOp>(n, a, b);
+}
+
+OpFoldResult tcc::decompose::maxIndex(NodeRewriter &n, OpFoldResult a, OpFoldResult b) {
+  auto ca = getConstantIntValue(a), cb = getConstantIntValue(b);
+  if (ca && cb)
+    return n.getBuilder().getIndexAttr(std::max(*ca, *cb));
+  return indexBinary<arith::MaxSIOp>(n, a, b);
+}
+
+OpFoldResult tcc::decompose::selectIndex(NodeRewriter &n, arith::CmpIPredicate predicate,
+                                         OpFoldResult lhs, OpFoldResult rhs,
+                                         OpFoldResult ifTrue, OpFoldResult ifFalse) {
+  OpBuilder &b = n.getBuilder();
+  Value cond = b.createOrFold<arith::CmpIOp>(n.getLoc(), predicate, toIndex(n, lhs),
+                                             toIndex(n, rhs));
+  APInt constant;
+  if (matchPattern(cond, m_ConstantInt(&constant)))
+    return constant.isZero() ? ifFalse : ifTrue;
+  Value v = b.createOrFold<arith::SelectOp>(n.getLoc(), cond, toIndex(n, ifTrue),
+                                            toIndex(n, ifFalse));
+  if (auto c = getConstantIntValue(v))
+    return b.getIndexAttr(*c);
+  return v;
+}

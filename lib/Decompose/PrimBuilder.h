@@ -1,0 +1,102 @@
+//===- PrimBuilder.h - helpers that decomposition rules build prim ops with ----*- C++ -*-===//
+#ifndef TCC_LIB_DECOMPOSE_PRIMBUILDER_H
+#define TCC_LIB_DECOMPOSE_PRIMBUILDER_H
+
+#include "NodeRewriter.h"
+
+#include "mlir/IR/OpDefinition.h"
+
+#include <optional>
+
+namespace tcc::decompose {
+
+/// The extents of `value`: static ones as index attributes, dynamic ones as `prim.dim`.
+llvm::SmallVector<mlir::OpFoldResult> getDims(NodeRewriter &n, mlir::Value value);
+
+/// `extent` as an index SSA value (materializing a constant if needed).
+mlir::Value toIndex(NodeRewriter &n, mlir::OpFoldResult extent);
+
+/// A tensor type with static extents where `dims` are constants and `?` elsewhere.
+mlir::RankedTensorType getTensorType(llvm::ArrayRef<mlir::OpFoldResult> dims,
+                                     mlir::Type elementType);
+
+/// The dynamic extents among `dims` as index values, in order (the `sizes(...)` operands).
+llvm::SmallVector<mlir::Value> getDynamicExtents(NodeRewriter &n,
+                                                 llvm::ArrayRef<mlir::OpFoldResult> dims);
+
+/// A 0-d constant of `elementType` holding `value` (rounded/truncated to the type).
+mlir::Value scalarConstant(NodeRewriter &n, mlir::Type elementType, double value);
+
+/// A tensor shaped like `like` filled with `value`, of `elementType` (default: like's).
+mlir::Value splatLike(NodeRewriter &n, mlir::Value like, double value,
+                      mlir::Type elementType = {});
+
+/// A tensor of shape `dims` filled with the 0-d tensor `scalar`.
+mlir::Value fill(NodeRewriter &n, mlir::Value scalar, llvm::ArrayRef<mlir::OpFoldResult> dims);
+
+/// Numpy broadcasting of `value` to `dims` (right-aligned). Null after an error.
+mlir::Value broadcastTo(NodeRewriter &n, mlir::Value value,
+                        llvm::ArrayRef<mlir::OpFoldResult> dims);
+
+/// Multidirectional (numpy) broadcasting of several tensors to one shape. Where a dynamic
+/// extent meets a static one > 1 or another dynamic extent, they must be equal (a dynamic
+/// dim is assumed >= 2 unless it is proven 1): a `prim.check` states it. Empty on error.
+llvm::SmallVector<mlir::Value> broadcastAll(NodeRewriter &n, mlir::ValueRange values);
+
+/// `value` converted to `elementType` (no op when it already has it).
+mlir::Value convert(NodeRewriter &n, mlir::Value value, mlir::Type elementType);
+
+/// `value` reshaped to `dims` (no op when the type already matches).
+mlir::Value reshape(NodeRewriter &n, mlir::Value value, llvm::ArrayRef<mlir::OpFoldResult> dims);
+
+/// Emits `prim.check(lhs == rhs, message)` unless it folds to true.
+void checkEqual(NodeRewriter &n, mlir::OpFoldResult lhs, mlir::OpFoldResult rhs,
+                const llvm::Twine &message);
+
+/// The values of a constant integer tensor (an `arith.constant` of any rank).
+std::optional<llvm::SmallVector<int64_t>> getConstantInts(mlir::Value value);
+
+/// The elements of a small 0-d or 1-d integer tensor as index values (constants as
+/// attributes), looking through `tensor.from_elements`; std::nullopt when the tensor is not
+/// of that kind. This is how shape tensors (Shape -> Gather -> Concat -> Reshape) become
+/// index arithmetic.
+std::optional<llvm::SmallVector<mlir::OpFoldResult>> getShapeElements(NodeRewriter &n,
+                                                                      mlir::Value value);
+
+/// A 1-d (or, with `scalar`, 0-d) tensor of `elementType` holding `elements`.
+mlir::Value makeShapeTensor(NodeRewriter &n, llvm::ArrayRef<mlir::OpFoldResult> elements,
+                            mlir::Type elementType, bool scalar = false);
+
+/// True for the small 0-d/1-d integer tensors that getShapeElements understands.
+bool isShapeTensor(mlir::Value value);
+
+/// ONNX's negative axes count from the end: axis + rank if negative. Error if out of range.
+std::optional<int64_t> normalizeAxis(NodeRewriter &n, int64_t axis, int64_t rank,
+                                     llvm::StringRef what = "axis");
+
+/// Builds OpTy (a prim binary elementwise op) over broadcast operands. Null on error.
+template <typename OpTy>
+mlir::Value buildBinary(NodeRewriter &n, mlir::Value lhs, mlir::Value rhs) {
+  llvm::SmallVector<mlir::Value> operands = broadcastAll(n, {lhs, rhs});
+  if (operands.empty())
+    return nullptr;
+  return OpTy::create(n.getBuilder(), n.getLoc(), operands[0], operands[1]);
+}
+
+/// Index arithmetic that folds constants.
+mlir::OpFoldResult addIndex(NodeRewriter &n, mlir::OpFoldResult a, mlir::OpFoldResult b);
+mlir::OpFoldResult mulIndex(NodeRewriter &n, mlir::OpFoldResult a, mlir::OpFoldResult b);
+mlir::OpFoldResult product(NodeRewriter &n, llvm::ArrayRef<mlir::OpFoldResult> values);
+mlir::OpFoldResult subIndex(NodeRewriter &n, mlir::OpFoldResult a, mlir::OpFoldResult b);
+mlir::OpFoldResult floorDivIndex(NodeRewriter &n, mlir::OpFoldResult a, mlir::OpFoldResult b);
+mlir::OpFoldResult ceilDivIndex(NodeRewriter &n, mlir::OpFoldResult a, mlir::OpFoldResult b);
+mlir::OpFoldResult minIndex(NodeRewriter &n, mlir::OpFoldResult a, mlir::OpFoldResult b);
+mlir::OpFoldResult maxIndex(NodeRewriter &n, mlir::OpFoldResult a, mlir::OpFoldResult b);
+/// (lhs `predicate` rhs) ? ifTrue : ifFalse, signed comparison.
+mlir::OpFoldResult selectIndex(NodeRewriter &n, mlir::arith::CmpIPredicate predicate,
+                               mlir::OpFoldResult lhs, mlir::OpFoldResult rhs,
+                               mlir::OpFoldResult ifTrue, mlir::OpFoldResult ifFalse);
+
+} // namespace tcc::decompose
+
+#endif // TCC_LIB_DECOMPOSE_PRIMBUILDER_H

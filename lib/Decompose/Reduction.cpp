@@ -1,0 +1,4 @@
+//===- Reduction.cpp - rules (in progress) ---------------------------------------------------===//
+#include "RuleFamilies.h"
+
+void tcc::decompose::registerReductionRules(RuleRegistry &) {}

@@ -1,0 +1,33 @@
+//===- RuleFamilies.h - one registration function per file of rules -----------*- C++ -*-===//
+#ifndef TCC_LIB_DECOMPOSE_RULEFAMILIES_H
+#define TCC_LIB_DECOMPOSE_RULEFAMILIES_H
+
+namespace tcc::decompose {
+
+class RuleRegistry;
+
+void registerElementwiseRules(RuleRegistry &registry);   // Elementwise.cpp
+void registerActivationRules(RuleRegistry &registry);    // Activation.cpp
+void registerContractionRules(RuleRegistry &registry);   // Contraction.cpp
+void registerConvolutionRules(RuleRegistry &registry);   // Convolution.cpp
+void registerPoolingRules(RuleRegistry &registry);       // Pooling.cpp
+void registerNormalizationRules(RuleRegistry &registry); // Normalization.cpp
+void registerReductionRules(RuleRegistry &registry);     // Reduction.cpp
+void registerShapeRules(RuleRegistry &registry);         // Shape.cpp
+void registerIndexingRules(RuleRegistry &registry);      // Indexing.cpp
+
+inline void registerAllRuleFamilies(RuleRegistry &registry) {
+  registerElementwiseRules(registry);
+  registerActivationRules(registry);
+  registerContractionRules(registry);
+  registerConvolutionRules(registry);
+  registerPoolingRules(registry);
+  registerNormalizationRules(registry);
+  registerReductionRules(registry);
+  registerShapeRules(registry);
+  registerIndexingRules(registry);
+}
+
+} // namespace tcc::decompose
+
+#endif // TCC_LIB_DECOMPOSE_RULEFAMILIES_H

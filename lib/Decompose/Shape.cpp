@@ -1,0 +1,632 @@
+//===- Shape.cpp - rules for shapes and data movement --------------------------------===//
+//
+// Reshape targets and other shape inputs arrive as small int64 tensors; getShapeElements
+// turns them into index values, so the result types stay as static as the graph allows and
+// the remaining sizes are index arithmetic of the input dims.
+//
+//===----------------------------------------------------------------------------------===//
+#include "PrimBuilder.h"
+#include "RuleFamilies.h"
+
+#include "tcc/Decompose/RuleRegistry.h"
+
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/Matchers.h"
+
+using namespace mlir;
+using namespace tcc;
+using namespace tcc::decompose;
+using arith::CmpIPredicate;
+
+namespace {
+
+int64_t rankOf(Value v) { return cast<RankedTensorType>(v.getType()).getRank(); }
+Type elementOf(Value v) { return cast<RankedTensorType>(v.getType()).getElementType(); }
+
+/// The elements of a shape input, or an error naming the input.
+std::optional<SmallVector<OpFoldResult>> getShapeInput(NodeRewriter &n, unsigned index) {
+  Value v = n.getInput(index);
+  if (!v)
+    return std::nullopt;
+  auto elements = getShapeElements(n, v);
+  if (!elements)
+    n.emitError() << "input " << index << " (" << v.getType()
+                  << ") must be a 0-d or 1-d integer tensor of static length";
+  return elements;
+}
+
+/// Axes from an INTS attribute (older opsets) or an optional input (newer ones).
+std::optional<SmallVector<int64_t>> getAxes(NodeRewriter &n, bool fromInput, unsigned index,
+                                            llvm::StringRef attr) {
+  if (!fromInput)
+    return n.getInts(attr).value_or(SmallVector<int64_t>());
+  if (!n.hasInput(index))
+    return SmallVector<int64_t>();
+  auto values = getConstantInts(n.getOptionalInput(index));
+  if (!values)
+    n.emitError() << "input " << index << " (axes) must be a constant";
+  return values;
+}
+
+// reshape(x, shape): 0 copies the input dim (unless allowzero), -1 is inferred
+LogicalResult reshapeRule(NodeRewriter &n) {
+  Value x = n.getInput(0);
+  auto target = getShapeInput(n, 1);
+  if (!x || !target)
+    return failure();
+  bool allowZero = n.getVersion() >= 14 && n.getInt("allowzero", 0);
+  SmallVector<OpFoldResult> in = getDims(n, x);
+  OpFoldResult total = product(n, in);
+  SmallVector<OpFoldResult> dims;
+  int inferred = -1;
+  for (auto [i, e] : llvm::enumerate(*target)) {
+    auto c = getConstantIntValue(e);
+    if (c && *c == -1) {
+      if (inferred != -1)
+        return n.emitError() << "the shape has more than one -1";
+      inferred = static_cast<int>(i);
+      dims.push_back(e);
+      continue;
+    }
+    if (c && *c < -1)
+      return n.emitError() << "shape entry " << i << " is " << *c << ", expected >= -1";
+    if (c && *c == 0 && !allowZero) {
+      if (i >= in.size())
+        return n.emitError() << "shape entry " << i << " is 0 (copy the input dim) but the "
+                             << "input has rank " << in.size();
+      dims.push_back(in[i]);
+      continue;
+    }
+    if (!c && !allowZero && i < in.size()) {
+      // A run-time entry: 0 still means "copy the input dim".
+      dims.push_back(selectIndex(n, CmpIPredicate::eq, e, n.getBuilder().getIndexAttr(0), in[i], e));
+      continue;
+    }
+    dims.push_back(e);
+  }
+  if (inferred >= 0) {
+    SmallVector<OpFoldResult> known(dims);
+    known.erase(known.begin() + inferred);
+    dims[inferred] = floorDivIndex(n, total, product(n, known));
+  }
+  checkEqual(n, product(n, dims), total,
+             "the reshape target must have as many elements as the input");
+  return n.setResults(reshape(n, x, dims));
+}
+
+// flatten(x, axis) = reshape(x, [prod(d[:axis]), prod(d[axis:])])
+LogicalResult flatten(NodeRewriter &n) {
+  Value x = n.getInput(0);
+  if (!x)
+    return failure();
+  int64_t rank = rankOf(x), axis = n.getInt("axis", 1);
+  if (axis < 0)
+    axis += rank;
+  if (axis < 0 || axis > rank)
+    return n.emitError() << "axis " << n.getInt("axis", 1) << " is out of range for rank " << rank;
+  SmallVector<OpFoldResult> dims = getDims(n, x);
+  ArrayRef<OpFoldResult> all(dims);
+  return n.setResults(
+      reshape(n, x, {product(n, all.take_front(axis)), product(n, all.drop_front(axis))}));
+}
+
+// transpose(x, perm), perm defaulting to the reversed dims
+LogicalResult transpose(NodeRewriter &n) {
+  Value x = n.getInput(0);
+  if (!x)
+    return failure();
+  int64_t rank = rankOf(x);
+  SmallVector<int64_t> perm;
+  if (auto attr = n.getInts("perm")) {
+    perm = *attr;
+  } else {
+    for (int64_t d = rank - 1; d >= 0; --d)
+      perm.push_back(d);
+  }
+  if (static_cast<int64_t>(perm.size()) != rank)
+    return n.emitError() << "perm has " << perm.size() << " entries, expected " << rank;
+  for (int64_t &p : perm) {
+    auto axis = normalizeAxis(n, p, rank, "perm entry");
+    if (!axis)
+      return failure();
+    p = *axis;
+  }
+  return n.setResults(
+      n.getBuilder().createOrFold<prim::TransposeOp>(n.getLoc(), x, perm));
+}
+
+/// Squeeze (opset 1-12: axes attribute; 13+: axes input)
+template <bool AxesInput>
+LogicalResult squeeze(NodeRewriter &n) {
+  Value x = n.getInput(0);
+  auto axes = getAxes(n, AxesInput, 1, "axes");
+  if (!x || !axes)
+    return failure();
+  int64_t rank = rankOf(x);
+  SmallVector<OpFoldResult> in = getDims(n, x);
+  SmallVector<bool> drop(rank, false);
+  if (axes->empty()) {
+    for (int64_t d = 0; d < rank; ++d)
+      drop[d] = getConstantIntValue(in[d]) == 1;
+  }
+  for (int64_t a : *axes) {
+    auto axis = normalizeAxis(n, a, rank);
+    if (!axis)
+      return failure();
+    auto c = getConstantIntValue(in[*axis]);
+    if (c && *c != 1)
+      return n.emitError() << "cannot squeeze dim " << *axis << " of extent " << *c;
+    if (!c)
+      checkEqual(n, in[*axis], n.getBuilder().getIndexAttr(1),
+                 "squeezed dim " + std::to_string(*axis) + " must be 1");
+    drop[*axis] = true;
+  }
+  SmallVector<OpFoldResult> dims;
+  for (int64_t d = 0; d < rank; ++d)
+    if (!drop[d])
+      dims.push_back(in[d]);
+  if (auto elements = getShapeElements(n, x))
+    if (dims.empty() || rank == 0)
+      return n.setResults(makeShapeTensor(n, *elements, elementOf(x), /*scalar=*/true));
+  return n.setResults(reshape(n, x, dims));
+}
+
+/// Unsqueeze (opset 1-12: axes attribute; 13+: axes input); axes index the output.
+template <bool AxesInput>
+LogicalResult unsqueeze(NodeRewriter &n) {
+  Value x = n.getInput(0);
+  auto axes = getAxes(n, AxesInput, 1, "axes");
+  if (!x || !axes)
+    return failure();
+  int64_t rank = rankOf(x) + static_cast<int64_t>(axes->size());
+  SmallVector<bool> inserted(rank, false);
+  for (int64_t a : *axes) {
+    auto axis = normalizeAxis(n, a, rank);
+    if (!axis)
+      return failure();
+    if (inserted[*axis])
+      return n.emitError() << "axis " << a << " is listed twice";
+    inserted[*axis] = true;
+  }
+  SmallVector<OpFoldResult> in = getDims(n, x), dims;
+  size_t next = 0;
+  for (int64_t d = 0; d < rank; ++d)
+    dims.push_back(inserted[d] ? OpFoldResult(n.getBuilder().getIndexAttr(1)) : in[next++]);
+  if (rankOf(x) == 0 && rank == 1)
+    if (auto elements = getShapeElements(n, x))
+      return n.setResults(makeShapeTensor(n, *elements, elementOf(x)));
+  return n.setResults(reshape(n, x, dims));
+}
+
+// concat(x1..xk, axis)
+LogicalResult concat(NodeRewriter &n) {
+  SmallVector<Value> inputs;
+  for (unsigned i = 0; i < n.getNumInputs(); ++i) {
+    Value v = n.getInput(i);
+    if (!v)
+      return failure();
+    inputs.push_back(v);
+  }
+  if (inputs.empty())
+    return n.emitError() << "expected at least one input";
+  int64_t rank = rankOf(inputs.front());
+  auto axis = normalizeAxis(n, n.getInt("axis", 0), rank);
+  if (!axis)
+    return failure();
+  Type element = elementOf(inputs.front());
+  for (auto [i, v] : llvm::enumerate(inputs))
+    if (rankOf(v) != rank || elementOf(v) != element)
+      return n.emitError() << "input " << i << " has type " << v.getType() << ", expected rank "
+                           << rank << " and element type " << element;
+  // Shape tensors stay lists of index values.
+  if (rank == 1) {
+    SmallVector<OpFoldResult> all;
+    bool shapes = true;
+    for (Value v : inputs) {
+      auto elements = isShapeTensor(v) ? getShapeElements(n, v) : std::nullopt;
+      if (!elements) {
+        shapes = false;
+        break;
+      }
+      llvm::append_range(all, *elements);
+    }
+    if (shapes)
+      return n.setResults(makeShapeTensor(n, all, element));
+  }
+  return n.setResults(
+      n.getBuilder().createOrFold<prim::ConcatenateOp>(n.getLoc(), inputs, *axis));
+}
+
+/// The offset, size and stride of one ONNX slice of a dim of extent `dim`, with ONNX's
+/// clamping: a positive step clamps start and end to [0, dim]; a negative step clamps the
+/// start to [0, dim - 1] and the end to [-1, dim - 1] and walks backwards.
+struct SliceRange {
+  OpFoldResult start, size;
+  int64_t step;
+};
+
+SliceRange clampSlice(NodeRewriter &n, OpFoldResult start, OpFoldResult end, int64_t step,
+                      OpFoldResult dim) {
+  OpBuilder &b = n.getBuilder();
+  auto zero = b.getIndexAttr(0);
+  auto wrap = [&](OpFoldResult v) {
+    return selectIndex(n, CmpIPredicate::slt, v, zero, addIndex(n, v, dim), v);
+  };
+  auto clamp = [&](OpFoldResult v, OpFoldResult lo, OpFoldResult hi) {
+    return minIndex(n, maxIndex(n, v, lo), hi);
+  };
+  OpFoldResult s = wrap(start), e = wrap(end);
+  if (step > 0) {
+    s = clamp(s, zero, dim);
+    e = clamp(e, zero, dim);
+    OpFoldResult size = maxIndex(n, ceilDivIndex(n, subIndex(n, e, s), b.getIndexAttr(step)), zero);
+    return {s, size, step};
+  }
+  OpFoldResult last = subIndex(n, dim, b.getIndexAttr(1));
+  s = clamp(s, zero, last);
+  e = clamp(e, b.getIndexAttr(-1), last);
+  OpFoldResult size = maxIndex(n, ceilDivIndex(n, subIndex(n, s, e), b.getIndexAttr(-step)), zero);
+  return {s, size, step};
+}
+
+/// Slices `x` along `axes`; negative steps read backwards (reverse, then slice forwards).
+Value buildSlice(NodeRewriter &n, Value x, ArrayRef<int64_t> axes,
+                 ArrayRef<OpFoldResult> starts, ArrayRef<OpFoldResult> ends,
+                 ArrayRef<int64_t> steps) {
+  int64_t rank = rankOf(x);
+  SmallVector<OpFoldResult> dims = getDims(n, x);
+  SmallVector<OpFoldResult> offsets(rank, n.getBuilder().getIndexAttr(0)), sizes(dims);
+  SmallVector<int64_t> strides(rank, 1), reversed;
+  for (size_t i = 0; i < axes.size(); ++i) {
+    int64_t axis = axes[i];
+    SliceRange r = clampSlice(n, starts[i], ends[i], steps[i], dims[axis]);
+    sizes[axis] = r.size;
+    strides[axis] = std::abs(r.step);
+    if (r.step > 0) {
+      offsets[axis] = r.start;
+    } else {
+      // Element start - k|step| of x is element (dim - 1 - start) + k|step| of reverse(x).
+      reversed.push_back(axis);
+      offsets[axis] = subIndex(n, subIndex(n, dims[axis], n.getBuilder().getIndexAttr(1)), r.start);
+    }
+  }
+  if (!reversed.empty()) {
+    llvm::sort(reversed);
+    x = prim::ReverseOp::create(n.getBuilder(), n.getLoc(), x, reversed);
+  }
+  // A zero-size slice reads nothing: give it offset 0 so it is in bounds.
+  for (int64_t d = 0; d < rank; ++d)
+    offsets[d] = selectIndex(n, CmpIPredicate::eq, sizes[d], n.getBuilder().getIndexAttr(0),
+                             n.getBuilder().getIndexAttr(0), offsets[d]);
+  return n.getBuilder().createOrFold<prim::SliceOp>(n.getLoc(), x, offsets, sizes, strides);
+}
+
+/// Slice: opset 1-9 with starts/ends/axes attributes, 10+ with inputs (steps from 10).
+template <bool Inputs>
+LogicalResult slice(NodeRewriter &n) {
+  Value x = n.getInput(0);
+  if (!x)
+    return failure();
+  int64_t rank = rankOf(x);
+  SmallVector<OpFoldResult> starts, ends;
+  SmallVector<int64_t> axes, steps;
+  OpBuilder &b = n.getBuilder();
+  if (Inputs) {
+    auto s = getShapeInput(n, 1), e = getShapeInput(n, 2);
+    if (!s || !e)
+      return failure();
+    starts = *s;
+    ends = *e;
+    if (n.hasInput(3)) {
+      auto a = getConstantInts(n.getOptionalInput(3));
+      if (!a)
+        return n.emitError() << "input 3 (axes) must be a constant";
+      axes = *a;
+    }
+    if (n.hasInput(4)) {
+      auto st = getConstantInts(n.getOptionalInput(4));
+      if (!st)
+        return n.emitError() << "input 4 (steps) must be a constant";
+      steps = *st;
+    }
+  } else {
+    for (int64_t v : n.getInts("starts").value_or(SmallVector<int64_t>()))
+      starts.push_back(b.getIndexAttr(v));
+    for (int64_t v : n.getInts("ends").value_or(SmallVector<int64_t>()))
+      ends.push_back(b.getIndexAttr(v));
+    axes = n.getInts("axes").value_or(SmallVector<int64_t>());
+  }
+  if (starts.size() != ends.size())
+    return n.emitError() << "starts has " << starts.size() << " entries but ends has "
+                         << ends.size();
+  if (axes.empty())
+    for (size_t i = 0; i < starts.size(); ++i)
+      axes.push_back(static_cast<int64_t>(i));
+  if (steps.empty())
+    steps.assign(starts.size(), 1);
+  if (axes.size() != starts.size() || steps.size() != starts.size())
+    return n.emitError() << "starts, ends, axes and steps must have one length, got "
+                         << starts.size() << ", " << ends.size() << ", " << axes.size()
+                         << ", " << steps.size();
+  for (auto [i, a] : llvm::enumerate(axes)) {
+    auto axis = normalizeAxis(n, a, rank);
+    if (!axis)
+      return failure();
+    a = *axis;
+    if (steps[i] == 0)
+      return n.emitError() << "step " << i << " is 0";
+    if (llvm::count(axes, a) > 1)
+      return n.emitError() << "axis " << a << " is sliced twice";
+  }
+  // Huge ONNX sentinels (INT64_MAX) clamp; keep them from overflowing index arithmetic.
+  auto tame = [&](OpFoldResult v) -> OpFoldResult {
+    auto c = getConstantIntValue(v);
+    if (!c)
+      return v;
+    constexpr int64_t kLimit = int64_t(1) << 62;
+    return b.getIndexAttr(std::clamp<int64_t>(*c, -kLimit, kLimit));
+  };
+  for (auto &v : starts)
+    v = tame(v);
+  for (auto &v : ends)
+    v = tame(v);
+  Value result = buildSlice(n, x, axes, starts, ends, steps);
+  if (auto elements = getShapeElements(n, result))
+    return n.setResults(makeShapeTensor(n, *elements, elementOf(x)));
+  return n.setResults(result);
+}
+
+/// Split into consecutive pieces along `axis`: sizes from the `split` attribute (opset 2-12)
+/// or input (13+), else equal parts (18+: num_outputs, the last piece may be smaller).
+template <bool SplitInput>
+LogicalResult split(NodeRewriter &n) {
+  Value x = n.getInput(0);
+  if (!x)
+    return failure();
+  int64_t rank = rankOf(x);
+  auto axis = normalizeAxis(n, n.getInt("axis", 0), rank);
+  if (!axis)
+    return failure();
+  SmallVector<OpFoldResult> dims = getDims(n, x);
+  OpBuilder &b = n.getBuilder();
+  SmallVector<OpFoldResult> sizes;
+  std::optional<SmallVector<int64_t>> given;
+  if (SplitInput && n.hasInput(1)) {
+    given = getConstantInts(n.getOptionalInput(1));
+    if (!given)
+      return n.emitError() << "input 1 (split) must be a constant";
+  } else if (!SplitInput) {
+    given = n.getInts("split");
+  }
+  unsigned outputs = n.getNumOutputs();
+  if (given && !given->empty()) {
+    if (given->size() != outputs)
+      return n.emitError() << "split has " << given->size() << " entries for " << outputs
+                           << " outputs";
+    for (int64_t s : *given)
+      sizes.push_back(b.getIndexAttr(s));
+    int64_t total = 0;
+    for (int64_t s : *given)
+      total += s;
+    checkEqual(n, dims[*axis], b.getIndexAttr(total),
+               "the split sizes must add up to the extent of dim " + std::to_string(*axis));
+  } else {
+    OpFoldResult count = b.getIndexAttr(outputs);
+    OpFoldResult piece = ceilDivIndex(n, dims[*axis], count);
+    for (unsigned i = 0; i < outputs; ++i) {
+      OpFoldResult begin = mulIndex(n, piece, b.getIndexAttr(i));
+      sizes.push_back(maxIndex(n, minIndex(n, piece, subIndex(n, dims[*axis], begin)),
+                               b.getIndexAttr(0)));
+    }
+    if (n.getVersion() < 18)
+      checkEqual(n, mulIndex(n, piece, count), dims[*axis],
+                 "the split dim must divide evenly into the outputs");
+  }
+  SmallVector<Value> results;
+  OpFoldResult offset = b.getIndexAttr(0);
+  for (OpFoldResult size : sizes) {
+    SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0)), extents(dims);
+    offsets[*axis] = offset;
+    extents[*axis] = size;
+    results.push_back(b.createOrFold<prim::SliceOp>(n.getLoc(), x, offsets, extents,
+                                                   SmallVector<int64_t>(rank, 1)));
+    offset = addIndex(n, offset, size);
+  }
+  return n.setResults(results);
+}
+
+// shape(x)[start:end] as int64
+LogicalResult shape(NodeRewriter &n) {
+  Value x = n.getInput(0);
+  if (!x)
+    return failure();
+  int64_t rank = rankOf(x);
+  int64_t start = n.getInt("start", 0), end = n.getInt("end", rank);
+  auto clampAxis = [&](int64_t v) { return std::clamp<int64_t>(v < 0 ? v + rank : v, 0, rank); };
+  start = clampAxis(start);
+  end = std::max(start, clampAxis(end));
+  SmallVector<OpFoldResult> dims = getDims(n, x);
+  SmallVector<OpFoldResult> picked(dims.begin() + start, dims.begin() + end);
+  return n.setResults(makeShapeTensor(n, picked, n.getBuilder().getI64Type()));
+}
+
+// size(x) = prod(shape(x)) as a 0-d int64
+LogicalResult size(NodeRewriter &n) {
+  Value x = n.getInput(0);
+  if (!x)
+    return failure();
+  return n.setResults(
+      makeShapeTensor(n, {product(n, getDims(n, x))}, n.getBuilder().getI64Type(), true));
+}
+
+// expand(x, shape): bidirectional broadcast of x and shape
+LogicalResult expand(NodeRewriter &n) {
+  Value x = n.getInput(0);
+  auto target = getShapeInput(n, 1);
+  if (!x || !target)
+    return failure();
+  SmallVector<OpFoldResult> in = getDims(n, x);
+  int64_t rank = std::max<int64_t>(in.size(), target->size());
+  SmallVector<OpFoldResult> dims;
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t ti = d - (rank - static_cast<int64_t>(target->size()));
+    int64_t xi = d - (rank - static_cast<int64_t>(in.size()));
+    if (ti < 0) {
+      dims.push_back(in[xi]);
+      continue;
+    }
+    OpFoldResult t = (*target)[ti];
+    if (xi < 0 || getConstantIntValue(in[xi]) == 1) {
+      dims.push_back(t);
+      continue;
+    }
+    // A target entry of 1 keeps x's dim; a run-time entry is 1 or x's dim.
+    auto ct = getConstantIntValue(t);
+    if (ct && *ct == 1) {
+      dims.push_back(in[xi]);
+      continue;
+    }
+    if (!ct) {
+      dims.push_back(selectIndex(n, CmpIPredicate::eq, t, n.getBuilder().getIndexAttr(1),
+                                 in[xi], t));
+      continue;
+    }
+    dims.push_back(t);
+  }
+  Value r = broadcastTo(n, x, dims);
+  return r ? n.setResults(r) : failure();
+}
+
+// tile(x, repeats): broadcast to [r0, d0, r1, d1, ...], then reshape to [r0 d0, r1 d1, ...]
+LogicalResult tile(NodeRewriter &n) {
+  Value x = n.getInput(0);
+  auto repeats = getShapeInput(n, 1);
+  if (!x || !repeats)
+    return failure();
+  int64_t rank = rankOf(x);
+  if (static_cast<int64_t>(repeats->size()) != rank)
+    return n.emitError() << "repeats has " << repeats->size() << " entries, expected " << rank;
+  SmallVector<OpFoldResult> in = getDims(n, x), interleaved, out;
+  SmallVector<int64_t> mapping;
+  for (int64_t d = 0; d < rank; ++d) {
+    interleaved.push_back((*repeats)[d]);
+    interleaved.push_back(in[d]);
+    mapping.push_back(2 * d + 1);
+    out.push_back(mulIndex(n, (*repeats)[d], in[d]));
+  }
+  OpBuilder &b = n.getBuilder();
+  Value wide = prim::BroadcastInDimOp::create(b, n.getLoc(),
+                                              getTensorType(interleaved, elementOf(x)), x,
+                                              getDynamicExtents(n, interleaved),
+                                              b.getDenseI64ArrayAttr(mapping));
+  return n.setResults(reshape(n, wide, out));
+}
+
+// constant_of_shape(shape) = fill(shape, value) with value defaulting to float 0
+LogicalResult constantOfShape(NodeRewriter &n) {
+  auto target = getShapeInput(n, 0);
+  if (!target)
+    return failure();
+  OpBuilder &b = n.getBuilder();
+  Value scalar;
+  if (ElementsAttr value = n.getTensor("value")) {
+    auto type = cast<ShapedType>(value.getType());
+    if (type.getNumElements() != 1)
+      return n.emitError() << "attribute 'value' must hold one element, got " << type;
+    auto dense = dyn_cast<DenseElementsAttr>(value);
+    if (!dense)
+      return n.emitError() << "attribute 'value' must be a dense tensor";
+    scalar = arith::ConstantOp::create(
+        b, n.getLoc(), dense.reshape(RankedTensorType::get({}, type.getElementType())));
+  } else {
+    scalar = scalarConstant(n, b.getF32Type(), 0.0);
+  }
+  return n.setResults(fill(n, scalar, *target));
+}
+
+// range(start, limit, delta) = start + delta * iota(max(ceil((limit - start) / delta), 0))
+LogicalResult range(NodeRewriter &n) {
+  Value start = n.getInput(0), limit = n.getInput(1), delta = n.getInput(2);
+  if (!start || !limit || !delta)
+    return failure();
+  Type element = elementOf(start);
+  OpBuilder &b = n.getBuilder();
+  OpFoldResult count;
+  if (isa<IntegerType>(element)) {
+    auto s = getShapeElements(n, start), l = getShapeElements(n, limit),
+         d = getShapeElements(n, delta);
+    if (!s || !l || !d || s->size() != 1 || l->size() != 1 || d->size() != 1)
+      return n.emitError() << "start, limit and delta must be scalars";
+    // ceil((l - s) / d) for either sign of d is floor((l - s + d - sign(d)) / d).
+    OpFoldResult diff = subIndex(n, (*l)[0], (*s)[0]);
+    count = maxIndex(n, ceilDivIndex(n, diff, (*d)[0]), b.getIndexAttr(0));
+  } else {
+    auto constant = [](Value v) -> std::optional<double> {
+      DenseFPElementsAttr attr;
+      if (!matchPattern(v, m_Constant(&attr)) || attr.getNumElements() != 1)
+        return std::nullopt;
+      return (*attr.getValues<APFloat>().begin()).convertToDouble();
+    };
+    auto s = constant(start), l = constant(limit), d = constant(delta);
+    if (!s || !l || !d)
+      return n.emitError() << "floating-point Range needs constant start, limit and delta";
+    count = b.getIndexAttr(std::max<int64_t>(static_cast<int64_t>(std::ceil((*l - *s) / *d)), 0));
+  }
+  SmallVector<OpFoldResult> dims = {count};
+  RankedTensorType type = getTensorType(dims, element);
+  Value iota = prim::IotaOp::create(b, n.getLoc(), type, getDynamicExtents(n, dims), 0);
+  Value scaled = prim::MulOp::create(b, n.getLoc(), iota, fill(n, delta, dims));
+  return n.setResults(prim::AddOp::create(b, n.getLoc(), scaled, fill(n, start, dims)).getResult());
+}
+
+// constant() = its value attribute (value, value_float(s), value_int(s))
+LogicalResult constant(NodeRewriter &n) {
+  OpBuilder &b = n.getBuilder();
+  Attribute value;
+  if (ElementsAttr tensor = n.getTensor("value")) {
+    value = tensor;
+  } else if (n.hasAttr("value_float")) {
+    value = DenseElementsAttr::get(RankedTensorType::get({}, b.getF32Type()),
+                                   n.getFloat("value_float", 0));
+  } else if (n.hasAttr("value_int")) {
+    value = DenseElementsAttr::get(RankedTensorType::get({}, b.getI64Type()),
+                                   n.getInt("value_int", 0));
+  } else if (auto floats = n.getFloats("value_floats")) {
+    value = DenseElementsAttr::get(
+        RankedTensorType::get({static_cast<int64_t>(floats->size())}, b.getF32Type()),
+        ArrayRef<float>(*floats));
+  } else if (auto ints = n.getInts("value_ints")) {
+    value = DenseElementsAttr::get(
+        RankedTensorType::get({static_cast<int64_t>(ints->size())}, b.getI64Type()),
+        ArrayRef<int64_t>(*ints));
+  } else {
+    return n.emitError() << "expected one of the attributes value, value_float, value_floats, "
+                            "value_int, value_ints (string and sparse constants are not "
+                            "supported)";
+  }
+  return n.setResults(arith::ConstantOp::create(b, n.getLoc(), cast<TypedAttr>(value)).getResult());
+}
+
+} // namespace
+
+void tcc::decompose::registerShapeRules(RuleRegistry &r) {
+  r.add("", "Reshape", 5, reshapeRule);
+  r.add("", "Flatten", 1, flatten);
+  r.add("", "Transpose", 1, transpose);
+  r.add("", "Squeeze", 1, squeeze<false>);
+  r.add("", "Squeeze", 13, squeeze<true>);
+  r.add("", "Unsqueeze", 1, unsqueeze<false>);
+  r.add("", "Unsqueeze", 13, unsqueeze<true>);
+  r.add("", "Concat", 4, concat);
+  r.add("", "Slice", 1, slice<false>);
+  r.add("", "Slice", 10, slice<true>);
+  r.add("", "Split", 2, split<false>);
+  r.add("", "Split", 13, split<true>);
+  r.add("", "Shape", 1, shape);
+  r.add("", "Size", 1, size);
+  r.add("", "Expand", 8, expand);
+  r.add("", "Tile", 6, tile);
+  r.add("", "ConstantOfShape", 9, constantOfShape);
+  r.add("", "Range", 11, range);
+  r.add("", "Constant", 1, constant);
+}

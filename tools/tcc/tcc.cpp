@@ -1,0 +1,152 @@
+//===- tcc.cpp - the compiler driver: model.onnx -> IR or (later) model.so -------------===//
+//
+//   tcc model.onnx --emit=prim -o model.prim.mlir
+//   tcc model.onnx --dim batch=1:64 --emit=prim
+//
+// Exit status: 0 success, 1 the model could not be compiled (diagnostics on stderr, one per
+// line as `<file>: error: <message>`), 2 the command line is wrong.
+//
+//===----------------------------------------------------------------------------------===//
+#include "tcc/Import/Importer.h"
+#include "tcc/InitAll.h"
+#include "tcc/Pipelines/Pipelines.h"
+#include "tcc/Support/Diagnostics.h"
+#include "tcc/Version.h"
+
+#include "mlir/IR/AsmState.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+#include <CLI/CLI.hpp>
+
+#include <string>
+#include <vector>
+
+namespace {
+
+constexpr int kExitCompileError = 1;
+constexpr int kExitUsageError = 2;
+
+struct Options {
+  std::string model;
+  std::string output;
+  std::string emit = "so";
+  std::vector<std::string> dims;
+  bool printIrAfterAll = false;
+};
+
+/// Parses `NAME=V` or `NAME=MIN:MAX` into `settings`; returns an error message or "".
+std::string parseDim(llvm::StringRef text, llvm::StringMap<tcc::DimSetting> &settings) {
+  auto [name, value] = text.split('=');
+  if (name.empty() || value.empty())
+    return "--dim expects NAME=VALUE or NAME=MIN:MAX, got '" + text.str() + "'";
+  tcc::DimSetting setting;
+  auto [lo, hi] = value.split(':');
+  int64_t min = 0, max = 0;
+  if (lo.getAsInteger(10, min) || min < 0)
+    return "--dim " + name.str() + ": '" + lo.str() + "' is not a non-negative integer";
+  setting.min = min;
+  if (value.contains(':')) {
+    if (hi.getAsInteger(10, max) || max < min)
+      return "--dim " + name.str() + ": '" + hi.str() + "' is not an integer >= " +
+             std::to_string(min);
+    setting.max = max;
+  } else {
+    setting.max = min;
+  }
+  settings[name] = setting;
+  return "";
+}
+
+int compile(const Options &options) {
+  mlir::DialectRegistry registry;
+  tcc::registerAllDialects(registry);
+  mlir::MLIRContext context(registry);
+  context.loadAllAvailableDialects();
+  tcc::ToolDiagnosticHandler diagnostics(context);
+
+  tcc::ImportOptions importOptions;
+  for (const std::string &dim : options.dims) {
+    std::string error = parseDim(dim, importOptions.dims);
+    if (!error.empty()) {
+      llvm::errs() << "tcc: error: " << error << "\n";
+      return kExitUsageError;
+    }
+  }
+
+  if (options.emit != "onnx" && options.emit != "prim") {
+    llvm::errs() << "tcc: error: --emit=" << options.emit
+                 << " is not available yet: code generation is under construction; use "
+                    "--emit=onnx or --emit=prim\n";
+    return kExitUsageError;
+  }
+
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      tcc::importOnnxModel(options.model, importOptions, context);
+  if (!module)
+    return kExitCompileError;
+
+  mlir::OpPrintingFlags printing;
+  printing.elideLargeElementsAttrs(16).elideLargeResourceString(64);
+
+  if (options.emit == "prim") {
+    mlir::PassManager pm(&context);
+    if (options.printIrAfterAll) {
+      context.disableMultithreading();
+      pm.enableIRPrinting(
+          /*shouldPrintBeforePass=*/[](mlir::Pass *, mlir::Operation *) { return false; },
+          /*shouldPrintAfterPass=*/[](mlir::Pass *, mlir::Operation *) { return true; },
+          /*printModuleScope=*/true, /*printAfterOnlyOnChange=*/false,
+          /*printAfterOnlyOnFailure=*/false, llvm::errs(), printing);
+    }
+    tcc::buildOnnxToPrimPipeline(pm);
+    if (mlir::failed(pm.run(*module)))
+      return kExitCompileError;
+  }
+
+  std::string errorMessage;
+  std::unique_ptr<llvm::ToolOutputFile> output =
+      mlir::openOutputFile(options.output.empty() ? "-" : options.output, &errorMessage);
+  if (!output) {
+    llvm::errs() << "tcc: error: cannot write '" << options.output << "': " << errorMessage
+                 << "\n";
+    return kExitCompileError;
+  }
+  module->print(output->os(), printing);
+  output->os() << "\n";
+  output->keep();
+  return 0;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  Options options;
+  CLI::App app{"tcc: an ahead-of-time compiler for ONNX models"};
+  app.add_option("model", options.model, "the ONNX model (.onnx, or .onnxtxt text format)")
+      ->required();
+  app.add_option("-o,--output", options.output, "the output path, exactly (default: stdout)");
+  app.add_option("--emit", options.emit, "what to produce: onnx (imported IR), prim "
+                                         "(decomposed IR); so, obj, asm come with codegen")
+      ->check(CLI::IsMember({"onnx", "prim", "kernel", "llvm", "asm", "obj", "so"}));
+  app.add_option("--dim", options.dims,
+                 "fix a symbolic dim (NAME=VALUE) or give its range (NAME=MIN:MAX)");
+  app.add_flag("--print-ir-after-all", options.printIrAfterAll,
+               "print the IR after every pass to stderr (large weights elided)");
+  app.set_version_flag("--version", std::string("tcc ") + tcc::kVersion);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp &e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion &e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError &e) {
+    llvm::errs() << "tcc: error: " << e.what() << "\n";
+    return kExitUsageError;
+  }
+  return compile(options);
+}
