@@ -1,4 +1,229 @@
-//===- Indexing.cpp - rules (in progress) ---------------------------------------------------===//
+//===- Indexing.cpp - rules for gathers, scans and masks -----------------------------===//
+//
+// All gathers become one primitive, prim.gather (take along an axis): GatherElements and
+// GatherND compute linear indices into a flattened operand first.
+//
+//===----------------------------------------------------------------------------------===//
+#include "PrimBuilder.h"
 #include "RuleFamilies.h"
 
-void tcc::decompose::registerIndexingRules(RuleRegistry &) {}
+#include "tcc/Decompose/RuleRegistry.h"
+
+using namespace mlir;
+using namespace tcc;
+using namespace tcc::decompose;
+
+namespace {
+
+RankedTensorType typeOf(Value v) { return cast<RankedTensorType>(v.getType()); }
+
+/// An integer index tensor as i64 with negative entries wrapped: idx < 0 ? idx + extent : idx.
+Value wrapIndices(NodeRewriter &n, Value indices, OpFoldResult extent) {
+  OpBuilder &b = n.getBuilder();
+  Type i64 = b.getI64Type();
+  indices = convert(n, indices, i64);
+  if (typeOf(indices).getElementType().isUnsignedInteger())
+    return indices;
+  Value extentTensor = fill(n, makeShapeTensor(n, {extent}, i64, /*scalar=*/true),
+                            getDims(n, indices));
+  Value zero = splatLike(n, indices, 0.0);
+  Value negative = prim::CompareOp::create(b, n.getLoc(), prim::CompareDirection::Lt, indices, zero);
+  Value wrapped = prim::AddOp::create(b, n.getLoc(), indices, extentTensor);
+  return prim::SelectOp::create(b, n.getLoc(), negative, wrapped, indices);
+}
+
+Value getIndexInput(NodeRewriter &n, unsigned index) {
+  Value v = n.getInput(index);
+  if (v && (!isa<IntegerType>(typeOf(v).getElementType()) ||
+            typeOf(v).getElementType().isInteger(1))) {
+    n.emitError() << "input " << index << " has type " << v.getType()
+                  << ", expected an integer index tensor";
+    return nullptr;
+  }
+  return v;
+}
+
+// gather(data, indices, axis)[..., j..., ...] = data[..., indices[j...], ...]
+LogicalResult gather(NodeRewriter &n) {
+  Value data = n.getInput(0), indices = getIndexInput(n, 1);
+  if (!data || !indices)
+    return failure();
+  auto axis = normalizeAxis(n, n.getInt("axis", 0), typeOf(data).getRank());
+  if (!axis)
+    return failure();
+  // Indexing a shape tensor with constants picks index values (shape arithmetic).
+  if (typeOf(data).getRank() == 1)
+    if (auto constant = getConstantInts(indices))
+      if (typeOf(indices).getRank() <= 1)
+        if (auto elements = getShapeElements(n, data)) {
+          SmallVector<OpFoldResult> picked;
+          int64_t count = static_cast<int64_t>(elements->size());
+          for (int64_t i : *constant) {
+            if (i < -count || i >= count)
+              return n.emitError() << "index " << i << " is out of range for a dim of extent "
+                                   << count;
+            picked.push_back((*elements)[i < 0 ? i + count : i]);
+          }
+          return n.setResults(makeShapeTensor(n, picked, typeOf(data).getElementType(),
+                                              typeOf(indices).getRank() == 0));
+        }
+  Value wrapped = wrapIndices(n, indices, getDims(n, data)[*axis]);
+  return n.setResults(
+      prim::GatherOp::create(n.getBuilder(), n.getLoc(), data, wrapped, *axis).getResult());
+}
+
+/// The row-major strides of `dims` as index values.
+SmallVector<OpFoldResult> stridesOf(NodeRewriter &n, ArrayRef<OpFoldResult> dims) {
+  SmallVector<OpFoldResult> strides(dims.size(), n.getBuilder().getIndexAttr(1));
+  for (int64_t d = static_cast<int64_t>(dims.size()) - 2; d >= 0; --d)
+    strides[d] = mulIndex(n, strides[d + 1], dims[d + 1]);
+  return strides;
+}
+
+/// `value` (an index) as an i64 tensor of shape `dims`.
+Value fillIndex(NodeRewriter &n, OpFoldResult value, ArrayRef<OpFoldResult> dims) {
+  return fill(n, makeShapeTensor(n, {value}, n.getBuilder().getI64Type(), true), dims);
+}
+
+// gather_elements(data, idx, axis)[i...] = data[i0, ..., idx[i...], ..., in]:
+//   take(flatten(data), sum_d (d == axis ? idx : iota_d) * stride_d)
+LogicalResult gatherElements(NodeRewriter &n) {
+  Value data = n.getInput(0), indices = getIndexInput(n, 1);
+  if (!data || !indices)
+    return failure();
+  int64_t rank = typeOf(data).getRank();
+  if (typeOf(indices).getRank() != rank)
+    return n.emitError() << "indices have rank " << typeOf(indices).getRank()
+                         << ", expected the data's rank " << rank;
+  auto axis = normalizeAxis(n, n.getInt("axis", 0), rank);
+  if (!axis)
+    return failure();
+  OpBuilder &b = n.getBuilder();
+  SmallVector<OpFoldResult> dataDims = getDims(n, data), idxDims = getDims(n, indices);
+  SmallVector<OpFoldResult> strides = stridesOf(n, dataDims);
+  RankedTensorType idxType = typeOf(indices).clone(b.getI64Type());
+  Value linear;
+  for (int64_t d = 0; d < rank; ++d) {
+    Value coordinate =
+        d == *axis ? wrapIndices(n, indices, dataDims[d])
+                   : Value(prim::IotaOp::create(b, n.getLoc(), idxType,
+                                                getDynamicExtents(n, idxDims), d));
+    Value term = prim::MulOp::create(b, n.getLoc(), coordinate, fillIndex(n, strides[d], idxDims));
+    linear = linear ? Value(prim::AddOp::create(b, n.getLoc(), linear, term)) : term;
+  }
+  Value flat = reshape(n, data, {product(n, dataDims)});
+  return n.setResults(prim::GatherOp::create(b, n.getLoc(), flat, linear, 0).getResult());
+}
+
+// gather_nd(data, idx, b)[batch..., i...] = data[batch..., idx[batch..., i..., :], ...]:
+//   take(reshape(data, [prod(d[:b+k]), d[b+k:]...]), batch_linear * prod(d[b:b+k]) +
+//        sum_j idx[..., j] * stride_j)
+LogicalResult gatherND(NodeRewriter &n) {
+  Value data = n.getInput(0), indices = getIndexInput(n, 1);
+  if (!data || !indices)
+    return failure();
+  int64_t batchDims = n.getInt("batch_dims", 0);
+  int64_t dataRank = typeOf(data).getRank(), idxRank = typeOf(indices).getRank();
+  if (idxRank < 1)
+    return n.emitError() << "indices must have rank >= 1";
+  int64_t k = typeOf(indices).getDimSize(idxRank - 1);
+  if (ShapedType::isDynamic(k))
+    return n.emitError() << "the last dim of the indices must be static, got " << indices.getType();
+  if (batchDims < 0 || batchDims >= idxRank || batchDims + k > dataRank)
+    return n.emitError() << "batch_dims " << batchDims << " with index depth " << k
+                         << " does not fit data of rank " << dataRank;
+  OpBuilder &b = n.getBuilder();
+  SmallVector<OpFoldResult> dataDims = getDims(n, data), idxDims = getDims(n, indices);
+  SmallVector<OpFoldResult> outerDims(idxDims.begin(), idxDims.end() - 1);
+  RankedTensorType outerType = getTensorType(outerDims, b.getI64Type());
+  ArrayRef<OpFoldResult> indexed = ArrayRef<OpFoldResult>(dataDims).slice(batchDims, k);
+  SmallVector<OpFoldResult> strides = stridesOf(n, indexed);
+  Value linear = fillIndex(n, b.getIndexAttr(0), outerDims);
+  Value idx64 = convert(n, indices, b.getI64Type());
+  for (int64_t j = 0; j < k; ++j) {
+    SmallVector<OpFoldResult> offsets(idxRank, b.getIndexAttr(0)), sizes(idxDims);
+    offsets[idxRank - 1] = b.getIndexAttr(j);
+    sizes[idxRank - 1] = b.getIndexAttr(1);
+    Value column = b.createOrFold<prim::SliceOp>(n.getLoc(), idx64, offsets, sizes,
+                                                 SmallVector<int64_t>(idxRank, 1));
+    column = reshape(n, column, outerDims);
+    column = wrapIndices(n, column, indexed[j]);
+    Value term = prim::MulOp::create(b, n.getLoc(), column, fillIndex(n, strides[j], outerDims));
+    linear = prim::AddOp::create(b, n.getLoc(), linear, term);
+  }
+  // The batch position, in units of one indexed block.
+  SmallVector<OpFoldResult> batchExtents(dataDims.begin(), dataDims.begin() + batchDims);
+  SmallVector<OpFoldResult> batchStrides = stridesOf(n, batchExtents);
+  OpFoldResult block = product(n, indexed);
+  for (int64_t d = 0; d < batchDims; ++d) {
+    checkEqual(n, idxDims[d], dataDims[d], "batch dim " + std::to_string(d) +
+                                               " of the indices must equal the data's");
+    Value iota = prim::IotaOp::create(b, n.getLoc(), outerType, getDynamicExtents(n, outerDims), d);
+    Value term = prim::MulOp::create(b, n.getLoc(), iota,
+                                     fillIndex(n, mulIndex(n, batchStrides[d], block), outerDims));
+    linear = prim::AddOp::create(b, n.getLoc(), linear, term);
+  }
+  SmallVector<OpFoldResult> flatDims = {product(n, ArrayRef<OpFoldResult>(dataDims).take_front(batchDims + k))};
+  flatDims.append(dataDims.begin() + batchDims + k, dataDims.end());
+  Value flat = reshape(n, data, flatDims);
+  return n.setResults(prim::GatherOp::create(b, n.getLoc(), flat, linear, 0).getResult());
+}
+
+// cumsum(x, axis) = running sum along axis (exclusive, reverse attributes)
+LogicalResult cumSum(NodeRewriter &n) {
+  Value x = n.getInput(0);
+  auto axisValues = n.hasInput(1) ? getConstantInts(n.getOptionalInput(1)) : std::nullopt;
+  if (!x)
+    return failure();
+  if (!axisValues || axisValues->size() != 1)
+    return n.emitError() << "input 1 (axis) must be a constant scalar";
+  auto axis = normalizeAxis(n, (*axisValues)[0], typeOf(x).getRank());
+  if (!axis)
+    return failure();
+  OpBuilder &b = n.getBuilder();
+  auto op = prim::CumulativeOp::create(b, n.getLoc(), prim::ReduceKind::Sum, x, *axis);
+  if (n.getInt("exclusive", 0))
+    op.setExclusive(true);
+  if (n.getInt("reverse", 0))
+    op.setReverse(true);
+  return n.setResults(op.getResult());
+}
+
+// trilu(x, k): upper keeps j - i >= k, lower keeps j - i <= k (last two dims), else 0
+LogicalResult trilu(NodeRewriter &n) {
+  Value x = n.getInput(0);
+  if (!x)
+    return failure();
+  int64_t rank = typeOf(x).getRank();
+  if (rank < 2)
+    return n.emitError() << "expected rank >= 2, got " << rank;
+  int64_t k = 0;
+  if (n.hasInput(1)) {
+    auto values = getConstantInts(n.getOptionalInput(1));
+    if (!values || values->size() != 1)
+      return n.emitError() << "input 1 (k) must be a constant scalar";
+    k = (*values)[0];
+  }
+  bool upper = n.getInt("upper", 1);
+  OpBuilder &b = n.getBuilder();
+  SmallVector<OpFoldResult> dims = getDims(n, x);
+  RankedTensorType i64Type = typeOf(x).clone(b.getI64Type());
+  Value rows = prim::IotaOp::create(b, n.getLoc(), i64Type, getDynamicExtents(n, dims), rank - 2);
+  Value cols = prim::IotaOp::create(b, n.getLoc(), i64Type, getDynamicExtents(n, dims), rank - 1);
+  Value diff = prim::SubOp::create(b, n.getLoc(), cols, rows);
+  Value keep = prim::CompareOp::create(
+      b, n.getLoc(), upper ? prim::CompareDirection::Ge : prim::CompareDirection::Le, diff,
+      splatLike(n, diff, static_cast<double>(k)));
+  return n.setResults(
+      prim::SelectOp::create(b, n.getLoc(), keep, x, splatLike(n, x, 0.0)).getResult());
+}
+
+} // namespace
+
+void tcc::decompose::registerIndexingRules(RuleRegistry &r) {
+  r.add("", "Gather", 1, gather);
+  r.add("", "GatherElements", 11, gatherElements);
+  r.add("", "GatherND", 11, gatherND);
+  r.add("", "CumSum", 11, cumSum);
+  r.add("", "Trilu", 14, trilu);
+}

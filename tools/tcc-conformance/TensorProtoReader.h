@@ -1,0 +1,21 @@
+//===- TensorProtoReader.h - ONNX test data (.pb TensorProto) -> host tensors --*- C++ -*-===//
+#ifndef TCC_TOOLS_CONFORMANCE_TENSORPROTOREADER_H
+#define TCC_TOOLS_CONFORMANCE_TENSORPROTOREADER_H
+
+#include "tcc/Evaluate/Evaluator.h"
+
+#include "llvm/Support/Error.h"
+
+namespace mlir {
+class MLIRContext;
+} // namespace mlir
+
+namespace tcc::conformance {
+
+/// Reads a serialized TensorProto file (an ONNX test case's input_N.pb / output_N.pb).
+llvm::Expected<eval::Tensor> readTensorProtoFile(llvm::StringRef path,
+                                                 mlir::MLIRContext &context);
+
+} // namespace tcc::conformance
+
+#endif // TCC_TOOLS_CONFORMANCE_TENSORPROTOREADER_H

@@ -1,0 +1,267 @@
+//===- tcc-conformance.cpp - runs ONNX backend test cases through tcc ----------------===//
+//
+//   tcc-conformance --expected test/conformance/reference-node.txt \
+//       /usr/share/libonnx-testdata/data/node
+//
+// Each case directory holds model.onnx and test_data_set_*/{input,output}_N.pb. A case
+// passes when every data set's outputs match within the case's tolerance. Cases run in
+// this one process (each under a crash-recovery context, so one crash is one failure).
+// The expected-results file is a ratchet: it lists the cases that must pass; a listed case
+// that fails is a regression (exit status 1) and an unlisted pass is reported as new.
+//
+// Today the mode is `reference`: the model is decomposed to prim and run by the reference
+// evaluator. The compiled mode (a .so run through the runtime) comes with code generation.
+//
+//===----------------------------------------------------------------------------------===//
+#include "TensorProtoReader.h"
+
+#include "tcc/Evaluate/Evaluator.h"
+#include "tcc/Import/Importer.h"
+#include "tcc/InitAll.h"
+#include "tcc/Pipelines/Pipelines.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/CrashRecoveryContext.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+using namespace mlir;
+
+namespace {
+
+struct Options {
+  std::vector<std::string> paths;
+  std::string expected;
+  std::string filter;
+  bool updateExpected = false;
+  bool quiet = false;
+  double rtol = 1e-3, atol = 1e-7;
+};
+
+/// Case directories: each path is a case (has model.onnx) or a folder of cases.
+std::vector<std::string> collectCases(const std::vector<std::string> &paths,
+                                      llvm::StringRef filter) {
+  std::vector<std::string> cases;
+  for (const std::string &path : paths) {
+    if (llvm::sys::fs::exists(path + "/model.onnx")) {
+      cases.push_back(path);
+      continue;
+    }
+    std::error_code ec;
+    for (llvm::sys::fs::directory_iterator it(path, ec), end; it != end && !ec;
+         it.increment(ec))
+      if (llvm::sys::fs::exists(it->path() + "/model.onnx"))
+        cases.push_back(it->path());
+  }
+  if (!filter.empty())
+    llvm::erase_if(cases, [&](const std::string &c) {
+      return llvm::sys::path::filename(c).find(filter) == llvm::StringRef::npos;
+    });
+  std::sort(cases.begin(), cases.end());
+  return cases;
+}
+
+/// Compares one output; returns "" or what differs.
+std::string compare(const tcc::eval::Tensor &actual, const tcc::eval::Tensor &expected,
+                    double rtol, double atol) {
+  if (actual.elementType != expected.elementType) {
+    std::string a, e;
+    llvm::raw_string_ostream as(a), es(e);
+    as << actual.elementType;
+    es << expected.elementType;
+    return "element type " + a + ", expected " + e;
+  }
+  if (actual.shape != expected.shape) {
+    std::string text = "shape [";
+    for (int64_t d : actual.shape)
+      text += std::to_string(d) + " ";
+    text += "], expected [";
+    for (int64_t d : expected.shape)
+      text += std::to_string(d) + " ";
+    return text + "]";
+  }
+  bool isFloat = isa<FloatType>(actual.elementType);
+  for (int64_t i = 0; i < actual.getNumElements(); ++i) {
+    if (isFloat) {
+      double a = actual.getDouble(i), e = expected.getDouble(i);
+      if (std::isnan(a) && std::isnan(e))
+        continue;
+      if (a == e)
+        continue;
+      if (!(std::fabs(a - e) <= atol + rtol * std::fabs(e)))
+        return "element " + std::to_string(i) + " is " + std::to_string(a) + ", expected " +
+               std::to_string(e);
+    } else if (actual.getInt(i) != expected.getInt(i)) {
+      return "element " + std::to_string(i) + " is " + std::to_string(actual.getInt(i)) +
+             ", expected " + std::to_string(expected.getInt(i));
+    }
+  }
+  return "";
+}
+
+std::vector<std::string> sortedFiles(const std::string &dir, llvm::StringRef prefix) {
+  std::vector<std::string> files;
+  for (int i = 0;; ++i) {
+    std::string file = dir + "/" + prefix.str() + "_" + std::to_string(i) + ".pb";
+    if (!llvm::sys::fs::exists(file))
+      break;
+    files.push_back(file);
+  }
+  return files;
+}
+
+/// Runs one case; returns "" on success or the reason it failed.
+std::string runCase(const std::string &dir, const Options &options) {
+  DialectRegistry registry;
+  tcc::registerAllDialects(registry);
+  MLIRContext context(registry, MLIRContext::Threading::DISABLED);
+  context.loadAllAvailableDialects();
+  std::string firstError;
+  ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diag) {
+    if (diag.getSeverity() == DiagnosticSeverity::Error && firstError.empty())
+      firstError = diag.str();
+    return success();
+  });
+  OwningOpRef<ModuleOp> module = tcc::importOnnxModel(dir + "/model.onnx", {}, context);
+  if (!module)
+    return "import: " + firstError;
+  PassManager pm(&context);
+  tcc::buildOnnxToPrimPipeline(pm);
+  if (failed(pm.run(*module)))
+    return "decompose: " + firstError;
+  auto main = module->lookupSymbol<func::FuncOp>("main");
+  if (!main)
+    return "no @main function";
+  std::error_code ec;
+  std::vector<std::string> dataSets;
+  for (llvm::sys::fs::directory_iterator it(dir, ec), end; it != end && !ec; it.increment(ec))
+    if (llvm::sys::path::filename(it->path()).starts_with("test_data_set_"))
+      dataSets.push_back(it->path());
+  std::sort(dataSets.begin(), dataSets.end());
+  if (dataSets.empty())
+    return "no test data sets";
+  for (const std::string &set : dataSets) {
+    std::vector<tcc::eval::Tensor> inputs, expected;
+    for (const std::string &file : sortedFiles(set, "input")) {
+      auto tensor = tcc::conformance::readTensorProtoFile(file, context);
+      if (!tensor)
+        return "input: " + llvm::toString(tensor.takeError());
+      inputs.push_back(std::move(*tensor));
+    }
+    for (const std::string &file : sortedFiles(set, "output")) {
+      auto tensor = tcc::conformance::readTensorProtoFile(file, context);
+      if (!tensor)
+        return "expected output: " + llvm::toString(tensor.takeError());
+      expected.push_back(std::move(*tensor));
+    }
+    auto outputs = tcc::eval::evaluateFunction(main, inputs);
+    if (!outputs)
+      return "evaluate: " + llvm::toString(outputs.takeError());
+    if (outputs->size() != expected.size())
+      return std::to_string(outputs->size()) + " outputs, expected " +
+             std::to_string(expected.size());
+    for (size_t i = 0; i < expected.size(); ++i) {
+      std::string diff = compare((*outputs)[i], expected[i], options.rtol, options.atol);
+      if (!diff.empty())
+        return llvm::sys::path::filename(set).str() + " output " + std::to_string(i) + ": " + diff;
+    }
+  }
+  return "";
+}
+
+std::set<std::string> readExpected(const std::string &path) {
+  std::set<std::string> names;
+  auto buffer = llvm::MemoryBuffer::getFile(path);
+  if (!buffer)
+    return names;
+  llvm::SmallVector<llvm::StringRef> lines;
+  (*buffer)->getBuffer().split(lines, '\n');
+  for (llvm::StringRef line : lines) {
+    line = line.trim();
+    if (!line.empty() && !line.starts_with("#"))
+      names.insert(line.str());
+  }
+  return names;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  Options options;
+  CLI::App app{"tcc-conformance: runs ONNX backend test cases through tcc"};
+  app.add_option("paths", options.paths, "case directories or folders of cases")->required();
+  app.add_option("--expected", options.expected,
+                 "the ratchet: cases that must pass (one name per line)");
+  app.add_flag("--update-expected", options.updateExpected,
+               "rewrite the expected file with the cases that pass now");
+  app.add_option("--filter", options.filter, "only cases whose name contains this");
+  app.add_flag("-q,--quiet", options.quiet, "print only failures and the summary");
+  app.add_option("--rtol", options.rtol, "relative tolerance (default 1e-3)");
+  app.add_option("--atol", options.atol, "absolute tolerance (default 1e-7)");
+  CLI11_PARSE(app, argc, argv);
+
+  llvm::CrashRecoveryContext::Enable();
+  std::vector<std::string> cases = collectCases(options.paths, options.filter);
+  std::set<std::string> expected =
+      options.expected.empty() ? std::set<std::string>() : readExpected(options.expected);
+  std::set<std::string> passed;
+  unsigned numPassed = 0, numFailed = 0, regressions = 0, newPasses = 0;
+  for (const std::string &dir : cases) {
+    std::string name = llvm::sys::path::filename(dir).str();
+    std::string reason;
+    llvm::CrashRecoveryContext crc;
+    if (!crc.RunSafely([&] { reason = runCase(dir, options); }))
+      reason = "crashed";
+    bool ok = reason.empty();
+    bool listed = expected.count(name);
+    if (ok) {
+      ++numPassed;
+      passed.insert(name);
+      if (!options.expected.empty() && !listed) {
+        ++newPasses;
+        llvm::outs() << "NEW PASS " << name << "\n";
+      } else if (!options.quiet) {
+        llvm::outs() << "PASS " << name << "\n";
+      }
+    } else {
+      ++numFailed;
+      if (listed) {
+        ++regressions;
+        llvm::outs() << "REGRESSION " << name << ": " << reason << "\n";
+      } else {
+        llvm::outs() << "FAIL " << name << ": " << reason << "\n";
+      }
+    }
+    llvm::outs().flush();
+  }
+  if (options.updateExpected && !options.expected.empty()) {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(options.expected, ec);
+    if (ec) {
+      llvm::errs() << "tcc-conformance: error: cannot write " << options.expected << "\n";
+      return 2;
+    }
+    os << "# Cases that pass; written by tcc-conformance --update-expected. A listed case that\n"
+          "# fails is a regression. Only add lines (the ratchet moves toward passing).\n";
+    for (const std::string &name : passed)
+      os << name << "\n";
+  }
+  if (newPasses)
+    llvm::outs() << newPasses << " new passes: run with --update-expected to record them\n";
+  if (regressions)
+    llvm::outs() << regressions << " regressions\n";
+  llvm::outs() << numPassed << " passed, " << numFailed << " failed\n";
+  return regressions ? 1 : 0;
+}
