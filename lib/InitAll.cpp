@@ -1,6 +1,10 @@
 //===- InitAll.cpp - registration of tcc's dialects and passes ------------------------===//
 #include "tcc/InitAll.h"
 
+#include "tcc/Decompose/Passes.h"
+#include "tcc/Evaluate/Passes.h"
+#include "tcc/Pipelines/Pipelines.h"
+
 #include "dialects/onnx/OnnxDialect.h"
 #include "dialects/prim/PrimDialect.h"
 
@@ -20,4 +24,7 @@ void tcc::registerAllPasses() {
   mlir::registerCanonicalizerPass();
   mlir::registerCSEPass();
   mlir::registerSymbolDCEPass();
+  tcc::eval::registerEvaluatePasses();
+  tcc::registerDecomposePasses();
+  tcc::registerPipelines();
 }

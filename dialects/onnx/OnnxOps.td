@@ -46,7 +46,7 @@ def Onnx_NodeOp : Onnx_Op<"node", [RecursiveMemoryEffects]> {
     end in `onnx.yield`. The location is the ONNX node name.
 
     ```mlir
-    %y = onnx.node "Conv" v20 (%x, %w, %b) {pads = array<i64: 1, 1, 1, 1>}
+    %y = onnx.node "Conv" opset 20 (%x, %w, %b) {pads = array<i64: 1, 1, 1, 1>}
          : (tensor<?x3x8x8xf32>, !onnx.value, !onnx.value) -> !onnx.value
     ```
   }];
@@ -56,7 +56,7 @@ def Onnx_NodeOp : Onnx_Op<"node", [RecursiveMemoryEffects]> {
   let results = (outs Variadic<AnyType>:$outputs);
   let regions = (region VariadicRegion<AnyRegion>:$subgraphs);
   let assemblyFormat = [{
-    $op_type (`domain` $domain^)? `v` $version `(` $inputs `)` $node_attrs
+    $op_type (`domain` $domain^)? `opset` $version `(` $inputs `)` $node_attrs
     (`subgraphs` $subgraph_names^)? ($subgraphs^)? attr-dict `:` functional-type($inputs, $outputs)
   }];
   let hasVerifier = 1;

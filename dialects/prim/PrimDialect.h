@@ -38,6 +38,16 @@ llvm::SmallVector<mlir::OpFoldResult> getMixedDims(mlir::OpBuilder &builder, mli
 int64_t windowOutputSize(int64_t in, int64_t window, int64_t stride, int64_t dilation,
                          int64_t low, int64_t high);
 
+/// For a function argument bound by `prim.bind_shape` whose dim `index` is a lone symbol: the
+/// (tensor, dim) that binds that symbol first in the block. Dims bound to one symbol are
+/// equal, so this is the canonical representative of the extent.
+std::optional<std::pair<mlir::Value, int64_t>> getFirstBinding(mlir::Value tensor,
+                                                               int64_t index);
+
+/// True when `extent` is known to be dim `index` of `tensor` (the same `prim.dim`, or dims
+/// bound to one symbol).
+bool isDimOf(mlir::Value extent, mlir::Value tensor, int64_t index);
+
 } // namespace tcc::prim
 
 #define GET_OP_CLASSES

@@ -32,7 +32,9 @@ class Prim_BinaryOp<string mnemonic, Type type, string doc>
 }
 
 // Unary, numeric.
-def Prim_NegOp : Prim_UnaryOp<"neg", Prim_NumericTensor, "-x (two's complement wrap for integers)">;
+def Prim_NegOp : Prim_UnaryOp<"neg", Prim_NumericTensor, "-x (two's complement wrap for integers)"> {
+  let hasFolder = 1;
+}
 def Prim_AbsOp : Prim_UnaryOp<"abs", Prim_NumericTensor, "|x| (abs(INT_MIN) = INT_MIN)">;
 def Prim_SignOp : Prim_UnaryOp<"sign", Prim_NumericTensor, "-1, 0 or 1 (NaN stays NaN)">;
 

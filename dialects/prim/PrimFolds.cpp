@@ -141,6 +141,16 @@ OpFoldResult MinOp::fold(FoldAdaptor adaptor) {
       });
 }
 
+OpFoldResult NegOp::fold(FoldAdaptor adaptor) {
+  if (!allSmallConstants(adaptor.getOperands()))
+    return {};
+  if (isa<FloatType>(getType().getElementType()))
+    return constFoldUnaryOp<FloatAttr, APFloat, void>(adaptor.getOperands(),
+                                                      [](const APFloat &a) { return -a; });
+  return constFoldUnaryOp<IntegerAttr, APInt, void>(adaptor.getOperands(),
+                                                    [](const APInt &a) { return -a; });
+}
+
 OpFoldResult AndOp::fold(FoldAdaptor adaptor) {
   return foldBinary(adaptor.getOperands(), getType(),
                     [](const APInt &a, const APInt &b) { return a & b; }, nullptr);
@@ -219,8 +229,18 @@ OpFoldResult ConvertOp::fold(FoldAdaptor adaptor) {
 }
 
 OpFoldResult BroadcastInDimOp::fold(FoldAdaptor adaptor) {
-  if (getOperand().getType() == getType() && getType().hasStaticShape())
-    return getOperand();
+  // An identity broadcast: same type, dims in order, each dynamic extent the operand's own.
+  if (getOperand().getType() == getType()) {
+    bool identity = true;
+    unsigned next = 0;
+    for (int64_t d = 0; d < getType().getRank() && identity; ++d) {
+      identity = getBroadcastDimensions()[d] == d;
+      if (identity && getType().isDynamicDim(d))
+        identity = isDimOf(getDynamicSizes()[next++], getOperand(), d);
+    }
+    if (identity)
+      return getOperand();
+  }
   if (auto splat = dyn_cast_or_null<SplatElementsAttr>(adaptor.getOperand()))
     if (getType().hasStaticShape())
       return splat.resizeSplat(getType());
@@ -282,5 +302,76 @@ LogicalResult CheckOp::canonicalize(CheckOp op, PatternRewriter &rewriter) {
   if (!matchPattern(op.getCondition(), m_One()))
     return failure();
   rewriter.eraseOp(op);
+  return success();
+}
+
+
+std::optional<std::pair<Value, int64_t>> tcc::prim::getFirstBinding(Value tensor,
+                                                                     int64_t index) {
+  auto arg = dyn_cast<BlockArgument>(tensor);
+  if (!arg)
+    return std::nullopt;
+  FlatSymbolRefAttr symbol;
+  for (Operation *user : arg.getUsers()) {
+    auto bind = dyn_cast<BindShapeOp>(user);
+    if (!bind || bind.getOperand() != arg ||
+        index >= static_cast<int64_t>(bind.getShape().getNumResults()))
+      continue;
+    if (auto expr = dyn_cast<AffineSymbolExpr>(bind.getShape().getResult(index)))
+      symbol = cast<FlatSymbolRefAttr>(bind.getSymbols()[expr.getPosition()]);
+  }
+  if (!symbol)
+    return std::nullopt;
+  for (auto bind : arg.getOwner()->getOps<BindShapeOp>()) {
+    AffineMap map = bind.getShape();
+    for (unsigned d = 0; d < map.getNumResults(); ++d) {
+      auto expr = dyn_cast<AffineSymbolExpr>(map.getResult(d));
+      if (expr && bind.getSymbols()[expr.getPosition()] == symbol)
+        return std::make_pair(bind.getOperand(), static_cast<int64_t>(d));
+    }
+  }
+  return std::nullopt;
+}
+
+bool tcc::prim::isDimOf(Value extent, Value tensor, int64_t index) {
+  auto dim = extent.getDefiningOp<DimOp>();
+  if (!dim)
+    return false;
+  if (dim.getOperand() == tensor && static_cast<int64_t>(dim.getIndex()) == index)
+    return true;
+  auto a = getFirstBinding(tensor, index);
+  auto b = getFirstBinding(dim.getOperand(), dim.getIndex());
+  return a && b && *a == *b;
+}
+
+LogicalResult DimOp::canonicalize(DimOp op, PatternRewriter &rewriter) {
+  int64_t index = op.getIndex();
+  Value operand = op.getOperand();
+  if (index < 0 || index >= op.getOperand().getType().getRank())
+    return failure();
+  if (auto arg = dyn_cast<BlockArgument>(operand)) {
+    auto first = getFirstBinding(arg, index);
+    if (!first || (first->first == operand && first->second == index))
+      return failure();
+    rewriter.replaceOpWithNewOp<DimOp>(op, first->first, first->second);
+    return success();
+  }
+  auto result = cast<OpResult>(operand);
+  auto reify = dyn_cast<ReifyRankedShapedTypeOpInterface>(result.getOwner());
+  if (!reify)
+    return failure();
+  ReifiedRankedShapedTypeDims shapes;
+  if (failed(reify.reifyResultShapes(rewriter, shapes)) ||
+      shapes.size() <= result.getResultNumber() ||
+      static_cast<int64_t>(shapes[result.getResultNumber()].size()) <= index)
+    return failure();
+  OpFoldResult dim = shapes[result.getResultNumber()][index];
+  if (auto value = dyn_cast<Value>(dim)) {
+    if (value == op.getResult())
+      return failure();
+    rewriter.replaceOp(op, value);
+    return success();
+  }
+  rewriter.replaceOpWithNewOp<arith::ConstantIndexOp>(op, *getConstantIntValue(dim));
   return success();
 }

@@ -175,6 +175,11 @@ LogicalResult ReduceOp::inferReturnTypes(MLIRContext *, std::optional<Location> 
   ArrayRef<int64_t> dims = adaptor.getDimensions();
   if (failed(checkDims(loc, dims, type.getRank(), "reduced")))
     return failure();
+  ReduceKind kind = adaptor.getKind();
+  bool bitwise = kind == ReduceKind::And || kind == ReduceKind::Or || kind == ReduceKind::Xor;
+  if (bitwise && !isa<IntegerType>(type.getElementType()))
+    return emitOptionalError(loc, "reduce ", stringifyReduceKind(kind),
+                             " needs integer elements, got ", type.getElementType());
   SmallVector<int64_t> shape;
   for (auto [d, size] : llvm::enumerate(type.getShape()))
     if (!llvm::is_contained(dims, static_cast<int64_t>(d)))

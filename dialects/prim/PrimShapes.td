@@ -36,6 +36,13 @@ def Prim_DimOp : Prim_Op<"dim", [Pure]> {
   let assemblyFormat = "$operand `,` $index attr-dict `:` type($operand)";
   let hasVerifier = 1;
   let hasFolder = 1;
+  let hasCanonicalizeMethod = 1;
+  let description = [{
+    Canonicalization moves a `prim.dim` to the earliest value that determines it: through
+    the producer's `reifyResultShapes` (so dims of intermediates become dims of inputs), and,
+    for a function argument bound by `prim.bind_shape`, to the first argument bound to the
+    same symbol. Equal dims then become one SSA value and the checks between them fold away.
+  }];
 }
 
 def Prim_CheckOp : Prim_Op<"check"> {

@@ -50,6 +50,9 @@ LogicalResult BitcastConvertOp::verify() {
                              "result")))
     return failure();
   Type from = getOperand().getType().getElementType(), to = getResult().getType().getElementType();
+  if (!from.isIntOrFloat() || !to.isIntOrFloat())
+    return emitOpError() << "element types must be integers or floats, got " << from << " and "
+                         << to;
   if (from.getIntOrFloatBitWidth() != to.getIntOrFloatBitWidth())
     return emitOpError() << "element types must have one bit width, got " << from << " and "
                          << to;

@@ -1,4 +1,196 @@
-//===- Convolution.cpp - rules (in progress) ---------------------------------------------------===//
+//===- Convolution.cpp - rules for ONNX Conv ------------------------------------------===//
+//
+// ONNX Conv is prim.convolution (N-d, grouped, cross-correlation) plus a per-channel bias.
+// prim.convolution's paddings are static attributes, so auto_pad SAME needs the padded
+// extent at compile time: it is static whenever the input extent is, or the stride is 1.
+//
+//===----------------------------------------------------------------------------------===//
+#include "PrimBuilder.h"
 #include "RuleFamilies.h"
 
-void tcc::decompose::registerConvolutionRules(RuleRegistry &) {}
+#include "tcc/Decompose/RuleRegistry.h"
+
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+
+using namespace mlir;
+using namespace tcc;
+using namespace tcc::decompose;
+
+namespace {
+
+int64_t rankOf(Value v) { return cast<RankedTensorType>(v.getType()).getRank(); }
+Type elementOf(Value v) { return cast<RankedTensorType>(v.getType()).getElementType(); }
+
+/// An INTS attribute of one entry per spatial dim, `fill` when absent; error otherwise.
+std::optional<SmallVector<int64_t>> getSpatialInts(NodeRewriter &n, StringRef name,
+                                                   int64_t spatial, int64_t fill,
+                                                   int64_t minimum) {
+  SmallVector<int64_t> values = n.getInts(name).value_or(SmallVector<int64_t>(spatial, fill));
+  if (n.hasFailed())
+    return std::nullopt;
+  if (static_cast<int64_t>(values.size()) != spatial) {
+    n.emitError() << "attribute '" << name << "' has " << values.size()
+                  << " entries, expected one per spatial dim (" << spatial << ")";
+    return std::nullopt;
+  }
+  for (int64_t v : values)
+    if (v < minimum) {
+      n.emitError() << "attribute '" << name << "' has entry " << v << ", expected >= "
+                    << minimum;
+      return std::nullopt;
+    }
+  return values;
+}
+
+/// Low and high padding of each spatial dim from `pads` or auto_pad. SAME_UPPER and
+/// SAME_LOWER pad so that out = ceil(in / stride):
+/// total = max((out - 1) * stride + (k - 1) * dilation + 1 - in, 0), the odd one at the end
+/// for SAME_UPPER and at the start for SAME_LOWER.
+LogicalResult getPadding(NodeRewriter &n, ArrayRef<OpFoldResult> inputSpatial,
+                         ArrayRef<std::optional<int64_t>> kernel, ArrayRef<int64_t> strides,
+                         ArrayRef<int64_t> dilations, SmallVector<int64_t> &low,
+                         SmallVector<int64_t> &high) {
+  int64_t spatial = static_cast<int64_t>(inputSpatial.size());
+  std::string autoPad = n.getString("auto_pad", "NOTSET");
+  low.assign(spatial, 0);
+  high.assign(spatial, 0);
+  if (autoPad == "NOTSET" || autoPad.empty()) {
+    auto pads = getSpatialInts(n, "pads", 2 * spatial, 0, 0);
+    if (!pads)
+      return failure();
+    for (int64_t d = 0; d < spatial; ++d) {
+      low[d] = (*pads)[d];
+      high[d] = (*pads)[d + spatial];
+    }
+    return success();
+  }
+  if (autoPad == "VALID")
+    return success();
+  if (autoPad != "SAME_UPPER" && autoPad != "SAME_LOWER")
+    return n.emitError() << "attribute 'auto_pad' is \"" << autoPad
+                         << "\", expected NOTSET, VALID, SAME_UPPER or SAME_LOWER";
+  for (int64_t d = 0; d < spatial; ++d) {
+    if (!kernel[d])
+      return n.emitError() << "auto_pad " << autoPad << " needs a static kernel extent, spatial "
+                           << "dim " << d << " is dynamic (give kernel_shape)";
+    int64_t effective = (*kernel[d] - 1) * dilations[d] + 1, total;
+    auto in = getConstantIntValue(inputSpatial[d]);
+    if (strides[d] == 1) {
+      total = effective - 1;
+    } else if (in) {
+      int64_t out = (*in + strides[d] - 1) / strides[d];
+      total = std::max<int64_t>((out - 1) * strides[d] + effective - *in, 0);
+    } else {
+      return n.emitError() << "auto_pad " << autoPad << " with stride " << strides[d]
+                           << " needs a static input extent, spatial dim " << d
+                           << " is dynamic (tcc's paddings are compile-time constants)";
+    }
+    int64_t smaller = total / 2;
+    low[d] = autoPad == "SAME_UPPER" ? smaller : total - smaller;
+    high[d] = total - low[d];
+  }
+  return success();
+}
+
+/// `v` of shape [dims[1]] broadcast to `dims` along dim 1 (a per-output-channel bias).
+Value broadcastChannels(NodeRewriter &n, Value v, ArrayRef<OpFoldResult> dims, StringRef what) {
+  if (rankOf(v) != 1) {
+    n.emitError() << what << " has type " << v.getType() << ", expected a vector";
+    return nullptr;
+  }
+  OpFoldResult extent = getDims(n, v)[0];
+  auto from = getConstantIntValue(extent), to = getConstantIntValue(dims[1]);
+  if (from && to && *from != *to && *from != 1) {
+    n.emitError() << what << " has " << *from << " elements, expected " << *to
+                  << " (one per output channel)";
+    return nullptr;
+  }
+  if (!from || *from != 1)
+    checkEqual(n, extent, dims[1], what + " must have one element per output channel");
+  return prim::BroadcastInDimOp::create(n.getBuilder(), n.getLoc(),
+                                        getTensorType(dims, elementOf(v)), v,
+                                        getDynamicExtents(n, dims),
+                                        n.getBuilder().getDenseI64ArrayAttr({1}));
+}
+
+// conv(x, w, b) = convolution(x, w, strides, pads, dilations, group) + b[c] per channel
+LogicalResult conv(NodeRewriter &n) {
+  Value x = n.getInput(0), w = n.getInput(1), bias = n.getOptionalInput(2);
+  if (!x || !w || n.hasFailed())
+    return failure();
+  int64_t rank = rankOf(x), spatial = rank - 2;
+  if (rank < 3 || rankOf(w) != rank)
+    return n.emitError() << "expected X (N x C x D1 ...) and W (M x C/group x k1 ...) of one "
+                         << "rank >= 3, got " << x.getType() << " and " << w.getType();
+  if (elementOf(x) != elementOf(w))
+    return n.emitError() << "X and W have element types " << elementOf(x) << " and "
+                         << elementOf(w) << ", expected one type";
+  int64_t group = n.getInt("group", 1);
+  if (group < 1)
+    return n.emitError() << "attribute 'group' is " << group << ", expected >= 1";
+  auto strides = getSpatialInts(n, "strides", spatial, 1, 1);
+  auto dilations = strides ? getSpatialInts(n, "dilations", spatial, 1, 1) : std::nullopt;
+  if (!strides || !dilations)
+    return failure();
+  auto xType = cast<RankedTensorType>(x.getType()), wType = cast<RankedTensorType>(w.getType());
+  SmallVector<std::optional<int64_t>> kernel;
+  std::optional<SmallVector<int64_t>> kernelShape = n.getInts("kernel_shape");
+  if (kernelShape && static_cast<int64_t>(kernelShape->size()) != spatial)
+    return n.emitError() << "attribute 'kernel_shape' has " << kernelShape->size()
+                         << " entries, expected " << spatial;
+  for (int64_t d = 0; d < spatial; ++d) {
+    int64_t k = wType.getDimSize(d + 2);
+    if (kernelShape && !ShapedType::isDynamic(k) && (*kernelShape)[d] != k)
+      return n.emitError() << "kernel_shape[" << d << "] is " << (*kernelShape)[d]
+                           << " but W has extent " << k << " there";
+    if (!ShapedType::isDynamic(k))
+      kernel.push_back(k);
+    else if (kernelShape)
+      kernel.push_back((*kernelShape)[d]);
+    else
+      kernel.push_back(std::nullopt);
+  }
+  int64_t channels = xType.getDimSize(1), filterChannels = wType.getDimSize(1),
+          outChannels = wType.getDimSize(0);
+  if (!ShapedType::isDynamic(channels) && !ShapedType::isDynamic(filterChannels) &&
+      channels != filterChannels * group)
+    return n.emitError() << "X has " << channels << " channels, expected W's " << filterChannels
+                         << " input channels x group (" << group << ")";
+  if (!ShapedType::isDynamic(outChannels) && outChannels % group != 0)
+    return n.emitError() << "W has " << outChannels
+                         << " output channels, expected a multiple of group (" << group << ")";
+  SmallVector<OpFoldResult> xDims = getDims(n, x), wDims = getDims(n, w);
+  if (ShapedType::isDynamic(channels) || ShapedType::isDynamic(filterChannels))
+    checkEqual(n, xDims[1], mulIndex(n, wDims[1], n.getBuilder().getIndexAttr(group)),
+               "X's channels must equal W's input channels x group");
+  SmallVector<int64_t> low, high;
+  if (failed(getPadding(n, ArrayRef<OpFoldResult>(xDims).drop_front(2), kernel, *strides,
+                        *dilations, low, high)))
+    return failure();
+  for (int64_t d = 0; d < spatial; ++d) {
+    int64_t in = xType.getDimSize(d + 2);
+    if (ShapedType::isDynamic(in) || !kernel[d])
+      continue;
+    int64_t effective = (*kernel[d] - 1) * (*dilations)[d] + 1;
+    if (in + low[d] + high[d] < effective)
+      return n.emitError() << "spatial dim " << d << ": the dilated kernel (" << effective
+                           << ") is larger than the padded input (" << in << " + " << low[d]
+                           << " + " << high[d] << ")";
+  }
+  Value result = prim::ConvolutionOp::create(n.getBuilder(), n.getLoc(), x, w, *strides, low,
+                                             high, *dilations, static_cast<uint64_t>(group));
+  if (bias) {
+    Value biasB = broadcastChannels(n, convert(n, bias, elementOf(x)), getDims(n, result), "B");
+    if (!biasB)
+      return failure();
+    result = prim::AddOp::create(n.getBuilder(), n.getLoc(), result, biasB);
+  }
+  return n.setResults(result);
+}
+
+} // namespace
+
+void tcc::decompose::registerConvolutionRules(RuleRegistry &r) {
+  r.add("", "Conv", 1, conv);
+  r.add("", "Conv", 11, conv);
+}

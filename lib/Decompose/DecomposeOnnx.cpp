@@ -23,9 +23,9 @@ namespace {
 void emitNoRuleError(onnx::NodeOp node, const RuleRegistry &registry) {
   std::string name = node.getNodeName();
   StringRef domain = node.getDomain();
-  auto diag = node.emitError() << "node '" << name << "' (" << node.getOpType() << ", domain "
-                               << getDomainDisplayName(domain) << ", opset "
-                               << node.getVersion() << "): ";
+  auto diag = node.emitError() << "node '" << name << "' (" << node.getOpType()
+                               << (domain.empty() ? "" : ", domain " + domain.str())
+                               << ", opset " << node.getVersion() << "): ";
   std::vector<const Rule *> rules = registry.getRules(domain, node.getOpType());
   if (rules.empty()) {
     std::vector<std::string> ops = registry.getOpTypes(domain);
@@ -63,7 +63,8 @@ struct DecomposeOnnxPass : tcc::impl::DecomposeOnnxBase<DecomposeOnnxPass> {
       return success();
     for (NamedAttribute entry : opsets) {
       auto version = dyn_cast<IntegerAttr>(entry.getValue());
-      if (!version || !entry.getName().getValue().empty())
+      StringRef domain = entry.getName().getValue();
+      if (!version || (!domain.empty() && domain != "ai.onnx"))
         continue;
       int64_t v = version.getInt();
       if (v < kMinOpset || v > kMaxOpset)
@@ -78,6 +79,7 @@ struct DecomposeOnnxPass : tcc::impl::DecomposeOnnxBase<DecomposeOnnxPass> {
     if (func.isExternal())
       return success();
     bool anyFailed = false;
+    NodeRewriter::DimCache dimCache;
     // Nodes are visited in order: a node's inputs are already prim values when it is reached.
     for (Operation &op : llvm::make_early_inc_range(func.getBody().front())) {
       OpBuilder builder(&op);
@@ -89,7 +91,7 @@ struct DecomposeOnnxPass : tcc::impl::DecomposeOnnxBase<DecomposeOnnxPass> {
         continue;
       }
       if (auto node = dyn_cast<onnx::NodeOp>(op)) {
-        if (failed(decomposeNode(node, builder, registry)))
+        if (failed(decomposeNode(node, builder, registry, dimCache)))
           anyFailed = true;
         continue;
       }
@@ -110,7 +112,8 @@ struct DecomposeOnnxPass : tcc::impl::DecomposeOnnxBase<DecomposeOnnxPass> {
   }
 
   LogicalResult decomposeNode(onnx::NodeOp node, OpBuilder &builder,
-                              const RuleRegistry &registry) {
+                              const RuleRegistry &registry,
+                              NodeRewriter::DimCache &dimCache) {
     // A node whose inputs failed to decompose stays: report only the first failure.
     for (Value input : node.getInputs())
       if (isa<onnx::ValueType>(input.getType()))
@@ -121,7 +124,7 @@ struct DecomposeOnnxPass : tcc::impl::DecomposeOnnxBase<DecomposeOnnxPass> {
       emitNoRuleError(node, registry);
       return failure();
     }
-    NodeRewriter rewriter(node, builder);
+    NodeRewriter rewriter(node, builder, &dimCache);
     if (failed(rule->fn(rewriter)) || rewriter.hasFailed())
       return failure();
     if (rewriter.getResults().size() != node.getNumResults())

@@ -29,7 +29,34 @@ LogicalResult unaryRule(NodeRewriter &n) {
   Value x = getTypedInput(n, 0, FloatOnly);
   if (!x)
     return failure();
-  return n.setResults(OpTy::create(n.getBuilder(), n.getLoc(), x).getResult());
+  return n.setResults(n.getBuilder().createOrFold<OpTy>(n.getLoc(), x));
+}
+
+/// Add, Sub and Mul of two shape tensors (small int64 vectors of dims) stay index
+/// arithmetic, so that shapes computed in the graph remain known to the compiler.
+template <typename OpTy>
+Value shapeArithmetic(NodeRewriter &n, Value a, Value b) {
+  constexpr bool isAdd = std::is_same_v<OpTy, prim::AddOp>;
+  constexpr bool isSub = std::is_same_v<OpTy, prim::SubOp>;
+  constexpr bool isMul = std::is_same_v<OpTy, prim::MulOp>;
+  if constexpr (!isAdd && !isSub && !isMul) {
+    return nullptr;
+  } else {
+    if (!isShapeTensor(a) || !isShapeTensor(b))
+      return nullptr;
+    auto ea = getShapeElements(n, a), eb = getShapeElements(n, b);
+    if (!ea || !eb || (ea->size() != eb->size() && ea->size() != 1 && eb->size() != 1))
+      return nullptr;
+    size_t count = std::max(ea->size(), eb->size());
+    SmallVector<OpFoldResult> out;
+    for (size_t i = 0; i < count; ++i) {
+      OpFoldResult x = (*ea)[ea->size() == 1 ? 0 : i], y = (*eb)[eb->size() == 1 ? 0 : i];
+      out.push_back(isAdd ? addIndex(n, x, y) : isSub ? subIndex(n, x, y) : mulIndex(n, x, y));
+    }
+    auto type = cast<RankedTensorType>(a.getType());
+    bool scalar = type.getRank() == 0 && cast<RankedTensorType>(b.getType()).getRank() == 0;
+    return makeShapeTensor(n, out, type.getElementType(), scalar);
+  }
 }
 
 template <typename OpTy>
@@ -42,6 +69,8 @@ LogicalResult binaryRule(NodeRewriter &n) {
   if (ta != tb)
     return n.emitError() << "inputs have element types " << ta << " and " << tb
                          << ", expected one type";
+  if (Value shape = shapeArithmetic<OpTy>(n, a, b))
+    return n.setResults(shape);
   Value r = buildBinary<OpTy>(n, a, b);
   return r ? n.setResults(r) : failure();
 }

@@ -7,6 +7,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Diagnostics.h"
+#include "llvm/ADT/DenseMap.h"
 
 #include <optional>
 #include <string>
@@ -19,7 +20,14 @@ namespace tcc::decompose {
 /// rules can read attributes without checking each one.
 class NodeRewriter {
 public:
-  NodeRewriter(onnx::NodeOp node, mlir::OpBuilder &builder) : node(node), b(builder) {}
+  /// Canonical extents already computed in this function: (tensor, dim) -> extent.
+  using DimCache = llvm::DenseMap<std::pair<mlir::Value, int64_t>, mlir::OpFoldResult>;
+
+  NodeRewriter(onnx::NodeOp node, mlir::OpBuilder &builder, DimCache *dimCache = nullptr)
+      : node(node), b(builder), dimCache(dimCache) {}
+
+  /// The cache of canonical extents shared by the nodes of one function (may be null).
+  DimCache *getDimCache() { return dimCache; }
 
   onnx::NodeOp getNode() { return node; }
   mlir::Location getLoc() { return node.getLoc(); }
@@ -61,6 +69,7 @@ public:
 private:
   onnx::NodeOp node;
   mlir::OpBuilder &b;
+  DimCache *dimCache;
   llvm::SmallVector<mlir::Value> results;
   bool failed = false;
 };

@@ -1,4 +1,368 @@
-//===- Pooling.cpp - rules (in progress) ---------------------------------------------------===//
+//===- Pooling.cpp - rules for ONNX's max, average and Lp pooling ---------------------===//
+//
+// Pooling is prim.reduce_window over the spatial dims (windows of 1 over N and C), which
+// pads with the combiner's identity: -inf (or the smallest integer) for max, 0 for sums.
+// ceil_mode becomes extra high padding; it never counts in an average's divisor. A window
+// that would start in the right padding is dropped (out -= 1 when
+// (out - 1) * stride >= in + pad_low), as ONNX's reference and PyTorch do.
+//
+//===----------------------------------------------------------------------------------===//
+#include "PrimBuilder.h"
 #include "RuleFamilies.h"
 
-void tcc::decompose::registerPoolingRules(RuleRegistry &) {}
+#include "tcc/Decompose/RuleRegistry.h"
+
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+
+using namespace mlir;
+using namespace tcc;
+using namespace tcc::decompose;
+
+namespace {
+
+int64_t rankOf(Value v) { return cast<RankedTensorType>(v.getType()).getRank(); }
+Type elementOf(Value v) { return cast<RankedTensorType>(v.getType()).getElementType(); }
+
+/// An INTS attribute of one entry per spatial dim, `fill` when absent; error otherwise.
+std::optional<SmallVector<int64_t>> getSpatialInts(NodeRewriter &n, StringRef name,
+                                                   int64_t count, int64_t fill,
+                                                   int64_t minimum) {
+  SmallVector<int64_t> values = n.getInts(name).value_or(SmallVector<int64_t>(count, fill));
+  if (n.hasFailed())
+    return std::nullopt;
+  if (static_cast<int64_t>(values.size()) != count) {
+    n.emitError() << "attribute '" << name << "' has " << values.size() << " entries, expected "
+                  << count;
+    return std::nullopt;
+  }
+  for (int64_t v : values)
+    if (v < minimum) {
+      n.emitError() << "attribute '" << name << "' has entry " << v << ", expected >= "
+                    << minimum;
+      return std::nullopt;
+    }
+  return values;
+}
+
+/// The pooling window of every spatial dim. The input is padded with `low` and
+/// `high + extra` (extra: ceil_mode's padding); `outputs` is the extent ONNX wants where
+/// that padding yields more windows (the surplus is sliced off).
+struct Window {
+  SmallVector<int64_t> kernel, strides, dilations, low, high, extra;
+  SmallVector<std::optional<int64_t>> outputs;
+  int64_t effective(int64_t d) const { return (kernel[d] - 1) * dilations[d] + 1; }
+};
+
+/// Reads kernel_shape, strides, pads/auto_pad and, where the opset has them, dilations and
+/// ceil_mode. SAME_UPPER/SAME_LOWER pad to out = ceil(in / stride):
+/// total = max((out - 1) * stride + (k - 1) * dilation + 1 - in, 0).
+std::optional<Window> getWindow(NodeRewriter &n, Value x, bool hasDilations, bool hasCeilMode) {
+  int64_t rank = rankOf(x), spatial = rank - 2;
+  if (rank < 3) {
+    n.emitError() << "expected an input of rank >= 3 (N x C x D1 ...), got " << x.getType();
+    return std::nullopt;
+  }
+  Window w;
+  if (!n.hasAttr("kernel_shape")) {
+    n.emitError() << "expected the attribute 'kernel_shape'";
+    return std::nullopt;
+  }
+  auto kernel = getSpatialInts(n, "kernel_shape", spatial, 1, 1);
+  auto strides = kernel ? getSpatialInts(n, "strides", spatial, 1, 1) : std::nullopt;
+  if (!strides)
+    return std::nullopt;
+  w.kernel = *kernel;
+  w.strides = *strides;
+  w.dilations.assign(spatial, 1);
+  if (hasDilations) {
+    auto dilations = getSpatialInts(n, "dilations", spatial, 1, 1);
+    if (!dilations)
+      return std::nullopt;
+    w.dilations = *dilations;
+  }
+  SmallVector<OpFoldResult> dims = getDims(n, x);
+  auto inputExtent = [&](int64_t d) { return getConstantIntValue(dims[d + 2]); };
+  w.low.assign(spatial, 0);
+  w.high.assign(spatial, 0);
+  w.extra.assign(spatial, 0);
+  w.outputs.assign(spatial, std::nullopt);
+  std::string autoPad = n.getString("auto_pad", "NOTSET");
+  if (autoPad == "NOTSET" || autoPad.empty()) {
+    auto pads = getSpatialInts(n, "pads", 2 * spatial, 0, 0);
+    if (!pads)
+      return std::nullopt;
+    for (int64_t d = 0; d < spatial; ++d) {
+      w.low[d] = (*pads)[d];
+      w.high[d] = (*pads)[d + spatial];
+    }
+  } else if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
+    for (int64_t d = 0; d < spatial; ++d) {
+      int64_t stride = w.strides[d], total;
+      auto in = inputExtent(d);
+      if (stride == 1) {
+        total = w.effective(d) - 1;
+      } else if (in) {
+        int64_t out = (*in + stride - 1) / stride;
+        total = std::max<int64_t>((out - 1) * stride + w.effective(d) - *in, 0);
+      } else {
+        n.emitError() << "auto_pad " << autoPad << " with stride " << stride
+                      << " needs a static input extent, spatial dim " << d
+                      << " is dynamic (tcc's paddings are compile-time constants)";
+        return std::nullopt;
+      }
+      int64_t smaller = total / 2;
+      w.low[d] = autoPad == "SAME_UPPER" ? smaller : total - smaller;
+      w.high[d] = total - w.low[d];
+    }
+  } else if (autoPad != "VALID") {
+    n.emitError() << "attribute 'auto_pad' is \"" << autoPad
+                  << "\", expected NOTSET, VALID, SAME_UPPER or SAME_LOWER";
+    return std::nullopt;
+  }
+  bool ceilMode = hasCeilMode && n.getInt("ceil_mode", 0) != 0;
+  for (int64_t d = 0; d < spatial; ++d) {
+    auto in = inputExtent(d);
+    if (!in) {
+      if (ceilMode && w.strides[d] != 1) {
+        n.emitError() << "ceil_mode with stride " << w.strides[d]
+                      << " needs a static input extent, spatial dim " << d << " is dynamic";
+        return std::nullopt;
+      }
+      continue;
+    }
+    int64_t padded = *in + w.low[d] + w.high[d], stride = w.strides[d];
+    if (padded < w.effective(d)) {
+      n.emitError() << "spatial dim " << d << ": the window (" << w.effective(d)
+                    << " with dilation) is larger than the padded input (" << *in << " + "
+                    << w.low[d] + w.high[d] << ")";
+      return std::nullopt;
+    }
+    if (!ceilMode)
+      continue;
+    // ceil_mode: out = ceil((padded - eff) / stride) + 1, less a window starting in the
+    // right padding; pad the high end exactly as far as the last window reaches.
+    int64_t out = (padded - w.effective(d) + stride - 1) / stride + 1;
+    if (out > 1 && (out - 1) * stride >= *in + w.low[d])
+      --out;
+    int64_t reach = std::max<int64_t>((out - 1) * stride + w.effective(d) - *in - w.low[d], 0);
+    w.extra[d] = std::max<int64_t>(reach - w.high[d], 0);
+    w.high[d] = std::min(w.high[d], reach);
+    if ((*in + w.low[d] + reach - w.effective(d)) / stride + 1 != out)
+      w.outputs[d] = out;
+  }
+  return w;
+}
+
+/// reduce_window(kind, v) with the spatial window `w` and the given spatial paddings.
+Value reduceWindow(NodeRewriter &n, prim::ReduceKind kind, Value v, const Window &w,
+                   ArrayRef<int64_t> low, ArrayRef<int64_t> high) {
+  SmallVector<int64_t> window = {1, 1}, strides = {1, 1}, dilations = {1, 1}, lo = {0, 0},
+                       hi = {0, 0};
+  llvm::append_range(window, w.kernel);
+  llvm::append_range(strides, w.strides);
+  llvm::append_range(dilations, w.dilations);
+  llvm::append_range(lo, low);
+  llvm::append_range(hi, high);
+  return prim::ReduceWindowOp::create(n.getBuilder(), n.getLoc(), kind, v, window, strides,
+                                      dilations, lo, hi);
+}
+
+/// reduce_window over the whole padding (explicit and ceil_mode's).
+Value reduceWindow(NodeRewriter &n, prim::ReduceKind kind, Value v, const Window &w) {
+  SmallVector<int64_t> high;
+  for (size_t d = 0; d < w.high.size(); ++d)
+    high.push_back(w.high[d] + w.extra[d]);
+  return reduceWindow(n, kind, v, w, w.low, high);
+}
+
+/// Drops the windows ceil_mode's padding made beyond the extents ONNX wants.
+Value trimOutputs(NodeRewriter &n, Value v, const Window &w) {
+  if (llvm::all_of(w.outputs, [](auto o) { return !o; }))
+    return v;
+  OpBuilder &b = n.getBuilder();
+  SmallVector<OpFoldResult> sizes = getDims(n, v), offsets(sizes.size(), b.getIndexAttr(0));
+  for (auto [d, out] : llvm::enumerate(w.outputs))
+    if (out)
+      sizes[d + 2] = b.getIndexAttr(*out);
+  return b.createOrFold<prim::SliceOp>(n.getLoc(), v, offsets, sizes,
+                                       SmallVector<int64_t>(sizes.size(), 1));
+}
+
+/// MaxPool: dilations and ceil_mode from opset 10; the Indices output is refused.
+// max_pool(x) = reduce_window(max, x) with -inf padding
+template <bool DilationsAndCeilMode>
+LogicalResult maxPool(NodeRewriter &n) {
+  Value x = n.getInput(0);
+  if (!x)
+    return failure();
+  if (n.getNumOutputs() > 1 && !n.getNode()->getResult(1).use_empty())
+    return n.emitError() << "MaxPool's Indices output is not supported yet (the node has "
+                         << n.getNumOutputs() << " outputs and Indices is used)";
+  auto w = getWindow(n, x, DilationsAndCeilMode, DilationsAndCeilMode);
+  if (!w)
+    return failure();
+  Value y = trimOutputs(n, reduceWindow(n, prim::ReduceKind::Max, x, *w), *w);
+  if (n.getNumOutputs() == 1)
+    return n.setResults(y);
+  // An Indices output nothing reads: a placeholder that dead-code elimination removes.
+  return n.setResults({y, splatLike(n, y, 0.0, n.getBuilder().getI64Type())});
+}
+
+/// AveragePool: count_include_pad from opset 7, ceil_mode from 10, dilations from 19.
+// avg_pool(x) = reduce_window(sum, x) / count, count = the window's elements inside the
+// input (count_include_pad=0) or inside the explicitly padded input (count_include_pad=1)
+template <bool CountIncludePad, bool CeilMode, bool Dilations>
+LogicalResult averagePool(NodeRewriter &n) {
+  Value x = n.getInput(0);
+  if (!x)
+    return failure();
+  Type element = elementOf(x);
+  if (!isa<FloatType>(element))
+    return n.emitError() << "input 0 has type " << x.getType()
+                         << ", expected a floating-point tensor";
+  auto w = getWindow(n, x, Dilations, CeilMode);
+  if (!w)
+    return failure();
+  bool includePad = CountIncludePad && n.getInt("count_include_pad", 0) != 0;
+  OpBuilder &b = n.getBuilder();
+  Location loc = n.getLoc();
+  Value sum = reduceWindow(n, prim::ReduceKind::Sum, x, *w);
+  bool noPadding = llvm::all_of(w->low, [](int64_t v) { return v == 0; }) &&
+                   llvm::all_of(w->high, [](int64_t v) { return v == 0; });
+  bool noExtra = llvm::all_of(w->extra, [](int64_t v) { return v == 0; });
+  Value divisor;
+  if (noExtra && (noPadding || includePad)) {
+    // Every window lies inside the counted region: the divisor is the kernel size.
+    int64_t size = 1;
+    for (int64_t k : w->kernel)
+      size *= k;
+    divisor = splatLike(n, sum, static_cast<double>(size));
+  } else {
+    // Count with a window sum over ones: [1, 1, spatial...] shaped like the counted region,
+    // zero-padded by what does not count, then broadcast over N and C.
+    SmallVector<OpFoldResult> dims = getDims(n, x);
+    SmallVector<OpFoldResult> region = {b.getIndexAttr(1), b.getIndexAttr(1)};
+    SmallVector<int64_t> low, high;
+    for (size_t d = 0; d < w->kernel.size(); ++d) {
+      int64_t counted = includePad ? w->low[d] + w->high[d] : 0;
+      region.push_back(addIndex(n, dims[d + 2], b.getIndexAttr(counted)));
+      low.push_back(includePad ? 0 : w->low[d]);
+      high.push_back((includePad ? 0 : w->high[d]) + w->extra[d]);
+    }
+    Value ones = fill(n, scalarConstant(n, element, 1.0), region);
+    Value counts = reduceWindow(n, prim::ReduceKind::Sum, ones, *w, low, high);
+    SmallVector<OpFoldResult> sumDims = getDims(n, sum);
+    SmallVector<int64_t> mapping;
+    for (int64_t d = 0; d < rankOf(sum); ++d)
+      mapping.push_back(d);
+    divisor = prim::BroadcastInDimOp::create(b, loc, cast<RankedTensorType>(sum.getType()),
+                                             counts, getDynamicExtents(n, sumDims),
+                                             b.getDenseI64ArrayAttr(mapping));
+  }
+  return n.setResults(trimOutputs(n, prim::DivOp::create(b, loc, sum, divisor), *w));
+}
+
+/// LpPool: ceil_mode and dilations from opset 18.
+// lp_pool(x) = (reduce_window(sum, |x|^p))^(1/p)
+template <bool DilationsAndCeilMode>
+LogicalResult lpPool(NodeRewriter &n) {
+  Value x = n.getInput(0);
+  if (!x)
+    return failure();
+  if (!isa<FloatType>(elementOf(x)))
+    return n.emitError() << "input 0 has type " << x.getType()
+                         << ", expected a floating-point tensor";
+  int64_t p = n.getInt("p", 2);
+  if (p < 1)
+    return n.emitError() << "attribute 'p' is " << p << ", expected >= 1";
+  auto w = getWindow(n, x, DilationsAndCeilMode, DilationsAndCeilMode);
+  if (!w)
+    return failure();
+  OpBuilder &b = n.getBuilder();
+  Location loc = n.getLoc();
+  Value magnitude = prim::AbsOp::create(b, loc, x);
+  Value terms = p == 1   ? magnitude
+                : p == 2 ? Value(prim::MulOp::create(b, loc, x, x))
+                         : Value(prim::PowOp::create(b, loc, magnitude,
+                                                     splatLike(n, x, static_cast<double>(p))));
+  Value sum = reduceWindow(n, prim::ReduceKind::Sum, terms, *w);
+  Value result = p == 1   ? sum
+                 : p == 2 ? Value(prim::SqrtOp::create(b, loc, sum))
+                          : Value(prim::PowOp::create(b, loc, sum, splatLike(n, sum, 1.0 / p)));
+  return n.setResults(trimOutputs(n, result, *w));
+}
+
+enum class GlobalPool { Average, Max, Lp };
+
+// global_average_pool(x) = mean over dims 2..; global_max_pool(x) = max over dims 2..;
+// global_lp_pool(x) = (sum over dims 2.. of |x|^p)^(1/p); the spatial dims stay as 1
+template <GlobalPool Kind>
+LogicalResult globalPool(NodeRewriter &n) {
+  Value x = n.getInput(0);
+  if (!x)
+    return failure();
+  int64_t rank = rankOf(x);
+  if (rank < 3)
+    return n.emitError() << "expected an input of rank >= 3 (N x C x D1 ...), got "
+                         << x.getType();
+  Type element = elementOf(x);
+  if (Kind != GlobalPool::Max && !isa<FloatType>(element))
+    return n.emitError() << "input 0 has type " << x.getType()
+                         << ", expected a floating-point tensor";
+  OpBuilder &b = n.getBuilder();
+  Location loc = n.getLoc();
+  SmallVector<OpFoldResult> dims = getDims(n, x);
+  SmallVector<int64_t> spatial;
+  for (int64_t d = 2; d < rank; ++d)
+    spatial.push_back(d);
+  int64_t p = Kind == GlobalPool::Lp ? n.getInt("p", 2) : 1;
+  if (p < 1)
+    return n.emitError() << "attribute 'p' is " << p << ", expected >= 1";
+  Value result;
+  if (Kind == GlobalPool::Max) {
+    result = prim::ReduceOp::create(b, loc, prim::ReduceKind::Max, x, spatial);
+  } else if (Kind == GlobalPool::Average) {
+    Value sum = prim::ReduceOp::create(b, loc, prim::ReduceKind::Sum, x, spatial);
+    OpFoldResult count = product(n, ArrayRef<OpFoldResult>(dims).drop_front(2));
+    Value scalar;
+    if (auto c = getConstantIntValue(count))
+      scalar = scalarConstant(n, element, static_cast<double>(*c));
+    else
+      scalar = convert(n, makeShapeTensor(n, {count}, b.getI64Type(), /*scalar=*/true), element);
+    result = prim::DivOp::create(b, loc, sum, fill(n, scalar, getDims(n, sum)));
+  } else {
+    Value magnitude = prim::AbsOp::create(b, loc, x);
+    Value terms = p == 1   ? magnitude
+                  : p == 2 ? Value(prim::MulOp::create(b, loc, x, x))
+                           : Value(prim::PowOp::create(b, loc, magnitude,
+                                                       splatLike(n, x, static_cast<double>(p))));
+    Value sum = prim::ReduceOp::create(b, loc, prim::ReduceKind::Sum, terms, spatial);
+    result = p == 1   ? sum
+             : p == 2 ? Value(prim::SqrtOp::create(b, loc, sum))
+                      : Value(prim::PowOp::create(b, loc, sum, splatLike(n, sum, 1.0 / p)));
+  }
+  SmallVector<OpFoldResult> kept(dims.begin(), dims.begin() + 2);
+  kept.append(rank - 2, b.getIndexAttr(1));
+  return n.setResults(reshape(n, result, kept));
+}
+
+} // namespace
+
+void tcc::decompose::registerPoolingRules(RuleRegistry &r) {
+  r.add("", "MaxPool", 1, maxPool<false>);
+  r.add("", "MaxPool", 8, maxPool<false>);
+  r.add("", "MaxPool", 10, maxPool<true>);
+  r.add("", "MaxPool", 11, maxPool<true>);
+  r.add("", "MaxPool", 12, maxPool<true>);
+  r.add("", "AveragePool", 1, averagePool<false, false, false>);
+  r.add("", "AveragePool", 7, averagePool<true, false, false>);
+  r.add("", "AveragePool", 10, averagePool<true, true, false>);
+  r.add("", "AveragePool", 11, averagePool<true, true, false>);
+  r.add("", "AveragePool", 19, averagePool<true, true, true>);
+  r.add("", "LpPool", 2, lpPool<false>);
+  r.add("", "LpPool", 11, lpPool<false>);
+  r.add("", "LpPool", 18, lpPool<true>);
+  r.add("", "GlobalAveragePool", 1, globalPool<GlobalPool::Average>);
+  r.add("", "GlobalMaxPool", 1, globalPool<GlobalPool::Max>);
+  r.add("", "GlobalLpPool", 2, globalPool<GlobalPool::Lp>);
+}

@@ -11,19 +11,91 @@ using namespace tcc::decompose;
 
 namespace {
 constexpr int64_t kMaxShapeTensorElements = 64;
+std::pair<void *, int64_t> factorKey(Value v);
+} // namespace
 
-/// True when two extents are known to be equal without running anything: the same
-/// constant, the same value, or `prim.dim` of the same tensor and dim.
-bool sameExtent(OpFoldResult a, OpFoldResult b) {
-  auto ca = getConstantIntValue(a), cb = getConstantIntValue(b);
-  if (ca || cb)
-    return ca && cb && *ca == *cb;
-  Value va = cast<Value>(a), vb = cast<Value>(b);
-  if (va == vb)
-    return true;
-  auto da = va.getDefiningOp<prim::DimOp>(), db = vb.getDefiningOp<prim::DimOp>();
-  return da && db && da.getOperand() == db.getOperand() && da.getIndex() == db.getIndex();
+std::optional<Monomial> tcc::decompose::asMonomial(OpFoldResult extent) {
+  Monomial m;
+  SmallVector<Value> work;
+  if (auto c = getConstantIntValue(extent)) {
+    m.coefficient = *c;
+    return m;
+  }
+  work.push_back(cast<Value>(extent));
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    APInt constant;
+    if (matchPattern(v, m_ConstantInt(&constant))) {
+      m.coefficient *= constant.getSExtValue();
+      continue;
+    }
+    if (auto mul = v.getDefiningOp<arith::MulIOp>()) {
+      work.push_back(mul.getLhs());
+      work.push_back(mul.getRhs());
+      continue;
+    }
+    if (!v.getType().isIndex())
+      return std::nullopt;
+    m.factors.push_back(factorKey(v));
+    m.values.push_back(v);
+  }
+  // Sort factors (and their values alike) so equal products compare equal.
+  SmallVector<size_t> order(m.factors.size());
+  for (size_t i = 0; i < order.size(); ++i)
+    order[i] = i;
+  llvm::sort(order, [&](size_t a, size_t b) { return m.factors[a] < m.factors[b]; });
+  Monomial sorted;
+  sorted.coefficient = m.coefficient;
+  for (size_t i : order) {
+    sorted.factors.push_back(m.factors[i]);
+    sorted.values.push_back(m.values[i]);
+  }
+  return sorted;
 }
+
+std::optional<OpFoldResult> tcc::decompose::divideExactly(NodeRewriter &n, OpFoldResult a,
+                                                          OpFoldResult b) {
+  auto ma = asMonomial(a), mb = asMonomial(b);
+  if (!ma || !mb || mb->coefficient == 0 || ma->coefficient % mb->coefficient != 0)
+    return std::nullopt;
+  SmallVector<bool> used(ma->factors.size(), false);
+  for (auto &factor : mb->factors) {
+    bool found = false;
+    for (size_t i = 0; i < ma->factors.size() && !found; ++i)
+      if (!used[i] && ma->factors[i] == factor)
+        used[i] = found = true;
+    if (!found)
+      return std::nullopt;
+  }
+  OpFoldResult result = n.getBuilder().getIndexAttr(ma->coefficient / mb->coefficient);
+  for (size_t i = 0; i < ma->factors.size(); ++i)
+    if (!used[i])
+      result = mulIndex(n, result, ma->values[i]);
+  return result;
+}
+
+namespace {
+
+/// A leaf of index arithmetic identified up to equality: `prim.dim` of the same tensor and
+/// dim counts as one factor however many ops compute it.
+std::pair<void *, int64_t> factorKey(Value v) {
+  if (auto dim = v.getDefiningOp<prim::DimOp>()) {
+    int64_t index = dim.getIndex();
+    if (auto first = prim::getFirstBinding(dim.getOperand(), index))
+      return {first->first.getAsOpaquePointer(), first->second};
+    return {dim.getOperand().getAsOpaquePointer(), index};
+  }
+  return {v.getAsOpaquePointer(), -1};
+}
+
+} // namespace
+
+bool tcc::decompose::sameExtent(OpFoldResult a, OpFoldResult b) {
+  auto ma = asMonomial(a), mb = asMonomial(b);
+  return ma && mb && ma->coefficient == mb->coefficient && ma->factors == mb->factors;
+}
+
+namespace {
 
 std::string describeExtent(OpFoldResult extent) {
   if (auto c = getConstantIntValue(extent))
@@ -32,8 +104,48 @@ std::string describeExtent(OpFoldResult extent) {
 }
 } // namespace
 
+namespace {
+/// Dim `index` of `value` in terms of the function's inputs: through the producer's
+/// reifyResultShapes and the symbols of `prim.bind_shape`, so that equal extents are built
+/// from the same `prim.dim` values and compare equal while the graph is decomposed.
+OpFoldResult canonicalDim(NodeRewriter &n, Value value, int64_t index, int depth = 0) {
+  auto type = cast<RankedTensorType>(value.getType());
+  OpBuilder &b = n.getBuilder();
+  if (!type.isDynamicDim(index))
+    return b.getIndexAttr(type.getDimSize(index));
+  NodeRewriter::DimCache *cache = n.getDimCache();
+  if (cache)
+    if (auto it = cache->find({value, index}); it != cache->end())
+      return it->second;
+  OpFoldResult result;
+  if (auto first = prim::getFirstBinding(value, index)) {
+    result = prim::DimOp::create(b, n.getLoc(), first->first, first->second).getResult();
+  } else if (auto reify = value.getDefiningOp<ReifyRankedShapedTypeOpInterface>();
+             reify && depth < 256) {
+    ReifiedRankedShapedTypeDims shapes;
+    unsigned number = cast<OpResult>(value).getResultNumber();
+    if (succeeded(reify.reifyResultShapes(b, shapes)) && shapes.size() > number &&
+        static_cast<int64_t>(shapes[number].size()) > index) {
+      result = shapes[number][index];
+      if (auto v = dyn_cast<Value>(result))
+        if (auto dim = v.getDefiningOp<prim::DimOp>())
+          result = canonicalDim(n, dim.getOperand(), dim.getIndex(), depth + 1);
+    }
+  }
+  if (!result)
+    result = prim::DimOp::create(b, n.getLoc(), value, index).getResult();
+  if (cache)
+    (*cache)[{value, index}] = result;
+  return result;
+}
+} // namespace
+
 SmallVector<OpFoldResult> tcc::decompose::getDims(NodeRewriter &n, Value value) {
-  return prim::getMixedDims(n.getBuilder(), n.getLoc(), value);
+  auto type = cast<RankedTensorType>(value.getType());
+  SmallVector<OpFoldResult> dims;
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    dims.push_back(canonicalDim(n, value, d));
+  return dims;
 }
 
 Value tcc::decompose::toIndex(NodeRewriter &n, OpFoldResult extent) {
@@ -104,7 +216,8 @@ void tcc::decompose::checkEqual(NodeRewriter &n, OpFoldResult lhs, OpFoldResult 
                                         n.getOpType() + "): " + message));
 }
 
-Value tcc::decompose::broadcastTo(NodeRewriter &n, Value value, ArrayRef<OpFoldResult> dims) {
+Value tcc::decompose::broadcastTo(NodeRewriter &n, Value value, ArrayRef<OpFoldResult> dims,
+                                  const std::string &what) {
   auto type = cast<RankedTensorType>(value.getType());
   int64_t rank = static_cast<int64_t>(dims.size()), offset = rank - type.getRank();
   if (offset < 0) {
@@ -127,8 +240,10 @@ Value tcc::decompose::broadcastTo(NodeRewriter &n, Value value, ArrayRef<OpFoldR
       return nullptr;
     }
     checkEqual(n, from, to,
-               "dim " + std::to_string(d) + " of an input must equal the broadcast extent " +
-                   describeExtent(to) + " (a dynamic dim broadcasts only when equal)");
+               "dim " + std::to_string(d) + " of " + what + " must equal " +
+                   (getConstantIntValue(to) ? describeExtent(to)
+                                            : std::string("the other inputs' extent")) +
+                   " (a dynamic dim broadcasts only when equal)");
   }
   if (identity)
     return value;
@@ -173,16 +288,11 @@ SmallVector<Value> tcc::decompose::broadcastAll(NodeRewriter &n, ValueRange valu
     OpFoldResult extent = staticExtent ? OpFoldResult(n.getBuilder().getIndexAttr(*staticExtent))
                           : !dynamic.empty() ? dynamic.front().second
                                              : OpFoldResult(n.getBuilder().getIndexAttr(1));
-    for (auto &[index, dyn] : dynamic)
-      checkEqual(n, dyn, extent,
-                 "input " + std::to_string(index) + " must match the other inputs in dim " +
-                     std::to_string(d) + " of the broadcast shape (extent " +
-                     describeExtent(extent) + "; a dynamic dim broadcasts only when equal)");
     result.push_back(extent);
   }
   SmallVector<Value> out;
-  for (Value v : values) {
-    Value b = broadcastTo(n, v, result);
+  for (auto [index, v] : llvm::enumerate(values)) {
+    Value b = broadcastTo(n, v, result, "input " + std::to_string(index));
     if (!b)
       return {};
     out.push_back(b);
@@ -366,10 +476,23 @@ OpFoldResult tcc::decompose::minIndex(NodeRewriter &n, OpFoldResult a, OpFoldRes
   return indexBinary<arith::MinSIOp>(n, a, b);
 }
 
+namespace {
+/// Extents built only from dims and non-negative constants are never negative.
+bool isNonNegative(OpFoldResult v) {
+  auto m = asMonomial(v);
+  return m && m->coefficient >= 0 &&
+         llvm::all_of(m->values, [](Value f) { return f.getDefiningOp<prim::DimOp>(); });
+}
+} // namespace
+
 OpFoldResult tcc::decompose::maxIndex(NodeRewriter &n, OpFoldResult a, OpFoldResult b) {
   auto ca = getConstantIntValue(a), cb = getConstantIntValue(b);
   if (ca && cb)
     return n.getBuilder().getIndexAttr(std::max(*ca, *cb));
+  if (cb && *cb <= 0 && isNonNegative(a))
+    return a;
+  if (ca && *ca <= 0 && isNonNegative(b))
+    return b;
   return indexBinary<arith::MaxSIOp>(n, a, b);
 }
 

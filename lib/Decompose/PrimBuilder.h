@@ -36,7 +36,8 @@ mlir::Value fill(NodeRewriter &n, mlir::Value scalar, llvm::ArrayRef<mlir::OpFol
 
 /// Numpy broadcasting of `value` to `dims` (right-aligned). Null after an error.
 mlir::Value broadcastTo(NodeRewriter &n, mlir::Value value,
-                        llvm::ArrayRef<mlir::OpFoldResult> dims);
+                        llvm::ArrayRef<mlir::OpFoldResult> dims,
+                        const std::string &what = "the input");
 
 /// Multidirectional (numpy) broadcasting of several tensors to one shape. Where a dynamic
 /// extent meets a static one > 1 or another dynamic extent, they must be equal (a dynamic
@@ -48,6 +49,9 @@ mlir::Value convert(NodeRewriter &n, mlir::Value value, mlir::Type elementType);
 
 /// `value` reshaped to `dims` (no op when the type already matches).
 mlir::Value reshape(NodeRewriter &n, mlir::Value value, llvm::ArrayRef<mlir::OpFoldResult> dims);
+
+/// True when two extents are equal at compile time (equal monomials).
+bool sameExtent(mlir::OpFoldResult a, mlir::OpFoldResult b);
 
 /// Emits `prim.check(lhs == rhs, message)` unless it folds to true.
 void checkEqual(NodeRewriter &n, mlir::OpFoldResult lhs, mlir::OpFoldResult rhs,
@@ -80,8 +84,22 @@ mlir::Value buildBinary(NodeRewriter &n, mlir::Value lhs, mlir::Value rhs) {
   llvm::SmallVector<mlir::Value> operands = broadcastAll(n, {lhs, rhs});
   if (operands.empty())
     return nullptr;
-  return OpTy::create(n.getBuilder(), n.getLoc(), operands[0], operands[1]);
+  return n.getBuilder().createOrFold<OpTy>(n.getLoc(), operands[0], operands[1]);
 }
+
+/// An index extent as coefficient x product of factors (dims or other index values), when it
+/// is a product; `factors` identify dims up to equality and are sorted.
+struct Monomial {
+  int64_t coefficient = 1;
+  llvm::SmallVector<std::pair<void *, int64_t>> factors;
+  llvm::SmallVector<mlir::Value> values;
+};
+std::optional<Monomial> asMonomial(mlir::OpFoldResult extent);
+
+/// a / b when b's factors cancel out of a's exactly (e.g. (6 n) / n = 6); std::nullopt when
+/// that cannot be shown at compile time.
+std::optional<mlir::OpFoldResult> divideExactly(NodeRewriter &n, mlir::OpFoldResult a,
+                                                mlir::OpFoldResult b);
 
 /// Index arithmetic that folds constants.
 mlir::OpFoldResult addIndex(NodeRewriter &n, mlir::OpFoldResult a, mlir::OpFoldResult b);

@@ -77,17 +77,45 @@ LogicalResult reshapeRule(NodeRewriter &n) {
       dims.push_back(in[i]);
       continue;
     }
-    if (!c && !allowZero && i < in.size()) {
+    if (!c && !allowZero && i < in.size() && !sameExtent(e, in[i])) {
       // A run-time entry: 0 still means "copy the input dim".
       dims.push_back(selectIndex(n, CmpIPredicate::eq, e, n.getBuilder().getIndexAttr(0), in[i], e));
       continue;
     }
     dims.push_back(e);
   }
+  OpBuilder &b = n.getBuilder();
   if (inferred >= 0) {
     SmallVector<OpFoldResult> known(dims);
     known.erase(known.begin() + inferred);
-    dims[inferred] = floorDivIndex(n, total, product(n, known));
+    OpFoldResult knownProduct = product(n, known);
+    if (auto exact = divideExactly(n, total, knownProduct))
+      dims[inferred] = *exact;
+    else
+      dims[inferred] = floorDivIndex(n, total, maxIndex(n, knownProduct, b.getIndexAttr(1)));
+  } else {
+    // A run-time entry may still be -1: infer it from the others (-1 counts as 1).
+    SmallVector<OpFoldResult> known;
+    SmallVector<size_t> runtime;
+    for (auto [i, d] : llvm::enumerate(dims)) {
+      // Extents made of dims are never -1.
+      auto m = asMonomial(d);
+      if (getConstantIntValue(d) || (m && m->coefficient >= 0 && llvm::all_of(m->values, [](Value v) {
+                                       return v.getDefiningOp<prim::DimOp>();
+                                     }))) {
+        known.push_back(d);
+        continue;
+      }
+      runtime.push_back(i);
+      known.push_back(selectIndex(n, CmpIPredicate::eq, d, b.getIndexAttr(-1), b.getIndexAttr(1), d));
+    }
+    if (!runtime.empty()) {
+      // max(known, 1): a zero-sized input leaves nothing to infer and must not divide by 0.
+      OpFoldResult rest =
+          floorDivIndex(n, total, maxIndex(n, product(n, known), b.getIndexAttr(1)));
+      for (size_t i : runtime)
+        dims[i] = selectIndex(n, CmpIPredicate::eq, dims[i], b.getIndexAttr(-1), rest, dims[i]);
+    }
   }
   checkEqual(n, product(n, dims), total,
              "the reshape target must have as many elements as the input");

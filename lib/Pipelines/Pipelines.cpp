@@ -11,6 +11,8 @@ void tcc::buildOnnxToPrimPipeline(mlir::OpPassManager &pm) {
   pm.addPass(tcc::createDecomposeOnnx());
   pm.addPass(mlir::createCanonicalizerPass());
   pm.addPass(mlir::createCSEPass());
+  // CSE merges equal dims; a second round folds the checks between them.
+  pm.addPass(mlir::createCanonicalizerPass());
 }
 
 void tcc::registerPipelines() {

@@ -19,7 +19,7 @@ def DecomposeOnnx : Pass<"tcc-decompose-onnx", "mlir::ModuleOp"> {
     expected.
 
     ```mlir
-    %y = onnx.node "Relu" v20 (%x) {} : (tensor<4xf32>) -> !onnx.value
+    %y = onnx.node "Relu" opset 20 (%x) {} : (tensor<4xf32>) -> !onnx.value
     // becomes
     %zero = arith.constant dense<0.0> : tensor<4xf32>
     %y = prim.max %x, %zero : tensor<4xf32>

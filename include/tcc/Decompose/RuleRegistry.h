@@ -37,7 +37,7 @@ struct Rule {
 /// The opsets of the default domain tcc accepts. A rule registered at since-version S is
 /// trusted up to the next rule of its op or kMaxOpset: every op change in ONNX up to
 /// kMaxOpset must have its own rule (or be only new dtypes, which the rules check).
-constexpr int64_t kMinOpset = 7;
+constexpr int64_t kMinOpset = 1;
 constexpr int64_t kMaxOpset = 22;
 
 class RuleRegistry {

@@ -11,6 +11,7 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <cstdint>
 #include <vector>
@@ -35,17 +36,31 @@ struct Tensor {
   double getDouble(int64_t i) const;
   /// Element `i` as an integer (sign- or zero-extended per the element type).
   int64_t getInt(int64_t i) const;
-  /// Stores `v` into element `i`, rounding to the element type (float types only).
+  /// Stores `v` into element `i`, rounding to the element type (float types only; an
+  /// integer type gets `v` truncated toward zero and saturated, NaN as 0).
   void setDouble(int64_t i, double v);
-  /// Stores `v` into element `i`, wrapping to the element type's width (integer types only).
+  /// Stores `v` into element `i`, wrapping to the element type's width (integer types only;
+  /// a float type gets `v` rounded to nearest even).
   void setInt(int64_t i, int64_t v);
 
   /// A zero-filled tensor.
   static Tensor zeros(mlir::Type elementType, llvm::ArrayRef<int64_t> shape);
 };
 
-/// The bytes per element of a supported element type (i1 counts as 1).
+/// The bytes per element of a supported element type (i1 counts as 1), 0 for another type.
 int64_t getElementByteSize(mlir::Type elementType);
+
+/// True for the element types the evaluator computes with: f16 bf16 f32 f64, i1, signless,
+/// signed and unsigned integers of 8, 16, 32 and 64 bits, and index (as i64).
+bool isSupportedElementType(mlir::Type elementType);
+
+/// Prints `tensor` as `tensor<2x3xf32> = [[1.0, 2.0, 3.0], [...]]`: its actual shape, then its
+/// elements nested one bracket level per dim (floats with the fewest digits that read back to
+/// the same value, i1 as true/false).
+void printTensor(llvm::raw_ostream &os, const Tensor &tensor);
+
+/// Prints only the elements of `tensor`, as printTensor does after the `=`.
+void printTensorElements(llvm::raw_ostream &os, const Tensor &tensor);
 
 /// Converts a dense or dense_resource attribute into a tensor.
 llvm::Expected<Tensor> tensorFromAttr(mlir::ElementsAttr attr);

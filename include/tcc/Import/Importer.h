@@ -24,7 +24,9 @@ struct DimSetting {
 };
 
 struct ImportOptions {
-  /// Settings for symbolic dims, keyed by the ONNX dim_param name.
+  /// Settings for symbolic dims, keyed by the ONNX dim_param name (a name inside an
+  /// expression such as "2*batch", or a whole dim_param that is not an expression). A key
+  /// that no graph input uses is an error.
   llvm::StringMap<DimSetting> dims;
 };
 

@@ -1,0 +1,186 @@
+//===- Importer.cpp - ONNX model -> module with func.func @main ------------------------===//
+//
+// The module carries the model's metadata; each symbolic input dim is a prim.symbol; the
+// graph is `func.func @main`, whose entry binds each dynamic input's shape to its symbols
+// and then holds the initializers, the nodes and the onnx.yield of the outputs.
+//
+//===----------------------------------------------------------------------------------===//
+#include "tcc/Import/Importer.h"
+
+#include "GraphImport.h"
+#include "ModelFile.h"
+#include "Names.h"
+#include "SymbolImport.h"
+#include "TensorImport.h"
+#include "TypeImport.h"
+
+#include "dialects/onnx/OnnxDialect.h"
+#include "dialects/prim/PrimDialect.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Verifier.h"
+#include "llvm/ADT/SmallBitVector.h"
+#include "llvm/ADT/StringSet.h"
+
+using namespace mlir;
+using namespace tcc::import;
+
+namespace {
+
+LogicalResult collectModelInfo(const ::onnx::ModelProto &model, Location loc, ModelInfo &info) {
+  for (const ::onnx::OperatorSetIdProto &opset : model.opset_import()) {
+    StringRef domain = normalizeDomain(opset.domain());
+    auto [it, inserted] = info.opsets.try_emplace(domain, opset.version());
+    if (!inserted && it->second != opset.version())
+      return emitError(loc) << "opset_import lists domain " << quoted(domain)
+                            << " twice, with versions " << it->second << " and " << opset.version();
+  }
+  for (const ::onnx::FunctionProto &function : model.functions())
+    info.localFunctions.insert({normalizeDomain(function.domain()).str(), function.name()});
+  return success();
+}
+
+void setModelAttributes(ModuleOp module, const ::onnx::ModelProto &model, const ModelInfo &info) {
+  Builder builder(module.getContext());
+  module->setAttr("onnx.ir_version", builder.getI64IntegerAttr(model.ir_version()));
+  std::string producer = model.producer_name();
+  if (!model.producer_version().empty())
+    producer += (producer.empty() ? "" : " ") + model.producer_version();
+  module->setAttr("onnx.producer", builder.getStringAttr(producer));
+  // The default domain is keyed "ai.onnx" here: MLIR cannot parse an empty attribute name
+  // back. (Nodes spell it "", as in `domain` of onnx.node.)
+  SmallVector<NamedAttribute> opsets;
+  for (const auto &entry : info.opsets)
+    opsets.push_back(builder.getNamedAttr(entry.first().empty() ? "ai.onnx" : entry.first(),
+                                          builder.getI64IntegerAttr(entry.second)));
+  module->setAttr("onnx.opset_import", builder.getDictionaryAttr(opsets));
+}
+
+/// `prim.bind_shape %arg [symbols] map` for an input with dynamic dims: the map over all
+/// of the module's symbols, compressed to the ones this input uses.
+void bindInputShape(OpBuilder &builder, Location loc, Value argument, const InputType &type,
+                    const DimSymbols &symbols) {
+  unsigned numSymbols = symbols.getNumSymbols();
+  AffineMap map = AffineMap::get(0, numSymbols, type.dims, builder.getContext());
+  llvm::SmallBitVector unused(numSymbols);
+  SmallVector<Attribute> used;
+  for (unsigned position = 0; position < numSymbols; ++position) {
+    if (map.isFunctionOfSymbol(position))
+      used.push_back(symbols.getSymbolRef(position));
+    else
+      unused.set(position);
+  }
+  tcc::prim::BindShapeOp::create(builder, loc, argument, builder.getArrayAttr(used),
+                                 compressSymbols(map, unused));
+}
+
+/// Everything the importer builds from one model file.
+class ModelImporter {
+public:
+  ModelImporter(const tcc::ImportOptions &options, MLIRContext &context, Location fileLoc)
+      : context(context), fileLoc(fileLoc), symbols(context, options) {}
+
+  OwningOpRef<ModuleOp> run(StringRef path);
+
+private:
+  /// Imports the types of the main graph's inputs (those that are not initializers).
+  LogicalResult importInputs(const ::onnx::GraphProto &graph);
+
+  MLIRContext &context;
+  Location fileLoc;
+  DimSymbols symbols;
+  ModelFile file;
+  ModelInfo info;
+  SmallVector<const ::onnx::ValueInfoProto *> inputs;
+  SmallVector<InputType> inputTypes;
+};
+
+LogicalResult ModelImporter::importInputs(const ::onnx::GraphProto &graph) {
+  // Before IR version 4, initializers were listed among the inputs too: they stay
+  // initializers, not function arguments.
+  llvm::StringSet<> initializerNames;
+  for (const ::onnx::TensorProto &initializer : graph.initializer())
+    initializerNames.insert(initializer.name());
+  llvm::StringSet<> inputNames;
+  for (const auto &[index, input] : llvm::enumerate(graph.input())) {
+    if (initializerNames.contains(input.name()))
+      continue;
+    if (input.name().empty())
+      return emitError(fileLoc) << "graph input " << index << " has no name";
+    if (!inputNames.insert(input.name()).second)
+      return emitError(fileLoc) << "graph input " << quoted(input.name()) << " is listed twice";
+    FailureOr<InputType> type = importInputType(input, symbols, fileLoc);
+    if (failed(type))
+      return failure();
+    inputs.push_back(&input);
+    inputTypes.push_back(*type);
+  }
+  return symbols.verifySettingNames(fileLoc);
+}
+
+OwningOpRef<ModuleOp> ModelImporter::run(StringRef path) {
+  if (failed(readModelFile(path, fileLoc, file)) ||
+      failed(collectModelInfo(file.model, fileLoc, info)) ||
+      failed(symbols.verifySettingRanges(fileLoc)))
+    return nullptr;
+  ::onnx::GraphProto &graph = *file.model.mutable_graph();
+  if (failed(importInputs(graph)))
+    return nullptr;
+  SmallVector<Type> resultTypes;
+  for (const ::onnx::ValueInfoProto &output : graph.output()) {
+    FailureOr<Type> type =
+        importHintType(output, symbols, "output " + quoted(output.name()), fileLoc);
+    if (failed(type))
+      return nullptr;
+    resultTypes.push_back(*type);
+  }
+
+  OwningOpRef<ModuleOp> module = ModuleOp::create(fileLoc);
+  setModelAttributes(*module, file.model, info);
+  OpBuilder builder(&context);
+  builder.setInsertionPointToEnd(module->getBody());
+  symbols.createSymbolOps(builder, fileLoc);
+
+  SmallVector<Type> argumentTypes;
+  for (const InputType &type : inputTypes)
+    argumentTypes.push_back(type.type);
+  auto function = func::FuncOp::create(builder, fileLoc, "main",
+                                       builder.getFunctionType(argumentTypes, resultTypes));
+  for (const auto &[index, input] : llvm::enumerate(inputs))
+    function.setArgAttr(index, "onnx.name", builder.getStringAttr(input->name()));
+  for (const auto &[index, output] : llvm::enumerate(graph.output()))
+    function.setResultAttr(index, "onnx.name", builder.getStringAttr(output.name()));
+
+  Block *entry = function.addEntryBlock();
+  builder.setInsertionPointToEnd(entry);
+  Scope scope;
+  for (const auto &[index, input] : llvm::enumerate(inputs)) {
+    BlockArgument argument = entry->getArgument(index);
+    scope.define(input->name(), argument);
+    if (!inputTypes[index].type.hasStaticShape())
+      bindInputShape(builder,
+                     NameLoc::get(builder.getStringAttr(printable(input->name())), fileLoc),
+                     argument, inputTypes[index], symbols);
+  }
+
+  TensorImporter tensors(file);
+  GraphImporter graphImporter(info, symbols, tensors, fileLoc, builder);
+  if (failed(graphImporter.importGraphBody(graph, *entry, scope, &file.rawData)))
+    return nullptr;
+  if (failed(verify(*module)))
+    return nullptr;
+  return module;
+}
+
+} // namespace
+
+OwningOpRef<ModuleOp> tcc::importOnnxModel(StringRef path, const ImportOptions &options,
+                                           MLIRContext &context) {
+  context.loadDialect<tcc::onnx::OnnxDialect, tcc::prim::PrimDialect, func::FuncDialect>();
+  Location fileLoc = FileLineColLoc::get(&context, path, 0, 0);
+  // The parsed protobuf is large; it is freed when the import returns, while the weight
+  // blobs keep what they point into.
+  auto importer = std::make_unique<ModelImporter>(options, context, fileLoc);
+  return importer->run(path);
+}
