@@ -12,16 +12,6 @@ using namespace tcc::decompose;
 
 namespace {
 
-Value getFloatInput(NodeRewriter &n, unsigned index) {
-  Value v = n.getInput(index);
-  if (v && !isa<FloatType>(cast<RankedTensorType>(v.getType()).getElementType())) {
-    n.emitError() << "input " << index << " has type " << v.getType()
-                  << ", expected a floating-point tensor";
-    return nullptr;
-  }
-  return v;
-}
-
 struct Ops {
   NodeRewriter &n;
   Value x;
@@ -45,7 +35,7 @@ struct Ops {
 
 template <typename Fn>
 LogicalResult activation(NodeRewriter &n, Fn fn) {
-  Value x = getFloatInput(n, 0);
+  Value x = n.getFloatInput(0);
   if (!x)
     return failure();
   Ops ops{n, x};
@@ -159,7 +149,7 @@ LogicalResult gelu(NodeRewriter &n) {
 
 // prelu(x, slope) = x < 0 ? slope x : x, slope broadcast to x
 LogicalResult prelu(NodeRewriter &n) {
-  Value x = getFloatInput(n, 0), slope = n.getInput(1);
+  Value x = n.getFloatInput(0), slope = n.getInput(1);
   if (!x || !slope)
     return failure();
   slope = broadcastTo(n, slope, getDims(n, x));
@@ -219,7 +209,7 @@ Value softmaxOverDim(NodeRewriter &n, SoftmaxKind kind, Value x, int64_t dim) {
 /// (default 1) and the op runs over the flattened trailing dims.
 template <SoftmaxKind Kind, bool Coerce2D>
 LogicalResult softmaxRule(NodeRewriter &n) {
-  Value x = getFloatInput(n, 0);
+  Value x = n.getFloatInput(0);
   if (!x)
     return failure();
   int64_t rank = cast<RankedTensorType>(x.getType()).getRank();

@@ -10,7 +10,6 @@ using namespace tcc::decompose;
 
 namespace {
 
-int64_t rankOf(Value v) { return cast<RankedTensorType>(v.getType()).getRank(); }
 
 /// numpy matmul: 1-d operands are promoted (and the added dim removed afterwards); the
 /// batch dims broadcast; result[..., i, j] = sum_k a[..., i, k] b[..., k, j].

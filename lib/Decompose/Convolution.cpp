@@ -18,29 +18,6 @@ using namespace tcc::decompose;
 
 namespace {
 
-int64_t rankOf(Value v) { return cast<RankedTensorType>(v.getType()).getRank(); }
-Type elementOf(Value v) { return cast<RankedTensorType>(v.getType()).getElementType(); }
-
-/// An INTS attribute of one entry per spatial dim, `fill` when absent; error otherwise.
-std::optional<SmallVector<int64_t>> getSpatialInts(NodeRewriter &n, StringRef name,
-                                                   int64_t spatial, int64_t fill,
-                                                   int64_t minimum) {
-  SmallVector<int64_t> values = n.getInts(name).value_or(SmallVector<int64_t>(spatial, fill));
-  if (n.hasFailed())
-    return std::nullopt;
-  if (static_cast<int64_t>(values.size()) != spatial) {
-    n.emitError() << "attribute '" << name << "' has " << values.size()
-                  << " entries, expected one per spatial dim (" << spatial << ")";
-    return std::nullopt;
-  }
-  for (int64_t v : values)
-    if (v < minimum) {
-      n.emitError() << "attribute '" << name << "' has entry " << v << ", expected >= "
-                    << minimum;
-      return std::nullopt;
-    }
-  return values;
-}
 
 /// Low and high padding of each spatial dim from `pads` or auto_pad. SAME_UPPER and
 /// SAME_LOWER pad so that out = ceil(in / stride):

@@ -40,6 +40,17 @@ Value NodeRewriter::getInput(unsigned index) {
   return getOptionalInput(index);
 }
 
+Value NodeRewriter::getFloatInput(unsigned index) {
+  Value v = getInput(index);
+  if (v && !isa<FloatType>(cast<RankedTensorType>(v.getType()).getElementType())) {
+    emitError() << "input " << index << " has element type "
+                << cast<RankedTensorType>(v.getType()).getElementType()
+                << ", expected a floating-point type";
+    return nullptr;
+  }
+  return v;
+}
+
 RankedTensorType NodeRewriter::getInputType(unsigned index) {
   Value value = getOptionalInput(index);
   return value ? cast<RankedTensorType>(value.getType()) : RankedTensorType();

@@ -43,6 +43,8 @@ public:
   /// The input or null when absent (no error).
   mlir::Value getOptionalInput(unsigned index);
   mlir::RankedTensorType getInputType(unsigned index);
+  /// The input, which must be a floating-point tensor (else an error and null).
+  mlir::Value getFloatInput(unsigned index);
   unsigned getNumOutputs() { return node.getOutputs().size(); }
 
   // Attributes, with the default used when the node does not carry one.

@@ -18,18 +18,6 @@ using namespace tcc::decompose;
 
 namespace {
 
-int64_t rankOf(Value v) { return cast<RankedTensorType>(v.getType()).getRank(); }
-Type elementOf(Value v) { return cast<RankedTensorType>(v.getType()).getElementType(); }
-
-Value getFloatInput(NodeRewriter &n, unsigned index) {
-  Value v = n.getInput(index);
-  if (v && !isa<FloatType>(elementOf(v))) {
-    n.emitError() << "input " << index << " has type " << v.getType()
-                  << ", expected a floating-point tensor";
-    return nullptr;
-  }
-  return v;
-}
 
 /// The float type of ONNX TensorProto code `code` for stash_type, or null.
 Type stashElementType(MLIRContext *ctx, int64_t code) {
@@ -140,7 +128,7 @@ struct Moments {
 // batch_norm(x) = (x - mean) * (scale / sqrt(var + eps)) + B, per channel (dim 1)
 template <bool TrainingModeAttr>
 LogicalResult batchNormalization(NodeRewriter &n) {
-  Value x = getFloatInput(n, 0), scale = n.getInput(1), bias = n.getInput(2),
+  Value x = n.getFloatInput(0), scale = n.getInput(1), bias = n.getInput(2),
         mean = n.getInput(3), var = n.getInput(4);
   if (!x || !scale || !bias || !mean || !var)
     return failure();
@@ -191,7 +179,7 @@ LogicalResult batchNormalization(NodeRewriter &n) {
 // layer_norm(x) = (x - mean) * rsqrt(var + eps) * scale + B over dims [axis, rank);
 // outputs Y, Mean and InvStdDev (the last two with the normalized dims kept as 1)
 LogicalResult layerNormalization(NodeRewriter &n) {
-  Value x = getFloatInput(n, 0), scale = n.getInput(1), bias = n.getOptionalInput(2);
+  Value x = n.getFloatInput(0), scale = n.getInput(1), bias = n.getOptionalInput(2);
   if (!x || !scale || n.hasFailed())
     return failure();
   int64_t rank = rankOf(x);
@@ -221,7 +209,7 @@ LogicalResult layerNormalization(NodeRewriter &n) {
 // instance_norm(x) = (x - mean) * rsqrt(var + eps) * scale + B, moments over dims 2.. per
 // (n, c), scale and B per channel
 LogicalResult instanceNormalization(NodeRewriter &n) {
-  Value x = getFloatInput(n, 0), scale = n.getInput(1), bias = n.getInput(2);
+  Value x = n.getFloatInput(0), scale = n.getInput(1), bias = n.getInput(2);
   if (!x || !scale || !bias)
     return failure();
   int64_t rank = rankOf(x);
@@ -246,7 +234,7 @@ LogicalResult instanceNormalization(NodeRewriter &n) {
 
 // lp_norm(x) = x / ||x||_p along axis, p = 1 (sum |x|) or 2 (sqrt(sum x^2))
 LogicalResult lpNormalization(NodeRewriter &n) {
-  Value x = getFloatInput(n, 0);
+  Value x = n.getFloatInput(0);
   if (!x)
     return failure();
   auto axis = normalizeAxis(n, n.getInt("axis", -1), rankOf(x));
@@ -269,7 +257,7 @@ LogicalResult lpNormalization(NodeRewriter &n) {
 
 // mvn(x) = (x - mean) / (sqrt(mean((x - mean)^2)) + 1e-9) over `axes` (default [0, 2, 3])
 LogicalResult meanVarianceNormalization(NodeRewriter &n) {
-  Value x = getFloatInput(n, 0);
+  Value x = n.getFloatInput(0);
   if (!x)
     return failure();
   int64_t rank = rankOf(x);
@@ -301,7 +289,7 @@ LogicalResult meanVarianceNormalization(NodeRewriter &n) {
 // group_norm(x) = normalize(x viewed as [N, G, C/G * D...]) * scale + bias, per channel
 template <bool PerChannelAffine>
 LogicalResult groupNormalization(NodeRewriter &n) {
-  Value x = getFloatInput(n, 0), scale = n.getInput(1), bias = n.getInput(2);
+  Value x = n.getFloatInput(0), scale = n.getInput(1), bias = n.getInput(2);
   if (!x || !scale || !bias)
     return failure();
   int64_t rank = rankOf(x);

@@ -511,3 +511,23 @@ OpFoldResult tcc::decompose::selectIndex(NodeRewriter &n, arith::CmpIPredicate p
     return b.getIndexAttr(*c);
   return v;
 }
+
+std::optional<SmallVector<int64_t>> tcc::decompose::getSpatialInts(NodeRewriter &n, StringRef name,
+                                                                   int64_t count, int64_t fill,
+                                                                   int64_t minimum) {
+  SmallVector<int64_t> values = n.getInts(name).value_or(SmallVector<int64_t>(count, fill));
+  if (n.hasFailed())
+    return std::nullopt;
+  if (static_cast<int64_t>(values.size()) != count) {
+    n.emitError() << "attribute '" << name << "' has " << values.size()
+                  << " entries, expected one per spatial dim (" << count << ")";
+    return std::nullopt;
+  }
+  for (int64_t v : values)
+    if (v < minimum) {
+      n.emitError() << "attribute '" << name << "' has entry " << v << ", expected >= "
+                    << minimum;
+      return std::nullopt;
+    }
+  return values;
+}

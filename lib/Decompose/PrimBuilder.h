@@ -10,7 +10,19 @@
 
 namespace tcc::decompose {
 
-/// The extents of `value`: static ones as index attributes, dynamic ones as `prim.dim`.
+/// The rank and element type of a ranked tensor value.
+inline int64_t rankOf(mlir::Value v) { return mlir::cast<mlir::RankedTensorType>(v.getType()).getRank(); }
+inline mlir::Type elementOf(mlir::Value v) {
+  return mlir::cast<mlir::RankedTensorType>(v.getType()).getElementType();
+}
+
+/// An INTS attribute with `count` entries each >= `minimum` (`fill` repeated when absent),
+/// e.g. a window's strides; std::nullopt after an error naming the attribute.
+std::optional<llvm::SmallVector<int64_t>> getSpatialInts(NodeRewriter &n, llvm::StringRef name,
+                                                         int64_t count, int64_t fill,
+                                                         int64_t minimum);
+
+/// The extents of `value` in terms of the function's inputs (see canonicalDim).
 llvm::SmallVector<mlir::OpFoldResult> getDims(NodeRewriter &n, mlir::Value value);
 
 /// `extent` as an index SSA value (materializing a constant if needed).

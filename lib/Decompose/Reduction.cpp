@@ -21,8 +21,6 @@ using namespace tcc::decompose;
 
 namespace {
 
-int64_t rankOf(Value v) { return cast<RankedTensorType>(v.getType()).getRank(); }
-Type elementOf(Value v) { return cast<RankedTensorType>(v.getType()).getElementType(); }
 
 /// The dims a reduction reduces: a sorted list known at compile time, or (`flags`, for a
 /// run-time axes input) one index value per dim that is 1 where the dim is reduced.

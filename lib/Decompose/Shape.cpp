@@ -20,8 +20,6 @@ using arith::CmpIPredicate;
 
 namespace {
 
-int64_t rankOf(Value v) { return cast<RankedTensorType>(v.getType()).getRank(); }
-Type elementOf(Value v) { return cast<RankedTensorType>(v.getType()).getElementType(); }
 
 /// The elements of a shape input, or an error naming the input.
 std::optional<SmallVector<OpFoldResult>> getShapeInput(NodeRewriter &n, unsigned index) {

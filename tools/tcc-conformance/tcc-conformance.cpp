@@ -16,6 +16,7 @@
 #include "TensorProtoReader.h"
 
 #include "tcc/Evaluate/Evaluator.h"
+#include "tcc/Evaluate/Npy.h"
 #include "tcc/Import/Importer.h"
 #include "tcc/InitAll.h"
 #include "tcc/Pipelines/Pipelines.h"
@@ -27,6 +28,7 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
@@ -47,6 +49,7 @@ struct Options {
   std::string filter;
   bool updateExpected = false;
   bool quiet = false;
+  bool verbose = false;
   double rtol = 1e-3, atol = 1e-7;
 };
 
@@ -223,6 +226,18 @@ std::string runDataSet(func::FuncOp main, DataSet set, const std::vector<unsigne
     std::string diff = compare((*outputs)[i], set.expected[i], options.rtol, options.atol);
     if (!diff.empty())
       return set.name + " output " + std::to_string(i) + ": " + diff;
+    if (options.verbose && isa<FloatType>(set.expected[i].elementType)) {
+      double maxAbs = 0, sumSq = 0, refSq = 0;
+      for (int64_t k = 0; k < set.expected[i].getNumElements(); ++k) {
+        double a = (*outputs)[i].getDouble(k), e = set.expected[i].getDouble(k);
+        maxAbs = std::max(maxAbs, std::fabs(a - e));
+        sumSq += (a - e) * (a - e);
+        refSq += e * e;
+      }
+      llvm::outs() << llvm::format("  %s output %zu: max abs error %.3g, relative L2 error %.3g\n",
+                                   set.name.c_str(), i, maxAbs,
+                                   refSq > 0 ? std::sqrt(sumSq / refSq) : std::sqrt(sumSq));
+    }
   }
   return "";
 }
@@ -256,6 +271,46 @@ std::string runCase(const std::string &dir, const Options &options, std::string 
       set.expected.push_back(std::move(*tensor));
     }
     sets.push_back(std::move(set));
+  }
+  if (sets.empty()) {
+    // The corpus layout: input_<k>_<name>.npy and output_<k>_<name>.npy beside the model.
+    std::vector<std::string> inputs, outputs;
+    for (llvm::sys::fs::directory_iterator it(dir, ec), end; it != end && !ec; it.increment(ec)) {
+      llvm::StringRef file = llvm::sys::path::filename(it->path());
+      if (file.ends_with(".npy") && file.starts_with("input_"))
+        inputs.push_back(it->path());
+      else if (file.ends_with(".npy") && file.starts_with("output_"))
+        outputs.push_back(it->path());
+    }
+    auto byIndex = [](const std::string &a, const std::string &b) {
+      auto index = [](const std::string &p) {
+        llvm::StringRef f = llvm::sys::path::filename(p);
+        f = f.drop_until([](char c) { return c == '_'; }).drop_front();
+        unsigned k = 0;
+        f.take_while([](char c) { return std::isdigit(c); }).getAsInteger(10, k);
+        return k;
+      };
+      return index(a) < index(b);
+    };
+    std::sort(inputs.begin(), inputs.end(), byIndex);
+    std::sort(outputs.begin(), outputs.end(), byIndex);
+    if (!outputs.empty()) {
+      DataSet set;
+      set.name = "npy";
+      for (const std::string &file : inputs) {
+        auto tensor = tcc::eval::readNpy(file, context);
+        if (!tensor)
+          return "input: " + llvm::toString(tensor.takeError());
+        set.inputs.push_back(std::move(*tensor));
+      }
+      for (const std::string &file : outputs) {
+        auto tensor = tcc::eval::readNpy(file, context);
+        if (!tensor)
+          return "expected output: " + llvm::toString(tensor.takeError());
+        set.expected.push_back(std::move(*tensor));
+      }
+      sets.push_back(std::move(set));
+    }
   }
   if (sets.empty())
     return "no test data sets";
@@ -318,6 +373,7 @@ int main(int argc, char **argv) {
                "rewrite the expected file with the cases that pass now");
   app.add_option("--filter", options.filter, "only cases whose name contains this");
   app.add_flag("-q,--quiet", options.quiet, "print only failures and the summary");
+  app.add_flag("-v,--verbose", options.verbose, "print each float output's error");
   app.add_option("--rtol", options.rtol, "relative tolerance (default 1e-3)");
   app.add_option("--atol", options.atol, "absolute tolerance (default 1e-7)");
   CLI11_PARSE(app, argc, argv);
