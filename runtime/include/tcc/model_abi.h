@@ -1,0 +1,113 @@
+/* model_abi.h - the contract between a model compiled by tcc (model.so) and the runtime.
+ *
+ * A compiled model exports exactly one symbol, TCC_MODEL_SYMBOL, a tcc_model_descriptor.
+ * Everything else (entry points, queries, metadata) is reached through it. The model
+ * imports nothing from the runtime: the runtime passes a tcc_import_table to each call.
+ *
+ * Versioning: abi_version changes when the layout or meaning of anything here changes; a
+ * runtime refuses a model of another version. Structs carry their own `size` so that later
+ * versions may append fields.
+ *
+ * This header is C99 and has no dependencies; the compiler (lib/Codegen) writes the same
+ * layout into every model.so.
+ */
+#ifndef TCC_MODEL_ABI_H
+#define TCC_MODEL_ABI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define TCC_ABI_VERSION 1
+#define TCC_MODEL_SYMBOL "tcc_model_descriptor_v1"
+
+/* Element types: the ONNX TensorProto.DataType codes. */
+typedef enum tcc_dtype {
+  TCC_DTYPE_FLOAT32 = 1,
+  TCC_DTYPE_UINT8 = 2,
+  TCC_DTYPE_INT8 = 3,
+  TCC_DTYPE_UINT16 = 4,
+  TCC_DTYPE_INT16 = 5,
+  TCC_DTYPE_INT32 = 6,
+  TCC_DTYPE_INT64 = 7,
+  TCC_DTYPE_BOOL = 9, /* one byte per element, 0 or 1 */
+  TCC_DTYPE_FLOAT16 = 10,
+  TCC_DTYPE_FLOAT64 = 11,
+  TCC_DTYPE_UINT32 = 12,
+  TCC_DTYPE_UINT64 = 13,
+  TCC_DTYPE_BFLOAT16 = 16
+} tcc_dtype;
+
+/* A symbolic dim of the model (an ONNX dim_param), with the range the model accepts. */
+typedef struct tcc_symbol_desc {
+  const char *name;
+  int64_t min;
+  int64_t max; /* -1: unbounded */
+} tcc_symbol_desc;
+
+/* One input or output. shape[i] >= 0 is a static extent; shape[i] == -1 is the symbolic
+ * dim named dim_symbols[i] (an index into tcc_model_descriptor.symbols). */
+typedef struct tcc_tensor_desc {
+  const char *name;
+  int32_t dtype; /* tcc_dtype */
+  int32_t rank;
+  const int64_t *shape;
+  const int32_t *dim_symbols; /* -1 for static dims */
+} tcc_tensor_desc;
+
+/* What the runtime provides to a running model. Every function is optional except where
+ * noted; `context` is passed back unchanged. */
+typedef struct tcc_import_table {
+  uint32_t abi_version;
+  uint32_t size; /* sizeof(tcc_import_table) */
+  void *context;
+  /* Runs body(arg, begin, end) over disjoint chunks covering [0, count), possibly in
+   * parallel, and returns when all have finished. Required. */
+  void (*parallel_for)(void *context, int64_t count,
+                       void (*body)(void *arg, int64_t begin, int64_t end), void *arg);
+  /* Records an error raised inside a kernel (message is a static string of the model). */
+  void (*report_error)(void *context, const char *message);
+} tcc_import_table;
+
+/* Status codes returned by tcc_model_descriptor.run. */
+enum {
+  TCC_RUN_OK = 0,
+  TCC_RUN_CHECK_FAILED = 1, /* a run-time assumption failed; see report_error's message */
+  TCC_RUN_BAD_ARGUMENT = 2
+};
+
+typedef struct tcc_model_descriptor {
+  uint32_t abi_version; /* TCC_ABI_VERSION */
+  uint32_t size;        /* sizeof(tcc_model_descriptor) */
+  const char *tcc_version;
+  const char *target_triple;
+  const char *cpu;          /* the CPU the code was tuned for, e.g. "x86-64-v3" */
+  const char *cpu_features; /* features the code requires, e.g. "+avx2,+fma" */
+  int32_t num_symbols;
+  int32_t num_inputs;
+  int32_t num_outputs;
+  int32_t reserved;
+  const tcc_symbol_desc *symbols;
+  const tcc_tensor_desc *inputs;
+  const tcc_tensor_desc *outputs;
+  /* Bytes of scratch memory (64-byte aligned) that run needs, for the given symbol values
+   * (num_symbols of them, in order). */
+  int64_t (*workspace_size)(const int64_t *symbol_values);
+  /* Writes the extents of every output, output after output (sum of the output ranks
+   * entries), for the given symbol values. Returns a TCC_RUN_* code. */
+  int32_t (*output_shapes)(const int64_t *symbol_values, int64_t *shapes);
+  /* Runs the model: inputs[i] and outputs[i] point to dense row-major buffers of the
+   * described dtypes and shapes; workspace to workspace_size bytes. Returns a TCC_RUN_*
+   * code. Thread-safe for distinct workspaces and outputs. */
+  int32_t (*run)(const tcc_import_table *imports, const int64_t *symbol_values,
+                 void *const *inputs, void *const *outputs, void *workspace);
+} tcc_model_descriptor;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TCC_MODEL_ABI_H */
