@@ -2,6 +2,8 @@
 #include "tcc/InitAll.h"
 
 #include "tcc/Decompose/Passes.h"
+#include "tcc/Lower/Passes.h"
+#include "tcc/Codegen/Passes.h"
 #include "tcc/Evaluate/Passes.h"
 #include "tcc/Pipelines/Pipelines.h"
 
@@ -10,21 +12,35 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Transforms/Passes.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 
 void tcc::registerAllDialects(mlir::DialectRegistry &registry) {
   registry.insert<tcc::onnx::OnnxDialect, tcc::prim::PrimDialect, mlir::arith::ArithDialect,
-                  mlir::func::FuncDialect, mlir::tensor::TensorDialect>();
+                  mlir::func::FuncDialect, mlir::tensor::TensorDialect,
+                  mlir::linalg::LinalgDialect, mlir::math::MathDialect, mlir::scf::SCFDialect>();
+  // Code generation uses upstream dialects throughout (bufferization, memref, llvm, ...) and
+  // their interface implementations (bufferization models, conversions to LLVM).
+  mlir::registerAllDialects(registry);
+  mlir::registerAllExtensions(registry);
+  mlir::registerBuiltinDialectTranslation(registry);
+  mlir::registerLLVMDialectTranslation(registry);
 }
 
 void tcc::registerAllPasses() {
-  // Upstream passes that tcc's pipelines use, so tcc-opt can run them alone.
-  mlir::registerCanonicalizerPass();
-  mlir::registerCSEPass();
-  mlir::registerSymbolDCEPass();
   tcc::eval::registerEvaluatePasses();
   tcc::registerDecomposePasses();
+  tcc::registerLowerPasses();
+  tcc::registerCodegenPasses();
+  mlir::registerAllPasses();
   tcc::registerPipelines();
 }

@@ -15,8 +15,38 @@ void tcc::buildOnnxToPrimPipeline(mlir::OpPassManager &pm) {
   pm.addPass(mlir::createCanonicalizerPass());
 }
 
+// The later stages are written as textual pipelines of registered passes: each step is a
+// pass that tcc-opt can also run alone.
+static constexpr const char *kPrimToKernel =
+    "tcc-lower-prim-to-linalg,canonicalize,cse,"
+    "one-shot-bufferize{bufferize-function-boundaries "
+    "function-boundary-type-conversion=identity-layout-map},"
+    "buffer-results-to-out-params{hoist-static-allocs modify-public-functions},"
+    "canonicalize,tcc-plan-buffers";
+
+static constexpr const char *kKernelToLLVM =
+    "convert-linalg-to-loops,tcc-lower-checks,tcc-approximate-math,canonicalize,"
+    "lower-affine,expand-strided-metadata,convert-scf-to-cf,convert-math-to-funcs,"
+    "finalize-memref-to-llvm,convert-arith-to-llvm,convert-math-to-llvm,"
+    "convert-index-to-llvm,convert-func-to-llvm{use-bare-ptr-memref-call-conv},"
+    "convert-cf-to-llvm,reconcile-unrealized-casts,canonicalize";
+
+mlir::LogicalResult tcc::buildPrimToKernelPipeline(mlir::OpPassManager &pm) {
+  return mlir::parsePassPipeline(kPrimToKernel, pm);
+}
+
+mlir::LogicalResult tcc::buildKernelToLLVMPipeline(mlir::OpPassManager &pm) {
+  return mlir::parsePassPipeline(kKernelToLLVM, pm);
+}
+
 void tcc::registerPipelines() {
   mlir::PassPipelineRegistration<>("tcc-onnx-to-prim",
                                    "Decompose ONNX nodes into prim and clean up",
                                    buildOnnxToPrimPipeline);
+  mlir::PassPipelineRegistration<>(
+      "tcc-prim-to-kernel", "Lower prim to linalg, bufferize, plan the workspace",
+      [](mlir::OpPassManager &pm) { (void)buildPrimToKernelPipeline(pm); });
+  mlir::PassPipelineRegistration<>(
+      "tcc-kernel-to-llvm", "Lower buffers and loops to the LLVM dialect",
+      [](mlir::OpPassManager &pm) { (void)buildKernelToLLVMPipeline(pm); });
 }

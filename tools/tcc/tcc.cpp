@@ -1,7 +1,8 @@
 //===- tcc.cpp - the compiler driver: model.onnx -> IR or (later) model.so -------------===//
 //
+//   tcc model.onnx -o model.so
 //   tcc model.onnx --emit=prim -o model.prim.mlir
-//   tcc model.onnx --dim batch=1:64 --emit=prim
+//   tcc model.onnx --dim batch=8 --cpu=native -o model.so
 //
 // Exit status: 0 success, 1 the model could not be compiled (diagnostics on stderr, one per
 // line as `<file>: error: <message>`), 2 the command line is wrong.
@@ -9,7 +10,7 @@
 //===----------------------------------------------------------------------------------===//
 #include "tcc/Import/Importer.h"
 #include "tcc/InitAll.h"
-#include "tcc/Pipelines/Pipelines.h"
+#include "tcc/Pipelines/Compiler.h"
 #include "tcc/Support/Diagnostics.h"
 #include "tcc/Version.h"
 
@@ -37,6 +38,8 @@ struct Options {
   std::string emit = "so";
   std::vector<std::string> dims;
   bool printIrAfterAll = false;
+  std::string target = "host";
+  std::string cpu;
 };
 
 /// Parses `NAME=V` or `NAME=MIN:MAX` into `settings`; returns an error message or "".
@@ -65,8 +68,8 @@ std::string parseDim(llvm::StringRef text, llvm::StringMap<tcc::DimSetting> &set
 int compile(const Options &options) {
   mlir::DialectRegistry registry;
   tcc::registerAllDialects(registry);
+  tcc::registerAllPasses();
   mlir::MLIRContext context(registry);
-  context.loadAllAvailableDialects();
   tcc::ToolDiagnosticHandler diagnostics(context);
 
   tcc::ImportOptions importOptions;
@@ -77,11 +80,21 @@ int compile(const Options &options) {
       return kExitUsageError;
     }
   }
-
-  if (options.emit != "onnx" && options.emit != "prim") {
-    llvm::errs() << "tcc: error: --emit=" << options.emit
-                 << " is not available yet: code generation is under construction; use "
-                    "--emit=onnx or --emit=prim\n";
+  tcc::CompileOptions compileOptions;
+  compileOptions.emit = *tcc::parseEmitKind(options.emit);
+  compileOptions.printIrAfterAll = options.printIrAfterAll;
+  compileOptions.printing.elideLargeElementsAttrs(16).elideLargeResourceString(64);
+  std::string error;
+  mlir::FailureOr<tcc::CpuTarget> target =
+      tcc::resolveCpuTarget(options.target, options.cpu, error);
+  if (mlir::failed(target)) {
+    llvm::errs() << "tcc: error: " << error << "\n";
+    return kExitUsageError;
+  }
+  compileOptions.target = *target;
+  bool binary = compileOptions.emit == tcc::EmitKind::Obj || compileOptions.emit == tcc::EmitKind::So;
+  if (binary && options.output.empty()) {
+    llvm::errs() << "tcc: error: --emit=" << options.emit << " needs -o PATH\n";
     return kExitUsageError;
   }
 
@@ -90,35 +103,27 @@ int compile(const Options &options) {
   if (!module)
     return kExitCompileError;
 
-  mlir::OpPrintingFlags printing;
-  printing.elideLargeElementsAttrs(16).elideLargeResourceString(64);
-
-  if (options.emit == "prim") {
-    mlir::PassManager pm(&context);
-    if (options.printIrAfterAll) {
-      context.disableMultithreading();
-      pm.enableIRPrinting(
-          /*shouldPrintBeforePass=*/[](mlir::Pass *, mlir::Operation *) { return false; },
-          /*shouldPrintAfterPass=*/[](mlir::Pass *, mlir::Operation *) { return true; },
-          /*printModuleScope=*/true, /*printAfterOnlyOnChange=*/false,
-          /*printAfterOnlyOnFailure=*/false, llvm::errs(), printing);
-    }
-    tcc::buildOnnxToPrimPipeline(pm);
-    if (mlir::failed(pm.run(*module)))
-      return kExitCompileError;
-  }
-
   std::string errorMessage;
-  std::unique_ptr<llvm::ToolOutputFile> output =
-      mlir::openOutputFile(options.output.empty() ? "-" : options.output, &errorMessage);
-  if (!output) {
-    llvm::errs() << "tcc: error: cannot write '" << options.output << "': " << errorMessage
-                 << "\n";
+  std::unique_ptr<llvm::ToolOutputFile> text;
+  if (!binary) {
+    text = mlir::openOutputFile(options.output.empty() ? "-" : options.output, &errorMessage);
+    if (!text) {
+      llvm::errs() << "tcc: error: cannot write '" << options.output << "': " << errorMessage
+                   << "\n";
+      return kExitCompileError;
+    }
+  }
+  if (mlir::failed(tcc::compileModule(*module, compileOptions,
+                                      text ? text->os() : llvm::nulls(), options.output,
+                                      error))) {
+    if (!error.empty())
+      llvm::errs() << options.model << ": error: " << error << "\n";
     return kExitCompileError;
   }
-  module->print(output->os(), printing);
-  output->os() << "\n";
-  output->keep();
+  if (text) {
+    text->os() << "\n";
+    text->keep();
+  }
   return 0;
 }
 
@@ -130,11 +135,17 @@ int main(int argc, char **argv) {
   app.add_option("model", options.model, "the ONNX model (.onnx, or .onnxtxt text format)")
       ->required();
   app.add_option("-o,--output", options.output, "the output path, exactly (default: stdout)");
-  app.add_option("--emit", options.emit, "what to produce: onnx (imported IR), prim "
-                                         "(decomposed IR); so, obj, asm come with codegen")
+  app.add_option("--emit", options.emit,
+                 "what to produce: so (default), obj, asm, llvm (LLVM IR), kernel (buffers and "
+                 "kernels), prim (decomposed), onnx (as imported)")
       ->check(CLI::IsMember({"onnx", "prim", "kernel", "llvm", "asm", "obj", "so"}));
   app.add_option("--dim", options.dims,
                  "fix a symbolic dim (NAME=VALUE) or give its range (NAME=MIN:MAX)");
+  app.add_option("--target", options.target,
+                 "what to compile for: host (default), cpu, cpu:x86_64-linux, cpu:aarch64-linux");
+  app.add_option("--cpu", options.cpu,
+                 "the CPU to tune for and require: default the portable baseline (x86-64-v3), "
+                 "native, or a CPU name (znver4, neoverse-v2, ...)");
   app.add_flag("--print-ir-after-all", options.printIrAfterAll,
                "print the IR after every pass to stderr (large weights elided)");
   app.set_version_flag("--version", std::string("tcc ") + tcc::kVersion);

@@ -2,6 +2,8 @@
 #ifndef TCC_PIPELINES_PIPELINES_H
 #define TCC_PIPELINES_PIPELINES_H
 
+#include "mlir/Support/LLVM.h"
+
 namespace mlir {
 class OpPassManager;
 } // namespace mlir
@@ -12,7 +14,15 @@ namespace tcc {
 /// fold the shape arithmetic the rules leave behind).
 void buildOnnxToPrimPipeline(mlir::OpPassManager &pm);
 
-/// Registers the pipelines above under their names (`tcc-onnx-to-prim`) for tcc-opt.
+/// prim -> buffers: lowering to linalg on tensors, bufferization, the workspace plan. The
+/// result is the IR `tcc --emit=kernel` prints.
+mlir::LogicalResult buildPrimToKernelPipeline(mlir::OpPassManager &pm);
+
+/// buffers -> the LLVM dialect: loops, run-time checks, math approximations, LLVM.
+mlir::LogicalResult buildKernelToLLVMPipeline(mlir::OpPassManager &pm);
+
+/// Registers the pipelines above under their names (`tcc-onnx-to-prim`,
+/// `tcc-prim-to-kernel`, `tcc-kernel-to-llvm`) for tcc-opt.
 void registerPipelines();
 
 } // namespace tcc

@@ -1,0 +1,54 @@
+//===- Passes.td - code generation: buffers, checks, math -------------------------------===//
+#ifndef TCC_CODEGEN_PASSES
+#define TCC_CODEGEN_PASSES
+
+include "mlir/Pass/PassBase.td"
+
+def PlanBuffers : Pass<"tcc-plan-buffers", "mlir::ModuleOp"> {
+  let summary = "Place every intermediate buffer of @main in one workspace by liveness";
+  let description = [{
+    After bufferization, each `memref.alloc` of the host function `@main` becomes a
+    `memref.view` into one workspace argument (appended to @main), at an offset chosen from
+    the buffers' live ranges: buffers whose ranges do not overlap share bytes. Offsets are
+    64-byte aligned. The workspace size is recorded as `tcc.workspace_size` on @main. Nothing
+    is allocated while the model runs.
+
+    ```mlir
+    %a = memref.alloc() : memref<4x4xf32>
+    // becomes, with %ws the new last argument of @main
+    %a = memref.view %ws[%c0][] : memref<128xi8> to memref<4x4xf32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect", "::mlir::arith::ArithDialect"];
+}
+
+def LowerChecks : Pass<"tcc-lower-checks", "mlir::ModuleOp"> {
+  let summary = "Turn prim.check into an early return of a status from @main";
+  let description = [{
+    @main gets an i32 result: 0 when every check holds, otherwise 1 + the index of the first
+    failed check in the module attribute `tcc.check_messages`, which the model descriptor
+    turns into the error message reported to the runtime.
+
+    ```mlir
+    prim.check %ok, "dims agree"
+    // becomes
+    cf.cond_br %ok, ^continue, ^fail
+    ^fail: return %c1_i32 : i32
+    ```
+  }];
+  let dependentDialects = ["::mlir::cf::ControlFlowDialect", "::mlir::arith::ArithDialect"];
+}
+
+def ApproximateMath : Pass<"tcc-approximate-math", "mlir::ModuleOp"> {
+  let summary = "Expand and approximate math ops so that no libm call remains";
+  let description = [{
+    Models load with nothing but libc: transcendental math ops become polynomial
+    approximations (exp, log, tanh, erf, sin, cos, atan, ...) or expansions into those
+    (sinh = (e^x - e^-x) / 2, pow = exp(y log x), ...). Ops with a machine instruction
+    (sqrt, floor, abs, fma) stay.
+  }];
+  let dependentDialects = ["::mlir::math::MathDialect", "::mlir::arith::ArithDialect",
+                           "::mlir::vector::VectorDialect", "::mlir::x86vector::X86VectorDialect"];
+}
+
+#endif // TCC_CODEGEN_PASSES

@@ -1,0 +1,37 @@
+//===- Compiler.h - one call from an imported model to any output ------------*- C++ -*-===//
+#ifndef TCC_PIPELINES_COMPILER_H
+#define TCC_PIPELINES_COMPILER_H
+
+#include "tcc/Package/Package.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OperationSupport.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <optional>
+
+namespace tcc {
+
+/// What to produce: IR after a stage, LLVM IR, assembly, an object or the model library.
+enum class EmitKind { Onnx, Prim, Kernel, LLVM, Asm, Obj, So };
+
+/// Parses an --emit value; std::nullopt if unknown.
+std::optional<EmitKind> parseEmitKind(llvm::StringRef name);
+
+struct CompileOptions {
+  EmitKind emit = EmitKind::So;
+  CpuTarget target;
+  bool printIrAfterAll = false;
+  mlir::OpPrintingFlags printing;
+};
+
+/// Compiles an imported module (the `onnx` dialect) as far as `options.emit`. Textual
+/// results (IR, LLVM IR, assembly) go to `text`; an object or library is written to
+/// `outputPath`. Errors are emitted as diagnostics; `error` holds any that are not.
+mlir::LogicalResult compileModule(mlir::ModuleOp module, const CompileOptions &options,
+                                  llvm::raw_ostream &text, llvm::StringRef outputPath,
+                                  std::string &error);
+
+} // namespace tcc
+
+#endif // TCC_PIPELINES_COMPILER_H

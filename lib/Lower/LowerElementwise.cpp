@@ -1,0 +1,349 @@
+//===- LowerElementwise.cpp - elementwise prim ops, broadcasts and iota -> linalg.generic ---===//
+//
+// One pattern lowers every elementwise op: a linalg.generic with identity maps whose body is
+// the op's scalar semantics (buildScalar). broadcast_in_dim and iota are generics too.
+//
+//===----------------------------------------------------------------------------------===//
+#include "LoweringPatterns.h"
+
+#include "dialects/prim/PrimDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace tcc;
+
+namespace {
+
+Value zeroLike(OpBuilder &b, Location loc, Type type) {
+  return arith::ConstantOp::create(b, loc, type, b.getZeroAttr(type));
+}
+Value intValue(OpBuilder &b, Location loc, Type type, const APInt &v) {
+  return arith::ConstantOp::create(b, loc, type, b.getIntegerAttr(type, v));
+}
+Value floatValue(OpBuilder &b, Location loc, Type type, double v) {
+  return arith::ConstantOp::create(b, loc, type, b.getFloatAttr(type, v));
+}
+
+/// A shift with prim's semantics: amounts >= the bit width (as unsigned) give 0, or the
+/// sign fill for an arithmetic right shift.
+template <typename ShiftOp>
+Value guardedShift(OpBuilder &b, Location loc, Value x, Value amount, bool arithmetic) {
+  unsigned width = x.getType().getIntOrFloatBitWidth();
+  Value widthValue = intValue(b, loc, x.getType(), APInt(width, width));
+  Value tooFar = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, amount, widthValue);
+  Value shifted = ShiftOp::create(b, loc, x, amount);
+  Value fill = arithmetic
+                   ? arith::ShRSIOp::create(b, loc, x, intValue(b, loc, x.getType(), APInt(width, width - 1)))
+                         .getResult()
+                   : zeroLike(b, loc, x.getType());
+  return arith::SelectOp::create(b, loc, tooFar, fill, shifted);
+}
+
+/// Integer division with prim's semantics: x / 0 = 0, INT_MIN / -1 = INT_MIN; remainder:
+/// x rem 0 = x, INT_MIN rem -1 = 0.
+Value guardedDivRem(OpBuilder &b, Location loc, Value x, Value y, bool isUnsigned, bool rem) {
+  Type type = x.getType();
+  unsigned width = type.getIntOrFloatBitWidth();
+  Value zero = zeroLike(b, loc, type), one = intValue(b, loc, type, APInt(width, 1));
+  Value isZero = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, y, zero);
+  // Divide by a safe divisor, then fix up the special cases.
+  Value safe = arith::SelectOp::create(b, loc, isZero, one, y);
+  Value special = isZero;
+  if (!isUnsigned) {
+    Value minusOne = intValue(b, loc, type, APInt::getAllOnes(width));
+    Value intMin = intValue(b, loc, type, APInt::getSignedMinValue(width));
+    Value overflow = arith::AndIOp::create(
+        b, loc, arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, x, intMin),
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, y, minusOne));
+    safe = arith::SelectOp::create(b, loc, overflow, one, safe);
+    Value result = rem ? arith::RemSIOp::create(b, loc, x, safe).getResult()
+                       : arith::DivSIOp::create(b, loc, x, safe).getResult();
+    // INT_MIN / 1 = INT_MIN and INT_MIN rem 1 = 0 already give the defined results.
+    return arith::SelectOp::create(b, loc, isZero, rem ? x : zero, result);
+  }
+  (void)special;
+  Value result = rem ? arith::RemUIOp::create(b, loc, x, safe).getResult()
+                     : arith::DivUIOp::create(b, loc, x, safe).getResult();
+  return arith::SelectOp::create(b, loc, isZero, rem ? x : zero, result);
+}
+
+arith::CmpFPredicate floatPredicate(prim::CompareDirection d) {
+  switch (d) {
+  case prim::CompareDirection::Eq: return arith::CmpFPredicate::OEQ;
+  case prim::CompareDirection::Ne: return arith::CmpFPredicate::UNE;
+  case prim::CompareDirection::Lt: return arith::CmpFPredicate::OLT;
+  case prim::CompareDirection::Le: return arith::CmpFPredicate::OLE;
+  case prim::CompareDirection::Gt: return arith::CmpFPredicate::OGT;
+  case prim::CompareDirection::Ge: return arith::CmpFPredicate::OGE;
+  }
+  return arith::CmpFPredicate::OEQ;
+}
+
+arith::CmpIPredicate intPredicate(prim::CompareDirection d, bool isUnsigned) {
+  switch (d) {
+  case prim::CompareDirection::Eq: return arith::CmpIPredicate::eq;
+  case prim::CompareDirection::Ne: return arith::CmpIPredicate::ne;
+  case prim::CompareDirection::Lt: return isUnsigned ? arith::CmpIPredicate::ult : arith::CmpIPredicate::slt;
+  case prim::CompareDirection::Le: return isUnsigned ? arith::CmpIPredicate::ule : arith::CmpIPredicate::sle;
+  case prim::CompareDirection::Gt: return isUnsigned ? arith::CmpIPredicate::ugt : arith::CmpIPredicate::sgt;
+  case prim::CompareDirection::Ge: return isUnsigned ? arith::CmpIPredicate::uge : arith::CmpIPredicate::sge;
+  }
+  return arith::CmpIPredicate::eq;
+}
+
+/// The scalar computation of elementwise op `op` on `args` (one per operand).
+Value buildScalar(OpBuilder &b, Location loc, Operation *op, ValueRange args) {
+  Type operandElement = getElementTypeOrSelf(op->getOperand(0).getType());
+  Type resultElement = getElementTypeOrSelf(op->getResult(0).getType());
+  bool isFloat = isa<FloatType>(operandElement);
+  bool isUnsigned = operandElement.isUnsignedInteger() || operandElement.isInteger(1);
+  Value x = args.empty() ? Value() : args[0];
+  Value y = args.size() > 1 ? args[1] : Value();
+  auto ff = [&](auto floatOp, auto intOp) -> Value {
+    if (isFloat)
+      return decltype(floatOp)::create(b, loc, x, y);
+    return decltype(intOp)::create(b, loc, x, y);
+  };
+  return llvm::TypeSwitch<Operation *, Value>(op)
+      .Case([&](prim::AddOp) { return ff(arith::AddFOp(), arith::AddIOp()); })
+      .Case([&](prim::SubOp) { return ff(arith::SubFOp(), arith::SubIOp()); })
+      .Case([&](prim::MulOp) { return ff(arith::MulFOp(), arith::MulIOp()); })
+      .Case([&](prim::DivOp) -> Value {
+        if (isFloat)
+          return arith::DivFOp::create(b, loc, x, y);
+        return guardedDivRem(b, loc, x, y, isUnsigned, /*rem=*/false);
+      })
+      .Case([&](prim::RemOp) -> Value {
+        if (isFloat)
+          return arith::RemFOp::create(b, loc, x, y);
+        return guardedDivRem(b, loc, x, y, isUnsigned, /*rem=*/true);
+      })
+      .Case([&](prim::PowOp) -> Value {
+        if (isFloat)
+          return math::PowFOp::create(b, loc, x, y);
+        return math::IPowIOp::create(b, loc, x, y);
+      })
+      .Case([&](prim::MaxOp) -> Value {
+        if (isFloat)
+          return arith::MaximumFOp::create(b, loc, x, y);
+        return isUnsigned ? arith::MaxUIOp::create(b, loc, x, y).getResult()
+                          : arith::MaxSIOp::create(b, loc, x, y).getResult();
+      })
+      .Case([&](prim::MinOp) -> Value {
+        if (isFloat)
+          return arith::MinimumFOp::create(b, loc, x, y);
+        return isUnsigned ? arith::MinUIOp::create(b, loc, x, y).getResult()
+                          : arith::MinSIOp::create(b, loc, x, y).getResult();
+      })
+      .Case([&](prim::Atan2Op) { return math::Atan2Op::create(b, loc, x, y).getResult(); })
+      .Case([&](prim::AndOp) { return arith::AndIOp::create(b, loc, x, y).getResult(); })
+      .Case([&](prim::OrOp) { return arith::OrIOp::create(b, loc, x, y).getResult(); })
+      .Case([&](prim::XorOp) { return arith::XOrIOp::create(b, loc, x, y).getResult(); })
+      .Case([&](prim::ShiftLeftOp) {
+        return guardedShift<arith::ShLIOp>(b, loc, x, y, false);
+      })
+      .Case([&](prim::ShiftRightLogicalOp) {
+        return guardedShift<arith::ShRUIOp>(b, loc, x, y, false);
+      })
+      .Case([&](prim::ShiftRightArithmeticOp) {
+        return guardedShift<arith::ShRSIOp>(b, loc, x, y, true);
+      })
+      .Case([&](prim::CompareOp cmp) -> Value {
+        if (isFloat)
+          return arith::CmpFOp::create(b, loc, floatPredicate(cmp.getDirection()), x, y);
+        return arith::CmpIOp::create(b, loc, intPredicate(cmp.getDirection(), isUnsigned), x, y);
+      })
+      .Case([&](prim::SelectOp) {
+        return arith::SelectOp::create(b, loc, args[0], args[1], args[2]).getResult();
+      })
+      .Case([&](prim::ClampOp) -> Value {
+        // min(max(x, lo), hi) with operands (lo, x, hi)
+        Value lo = args[0], v = args[1], hi = args[2];
+        if (isa<FloatType>(v.getType()))
+          return arith::MinimumFOp::create(b, loc, arith::MaximumFOp::create(b, loc, v, lo), hi);
+        Type t = v.getType();
+        bool u = t.isUnsignedInteger();
+        Value m = u ? arith::MaxUIOp::create(b, loc, v, lo).getResult()
+                    : arith::MaxSIOp::create(b, loc, v, lo).getResult();
+        return u ? arith::MinUIOp::create(b, loc, m, hi).getResult()
+                 : arith::MinSIOp::create(b, loc, m, hi).getResult();
+      })
+      .Case([&](prim::ConvertOp) {
+        return lower::convertScalar(b, loc, x, operandElement, resultElement);
+      })
+      .Case([&](prim::BitcastConvertOp) {
+        return arith::BitcastOp::create(b, loc, resultElement, x).getResult();
+      })
+      .Case([&](prim::NegOp) -> Value {
+        if (isFloat)
+          return arith::NegFOp::create(b, loc, x);
+        return arith::SubIOp::create(b, loc, zeroLike(b, loc, x.getType()), x);
+      })
+      .Case([&](prim::AbsOp) -> Value {
+        if (isFloat)
+          return math::AbsFOp::create(b, loc, x);
+        return math::AbsIOp::create(b, loc, x);
+      })
+      .Case([&](prim::SignOp) -> Value {
+        // sign(x) = x > 0 ? 1 : (x < 0 ? -1 : x)   (keeps 0, -0 and NaN)
+        Type t = x.getType();
+        Value zero = zeroLike(b, loc, t);
+        Value one = isFloat ? floatValue(b, loc, t, 1.0)
+                            : intValue(b, loc, t, APInt(t.getIntOrFloatBitWidth(), 1));
+        Value minusOne = isFloat ? floatValue(b, loc, t, -1.0)
+                                 : intValue(b, loc, t, APInt::getAllOnes(t.getIntOrFloatBitWidth()));
+        Value gt = isFloat ? arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, x, zero).getResult()
+                           : arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, x, zero).getResult();
+        Value lt = isFloat ? arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, x, zero).getResult()
+                           : arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, x, zero).getResult();
+        return arith::SelectOp::create(b, loc, gt, one,
+                                       arith::SelectOp::create(b, loc, lt, minusOne, x));
+      })
+      .Case([&](prim::NotOp) {
+        Type t = x.getType();
+        return arith::XOrIOp::create(b, loc, x,
+                                     intValue(b, loc, t, APInt::getAllOnes(t.getIntOrFloatBitWidth())))
+            .getResult();
+      })
+      .Case([&](prim::PopcountOp) { return math::CtPopOp::create(b, loc, x).getResult(); })
+      .Case([&](prim::IsNanOp) {
+        return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, x, x).getResult();
+      })
+      .Case([&](prim::IsInfOp) {
+        Value inf = arith::ConstantOp::create(
+            b, loc, x.getType(),
+            b.getFloatAttr(x.getType(),
+                           APFloat::getInf(cast<FloatType>(x.getType()).getFloatSemantics())));
+        return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
+                                     math::AbsFOp::create(b, loc, x), inf)
+            .getResult();
+      })
+      .Case([&](prim::LogisticOp) -> Value {
+        // 1 / (1 + e^-x)
+        Value one = floatValue(b, loc, x.getType(), 1.0);
+        Value e = math::ExpOp::create(b, loc, arith::NegFOp::create(b, loc, x));
+        return arith::DivFOp::create(b, loc, one, arith::AddFOp::create(b, loc, one, e));
+      })
+      .Case([&](prim::ExpOp) { return math::ExpOp::create(b, loc, x).getResult(); })
+      .Case([&](prim::Expm1Op) { return math::ExpM1Op::create(b, loc, x).getResult(); })
+      .Case([&](prim::LogOp) { return math::LogOp::create(b, loc, x).getResult(); })
+      .Case([&](prim::Log1pOp) { return math::Log1pOp::create(b, loc, x).getResult(); })
+      .Case([&](prim::SqrtOp) { return math::SqrtOp::create(b, loc, x).getResult(); })
+      .Case([&](prim::RsqrtOp) { return math::RsqrtOp::create(b, loc, x).getResult(); })
+      .Case([&](prim::SinOp) { return math::SinOp::create(b, loc, x).getResult(); })
+      .Case([&](prim::CosOp) { return math::CosOp::create(b, loc, x).getResult(); })
+      .Case([&](prim::TanOp) { return math::TanOp::create(b, loc, x).getResult(); })
+      .Case([&](prim::AsinOp) { return math::AsinOp::create(b, loc, x).getResult(); })
+      .Case([&](prim::AcosOp) { return math::AcosOp::create(b, loc, x).getResult(); })
+      .Case([&](prim::AtanOp) { return math::AtanOp::create(b, loc, x).getResult(); })
+      .Case([&](prim::SinhOp) { return math::SinhOp::create(b, loc, x).getResult(); })
+      .Case([&](prim::CoshOp) { return math::CoshOp::create(b, loc, x).getResult(); })
+      .Case([&](prim::TanhOp) { return math::TanhOp::create(b, loc, x).getResult(); })
+      .Case([&](prim::AsinhOp) { return math::AsinhOp::create(b, loc, x).getResult(); })
+      .Case([&](prim::AcoshOp) { return math::AcoshOp::create(b, loc, x).getResult(); })
+      .Case([&](prim::AtanhOp) { return math::AtanhOp::create(b, loc, x).getResult(); })
+      .Case([&](prim::ErfOp) { return math::ErfOp::create(b, loc, x).getResult(); })
+      .Case([&](prim::FloorOp) { return math::FloorOp::create(b, loc, x).getResult(); })
+      .Case([&](prim::CeilOp) { return math::CeilOp::create(b, loc, x).getResult(); })
+      .Case([&](prim::RoundEvenOp) { return math::RoundEvenOp::create(b, loc, x).getResult(); })
+      .Default([](Operation *) { return Value(); });
+}
+
+/// Any elementwise prim op -> linalg.generic with identity maps.
+struct ElementwiseToGeneric : RewritePattern {
+  ElementwiseToGeneric(MLIRContext *ctx)
+      : RewritePattern(MatchAnyOpTypeTag(), /*benefit=*/1, ctx) {}
+
+  LogicalResult matchAndRewrite(Operation *op, PatternRewriter &rewriter) const override {
+    if (!isa<prim::PrimDialect>(op->getDialect()) || !op->hasTrait<OpTrait::Elementwise>() ||
+        op->getNumResults() != 1)
+      return failure();
+    Location loc = op->getLoc();
+    auto type = cast<RankedTensorType>(op->getResult(0).getType());
+    Value init = lower::createEmpty(rewriter, loc, type,
+                                    lower::getDynamicDims(rewriter, loc, op->getOperand(0)));
+    SmallVector<AffineMap> maps(op->getNumOperands() + 1,
+                                rewriter.getMultiDimIdentityMap(type.getRank()));
+    SmallVector<utils::IteratorType> iterators(type.getRank(), utils::IteratorType::parallel);
+    bool failedBody = false;
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{type}, op->getOperands(), ValueRange{init}, maps, iterators,
+        [&](OpBuilder &b, Location nested, ValueRange args) {
+          Value r = buildScalar(b, nested, op, args.drop_back());
+          if (!r) {
+            failedBody = true;
+            r = args.back();
+          }
+          linalg::YieldOp::create(b, nested, r);
+        });
+    if (failedBody) {
+      rewriter.eraseOp(generic);
+      return rewriter.notifyMatchFailure(op, "no scalar lowering");
+    }
+    rewriter.replaceOp(op, generic.getResults());
+    return success();
+  }
+};
+
+/// broadcast_in_dim: result[j] = operand[k] with k[i] = j[dims[i]] (or 0 for a static
+/// extent of 1 broadcast to a larger one).
+struct BroadcastToGeneric : OpRewritePattern<prim::BroadcastInDimOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(prim::BroadcastInDimOp op, PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = op.getType();
+    auto operandType = op.getOperand().getType();
+    Value init = lower::createEmpty(rewriter, loc, type, op.getDynamicSizes());
+    SmallVector<AffineExpr> exprs;
+    for (auto [i, d] : llvm::enumerate(op.getBroadcastDimensions())) {
+      bool stretched = operandType.getDimSize(i) == 1 && type.getDimSize(d) != 1;
+      exprs.push_back(stretched ? rewriter.getAffineConstantExpr(0) : rewriter.getAffineDimExpr(d));
+    }
+    SmallVector<AffineMap> maps = {
+        AffineMap::get(type.getRank(), 0, exprs, rewriter.getContext()),
+        rewriter.getMultiDimIdentityMap(type.getRank())};
+    SmallVector<utils::IteratorType> iterators(type.getRank(), utils::IteratorType::parallel);
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{type}, ValueRange{op.getOperand()}, ValueRange{init}, maps,
+        iterators, [&](OpBuilder &b, Location nested, ValueRange args) {
+          linalg::YieldOp::create(b, nested, args[0]);
+        });
+    rewriter.replaceOp(op, generic.getResults());
+    return success();
+  }
+};
+
+/// iota: result[j] = j[dimension], converted to the element type.
+struct IotaToGeneric : OpRewritePattern<prim::IotaOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(prim::IotaOp op, PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = op.getType();
+    Value init = lower::createEmpty(rewriter, loc, type, op.getDynamicSizes());
+    SmallVector<AffineMap> maps = {rewriter.getMultiDimIdentityMap(type.getRank())};
+    SmallVector<utils::IteratorType> iterators(type.getRank(), utils::IteratorType::parallel);
+    int64_t dim = op.getDimension();
+    Type element = type.getElementType();
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{type}, ValueRange{}, ValueRange{init}, maps, iterators,
+        [&](OpBuilder &b, Location nested, ValueRange) {
+          Value index = linalg::IndexOp::create(b, nested, dim);
+          Value i64 = arith::IndexCastOp::create(b, nested, b.getI64Type(), index);
+          linalg::YieldOp::create(b, nested,
+                                  lower::convertScalar(b, nested, i64, b.getI64Type(), element));
+        });
+    rewriter.replaceOp(op, generic.getResults());
+    return success();
+  }
+};
+
+} // namespace
+
+void lower::populateElementwiseLoweringPatterns(RewritePatternSet &patterns) {
+  patterns.add<ElementwiseToGeneric, BroadcastToGeneric, IotaToGeneric>(patterns.getContext());
+}

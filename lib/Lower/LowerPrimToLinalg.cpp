@@ -1,0 +1,64 @@
+//===- LowerPrimToLinalg.cpp - the pass: prim -> linalg/tensor/arith/math -------------===//
+#include "tcc/Lower/Passes.h"
+
+#include "LoweringPatterns.h"
+
+#include "dialects/prim/PrimDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace tcc {
+#define GEN_PASS_DEF_LOWERPRIMTOLINALG
+#include "tcc/Lower/Passes.h.inc"
+} // namespace tcc
+
+using namespace mlir;
+using namespace tcc;
+
+void tcc::populatePrimToLinalgPatterns(RewritePatternSet &patterns) {
+  lower::populateElementwiseLoweringPatterns(patterns);
+  lower::populateDataMovementLoweringPatterns(patterns);
+  lower::populateReductionLoweringPatterns(patterns);
+  lower::populateContractionLoweringPatterns(patterns);
+  lower::populateShapeLoweringPatterns(patterns);
+}
+
+namespace {
+struct LowerPrimToLinalgPass : tcc::impl::LowerPrimToLinalgBase<LowerPrimToLinalgPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    // Code generation works on signless integers; unsigned element types need a type
+    // conversion that is not written yet. Say so instead of failing obscurely.
+    WalkResult unsignedFound = module.walk([](Operation *op) {
+      for (Type type : op->getResultTypes()) {
+        auto tensor = dyn_cast<RankedTensorType>(type);
+        if (!tensor || !tensor.getElementType().isUnsignedInteger())
+          continue;
+        op->emitError() << "code generation does not support unsigned element types yet "
+                           "(found "
+                        << type << ")";
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+    if (unsignedFound.wasInterrupted())
+      return signalPassFailure();
+
+    ConversionTarget target(getContext());
+    target.addLegalDialect<linalg::LinalgDialect, tensor::TensorDialect, arith::ArithDialect,
+                           math::MathDialect, scf::SCFDialect, func::FuncDialect>();
+    target.addIllegalDialect<prim::PrimDialect>();
+    target.addLegalOp<prim::CheckOp, prim::SymbolOp, prim::BindShapeOp>();
+    RewritePatternSet patterns(&getContext());
+    tcc::populatePrimToLinalgPatterns(patterns);
+    if (failed(applyPartialConversion(module, target, std::move(patterns))))
+      signalPassFailure();
+  }
+};
+} // namespace

@@ -1,0 +1,151 @@
+//===- LowerSupport.cpp - scalar semantics shared by the lowering patterns ------------===//
+#include "LoweringPatterns.h"
+
+#include "dialects/prim/PrimDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace tcc;
+
+SmallVector<Value> lower::getDynamicDims(OpBuilder &b, Location loc, Value like) {
+  auto type = cast<RankedTensorType>(like.getType());
+  SmallVector<Value> dims;
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    if (type.isDynamicDim(d))
+      dims.push_back(tensor::DimOp::create(b, loc, like, d));
+  return dims;
+}
+
+Value lower::createEmpty(OpBuilder &b, Location loc, RankedTensorType type,
+                         ValueRange dynamicSizes) {
+  return tensor::EmptyOp::create(b, loc, type, dynamicSizes);
+}
+
+namespace {
+Value floatConstant(OpBuilder &b, Location loc, FloatType type, double value) {
+  return arith::ConstantOp::create(b, loc, type, b.getFloatAttr(type, value));
+}
+Value intConstant(OpBuilder &b, Location loc, Type type, const APInt &value) {
+  return arith::ConstantOp::create(b, loc, type, b.getIntegerAttr(type, value));
+}
+} // namespace
+
+Value lower::convertScalar(OpBuilder &b, Location loc, Value x, Type from, Type to) {
+  if (from == to)
+    return x;
+  auto fromFloat = dyn_cast<FloatType>(from), toFloat = dyn_cast<FloatType>(to);
+  auto fromInt = dyn_cast<IntegerType>(from), toInt = dyn_cast<IntegerType>(to);
+  if (fromFloat && toFloat)
+    return fromFloat.getWidth() < toFloat.getWidth()
+               ? arith::ExtFOp::create(b, loc, to, x).getResult()
+               : arith::TruncFOp::create(b, loc, to, x).getResult();
+  if (fromInt && toFloat) {
+    // i1 and unsigned read as non-negative.
+    if (fromInt.getWidth() == 1 || fromInt.isUnsigned())
+      return arith::UIToFPOp::create(b, loc, to, x);
+    return arith::SIToFPOp::create(b, loc, to, x);
+  }
+  if (fromFloat && toInt) {
+    if (toInt.getWidth() == 1) // x != 0 (NaN is true)
+      return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNE, x,
+                                   floatConstant(b, loc, fromFloat, 0.0));
+    // Truncate toward zero, saturate, NaN -> 0: compare against exact powers of two.
+    unsigned width = toInt.getWidth();
+    bool isUnsigned = toInt.isUnsigned();
+    double upper = std::ldexp(1.0, isUnsigned ? width : width - 1);
+    double lower = isUnsigned ? -1.0 : -std::ldexp(1.0, width - 1);
+    Type signless = IntegerType::get(b.getContext(), width);
+    APInt maxValue = isUnsigned ? APInt::getMaxValue(width) : APInt::getSignedMaxValue(width);
+    APInt minValue = isUnsigned ? APInt::getMinValue(width) : APInt::getSignedMinValue(width);
+    Value converted = isUnsigned ? arith::FPToUIOp::create(b, loc, signless, x).getResult()
+                                 : arith::FPToSIOp::create(b, loc, signless, x).getResult();
+    Value tooLarge = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGE, x,
+                                           floatConstant(b, loc, fromFloat, upper));
+    Value tooSmall = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLE, x,
+                                           floatConstant(b, loc, fromFloat, lower));
+    Value isNan = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, x, x);
+    Value r = arith::SelectOp::create(b, loc, tooLarge, intConstant(b, loc, signless, maxValue),
+                                      converted);
+    r = arith::SelectOp::create(b, loc, tooSmall, intConstant(b, loc, signless, minValue), r);
+    return arith::SelectOp::create(b, loc, isNan,
+                                   intConstant(b, loc, signless, APInt::getZero(width)), r);
+  }
+  if (fromInt && toInt) {
+    unsigned fw = fromInt.getWidth(), tw = toInt.getWidth();
+    if (tw == 1)
+      return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, x,
+                                   intConstant(b, loc, from, APInt::getZero(fw)));
+    if (fw == tw)
+      return x;
+    if (fw > tw)
+      return arith::TruncIOp::create(b, loc, to, x);
+    if (fw == 1 || fromInt.isUnsigned())
+      return arith::ExtUIOp::create(b, loc, to, x);
+    return arith::ExtSIOp::create(b, loc, to, x);
+  }
+  return nullptr;
+}
+
+Value lower::createIdentity(OpBuilder &b, Location loc, int kind, Type type) {
+  auto k = static_cast<prim::ReduceKind>(kind);
+  if (auto f = dyn_cast<FloatType>(type)) {
+    const llvm::fltSemantics &sem = f.getFloatSemantics();
+    APFloat value = APFloat::getZero(sem);
+    switch (k) {
+    case prim::ReduceKind::Prod: value = APFloat::getOne(sem); break;
+    case prim::ReduceKind::Max: value = APFloat::getInf(sem, /*Negative=*/true); break;
+    case prim::ReduceKind::Min: value = APFloat::getInf(sem, /*Negative=*/false); break;
+    default: break;
+    }
+    return arith::ConstantOp::create(b, loc, type, b.getFloatAttr(type, value));
+  }
+  unsigned width = type.getIntOrFloatBitWidth();
+  bool isUnsigned = type.isUnsignedInteger() || width == 1;
+  APInt value = APInt::getZero(width);
+  switch (k) {
+  case prim::ReduceKind::Prod: value = APInt(width, 1); break;
+  case prim::ReduceKind::Max:
+    value = isUnsigned ? APInt::getMinValue(width) : APInt::getSignedMinValue(width);
+    break;
+  case prim::ReduceKind::Min:
+    value = isUnsigned ? APInt::getMaxValue(width) : APInt::getSignedMaxValue(width);
+    break;
+  case prim::ReduceKind::And: value = APInt::getAllOnes(width); break;
+  default: break;
+  }
+  return arith::ConstantOp::create(b, loc, type, b.getIntegerAttr(type, value));
+}
+
+Value lower::combine(OpBuilder &b, Location loc, int kind, Value lhs, Value rhs) {
+  auto k = static_cast<prim::ReduceKind>(kind);
+  Type type = lhs.getType();
+  if (isa<FloatType>(type)) {
+    switch (k) {
+    case prim::ReduceKind::Sum: return arith::AddFOp::create(b, loc, lhs, rhs);
+    case prim::ReduceKind::Prod: return arith::MulFOp::create(b, loc, lhs, rhs);
+    case prim::ReduceKind::Max: return arith::MaximumFOp::create(b, loc, lhs, rhs);
+    case prim::ReduceKind::Min: return arith::MinimumFOp::create(b, loc, lhs, rhs);
+    default: return nullptr;
+    }
+  }
+  bool isUnsigned = type.isUnsignedInteger() || type.isInteger(1);
+  switch (k) {
+  case prim::ReduceKind::Sum: return arith::AddIOp::create(b, loc, lhs, rhs);
+  case prim::ReduceKind::Prod: return arith::MulIOp::create(b, loc, lhs, rhs);
+  case prim::ReduceKind::Max:
+    return isUnsigned ? arith::MaxUIOp::create(b, loc, lhs, rhs).getResult()
+                      : arith::MaxSIOp::create(b, loc, lhs, rhs).getResult();
+  case prim::ReduceKind::Min:
+    return isUnsigned ? arith::MinUIOp::create(b, loc, lhs, rhs).getResult()
+                      : arith::MinSIOp::create(b, loc, lhs, rhs).getResult();
+  case prim::ReduceKind::And: return arith::AndIOp::create(b, loc, lhs, rhs);
+  case prim::ReduceKind::Or: return arith::OrIOp::create(b, loc, lhs, rhs);
+  case prim::ReduceKind::Xor: return arith::XOrIOp::create(b, loc, lhs, rhs);
+  }
+  return nullptr;
+}

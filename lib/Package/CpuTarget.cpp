@@ -1,0 +1,85 @@
+//===- CpuTarget.cpp - which CPU the code is for, and what it requires ----------------===//
+#include "tcc/Package/Package.h"
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/TargetParser/Host.h"
+#include "llvm/TargetParser/Triple.h"
+
+using namespace mlir;
+
+namespace {
+/// The features the runtime can check, per architecture (runtime/src/cpu_features.c).
+constexpr const char *kX86Checked[] = {"sse4.2", "avx", "avx2", "fma", "f16c", "bmi", "bmi2",
+                                       "avx512f", "avx512bw", "avx512vl", "avx512dq",
+                                       "avx512bf16", "avx512vnni"};
+constexpr const char *kAArch64Checked[] = {"neon", "fullfp16", "dotprod", "bf16", "sve"};
+
+/// The checked features a named x86 micro-architecture level implies.
+std::string x86LevelFeatures(llvm::StringRef cpu) {
+  std::string v2 = "+sse4.2";
+  std::string v3 = v2 + ",+avx,+avx2,+bmi,+bmi2,+f16c,+fma";
+  std::string v4 = v3 + ",+avx512f,+avx512bw,+avx512vl,+avx512dq";
+  if (cpu == "x86-64-v2")
+    return v2;
+  if (cpu == "x86-64-v3")
+    return v3;
+  if (cpu == "x86-64-v4")
+    return v4;
+  return "";
+}
+} // namespace
+
+FailureOr<tcc::CpuTarget> tcc::resolveCpuTarget(llvm::StringRef target, llvm::StringRef cpu,
+                                                std::string &error) {
+  CpuTarget result;
+  llvm::Triple host(llvm::sys::getDefaultTargetTriple());
+  std::string arch;
+  if (target.empty() || target == "host" || target == "cpu") {
+    arch = host.getArch() == llvm::Triple::aarch64 ? "aarch64" : "x86_64";
+  } else if (target == "cpu:x86_64-linux") {
+    arch = "x86_64";
+  } else if (target == "cpu:aarch64-linux") {
+    arch = "aarch64";
+  } else {
+    error = "unknown target '" + target.str() +
+            "'; supported: host, cpu, cpu:x86_64-linux, cpu:aarch64-linux (GPU targets are "
+            "not available yet)";
+    return failure();
+  }
+  result.triple = arch + "-unknown-linux-gnu";
+  bool native = cpu == "native";
+  if (native && arch != (host.getArch() == llvm::Triple::aarch64 ? "aarch64" : "x86_64")) {
+    error = "--cpu=native needs the host's architecture, not " + arch;
+    return failure();
+  }
+  if (native) {
+    result.cpu = llvm::sys::getHostCPUName().str();
+    llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
+    std::string llvmFeatures, required;
+    for (auto &entry : features) {
+      llvmFeatures += (llvmFeatures.empty() ? "" : ",") + std::string(entry.second ? "+" : "-") +
+                      entry.first().str();
+    }
+    auto checked = arch == "x86_64" ? llvm::ArrayRef<const char *>(kX86Checked)
+                                    : llvm::ArrayRef<const char *>(kAArch64Checked);
+    for (const char *name : checked)
+      if (features.lookup(name))
+        required += (required.empty() ? "+" : ",+") + std::string(name);
+    result.features = llvmFeatures;
+    result.requiredFeatures = required;
+    return result;
+  }
+  if (arch == "x86_64") {
+    result.cpu = cpu.empty() ? "x86-64-v3" : cpu.str();
+    result.requiredFeatures = x86LevelFeatures(result.cpu);
+    if (result.requiredFeatures.empty() && !cpu.empty() && !cpu.starts_with("x86-64")) {
+      // A named CPU (znver4, skylake, ...): require the level its features imply, no more.
+      result.requiredFeatures = x86LevelFeatures("x86-64-v2");
+    }
+  } else {
+    result.cpu = cpu.empty() ? "generic" : cpu.str();
+    result.features = cpu.empty() ? "+v8.2a,+neon,+fullfp16" : "";
+    result.requiredFeatures = cpu.empty() ? "+neon,+fullfp16" : "+neon";
+  }
+  return result;
+}

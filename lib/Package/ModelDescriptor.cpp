@@ -1,0 +1,224 @@
+//===- ModelDescriptor.cpp - LLVM IR of the model, its entry points and descriptor -------===//
+//
+// Writes the layout of runtime/include/tcc/model_abi.h: the exported descriptor (metadata,
+// workspace_size, output_shapes, run) around the translated host function @main, which
+// takes bare pointers (inputs, outputs, workspace) and returns a check status.
+//
+//===----------------------------------------------------------------------------------===//
+#include "tcc/Package/Package.h"
+#include "tcc/Version.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Module.h"
+
+using namespace mlir;
+
+namespace {
+
+constexpr uint32_t kAbiVersion = 1; // TCC_ABI_VERSION
+constexpr const char *kDescriptorSymbol = "tcc_model_descriptor_v1";
+
+struct DescriptorBuilder {
+  llvm::Module &module;
+  llvm::LLVMContext &ctx;
+  llvm::Type *i32, *i64;
+  llvm::PointerType *ptr;
+
+  explicit DescriptorBuilder(llvm::Module &m)
+      : module(m), ctx(m.getContext()), i32(llvm::Type::getInt32Ty(ctx)),
+        i64(llvm::Type::getInt64Ty(ctx)), ptr(llvm::PointerType::getUnqual(ctx)) {}
+
+  llvm::Constant *string(llvm::StringRef text) {
+    auto *data = llvm::ConstantDataArray::getString(ctx, text);
+    auto *global = new llvm::GlobalVariable(module, data->getType(), /*isConstant=*/true,
+                                            llvm::GlobalValue::PrivateLinkage, data, ".str");
+    global->setUnnamedAddr(llvm::GlobalValue::UnnamedAddr::Global);
+    return global;
+  }
+
+  template <typename T>
+  llvm::Constant *array(llvm::Type *element, llvm::ArrayRef<T> values, llvm::StringRef name) {
+    if (values.empty())
+      return llvm::ConstantPointerNull::get(ptr);
+    std::vector<llvm::Constant *> items;
+    for (T v : values)
+      items.push_back(llvm::ConstantInt::get(element, static_cast<uint64_t>(v), true));
+    auto *type = llvm::ArrayType::get(element, items.size());
+    return new llvm::GlobalVariable(module, type, true, llvm::GlobalValue::PrivateLinkage,
+                                    llvm::ConstantArray::get(type, items), name);
+  }
+
+  llvm::Constant *structArray(llvm::StructType *type, llvm::ArrayRef<llvm::Constant *> items,
+                              llvm::StringRef name) {
+    if (items.empty())
+      return llvm::ConstantPointerNull::get(ptr);
+    auto *arrayType = llvm::ArrayType::get(type, items.size());
+    return new llvm::GlobalVariable(module, arrayType, true, llvm::GlobalValue::PrivateLinkage,
+                                    llvm::ConstantArray::get(arrayType, items), name);
+  }
+
+  llvm::Function *function(llvm::StringRef name, llvm::Type *result,
+                           llvm::ArrayRef<llvm::Type *> params) {
+    auto *type = llvm::FunctionType::get(result, params, false);
+    return llvm::Function::Create(type, llvm::GlobalValue::InternalLinkage, name, module);
+  }
+};
+
+} // namespace
+
+std::unique_ptr<llvm::Module> tcc::buildModelModule(ModuleOp mlirModule,
+                                                    const ModelInterface &interface,
+                                                    const CpuTarget &target,
+                                                    llvm::LLVMContext &context,
+                                                    std::string &error) {
+  std::vector<std::string> messages;
+  if (auto list = mlirModule->getAttrOfType<ArrayAttr>("tcc.check_messages"))
+    for (Attribute a : list)
+      messages.push_back(cast<StringAttr>(a).getValue().str());
+  int64_t workspaceSize = 0;
+  if (auto main = mlirModule.lookupSymbol("main"))
+    if (auto size = main->getAttrOfType<IntegerAttr>("tcc.workspace_size"))
+      workspaceSize = size.getInt();
+
+  // tcc's own argument attributes (onnx.name, tcc.workspace) have no LLVM meaning.
+  for (auto func : mlirModule.getOps<LLVM::LLVMFuncOp>())
+    func.removeArgAttrsAttr();
+  std::unique_ptr<llvm::Module> module = translateModuleToLLVMIR(mlirModule, context, "model");
+  if (!module) {
+    error = "translation to LLVM IR failed";
+    return nullptr;
+  }
+  llvm::Function *main = module->getFunction("main");
+  size_t expectedArgs = interface.inputs.size() + interface.outputs.size() + 1;
+  if (!main || main->arg_size() != expectedArgs || !main->getReturnType()->isIntegerTy(32)) {
+    error = "internal error: the host function does not have the expected signature";
+    return nullptr;
+  }
+  // Nothing but the descriptor is visible outside the model.
+  for (llvm::Function &f : *module)
+    if (!f.isDeclaration())
+      f.setLinkage(llvm::GlobalValue::InternalLinkage);
+  for (llvm::GlobalVariable &g : module->globals())
+    if (!g.isDeclaration())
+      g.setLinkage(llvm::GlobalValue::InternalLinkage);
+
+  DescriptorBuilder b(*module);
+  llvm::IRBuilder<> ir(context);
+
+  // int64_t workspace_size(const int64_t *symbol_values)
+  llvm::Function *workspace = b.function("tcc_workspace_size", b.i64, {b.ptr});
+  ir.SetInsertPoint(llvm::BasicBlock::Create(context, "entry", workspace));
+  ir.CreateRet(llvm::ConstantInt::get(b.i64, workspaceSize));
+
+  // int32_t output_shapes(const int64_t *symbol_values, int64_t *shapes)
+  llvm::Function *shapes = b.function("tcc_output_shapes", b.i32, {b.ptr, b.ptr});
+  ir.SetInsertPoint(llvm::BasicBlock::Create(context, "entry", shapes));
+  {
+    int64_t k = 0;
+    for (const TensorInterface &t : interface.outputs)
+      for (int64_t d : t.shape) {
+        if (d < 0) {
+          error = "code generation needs static output shapes for now";
+          return nullptr;
+        }
+        ir.CreateStore(llvm::ConstantInt::get(b.i64, d),
+                       ir.CreateConstGEP1_64(b.i64, shapes->getArg(1), k++));
+      }
+    ir.CreateRet(llvm::ConstantInt::get(b.i32, 0));
+  }
+
+  // int32_t run(imports, symbol_values, inputs, outputs, workspace)
+  llvm::Function *run = b.function("tcc_run", b.i32, {b.ptr, b.ptr, b.ptr, b.ptr, b.ptr});
+  llvm::Argument *imports = run->getArg(0), *inputs = run->getArg(2),
+                 *outputs = run->getArg(3), *ws = run->getArg(4);
+  auto *entry = llvm::BasicBlock::Create(context, "entry", run);
+  auto *failed = llvm::BasicBlock::Create(context, "failed", run);
+  auto *report = llvm::BasicBlock::Create(context, "report", run);
+  auto *done = llvm::BasicBlock::Create(context, "done", run);
+  ir.SetInsertPoint(entry);
+  std::vector<llvm::Value *> args;
+  for (size_t i = 0; i < interface.inputs.size(); ++i)
+    args.push_back(ir.CreateLoad(b.ptr, ir.CreateConstGEP1_64(b.ptr, inputs, i)));
+  for (size_t i = 0; i < interface.outputs.size(); ++i)
+    args.push_back(ir.CreateLoad(b.ptr, ir.CreateConstGEP1_64(b.ptr, outputs, i)));
+  args.push_back(ws);
+  llvm::Value *status = ir.CreateCall(main, args);
+  ir.CreateCondBr(ir.CreateICmpEQ(status, llvm::ConstantInt::get(b.i32, 0)), done, failed);
+
+  // A failed check: hand its message to imports->report_error(context, message).
+  ir.SetInsertPoint(failed);
+  auto *importType = llvm::StructType::get(context, {b.i32, b.i32, b.ptr, b.ptr, b.ptr});
+  llvm::Value *reportFn = ir.CreateLoad(b.ptr, ir.CreateStructGEP(importType, imports, 4));
+  ir.CreateCondBr(ir.CreateIsNull(reportFn), done, report);
+  ir.SetInsertPoint(report);
+  std::vector<llvm::Constant *> messageStrings;
+  for (const std::string &m : messages)
+    messageStrings.push_back(b.string(m));
+  llvm::Value *message;
+  if (messageStrings.empty()) {
+    message = b.string("a run-time check failed");
+  } else {
+    auto *type = llvm::ArrayType::get(b.ptr, messageStrings.size());
+    auto *table = new llvm::GlobalVariable(*module, type, true, llvm::GlobalValue::PrivateLinkage,
+                                           llvm::ConstantArray::get(type, messageStrings),
+                                           "tcc_check_messages");
+    llvm::Value *index = ir.CreateZExt(ir.CreateSub(status, llvm::ConstantInt::get(b.i32, 1)), b.i64);
+    index = ir.CreateSelect(ir.CreateICmpULT(index, llvm::ConstantInt::get(b.i64, messageStrings.size())),
+                            index, llvm::ConstantInt::get(b.i64, 0));
+    message = ir.CreateLoad(b.ptr, ir.CreateGEP(type, table, {ir.getInt64(0), index}));
+  }
+  llvm::Value *reportContext = ir.CreateLoad(b.ptr, ir.CreateStructGEP(importType, imports, 2));
+  ir.CreateCall(llvm::FunctionType::get(llvm::Type::getVoidTy(context), {b.ptr, b.ptr}, false),
+                reportFn, {reportContext, message});
+  ir.CreateBr(done);
+  ir.SetInsertPoint(done);
+  llvm::PHINode *result = ir.CreatePHI(b.i32, 3);
+  result->addIncoming(llvm::ConstantInt::get(b.i32, 0), entry);
+  result->addIncoming(llvm::ConstantInt::get(b.i32, 1), failed);
+  result->addIncoming(llvm::ConstantInt::get(b.i32, 1), report);
+  ir.CreateRet(result);
+
+  // Metadata.
+  auto *tensorType = llvm::StructType::get(context, {b.ptr, b.i32, b.i32, b.ptr, b.ptr});
+  auto describe = [&](const std::vector<TensorInterface> &list, llvm::StringRef what) {
+    std::vector<llvm::Constant *> items;
+    for (auto [i, t] : llvm::enumerate(list))
+      items.push_back(llvm::ConstantStruct::get(
+          tensorType, {b.string(t.name), llvm::ConstantInt::get(b.i32, t.dtype),
+                       llvm::ConstantInt::get(b.i32, t.shape.size()),
+                       b.array<int64_t>(b.i64, t.shape, (what + "_shape").str()),
+                       b.array<int32_t>(b.i32, t.symbols, (what + "_symbols").str())}));
+    return b.structArray(tensorType, items, what);
+  };
+  auto *symbolType = llvm::StructType::get(context, {b.ptr, b.i64, b.i64});
+  std::vector<llvm::Constant *> symbols;
+  for (const SymbolInterface &s : interface.symbols)
+    symbols.push_back(llvm::ConstantStruct::get(
+        symbolType, {b.string(s.name), llvm::ConstantInt::get(b.i64, s.min),
+                     llvm::ConstantInt::get(b.i64, s.max)}));
+
+  auto *descriptorType = llvm::StructType::get(
+      context, {b.i32, b.i32, b.ptr, b.ptr, b.ptr, b.ptr, b.i32, b.i32, b.i32, b.i32, b.ptr, b.ptr,
+                b.ptr, b.ptr, b.ptr, b.ptr});
+  module->setTargetTriple(llvm::Triple(target.triple));
+  uint64_t size = 4 + 4 + 4 * 8 + 4 * 4 + 6 * 8; // the C layout on LP64 targets
+  auto *descriptor = llvm::ConstantStruct::get(
+      descriptorType,
+      {llvm::ConstantInt::get(b.i32, kAbiVersion), llvm::ConstantInt::get(b.i32, size),
+       b.string(tcc::kVersion), b.string(target.triple), b.string(target.cpu),
+       b.string(target.requiredFeatures),
+       llvm::ConstantInt::get(b.i32, interface.symbols.size()),
+       llvm::ConstantInt::get(b.i32, interface.inputs.size()),
+       llvm::ConstantInt::get(b.i32, interface.outputs.size()), llvm::ConstantInt::get(b.i32, 0),
+       b.structArray(symbolType, symbols, "symbols"), describe(interface.inputs, "inputs"),
+       describe(interface.outputs, "outputs"), workspace, shapes, run});
+  auto *global = new llvm::GlobalVariable(*module, descriptorType, true,
+                                          llvm::GlobalValue::ExternalLinkage, descriptor,
+                                          kDescriptorSymbol);
+  global->setVisibility(llvm::GlobalValue::DefaultVisibility);
+  global->setAlignment(llvm::Align(8));
+  return module;
+}

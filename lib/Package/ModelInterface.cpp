@@ -1,0 +1,89 @@
+//===- ModelInterface.cpp - what a compiled model publishes --------------------------===//
+#include "tcc/Package/Package.h"
+
+#include "dialects/prim/PrimDialect.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+
+using namespace mlir;
+using namespace tcc;
+
+namespace {
+/// The ONNX TensorProto code of an element type, or 0.
+int32_t dtypeOf(Type type) {
+  if (type.isF32()) return 1;
+  if (type.isF16()) return 10;
+  if (type.isF64()) return 11;
+  if (type.isBF16()) return 16;
+  if (type.isInteger(1)) return 9;
+  auto integer = dyn_cast<IntegerType>(type);
+  if (!integer)
+    return 0;
+  bool u = integer.isUnsigned();
+  switch (integer.getWidth()) {
+  case 8: return u ? 2 : 3;
+  case 16: return u ? 4 : 5;
+  case 32: return u ? 12 : 6;
+  case 64: return u ? 13 : 7;
+  default: return 0;
+  }
+}
+} // namespace
+
+FailureOr<tcc::ModelInterface> tcc::getModelInterface(ModuleOp module) {
+  auto main = module.lookupSymbol<func::FuncOp>("main");
+  if (!main)
+    return module.emitError() << "the module has no @main function";
+  ModelInterface interface;
+  DenseMap<Attribute, int32_t> symbolIndex;
+  for (auto symbol : module.getOps<prim::SymbolOp>()) {
+    symbolIndex[symbol.getSymNameAttr()] = static_cast<int32_t>(interface.symbols.size());
+    interface.symbols.push_back(
+        {symbol.getSymName().str(), static_cast<int64_t>(symbol.getMin()),
+         symbol.getMax() ? static_cast<int64_t>(*symbol.getMax()) : int64_t(-1)});
+  }
+  // Dims bound to a lone symbol name it.
+  DenseMap<std::pair<Value, int64_t>, int32_t> boundDims;
+  for (auto bind : main.getOps<prim::BindShapeOp>())
+    for (auto [d, expr] : llvm::enumerate(bind.getShape().getResults()))
+      if (auto s = dyn_cast<AffineSymbolExpr>(expr)) {
+        auto name = cast<FlatSymbolRefAttr>(bind.getSymbols()[s.getPosition()]).getAttr();
+        if (symbolIndex.count(name))
+          boundDims[{bind.getOperand(), static_cast<int64_t>(d)}] = symbolIndex[name];
+      }
+  auto describe = [&](Type type, StringRef name, Value value, StringRef what,
+                      unsigned index) -> FailureOr<TensorInterface> {
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    if (!tensor)
+      return main.emitError() << what << " " << index << " ('" << name << "') has type " << type
+                              << ", expected a ranked tensor";
+    TensorInterface t;
+    t.name = name.str();
+    t.dtype = dtypeOf(tensor.getElementType());
+    if (!t.dtype)
+      return main.emitError() << what << " " << index << " ('" << name
+                              << "') has element type " << tensor.getElementType()
+                              << ", which the model ABI cannot describe";
+    for (int64_t d = 0; d < tensor.getRank(); ++d) {
+      t.shape.push_back(tensor.isDynamicDim(d) ? -1 : tensor.getDimSize(d));
+      auto it = value ? boundDims.find({value, d}) : boundDims.end();
+      t.symbols.push_back(tensor.isDynamicDim(d) && it != boundDims.end() ? it->second : -1);
+    }
+    return t;
+  };
+  for (auto [i, arg] : llvm::enumerate(main.getArguments())) {
+    auto name = main.getArgAttrOfType<StringAttr>(i, "onnx.name");
+    auto t = describe(arg.getType(), name ? name.getValue() : "", arg, "input", i);
+    if (failed(t))
+      return failure();
+    interface.inputs.push_back(*t);
+  }
+  for (auto [i, type] : llvm::enumerate(main.getResultTypes())) {
+    auto name = main.getResultAttrOfType<StringAttr>(i, "onnx.name");
+    auto t = describe(type, name ? name.getValue() : "", Value(), "output", i);
+    if (failed(t))
+      return failure();
+    interface.outputs.push_back(*t);
+  }
+  return interface;
+}

@@ -1,0 +1,115 @@
+//===- Compiler.cpp - one call from an imported model to any output ------------------===//
+#include "tcc/Pipelines/Compiler.h"
+
+#include "tcc/Pipelines/Pipelines.h"
+
+#include "mlir/Pass/PassManager.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+using namespace mlir;
+
+std::optional<tcc::EmitKind> tcc::parseEmitKind(llvm::StringRef name) {
+  return llvm::StringSwitch<std::optional<EmitKind>>(name)
+      .Case("onnx", EmitKind::Onnx)
+      .Case("prim", EmitKind::Prim)
+      .Case("kernel", EmitKind::Kernel)
+      .Case("llvm", EmitKind::LLVM)
+      .Case("asm", EmitKind::Asm)
+      .Case("obj", EmitKind::Obj)
+      .Case("so", EmitKind::So)
+      .Default(std::nullopt);
+}
+
+namespace {
+void configure(PassManager &pm, const tcc::CompileOptions &options) {
+  if (!options.printIrAfterAll)
+    return;
+  pm.getContext()->disableMultithreading();
+  pm.enableIRPrinting([](Pass *, Operation *) { return false; },
+                      [](Pass *, Operation *) { return true; }, /*printModuleScope=*/true,
+                      /*printAfterOnlyOnChange=*/false, /*printAfterOnlyOnFailure=*/false,
+                      llvm::errs(), options.printing);
+}
+
+LogicalResult writeFile(llvm::StringRef path, llvm::ArrayRef<char> bytes, std::string &error) {
+  std::error_code ec;
+  llvm::ToolOutputFile file(path, ec, llvm::sys::fs::OF_None);
+  if (ec) {
+    error = "cannot write '" + path.str() + "': " + ec.message();
+    return failure();
+  }
+  file.os().write(bytes.data(), bytes.size());
+  file.keep();
+  return success();
+}
+} // namespace
+
+LogicalResult tcc::compileModule(ModuleOp module, const CompileOptions &options,
+                                 llvm::raw_ostream &text, llvm::StringRef outputPath,
+                                 std::string &error) {
+  EmitKind emit = options.emit;
+  if (emit == EmitKind::Onnx) {
+    module->print(text, options.printing);
+    return success();
+  }
+  {
+    PassManager pm(module.getContext());
+    configure(pm, options);
+    buildOnnxToPrimPipeline(pm);
+    if (failed(pm.run(module)))
+      return failure();
+  }
+  if (emit == EmitKind::Prim) {
+    module->print(text, options.printing);
+    return success();
+  }
+  FailureOr<ModelInterface> interface = getModelInterface(module);
+  if (failed(interface))
+    return failure();
+  {
+    PassManager pm(module.getContext());
+    configure(pm, options);
+    if (failed(buildPrimToKernelPipeline(pm))) {
+      error = "internal error: the kernel pipeline does not parse";
+      return failure();
+    }
+    if (failed(pm.run(module)))
+      return failure();
+  }
+  if (emit == EmitKind::Kernel) {
+    module->print(text, options.printing);
+    return success();
+  }
+  {
+    PassManager pm(module.getContext());
+    configure(pm, options);
+    if (failed(buildKernelToLLVMPipeline(pm))) {
+      error = "internal error: the LLVM pipeline does not parse";
+      return failure();
+    }
+    if (failed(pm.run(module)))
+      return failure();
+  }
+  llvm::LLVMContext llvmContext;
+  std::unique_ptr<llvm::Module> llvmModule =
+      buildModelModule(module, *interface, options.target, llvmContext, error);
+  if (!llvmModule)
+    return failure();
+  if (emit == EmitKind::LLVM) {
+    llvmModule->print(text, nullptr);
+    return success();
+  }
+  llvm::SmallVector<char, 0> code;
+  if (failed(emitMachineCode(*llvmModule, options.target, emit == EmitKind::Asm, code, error)))
+    return failure();
+  if (emit == EmitKind::Asm) {
+    text.write(code.data(), code.size());
+    return success();
+  }
+  if (emit == EmitKind::Obj)
+    return writeFile(outputPath, code, error);
+  return linkSharedLibrary(code, outputPath, error);
+}

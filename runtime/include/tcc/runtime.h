@@ -1,0 +1,343 @@
+//===- runtime.h - the tcc runtime: load a compiled model.so and run it -------------------===//
+//
+// The public C API of the runtime (C11; usable from C++). It loads a model compiled by tcc
+// (a shared library exporting the descriptor of tcc/model_abi.h), checks it against this host,
+// answers metadata queries and runs it on DLPack tensors:
+//
+//   tcc_model *model = NULL;
+//   tcc_status status = tcc_model_load("model.so", NULL, &model);
+//   tcc_session_options options = TCC_SESSION_OPTIONS_INIT;
+//   tcc_session *session = NULL;
+//   if (!status) status = tcc_session_create(model, &options, &session);
+//   if (!status) status = tcc_session_run(session, inputs, 2, outputs, 1);
+//   if (status) { fprintf(stderr, "%s\n", tcc_status_message(status)); tcc_status_free(status); }
+//   tcc_session_release(session);
+//   tcc_model_release(model);
+//
+// Conventions (those of IREE's runtime):
+// - Handles are opaque. Objects are created through out-parameters (`out_*`), which are set
+//   only on success and are left untouched on failure.
+// - Every function that can fail returns a tcc_status: NULL means success; otherwise the caller
+//   owns the status and must free it with tcc_status_free. A status carries a code and a
+//   message that says what went wrong and where (the function, the input's index and name,
+//   the dim, expected vs actual).
+// - Options structs start with a `size` field; initialize them with their *_INIT macro (or
+//   *_init function) and then change the fields you need. NULL options mean the defaults.
+// - Each function states who owns what and which threads may call it. In short: a tcc_model is
+//   immutable and may be shared by any number of threads; a tcc_session is used by one thread
+//   at a time (give each thread its own session of the shared model).
+// - Tensors are DLPack 0.6 `DLTensor`s in CPU memory, dense and row-major. DLPack 0.6 has no
+//   boolean type: a TCC_DTYPE_BOOL tensor is {kDLUInt, 8 bits, 1 lane}, one byte per element
+//   holding 0 or 1; the boolean code of later DLPack versions ({6, 8, 1}, kDLBool) is
+//   accepted as well.
+// - Untrusted data (model files, tensors passed to run) never makes the runtime crash or read
+//   out of bounds: every inconsistency is reported as a status.
+//
+//===--------------------------------------------------------------------------------------===//
+#ifndef TCC_RUNTIME_H
+#define TCC_RUNTIME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <dlpack/dlpack.h>
+
+#include "tcc/model_abi.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(TCC_RUNTIME_BUILDING)
+#define TCC_API __attribute__((visibility("default")))
+#else
+#define TCC_API
+#endif
+
+/// The version of the runtime's C API. It changes when a declaration of this header changes in
+/// a way that breaks existing callers.
+#define TCC_RUNTIME_API_VERSION 1
+
+/// The version of the runtime library, e.g. "0.1.0". Static string; thread-safe.
+TCC_API const char *tcc_runtime_version(void);
+
+//===--------------------------------------------------------------------------------------===//
+// tcc_status
+//===--------------------------------------------------------------------------------------===//
+
+/// What kind of failure a status reports.
+typedef enum tcc_status_code {
+  TCC_STATUS_OK = 0,
+  /// The caller passed something wrong: a null pointer, bad options, a tensor of the wrong
+  /// count, dtype, rank, shape, layout or device.
+  TCC_STATUS_INVALID_ARGUMENT = 1,
+  /// An index or a dim is outside its range (e.g. a symbolic dim outside [min, max]).
+  TCC_STATUS_OUT_OF_RANGE = 2,
+  /// The model file cannot be opened, or it does not export a tcc descriptor.
+  TCC_STATUS_NOT_FOUND = 3,
+  /// The model's descriptor is malformed: inconsistent metadata or missing entry points.
+  TCC_STATUS_INVALID_MODEL = 4,
+  /// The model is valid but cannot run here: another ABI version, or CPU features that this
+  /// host lacks or that this runtime does not know.
+  TCC_STATUS_INCOMPATIBLE = 5,
+  /// A feature this runtime does not support yet (e.g. tensors on a GPU).
+  TCC_STATUS_UNIMPLEMENTED = 6,
+  /// Memory or threads could not be allocated.
+  TCC_STATUS_RESOURCE_EXHAUSTED = 7,
+  /// A run-time check inside the model failed (a shape assumption, an index out of range);
+  /// the message contains the model's own message.
+  TCC_STATUS_CHECK_FAILED = 8,
+  /// The model broke its own contract (e.g. returned an unknown code or a negative size), or
+  /// the session was used by two threads at once.
+  TCC_STATUS_INTERNAL = 9,
+} tcc_status_code;
+
+/// The result of a call: NULL on success, otherwise an object owned by the caller.
+typedef struct tcc_status_object *tcc_status;
+
+/// The code of `status`; TCC_STATUS_OK for NULL. Thread-safe; does not take ownership.
+TCC_API tcc_status_code tcc_status_code_of(tcc_status status);
+
+/// The message of `status` ("" for NULL), valid until the status is freed. Messages are one
+/// line, lowercase, and start with the function that failed, e.g.
+///   "tcc_session_run: input 1 'b': dim 0 is 3, expected 4".
+/// Thread-safe; does not take ownership.
+TCC_API const char *tcc_status_message(tcc_status status);
+
+/// The name of a code, e.g. "INVALID_ARGUMENT"; "UNKNOWN" for values outside the enum.
+/// Static string; thread-safe.
+TCC_API const char *tcc_status_code_name(tcc_status_code code);
+
+/// Frees `status` (NULL is fine). Takes ownership; call it once per status.
+TCC_API void tcc_status_free(tcc_status status);
+
+//===--------------------------------------------------------------------------------------===//
+// Element types (tcc_dtype, from model_abi.h) and DLPack
+//===--------------------------------------------------------------------------------------===//
+
+/// The lowercase name of a dtype ("float32", "bool", ...), or "unknown". Static; thread-safe.
+TCC_API const char *tcc_dtype_name(int32_t dtype);
+
+/// Bytes per element of a dtype, or 0 for an unknown dtype. Thread-safe.
+TCC_API size_t tcc_dtype_size(int32_t dtype);
+
+/// The DLPack type of a dtype (TCC_DTYPE_BOOL -> {kDLUInt, 8, 1}). Fails with
+/// INVALID_ARGUMENT for an unknown dtype. Thread-safe.
+TCC_API tcc_status tcc_dtype_to_dlpack(int32_t dtype, DLDataType *out_type);
+
+/// The dtype of a DLPack type. {kDLUInt, 8, 1} is TCC_DTYPE_UINT8 (DLPack 0.6 cannot tell a
+/// bool from a uint8; tensors passed to a TCC_DTYPE_BOOL input are accepted either way);
+/// {6 (kDLBool of DLPack >= 0.8), 8, 1} is TCC_DTYPE_BOOL. Fails with INVALID_ARGUMENT for
+/// types tcc has no dtype for (vectors, complex, odd widths). Thread-safe.
+TCC_API tcc_status tcc_dtype_from_dlpack(DLDataType type, int32_t *out_dtype);
+
+//===--------------------------------------------------------------------------------------===//
+// CPU features
+//===--------------------------------------------------------------------------------------===//
+
+/// Sets *out_present to 1 if this host supports the CPU feature `name` (LLVM's spelling, e.g.
+/// "avx2", "avx512bf16", "sse4.2" on x86-64; "neon", "fullfp16", "dotprod", "bf16", "sve" on
+/// AArch64), 0 otherwise. Fails with INCOMPATIBLE if the runtime does not know the name.
+/// Detection runs once per process. Thread-safe.
+TCC_API tcc_status tcc_cpu_has_feature(const char *name, int *out_present);
+
+/// Checks a feature list in LLVM's form ("+avx2,+fma,-avx512f"; entries without a sign count
+/// as required; "-" entries are ignored) against this host. Fails with INCOMPATIBLE naming
+/// every unknown feature, or else every missing one. NULL or "" is fine. Thread-safe.
+TCC_API tcc_status tcc_cpu_check_features(const char *features);
+
+//===--------------------------------------------------------------------------------------===//
+// tcc_model: a loaded model.so (immutable; shareable across threads)
+//===--------------------------------------------------------------------------------------===//
+
+typedef struct tcc_model tcc_model;
+
+/// Bits of tcc_model_options.flags.
+enum {
+  /// Load even if this host lacks the model's CPU features (the feature list must still name
+  /// known features), e.g. to inspect a model compiled for another machine. Sessions of such
+  /// a model check the features again and refuse to run where they are missing.
+  TCC_MODEL_FLAG_SKIP_CPU_CHECK = 1u << 0,
+};
+
+/// How to load a model.
+typedef struct tcc_model_options {
+  /// sizeof(tcc_model_options), for versioning; set by TCC_MODEL_OPTIONS_INIT.
+  size_t size;
+  /// TCC_MODEL_FLAG_* bits; unknown bits are an error.
+  uint32_t flags;
+} tcc_model_options;
+
+#define TCC_MODEL_OPTIONS_INIT {sizeof(tcc_model_options), 0u}
+
+/// Sets `options` to the defaults (same as TCC_MODEL_OPTIONS_INIT), for callers that cannot
+/// use the macro. Thread-safe.
+TCC_API void tcc_model_options_init(tcc_model_options *options);
+
+/// Loads the model at `path` (dlopen with RTLD_NOW | RTLD_LOCAL; a path without '/' is taken
+/// relative to the working directory, not searched for), finds TCC_MODEL_SYMBOL, validates
+/// its descriptor (ABI version and size, metadata consistency, entry points) and checks its
+/// CPU features against the host. `options` may be NULL.
+/// On success *out_model holds one reference, owned by the caller (tcc_model_release).
+/// Thread-safe.
+TCC_API tcc_status tcc_model_load(const char *path, const tcc_model_options *options,
+                                  tcc_model **out_model);
+
+/// Wraps a descriptor that is already in memory (a model linked statically into the program),
+/// with the same validation as tcc_model_load. The descriptor must outlive the model; it is
+/// not copied. On success *out_model holds one reference owned by the caller. Thread-safe.
+TCC_API tcc_status tcc_model_create_from_descriptor(const tcc_model_descriptor *descriptor,
+                                                    const tcc_model_options *options,
+                                                    tcc_model **out_model);
+
+/// Adds a reference to `model` (NULL is ignored). Thread-safe.
+TCC_API void tcc_model_retain(tcc_model *model);
+
+/// Drops a reference to `model` (NULL is ignored); the last one unloads the library. Sessions
+/// hold their own reference, so a model may be released while its sessions live on.
+/// Thread-safe.
+TCC_API void tcc_model_release(tcc_model *model);
+
+/// The path the model was loaded from ("" for tcc_model_create_from_descriptor). The strings
+/// returned by this and the following queries live as long as the model. Thread-safe.
+TCC_API const char *tcc_model_path(const tcc_model *model);
+/// The version of tcc that compiled the model. Thread-safe.
+TCC_API const char *tcc_model_tcc_version(const tcc_model *model);
+/// The target triple of the model's code, e.g. "x86_64-unknown-linux-gnu". Thread-safe.
+TCC_API const char *tcc_model_target_triple(const tcc_model *model);
+/// The CPU the code was tuned for, e.g. "x86-64-v3". Thread-safe.
+TCC_API const char *tcc_model_cpu(const tcc_model *model);
+/// The CPU features the code requires, e.g. "+avx2,+fma". Thread-safe.
+TCC_API const char *tcc_model_cpu_features(const tcc_model *model);
+/// The number of inputs of the model. Thread-safe.
+TCC_API int32_t tcc_model_num_inputs(const tcc_model *model);
+/// The number of outputs of the model. Thread-safe.
+TCC_API int32_t tcc_model_num_outputs(const tcc_model *model);
+/// The number of symbolic dims of the model. Thread-safe.
+TCC_API int32_t tcc_model_num_symbols(const tcc_model *model);
+
+/// One input or output of a model. All pointers are owned by the model and live as long as it.
+typedef struct tcc_tensor_info {
+  const char *name;
+  int32_t dtype; ///< a tcc_dtype
+  int32_t rank;
+  const int64_t *shape;         ///< rank extents; -1 for a symbolic dim
+  const int32_t *dim_symbols;   ///< rank symbol indices; -1 for a static dim
+  const char *const *dim_names; ///< rank entries: the symbol's name, or NULL for a static dim
+} tcc_tensor_info;
+
+/// A symbolic dim of a model and the values it accepts. `name` lives as long as the model.
+typedef struct tcc_symbol_info {
+  const char *name;
+  int64_t min;
+  int64_t max; ///< -1: unbounded
+} tcc_symbol_info;
+
+/// Describes input `index` (0 <= index < tcc_model_num_inputs) in *out_info. Fails with
+/// OUT_OF_RANGE for other indices. Thread-safe.
+TCC_API tcc_status tcc_model_input_info(const tcc_model *model, int32_t index,
+                                        tcc_tensor_info *out_info);
+
+/// Describes output `index` in *out_info; as tcc_model_input_info. Thread-safe.
+TCC_API tcc_status tcc_model_output_info(const tcc_model *model, int32_t index,
+                                         tcc_tensor_info *out_info);
+
+/// Describes symbol `index` (0 <= index < tcc_model_num_symbols) in *out_info. Thread-safe.
+TCC_API tcc_status tcc_model_symbol_info(const tcc_model *model, int32_t index,
+                                         tcc_symbol_info *out_info);
+
+/// Checks `inputs` (num_inputs pointers, in the model's input order) exactly as
+/// tcc_session_run does and writes the value of every symbol (tcc_model_num_symbols of them,
+/// `symbol_values_length` must be at least that) to `symbol_values`. A symbol takes its value
+/// from the first input dim that uses it; every other use must agree, and the value must be
+/// within the symbol's range. Does not read the tensors' data. Thread-safe.
+TCC_API tcc_status tcc_model_bind_symbols(const tcc_model *model, const DLTensor *const *inputs,
+                                          size_t num_inputs, int64_t *symbol_values,
+                                          size_t symbol_values_length);
+
+/// Computes the shape of every output for the given symbol values (e.g. from
+/// tcc_model_bind_symbols), so that callers can allocate outputs: output k's extents
+/// (its rank of them) are written to output_shapes[k]. `num_outputs` must equal
+/// tcc_model_num_outputs. Thread-safe.
+TCC_API tcc_status tcc_model_output_shapes(const tcc_model *model, const int64_t *symbol_values,
+                                           size_t num_symbol_values,
+                                           int64_t *const *output_shapes, size_t num_outputs);
+
+//===--------------------------------------------------------------------------------------===//
+// tcc_session: the state to run a model (one thread at a time)
+//===--------------------------------------------------------------------------------------===//
+
+typedef struct tcc_session tcc_session;
+
+/// How to create a session.
+typedef struct tcc_session_options {
+  /// sizeof(tcc_session_options), for versioning; set by TCC_SESSION_OPTIONS_INIT.
+  size_t size;
+  /// Threads that run the model's parallel loops, counting the caller of tcc_session_run:
+  /// 0 = one per core available to the process, 1 = everything runs on the caller's thread,
+  /// T > 1 = T - 1 worker threads created with the session (at most 1024).
+  int32_t num_threads;
+} tcc_session_options;
+
+#define TCC_SESSION_OPTIONS_INIT {sizeof(tcc_session_options), 0}
+
+/// Sets `options` to the defaults (same as TCC_SESSION_OPTIONS_INIT). Thread-safe.
+TCC_API void tcc_session_options_init(tcc_session_options *options);
+
+/// Creates a session of `model` with its thread pool and an empty workspace. The session
+/// retains the model (the caller keeps its own reference). `options` may be NULL.
+/// On success *out_session is owned by the caller (tcc_session_release). Thread-safe with
+/// respect to the model: any number of sessions of one model may exist and run at once.
+TCC_API tcc_status tcc_session_create(tcc_model *model, const tcc_session_options *options,
+                                      tcc_session **out_session);
+
+/// Stops the session's threads, frees its workspace and drops its model reference (NULL is
+/// ignored). Must not be called while the session is running.
+TCC_API void tcc_session_release(tcc_session *session);
+
+/// The model of the session (borrowed: the session keeps it alive). Thread-safe.
+TCC_API tcc_model *tcc_session_model(const tcc_session *session);
+
+/// The number of threads that run the session's parallel loops (the resolved
+/// tcc_session_options.num_threads). Thread-safe.
+TCC_API int32_t tcc_session_num_threads(const tcc_session *session);
+
+/// Runs the model. `inputs` and `outputs` are arrays of num_inputs / num_outputs pointers to
+/// DLTensors in the model's order; the counts must match the model. Every tensor must be on
+/// kDLCPU, of the model's dtype (lanes 1), rank and shape (static dims equal; symbolic dims
+/// consistent and in range, see tcc_model_bind_symbols; output shapes as
+/// tcc_model_output_shapes says), compact row-major (strides NULL or equal to the row-major
+/// strides), aligned to its element size, with non-NULL data unless it has no elements.
+/// Outputs must not overlap inputs or each other. Any violation is an error that names the
+/// tensor, the dim, and expected vs actual; nothing is run then.
+/// The caller keeps ownership of all tensors; the outputs' data is written. The workspace is
+/// kept between runs and grows only when a run needs more. Not thread-safe: one thread at a
+/// time per session (a concurrent call fails with INTERNAL rather than corrupting state).
+TCC_API tcc_status tcc_session_run(tcc_session *session, const DLTensor *const *inputs,
+                                   size_t num_inputs, const DLTensor *const *outputs,
+                                   size_t num_outputs);
+
+/// Counters of a session, for tests and tools.
+typedef struct tcc_session_stats {
+  /// sizeof(tcc_session_stats); set by TCC_SESSION_STATS_INIT.
+  size_t size;
+  /// Calls of the model's run entry point.
+  uint64_t runs;
+  /// Times the workspace was (re)allocated.
+  uint64_t workspace_allocations;
+  /// Bytes of workspace the session holds now.
+  uint64_t workspace_bytes;
+} tcc_session_stats;
+
+#define TCC_SESSION_STATS_INIT {sizeof(tcc_session_stats), 0u, 0u, 0u}
+
+/// Fills *out_stats (whose `size` must be set, see TCC_SESSION_STATS_INIT). Same threading rule
+/// as tcc_session_run.
+TCC_API tcc_status tcc_session_get_stats(const tcc_session *session,
+                                         tcc_session_stats *out_stats);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif // TCC_RUNTIME_H

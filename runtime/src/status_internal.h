@@ -1,0 +1,12 @@
+//===- status_internal.h - creating tcc_status objects inside the runtime ---------------===//
+#ifndef TCC_RUNTIME_STATUS_INTERNAL_H
+#define TCC_RUNTIME_STATUS_INTERNAL_H
+
+#include "tcc/runtime.h"
+
+/// Makes a status with a printf-formatted message. Never returns NULL for a non-OK code: when
+/// memory is exhausted it returns a static RESOURCE_EXHAUSTED status instead.
+tcc_status tcc_make_status(tcc_status_code code, const char *format, ...)
+    __attribute__((format(printf, 2, 3)));
+
+#endif // TCC_RUNTIME_STATUS_INTERNAL_H
