@@ -1,0 +1,60 @@
+//===- model_internal.h - the tcc_model object, shared by model.c and session.c ---------===//
+#ifndef TCC_RUNTIME_MODEL_INTERNAL_H
+#define TCC_RUNTIME_MODEL_INTERNAL_H
+
+#include <stdatomic.h>
+
+#include "tcc/runtime.h"
+
+/// Limits beyond which a descriptor's counts are treated as corrupt.
+#define TCC_MAX_TENSORS 65536
+#define TCC_MAX_SYMBOLS 65536
+#define TCC_MAX_RANK 256
+
+/// An input or output, with the per-dim tables the public tcc_tensor_info points into.
+typedef struct tcc_tensor_entry {
+  tcc_tensor_info info;
+  int32_t *dim_symbols;   // owned; rank entries
+  const char **dim_names; // owned; rank entries
+  size_t element_size;
+} tcc_tensor_entry;
+
+struct tcc_model {
+  _Atomic int32_t references;
+  void *library; // dlopen handle; NULL for tcc_model_create_from_descriptor
+  char *path;
+  const tcc_model_descriptor *descriptor;
+  uint32_t flags;
+  tcc_tensor_entry *inputs;
+  tcc_tensor_entry *outputs;
+  size_t output_shapes_length; // sum of the output ranks
+};
+
+/// Describes a tensor for messages: "input 1 'b'".
+#define TCC_TENSOR_FORMAT "%s %zu '%s'"
+
+/// Checks one tensor passed for `entry` (everything but the dims' values and the symbols):
+/// not null, on the CPU, of the right dtype and rank, with non-negative dims, compact
+/// row-major strides, data present and aligned. On success *out_bytes is its size in bytes.
+/// `function` and `kind` ("input"/"output") go into the message.
+tcc_status tcc_check_tensor_layout(const char *function, const char *kind, size_t index,
+                                   const tcc_tensor_entry *entry, const DLTensor *tensor,
+                                   uint64_t *out_bytes);
+
+/// Checks the inputs (count, each tensor, dims) and binds every symbol to its value in
+/// `symbol_values` (num_symbols entries).
+tcc_status tcc_model_bind_inputs(const tcc_model *model, const char *function,
+                                 const DLTensor *const *inputs, size_t num_inputs,
+                                 int64_t *symbol_values);
+
+/// Calls the model's output_shapes for `symbol_values` (already in range) into `shapes`
+/// (output_shapes_length entries) and checks the result against the declared outputs.
+tcc_status tcc_model_compute_output_shapes(const tcc_model *model, const char *function,
+                                           const int64_t *symbol_values, int64_t *shapes);
+
+/// The data address of a tensor (data + byte_offset).
+static inline void *tcc_tensor_address(const DLTensor *tensor) {
+  return (char *)tensor->data + tensor->byte_offset;
+}
+
+#endif // TCC_RUNTIME_MODEL_INTERNAL_H

@@ -1,0 +1,17 @@
+// RUN: tcc-opt %s --tcc-approximate-math | FileCheck %s
+// No math library: transcendental ops become polynomials; instructions stay.
+
+// CHECK-LABEL: func.func @math
+// CHECK-NOT: math.exp
+// CHECK-NOT: math.tanh
+// CHECK-NOT: math.erf
+// CHECK-NOT: math.sinh
+// CHECK: math.sqrt
+func.func @math(%x: f32) -> (f32, f32, f32, f32, f32) {
+  %0 = math.exp %x : f32
+  %1 = math.tanh %x : f32
+  %2 = math.erf %x : f32
+  %3 = math.sinh %x : f32
+  %4 = math.sqrt %x : f32
+  return %0, %1, %2, %3, %4 : f32, f32, f32, f32, f32
+}
