@@ -2,6 +2,7 @@
 #include "tcc/Package/Package.h"
 
 #include "lld/Common/Driver.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
@@ -27,35 +28,42 @@ std::string findBuiltins() {
 }
 } // namespace
 
-LogicalResult tcc::linkSharedLibrary(llvm::ArrayRef<char> object, llvm::StringRef outputPath,
-                                     std::string &error) {
+LogicalResult tcc::linkSharedLibrary(llvm::ArrayRef<llvm::SmallVector<char, 0>> objects,
+                                     llvm::StringRef outputPath, std::string &error) {
   // LLD keeps global state: one link at a time per process.
   static std::mutex linkMutex;
   std::lock_guard<std::mutex> lock(linkMutex);
 
-  llvm::SmallString<128> objectPath;
-  int fd;
-  if (std::error_code ec = llvm::sys::fs::createTemporaryFile("tcc-model", "o", fd, objectPath)) {
-    error = "cannot create a temporary object file: " + ec.message();
-    return failure();
-  }
-  {
+  std::vector<std::string> objectFiles;
+  auto removeObjects = llvm::make_scope_exit([&] {
+    for (const std::string &file : objectFiles)
+      llvm::sys::fs::remove(file);
+  });
+  for (const auto &object : objects) {
+    llvm::SmallString<128> objectPath;
+    int fd;
+    if (std::error_code ec =
+            llvm::sys::fs::createTemporaryFile("tcc-model", "o", fd, objectPath)) {
+      error = "cannot create a temporary object file: " + ec.message();
+      return failure();
+    }
     llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
     os.write(object.data(), object.size());
+    objectFiles.push_back(objectPath.str().str());
   }
-  std::string output = outputPath.str(), objectFile = objectPath.str().str();
+  std::string output = outputPath.str();
   std::string builtins = findBuiltins();
-  std::vector<const char *> args = {"ld.lld",         "-shared",       "-o",
-                                    output.c_str(),   objectFile.c_str(),
-                                    "--build-id=none", "-z",          "noexecstack",
-                                    "-z",             "relro",         "--hash-style=gnu",
-                                    "--exclude-libs=ALL", "-O1"};
+  std::vector<const char *> args = {"ld.lld", "-shared", "-o", output.c_str()};
+  for (const std::string &file : objectFiles)
+    args.push_back(file.c_str());
+  for (const char *flag : {"--build-id=none", "-z", "noexecstack", "-z", "relro",
+                           "--hash-style=gnu", "--exclude-libs=ALL", "-O1"})
+    args.push_back(flag);
   if (!builtins.empty())
     args.push_back(builtins.c_str());
   std::string log;
   llvm::raw_string_ostream logStream(log);
   lld::Result result = lld::lldMain(args, logStream, logStream, {{lld::Gnu, &lld::elf::link}});
-  llvm::sys::fs::remove(objectPath);
   if (result.retCode != 0) {
     error = "linking " + output + " failed: " + log;
     return failure();

@@ -36,7 +36,8 @@ std::unique_ptr<llvm::TargetMachine> createTargetMachine(const tcc::CpuTarget &t
 } // namespace
 
 LogicalResult tcc::emitMachineCode(llvm::Module &module, const CpuTarget &target, bool assembly,
-                                   llvm::SmallVectorImpl<char> &out, std::string &error) {
+                                   llvm::SmallVectorImpl<char> &out, std::string &error,
+                                   bool optimize) {
   std::unique_ptr<llvm::TargetMachine> machine = createTargetMachine(target, error);
   if (!machine)
     return failure();
@@ -61,9 +62,11 @@ LogicalResult tcc::emitMachineCode(llvm::Module &module, const CpuTarget &target
   builder.registerFunctionAnalyses(fam);
   builder.registerLoopAnalyses(lam);
   builder.crossRegisterProxies(lam, fam, cgam, mam);
-  llvm::ModulePassManager passes =
-      builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
-  passes.run(module, mam);
+  if (optimize) {
+    llvm::ModulePassManager passes =
+        builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
+    passes.run(module, mam);
+  }
 
   // The back end.
   llvm::raw_svector_ostream os(out);

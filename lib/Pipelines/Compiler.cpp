@@ -99,6 +99,9 @@ LogicalResult tcc::compileModule(ModuleOp module, const CompileOptions &options,
     module->print(text, options.printing);
     return success();
   }
+  std::vector<char> weights;
+  if (failed(packWeights(module, weights)))
+    return failure();
   {
     PassManager pm(module.getContext());
     configure(pm, options);
@@ -125,7 +128,22 @@ LogicalResult tcc::compileModule(ModuleOp module, const CompileOptions &options,
     text.write(code.data(), code.size());
     return success();
   }
-  if (emit == EmitKind::Obj)
+  if (emit == EmitKind::Obj) {
+    if (!weights.empty()) {
+      error = "--emit=obj of a model with packed weights is not supported yet (the weights are "
+              "a second object); use --emit=so";
+      return failure();
+    }
     return writeFile(outputPath, code, error);
-  return linkSharedLibrary(code, outputPath, error);
+  }
+  llvm::SmallVector<llvm::SmallVector<char, 0>, 2> objects = {std::move(code)};
+  if (!weights.empty()) {
+    std::unique_ptr<llvm::Module> weightsModule = buildWeightsModule(weights, llvmContext);
+    llvm::SmallVector<char, 0> weightsObject;
+    if (failed(emitMachineCode(*weightsModule, options.target, /*assembly=*/false, weightsObject,
+                               error, /*optimize=*/false)))
+      return failure();
+    objects.push_back(std::move(weightsObject));
+  }
+  return linkSharedLibrary(objects, outputPath, error);
 }

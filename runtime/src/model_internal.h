@@ -52,6 +52,9 @@ tcc_status tcc_model_bind_inputs(const tcc_model *model, const char *function,
 tcc_status tcc_model_compute_output_shapes(const tcc_model *model, const char *function,
                                            const int64_t *symbol_values, int64_t *shapes);
 
+/// For a model loaded with TCC_MODEL_FLAG_SKIP_CPU_CHECK, checks its CPU features now.
+tcc_status tcc_model_check_cpu_again(const tcc_model *model, const char *where);
+
 /// The data address of a tensor (data + byte_offset).
 static inline void *tcc_tensor_address(const DLTensor *tensor) {
   return (char *)tensor->data + tensor->byte_offset;

@@ -58,6 +58,14 @@ struct CpuTarget {
 mlir::FailureOr<CpuTarget> resolveCpuTarget(llvm::StringRef target, llvm::StringRef cpu,
                                             std::string &error);
 
+/// Moves every large constant global into one 64-byte-aligned blob (`blob`), replacing its
+/// uses with views into the external global `tcc_weights`. Run after bufferization.
+mlir::LogicalResult packWeights(mlir::ModuleOp module, std::vector<char> &blob);
+
+/// An LLVM module that defines `tcc_weights` (hidden, read-only, 64-byte aligned) from `blob`.
+std::unique_ptr<llvm::Module> buildWeightsModule(llvm::ArrayRef<char> blob,
+                                                 llvm::LLVMContext &context);
+
 /// Translates a module lowered to the LLVM dialect into LLVM IR and adds the model
 /// descriptor, its entry points and queries. Only the descriptor symbol is exported.
 std::unique_ptr<llvm::Module> buildModelModule(mlir::ModuleOp module,
@@ -65,15 +73,15 @@ std::unique_ptr<llvm::Module> buildModelModule(mlir::ModuleOp module,
                                                const CpuTarget &target,
                                                llvm::LLVMContext &context, std::string &error);
 
-/// Optimizes `module` (O3) and emits an object file or assembly into `out`.
+/// Optimizes `module` (O3, unless `optimize` is false) and emits an object file or assembly.
 mlir::LogicalResult emitMachineCode(llvm::Module &module, const CpuTarget &target,
                                     bool assembly, llvm::SmallVectorImpl<char> &out,
-                                    std::string &error);
+                                    std::string &error, bool optimize = true);
 
-/// Links `object` into the shared library `outputPath` with the in-process LLD, adding
+/// Links `objects` into the shared library `outputPath` with the in-process LLD, adding
 /// compiler-rt's builtins statically. In-process links are serialized.
-mlir::LogicalResult linkSharedLibrary(llvm::ArrayRef<char> object, llvm::StringRef outputPath,
-                                      std::string &error);
+mlir::LogicalResult linkSharedLibrary(llvm::ArrayRef<llvm::SmallVector<char, 0>> objects,
+                                      llvm::StringRef outputPath, std::string &error);
 
 } // namespace tcc
 

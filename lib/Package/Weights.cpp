@@ -1,0 +1,116 @@
+//===- Weights.cpp - all large constants in one aligned read-only blob ------------------===//
+//
+// Weights do not go through the LLVM optimizer: after bufferization every large constant
+// global is replaced by a view into one external symbol, tcc_weights, whose bytes are
+// emitted as a separate object (one array, no optimization) and linked beside the code.
+//
+//===----------------------------------------------------------------------------------===//
+#include "tcc/Package/Package.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/Module.h"
+
+using namespace mlir;
+
+namespace {
+constexpr int64_t kAlignment = 64;
+constexpr int64_t kMinPackedBytes = 64; ///< smaller constants stay inline in the code
+
+/// The raw bytes of a constant in memory layout, or std::nullopt if it has none we know.
+std::optional<std::vector<char>> rawBytes(ElementsAttr value) {
+  auto type = cast<ShapedType>(value.getType());
+  Type element = type.getElementType();
+  if (element.isInteger(1) || !element.isIntOrFloat() || element.getIntOrFloatBitWidth() % 8)
+    return std::nullopt;
+  size_t bytes = type.getNumElements() * (element.getIntOrFloatBitWidth() / 8);
+  if (auto resource = dyn_cast<DenseResourceElementsAttr>(value)) {
+    AsmResourceBlob *blob = resource.getRawHandle().getBlob();
+    if (!blob || blob->getData().size() != bytes)
+      return std::nullopt;
+    ArrayRef<char> data = blob->getData();
+    return std::vector<char>(data.begin(), data.end());
+  }
+  if (auto dense = dyn_cast<DenseElementsAttr>(value)) {
+    ArrayRef<char> data = dense.getRawData();
+    if (dense.isSplat()) {
+      std::vector<char> out(bytes);
+      size_t size = data.size();
+      for (size_t i = 0; i < bytes; i += size)
+        std::copy(data.begin(), data.end(), out.begin() + i);
+      return out;
+    }
+    if (data.size() != bytes)
+      return std::nullopt;
+    return std::vector<char>(data.begin(), data.end());
+  }
+  return std::nullopt;
+}
+} // namespace
+
+LogicalResult tcc::packWeights(ModuleOp module, std::vector<char> &blob) {
+  struct Packed {
+    memref::GlobalOp global;
+    int64_t offset;
+  };
+  std::vector<Packed> packed;
+  for (auto global : llvm::make_early_inc_range(module.getOps<memref::GlobalOp>())) {
+    if (!global.getConstant() || !global.getInitialValue())
+      continue;
+    auto value = dyn_cast<ElementsAttr>(*global.getInitialValue());
+    if (!value || !global.getType().getLayout().isIdentity())
+      continue;
+    std::optional<std::vector<char>> bytes = rawBytes(value);
+    if (!bytes || static_cast<int64_t>(bytes->size()) < kMinPackedBytes)
+      continue;
+    int64_t offset = (static_cast<int64_t>(blob.size()) + kAlignment - 1) / kAlignment * kAlignment;
+    blob.resize(offset, 0);
+    blob.insert(blob.end(), bytes->begin(), bytes->end());
+    packed.push_back({global, offset});
+  }
+  if (packed.empty())
+    return success();
+  blob.resize((blob.size() + kAlignment - 1) / kAlignment * kAlignment, 0);
+
+  OpBuilder builder(module.getBodyRegion());
+  auto blobType = MemRefType::get({static_cast<int64_t>(blob.size())}, builder.getI8Type());
+  auto weights = memref::GlobalOp::create(
+      builder, module.getLoc(), "tcc_weights", builder.getStringAttr("private"), blobType,
+      /*initial_value=*/Attribute(), /*constant=*/true, builder.getI64IntegerAttr(kAlignment));
+  // An external declaration: the bytes come from the weights object.
+  weights.setSymVisibility("public");
+  for (Packed &p : packed) {
+    SymbolTable::UseRange uses = *SymbolTable::getSymbolUses(p.global, module);
+    for (SymbolTable::SymbolUse use : uses) {
+      auto get = dyn_cast<memref::GetGlobalOp>(use.getUser());
+      if (!get)
+        return use.getUser()->emitError() << "internal error: unexpected use of a weight";
+      OpBuilder b(get);
+      Value base = memref::GetGlobalOp::create(b, get.getLoc(), blobType, "tcc_weights");
+      Value offset = arith::ConstantIndexOp::create(b, get.getLoc(), p.offset);
+      Value view = memref::ViewOp::create(b, get.getLoc(), get.getType(), base, offset, ValueRange{});
+      get.replaceAllUsesWith(view);
+      get.erase();
+    }
+    p.global.erase();
+  }
+  return success();
+}
+
+std::unique_ptr<llvm::Module> tcc::buildWeightsModule(llvm::ArrayRef<char> blob,
+                                                      llvm::LLVMContext &context) {
+  auto module = std::make_unique<llvm::Module>("weights", context);
+  llvm::Constant *data = llvm::ConstantDataArray::getRaw(
+      llvm::StringRef(blob.data(), blob.size()), blob.size(), llvm::Type::getInt8Ty(context));
+  auto *global = new llvm::GlobalVariable(*module, data->getType(), /*isConstant=*/true,
+                                          llvm::GlobalValue::ExternalLinkage, data,
+                                          "tcc_weights");
+  global->setAlignment(llvm::Align(kAlignment));
+  global->setVisibility(llvm::GlobalValue::HiddenVisibility);
+  global->setSection(".rodata.tcc_weights");
+  return module;
+}

@@ -1,0 +1,443 @@
+//===- model.c - loading a model.so, validating its descriptor, metadata queries --------===//
+//
+// A model.so is code: dlopen runs it, so only load files you trust. What this file guards
+// against is the honest mistake: a file that is no tcc model, a model of another ABI version
+// or for a CPU this host is not, and metadata that contradicts itself (negative ranks, symbol
+// indices out of range, missing entry points), each of which would otherwise surface as a
+// crash deep inside a run.
+//
+//===------------------------------------------------------------------------------------===//
+#include "cpu_features_internal.h"
+#include "model_internal.h"
+#include "status_internal.h"
+
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+//===------------------------------------------------------------------------------------===//
+// Descriptor validation
+//===------------------------------------------------------------------------------------===//
+
+/// Validates one input or output; `where` prefixes the message.
+static tcc_status validate_tensor(const char *where, int is_input, int32_t index,
+                                  const tcc_tensor_desc *tensor, int32_t num_symbols) {
+  const char *kind = is_input ? "input" : "output";
+  if (!tensor->name)
+    return tcc_make_status(TCC_STATUS_INVALID_MODEL, "%s: %s %d has a null name", where, kind,
+                           (int)index);
+  if (tcc_dtype_size(tensor->dtype) == 0)
+    return tcc_make_status(TCC_STATUS_INVALID_MODEL, "%s: %s %d '%s' has the unknown dtype %d",
+                           where, kind, (int)index, tensor->name, (int)tensor->dtype);
+  if (tensor->rank < 0 || tensor->rank > TCC_MAX_RANK)
+    return tcc_make_status(TCC_STATUS_INVALID_MODEL,
+                           "%s: %s %d '%s' has rank %d, expected 0 to %d", where, kind,
+                           (int)index, tensor->name, (int)tensor->rank, TCC_MAX_RANK);
+  if (tensor->rank > 0 && !tensor->shape)
+    return tcc_make_status(TCC_STATUS_INVALID_MODEL, "%s: %s %d '%s' has rank %d but no shape",
+                           where, kind, (int)index, tensor->name, (int)tensor->rank);
+  for (int32_t d = 0; d < tensor->rank; ++d) {
+    int64_t extent = tensor->shape[d];
+    int32_t symbol = tensor->dim_symbols ? tensor->dim_symbols[d] : -1;
+    if (extent < -1)
+      return tcc_make_status(TCC_STATUS_INVALID_MODEL,
+                             "%s: %s %d '%s': dim %d has extent %lld, expected >= 0 or -1 "
+                             "(symbolic)",
+                             where, kind, (int)index, tensor->name, (int)d, (long long)extent);
+    if (extent >= 0 && symbol != -1)
+      return tcc_make_status(TCC_STATUS_INVALID_MODEL,
+                             "%s: %s %d '%s': dim %d is static (%lld) but names symbol %d", where,
+                             kind, (int)index, tensor->name, (int)d, (long long)extent,
+                             (int)symbol);
+    if (extent == -1 && (symbol < -1 || symbol >= num_symbols))
+      return tcc_make_status(TCC_STATUS_INVALID_MODEL,
+                             "%s: %s %d '%s': dim %d names symbol %d, but the model has %d "
+                             "symbols",
+                             where, kind, (int)index, tensor->name, (int)d, (int)symbol,
+                             (int)num_symbols);
+    // An input dim must be static or a symbol: the runtime binds symbols from inputs. An
+    // output dim of -1 without a symbol is derived from the symbols (2*n, n+1) and is known
+    // from output_shapes only.
+    if (extent == -1 && symbol == -1 && is_input)
+      return tcc_make_status(TCC_STATUS_INVALID_MODEL,
+                             "%s: %s %d '%s': dim %d is dynamic but names no symbol", where,
+                             kind, (int)index, tensor->name, (int)d);
+  }
+  return NULL;
+}
+
+static tcc_status validate_descriptor(const char *where, const tcc_model_descriptor *d) {
+  if (d->abi_version != TCC_ABI_VERSION)
+    return tcc_make_status(TCC_STATUS_INCOMPATIBLE,
+                           "%s: the model has ABI version %u, this runtime reads version %d",
+                           where, (unsigned)d->abi_version, TCC_ABI_VERSION);
+  if (d->size < sizeof(tcc_model_descriptor))
+    return tcc_make_status(TCC_STATUS_INCOMPATIBLE,
+                           "%s: the model's descriptor has %u bytes, expected at least %zu", where,
+                           (unsigned)d->size, sizeof(tcc_model_descriptor));
+  const char *missing_string = !d->tcc_version     ? "tcc_version"
+                               : !d->target_triple ? "target_triple"
+                               : !d->cpu           ? "cpu"
+                               : !d->cpu_features  ? "cpu_features"
+                                                   : NULL;
+  if (missing_string)
+    return tcc_make_status(TCC_STATUS_INVALID_MODEL, "%s: the descriptor's %s is null", where,
+                           missing_string);
+  const char *missing_entry = !d->workspace_size  ? "workspace_size"
+                              : !d->output_shapes ? "output_shapes"
+                              : !d->run           ? "run"
+                                                  : NULL;
+  if (missing_entry)
+    return tcc_make_status(TCC_STATUS_INVALID_MODEL, "%s: the descriptor's entry point %s is null",
+                           where, missing_entry);
+  struct {
+    const char *what;
+    int32_t count, limit;
+    const void *array;
+  } counts[] = {{"num_symbols", d->num_symbols, TCC_MAX_SYMBOLS, d->symbols},
+                {"num_inputs", d->num_inputs, TCC_MAX_TENSORS, d->inputs},
+                {"num_outputs", d->num_outputs, TCC_MAX_TENSORS, d->outputs}};
+  for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); ++i) {
+    if (counts[i].count < 0 || counts[i].count > counts[i].limit)
+      return tcc_make_status(TCC_STATUS_INVALID_MODEL, "%s: %s is %d, expected 0 to %d", where,
+                             counts[i].what, (int)counts[i].count, (int)counts[i].limit);
+    if (counts[i].count > 0 && !counts[i].array)
+      return tcc_make_status(TCC_STATUS_INVALID_MODEL, "%s: %s is %d but its array is null",
+                             where, counts[i].what, (int)counts[i].count);
+  }
+  for (int32_t s = 0; s < d->num_symbols; ++s) {
+    const tcc_symbol_desc *symbol = &d->symbols[s];
+    if (!symbol->name)
+      return tcc_make_status(TCC_STATUS_INVALID_MODEL, "%s: symbol %d has a null name", where,
+                             (int)s);
+    if (symbol->min < 0 || symbol->max < -1 || (symbol->max != -1 && symbol->max < symbol->min))
+      return tcc_make_status(TCC_STATUS_INVALID_MODEL,
+                             "%s: symbol %d '%s' has the range [%lld, %lld], expected 0 <= min "
+                             "<= max (or max = -1)",
+                             where, (int)s, symbol->name, (long long)symbol->min,
+                             (long long)symbol->max);
+    for (int32_t t = 0; t < s; ++t)
+      if (strcmp(d->symbols[t].name, symbol->name) == 0)
+        return tcc_make_status(TCC_STATUS_INVALID_MODEL, "%s: symbols %d and %d are both named '%s'",
+                               where, (int)t, (int)s, symbol->name);
+  }
+  for (int32_t i = 0; i < d->num_inputs; ++i) {
+    tcc_status status = validate_tensor(where, 1, i, &d->inputs[i], d->num_symbols);
+    if (status)
+      return status;
+  }
+  for (int32_t i = 0; i < d->num_outputs; ++i) {
+    tcc_status status = validate_tensor(where, 0, i, &d->outputs[i], d->num_symbols);
+    if (status)
+      return status;
+  }
+  // Every symbol gets its value from an input dim; one that no input uses cannot be bound.
+  for (int32_t s = 0; s < d->num_symbols; ++s) {
+    int bound = 0;
+    for (int32_t i = 0; i < d->num_inputs && !bound; ++i)
+      for (int32_t k = 0; k < d->inputs[i].rank && !bound; ++k)
+        bound = d->inputs[i].dim_symbols && d->inputs[i].dim_symbols[k] == s;
+    if (!bound)
+      return tcc_make_status(TCC_STATUS_INVALID_MODEL,
+                             "%s: symbol %d '%s' is used by no input, so its value cannot be "
+                             "known at run time",
+                             where, (int)s, d->symbols[s].name);
+  }
+  return NULL;
+}
+
+static tcc_status check_cpu_features(const char *where, const tcc_model_descriptor *d,
+                                     int skip_missing) {
+  tcc_cpu_feature_check check;
+  if (tcc_cpu_check_feature_list(d->cpu_features, &check) != 0)
+    return tcc_make_status(TCC_STATUS_RESOURCE_EXHAUSTED, "%s: out of memory", where);
+  tcc_status status = NULL;
+  if (check.unknown)
+    status = tcc_make_status(TCC_STATUS_INCOMPATIBLE,
+                             "%s: the model requires CPU features unknown to this runtime on "
+                             "%s: %s",
+                             where, tcc_cpu_host_arch(), check.unknown);
+  else if (check.missing && !skip_missing)
+    status = tcc_make_status(TCC_STATUS_INCOMPATIBLE,
+                             "%s: the model requires CPU features this host lacks: %s (it was "
+                             "compiled for cpu '%s', target %s)",
+                             where, check.missing, d->cpu, d->target_triple);
+  tcc_cpu_feature_check_free(&check);
+  return status;
+}
+
+//===------------------------------------------------------------------------------------===//
+// Creation and release
+//===------------------------------------------------------------------------------------===//
+
+static void free_entries(tcc_tensor_entry *entries, int32_t count) {
+  if (!entries)
+    return;
+  for (int32_t i = 0; i < count; ++i) {
+    free(entries[i].dim_symbols);
+    free(entries[i].dim_names);
+  }
+  free(entries);
+}
+
+static void destroy_model(tcc_model *model) {
+  const tcc_model_descriptor *d = model->descriptor;
+  free_entries(model->inputs, d ? d->num_inputs : 0);
+  free_entries(model->outputs, d ? d->num_outputs : 0);
+  if (model->library)
+    dlclose(model->library);
+  free(model->path);
+  free(model);
+}
+
+static int build_entries(const tcc_model_descriptor *d, const tcc_tensor_desc *tensors,
+                         int32_t count, tcc_tensor_entry **out_entries) {
+  tcc_tensor_entry *entries = calloc(count > 0 ? (size_t)count : 1, sizeof(*entries));
+  if (!entries)
+    return -1;
+  *out_entries = entries;
+  for (int32_t i = 0; i < count; ++i) {
+    const tcc_tensor_desc *tensor = &tensors[i];
+    tcc_tensor_entry *entry = &entries[i];
+    size_t rank = (size_t)tensor->rank;
+    entry->dim_symbols = malloc((rank ? rank : 1) * sizeof(int32_t));
+    entry->dim_names = malloc((rank ? rank : 1) * sizeof(const char *));
+    if (!entry->dim_symbols || !entry->dim_names)
+      return -1;
+    for (size_t k = 0; k < rank; ++k) {
+      int32_t symbol = tensor->dim_symbols ? tensor->dim_symbols[k] : -1;
+      entry->dim_symbols[k] = symbol;
+      entry->dim_names[k] = symbol >= 0 ? d->symbols[symbol].name : NULL;
+    }
+    entry->element_size = tcc_dtype_size(tensor->dtype);
+    entry->info.name = tensor->name;
+    entry->info.dtype = tensor->dtype;
+    entry->info.rank = tensor->rank;
+    entry->info.shape = tensor->shape;
+    entry->info.dim_symbols = entry->dim_symbols;
+    entry->info.dim_names = entry->dim_names;
+  }
+  return 0;
+}
+
+static tcc_status read_options(const char *function, const tcc_model_options *options,
+                               uint32_t *out_flags) {
+  *out_flags = 0;
+  if (!options)
+    return NULL;
+  if (options->size < sizeof(tcc_model_options))
+    return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT,
+                           "%s: options->size is %zu, expected at least %zu (initialize "
+                           "options with TCC_MODEL_OPTIONS_INIT)",
+                           function, options->size, sizeof(tcc_model_options));
+  if (options->flags & ~(uint32_t)TCC_MODEL_FLAG_SKIP_CPU_CHECK)
+    return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT, "%s: unknown bits 0x%x in options->flags",
+                           function,
+                           (unsigned)(options->flags & ~(uint32_t)TCC_MODEL_FLAG_SKIP_CPU_CHECK));
+  *out_flags = options->flags;
+  return NULL;
+}
+
+/// Validates `descriptor` and wraps it in a model that owns `library` (closed on failure).
+static tcc_status create_model(const char *where, const tcc_model_descriptor *descriptor,
+                               uint32_t flags, void *library, const char *path,
+                               tcc_model **out_model) {
+  tcc_status status = validate_descriptor(where, descriptor);
+  if (!status)
+    status = check_cpu_features(where, descriptor, flags & TCC_MODEL_FLAG_SKIP_CPU_CHECK);
+  if (status) {
+    if (library)
+      dlclose(library);
+    return status;
+  }
+  tcc_model *model = calloc(1, sizeof(*model));
+  if (!model) {
+    if (library)
+      dlclose(library);
+    return tcc_make_status(TCC_STATUS_RESOURCE_EXHAUSTED, "%s: out of memory", where);
+  }
+  model->library = library;
+  model->flags = flags;
+  atomic_init(&model->references, 1);
+  model->path = strdup(path);
+  int failed = !model->path;
+  if (!failed) {
+    model->descriptor = descriptor;
+    failed = build_entries(descriptor, descriptor->inputs, descriptor->num_inputs,
+                           &model->inputs) != 0 ||
+             build_entries(descriptor, descriptor->outputs, descriptor->num_outputs,
+                           &model->outputs) != 0;
+  }
+  if (failed) {
+    destroy_model(model);
+    return tcc_make_status(TCC_STATUS_RESOURCE_EXHAUSTED, "%s: out of memory", where);
+  }
+  for (int32_t i = 0; i < descriptor->num_outputs; ++i)
+    model->output_shapes_length += (size_t)descriptor->outputs[i].rank;
+  *out_model = model;
+  return NULL;
+}
+
+void tcc_model_options_init(tcc_model_options *options) {
+  if (!options)
+    return;
+  tcc_model_options defaults = TCC_MODEL_OPTIONS_INIT;
+  *options = defaults;
+}
+
+tcc_status tcc_model_load(const char *path, const tcc_model_options *options,
+                          tcc_model **out_model) {
+  if (!path || !out_model)
+    return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT, "tcc_model_load: %s is null",
+                           path ? "out_model" : "path");
+  if (!*path)
+    return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT, "tcc_model_load: the path is empty");
+  uint32_t flags;
+  tcc_status status = read_options("tcc_model_load", options, &flags);
+  if (status)
+    return status;
+
+  // dlopen searches the library path for names without a '/': make them relative to the
+  // working directory, as for any other file a user names.
+  size_t length = strlen(path);
+  char *open_path = malloc(length + 3);
+  if (!open_path)
+    return tcc_make_status(TCC_STATUS_RESOURCE_EXHAUSTED, "tcc_model_load: out of memory");
+  snprintf(open_path, length + 3, "%s%s", strchr(path, '/') ? "" : "./", path);
+  char where[512];
+  snprintf(where, sizeof(where), "tcc_model_load: '%s'", path);
+
+  dlerror();
+  void *library = dlopen(open_path, RTLD_NOW | RTLD_LOCAL);
+  free(open_path);
+  if (!library) {
+    const char *error = dlerror();
+    return tcc_make_status(TCC_STATUS_NOT_FOUND, "tcc_model_load: cannot load '%s': %s", path,
+                           error ? error : "unknown dlopen error");
+  }
+  const tcc_model_descriptor *descriptor = dlsym(library, TCC_MODEL_SYMBOL);
+  if (!descriptor) {
+    // A model of another ABI version exports another symbol: say which, if so.
+    for (int version = 0; version <= TCC_ABI_VERSION + 16; ++version) {
+      char name[64];
+      snprintf(name, sizeof(name), "tcc_model_descriptor_v%d", version);
+      if (version != TCC_ABI_VERSION && dlsym(library, name)) {
+        dlclose(library);
+        return tcc_make_status(TCC_STATUS_INCOMPATIBLE,
+                               "%s: the model exports %s: it was compiled for ABI version %d, "
+                               "this runtime reads version %d",
+                               where, name, version, TCC_ABI_VERSION);
+      }
+    }
+    dlclose(library);
+    return tcc_make_status(TCC_STATUS_NOT_FOUND,
+                           "%s: the library does not export the symbol %s: it is not a model "
+                           "compiled by tcc",
+                           where, TCC_MODEL_SYMBOL);
+  }
+  return create_model(where, descriptor, flags, library, path, out_model);
+}
+
+tcc_status tcc_model_create_from_descriptor(const tcc_model_descriptor *descriptor,
+                                            const tcc_model_options *options,
+                                            tcc_model **out_model) {
+  const char *where = "tcc_model_create_from_descriptor";
+  if (!descriptor || !out_model)
+    return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT, "%s: %s is null", where,
+                           descriptor ? "out_model" : "descriptor");
+  uint32_t flags;
+  tcc_status status = read_options(where, options, &flags);
+  if (status)
+    return status;
+  return create_model(where, descriptor, flags, NULL, "", out_model);
+}
+
+void tcc_model_retain(tcc_model *model) {
+  if (model)
+    atomic_fetch_add_explicit(&model->references, 1, memory_order_relaxed);
+}
+
+void tcc_model_release(tcc_model *model) {
+  if (model && atomic_fetch_sub_explicit(&model->references, 1, memory_order_acq_rel) == 1)
+    destroy_model(model);
+}
+
+tcc_status tcc_model_check_cpu_again(const tcc_model *model, const char *where) {
+  if (!(model->flags & TCC_MODEL_FLAG_SKIP_CPU_CHECK))
+    return NULL;
+  return check_cpu_features(where, model->descriptor, 0);
+}
+
+//===------------------------------------------------------------------------------------===//
+// Metadata queries
+//===------------------------------------------------------------------------------------===//
+
+const char *tcc_model_path(const tcc_model *model) { return model ? model->path : ""; }
+
+const char *tcc_model_tcc_version(const tcc_model *model) {
+  return model ? model->descriptor->tcc_version : "";
+}
+
+const char *tcc_model_target_triple(const tcc_model *model) {
+  return model ? model->descriptor->target_triple : "";
+}
+
+const char *tcc_model_cpu(const tcc_model *model) { return model ? model->descriptor->cpu : ""; }
+
+const char *tcc_model_cpu_features(const tcc_model *model) {
+  return model ? model->descriptor->cpu_features : "";
+}
+
+int32_t tcc_model_num_inputs(const tcc_model *model) {
+  return model ? model->descriptor->num_inputs : 0;
+}
+
+int32_t tcc_model_num_outputs(const tcc_model *model) {
+  return model ? model->descriptor->num_outputs : 0;
+}
+
+int32_t tcc_model_num_symbols(const tcc_model *model) {
+  return model ? model->descriptor->num_symbols : 0;
+}
+
+static tcc_status tensor_info(const char *function, const tcc_model *model, int32_t index,
+                              int input, tcc_tensor_info *out_info) {
+  if (!model || !out_info)
+    return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT, "%s: %s is null", function,
+                           model ? "out_info" : "model");
+  int32_t count = input ? model->descriptor->num_inputs : model->descriptor->num_outputs;
+  if (index < 0 || index >= count)
+    return tcc_make_status(TCC_STATUS_OUT_OF_RANGE,
+                           "%s: index %d is out of range: the model has %d %s", function,
+                           (int)index, (int)count, input ? "inputs" : "outputs");
+  *out_info = (input ? model->inputs : model->outputs)[index].info;
+  return NULL;
+}
+
+tcc_status tcc_model_input_info(const tcc_model *model, int32_t index,
+                                tcc_tensor_info *out_info) {
+  return tensor_info("tcc_model_input_info", model, index, 1, out_info);
+}
+
+tcc_status tcc_model_output_info(const tcc_model *model, int32_t index,
+                                 tcc_tensor_info *out_info) {
+  return tensor_info("tcc_model_output_info", model, index, 0, out_info);
+}
+
+tcc_status tcc_model_symbol_info(const tcc_model *model, int32_t index,
+                                 tcc_symbol_info *out_info) {
+  if (!model || !out_info)
+    return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT, "tcc_model_symbol_info: %s is null",
+                           model ? "out_info" : "model");
+  if (index < 0 || index >= model->descriptor->num_symbols)
+    return tcc_make_status(TCC_STATUS_OUT_OF_RANGE,
+                           "tcc_model_symbol_info: index %d is out of range: the model has %d "
+                           "symbols",
+                           (int)index, (int)model->descriptor->num_symbols);
+  const tcc_symbol_desc *symbol = &model->descriptor->symbols[index];
+  out_info->name = symbol->name;
+  out_info->min = symbol->min;
+  out_info->max = symbol->max;
+  return NULL;
+}

@@ -1,0 +1,309 @@
+//===- tensor_checks.c - checking DLTensors against a model, binding symbolic dims -------===//
+//
+// Tensors come from the caller and are not trusted: every property the model's code relies on
+// (dtype, rank, extents, dense row-major layout, alignment, CPU memory) is checked here before
+// any of it runs, and every mismatch becomes a status that names the tensor, the dim, and
+// expected vs actual.
+//
+//===------------------------------------------------------------------------------------===//
+#include "dtype_internal.h"
+#include "model_internal.h"
+#include "status_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+static const char *device_name(int device_type) {
+  switch (device_type) {
+  case kDLCUDA:
+    return "CUDA";
+  case kDLCUDAHost:
+    return "CUDA host";
+  case kDLOpenCL:
+    return "OpenCL";
+  case kDLVulkan:
+    return "Vulkan";
+  case kDLMetal:
+    return "Metal";
+  case kDLROCM:
+    return "ROCm";
+  case kDLROCMHost:
+    return "ROCm host";
+  case kDLCUDAManaged:
+    return "CUDA managed";
+  default:
+    return "unknown";
+  }
+}
+
+/// Writes "[1, 64]" or "[1, unbounded]".
+static void format_range(const tcc_symbol_desc *symbol, char *buffer, size_t capacity) {
+  if (symbol->max == -1)
+    snprintf(buffer, capacity, "[%lld, unbounded]", (long long)symbol->min);
+  else
+    snprintf(buffer, capacity, "[%lld, %lld]", (long long)symbol->min, (long long)symbol->max);
+}
+
+static int in_range(const tcc_symbol_desc *symbol, int64_t value) {
+  return value >= symbol->min && (symbol->max == -1 || value <= symbol->max);
+}
+
+tcc_status tcc_check_tensor_layout(const char *function, const char *kind, size_t index,
+                                   const tcc_tensor_entry *entry, const DLTensor *tensor,
+                                   uint64_t *out_bytes) {
+  const char *name = entry->info.name;
+  if (!tensor)
+    return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT, "%s: " TCC_TENSOR_FORMAT " is null",
+                           function, kind, index, name);
+  if (tensor->device.device_type != kDLCPU)
+    return tcc_make_status(TCC_STATUS_UNIMPLEMENTED,
+                           "%s: " TCC_TENSOR_FORMAT " is on device type %d (%s); only CPU "
+                           "tensors (kDLCPU) are supported",
+                           function, kind, index, name, (int)tensor->device.device_type,
+                           device_name(tensor->device.device_type));
+  if (!tcc_dtype_accepts_dlpack(entry->info.dtype, tensor->dtype)) {
+    char actual[48];
+    tcc_format_dlpack_type(tensor->dtype, actual, sizeof(actual));
+    return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT,
+                           "%s: " TCC_TENSOR_FORMAT " has dtype %s, expected %s", function, kind,
+                           index, name, actual, tcc_dtype_name(entry->info.dtype));
+  }
+  if (tensor->ndim != entry->info.rank)
+    return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT,
+                           "%s: " TCC_TENSOR_FORMAT " has rank %d, expected %d", function, kind,
+                           index, name, tensor->ndim, (int)entry->info.rank);
+  int rank = tensor->ndim;
+  if (rank > 0 && !tensor->shape)
+    return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT,
+                           "%s: " TCC_TENSOR_FORMAT " has rank %d but a null shape", function,
+                           kind, index, name, rank);
+  uint64_t elements = 1;
+  int overflow = 0;
+  for (int d = 0; d < rank; ++d) {
+    if (tensor->shape[d] < 0)
+      return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT,
+                             "%s: " TCC_TENSOR_FORMAT ": dim %d is %lld, expected a "
+                             "non-negative extent",
+                             function, kind, index, name, d, (long long)tensor->shape[d]);
+    overflow |= __builtin_mul_overflow(elements, (uint64_t)tensor->shape[d], &elements);
+  }
+  uint64_t bytes = 0;
+  overflow |= __builtin_mul_overflow(elements, (uint64_t)entry->element_size, &bytes);
+  if (overflow || bytes > (uint64_t)INT64_MAX || bytes > (uint64_t)SIZE_MAX)
+    return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT,
+                           "%s: " TCC_TENSOR_FORMAT " is too large: its byte size overflows",
+                           function, kind, index, name);
+  if (tensor->strides && elements > 0) {
+    int64_t expected = 1;
+    for (int d = rank - 1; d >= 0; --d) {
+      // The stride of a dim of extent 1 never moves the address: exporters leave any value.
+      if (tensor->shape[d] != 1 && tensor->strides[d] != expected)
+        return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT,
+                               "%s: " TCC_TENSOR_FORMAT " is not compact row-major: dim %d has "
+                               "stride %lld, expected %lld (in elements)",
+                               function, kind, index, name, d, (long long)tensor->strides[d],
+                               (long long)expected);
+      expected *= tensor->shape[d];
+    }
+  }
+  if (elements > 0) {
+    if (!tensor->data)
+      return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT,
+                             "%s: " TCC_TENSOR_FORMAT " has null data but %llu elements",
+                             function, kind, index, name, (unsigned long long)elements);
+    uintptr_t address = (uintptr_t)tensor->data;
+    if (address + tensor->byte_offset < address ||
+        address + tensor->byte_offset + bytes < address + tensor->byte_offset)
+      return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT,
+                             "%s: " TCC_TENSOR_FORMAT ": data + byte_offset (%llu) overflows",
+                             function, kind, index, name,
+                             (unsigned long long)tensor->byte_offset);
+    if ((address + tensor->byte_offset) % entry->element_size != 0)
+      return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT,
+                             "%s: " TCC_TENSOR_FORMAT ": data + byte_offset is not aligned to "
+                             "its %zu-byte elements",
+                             function, kind, index, name, entry->element_size);
+  }
+  *out_bytes = bytes;
+  return NULL;
+}
+
+tcc_status tcc_model_bind_inputs(const tcc_model *model, const char *function,
+                                 const DLTensor *const *inputs, size_t num_inputs,
+                                 int64_t *symbol_values) {
+  const tcc_model_descriptor *d = model->descriptor;
+  if (num_inputs != (size_t)d->num_inputs)
+    return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT, "%s: expected %d inputs, got %zu",
+                           function, (int)d->num_inputs, num_inputs);
+  if (num_inputs > 0 && !inputs)
+    return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT, "%s: inputs is null (%zu inputs)",
+                           function, num_inputs);
+  for (int32_t s = 0; s < d->num_symbols; ++s)
+    symbol_values[s] = -1;
+  for (size_t i = 0; i < num_inputs; ++i) {
+    const tcc_tensor_entry *entry = &model->inputs[i];
+    const DLTensor *tensor = inputs[i];
+    uint64_t bytes;
+    tcc_status status = tcc_check_tensor_layout(function, "input", i, entry, tensor, &bytes);
+    if (status)
+      return status;
+    for (int32_t k = 0; k < entry->info.rank; ++k) {
+      int64_t extent = tensor->shape[k];
+      int64_t declared = entry->info.shape[k];
+      if (declared >= 0) {
+        if (extent != declared)
+          return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT,
+                                 "%s: input %zu '%s': dim %d is %lld, expected %lld", function,
+                                 i, entry->info.name, (int)k, (long long)extent,
+                                 (long long)declared);
+        continue;
+      }
+      int32_t s = entry->dim_symbols[k];
+      const tcc_symbol_desc *symbol = &d->symbols[s];
+      if (symbol_values[s] == -1) {
+        if (!in_range(symbol, extent)) {
+          char range[64];
+          format_range(symbol, range, sizeof(range));
+          return tcc_make_status(TCC_STATUS_OUT_OF_RANGE,
+                                 "%s: input %zu '%s': dim %d (symbol '%s') is %lld, outside the "
+                                 "symbol's range %s",
+                                 function, i, entry->info.name, (int)k, symbol->name,
+                                 (long long)extent, range);
+        }
+        symbol_values[s] = extent;
+        continue;
+      }
+      if (extent == symbol_values[s])
+        continue;
+      // The first dim that uses the symbol set its value: find it for the message.
+      size_t first_input = i;
+      int32_t first_dim = k;
+      for (size_t j = 0; j <= i && first_input == i && first_dim == k; ++j)
+        for (int32_t m = 0; m < model->inputs[j].info.rank; ++m)
+          if (model->inputs[j].dim_symbols[m] == s) {
+            first_input = j;
+            first_dim = m;
+            break;
+          }
+      return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT,
+                             "%s: input %zu '%s': dim %d (symbol '%s') is %lld, but input %zu "
+                             "'%s' dim %d set %s = %lld",
+                             function, i, entry->info.name, (int)k, symbol->name,
+                             (long long)extent, first_input, model->inputs[first_input].info.name,
+                             (int)first_dim, symbol->name, (long long)symbol_values[s]);
+    }
+  }
+  return NULL;
+}
+
+tcc_status tcc_model_compute_output_shapes(const tcc_model *model, const char *function,
+                                           const int64_t *symbol_values, int64_t *shapes) {
+  const tcc_model_descriptor *d = model->descriptor;
+  for (size_t i = 0; i < model->output_shapes_length; ++i)
+    shapes[i] = -1; // entries the model forgets to write show up as negative extents
+  int32_t code = d->output_shapes(symbol_values, shapes);
+  if (code != TCC_RUN_OK)
+    return tcc_make_status(code == TCC_RUN_CHECK_FAILED ? TCC_STATUS_CHECK_FAILED
+                                                        : TCC_STATUS_INTERNAL,
+                           "%s: the model's output_shapes failed with code %d", function,
+                           (int)code);
+  size_t offset = 0;
+  for (int32_t o = 0; o < d->num_outputs; ++o) {
+    const tcc_tensor_entry *entry = &model->outputs[o];
+    for (int32_t k = 0; k < entry->info.rank; ++k) {
+      int64_t extent = shapes[offset + k];
+      int64_t declared = entry->info.shape[k];
+      int32_t s = entry->dim_symbols[k];
+      const char *problem = NULL;
+      long long expected = 0;
+      if (extent < 0)
+        problem = "negative";
+      else if (declared >= 0 && extent != declared)
+        problem = "declared", expected = declared;
+      else if (s >= 0 && extent != symbol_values[s])
+        problem = "symbol", expected = symbol_values[s];
+      if (problem)
+        return tcc_make_status(
+            TCC_STATUS_INTERNAL,
+            "%s: the model's output_shapes gave output %d '%s' dim %d = %lld, %s%s%lld", function,
+            (int)o, entry->info.name, (int)k, (long long)extent,
+            problem[0] == 'n'   ? "a negative extent"
+            : problem[0] == 'd' ? "but the output is declared with "
+                                : "but its symbol is ",
+            problem[0] == 's' ? d->symbols[s >= 0 ? s : 0].name : "",
+            problem[0] == 's' ? (long long)0 : expected);
+    }
+    offset += (size_t)entry->info.rank;
+  }
+  return NULL;
+}
+
+tcc_status tcc_model_bind_symbols(const tcc_model *model, const DLTensor *const *inputs,
+                                  size_t num_inputs, int64_t *symbol_values,
+                                  size_t symbol_values_length) {
+  const char *function = "tcc_model_bind_symbols";
+  if (!model)
+    return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT, "%s: model is null", function);
+  size_t num_symbols = (size_t)model->descriptor->num_symbols;
+  if (symbol_values_length < num_symbols || (num_symbols > 0 && !symbol_values))
+    return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT,
+                           "%s: symbol_values has room for %zu values, the model has %zu symbols",
+                           function, symbol_values ? symbol_values_length : 0, num_symbols);
+  int64_t *values = malloc((num_symbols ? num_symbols : 1) * sizeof(int64_t));
+  if (!values)
+    return tcc_make_status(TCC_STATUS_RESOURCE_EXHAUSTED, "%s: out of memory", function);
+  tcc_status status = tcc_model_bind_inputs(model, function, inputs, num_inputs, values);
+  if (!status)
+    for (size_t s = 0; s < num_symbols; ++s)
+      symbol_values[s] = values[s];
+  free(values);
+  return status;
+}
+
+tcc_status tcc_model_output_shapes(const tcc_model *model, const int64_t *symbol_values,
+                                   size_t num_symbol_values, int64_t *const *output_shapes,
+                                   size_t num_outputs) {
+  const char *function = "tcc_model_output_shapes";
+  if (!model)
+    return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT, "%s: model is null", function);
+  const tcc_model_descriptor *d = model->descriptor;
+  if (num_symbol_values < (size_t)d->num_symbols || (d->num_symbols > 0 && !symbol_values))
+    return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT,
+                           "%s: %zu symbol values given, the model has %d symbols", function,
+                           symbol_values ? num_symbol_values : 0, (int)d->num_symbols);
+  if (num_outputs != (size_t)d->num_outputs)
+    return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT, "%s: expected %d outputs, got %zu",
+                           function, (int)d->num_outputs, num_outputs);
+  if (num_outputs > 0 && !output_shapes)
+    return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT, "%s: output_shapes is null", function);
+  for (size_t o = 0; o < num_outputs; ++o)
+    if (!output_shapes[o] && model->outputs[o].info.rank > 0)
+      return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT,
+                             "%s: output_shapes[%zu] is null (output '%s' has rank %d)",
+                             function, o, model->outputs[o].info.name,
+                             (int)model->outputs[o].info.rank);
+  for (int32_t s = 0; s < d->num_symbols; ++s) {
+    if (!in_range(&d->symbols[s], symbol_values[s])) {
+      char range[64];
+      format_range(&d->symbols[s], range, sizeof(range));
+      return tcc_make_status(TCC_STATUS_OUT_OF_RANGE,
+                             "%s: symbol %d '%s' is %lld, outside its range %s", function,
+                             (int)s, d->symbols[s].name, (long long)symbol_values[s], range);
+    }
+  }
+  size_t length = model->output_shapes_length;
+  int64_t *shapes = malloc((length ? length : 1) * sizeof(int64_t));
+  if (!shapes)
+    return tcc_make_status(TCC_STATUS_RESOURCE_EXHAUSTED, "%s: out of memory", function);
+  tcc_status status = tcc_model_compute_output_shapes(model, function, symbol_values, shapes);
+  if (!status) {
+    size_t offset = 0;
+    for (size_t o = 0; o < num_outputs; ++o) {
+      for (int32_t k = 0; k < model->outputs[o].info.rank; ++k)
+        output_shapes[o][k] = shapes[offset + k];
+      offset += (size_t)model->outputs[o].info.rank;
+    }
+  }
+  free(shapes);
+  return status;
+}
