@@ -20,3 +20,7 @@ config.substitutions.append(("%corpus", corpus))
 if os.path.isdir(corpus):
     config.available_features.add("corpus")
 config.substitutions.append(("%testdata", "/usr/share/libonnx-testdata/data"))
+# The hand-written models of test/runtime/fixtures (built as %fixtures/NAME.so) and the
+# folder of libtcc_runtime.so.
+config.substitutions.append(("%fixtures", config.tcc_fixtures_dir))
+config.substitutions.append(("%tcc_libdir", config.tcc_lib_dir))

@@ -40,9 +40,8 @@ std::string nodeName(Location loc) {
   return name;
 }
 
-/// `x` clamped into [0, extent - 1] (index values).
-Value clampIndex(OpBuilder &b, Location loc, Value x, Value extent) {
-  Value last = arith::SubIOp::create(b, loc, extent, indexConstant(b, loc, 1));
+/// `x` clamped into [0, last] (index values).
+Value clampIndex(OpBuilder &b, Location loc, Value x, Value last) {
   Value upper = arith::MinSIOp::create(b, loc, x, last);
   return arith::MaxSIOp::create(b, loc, upper, indexConstant(b, loc, 0));
 }
@@ -225,7 +224,14 @@ struct ReshapeToCollapseExpand : OpRewritePattern<prim::ReshapeOp> {
       dst.push_back({ShapedType::kDynamic, symbol});
     }
 
-    if (auto groups = groupReshape(src, dst)) {
+    // memref.expand_shape with two dynamic extents in one group does not lower
+    // (expand-strided-metadata), so such groupings take the general path.
+    auto groups = groupReshape(src, dst);
+    if (groups && llvm::any_of(groups->second, [&](const ReassociationIndices &group) {
+          return llvm::count_if(group, [&](int64_t d) { return dstType.isDynamicDim(d); }) > 1;
+        }))
+      groups = std::nullopt;
+    if (groups) {
       auto [srcGroups, dstGroups] = *groups;
       Value value = operand;
       if (static_cast<int64_t>(srcGroups.size()) != srcRank)
@@ -233,6 +239,16 @@ struct ReshapeToCollapseExpand : OpRewritePattern<prim::ReshapeOp> {
       if (static_cast<int64_t>(dstGroups.size()) != dstRank)
         value = tensor::ExpandShapeOp::create(rewriter, loc, dstType, value, dstGroups, dstSizes);
       rewriter.replaceOp(op, castIfNeeded(rewriter, loc, value, dstType));
+      return success();
+    }
+
+    // Several dynamic result extents: tensor.reshape with the extents as a shape tensor.
+    if (dstType.getNumDynamicDims() > 1) {
+      SmallVector<Value> extents;
+      for (OpFoldResult size : dstSizes)
+        extents.push_back(getValueOrCreateConstantIndexOp(rewriter, loc, size));
+      Value shape = tensor::FromElementsOp::create(rewriter, loc, extents);
+      rewriter.replaceOpWithNewOp<tensor::ReshapeOp>(op, dstType, operand, shape);
       return success();
     }
 
@@ -274,24 +290,33 @@ struct TransposeToLinalg : OpRewritePattern<prim::TransposeOp> {
   }
 };
 
-/// slice: result[i] = operand[offset + i * stride]. Static offsets give an affine read;
-/// dynamic offsets read with tensor.extract at positions clamped into the operand.
+/// slice: result[i] = operand[offset + i * stride], a fresh dense tensor.
+///
+/// With static offsets the read is an affine map, unless a dim reads [0, size) of a larger
+/// or dynamic extent: there the map would be a plain dim, from which linalg would take the
+/// operand's extent as the loop bound. Such slices, and those with dynamic offsets, read
+/// with tensor.extract; positions with a dynamic offset are clamped into the operand.
 struct SliceToGeneric : OpRewritePattern<prim::SliceOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(prim::SliceOp op, PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     auto type = op.getType();
+    auto operandType = op.getOperand().getType();
     int64_t rank = type.getRank();
     Value operand = op.getOperand();
-    ArrayRef<int64_t> strides = op.getStaticStrides();
+    ArrayRef<int64_t> offsets = op.getStaticOffsets(), strides = op.getStaticStrides();
     Value init = lower::createEmpty(rewriter, loc, type, op.getSizes());
     SmallVector<utils::IteratorType> iterators(rank, utils::IteratorType::parallel);
     AffineMap identity = rewriter.getMultiDimIdentityMap(rank);
 
-    if (op.getOffsets().empty()) {
+    bool affine = op.getOffsets().empty();
+    for (int64_t d = 0; d < rank && affine; ++d)
+      if (offsets[d] == 0 && strides[d] == 1)
+        affine = !type.isDynamicDim(d) && type.getDimSize(d) == operandType.getDimSize(d);
+    if (affine) {
       SmallVector<AffineExpr> exprs;
       for (int64_t d = 0; d < rank; ++d)
-        exprs.push_back(rewriter.getAffineDimExpr(d) * strides[d] + op.getStaticOffsets()[d]);
+        exprs.push_back(rewriter.getAffineDimExpr(d) * strides[d] + offsets[d]);
       AffineMap read = AffineMap::get(rank, 0, exprs, rewriter.getContext());
       auto generic = linalg::GenericOp::create(
           rewriter, loc, TypeRange{type}, ValueRange{operand}, ValueRange{init},
@@ -303,21 +328,32 @@ struct SliceToGeneric : OpRewritePattern<prim::SliceOp> {
       return success();
     }
 
-    SmallVector<Value> offsets, extents;
+    // Per dim: the offset (a value when dynamic) and, for dynamic offsets, the last index.
+    SmallVector<Value> offsetValues, strideValues(rank), lasts(rank);
     for (OpFoldResult offset : op.getMixedOffsets())
-      offsets.push_back(getValueOrCreateConstantIndexOp(rewriter, loc, offset));
-    for (OpFoldResult extent : tensor::getMixedSizes(rewriter, loc, operand))
-      extents.push_back(getValueOrCreateConstantIndexOp(rewriter, loc, extent));
+      offsetValues.push_back(getValueOrCreateConstantIndexOp(rewriter, loc, offset));
+    for (int64_t d = 0; d < rank; ++d) {
+      if (strides[d] != 1)
+        strideValues[d] = indexConstant(rewriter, loc, strides[d]);
+      if (ShapedType::isDynamic(offsets[d]))
+        lasts[d] = arith::SubIOp::create(
+            rewriter, loc,
+            getValueOrCreateConstantIndexOp(rewriter, loc,
+                                            tensor::getMixedSize(rewriter, loc, operand, d)),
+            indexConstant(rewriter, loc, 1));
+    }
     auto generic = linalg::GenericOp::create(
         rewriter, loc, TypeRange{type}, ValueRange{}, ValueRange{init},
         ArrayRef<AffineMap>{identity}, iterators,
         [&](OpBuilder &b, Location nested, ValueRange) {
           SmallVector<Value> position;
           for (int64_t d = 0; d < rank; ++d) {
-            Value i = linalg::IndexOp::create(b, nested, d);
-            Value scaled = arith::MulIOp::create(b, nested, i, indexConstant(b, nested, strides[d]));
-            Value at = arith::AddIOp::create(b, nested, offsets[d], scaled);
-            position.push_back(clampIndex(b, nested, at, extents[d]));
+            Value at = linalg::IndexOp::create(b, nested, d);
+            if (strideValues[d])
+              at = arith::MulIOp::create(b, nested, at, strideValues[d]);
+            if (offsets[d] != 0)
+              at = arith::AddIOp::create(b, nested, offsetValues[d], at);
+            position.push_back(lasts[d] ? clampIndex(b, nested, at, lasts[d]) : at);
           }
           linalg::YieldOp::create(b, nested,
                                   tensor::ExtractOp::create(b, nested, operand, position).getResult());
@@ -469,6 +505,7 @@ struct GatherToGeneric : OpRewritePattern<prim::GatherOp> {
 
     if (!allIndicesKnownInRange(indices, staticExtent))
       emitRangeCheck(rewriter, op, extent);
+    Value last = arith::SubIOp::create(rewriter, loc, extent, indexConstant(rewriter, loc, 1));
 
     SmallVector<Value> sizes;
     for (int64_t d = 0; d < rank; ++d) {
@@ -495,7 +532,7 @@ struct GatherToGeneric : OpRewritePattern<prim::GatherOp> {
           SmallVector<Value> position;
           for (int64_t d = 0; d < axis; ++d)
             position.push_back(linalg::IndexOp::create(b, nested, d));
-          position.push_back(clampIndex(b, nested, index, extent));
+          position.push_back(clampIndex(b, nested, index, last));
           for (int64_t d = axis + indexRank; d < rank; ++d)
             position.push_back(linalg::IndexOp::create(b, nested, d));
           linalg::YieldOp::create(b, nested,

@@ -36,7 +36,11 @@ struct LowerPrimToLinalgPass : tcc::impl::LowerPrimToLinalgBase<LowerPrimToLinal
     // Code generation works on signless integers; unsigned element types need a type
     // conversion that is not written yet. Say so instead of failing obscurely.
     WalkResult unsignedFound = module.walk([](Operation *op) {
-      for (Type type : op->getResultTypes()) {
+      SmallVector<Type> types(op->getResultTypes());
+      for (Region &region : op->getRegions())
+        for (Block &block : region)
+          llvm::append_range(types, block.getArgumentTypes());
+      for (Type type : types) {
         auto tensor = dyn_cast<RankedTensorType>(type);
         if (!tensor || !tensor.getElementType().isUnsignedInteger())
           continue;

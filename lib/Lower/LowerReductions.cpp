@@ -1,4 +1,330 @@
-//===- LowerReductions.cpp - (being written) --------------------------------------------===//
+//===- LowerReductions.cpp - reduce, arg_reduce, reduce_window, cumulative -> linalg -------===//
+//
+// Reductions are linalg.generic ops with reduction iterators whose destination starts as
+// the combiner's identity. Sums and products of floats narrower than f32 accumulate in f32
+// and are rounded once at the end. cumulative is an scf.for along the scanned dim carrying
+// the running value, one elementwise generic per step.
+//
+//===----------------------------------------------------------------------------------===//
 #include "LoweringPatterns.h"
 
-void tcc::lower::populateReductionLoweringPatterns(mlir::RewritePatternSet &) {}
+#include "dialects/prim/PrimDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+using namespace mlir;
+using namespace tcc;
+
+namespace {
+
+/// The type a combiner accumulates `element` in: f32 for sums and products of narrower
+/// floats, else the element type.
+Type accumulatorType(Type element, prim::ReduceKind kind) {
+  auto f = dyn_cast<FloatType>(element);
+  bool arithmetic = kind == prim::ReduceKind::Sum || kind == prim::ReduceKind::Prod;
+  if (f && arithmetic && f.getWidth() < 32)
+    return Float32Type::get(element.getContext());
+  return element;
+}
+
+/// A tensor of `type` (dynamic extents `sizes`) filled with `value`.
+Value createFilled(OpBuilder &b, Location loc, RankedTensorType type, ValueRange sizes,
+                   Value value) {
+  Value empty = lower::createEmpty(b, loc, type, sizes);
+  return linalg::FillOp::create(b, loc, ValueRange{value}, ValueRange{empty}).getResult(0);
+}
+
+/// `value` converted elementwise to `element` (prim.convert's semantics); itself if equal.
+Value convertElements(OpBuilder &b, Location loc, Value value, Type element) {
+  auto type = cast<RankedTensorType>(value.getType());
+  Type from = type.getElementType();
+  if (from == element)
+    return value;
+  auto resultType = type.clone(element);
+  Value init = lower::createEmpty(b, loc, resultType, lower::getDynamicDims(b, loc, value));
+  AffineMap identity = b.getMultiDimIdentityMap(type.getRank());
+  SmallVector<utils::IteratorType> iterators(type.getRank(), utils::IteratorType::parallel);
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{resultType}, ValueRange{value}, ValueRange{init},
+             ArrayRef<AffineMap>{identity, identity}, iterators,
+             [&](OpBuilder &nb, Location nested, ValueRange args) {
+               linalg::YieldOp::create(nb, nested,
+                                       lower::convertScalar(nb, nested, args[0], from, element));
+             })
+      .getResult(0);
+}
+
+/// reduce: out[kept dims] = combine over the listed dims, starting from the identity.
+struct ReduceToGeneric : OpRewritePattern<prim::ReduceOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(prim::ReduceOp op, PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value operand = op.getOperand();
+    auto operandType = op.getOperand().getType();
+    auto type = op.getType();
+    int64_t rank = operandType.getRank();
+    ArrayRef<int64_t> dims = op.getDimensions();
+    int kind = static_cast<int>(op.getKind());
+    Type element = operandType.getElementType();
+    Type acc = accumulatorType(element, op.getKind());
+
+    SmallVector<Value> sizes;
+    SmallVector<AffineExpr> kept;
+    SmallVector<utils::IteratorType> iterators;
+    for (int64_t d = 0; d < rank; ++d) {
+      bool reduced = llvm::is_contained(dims, d);
+      iterators.push_back(reduced ? utils::IteratorType::reduction : utils::IteratorType::parallel);
+      if (reduced)
+        continue;
+      kept.push_back(rewriter.getAffineDimExpr(d));
+      if (operandType.isDynamicDim(d))
+        sizes.push_back(tensor::DimOp::create(rewriter, loc, operand, d));
+    }
+    Value init = createFilled(rewriter, loc, type.clone(acc), sizes,
+                              lower::createIdentity(rewriter, loc, kind, acc));
+    SmallVector<AffineMap> maps = {rewriter.getMultiDimIdentityMap(rank),
+                                   AffineMap::get(rank, 0, kept, rewriter.getContext())};
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{init.getType()}, ValueRange{operand}, ValueRange{init}, maps,
+        iterators, [&](OpBuilder &b, Location nested, ValueRange args) {
+          Value x = lower::convertScalar(b, nested, args[0], element, acc);
+          linalg::YieldOp::create(b, nested, lower::combine(b, nested, kind, args[1], x));
+        });
+    rewriter.replaceOp(op, convertElements(rewriter, loc, generic.getResult(0), element));
+    return success();
+  }
+};
+
+/// arg_reduce: a generic with two destinations, the best value so far and its index.
+/// The update rule is a total order on (value, index) pairs, so it gives the same answer in
+/// any iteration order: a strictly better value wins (NaN beats every number and loses to
+/// nothing), and among equal values (NaNs are equal) the smaller index wins, or the larger
+/// with select_last_index. The destinations start as (identity, 0), which never beats the
+/// real element 0 and never beats the real answer.
+struct ArgReduceToGeneric : OpRewritePattern<prim::ArgReduceOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(prim::ArgReduceOp op, PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value operand = op.getOperand();
+    auto operandType = op.getOperand().getType();
+    auto type = op.getType();
+    int64_t rank = operandType.getRank(), dim = op.getDimension();
+    Type element = operandType.getElementType(), i64 = rewriter.getI64Type();
+    bool isMax = op.getKind() == prim::ArgReduceKind::Argmax;
+    bool selectLast = op.getSelectLastIndex();
+
+    SmallVector<Value> sizes;
+    SmallVector<AffineExpr> kept;
+    SmallVector<utils::IteratorType> iterators;
+    for (int64_t d = 0; d < rank; ++d) {
+      iterators.push_back(d == dim ? utils::IteratorType::reduction : utils::IteratorType::parallel);
+      if (d == dim)
+        continue;
+      kept.push_back(rewriter.getAffineDimExpr(d));
+      if (operandType.isDynamicDim(d))
+        sizes.push_back(tensor::DimOp::create(rewriter, loc, operand, d));
+    }
+    auto identityKind = isMax ? prim::ReduceKind::Max : prim::ReduceKind::Min;
+    Value bestInit = createFilled(
+        rewriter, loc, type.clone(element), sizes,
+        lower::createIdentity(rewriter, loc, static_cast<int>(identityKind), element));
+    Value indexInit = createFilled(rewriter, loc, type, sizes,
+                                   arith::ConstantIntOp::create(rewriter, loc, i64, 0));
+    AffineMap keptMap = AffineMap::get(rank, 0, kept, rewriter.getContext());
+    SmallVector<AffineMap> maps = {rewriter.getMultiDimIdentityMap(rank), keptMap, keptMap};
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{bestInit.getType(), type}, ValueRange{operand},
+        ValueRange{bestInit, indexInit}, maps, iterators,
+        [&](OpBuilder &b, Location nested, ValueRange args) {
+          Value x = args[0], best = args[1], bestIndex = args[2];
+          Value k = arith::IndexCastOp::create(b, nested, i64, linalg::IndexOp::create(b, nested, dim));
+          Value better, tie;
+          if (isa<FloatType>(element)) {
+            auto predicate = isMax ? arith::CmpFPredicate::OGT : arith::CmpFPredicate::OLT;
+            Value xNaN = arith::CmpFOp::create(b, nested, arith::CmpFPredicate::UNO, x, x);
+            Value bestNaN = arith::CmpFOp::create(b, nested, arith::CmpFPredicate::UNO, best, best);
+            Value bestNumber = arith::XOrIOp::create(
+                b, nested, bestNaN, arith::ConstantIntOp::create(b, nested, b.getI1Type(), 1));
+            // better = (isnan(x) && !isnan(best)) || x > best;  tie = both NaN || x == best
+            better = arith::OrIOp::create(
+                b, nested, arith::AndIOp::create(b, nested, xNaN, bestNumber),
+                arith::CmpFOp::create(b, nested, predicate, x, best));
+            tie = arith::OrIOp::create(
+                b, nested, arith::AndIOp::create(b, nested, xNaN, bestNaN),
+                arith::CmpFOp::create(b, nested, arith::CmpFPredicate::OEQ, x, best));
+          } else {
+            bool isUnsigned = element.isUnsignedInteger() || element.isInteger(1);
+            arith::CmpIPredicate predicate =
+                isMax ? (isUnsigned ? arith::CmpIPredicate::ugt : arith::CmpIPredicate::sgt)
+                      : (isUnsigned ? arith::CmpIPredicate::ult : arith::CmpIPredicate::slt);
+            better = arith::CmpIOp::create(b, nested, predicate, x, best);
+            tie = arith::CmpIOp::create(b, nested, arith::CmpIPredicate::eq, x, best);
+          }
+          Value indexWins = arith::CmpIOp::create(
+              b, nested, selectLast ? arith::CmpIPredicate::sgt : arith::CmpIPredicate::slt, k,
+              bestIndex);
+          Value update = arith::OrIOp::create(b, nested, better,
+                                              arith::AndIOp::create(b, nested, tie, indexWins));
+          linalg::YieldOp::create(
+              b, nested,
+              ValueRange{arith::SelectOp::create(b, nested, update, x, best).getResult(),
+                         arith::SelectOp::create(b, nested, update, k, bestIndex).getResult()});
+        });
+    rewriter.replaceOp(op, generic.getResult(1));
+    return success();
+  }
+};
+
+/// reduce_window: out[i] = combine over k of padded[i * stride + k * dilation], with the
+/// operand padded by the identity. The iteration space is (out dims..., window dims...);
+/// a tensor.empty of the window's shape gives the window dims their extents.
+struct ReduceWindowToGeneric : OpRewritePattern<prim::ReduceWindowOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(prim::ReduceWindowOp op, PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = op.getType();
+    auto operandType = op.getOperand().getType();
+    int64_t rank = type.getRank();
+    int kind = static_cast<int>(op.getKind());
+    Type element = operandType.getElementType();
+    Type acc = accumulatorType(element, op.getKind());
+    ArrayRef<int64_t> window = op.getWindowDimensions(), strides = op.getWindowStrides(),
+                      dilations = op.getWindowDilations(), low = op.getPaddingLow(),
+                      high = op.getPaddingHigh();
+
+    Value padded = op.getOperand();
+    if (llvm::any_of(low, [](int64_t p) { return p != 0; }) ||
+        llvm::any_of(high, [](int64_t p) { return p != 0; })) {
+      SmallVector<int64_t> shape;
+      for (int64_t d = 0; d < rank; ++d)
+        shape.push_back(operandType.isDynamicDim(d) ? ShapedType::kDynamic
+                                                    : operandType.getDimSize(d) + low[d] + high[d]);
+      padded = tensor::PadOp::create(rewriter, loc, operandType.clone(shape), padded,
+                                     getAsIndexOpFoldResult(rewriter.getContext(), low),
+                                     getAsIndexOpFoldResult(rewriter.getContext(), high),
+                                     lower::createIdentity(rewriter, loc, kind, element));
+    }
+
+    SmallVector<Value> sizes;
+    for (int64_t d = 0; d < rank; ++d)
+      if (type.isDynamicDim(d))
+        sizes.push_back(windowExtent(rewriter, loc, tensor::DimOp::create(rewriter, loc, padded, d),
+                                     window[d], strides[d], dilations[d]));
+    Value init = createFilled(rewriter, loc, type.clone(acc), sizes,
+                              lower::createIdentity(rewriter, loc, kind, acc));
+    Value windowShape = lower::createEmpty(rewriter, loc, RankedTensorType::get(window, element), {});
+
+    SmallVector<AffineExpr> read, windowExprs, outExprs;
+    for (int64_t d = 0; d < rank; ++d) {
+      AffineExpr out = rewriter.getAffineDimExpr(d), k = rewriter.getAffineDimExpr(rank + d);
+      read.push_back(out * strides[d] + k * dilations[d]);
+      windowExprs.push_back(k);
+      outExprs.push_back(out);
+    }
+    MLIRContext *ctx = rewriter.getContext();
+    SmallVector<AffineMap> maps = {AffineMap::get(2 * rank, 0, read, ctx),
+                                   AffineMap::get(2 * rank, 0, windowExprs, ctx),
+                                   AffineMap::get(2 * rank, 0, outExprs, ctx)};
+    SmallVector<utils::IteratorType> iterators(rank, utils::IteratorType::parallel);
+    iterators.append(rank, utils::IteratorType::reduction);
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{init.getType()}, ValueRange{padded, windowShape},
+        ValueRange{init}, maps, iterators, [&](OpBuilder &b, Location nested, ValueRange args) {
+          Value x = lower::convertScalar(b, nested, args[0], element, acc);
+          linalg::YieldOp::create(b, nested, lower::combine(b, nested, kind, args[2], x));
+        });
+    rewriter.replaceOp(op, convertElements(rewriter, loc, generic.getResult(0), element));
+    return success();
+  }
+
+  /// (padded - (dilation * (window - 1) + 1)) / stride + 1, or 0 when the window does not fit.
+  static Value windowExtent(OpBuilder &b, Location loc, Value padded, int64_t window,
+                            int64_t stride, int64_t dilation) {
+    auto cst = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v).getResult(); };
+    Value span = arith::SubIOp::create(b, loc, padded, cst(dilation * (window - 1) + 1));
+    Value steps = arith::AddIOp::create(b, loc, arith::DivSIOp::create(b, loc, span, cst(stride)),
+                                        cst(1));
+    Value fits = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, span, cst(0));
+    return arith::SelectOp::create(b, loc, fits, steps, cst(0));
+  }
+};
+
+/// cumulative: an scf.for over the scanned dim carrying (result, running value). Step k
+/// reads the unit slice at position p (k, or extent - 1 - k with `reverse`), stores the
+/// running value (before the update with `exclusive`) at p and combines the slice into it.
+struct CumulativeToLoop : OpRewritePattern<prim::CumulativeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(prim::CumulativeOp op, PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value operand = op.getOperand();
+    auto type = op.getType();
+    int64_t rank = type.getRank(), dim = op.getDimension();
+    int kind = static_cast<int>(op.getKind());
+    Type element = type.getElementType();
+    Type acc = accumulatorType(element, op.getKind());
+    bool exclusive = op.getExclusive(), reverse = op.getReverse();
+
+    SmallVector<int64_t> sliceShape(type.getShape());
+    sliceShape[dim] = 1;
+    SmallVector<Value> sliceSizes, dynamicDims = lower::getDynamicDims(rewriter, loc, operand);
+    for (int64_t d = 0; d < rank; ++d)
+      if (d != dim && type.isDynamicDim(d))
+        sliceSizes.push_back(tensor::DimOp::create(rewriter, loc, operand, d));
+    Value running = createFilled(rewriter, loc, RankedTensorType::get(sliceShape, acc), sliceSizes,
+                                 lower::createIdentity(rewriter, loc, kind, acc));
+    Value result = lower::createEmpty(rewriter, loc, type, dynamicDims);
+    Value extent = getValueOrCreateConstantIndexOp(
+        rewriter, loc, tensor::getMixedSize(rewriter, loc, operand, dim));
+    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(rewriter, loc, operand);
+    sizes[dim] = rewriter.getIndexAttr(1);
+    SmallVector<OpFoldResult> unitStrides(rank, rewriter.getIndexAttr(1));
+
+    auto loop = scf::ForOp::create(
+        rewriter, loc, zero, extent, one, ValueRange{result, running},
+        [&](OpBuilder &b, Location nested, Value k, ValueRange iterArgs) {
+          Value position = k;
+          if (reverse)
+            position = arith::SubIOp::create(b, nested, arith::SubIOp::create(b, nested, extent, one), k);
+          SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0));
+          offsets[dim] = position;
+          Value slice = tensor::ExtractSliceOp::create(b, nested, operand, offsets, sizes, unitStrides);
+          Value previous = iterArgs[1], stored = iterArgs[0];
+          auto sliceType = cast<RankedTensorType>(previous.getType());
+          auto store = [&](Value value) {
+            stored = tensor::InsertSliceOp::create(b, nested, convertElements(b, nested, value, element),
+                                                   stored, offsets, sizes, unitStrides);
+          };
+          // Store before the update writes the running value in place.
+          if (exclusive)
+            store(previous);
+          AffineMap identity = b.getMultiDimIdentityMap(rank);
+          SmallVector<utils::IteratorType> iterators(rank, utils::IteratorType::parallel);
+          Value next = linalg::GenericOp::create(
+                           b, nested, TypeRange{sliceType}, ValueRange{slice}, ValueRange{previous},
+                           ArrayRef<AffineMap>{identity, identity}, iterators,
+                           [&](OpBuilder &bb, Location l, ValueRange args) {
+                             Value x = lower::convertScalar(bb, l, args[0], element, acc);
+                             linalg::YieldOp::create(bb, l, lower::combine(bb, l, kind, args[1], x));
+                           })
+                           .getResult(0);
+          if (!exclusive)
+            store(next);
+          scf::YieldOp::create(b, nested, ValueRange{stored, next});
+        });
+    rewriter.replaceOp(op, loop.getResult(0));
+    return success();
+  }
+};
+
+} // namespace
+
+void tcc::lower::populateReductionLoweringPatterns(RewritePatternSet &patterns) {
+  patterns.add<ReduceToGeneric, ArgReduceToGeneric, ReduceWindowToGeneric, CumulativeToLoop>(
+      patterns.getContext());
+}

@@ -60,4 +60,12 @@ static inline void *tcc_tensor_address(const DLTensor *tensor) {
   return (char *)tensor->data + tensor->byte_offset;
 }
 
+/// The byte size of a tensor that passed tcc_check_tensor_layout (which rules out overflow).
+static inline uint64_t tcc_tensor_bytes(const tcc_tensor_entry *entry, const DLTensor *tensor) {
+  uint64_t bytes = entry->element_size;
+  for (int d = 0; d < tensor->ndim; ++d)
+    bytes *= (uint64_t)tensor->shape[d];
+  return bytes;
+}
+
 #endif // TCC_RUNTIME_MODEL_INTERNAL_H

@@ -128,6 +128,18 @@ tcc_status tcc_check_tensor_layout(const char *function, const char *kind, size_
   return NULL;
 }
 
+/// Finds the first input dim that uses symbol `s`.
+static void find_first_use(const tcc_model *model, int32_t s, size_t *out_input,
+                           int32_t *out_dim) {
+  for (int32_t j = 0; j < model->descriptor->num_inputs; ++j)
+    for (int32_t m = 0; m < model->inputs[j].info.rank; ++m)
+      if (model->inputs[j].dim_symbols[m] == s) {
+        *out_input = (size_t)j;
+        *out_dim = m;
+        return;
+      }
+}
+
 tcc_status tcc_model_bind_inputs(const tcc_model *model, const char *function,
                                  const DLTensor *const *inputs, size_t num_inputs,
                                  int64_t *symbol_values) {
@@ -175,16 +187,10 @@ tcc_status tcc_model_bind_inputs(const tcc_model *model, const char *function,
       }
       if (extent == symbol_values[s])
         continue;
-      // The first dim that uses the symbol set its value: find it for the message.
-      size_t first_input = i;
-      int32_t first_dim = k;
-      for (size_t j = 0; j <= i && first_input == i && first_dim == k; ++j)
-        for (int32_t m = 0; m < model->inputs[j].info.rank; ++m)
-          if (model->inputs[j].dim_symbols[m] == s) {
-            first_input = j;
-            first_dim = m;
-            break;
-          }
+      // The first dim that uses the symbol set its value: name it in the message.
+      size_t first_input = 0;
+      int32_t first_dim = 0;
+      find_first_use(model, s, &first_input, &first_dim);
       return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT,
                              "%s: input %zu '%s': dim %d (symbol '%s') is %lld, but input %zu "
                              "'%s' dim %d set %s = %lld",
@@ -214,24 +220,23 @@ tcc_status tcc_model_compute_output_shapes(const tcc_model *model, const char *f
       int64_t extent = shapes[offset + k];
       int64_t declared = entry->info.shape[k];
       int32_t s = entry->dim_symbols[k];
-      const char *problem = NULL;
-      long long expected = 0;
       if (extent < 0)
-        problem = "negative";
-      else if (declared >= 0 && extent != declared)
-        problem = "declared", expected = declared;
-      else if (s >= 0 && extent != symbol_values[s])
-        problem = "symbol", expected = symbol_values[s];
-      if (problem)
-        return tcc_make_status(
-            TCC_STATUS_INTERNAL,
-            "%s: the model's output_shapes gave output %d '%s' dim %d = %lld, %s%s%lld", function,
-            (int)o, entry->info.name, (int)k, (long long)extent,
-            problem[0] == 'n'   ? "a negative extent"
-            : problem[0] == 'd' ? "but the output is declared with "
-                                : "but its symbol is ",
-            problem[0] == 's' ? d->symbols[s >= 0 ? s : 0].name : "",
-            problem[0] == 's' ? (long long)0 : expected);
+        return tcc_make_status(TCC_STATUS_INTERNAL,
+                               "%s: the model's output_shapes gave output %d '%s' dim %d the "
+                               "negative extent %lld",
+                               function, (int)o, entry->info.name, (int)k, (long long)extent);
+      if (declared >= 0 && extent != declared)
+        return tcc_make_status(TCC_STATUS_INTERNAL,
+                               "%s: the model's output_shapes gave output %d '%s' dim %d = %lld, "
+                               "but the output is declared with %lld",
+                               function, (int)o, entry->info.name, (int)k, (long long)extent,
+                               (long long)declared);
+      if (s >= 0 && extent != symbol_values[s])
+        return tcc_make_status(TCC_STATUS_INTERNAL,
+                               "%s: the model's output_shapes gave output %d '%s' dim %d = %lld, "
+                               "but its symbol %s is %lld",
+                               function, (int)o, entry->info.name, (int)k, (long long)extent,
+                               d->symbols[s].name, (long long)symbol_values[s]);
     }
     offset += (size_t)entry->info.rank;
   }

@@ -12,7 +12,7 @@
 // once per kernel, back to back, and a wake-up through the kernel costs tens of microseconds.
 //
 //===------------------------------------------------------------------------------------===//
-#include "threads.h"
+#include "threads_internal.h"
 #include "status_internal.h"
 
 #include <pthread.h>
@@ -81,8 +81,10 @@ static void run_chunks(const loop *work, _Atomic int64_t *next_chunk) {
 static void *worker_main(void *argument) {
   tcc_thread_pool *pool = argument;
   inside_loop = 1;
+  // Generations count from 0 at creation: a worker that starts after the first loop was
+  // posted must still see it as new.
+  uint64_t seen = 0;
   pthread_mutex_lock(&pool->mutex);
-  uint64_t seen = atomic_load(&pool->generation);
   for (;;) {
     pthread_mutex_unlock(&pool->mutex);
     for (int i = 0; i < SPIN_ITERATIONS; ++i) {

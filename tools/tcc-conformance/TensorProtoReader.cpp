@@ -11,8 +11,7 @@
 
 using namespace mlir;
 
-namespace {
-Type elementType(MLIRContext &ctx, int code) {
+Type tcc::conformance::elementTypeOfOnnxCode(MLIRContext &ctx, int code) {
   switch (code) {
   case ::onnx::TensorProto::FLOAT: return Float32Type::get(&ctx);
   case ::onnx::TensorProto::DOUBLE: return Float64Type::get(&ctx);
@@ -30,7 +29,6 @@ Type elementType(MLIRContext &ctx, int code) {
   default: return nullptr;
   }
 }
-} // namespace
 
 llvm::Expected<tcc::eval::Tensor>
 tcc::conformance::readTensorProtoFile(llvm::StringRef path, MLIRContext &context) {
@@ -41,7 +39,7 @@ tcc::conformance::readTensorProtoFile(llvm::StringRef path, MLIRContext &context
   if (!proto.ParseFromArray((*buffer)->getBufferStart(),
                             static_cast<int>((*buffer)->getBufferSize())))
     return llvm::createStringError("%s is not a TensorProto", path.str().c_str());
-  Type type = elementType(context, proto.data_type());
+  Type type = elementTypeOfOnnxCode(context, proto.data_type());
   if (!type)
     return llvm::createStringError("%s: unsupported data type %d", path.str().c_str(),
                                    proto.data_type());

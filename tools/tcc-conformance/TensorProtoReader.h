@@ -4,6 +4,7 @@
 
 #include "tcc/Evaluate/Evaluator.h"
 
+#include "mlir/IR/Types.h"
 #include "llvm/Support/Error.h"
 
 namespace mlir {
@@ -11,6 +12,9 @@ class MLIRContext;
 } // namespace mlir
 
 namespace tcc::conformance {
+
+/// The MLIR element type of an ONNX TensorProto data type code (tcc_dtype), or null.
+mlir::Type elementTypeOfOnnxCode(mlir::MLIRContext &context, int code);
 
 /// Reads a serialized TensorProto file (an ONNX test case's input_N.pb / output_N.pb).
 llvm::Expected<eval::Tensor> readTensorProtoFile(llvm::StringRef path,

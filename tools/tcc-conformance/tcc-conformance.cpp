@@ -1,31 +1,26 @@
 //===- tcc-conformance.cpp - runs ONNX backend test cases through tcc ----------------===//
 //
-//   tcc-conformance --expected test/conformance/reference-node.txt \
-//       /usr/share/libonnx-testdata/data/node
+//   tcc-conformance [--mode reference|compiled] [--expected FILE] PATH...
 //
-// Each case directory holds model.onnx and test_data_set_*/{input,output}_N.pb. A case
-// passes when every data set's outputs match within the case's tolerance. Cases run in
-// this one process (each under a crash-recovery context, so one crash is one failure).
+// Each case directory holds model.onnx and test_data_set_*/{input,output}_N.pb (or the
+// corpus layout of .npy files). A case passes when every data set's outputs match within
+// the tolerance. In `reference` mode the model is decomposed to prim and run by the
+// reference evaluator; in `compiled` mode it is compiled to a model.so twice (the bytes must
+// be identical), loaded by the runtime and run. Cases run in this one process, each under a
+// crash-recovery context, so that one crash is one failure.
+//
 // The expected-results file is a ratchet: it lists the cases that must pass; a listed case
 // that fails is a regression (exit status 1) and an unlisted pass is reported as new.
 //
-// Today the mode is `reference`: the model is decomposed to prim and run by the reference
-// evaluator. The compiled mode (a .so run through the runtime) comes with code generation.
-//
 //===----------------------------------------------------------------------------------===//
-#include "TensorProtoReader.h"
+#include "CaseData.h"
+#include "Executors.h"
 
-#include "tcc/Evaluate/Evaluator.h"
-#include "tcc/Evaluate/Npy.h"
-#include "tcc/Import/Importer.h"
 #include "tcc/InitAll.h"
-#include "tcc/Pipelines/Pipelines.h"
 
-#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/Pass/PassManager.h"
-#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
@@ -40,11 +35,13 @@
 #include <set>
 
 using namespace mlir;
+using namespace tcc::conformance;
 
 namespace {
 
 struct Options {
   std::vector<std::string> paths;
+  std::string mode = "reference";
   std::string expected;
   std::string filter;
   bool updateExpected = false;
@@ -76,160 +73,32 @@ std::vector<std::string> collectCases(const std::vector<std::string> &paths,
   return cases;
 }
 
-/// Compares one output; returns "" or what differs.
-std::string compare(const tcc::eval::Tensor &actual, const tcc::eval::Tensor &expected,
-                    double rtol, double atol) {
-  if (actual.elementType != expected.elementType) {
-    std::string a, e;
-    llvm::raw_string_ostream as(a), es(e);
-    as << actual.elementType;
-    es << expected.elementType;
-    return "element type " + a + ", expected " + e;
-  }
-  if (actual.shape != expected.shape) {
-    std::string text = "shape [";
-    for (int64_t d : actual.shape)
-      text += std::to_string(d) + " ";
-    text += "], expected [";
-    for (int64_t d : expected.shape)
-      text += std::to_string(d) + " ";
-    return text + "]";
-  }
-  bool isFloat = isa<FloatType>(actual.elementType);
-  for (int64_t i = 0; i < actual.getNumElements(); ++i) {
-    if (isFloat) {
-      double a = actual.getDouble(i), e = expected.getDouble(i);
-      if (std::isnan(a) && std::isnan(e))
-        continue;
-      if (a == e)
-        continue;
-      if (!(std::fabs(a - e) <= atol + rtol * std::fabs(e)))
-        return "element " + std::to_string(i) + " is " + std::to_string(a) + ", expected " +
-               std::to_string(e);
-    } else if (actual.getInt(i) != expected.getInt(i)) {
-      return "element " + std::to_string(i) + " is " + std::to_string(actual.getInt(i)) +
-             ", expected " + std::to_string(expected.getInt(i));
-    }
-  }
-  return "";
-}
-
-std::vector<std::string> sortedFiles(const std::string &dir, llvm::StringRef prefix) {
-  std::vector<std::string> files;
-  for (int i = 0;; ++i) {
-    std::string file = dir + "/" + prefix.str() + "_" + std::to_string(i) + ".pb";
-    if (!llvm::sys::fs::exists(file))
-      break;
-    files.push_back(file);
-  }
-  return files;
-}
-
-/// The test data of one case: inputs and expected outputs of each data set.
-struct DataSet {
-  std::string name;
-  std::vector<tcc::eval::Tensor> inputs, expected;
-};
-
-/// Inputs the retry binds as constants: small 0-d/1-d integer tensors. ONNX's backend cases
-/// pass axes, shapes, k and split sizes as graph inputs; an ahead-of-time compiler needs them
-/// at compile time (the rank of the result depends on them), as onnx-mlir's harness also does.
-bool isBindable(const tcc::eval::Tensor &t) {
-  auto type = dyn_cast<IntegerType>(t.elementType);
-  return type && type.getWidth() > 1 && t.shape.size() <= 1 && t.getNumElements() <= 64;
-}
-
-/// Replaces argument `index` of `func` with a constant holding `value`.
-LogicalResult bindArgument(func::FuncOp func, unsigned index, const tcc::eval::Tensor &value) {
-  BlockArgument arg = func.getArgument(index);
-  auto type = RankedTensorType::get(value.shape, value.elementType);
-  auto argType = dyn_cast<RankedTensorType>(arg.getType());
-  if (!argType || argType.getRank() != type.getRank())
-    return failure();
-  auto attr = DenseElementsAttr::getFromRawBuffer(
-      type, ArrayRef<char>(reinterpret_cast<const char *>(value.bytes.data()), value.bytes.size()));
-  for (Operation *user : llvm::make_early_inc_range(arg.getUsers()))
-    if (user->getName().getStringRef() == "prim.bind_shape")
-      user->erase();
-  OpBuilder builder(func.getBody());
-  auto constant = arith::ConstantOp::create(builder, arg.getLoc(), cast<TypedAttr>(attr));
-  arg.replaceAllUsesWith(constant);
-  return func.eraseArgument(index);
-}
-
-/// Imports and decomposes the case's model, binding the inputs listed in `bind` (by index)
-/// to the values of `set`. Returns the module or sets `error`.
-OwningOpRef<ModuleOp> compileCase(const std::string &dir, MLIRContext &context,
-                                  const std::vector<unsigned> &bind, const DataSet *set,
-                                  std::string &error) {
-  std::string firstError;
-  ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diag) {
-    if (diag.getSeverity() == DiagnosticSeverity::Error && firstError.empty())
-      firstError = diag.str();
-    return success();
-  });
-  OwningOpRef<ModuleOp> module = tcc::importOnnxModel(dir + "/model.onnx", {}, context);
-  if (!module) {
-    error = "import: " + firstError;
-    return nullptr;
-  }
-  auto main = module->lookupSymbol<func::FuncOp>("main");
-  if (!main) {
-    error = "no @main function";
-    return nullptr;
-  }
-  for (auto it = bind.rbegin(); it != bind.rend(); ++it)
-    if (failed(bindArgument(main, *it, set->inputs[*it]))) {
-      error = "cannot bind input " + std::to_string(*it);
-      return nullptr;
-    }
-  PassManager pm(&context);
-  tcc::buildOnnxToPrimPipeline(pm);
-  if (failed(pm.run(*module))) {
-    error = "decompose: " + firstError;
-    return nullptr;
-  }
-  return module;
-}
-
-/// Reinterprets data whose file type differs from the model's in bits only (libonnx's
-/// bfloat16 cases store their data as uint16).
-void adaptTypes(func::FuncOp main, DataSet &set) {
-  for (auto [i, type] : llvm::enumerate(main.getArgumentTypes()))
-    if (i < set.inputs.size())
-      if (auto tensor = dyn_cast<RankedTensorType>(type))
-        if (tensor.getElementType().isBF16() &&
-            set.inputs[i].elementType.isUnsignedInteger(16))
-          set.inputs[i].elementType = tensor.getElementType();
-  for (auto [i, type] : llvm::enumerate(main.getResultTypes()))
-    if (i < set.expected.size())
-      if (auto tensor = dyn_cast<RankedTensorType>(type))
-        if (tensor.getElementType().isBF16() &&
-            set.expected[i].elementType.isUnsignedInteger(16))
-          set.expected[i].elementType = tensor.getElementType();
-}
-
-std::string runDataSet(func::FuncOp main, DataSet set, const std::vector<unsigned> &bound,
-                       const Options &options) {
-  adaptTypes(main, set);
-  std::vector<tcc::eval::Tensor> inputs;
+/// Runs one data set on an executable, leaving out the bound inputs.
+std::string runSet(Executable &executable, const DataSet &set, const std::vector<unsigned> &bound,
+                   const Options &options) {
+  std::vector<tcc::eval::Tensor> inputs, outputs;
   for (auto [i, t] : llvm::enumerate(set.inputs))
     if (!llvm::is_contained(bound, i))
       inputs.push_back(t);
-  auto outputs = tcc::eval::evaluateFunction(main, inputs);
-  if (!outputs)
-    return "evaluate: " + llvm::toString(outputs.takeError());
-  if (outputs->size() != set.expected.size())
-    return std::to_string(outputs->size()) + " outputs, expected " +
+  std::string error = executable.run(inputs, outputs);
+  if (!error.empty())
+    return error;
+  if (outputs.size() != set.expected.size())
+    return std::to_string(outputs.size()) + " outputs, expected " +
            std::to_string(set.expected.size());
   for (size_t i = 0; i < set.expected.size(); ++i) {
-    std::string diff = compare((*outputs)[i], set.expected[i], options.rtol, options.atol);
+    tcc::eval::Tensor &actual = outputs[i];
+    const tcc::eval::Tensor &expected = set.expected[i];
+    // libonnx stores bfloat16 data as uint16: compare the bits.
+    if (expected.elementType.isUnsignedInteger(16) && actual.elementType.isBF16())
+      actual.elementType = expected.elementType;
+    std::string diff = compareTensors(actual, expected, options.rtol, options.atol);
     if (!diff.empty())
       return set.name + " output " + std::to_string(i) + ": " + diff;
-    if (options.verbose && isa<FloatType>(set.expected[i].elementType)) {
+    if (options.verbose && isa<FloatType>(expected.elementType)) {
       double maxAbs = 0, sumSq = 0, refSq = 0;
-      for (int64_t k = 0; k < set.expected[i].getNumElements(); ++k) {
-        double a = (*outputs)[i].getDouble(k), e = set.expected[i].getDouble(k);
+      for (int64_t k = 0; k < expected.getNumElements(); ++k) {
+        double a = actual.getDouble(k), e = expected.getDouble(k);
         maxAbs = std::max(maxAbs, std::fabs(a - e));
         sumSq += (a - e) * (a - e);
         refSq += e * e;
@@ -243,89 +112,25 @@ std::string runDataSet(func::FuncOp main, DataSet set, const std::vector<unsigne
 }
 
 /// Runs one case; returns "" on success or the reason it failed. `note` says how it ran.
-std::string runCase(const std::string &dir, const Options &options, std::string &note) {
+std::string runCase(const std::string &dir, Mode mode, const std::string &scratch,
+                    const Options &options, std::string &note) {
   DialectRegistry registry;
   tcc::registerAllDialects(registry);
   MLIRContext context(registry, MLIRContext::Threading::DISABLED);
-  context.loadAllAvailableDialects();
   std::vector<DataSet> sets;
-  std::error_code ec;
-  std::vector<std::string> dirs;
-  for (llvm::sys::fs::directory_iterator it(dir, ec), end; it != end && !ec; it.increment(ec))
-    if (llvm::sys::path::filename(it->path()).starts_with("test_data_set_"))
-      dirs.push_back(it->path());
-  std::sort(dirs.begin(), dirs.end());
-  for (const std::string &path : dirs) {
-    DataSet set;
-    set.name = llvm::sys::path::filename(path).str();
-    for (const std::string &file : sortedFiles(path, "input")) {
-      auto tensor = tcc::conformance::readTensorProtoFile(file, context);
-      if (!tensor)
-        return "input: " + llvm::toString(tensor.takeError());
-      set.inputs.push_back(std::move(*tensor));
-    }
-    for (const std::string &file : sortedFiles(path, "output")) {
-      auto tensor = tcc::conformance::readTensorProtoFile(file, context);
-      if (!tensor)
-        return "expected output: " + llvm::toString(tensor.takeError());
-      set.expected.push_back(std::move(*tensor));
-    }
-    sets.push_back(std::move(set));
-  }
-  if (sets.empty()) {
-    // The corpus layout: input_<k>_<name>.npy and output_<k>_<name>.npy beside the model.
-    std::vector<std::string> inputs, outputs;
-    for (llvm::sys::fs::directory_iterator it(dir, ec), end; it != end && !ec; it.increment(ec)) {
-      llvm::StringRef file = llvm::sys::path::filename(it->path());
-      if (file.ends_with(".npy") && file.starts_with("input_"))
-        inputs.push_back(it->path());
-      else if (file.ends_with(".npy") && file.starts_with("output_"))
-        outputs.push_back(it->path());
-    }
-    auto byIndex = [](const std::string &a, const std::string &b) {
-      auto index = [](const std::string &p) {
-        llvm::StringRef f = llvm::sys::path::filename(p);
-        f = f.drop_until([](char c) { return c == '_'; }).drop_front();
-        unsigned k = 0;
-        f.take_while([](char c) { return std::isdigit(c); }).getAsInteger(10, k);
-        return k;
-      };
-      return index(a) < index(b);
-    };
-    std::sort(inputs.begin(), inputs.end(), byIndex);
-    std::sort(outputs.begin(), outputs.end(), byIndex);
-    if (!outputs.empty()) {
-      DataSet set;
-      set.name = "npy";
-      for (const std::string &file : inputs) {
-        auto tensor = tcc::eval::readNpy(file, context);
-        if (!tensor)
-          return "input: " + llvm::toString(tensor.takeError());
-        set.inputs.push_back(std::move(*tensor));
-      }
-      for (const std::string &file : outputs) {
-        auto tensor = tcc::eval::readNpy(file, context);
-        if (!tensor)
-          return "expected output: " + llvm::toString(tensor.takeError());
-        set.expected.push_back(std::move(*tensor));
-      }
-      sets.push_back(std::move(set));
-    }
-  }
-  if (sets.empty())
-    return "no test data sets";
+  std::string error = readDataSets(dir, context, sets);
+  if (!error.empty())
+    return error;
 
-  std::string error;
-  if (OwningOpRef<ModuleOp> module = compileCase(dir, context, {}, nullptr, error)) {
-    auto main = module->lookupSymbol<func::FuncOp>("main");
+  if (auto executable = prepare(mode, dir, {}, nullptr, scratch, error)) {
     for (const DataSet &set : sets) {
-      std::string reason = runDataSet(main, set, {}, options);
+      std::string reason = runSet(*executable, set, {}, options);
       if (!reason.empty())
         return reason;
     }
     return "";
   }
-  // Retry with the shape-like inputs bound as constants, compiling once per data set.
+  // Retry with the shape-like inputs bound as constants, preparing once per data set.
   std::vector<unsigned> bind;
   for (auto [i, t] : llvm::enumerate(sets.front().inputs))
     if (isBindable(t))
@@ -335,11 +140,10 @@ std::string runCase(const std::string &dir, const Options &options, std::string 
   note = " (shape inputs bound as constants)";
   for (const DataSet &set : sets) {
     std::string retryError;
-    OwningOpRef<ModuleOp> module = compileCase(dir, context, bind, &set, retryError);
-    if (!module)
-      return error;
-    std::string reason =
-        runDataSet(module->lookupSymbol<func::FuncOp>("main"), set, bind, options);
+    auto executable = prepare(mode, dir, bind, &set, scratch, retryError);
+    if (!executable)
+      return error + " (with shape inputs bound as constants: " + retryError + ")";
+    std::string reason = runSet(*executable, set, bind, options);
     if (!reason.empty())
       return reason;
   }
@@ -367,6 +171,9 @@ int main(int argc, char **argv) {
   Options options;
   CLI::App app{"tcc-conformance: runs ONNX backend test cases through tcc"};
   app.add_option("paths", options.paths, "case directories or folders of cases")->required();
+  app.add_option("--mode", options.mode,
+                 "reference (decompose and evaluate) or compiled (model.so through the runtime)")
+      ->check(CLI::IsMember({"reference", "compiled"}));
   app.add_option("--expected", options.expected,
                  "the ratchet: cases that must pass (one name per line)");
   app.add_flag("--update-expected", options.updateExpected,
@@ -378,6 +185,13 @@ int main(int argc, char **argv) {
   app.add_option("--atol", options.atol, "absolute tolerance (default 1e-7)");
   CLI11_PARSE(app, argc, argv);
 
+  Mode mode = options.mode == "compiled" ? Mode::Compiled : Mode::Reference;
+  tcc::registerAllPasses();
+  llvm::SmallString<128> scratch;
+  if (llvm::sys::fs::createUniqueDirectory("tcc-conformance", scratch)) {
+    llvm::errs() << "tcc-conformance: error: cannot create a scratch directory\n";
+    return 2;
+  }
   llvm::CrashRecoveryContext::Enable();
   std::vector<std::string> cases = collectCases(options.paths, options.filter);
   std::set<std::string> expected =
@@ -388,11 +202,10 @@ int main(int argc, char **argv) {
     std::string name = llvm::sys::path::filename(dir).str();
     std::string reason, note;
     llvm::CrashRecoveryContext crc;
-    if (!crc.RunSafely([&] { reason = runCase(dir, options, note); }))
+    if (!crc.RunSafely([&] { reason = runCase(dir, mode, scratch.str().str(), options, note); }))
       reason = "crashed";
-    bool ok = reason.empty();
     bool listed = expected.count(name);
-    if (ok) {
+    if (reason.empty()) {
       ++numPassed;
       passed.insert(name);
       if (!options.expected.empty() && !listed) {
@@ -403,15 +216,12 @@ int main(int argc, char **argv) {
       }
     } else {
       ++numFailed;
-      if (listed) {
-        ++regressions;
-        llvm::outs() << "REGRESSION " << name << ": " << reason << "\n";
-      } else {
-        llvm::outs() << "FAIL " << name << ": " << reason << "\n";
-      }
+      llvm::outs() << (listed ? "REGRESSION " : "FAIL ") << name << ": " << reason << "\n";
+      regressions += listed;
     }
     llvm::outs().flush();
   }
+  llvm::sys::fs::remove_directories(scratch);
   if (options.updateExpected && !options.expected.empty()) {
     std::error_code ec;
     llvm::raw_fd_ostream os(options.expected, ec);

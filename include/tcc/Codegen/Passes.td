@@ -51,4 +51,13 @@ def ApproximateMath : Pass<"tcc-approximate-math", "mlir::ModuleOp"> {
                            "::mlir::vector::VectorDialect", "::mlir::x86vector::X86VectorDialect"];
 }
 
+def ExpandCopies : Pass<"tcc-expand-copies", "mlir::ModuleOp"> {
+  let summary = "Turn memref.copy into linalg.copy, so that copies become loops";
+  let description = [{
+    `memref.copy` between strided buffers lowers to a call of a runtime library function;
+    models call none. As `linalg.copy` it becomes loops like every other kernel.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
 #endif // TCC_CODEGEN_PASSES

@@ -1,6 +1,6 @@
-//===- threads.h - the session's thread pool: a parallel_for over pthreads --------------===//
-#ifndef TCC_RUNTIME_THREADS_H
-#define TCC_RUNTIME_THREADS_H
+//===- threads_internal.h - the session's thread pool: a parallel_for over pthreads ------===//
+#ifndef TCC_RUNTIME_THREADS_INTERNAL_H
+#define TCC_RUNTIME_THREADS_INTERNAL_H
 
 #include <stdint.h>
 
@@ -33,4 +33,4 @@ void tcc_thread_pool_parallel_for(tcc_thread_pool *pool, int64_t count,
                                   void (*body)(void *arg, int64_t begin, int64_t end),
                                   void *arg);
 
-#endif // TCC_RUNTIME_THREADS_H
+#endif // TCC_RUNTIME_THREADS_INTERNAL_H

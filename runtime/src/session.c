@@ -1,0 +1,326 @@
+//===- session.c - a session: thread pool, workspace and the run entry point -------------===//
+//
+// Everything a run needs is allocated when the session is created (the per-run tables) or
+// the first time a run needs it (the workspace, which then only grows), so that repeated runs
+// of one size allocate nothing.
+//
+//===------------------------------------------------------------------------------------===//
+#include "model_internal.h"
+#include "status_internal.h"
+#include "threads_internal.h"
+
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+/// The workspace's alignment, as model_abi.h promises.
+#define WORKSPACE_ALIGNMENT 64
+/// The longest model error message kept (longer ones are truncated).
+#define MAX_ERROR_MESSAGE 512
+
+struct tcc_session {
+  tcc_model *model; // one reference
+  int32_t num_threads;
+  tcc_thread_pool *pool;
+  _Atomic int running;
+
+  // Per-run tables, sized for the model when the session is created.
+  int64_t *symbol_values;
+  int64_t *output_shapes; // the outputs' extents, output after output
+  void **input_data;
+  void **output_data;
+  // Byte ranges of the tensors of this run, for the overlap check; empty ones are [0, 0).
+  uintptr_t *input_begin, *input_end, *output_begin, *output_end;
+  void *workspace;
+  size_t workspace_capacity;
+
+  tcc_import_table imports;
+  // Set by report_error (from any thread of the pool); read after the run returns.
+  _Atomic int error_reported;
+  char error_message[MAX_ERROR_MESSAGE];
+
+  tcc_session_stats stats;
+};
+
+/// Stands in for the data of tensors without elements, which may be NULL.
+static _Alignas(WORKSPACE_ALIGNMENT) unsigned char empty_tensor_data[WORKSPACE_ALIGNMENT];
+
+//===------------------------------------------------------------------------------------===//
+// The import table given to the model
+//===------------------------------------------------------------------------------------===//
+
+static void import_parallel_for(void *context, int64_t count,
+                                void (*body)(void *arg, int64_t begin, int64_t end),
+                                void *arg) {
+  tcc_session *session = context;
+  tcc_thread_pool_parallel_for(session->pool, count, body, arg);
+}
+
+static void import_report_error(void *context, const char *message) {
+  tcc_session *session = context;
+  // The first error wins; kernels running in parallel may report at the same time.
+  if (atomic_exchange(&session->error_reported, 1) != 0)
+    return;
+  if (!message)
+    message = "(the model gave no message)";
+  size_t length = strnlen(message, MAX_ERROR_MESSAGE - 1);
+  memcpy(session->error_message, message, length);
+  session->error_message[length] = '\0';
+}
+
+//===------------------------------------------------------------------------------------===//
+// Creation and release
+//===------------------------------------------------------------------------------------===//
+
+void tcc_session_options_init(tcc_session_options *options) {
+  if (!options)
+    return;
+  tcc_session_options defaults = TCC_SESSION_OPTIONS_INIT;
+  *options = defaults;
+}
+
+static void *allocate_array(size_t count, size_t element_size) {
+  return calloc(count ? count : 1, element_size);
+}
+
+tcc_status tcc_session_create(tcc_model *model, const tcc_session_options *options,
+                              tcc_session **out_session) {
+  const char *function = "tcc_session_create";
+  if (!model || !out_session)
+    return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT, "%s: %s is null", function,
+                           model ? "out_session" : "model");
+  tcc_session_options resolved = TCC_SESSION_OPTIONS_INIT;
+  if (options) {
+    if (options->size < sizeof(tcc_session_options))
+      return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT,
+                             "%s: options->size is %zu, expected at least %zu (initialize "
+                             "options with TCC_SESSION_OPTIONS_INIT)",
+                             function, options->size, sizeof(tcc_session_options));
+    resolved.num_threads = options->num_threads;
+  }
+  if (resolved.num_threads < 0 || resolved.num_threads > TCC_MAX_THREADS)
+    return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT,
+                           "%s: num_threads is %d, expected 0 (one per core) to %d", function,
+                           (int)resolved.num_threads, TCC_MAX_THREADS);
+  tcc_status status = tcc_model_check_cpu_again(model, function);
+  if (status)
+    return status;
+  int32_t num_threads = resolved.num_threads ? resolved.num_threads : tcc_available_cores();
+
+  const tcc_model_descriptor *d = model->descriptor;
+  tcc_session *session = calloc(1, sizeof(*session));
+  if (!session)
+    return tcc_make_status(TCC_STATUS_RESOURCE_EXHAUSTED, "%s: out of memory", function);
+  session->model = model;
+  tcc_model_retain(model);
+  session->num_threads = num_threads;
+  atomic_init(&session->running, 0);
+  atomic_init(&session->error_reported, 0);
+  session->symbol_values = allocate_array((size_t)d->num_symbols, sizeof(int64_t));
+  session->output_shapes = allocate_array(model->output_shapes_length, sizeof(int64_t));
+  session->input_data = allocate_array((size_t)d->num_inputs, sizeof(void *));
+  session->output_data = allocate_array((size_t)d->num_outputs, sizeof(void *));
+  session->input_begin = allocate_array((size_t)d->num_inputs, sizeof(uintptr_t));
+  session->input_end = allocate_array((size_t)d->num_inputs, sizeof(uintptr_t));
+  session->output_begin = allocate_array((size_t)d->num_outputs, sizeof(uintptr_t));
+  session->output_end = allocate_array((size_t)d->num_outputs, sizeof(uintptr_t));
+  if (!session->symbol_values || !session->output_shapes || !session->input_data ||
+      !session->output_data || !session->input_begin || !session->input_end ||
+      !session->output_begin || !session->output_end) {
+    tcc_session_release(session);
+    return tcc_make_status(TCC_STATUS_RESOURCE_EXHAUSTED, "%s: out of memory", function);
+  }
+  status = tcc_thread_pool_create(num_threads, &session->pool);
+  if (status) {
+    tcc_session_release(session);
+    return status;
+  }
+  session->imports.abi_version = TCC_ABI_VERSION;
+  session->imports.size = sizeof(tcc_import_table);
+  session->imports.context = session;
+  session->imports.parallel_for = import_parallel_for;
+  session->imports.report_error = import_report_error;
+  tcc_session_stats stats = TCC_SESSION_STATS_INIT;
+  session->stats = stats;
+  *out_session = session;
+  return NULL;
+}
+
+void tcc_session_release(tcc_session *session) {
+  if (!session)
+    return;
+  tcc_thread_pool_destroy(session->pool);
+  free(session->workspace);
+  free(session->symbol_values);
+  free(session->output_shapes);
+  free(session->input_data);
+  free(session->output_data);
+  free(session->input_begin);
+  free(session->input_end);
+  free(session->output_begin);
+  free(session->output_end);
+  tcc_model_release(session->model);
+  free(session);
+}
+
+tcc_model *tcc_session_model(const tcc_session *session) {
+  return session ? session->model : NULL;
+}
+
+int32_t tcc_session_num_threads(const tcc_session *session) {
+  return session ? session->num_threads : 0;
+}
+
+tcc_status tcc_session_get_stats(const tcc_session *session, tcc_session_stats *out_stats) {
+  if (!session || !out_stats)
+    return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT, "tcc_session_get_stats: %s is null",
+                           session ? "out_stats" : "session");
+  if (out_stats->size < sizeof(tcc_session_stats))
+    return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT,
+                           "tcc_session_get_stats: out_stats->size is %zu, expected at least %zu "
+                           "(initialize it with TCC_SESSION_STATS_INIT)",
+                           out_stats->size, sizeof(tcc_session_stats));
+  size_t size = out_stats->size;
+  *out_stats = session->stats;
+  out_stats->size = size;
+  return NULL;
+}
+
+//===------------------------------------------------------------------------------------===//
+// Running
+//===------------------------------------------------------------------------------------===//
+
+/// Checks the outputs against the shapes computed for this run and records the data
+/// pointers; also rejects outputs that overlap an input or another output.
+static tcc_status check_outputs(tcc_session *session, const char *function,
+                                const DLTensor *const *outputs, size_t num_outputs) {
+  const tcc_model *model = session->model;
+  const tcc_model_descriptor *d = model->descriptor;
+  if (num_outputs != (size_t)d->num_outputs)
+    return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT, "%s: expected %d outputs, got %zu",
+                           function, (int)d->num_outputs, num_outputs);
+  if (num_outputs > 0 && !outputs)
+    return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT, "%s: outputs is null (%zu outputs)",
+                           function, num_outputs);
+  size_t offset = 0;
+  for (size_t o = 0; o < num_outputs; ++o) {
+    const tcc_tensor_entry *entry = &model->outputs[o];
+    const DLTensor *tensor = outputs[o];
+    uint64_t bytes;
+    tcc_status status = tcc_check_tensor_layout(function, "output", o, entry, tensor, &bytes);
+    if (status)
+      return status;
+    for (int32_t k = 0; k < entry->info.rank; ++k) {
+      int64_t expected = session->output_shapes[offset + k];
+      if (tensor->shape[k] != expected)
+        return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT,
+                               "%s: output %zu '%s': dim %d is %lld, expected %lld (see "
+                               "tcc_model_output_shapes)",
+                               function, o, entry->info.name, (int)k,
+                               (long long)tensor->shape[k], (long long)expected);
+    }
+    offset += (size_t)entry->info.rank;
+    session->output_data[o] = bytes ? tcc_tensor_address(tensor) : empty_tensor_data;
+    uintptr_t begin = bytes ? (uintptr_t)session->output_data[o] : 0;
+    uintptr_t end = bytes ? begin + bytes : 0;
+    session->output_begin[o] = begin;
+    session->output_end[o] = end;
+    for (int32_t i = 0; i < d->num_inputs; ++i)
+      if (begin < session->input_end[i] && session->input_begin[i] < end)
+        return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT,
+                               "%s: output %zu '%s' overlaps input %d '%s' in memory", function,
+                               o, entry->info.name, (int)i, model->inputs[i].info.name);
+    for (size_t p = 0; p < o; ++p)
+      if (begin < session->output_end[p] && session->output_begin[p] < end)
+        return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT,
+                               "%s: output %zu '%s' overlaps output %zu '%s' in memory", function,
+                               o, entry->info.name, p, model->outputs[p].info.name);
+  }
+  return NULL;
+}
+
+/// Makes the workspace at least `bytes` large; grows it only when needed.
+static tcc_status reserve_workspace(tcc_session *session, const char *function, int64_t bytes) {
+  if (bytes < 0)
+    return tcc_make_status(TCC_STATUS_INTERNAL,
+                           "%s: the model's workspace_size returned the negative size %lld",
+                           function, (long long)bytes);
+  if (session->workspace && (uint64_t)bytes <= session->workspace_capacity)
+    return NULL;
+  uint64_t rounded = ((uint64_t)bytes + WORKSPACE_ALIGNMENT - 1) / WORKSPACE_ALIGNMENT *
+                     WORKSPACE_ALIGNMENT;
+  if (rounded == 0)
+    rounded = WORKSPACE_ALIGNMENT;
+  void *workspace = rounded <= SIZE_MAX ? aligned_alloc(WORKSPACE_ALIGNMENT, (size_t)rounded)
+                                        : NULL;
+  if (!workspace)
+    return tcc_make_status(TCC_STATUS_RESOURCE_EXHAUSTED,
+                           "%s: cannot allocate a workspace of %lld bytes", function,
+                           (long long)bytes);
+  free(session->workspace);
+  session->workspace = workspace;
+  session->workspace_capacity = (size_t)rounded;
+  session->stats.workspace_allocations++;
+  session->stats.workspace_bytes = rounded;
+  return NULL;
+}
+
+static tcc_status run_checked(tcc_session *session, const DLTensor *const *inputs,
+                              size_t num_inputs, const DLTensor *const *outputs,
+                              size_t num_outputs) {
+  const char *function = "tcc_session_run";
+  const tcc_model *model = session->model;
+  const tcc_model_descriptor *d = model->descriptor;
+
+  tcc_status status =
+      tcc_model_bind_inputs(model, function, inputs, num_inputs, session->symbol_values);
+  if (status)
+    return status;
+  for (size_t i = 0; i < num_inputs; ++i) {
+    uint64_t bytes = tcc_tensor_bytes(&model->inputs[i], inputs[i]);
+    void *address = bytes ? tcc_tensor_address(inputs[i]) : empty_tensor_data;
+    session->input_data[i] = address;
+    session->input_begin[i] = bytes ? (uintptr_t)address : 0;
+    session->input_end[i] = bytes ? (uintptr_t)address + bytes : 0;
+  }
+  status = tcc_model_compute_output_shapes(model, function, session->symbol_values,
+                                           session->output_shapes);
+  if (!status)
+    status = check_outputs(session, function, outputs, num_outputs);
+  if (!status)
+    status = reserve_workspace(session, function, d->workspace_size(session->symbol_values));
+  if (status)
+    return status;
+
+  atomic_store(&session->error_reported, 0);
+  int32_t code = d->run(&session->imports, session->symbol_values, session->input_data,
+                        session->output_data, session->workspace);
+  session->stats.runs++;
+  int reported = atomic_load(&session->error_reported);
+  if (code == TCC_RUN_OK && !reported)
+    return NULL;
+  if (code == TCC_RUN_CHECK_FAILED || (code == TCC_RUN_OK && reported))
+    return tcc_make_status(TCC_STATUS_CHECK_FAILED, "%s: a run-time check of the model failed: %s",
+                           function,
+                           reported ? session->error_message : "(the model gave no message)");
+  if (code == TCC_RUN_BAD_ARGUMENT)
+    return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT,
+                           "%s: the model rejected its arguments%s%s", function,
+                           reported ? ": " : "", reported ? session->error_message : "");
+  return tcc_make_status(TCC_STATUS_INTERNAL, "%s: the model's run returned the unknown code %d",
+                         function, (int)code);
+}
+
+tcc_status tcc_session_run(tcc_session *session, const DLTensor *const *inputs,
+                           size_t num_inputs, const DLTensor *const *outputs,
+                           size_t num_outputs) {
+  if (!session)
+    return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT, "tcc_session_run: session is null");
+  if (atomic_exchange(&session->running, 1) != 0)
+    return tcc_make_status(TCC_STATUS_INTERNAL,
+                           "tcc_session_run: the session is already running (a session is used "
+                           "by one thread at a time)");
+  tcc_status status = run_checked(session, inputs, num_inputs, outputs, num_outputs);
+  atomic_store(&session->running, 0);
+  return status;
+}

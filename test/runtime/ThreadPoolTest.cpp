@@ -1,0 +1,148 @@
+//===- ThreadPoolTest.cpp - the runtime's internal thread pool (runtime/src/threads.c) ---===//
+#include "RuntimeTestUtils.h"
+
+extern "C" {
+#include "threads_internal.h"
+}
+
+#include <atomic>
+#include <chrono>
+#include <mutex>
+#include <set>
+#include <thread>
+
+using namespace tcc_test;
+
+namespace {
+struct PoolDeleter {
+  void operator()(tcc_thread_pool *pool) const { tcc_thread_pool_destroy(pool); }
+};
+using Pool = std::unique_ptr<tcc_thread_pool, PoolDeleter>;
+
+Pool createPool(int32_t threads) {
+  tcc_thread_pool *pool = nullptr;
+  REQUIRE_OK(tcc_thread_pool_create(threads, &pool));
+  return Pool(pool);
+}
+
+/// Counts how often each index of [0, count) was visited.
+struct Coverage {
+  std::vector<std::atomic<int>> visits;
+  explicit Coverage(int64_t count) : visits(static_cast<size_t>(count)) {}
+  static void body(void *arg, int64_t begin, int64_t end) {
+    Coverage *coverage = static_cast<Coverage *>(arg);
+    for (int64_t i = begin; i < end; ++i)
+      coverage->visits[static_cast<size_t>(i)]++;
+  }
+  bool exactlyOnce() const {
+    for (const std::atomic<int> &v : visits)
+      if (v != 1)
+        return false;
+    return true;
+  }
+};
+} // namespace
+
+TEST_CASE("the number of available cores is positive", "[threads]") {
+  CHECK(tcc_available_cores() >= 1);
+  CHECK(tcc_available_cores() <= TCC_MAX_THREADS);
+}
+
+TEST_CASE("pools reject thread counts outside [1, 1024]", "[threads]") {
+  tcc_thread_pool *pool = nullptr;
+  requireError(tcc_thread_pool_create(0, &pool), TCC_STATUS_INVALID_ARGUMENT,
+               {"num_threads is 0"});
+  requireError(tcc_thread_pool_create(TCC_MAX_THREADS + 1, &pool), TCC_STATUS_INVALID_ARGUMENT,
+               {"num_threads is 1025"});
+  CHECK(pool == nullptr);
+  tcc_thread_pool_destroy(nullptr);
+  CHECK(tcc_thread_pool_num_threads(nullptr) == 1);
+}
+
+TEST_CASE("parallel_for covers every index exactly once", "[threads]") {
+  for (int32_t threads : {1, 2, 3, 8}) {
+    Pool pool = createPool(threads);
+    CHECK(tcc_thread_pool_num_threads(pool.get()) == threads);
+    for (int64_t count : {0, 1, 2, 7, 31, 1000, 100003}) {
+      INFO("threads " << threads << ", count " << count);
+      Coverage coverage(count);
+      tcc_thread_pool_parallel_for(pool.get(), count, Coverage::body, &coverage);
+      CHECK(coverage.exactlyOnce());
+    }
+  }
+}
+
+TEST_CASE("many loops back to back", "[threads]") {
+  Pool pool = createPool(4);
+  std::atomic<int64_t> total{0};
+  auto body = [](void *arg, int64_t begin, int64_t end) {
+    *static_cast<std::atomic<int64_t> *>(arg) += end - begin;
+  };
+  for (int loop = 0; loop < 20000; ++loop)
+    tcc_thread_pool_parallel_for(pool.get(), 1 + loop % 17, body, &total);
+  int64_t expected = 0;
+  for (int loop = 0; loop < 20000; ++loop)
+    expected += 1 + loop % 17;
+  CHECK(total == expected);
+}
+
+TEST_CASE("negative counts and null bodies do nothing", "[threads]") {
+  Pool pool = createPool(2);
+  Coverage coverage(1);
+  tcc_thread_pool_parallel_for(pool.get(), -5, Coverage::body, &coverage);
+  tcc_thread_pool_parallel_for(pool.get(), 10, nullptr, nullptr);
+  CHECK(coverage.visits[0] == 0);
+}
+
+TEST_CASE("a pool of 4 really runs chunks on several threads", "[threads]") {
+  Pool pool = createPool(4);
+  struct State {
+    std::mutex mutex;
+    std::set<std::thread::id> ids;
+  } state;
+  // Each chunk waits (up to 10 s) until two threads have entered: only a pool whose workers
+  // take chunks gets past this quickly.
+  auto body = [](void *arg, int64_t, int64_t) {
+    State *s = static_cast<State *>(arg);
+    {
+      std::lock_guard<std::mutex> lock(s->mutex);
+      s->ids.insert(std::this_thread::get_id());
+    }
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (std::chrono::steady_clock::now() < deadline) {
+      {
+        std::lock_guard<std::mutex> lock(s->mutex);
+        if (s->ids.size() >= 2)
+          return;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+  };
+  tcc_thread_pool_parallel_for(pool.get(), 16, body, &state);
+  CHECK(state.ids.size() >= 2);
+}
+
+namespace {
+struct NestedState {
+  tcc_thread_pool *pool;
+  std::atomic<int64_t> inner{0};
+};
+
+void countInner(void *arg, int64_t begin, int64_t end) {
+  static_cast<NestedState *>(arg)->inner += end - begin;
+}
+
+void runInnerLoops(void *arg, int64_t begin, int64_t end) {
+  NestedState *state = static_cast<NestedState *>(arg);
+  for (int64_t i = begin; i < end; ++i)
+    tcc_thread_pool_parallel_for(state->pool, 50, countInner, state);
+}
+} // namespace
+
+TEST_CASE("nested parallel_for runs inline without deadlock", "[threads]") {
+  Pool pool = createPool(3);
+  NestedState state;
+  state.pool = pool.get();
+  tcc_thread_pool_parallel_for(pool.get(), 40, runInnerLoops, &state);
+  CHECK(state.inner == 40 * 50);
+}

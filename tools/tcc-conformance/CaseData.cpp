@@ -1,0 +1,135 @@
+//===- CaseData.cpp - an ONNX test case's data sets -----------------------------------===//
+#include "CaseData.h"
+
+#include "TensorProtoReader.h"
+
+#include "tcc/Evaluate/Npy.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <cmath>
+
+using namespace mlir;
+using tcc::eval::Tensor;
+
+namespace {
+std::vector<std::string> numberedFiles(const std::string &dir, llvm::StringRef prefix) {
+  std::vector<std::string> files;
+  for (int i = 0;; ++i) {
+    std::string file = dir + "/" + prefix.str() + "_" + std::to_string(i) + ".pb";
+    if (!llvm::sys::fs::exists(file))
+      break;
+    files.push_back(file);
+  }
+  return files;
+}
+
+/// The index k of "input_<k>_name.npy".
+unsigned npyIndex(const std::string &path) {
+  llvm::StringRef f = llvm::sys::path::filename(path);
+  f = f.drop_until([](char c) { return c == '_'; }).drop_front();
+  unsigned k = 0;
+  (void)f.take_while([](char c) { return std::isdigit(c); }).getAsInteger(10, k);
+  return k;
+}
+} // namespace
+
+std::string tcc::conformance::readDataSets(const std::string &dir, MLIRContext &context,
+                                           std::vector<DataSet> &sets) {
+  std::error_code ec;
+  std::vector<std::string> dirs, npyInputs, npyOutputs;
+  for (llvm::sys::fs::directory_iterator it(dir, ec), end; it != end && !ec; it.increment(ec)) {
+    llvm::StringRef file = llvm::sys::path::filename(it->path());
+    if (file.starts_with("test_data_set_"))
+      dirs.push_back(it->path());
+    else if (file.ends_with(".npy") && file.starts_with("input_"))
+      npyInputs.push_back(it->path());
+    else if (file.ends_with(".npy") && file.starts_with("output_"))
+      npyOutputs.push_back(it->path());
+  }
+  std::sort(dirs.begin(), dirs.end());
+  for (const std::string &path : dirs) {
+    DataSet set;
+    set.name = llvm::sys::path::filename(path).str();
+    for (const std::string &file : numberedFiles(path, "input")) {
+      auto tensor = readTensorProtoFile(file, context);
+      if (!tensor)
+        return "input: " + llvm::toString(tensor.takeError());
+      set.inputs.push_back(std::move(*tensor));
+    }
+    for (const std::string &file : numberedFiles(path, "output")) {
+      auto tensor = readTensorProtoFile(file, context);
+      if (!tensor)
+        return "expected output: " + llvm::toString(tensor.takeError());
+      set.expected.push_back(std::move(*tensor));
+    }
+    sets.push_back(std::move(set));
+  }
+  if (sets.empty() && !npyOutputs.empty()) {
+    auto byIndex = [](const std::string &a, const std::string &b) {
+      return npyIndex(a) < npyIndex(b);
+    };
+    std::sort(npyInputs.begin(), npyInputs.end(), byIndex);
+    std::sort(npyOutputs.begin(), npyOutputs.end(), byIndex);
+    DataSet set;
+    set.name = "npy";
+    for (const std::string &file : npyInputs) {
+      auto tensor = eval::readNpy(file, context);
+      if (!tensor)
+        return "input: " + llvm::toString(tensor.takeError());
+      set.inputs.push_back(std::move(*tensor));
+    }
+    for (const std::string &file : npyOutputs) {
+      auto tensor = eval::readNpy(file, context);
+      if (!tensor)
+        return "expected output: " + llvm::toString(tensor.takeError());
+      set.expected.push_back(std::move(*tensor));
+    }
+    sets.push_back(std::move(set));
+  }
+  if (sets.empty())
+    return "no test data sets";
+  return "";
+}
+
+std::string tcc::conformance::compareTensors(const Tensor &actual, const Tensor &expected,
+                                             double rtol, double atol) {
+  auto typeName = [](Type t) {
+    std::string s;
+    llvm::raw_string_ostream os(s);
+    os << t;
+    return s;
+  };
+  // The tensors may come from different MLIR contexts: compare the types by name.
+  if (typeName(actual.elementType) != typeName(expected.elementType))
+    return "element type " + typeName(actual.elementType) + ", expected " +
+           typeName(expected.elementType);
+  if (actual.shape != expected.shape) {
+    auto shape = [](llvm::ArrayRef<int64_t> dims) {
+      std::string s = "[";
+      for (auto [i, d] : llvm::enumerate(dims))
+        s += (i ? " " : "") + std::to_string(d);
+      return s + "]";
+    };
+    return "shape " + shape(actual.shape) + ", expected " + shape(expected.shape);
+  }
+  bool isFloat = isa<FloatType>(actual.elementType);
+  for (int64_t i = 0; i < actual.getNumElements(); ++i) {
+    if (isFloat) {
+      double a = actual.getDouble(i), e = expected.getDouble(i);
+      if ((std::isnan(a) && std::isnan(e)) || a == e)
+        continue;
+      if (!(std::fabs(a - e) <= atol + rtol * std::fabs(e)))
+        return "element " + std::to_string(i) + " is " + std::to_string(a) + ", expected " +
+               std::to_string(e);
+    } else if (actual.getInt(i) != expected.getInt(i)) {
+      return "element " + std::to_string(i) + " is " + std::to_string(actual.getInt(i)) +
+             ", expected " + std::to_string(expected.getInt(i));
+    }
+  }
+  return "";
+}

@@ -1,0 +1,35 @@
+//===- CaseData.h - an ONNX test case's data sets --------------------------------*- C++ -*-===//
+#ifndef TCC_TOOLS_CONFORMANCE_CASEDATA_H
+#define TCC_TOOLS_CONFORMANCE_CASEDATA_H
+
+#include "tcc/Evaluate/Evaluator.h"
+
+#include <string>
+#include <vector>
+
+namespace mlir {
+class MLIRContext;
+} // namespace mlir
+
+namespace tcc::conformance {
+
+/// Inputs and expected outputs of one run of a case.
+struct DataSet {
+  std::string name;
+  std::vector<eval::Tensor> inputs, expected;
+};
+
+/// Reads a case's data sets: test_data_set_*/{input,output}_N.pb (the ONNX backend layout)
+/// or input_<k>_<name>.npy / output_<k>_<name>.npy beside the model (the corpus layout).
+/// Returns "" or why the data cannot be read.
+std::string readDataSets(const std::string &dir, mlir::MLIRContext &context,
+                         std::vector<DataSet> &sets);
+
+/// "" when `actual` matches `expected` within |a - e| <= atol + rtol |e| (NaN == NaN),
+/// otherwise what differs.
+std::string compareTensors(const eval::Tensor &actual, const eval::Tensor &expected, double rtol,
+                           double atol);
+
+} // namespace tcc::conformance
+
+#endif // TCC_TOOLS_CONFORMANCE_CASEDATA_H

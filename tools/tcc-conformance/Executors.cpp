@@ -1,0 +1,267 @@
+//===- Executors.cpp - how a case runs: reference evaluator or compiled model ---------===//
+#include "Executors.h"
+
+#include "TensorProtoReader.h"
+
+#include "tcc/Import/Importer.h"
+#include "tcc/InitAll.h"
+#include "tcc/Pipelines/Compiler.h"
+#include "tcc/Pipelines/Pipelines.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/AsmParser/AsmParser.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include "tcc/runtime.h"
+
+using namespace mlir;
+using tcc::eval::Tensor;
+using namespace tcc::conformance;
+
+bool tcc::conformance::isBindable(const Tensor &t) {
+  auto type = dyn_cast<IntegerType>(t.elementType);
+  return type && type.getWidth() > 1 && t.shape.size() <= 1 && t.getNumElements() <= 64;
+}
+
+namespace {
+
+std::unique_ptr<MLIRContext> makeContext() {
+  DialectRegistry registry;
+  tcc::registerAllDialects(registry);
+  auto context = std::make_unique<MLIRContext>(registry, MLIRContext::Threading::DISABLED);
+  context->loadAllAvailableDialects();
+  return context;
+}
+
+/// Replaces argument `index` of `func` with a constant holding `value`.
+LogicalResult bindArgument(func::FuncOp func, unsigned index, const Tensor &value) {
+  BlockArgument arg = func.getArgument(index);
+  auto type = RankedTensorType::get(value.shape, value.elementType);
+  auto argType = dyn_cast<RankedTensorType>(arg.getType());
+  if (!argType || argType.getRank() != type.getRank())
+    return failure();
+  auto attr = DenseElementsAttr::getFromRawBuffer(
+      type, ArrayRef<char>(reinterpret_cast<const char *>(value.bytes.data()), value.bytes.size()));
+  for (Operation *user : llvm::make_early_inc_range(arg.getUsers()))
+    if (user->getName().getStringRef() == "prim.bind_shape")
+      user->erase();
+  OpBuilder builder(func.getBody());
+  auto constant = arith::ConstantOp::create(builder, arg.getLoc(), cast<TypedAttr>(attr));
+  arg.replaceAllUsesWith(constant);
+  return func.eraseArgument(index);
+}
+
+/// The same type in another context (data sets and executables each have their own).
+Type inContext(Type type, MLIRContext &context) {
+  if (type.getContext() == &context)
+    return type;
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << type;
+  return parseType(text, &context);
+}
+
+/// Reinterprets data whose file type differs from the model's in bits only (libonnx's
+/// bfloat16 cases store their data as uint16).
+void adaptInputTypes(func::FuncOp main, std::vector<Tensor> &inputs) {
+  for (auto [i, type] : llvm::enumerate(main.getArgumentTypes()))
+    if (i < inputs.size())
+      if (auto tensor = dyn_cast<RankedTensorType>(type))
+        if (tensor.getElementType().isBF16() && inputs[i].elementType.isUnsignedInteger(16))
+          inputs[i].elementType = tensor.getElementType();
+}
+
+/// Imports the model and binds inputs; the module lives in `context`.
+OwningOpRef<ModuleOp> importAndBind(MLIRContext &context, const std::string &dir,
+                                    const std::vector<unsigned> &bind, const DataSet *set,
+                                    std::string &error) {
+  OwningOpRef<ModuleOp> module = tcc::importOnnxModel(dir + "/model.onnx", {}, context);
+  if (!module) {
+    error = "import: " + error;
+    return nullptr;
+  }
+  auto main = module->lookupSymbol<func::FuncOp>("main");
+  if (!main) {
+    error = "no @main function";
+    return nullptr;
+  }
+  for (auto it = bind.rbegin(); it != bind.rend(); ++it)
+    if (failed(bindArgument(main, *it, set->inputs[*it]))) {
+      error = "cannot bind input " + std::to_string(*it);
+      return nullptr;
+    }
+  return module;
+}
+
+/// Collects the first error diagnostic of a context.
+struct FirstError {
+  FirstError(MLIRContext &context, std::string &error)
+      : handler(&context, [&error](Diagnostic &diag) {
+          if (diag.getSeverity() == DiagnosticSeverity::Error && error.empty())
+            error = diag.str();
+          return success();
+        }) {}
+  ScopedDiagnosticHandler handler;
+};
+
+class ReferenceExecutable : public Executable {
+public:
+  ReferenceExecutable(std::unique_ptr<MLIRContext> context, OwningOpRef<ModuleOp> module)
+      : context(std::move(context)), module(std::move(module)) {}
+  std::string run(const std::vector<Tensor> &given, std::vector<Tensor> &outputs) override {
+    auto main = module->lookupSymbol<func::FuncOp>("main");
+    std::vector<Tensor> inputs = given;
+    for (Tensor &t : inputs)
+      t.elementType = inContext(t.elementType, *context);
+    adaptInputTypes(main, inputs);
+    auto result = tcc::eval::evaluateFunction(main, inputs);
+    if (!result)
+      return "evaluate: " + llvm::toString(result.takeError());
+    outputs = std::move(*result);
+    return "";
+  }
+
+private:
+  std::unique_ptr<MLIRContext> context;
+  OwningOpRef<ModuleOp> module;
+};
+
+std::string statusText(tcc_status status) {
+  std::string text = tcc_status_message(status);
+  tcc_status_free(status);
+  return text;
+}
+
+class CompiledExecutable : public Executable {
+public:
+  ~CompiledExecutable() override {
+    tcc_session_release(session);
+    tcc_model_release(model);
+  }
+  std::string load(const std::string &path) {
+    if (tcc_status s = tcc_model_load(path.c_str(), nullptr, &model))
+      return "load: " + statusText(s);
+    tcc_session_options options = TCC_SESSION_OPTIONS_INIT;
+    options.num_threads = 1;
+    if (tcc_status s = tcc_session_create(model, &options, &session))
+      return "session: " + statusText(s);
+    return "";
+  }
+  std::string run(const std::vector<Tensor> &inputs, std::vector<Tensor> &outputs) override {
+    int32_t numInputs = tcc_model_num_inputs(model), numOutputs = tcc_model_num_outputs(model);
+    if (static_cast<size_t>(numInputs) != inputs.size())
+      return "the model has " + std::to_string(numInputs) + " inputs, the case " +
+             std::to_string(inputs.size());
+    std::vector<DLTensor> in(numInputs), out(numOutputs);
+    std::vector<const DLTensor *> inPtrs, outPtrs;
+    std::vector<Tensor> results;
+    for (int32_t i = 0; i < numInputs; ++i) {
+      tcc_tensor_info info;
+      if (tcc_status s = tcc_model_input_info(model, i, &info))
+        return statusText(s);
+      DLDataType dtype;
+      if (tcc_status s = tcc_dtype_to_dlpack(info.dtype, &dtype))
+        return statusText(s);
+      in[i] = DLTensor{const_cast<uint8_t *>(inputs[i].bytes.data()), {kDLCPU, 0},
+                       static_cast<int32_t>(inputs[i].shape.size()), dtype,
+                       const_cast<int64_t *>(inputs[i].shape.data()), nullptr, 0};
+      inPtrs.push_back(&in[i]);
+    }
+    for (int32_t i = 0; i < numOutputs; ++i) {
+      tcc_tensor_info info;
+      if (tcc_status s = tcc_model_output_info(model, i, &info))
+        return statusText(s);
+      Type element = elementTypeOfOnnxCode(context, info.dtype);
+      if (!element)
+        return "output " + std::to_string(i) + " has an unknown dtype";
+      results.push_back(Tensor::zeros(element, llvm::ArrayRef<int64_t>(info.shape, info.rank)));
+    }
+    for (int32_t i = 0; i < numOutputs; ++i) {
+      DLDataType dtype;
+      tcc_tensor_info info;
+      if (tcc_status s = tcc_model_output_info(model, i, &info))
+        return statusText(s);
+      if (tcc_status s = tcc_dtype_to_dlpack(info.dtype, &dtype))
+        return statusText(s);
+      out[i] = DLTensor{results[i].bytes.data(), {kDLCPU, 0},
+                        static_cast<int32_t>(results[i].shape.size()), dtype,
+                        results[i].shape.data(), nullptr, 0};
+      outPtrs.push_back(&out[i]);
+    }
+    if (tcc_status s = tcc_session_run(session, inPtrs.data(), inPtrs.size(), outPtrs.data(),
+                                       outPtrs.size()))
+      return "run: " + statusText(s);
+    outputs = std::move(results);
+    return "";
+  }
+
+  MLIRContext context;
+
+private:
+  tcc_model *model = nullptr;
+  tcc_session *session = nullptr;
+};
+
+/// Compiles the case to `path`; returns "" or the first error.
+std::string compileTo(const std::string &dir, const std::vector<unsigned> &bind,
+                      const DataSet *set, const std::string &path) {
+  std::unique_ptr<MLIRContext> context = makeContext();
+  std::string error;
+  FirstError collect(*context, error);
+  OwningOpRef<ModuleOp> module = importAndBind(*context, dir, bind, set, error);
+  if (!module)
+    return error;
+  tcc::CompileOptions options;
+  options.emit = tcc::EmitKind::So;
+  std::string targetError, compileError;
+  auto target = tcc::resolveCpuTarget("host", "", targetError);
+  if (failed(target))
+    return targetError;
+  options.target = *target;
+  if (failed(tcc::compileModule(*module, options, llvm::nulls(), path, compileError)))
+    return "compile: " + (error.empty() ? compileError : error);
+  return "";
+}
+
+} // namespace
+
+std::unique_ptr<Executable> tcc::conformance::prepare(Mode mode, const std::string &dir,
+                                                      const std::vector<unsigned> &bind,
+                                                      const DataSet *set,
+                                                      const std::string &scratch,
+                                                      std::string &error) {
+  if (mode == Mode::Reference) {
+    std::unique_ptr<MLIRContext> context = makeContext();
+    FirstError collect(*context, error);
+    OwningOpRef<ModuleOp> module = importAndBind(*context, dir, bind, set, error);
+    if (!module)
+      return nullptr;
+    PassManager pm(context.get());
+    tcc::buildOnnxToPrimPipeline(pm);
+    if (failed(pm.run(*module))) {
+      error = "decompose: " + error;
+      return nullptr;
+    }
+    return std::make_unique<ReferenceExecutable>(std::move(context), std::move(module));
+  }
+  // Compiled twice: the artifact must be reproducible to the byte.
+  std::string first = scratch + "/model.so", second = scratch + "/model-again.so";
+  if (!(error = compileTo(dir, bind, set, first)).empty())
+    return nullptr;
+  if (!(error = compileTo(dir, bind, set, second)).empty())
+    return nullptr;
+  auto a = llvm::MemoryBuffer::getFile(first), b = llvm::MemoryBuffer::getFile(second);
+  if (!a || !b || (*a)->getBuffer() != (*b)->getBuffer()) {
+    error = "compiling the model twice gave different bytes";
+    return nullptr;
+  }
+  auto executable = std::make_unique<CompiledExecutable>();
+  if (!(error = executable->load(first)).empty())
+    return nullptr;
+  return executable;
+}

@@ -1,0 +1,38 @@
+//===- Executors.h - how a case runs: reference evaluator or compiled model -----*- C++ -*-===//
+#ifndef TCC_TOOLS_CONFORMANCE_EXECUTORS_H
+#define TCC_TOOLS_CONFORMANCE_EXECUTORS_H
+
+#include "CaseData.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace tcc::conformance {
+
+/// A case's model, ready to run on inputs (the ones not bound at compile time).
+class Executable {
+public:
+  virtual ~Executable() = default;
+  /// Runs the model; returns "" or the error.
+  virtual std::string run(const std::vector<eval::Tensor> &inputs,
+                          std::vector<eval::Tensor> &outputs) = 0;
+};
+
+enum class Mode { Reference, Compiled };
+
+/// Imports `dir`/model.onnx, binds the inputs listed in `bind` to their values in `set` as
+/// constants, and prepares it: decomposed for the reference evaluator, or compiled to a
+/// model.so (twice, checking that the bytes are identical) and loaded by the runtime.
+/// `scratch` is a directory for the compiled files. Null and `error` set on failure.
+std::unique_ptr<Executable> prepare(Mode mode, const std::string &dir,
+                                    const std::vector<unsigned> &bind, const DataSet *set,
+                                    const std::string &scratch, std::string &error);
+
+/// Whether an input may be bound as a compile-time constant by the retry: small 0-d/1-d
+/// integer tensors (axes, shapes, k, split sizes that ONNX's cases pass as inputs).
+bool isBindable(const eval::Tensor &tensor);
+
+} // namespace tcc::conformance
+
+#endif // TCC_TOOLS_CONFORMANCE_EXECUTORS_H

@@ -1,0 +1,60 @@
+//===- NpyFile.h - NumPy .npy files for tcc-run, without MLIR/LLVM ----------------*- C++ -*-===//
+//
+// tcc-run is deployed next to compiled models, without the compiler's libraries, so it has its
+// own small reader and writer (the compiler's is tcc/Evaluate/Npy.h).
+//
+//===------------------------------------------------------------------------------------===//
+#ifndef TCC_TOOLS_TCC_RUN_NPYFILE_H
+#define TCC_TOOLS_TCC_RUN_NPYFILE_H
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace tcc_run {
+
+/// Bytes aligned to 64, so that tensors handed to the runtime are aligned for any kernel.
+class AlignedBuffer {
+public:
+  AlignedBuffer() = default;
+  explicit AlignedBuffer(size_t bytes);
+  void *data() { return storage.get(); }
+  const void *data() const { return storage.get(); }
+  size_t size() const { return bytes; }
+
+private:
+  struct Free {
+    void operator()(void *p) const { std::free(p); }
+  };
+  std::unique_ptr<void, Free> storage;
+  size_t bytes = 0;
+};
+
+/// An array read from a .npy file: C order, little-endian, with a tcc dtype.
+struct NpyArray {
+  int32_t dtype = 0;   ///< a tcc_dtype
+  std::string descr;   ///< as written in the file, e.g. "<f4"
+  std::vector<int64_t> shape;
+  int64_t count = 0;   ///< number of elements
+  AlignedBuffer data;  ///< count * element size bytes
+};
+
+/// Reads `path` (format 1.0, 2.0 or 3.0; dtypes f2 f4 f8 i1 i2 i4 i8 u1 u2 u4 u8 b1;
+/// little-endian; C order, or Fortran order for rank <= 1). Returns "" on success, else a
+/// message; malformed files never cause out-of-bounds reads.
+std::string readNpy(const std::string &path, NpyArray &out);
+
+/// Writes a tensor of tcc dtype `dtype` as a .npy file (format 1.0, or 2.0 for huge headers).
+/// bfloat16, which NumPy lacks, is written as its raw bits ('<u2'). Returns "" or a message.
+std::string writeNpy(const std::string &path, int32_t dtype, const std::vector<int64_t> &shape,
+                     const void *data, size_t bytes);
+
+/// The .npy descr of a tcc dtype ("<f4", "|b1"), or "" if there is none.
+std::string npyDescr(int32_t dtype);
+
+} // namespace tcc_run
+
+#endif // TCC_TOOLS_TCC_RUN_NPYFILE_H

@@ -1,0 +1,385 @@
+//===- tcc-run.cpp - run a model compiled by tcc on .npy inputs ------------------------===//
+//
+//   tcc-run MODEL.so [--input FILE.npy]... [--output-dir DIR] [--compare REF.npy]...
+//                    [--rtol R] [--atol A] [--benchmark N] [--warmup W] [--threads T]
+//
+// Inputs are given in the model's input order. --output-dir writes DIR/output_<k>.npy;
+// --compare checks output k against the k-th reference (|a - b| <= atol + rtol |b|, NaN equal
+// to NaN) and prints one line per output; --benchmark times N runs after W warm-up runs and
+// prints one JSON line, as ../shared/bench/ort-run.js does:
+//   {"model":"m.so","threads":T,"runs":N,"median_ms":...,"min_ms":...,"max_ms":...}
+//
+// Exit status: 0 success, 1 an error (`tcc-run: error: <message>` on stderr) or a --compare
+// mismatch, 2 the command line is wrong (including a number of --input files that differs
+// from the model's inputs).
+//
+// Plain C++17 on the runtime's C API: no MLIR or LLVM, so it ships next to compiled models.
+//
+//===------------------------------------------------------------------------------------===//
+#include "Compare.h"
+#include "NpyFile.h"
+
+#include "tcc/runtime.h"
+
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <string>
+#include <vector>
+
+namespace {
+
+constexpr int kExitError = 1;
+constexpr int kExitUsage = 2;
+
+struct Options {
+  std::string model;
+  std::vector<std::string> inputs;
+  std::string outputDir;
+  std::vector<std::string> compares;
+  double rtol = 1e-4;
+  double atol = 1e-5;
+  int benchmarkRuns = 0;
+  int warmupRuns = 5;
+  int threads = 0;
+};
+
+/// Thrown to end the program with `code` after printing `message` as an error.
+struct Failure {
+  int code;
+  std::string message;
+};
+
+[[noreturn]] void fail(int code, std::string message) { throw Failure{code, std::move(message)}; }
+
+/// Turns a runtime status into a Failure (exit 1).
+void check(tcc_status status) {
+  if (!status)
+    return;
+  std::string message = tcc_status_message(status);
+  tcc_status_free(status);
+  fail(kExitError, message);
+}
+
+struct ModelDeleter {
+  void operator()(tcc_model *model) const { tcc_model_release(model); }
+};
+struct SessionDeleter {
+  void operator()(tcc_session *session) const { tcc_session_release(session); }
+};
+
+/// A tensor of the run: its shape, its data, and the DLTensor that points at them.
+struct Tensor {
+  int32_t dtype = 0;
+  std::vector<int64_t> shape;
+  int64_t count = 0;
+  tcc_run::AlignedBuffer data;
+  DLTensor dl{};
+
+  void point() {
+    DLDataType type{};
+    check(tcc_dtype_to_dlpack(dtype, &type));
+    dl.data = data.data();
+    dl.device = DLDevice{kDLCPU, 0};
+    dl.ndim = static_cast<int>(shape.size());
+    dl.dtype = type;
+    dl.shape = shape.data();
+    dl.strides = nullptr;
+    dl.byte_offset = 0;
+  }
+};
+
+/// Formats a number as JavaScript prints `+x.toFixed(4)`: four decimals, trailing zeros cut.
+std::string formatMilliseconds(double value) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof(buffer), "%.4f", value);
+  std::string text = buffer;
+  if (text.find('.') != std::string::npos) {
+    text.erase(text.find_last_not_of('0') + 1);
+    if (text.back() == '.')
+      text.pop_back();
+  }
+  return text == "-0" ? "0" : text;
+}
+
+std::string jsonString(const std::string &text) {
+  std::string out = "\"";
+  for (unsigned char c : text) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += static_cast<char>(c);
+    } else if (c < 0x20) {
+      char escape[8];
+      std::snprintf(escape, sizeof(escape), "\\u%04x", c);
+      out += escape;
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  return out + "\"";
+}
+
+std::string describe(const tcc_tensor_info &info, const char *kind, int32_t index) {
+  return std::string(kind) + " " + std::to_string(index) + " '" + info.name + "'";
+}
+
+/// Reads the --input files and checks their dtypes against the model's.
+std::vector<Tensor> readInputs(tcc_model *model, const Options &options) {
+  std::vector<Tensor> inputs(options.inputs.size());
+  for (size_t i = 0; i < options.inputs.size(); ++i) {
+    tcc_run::NpyArray array;
+    std::string error = tcc_run::readNpy(options.inputs[i], array);
+    if (!error.empty())
+      fail(kExitError, "--input '" + options.inputs[i] + "': " + error);
+    tcc_tensor_info info{};
+    check(tcc_model_input_info(model, static_cast<int32_t>(i), &info));
+    // DLPack cannot tell bool from uint8: compare dtypes here, where the file says which.
+    if (array.dtype != info.dtype)
+      fail(kExitError, describe(info, "input", static_cast<int32_t>(i)) + " expects " +
+                           tcc_dtype_name(info.dtype) + ", but '" + options.inputs[i] +
+                           "' holds " + tcc_dtype_name(array.dtype) + " ('" + array.descr + "')");
+    Tensor &tensor = inputs[i];
+    tensor.dtype = array.dtype;
+    tensor.shape = array.shape;
+    tensor.count = array.count;
+    tensor.data = std::move(array.data);
+    tensor.point();
+  }
+  return inputs;
+}
+
+/// Allocates the outputs with the shapes the model computes for the inputs.
+std::vector<Tensor> allocateOutputs(tcc_model *model, const std::vector<const DLTensor *> &inputs) {
+  std::vector<int64_t> symbols(static_cast<size_t>(tcc_model_num_symbols(model)) + 1);
+  check(tcc_model_bind_symbols(model, inputs.data(), inputs.size(), symbols.data(),
+                               symbols.size()));
+  int32_t numOutputs = tcc_model_num_outputs(model);
+  std::vector<Tensor> outputs(static_cast<size_t>(numOutputs));
+  std::vector<int64_t *> shapes;
+  for (int32_t o = 0; o < numOutputs; ++o) {
+    tcc_tensor_info info{};
+    check(tcc_model_output_info(model, o, &info));
+    outputs[o].dtype = info.dtype;
+    outputs[o].shape.assign(static_cast<size_t>(info.rank), 0);
+    shapes.push_back(outputs[o].shape.data());
+  }
+  check(tcc_model_output_shapes(model, symbols.data(), symbols.size(), shapes.data(),
+                                shapes.size()));
+  for (int32_t o = 0; o < numOutputs; ++o) {
+    Tensor &tensor = outputs[o];
+    uint64_t count = 1;
+    for (int64_t extent : tensor.shape)
+      if (__builtin_mul_overflow(count, static_cast<uint64_t>(extent), &count))
+        fail(kExitError, "output " + std::to_string(o) + " is too large");
+    uint64_t bytes = 0;
+    if (__builtin_mul_overflow(count, tcc_dtype_size(tensor.dtype), &bytes))
+      fail(kExitError, "output " + std::to_string(o) + " is too large");
+    tensor.count = static_cast<int64_t>(count);
+    tensor.data = tcc_run::AlignedBuffer(static_cast<size_t>(bytes));
+    if (!tensor.data.data())
+      fail(kExitError, "out of memory for output " + std::to_string(o) + " (" +
+                           std::to_string(bytes) + " bytes)");
+    tensor.point();
+  }
+  return outputs;
+}
+
+void writeOutputs(tcc_model *model, const std::vector<Tensor> &outputs, const std::string &dir) {
+  std::error_code error;
+  std::filesystem::create_directories(dir, error);
+  if (error)
+    fail(kExitError, "--output-dir '" + dir + "': " + error.message());
+  for (size_t o = 0; o < outputs.size(); ++o) {
+    std::string path = (std::filesystem::path(dir) / ("output_" + std::to_string(o) + ".npy"))
+                           .string();
+    const Tensor &tensor = outputs[o];
+    std::string message =
+        tcc_run::writeNpy(path, tensor.dtype, tensor.shape, tensor.data.data(), tensor.data.size());
+    if (!message.empty())
+      fail(kExitError, "'" + path + "': " + message);
+    if (tensor.dtype == TCC_DTYPE_BFLOAT16) {
+      tcc_tensor_info info{};
+      check(tcc_model_output_info(model, static_cast<int32_t>(o), &info));
+      std::cerr << "tcc-run: note: " << describe(info, "output", static_cast<int32_t>(o))
+                << " is bfloat16, which NumPy lacks: '" << path << "' holds its bits as <u2\n";
+    }
+  }
+}
+
+/// Compares the outputs with the --compare files; returns whether all passed.
+bool compareOutputs(tcc_model *model, const std::vector<Tensor> &outputs, const Options &options) {
+  bool allPass = true;
+  for (size_t k = 0; k < options.compares.size(); ++k) {
+    tcc_tensor_info info{};
+    check(tcc_model_output_info(model, static_cast<int32_t>(k), &info));
+    std::string name = describe(info, "output", static_cast<int32_t>(k));
+    tcc_run::NpyArray reference;
+    std::string error = tcc_run::readNpy(options.compares[k], reference);
+    if (!error.empty())
+      fail(kExitError, "--compare '" + options.compares[k] + "': " + error);
+    const Tensor &actual = outputs[k];
+    tcc_run::Comparison result = tcc_run::compareArrays(
+        actual.dtype, actual.shape, actual.data.data(), reference.dtype, reference.shape,
+        reference.data.data(), actual.count, options.rtol, options.atol);
+    if (!result.problem.empty()) {
+      std::printf("%s: %s: FAIL\n", name.c_str(), result.problem.c_str());
+      allPass = false;
+      continue;
+    }
+    std::printf("%s: max_abs_error=%.3g rel_l2_error=%.3g mismatches=%lld/%lld", name.c_str(),
+                result.maxAbsError, result.relativeL2Error,
+                static_cast<long long>(result.mismatches), static_cast<long long>(result.count));
+    if (result.pass) {
+      std::printf(" PASS\n");
+    } else {
+      std::printf(" FAIL (first at %s: %.9g vs %.9g)\n",
+                  tcc_run::formatIndex(actual.shape, result.firstMismatch).c_str(),
+                  result.firstActual, result.firstExpected);
+      allPass = false;
+    }
+  }
+  return allPass;
+}
+
+/// Prints each output's shape and first values (when nothing else was asked for).
+void printOutputs(tcc_model *model, const std::vector<Tensor> &outputs) {
+  for (size_t o = 0; o < outputs.size(); ++o) {
+    tcc_tensor_info info{};
+    check(tcc_model_output_info(model, static_cast<int32_t>(o), &info));
+    const Tensor &tensor = outputs[o];
+    std::printf("%s: %s %s", describe(info, "output", static_cast<int32_t>(o)).c_str(),
+                tcc_dtype_name(tensor.dtype), tcc_run::formatShape(tensor.shape).c_str());
+    int64_t shown = std::min<int64_t>(tensor.count, 8);
+    std::printf(":");
+    for (int64_t i = 0; i < shown; ++i)
+      std::printf(" %.9g", tcc_run::elementValue(tensor.dtype, tensor.data.data(), i));
+    if (tensor.count > shown)
+      std::printf(" ...");
+    std::printf("\n");
+  }
+}
+
+int runTool(const Options &options) {
+  tcc_model *rawModel = nullptr;
+  check(tcc_model_load(options.model.c_str(), nullptr, &rawModel));
+  std::unique_ptr<tcc_model, ModelDeleter> model(rawModel);
+
+  int32_t numInputs = tcc_model_num_inputs(model.get());
+  int32_t numOutputs = tcc_model_num_outputs(model.get());
+  if (options.inputs.size() != static_cast<size_t>(numInputs)) {
+    std::string names;
+    for (int32_t i = 0; i < numInputs; ++i) {
+      tcc_tensor_info info{};
+      check(tcc_model_input_info(model.get(), i, &info));
+      names += (i ? ", " : "") + std::string(info.name);
+    }
+    fail(kExitUsage, "the model has " + std::to_string(numInputs) + " inputs (" + names + "), " +
+                         std::to_string(options.inputs.size()) + " --input files given");
+  }
+  if (options.compares.size() > static_cast<size_t>(numOutputs))
+    fail(kExitUsage, std::to_string(options.compares.size()) +
+                         " --compare files given, but the model has " +
+                         std::to_string(numOutputs) + " outputs");
+
+  std::vector<Tensor> inputs = readInputs(model.get(), options);
+  std::vector<const DLTensor *> inputPointers;
+  for (Tensor &tensor : inputs)
+    inputPointers.push_back(&tensor.dl);
+  std::vector<Tensor> outputs = allocateOutputs(model.get(), inputPointers);
+  std::vector<const DLTensor *> outputPointers;
+  for (Tensor &tensor : outputs)
+    outputPointers.push_back(&tensor.dl);
+
+  tcc_session_options sessionOptions = TCC_SESSION_OPTIONS_INIT;
+  sessionOptions.num_threads = options.threads;
+  tcc_session *rawSession = nullptr;
+  check(tcc_session_create(model.get(), &sessionOptions, &rawSession));
+  std::unique_ptr<tcc_session, SessionDeleter> session(rawSession);
+
+  auto runOnce = [&] {
+    check(tcc_session_run(session.get(), inputPointers.data(), inputPointers.size(),
+                          outputPointers.data(), outputPointers.size()));
+  };
+  std::vector<double> times;
+  if (options.benchmarkRuns > 0) {
+    for (int i = 0; i < options.warmupRuns; ++i)
+      runOnce();
+    for (int i = 0; i < options.benchmarkRuns; ++i) {
+      auto start = std::chrono::steady_clock::now();
+      runOnce();
+      std::chrono::duration<double, std::milli> elapsed = std::chrono::steady_clock::now() - start;
+      times.push_back(elapsed.count());
+    }
+  } else {
+    runOnce();
+  }
+
+  if (!options.outputDir.empty())
+    writeOutputs(model.get(), outputs, options.outputDir);
+  bool pass = compareOutputs(model.get(), outputs, options);
+  if (options.benchmarkRuns == 0 && options.outputDir.empty() && options.compares.empty())
+    printOutputs(model.get(), outputs);
+
+  if (options.benchmarkRuns > 0) {
+    std::sort(times.begin(), times.end());
+    size_t n = times.size();
+    double median = n % 2 ? times[n / 2] : (times[n / 2 - 1] + times[n / 2]) / 2;
+    std::printf("{\"model\":%s,\"threads\":%d,\"runs\":%d,\"median_ms\":%s,\"min_ms\":%s,"
+                "\"max_ms\":%s}\n",
+                jsonString(std::filesystem::path(options.model).filename().string()).c_str(),
+                tcc_session_num_threads(session.get()), options.benchmarkRuns,
+                formatMilliseconds(median).c_str(), formatMilliseconds(times.front()).c_str(),
+                formatMilliseconds(times.back()).c_str());
+  }
+  std::fflush(stdout);
+  return pass ? 0 : kExitError;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  Options options;
+  CLI::App app{"tcc-run: run a model compiled by tcc on .npy inputs"};
+  app.add_option("model", options.model, "the compiled model (model.so)")->required();
+  app.add_option("--input", options.inputs, "an input .npy file, in the model's input order");
+  app.add_option("--output-dir", options.outputDir, "write DIR/output_<k>.npy");
+  app.add_option("--compare", options.compares,
+                 "a reference .npy for the next output (output 0, then 1, ...)");
+  app.add_option("--rtol", options.rtol, "relative tolerance of --compare (default 1e-4)");
+  app.add_option("--atol", options.atol, "absolute tolerance of --compare (default 1e-5)");
+  app.add_option("--benchmark", options.benchmarkRuns, "time N runs; print one JSON line")
+      ->check(CLI::Range(1, 1000000000));
+  app.add_option("--warmup", options.warmupRuns, "untimed runs before --benchmark (default 5)")
+      ->check(CLI::Range(0, 1000000000));
+  app.add_option("--threads", options.threads, "threads per run; 0 = one per core (default)")
+      ->check(CLI::Range(0, 1024));
+  app.set_version_flag("--version", std::string("tcc-run ") + tcc_runtime_version());
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp &e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion &e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError &e) {
+    std::cerr << "tcc-run: error: " << e.what() << "\n";
+    return kExitUsage;
+  }
+  for (auto [name, value] : {std::pair{"--rtol", options.rtol}, {"--atol", options.atol}}) {
+    if (!(value >= 0)) {
+      std::cerr << "tcc-run: error: " << name << " must be a non-negative number, got " << value
+                << "\n";
+      return kExitUsage;
+    }
+  }
+  try {
+    return runTool(options);
+  } catch (const Failure &failure) {
+    std::fflush(stdout);
+    std::cerr << "tcc-run: error: " << failure.message << "\n";
+    return failure.code;
+  }
+}
