@@ -77,7 +77,13 @@ struct PlanBuffersPass : tcc::impl::PlanBuffersBase<PlanBuffersPass> {
       }
       Buffer buffer;
       buffer.alloc = alloc;
-      int64_t elementBits = type.getElementTypeBitWidth();
+      Type element = type.getElementType();
+      if (!element.isIntOrIndexOrFloat()) {
+        alloc.emitError() << "internal error: a buffer of " << element << " elements";
+        ok = false;
+        return;
+      }
+      int64_t elementBits = element.isIndex() ? 64 : element.getIntOrFloatBitWidth();
       buffer.bytes = std::max<int64_t>(type.getNumElements() * ((elementBits + 7) / 8), 1);
       buffer.start = position[alloc];
       buffer.end = lastUse(alloc, position, block);

@@ -396,10 +396,28 @@ LogicalResult slice(NodeRewriter &n) {
     v = tame(v);
   for (auto &v : ends)
     v = tame(v);
-  Value result = buildSlice(n, x, axes, starts, ends, steps);
-  if (auto elements = getShapeElements(n, result))
-    return n.setResults(makeShapeTensor(n, *elements, elementOf(x)));
-  return n.setResults(result);
+  // A slice of a shape tensor with constant bounds picks index values (shape arithmetic).
+  if (rank == 1 && isShapeTensor(x)) {
+    auto s0 = getConstantIntValue(starts[0]), e0 = getConstantIntValue(ends[0]);
+    auto elements = s0 && e0 ? getShapeElements(n, x) : std::nullopt;
+    if (elements) {
+      int64_t count = static_cast<int64_t>(elements->size()), step = steps[0];
+      auto clampTo = [&](int64_t v, int64_t lo, int64_t hi) {
+        return std::clamp<int64_t>(v < 0 ? v + count : v, lo, hi);
+      };
+      SmallVector<OpFoldResult> picked;
+      if (step > 0) {
+        for (int64_t i = clampTo(*s0, 0, count), end = clampTo(*e0, 0, count); i < end; i += step)
+          picked.push_back((*elements)[i]);
+      } else {
+        for (int64_t i = clampTo(*s0, 0, count - 1), end = clampTo(*e0, -1, count - 1); i > end;
+             i += step)
+          picked.push_back((*elements)[i]);
+      }
+      return n.setResults(makeShapeTensor(n, picked, elementOf(x)));
+    }
+  }
+  return n.setResults(buildSlice(n, x, axes, starts, ends, steps));
 }
 
 /// Split into consecutive pieces along `axis`: sizes from the `split` attribute (opset 2-12)

@@ -142,13 +142,13 @@ struct DotGeneralToLinalg : OpRewritePattern<prim::DotGeneralOp> {
           AffineMap::get(numLoops, 0, outputExprs, rewriter.getContext())};
       SmallVector<utils::IteratorType> iterators(outRank, utils::IteratorType::parallel);
       iterators.append(lc.size(), utils::IteratorType::reduction);
-      result = linalg::GenericOp::create(
-                   rewriter, loc, TypeRange{init.getType()}, ValueRange{lhs, rhs},
-                   ValueRange{init}, maps, iterators,
-                   [&](OpBuilder &b, Location nested, ValueRange args) {
-                     linalg::YieldOp::create(b, nested,
-                                             multiplyAdd(b, nested, args[0], args[1], args[2]));
-                   })
+      result = linalg::GenericOp::create(rewriter, loc, TypeRange{init.getType()},
+                                         ValueRange{lhs, rhs}, ValueRange{init}, maps, iterators,
+                                         [&](OpBuilder &b, Location nested, ValueRange args) {
+                                           linalg::YieldOp::create(
+                                               b, nested,
+                                               multiplyAdd(b, nested, args[0], args[1], args[2]));
+                                         })
                    .getResult(0);
     }
     rewriter.replaceOp(op, convertElements(rewriter, loc, result, element));
@@ -161,10 +161,12 @@ Value windowExtent(OpBuilder &b, Location loc, Value padded, Value window, int64
                    int64_t dilation) {
   auto cst = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v).getResult(); };
   Value effective = arith::AddIOp::create(
-      b, loc, arith::MulIOp::create(b, loc, arith::SubIOp::create(b, loc, window, cst(1)), cst(dilation)),
+      b, loc,
+      arith::MulIOp::create(b, loc, arith::SubIOp::create(b, loc, window, cst(1)), cst(dilation)),
       cst(1));
   Value span = arith::SubIOp::create(b, loc, padded, effective);
-  Value steps = arith::AddIOp::create(b, loc, arith::DivSIOp::create(b, loc, span, cst(stride)), cst(1));
+  Value steps =
+      arith::AddIOp::create(b, loc, arith::DivSIOp::create(b, loc, span, cst(stride)), cst(1));
   Value fits = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, span, cst(0));
   return arith::SelectOp::create(b, loc, fits, steps, cst(0));
 }
@@ -215,9 +217,9 @@ struct ConvolutionToLinalg : OpRewritePattern<prim::ConvolutionOp> {
       if (d < 2)
         outDims[d] = dimValue(rewriter, loc, d == 0 ? input : filter, 0);
       else
-        outDims[d] = windowExtent(rewriter, loc, dimValue(rewriter, loc, padded, d),
-                                  dimValue(rewriter, loc, filter, d), strides[d - 2],
-                                  dilations[d - 2]);
+        outDims[d] =
+            windowExtent(rewriter, loc, dimValue(rewriter, loc, padded, d),
+                         dimValue(rewriter, loc, filter, d), strides[d - 2], dilations[d - 2]);
     }
 
     Value result;
@@ -228,18 +230,21 @@ struct ConvolutionToLinalg : OpRewritePattern<prim::ConvolutionOp> {
           sizes.push_back(size);
       Value init = createZeros(rewriter, loc, type.clone(acc), sizes);
       auto attr = [&](ArrayRef<int64_t> values) {
-        return DenseIntElementsAttr::get(
-            RankedTensorType::get({spatial}, rewriter.getI64Type()), values);
+        return DenseIntElementsAttr::get(RankedTensorType::get({spatial}, rewriter.getI64Type()),
+                                         values);
       };
       SmallVector<Type> types = {init.getType()};
       SmallVector<Value> ins = {padded, filter}, outs = {init};
       Operation *conv;
       if (spatial == 1)
-        conv = linalg::Conv1DNcwFcwOp::create(rewriter, loc, types, ins, outs, attr(strides), attr(dilations));
+        conv = linalg::Conv1DNcwFcwOp::create(rewriter, loc, types, ins, outs, attr(strides),
+                                              attr(dilations));
       else if (spatial == 2)
-        conv = linalg::Conv2DNchwFchwOp::create(rewriter, loc, types, ins, outs, attr(strides), attr(dilations));
+        conv = linalg::Conv2DNchwFchwOp::create(rewriter, loc, types, ins, outs, attr(strides),
+                                                attr(dilations));
       else
-        conv = linalg::Conv3DNcdhwFcdhwOp::create(rewriter, loc, types, ins, outs, attr(strides), attr(dilations));
+        conv = linalg::Conv3DNcdhwFcdhwOp::create(rewriter, loc, types, ins, outs, attr(strides),
+                                                  attr(dilations));
       result = conv->getResult(0);
     } else {
       result = groupedConvolution(rewriter, op, padded, outDims, acc);
@@ -283,8 +288,8 @@ struct ConvolutionToLinalg : OpRewritePattern<prim::ConvolutionOp> {
       inSizes.push_back(tensor::getMixedSize(rewriter, loc, padded, d));
       inGroups.push_back({d + 1});
     }
-    Value groupedInput = tensor::ExpandShapeOp::create(
-        rewriter, loc, paddedType.clone(inShape), padded, inGroups, inSizes);
+    Value groupedInput = tensor::ExpandShapeOp::create(rewriter, loc, paddedType.clone(inShape),
+                                                       padded, inGroups, inSizes);
 
     // filter [O, C/G, K...] -> [G, O/G, C/G, K...]
     SmallVector<int64_t> filterShape = {groups, divide(filterType.getDimSize(0), groups)};
@@ -317,7 +322,8 @@ struct ConvolutionToLinalg : OpRewritePattern<prim::ConvolutionOp> {
     // Loops: n, g, o, y... (parallel), c, k... (reduction).
     int64_t numLoops = 4 + 2 * spatial, c = 3 + spatial;
     auto dim = [&](int64_t i) { return rewriter.getAffineDimExpr(i); };
-    SmallVector<AffineExpr> inExprs = {dim(0), dim(1), dim(c)}, filterExprs = {dim(1), dim(2), dim(c)},
+    SmallVector<AffineExpr> inExprs = {dim(0), dim(1), dim(c)},
+                            filterExprs = {dim(1), dim(2), dim(c)},
                             outExprs = {dim(0), dim(1), dim(2)};
     for (int64_t s = 0; s < spatial; ++s) {
       AffineExpr y = dim(3 + s), k = dim(c + 1 + s);
@@ -330,14 +336,14 @@ struct ConvolutionToLinalg : OpRewritePattern<prim::ConvolutionOp> {
                                    AffineMap::get(numLoops, 0, outExprs, ctx)};
     SmallVector<utils::IteratorType> iterators(c, utils::IteratorType::parallel);
     iterators.append(1 + spatial, utils::IteratorType::reduction);
-    Value grouped = linalg::GenericOp::create(
-                        rewriter, loc, TypeRange{init.getType()},
-                        ValueRange{groupedInput, groupedFilter}, ValueRange{init}, maps, iterators,
-                        [&](OpBuilder &b, Location nested, ValueRange args) {
-                          linalg::YieldOp::create(b, nested,
-                                                  multiplyAdd(b, nested, args[0], args[1], args[2]));
-                        })
-                        .getResult(0);
+    Value grouped =
+        linalg::GenericOp::create(
+            rewriter, loc, TypeRange{init.getType()}, ValueRange{groupedInput, groupedFilter},
+            ValueRange{init}, maps, iterators,
+            [&](OpBuilder &b, Location nested, ValueRange args) {
+              linalg::YieldOp::create(b, nested, multiplyAdd(b, nested, args[0], args[1], args[2]));
+            })
+            .getResult(0);
 
     // [N, G, O/G, Y...] -> [N, O, Y...]
     SmallVector<ReassociationIndices> outGroups = {{0}, {1, 2}};

@@ -1,10 +1,11 @@
 //===- LowerDataMovement.cpp - reshape, transpose, slice, pad, concat, reverse, gather ---===//
 //
-// Reshapes become tensor.collapse_shape/expand_shape views; every other op produces a fresh
-// dense tensor (a linalg op or tensor.pad / insert_slice into a tensor.empty). Reads whose
-// position depends on run-time values (dynamic slice offsets, gather indices) are clamped
-// into the operand, so no input can make the code read out of bounds; gather also emits a
-// prim.check that reports the out-of-range index.
+// Reshapes become tensor.collapse_shape/expand_shape views (tensor.reshape when a group
+// would hold two dynamic extents); every other op produces a fresh dense tensor (a linalg
+// op, or tensor.pad / insert_slice into a tensor.empty). Reads whose position depends on
+// run-time values (dynamic slice offsets, gather indices) are clamped into the operand, so
+// no input can make the code read out of bounds; gather also emits a prim.check that
+// reports an out-of-range index.
 //
 //===----------------------------------------------------------------------------------===//
 #include "LoweringPatterns.h"
@@ -17,6 +18,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 
 using namespace mlir;
 using namespace tcc;
@@ -69,9 +71,8 @@ bool isKnownExtent(Value size, Value tensor, int64_t dim, int depth = 0) {
     if (!type.isDynamicDim(dim))
       return false;
     unsigned position = type.getDynamicDimIndex(dim);
-    OperandRange sizes = isa<prim::IotaOp>(producer)
-                             ? producer->getOperands()
-                             : producer->getOperands().drop_front();
+    OperandRange sizes = isa<prim::IotaOp>(producer) ? producer->getOperands()
+                                                     : producer->getOperands().drop_front();
     return position < sizes.size() && sizes[position] == size;
   }
   bool sameShape = producer->hasTrait<OpTrait::Elementwise>() ||
@@ -102,8 +103,8 @@ struct SymbolicProduct {
   }
   /// True when `o` is this times something.
   bool divides(const SymbolicProduct &o) const {
-    return o.factor % factor == 0 && std::includes(o.symbols.begin(), o.symbols.end(),
-                                                   symbols.begin(), symbols.end());
+    return o.factor % factor == 0 &&
+           std::includes(o.symbols.begin(), o.symbols.end(), symbols.begin(), symbols.end());
   }
 };
 
@@ -262,7 +263,8 @@ struct ReshapeToCollapseExpand : OpRewritePattern<prim::ReshapeOp> {
       return success();
     }
     int64_t count = dstType.hasStaticShape() ? dstType.getNumElements() : ShapedType::kDynamic;
-    flat = castIfNeeded(rewriter, loc, flat, RankedTensorType::get({count}, dstType.getElementType()));
+    flat =
+        castIfNeeded(rewriter, loc, flat, RankedTensorType::get({count}, dstType.getElementType()));
     rewriter.replaceOpWithNewOp<tensor::ExpandShapeOp>(
         op, dstType, flat, ArrayRef<ReassociationIndices>{allDims(dstRank)}, dstSizes);
     return success();
@@ -318,12 +320,12 @@ struct SliceToGeneric : OpRewritePattern<prim::SliceOp> {
       for (int64_t d = 0; d < rank; ++d)
         exprs.push_back(rewriter.getAffineDimExpr(d) * strides[d] + offsets[d]);
       AffineMap read = AffineMap::get(rank, 0, exprs, rewriter.getContext());
-      auto generic = linalg::GenericOp::create(
-          rewriter, loc, TypeRange{type}, ValueRange{operand}, ValueRange{init},
-          ArrayRef<AffineMap>{read, identity}, iterators,
-          [&](OpBuilder &b, Location nested, ValueRange args) {
-            linalg::YieldOp::create(b, nested, args[0]);
-          });
+      auto generic =
+          linalg::GenericOp::create(rewriter, loc, TypeRange{type}, ValueRange{operand},
+                                    ValueRange{init}, ArrayRef<AffineMap>{read, identity},
+                                    iterators, [&](OpBuilder &b, Location nested, ValueRange args) {
+                                      linalg::YieldOp::create(b, nested, args[0]);
+                                    });
       rewriter.replaceOp(op, generic.getResults());
       return success();
     }
@@ -344,8 +346,7 @@ struct SliceToGeneric : OpRewritePattern<prim::SliceOp> {
     }
     auto generic = linalg::GenericOp::create(
         rewriter, loc, TypeRange{type}, ValueRange{}, ValueRange{init},
-        ArrayRef<AffineMap>{identity}, iterators,
-        [&](OpBuilder &b, Location nested, ValueRange) {
+        ArrayRef<AffineMap>{identity}, iterators, [&](OpBuilder &b, Location nested, ValueRange) {
           SmallVector<Value> position;
           for (int64_t d = 0; d < rank; ++d) {
             Value at = linalg::IndexOp::create(b, nested, d);
@@ -355,8 +356,8 @@ struct SliceToGeneric : OpRewritePattern<prim::SliceOp> {
               at = arith::AddIOp::create(b, nested, offsetValues[d], at);
             position.push_back(lasts[d] ? clampIndex(b, nested, at, lasts[d]) : at);
           }
-          linalg::YieldOp::create(b, nested,
-                                  tensor::ExtractOp::create(b, nested, operand, position).getResult());
+          linalg::YieldOp::create(
+              b, nested, tensor::ExtractOp::create(b, nested, operand, position).getResult());
         });
     rewriter.replaceOp(op, generic.getResults());
     return success();
@@ -374,8 +375,7 @@ struct PadToTensorPad : OpRewritePattern<prim::PadOp> {
       low.push_back(rewriter.getIndexAttr(l));
       high.push_back(rewriter.getIndexAttr(h));
     }
-    rewriter.replaceOpWithNewOp<tensor::PadOp>(op, op.getType(), op.getOperand(), low, high,
-                                               value);
+    rewriter.replaceOpWithNewOp<tensor::PadOp>(op, op.getType(), op.getOperand(), low, high, value);
     return success();
   }
 };
@@ -398,25 +398,24 @@ struct ConcatenateToInsertSlices : OpRewritePattern<prim::ConcatenateOp> {
     for (int64_t d = 0; d < rank; ++d) {
       if (!type.isDynamicDim(d))
         continue;
-      sizes.push_back(d == axis ? getValueOrCreateConstantIndexOp(rewriter, loc, total)
-                                : tensor::DimOp::create(rewriter, loc, op.getInputs().front(), d)
-                                      .getResult());
+      sizes.push_back(
+          d == axis ? getValueOrCreateConstantIndexOp(rewriter, loc, total)
+                    : tensor::DimOp::create(rewriter, loc, op.getInputs().front(), d).getResult());
     }
     Value result = lower::createEmpty(rewriter, loc, type, sizes);
     SmallVector<OpFoldResult> unitStrides(rank, rewriter.getIndexAttr(1));
     for (auto [input, offset] : llvm::zip(op.getInputs(), offsets)) {
       SmallVector<OpFoldResult> at(rank, rewriter.getIndexAttr(0));
       at[axis] = offset;
-      result = tensor::InsertSliceOp::create(rewriter, loc, input, result, at,
-                                             tensor::getMixedSizes(rewriter, loc, input),
-                                             unitStrides);
+      result =
+          tensor::InsertSliceOp::create(rewriter, loc, input, result, at,
+                                        tensor::getMixedSizes(rewriter, loc, input), unitStrides);
     }
     rewriter.replaceOp(op, result);
     return success();
   }
 
-  static OpFoldResult addOpFoldResults(OpBuilder &b, Location loc, OpFoldResult x,
-                                       OpFoldResult y) {
+  static OpFoldResult addOpFoldResults(OpBuilder &b, Location loc, OpFoldResult x, OpFoldResult y) {
     auto cx = getConstantIntValue(x), cy = getConstantIntValue(y);
     if (cx && cy)
       return b.getIndexAttr(*cx + *cy);
@@ -438,7 +437,8 @@ struct ReverseToGeneric : OpRewritePattern<prim::ReverseOp> {
     int64_t rank = type.getRank();
     Value operand = op.getOperand();
     ArrayRef<int64_t> dims = op.getDimensions();
-    Value init = lower::createEmpty(rewriter, loc, type, lower::getDynamicDims(rewriter, loc, operand));
+    SmallVector<Value> sizes = lower::getDynamicDims(rewriter, loc, operand);
+    Value init = lower::createEmpty(rewriter, loc, type, sizes);
     SmallVector<utils::IteratorType> iterators(rank, utils::IteratorType::parallel);
     AffineMap identity = rewriter.getMultiDimIdentityMap(rank);
     bool staticDims = llvm::none_of(dims, [&](int64_t d) { return type.isDynamicDim(d); });
@@ -450,34 +450,33 @@ struct ReverseToGeneric : OpRewritePattern<prim::ReverseOp> {
         exprs.push_back(llvm::is_contained(dims, d) ? type.getDimSize(d) - 1 - e : e);
       }
       AffineMap read = AffineMap::get(rank, 0, exprs, rewriter.getContext());
-      auto generic = linalg::GenericOp::create(
-          rewriter, loc, TypeRange{type}, ValueRange{operand}, ValueRange{init},
-          ArrayRef<AffineMap>{read, identity}, iterators,
-          [&](OpBuilder &b, Location nested, ValueRange args) {
-            linalg::YieldOp::create(b, nested, args[0]);
-          });
+      auto generic =
+          linalg::GenericOp::create(rewriter, loc, TypeRange{type}, ValueRange{operand},
+                                    ValueRange{init}, ArrayRef<AffineMap>{read, identity},
+                                    iterators, [&](OpBuilder &b, Location nested, ValueRange args) {
+                                      linalg::YieldOp::create(b, nested, args[0]);
+                                    });
       rewriter.replaceOp(op, generic.getResults());
       return success();
     }
 
     SmallVector<Value> lasts(rank);
     for (int64_t d : dims) {
-      Value extent = getValueOrCreateConstantIndexOp(
-          rewriter, loc, tensor::getMixedSize(rewriter, loc, operand, d));
+      Value extent = type.isDynamicDim(d) ? sizes[type.getDynamicDimIndex(d)]
+                                          : indexConstant(rewriter, loc, type.getDimSize(d));
       lasts[d] = arith::SubIOp::create(rewriter, loc, extent, indexConstant(rewriter, loc, 1));
     }
     auto generic = linalg::GenericOp::create(
         rewriter, loc, TypeRange{type}, ValueRange{}, ValueRange{init},
-        ArrayRef<AffineMap>{identity}, iterators,
-        [&](OpBuilder &b, Location nested, ValueRange) {
+        ArrayRef<AffineMap>{identity}, iterators, [&](OpBuilder &b, Location nested, ValueRange) {
           SmallVector<Value> position;
           for (int64_t d = 0; d < rank; ++d) {
             Value i = linalg::IndexOp::create(b, nested, d);
             position.push_back(lasts[d] ? arith::SubIOp::create(b, nested, lasts[d], i).getResult()
                                         : i);
           }
-          linalg::YieldOp::create(b, nested,
-                                  tensor::ExtractOp::create(b, nested, operand, position).getResult());
+          linalg::YieldOp::create(
+              b, nested, tensor::ExtractOp::create(b, nested, operand, position).getResult());
         });
     rewriter.replaceOp(op, generic.getResults());
     return success();
@@ -503,7 +502,10 @@ struct GatherToGeneric : OpRewritePattern<prim::GatherOp> {
     Value extent = getValueOrCreateConstantIndexOp(
         rewriter, loc, tensor::getMixedSize(rewriter, loc, operand, axis));
 
-    if (!allIndicesKnownInRange(indices, staticExtent))
+    // prim.check becomes an early return from the function, so it lives at function level;
+    // nested in another region, the clamp alone keeps the read in bounds.
+    bool topLevel = isa<FunctionOpInterface>(op->getParentOp());
+    if (topLevel && !allIndicesKnownInRange(indices, staticExtent))
       emitRangeCheck(rewriter, op, extent);
     Value last = arith::SubIOp::create(rewriter, loc, extent, indexConstant(rewriter, loc, 1));
 
@@ -535,8 +537,8 @@ struct GatherToGeneric : OpRewritePattern<prim::GatherOp> {
           position.push_back(clampIndex(b, nested, index, last));
           for (int64_t d = axis + indexRank; d < rank; ++d)
             position.push_back(linalg::IndexOp::create(b, nested, d));
-          linalg::YieldOp::create(b, nested,
-                                  tensor::ExtractOp::create(b, nested, operand, position).getResult());
+          linalg::YieldOp::create(
+              b, nested, tensor::ExtractOp::create(b, nested, operand, position).getResult());
         });
     rewriter.replaceOp(op, generic.getResults());
     return success();
@@ -573,8 +575,10 @@ struct GatherToGeneric : OpRewritePattern<prim::GatherOp> {
         [&](OpBuilder &b, Location nested, ValueRange args) {
           Value index = lower::convertScalar(b, nested, args[0], indexElement, i64);
           // Unsigned compare: negative indices read as huge values.
-          Value inRange = arith::CmpIOp::create(b, nested, arith::CmpIPredicate::ult, index, extent64);
-          linalg::YieldOp::create(b, nested, arith::AndIOp::create(b, nested, args[1], inRange).getResult());
+          Value inRange =
+              arith::CmpIOp::create(b, nested, arith::CmpIPredicate::ult, index, extent64);
+          linalg::YieldOp::create(b, nested,
+                                  arith::AndIOp::create(b, nested, args[1], inRange).getResult());
         });
     Value ok = tensor::ExtractOp::create(rewriter, loc, reduction.getResult(0), ValueRange{});
     std::string message;
@@ -597,6 +601,5 @@ struct GatherToGeneric : OpRewritePattern<prim::GatherOp> {
 
 void tcc::lower::populateDataMovementLoweringPatterns(RewritePatternSet &patterns) {
   patterns.add<ReshapeToCollapseExpand, TransposeToLinalg, SliceToGeneric, PadToTensorPad,
-               ConcatenateToInsertSlices, ReverseToGeneric, GatherToGeneric>(
-      patterns.getContext());
+               ConcatenateToInsertSlices, ReverseToGeneric, GatherToGeneric>(patterns.getContext());
 }

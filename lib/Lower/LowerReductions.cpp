@@ -121,7 +121,8 @@ struct ArgReduceToGeneric : OpRewritePattern<prim::ArgReduceOp> {
     SmallVector<AffineExpr> kept;
     SmallVector<utils::IteratorType> iterators;
     for (int64_t d = 0; d < rank; ++d) {
-      iterators.push_back(d == dim ? utils::IteratorType::reduction : utils::IteratorType::parallel);
+      iterators.push_back(d == dim ? utils::IteratorType::reduction
+                                   : utils::IteratorType::parallel);
       if (d == dim)
         continue;
       kept.push_back(rewriter.getAffineDimExpr(d));
@@ -129,9 +130,9 @@ struct ArgReduceToGeneric : OpRewritePattern<prim::ArgReduceOp> {
         sizes.push_back(tensor::DimOp::create(rewriter, loc, operand, d));
     }
     auto identityKind = isMax ? prim::ReduceKind::Max : prim::ReduceKind::Min;
-    Value bestInit = createFilled(
-        rewriter, loc, type.clone(element), sizes,
-        lower::createIdentity(rewriter, loc, static_cast<int>(identityKind), element));
+    Value bestInit =
+        createFilled(rewriter, loc, type.clone(element), sizes,
+                     lower::createIdentity(rewriter, loc, static_cast<int>(identityKind), element));
     Value indexInit = createFilled(rewriter, loc, type, sizes,
                                    arith::ConstantIntOp::create(rewriter, loc, i64, 0));
     AffineMap keptMap = AffineMap::get(rank, 0, kept, rewriter.getContext());
@@ -141,7 +142,8 @@ struct ArgReduceToGeneric : OpRewritePattern<prim::ArgReduceOp> {
         ValueRange{bestInit, indexInit}, maps, iterators,
         [&](OpBuilder &b, Location nested, ValueRange args) {
           Value x = args[0], best = args[1], bestIndex = args[2];
-          Value k = arith::IndexCastOp::create(b, nested, i64, linalg::IndexOp::create(b, nested, dim));
+          Value k =
+              arith::IndexCastOp::create(b, nested, i64, linalg::IndexOp::create(b, nested, dim));
           Value better, tie;
           if (isa<FloatType>(element)) {
             auto predicate = isMax ? arith::CmpFPredicate::OGT : arith::CmpFPredicate::OLT;
@@ -150,9 +152,9 @@ struct ArgReduceToGeneric : OpRewritePattern<prim::ArgReduceOp> {
             Value bestNumber = arith::XOrIOp::create(
                 b, nested, bestNaN, arith::ConstantIntOp::create(b, nested, b.getI1Type(), 1));
             // better = (isnan(x) && !isnan(best)) || x > best;  tie = both NaN || x == best
-            better = arith::OrIOp::create(
-                b, nested, arith::AndIOp::create(b, nested, xNaN, bestNumber),
-                arith::CmpFOp::create(b, nested, predicate, x, best));
+            better =
+                arith::OrIOp::create(b, nested, arith::AndIOp::create(b, nested, xNaN, bestNumber),
+                                     arith::CmpFOp::create(b, nested, predicate, x, best));
             tie = arith::OrIOp::create(
                 b, nested, arith::AndIOp::create(b, nested, xNaN, bestNaN),
                 arith::CmpFOp::create(b, nested, arith::CmpFPredicate::OEQ, x, best));
@@ -216,7 +218,8 @@ struct ReduceWindowToGeneric : OpRewritePattern<prim::ReduceWindowOp> {
                                      window[d], strides[d], dilations[d]));
     Value init = createFilled(rewriter, loc, type.clone(acc), sizes,
                               lower::createIdentity(rewriter, loc, kind, acc));
-    Value windowShape = lower::createEmpty(rewriter, loc, RankedTensorType::get(window, element), {});
+    Value windowShape =
+        lower::createEmpty(rewriter, loc, RankedTensorType::get(window, element), {});
 
     SmallVector<AffineExpr> read, windowExprs, outExprs;
     for (int64_t d = 0; d < rank; ++d) {
@@ -232,8 +235,8 @@ struct ReduceWindowToGeneric : OpRewritePattern<prim::ReduceWindowOp> {
     SmallVector<utils::IteratorType> iterators(rank, utils::IteratorType::parallel);
     iterators.append(rank, utils::IteratorType::reduction);
     auto generic = linalg::GenericOp::create(
-        rewriter, loc, TypeRange{init.getType()}, ValueRange{padded, windowShape},
-        ValueRange{init}, maps, iterators, [&](OpBuilder &b, Location nested, ValueRange args) {
+        rewriter, loc, TypeRange{init.getType()}, ValueRange{padded, windowShape}, ValueRange{init},
+        maps, iterators, [&](OpBuilder &b, Location nested, ValueRange args) {
           Value x = lower::convertScalar(b, nested, args[0], element, acc);
           linalg::YieldOp::create(b, nested, lower::combine(b, nested, kind, args[2], x));
         });
@@ -246,8 +249,8 @@ struct ReduceWindowToGeneric : OpRewritePattern<prim::ReduceWindowOp> {
                             int64_t stride, int64_t dilation) {
     auto cst = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v).getResult(); };
     Value span = arith::SubIOp::create(b, loc, padded, cst(dilation * (window - 1) + 1));
-    Value steps = arith::AddIOp::create(b, loc, arith::DivSIOp::create(b, loc, span, cst(stride)),
-                                        cst(1));
+    Value steps =
+        arith::AddIOp::create(b, loc, arith::DivSIOp::create(b, loc, span, cst(stride)), cst(1));
     Value fits = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, span, cst(0));
     return arith::SelectOp::create(b, loc, fits, steps, cst(0));
   }
@@ -284,35 +287,37 @@ struct CumulativeToLoop : OpRewritePattern<prim::CumulativeOp> {
     SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(rewriter, loc, operand);
     sizes[dim] = rewriter.getIndexAttr(1);
     SmallVector<OpFoldResult> unitStrides(rank, rewriter.getIndexAttr(1));
+    Value last = reverse ? arith::SubIOp::create(rewriter, loc, extent, one).getResult() : Value();
 
     auto loop = scf::ForOp::create(
         rewriter, loc, zero, extent, one, ValueRange{result, running},
         [&](OpBuilder &b, Location nested, Value k, ValueRange iterArgs) {
-          Value position = k;
-          if (reverse)
-            position = arith::SubIOp::create(b, nested, arith::SubIOp::create(b, nested, extent, one), k);
+          Value position = reverse ? arith::SubIOp::create(b, nested, last, k).getResult() : k;
           SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0));
           offsets[dim] = position;
-          Value slice = tensor::ExtractSliceOp::create(b, nested, operand, offsets, sizes, unitStrides);
+          Value slice =
+              tensor::ExtractSliceOp::create(b, nested, operand, offsets, sizes, unitStrides);
           Value previous = iterArgs[1], stored = iterArgs[0];
           auto sliceType = cast<RankedTensorType>(previous.getType());
           auto store = [&](Value value) {
-            stored = tensor::InsertSliceOp::create(b, nested, convertElements(b, nested, value, element),
-                                                   stored, offsets, sizes, unitStrides);
+            stored =
+                tensor::InsertSliceOp::create(b, nested, convertElements(b, nested, value, element),
+                                              stored, offsets, sizes, unitStrides);
           };
           // Store before the update writes the running value in place.
           if (exclusive)
             store(previous);
           AffineMap identity = b.getMultiDimIdentityMap(rank);
           SmallVector<utils::IteratorType> iterators(rank, utils::IteratorType::parallel);
-          Value next = linalg::GenericOp::create(
-                           b, nested, TypeRange{sliceType}, ValueRange{slice}, ValueRange{previous},
-                           ArrayRef<AffineMap>{identity, identity}, iterators,
-                           [&](OpBuilder &bb, Location l, ValueRange args) {
-                             Value x = lower::convertScalar(bb, l, args[0], element, acc);
-                             linalg::YieldOp::create(bb, l, lower::combine(bb, l, kind, args[1], x));
-                           })
-                           .getResult(0);
+          Value next =
+              linalg::GenericOp::create(
+                  b, nested, TypeRange{sliceType}, ValueRange{slice}, ValueRange{previous},
+                  ArrayRef<AffineMap>{identity, identity}, iterators,
+                  [&](OpBuilder &bb, Location l, ValueRange args) {
+                    Value x = lower::convertScalar(bb, l, args[0], element, acc);
+                    linalg::YieldOp::create(bb, l, lower::combine(bb, l, kind, args[1], x));
+                  })
+                  .getResult(0);
           if (!exclusive)
             store(next);
           scf::YieldOp::create(b, nested, ValueRange{stored, next});

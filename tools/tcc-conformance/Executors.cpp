@@ -76,11 +76,46 @@ void adaptInputTypes(func::FuncOp main, std::vector<Tensor> &inputs) {
           inputs[i].elementType = tensor.getElementType();
 }
 
-/// Imports the model and binds inputs; the module lives in `context`.
+/// Imports the model and binds inputs; the module lives in `context`. With `shapes`, every
+/// symbolic dim of the inputs is fixed to its extent in that data set (code generation is
+/// static for now, as with `tcc --dim`).
 OwningOpRef<ModuleOp> importAndBind(MLIRContext &context, const std::string &dir,
                                     const std::vector<unsigned> &bind, const DataSet *set,
-                                    std::string &error) {
-  OwningOpRef<ModuleOp> module = tcc::importOnnxModel(dir + "/model.onnx", {}, context);
+                                    std::string &error, const DataSet *shapes = nullptr) {
+  tcc::ImportOptions importOptions;
+  if (shapes) {
+    OwningOpRef<ModuleOp> probe = tcc::importOnnxModel(dir + "/model.onnx", {}, context);
+    if (!probe) {
+      error = "import: " + error;
+      return nullptr;
+    }
+    auto main = probe->lookupSymbol<func::FuncOp>("main");
+    if (!main) {
+      error = "no @main function";
+      return nullptr;
+    }
+    for (Operation &op : main.getBody().front()) {
+      if (op.getName().getStringRef() != "prim.bind_shape")
+        continue;
+      auto arg = dyn_cast<BlockArgument>(op.getOperand(0));
+      auto map = op.getAttrOfType<AffineMapAttr>("shape");
+      auto symbols = op.getAttrOfType<ArrayAttr>("symbols");
+      if (!arg || !map || !symbols || arg.getArgNumber() >= shapes->inputs.size())
+        continue;
+      const Tensor &data = shapes->inputs[arg.getArgNumber()];
+      for (auto [d, expr] : llvm::enumerate(map.getValue().getResults()))
+        if (auto symbol = dyn_cast<AffineSymbolExpr>(expr))
+          if (d < data.shape.size()) {
+            auto name = cast<FlatSymbolRefAttr>(symbols[symbol.getPosition()]).getValue();
+            tcc::DimSetting setting;
+            setting.min = data.shape[d];
+            setting.max = data.shape[d];
+            importOptions.dims[name] = setting;
+          }
+    }
+  }
+  OwningOpRef<ModuleOp> module =
+      tcc::importOnnxModel(dir + "/model.onnx", importOptions, context);
   if (!module) {
     error = "import: " + error;
     return nullptr;
@@ -209,11 +244,11 @@ private:
 
 /// Compiles the case to `path`; returns "" or the first error.
 std::string compileTo(const std::string &dir, const std::vector<unsigned> &bind,
-                      const DataSet *set, const std::string &path) {
+                      const DataSet *set, const DataSet *shapes, const std::string &path) {
   std::unique_ptr<MLIRContext> context = makeContext();
   std::string error;
   FirstError collect(*context, error);
-  OwningOpRef<ModuleOp> module = importAndBind(*context, dir, bind, set, error);
+  OwningOpRef<ModuleOp> module = importAndBind(*context, dir, bind, set, error, shapes);
   if (!module)
     return error;
   tcc::CompileOptions options;
@@ -233,6 +268,7 @@ std::string compileTo(const std::string &dir, const std::vector<unsigned> &bind,
 std::unique_ptr<Executable> tcc::conformance::prepare(Mode mode, const std::string &dir,
                                                       const std::vector<unsigned> &bind,
                                                       const DataSet *set,
+                                                      const DataSet *shapes,
                                                       const std::string &scratch,
                                                       std::string &error) {
   if (mode == Mode::Reference) {
@@ -251,9 +287,9 @@ std::unique_ptr<Executable> tcc::conformance::prepare(Mode mode, const std::stri
   }
   // Compiled twice: the artifact must be reproducible to the byte.
   std::string first = scratch + "/model.so", second = scratch + "/model-again.so";
-  if (!(error = compileTo(dir, bind, set, first)).empty())
+  if (!(error = compileTo(dir, bind, set, shapes, first)).empty())
     return nullptr;
-  if (!(error = compileTo(dir, bind, set, second)).empty())
+  if (!(error = compileTo(dir, bind, set, shapes, second)).empty())
     return nullptr;
   auto a = llvm::MemoryBuffer::getFile(first), b = llvm::MemoryBuffer::getFile(second);
   if (!a || !b || (*a)->getBuffer() != (*b)->getBuffer()) {

@@ -23,11 +23,13 @@ enum class Mode { Reference, Compiled };
 
 /// Imports `dir`/model.onnx, binds the inputs listed in `bind` to their values in `set` as
 /// constants, and prepares it: decomposed for the reference evaluator, or compiled to a
-/// model.so (twice, checking that the bytes are identical) and loaded by the runtime.
-/// `scratch` is a directory for the compiled files. Null and `error` set on failure.
+/// model.so (twice, checking that the bytes are identical) and loaded by the runtime, with
+/// the symbolic dims fixed to the extents of the inputs of `shapes`. `scratch` is a
+/// directory for the compiled files. Null and `error` set on failure.
 std::unique_ptr<Executable> prepare(Mode mode, const std::string &dir,
                                     const std::vector<unsigned> &bind, const DataSet *set,
-                                    const std::string &scratch, std::string &error);
+                                    const DataSet *shapes, const std::string &scratch,
+                                    std::string &error);
 
 /// Whether an input may be bound as a compile-time constant by the retry: small 0-d/1-d
 /// integer tensors (axes, shapes, k, split sizes that ONNX's cases pass as inputs).

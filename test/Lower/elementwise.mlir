@@ -1,0 +1,114 @@
+// RUN: tcc-opt %s --tcc-lower-prim-to-linalg | FileCheck %s
+// Elementwise ops, broadcast_in_dim and iota -> linalg.generic; dim -> tensor.dim; checks stay.
+
+// CHECK-DAG: #[[$ID2:.*]] = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-DAG: #[[$ID1:.*]] = affine_map<(d0) -> (d0)>
+// CHECK-DAG: #[[$BCAST:.*]] = affine_map<(d0, d1, d2) -> (0, d2)>
+// CHECK-DAG: #[[$ID3:.*]] = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+
+// CHECK-LABEL: func.func @add
+// CHECK-SAME: %[[A:.*]]: tensor<?x4xf32>, %[[B:.*]]: tensor<?x4xf32>
+// CHECK: %[[D:.*]] = tensor.dim %[[A]], %{{.*}} : tensor<?x4xf32>
+// CHECK: %[[E:.*]] = tensor.empty(%[[D]]) : tensor<?x4xf32>
+// CHECK: linalg.generic {indexing_maps = [#[[$ID2]], #[[$ID2]], #[[$ID2]]], iterator_types = ["parallel", "parallel"]}
+// CHECK-SAME: ins(%[[A]], %[[B]] : tensor<?x4xf32>, tensor<?x4xf32>) outs(%[[E]] : tensor<?x4xf32>)
+// CHECK-NEXT: ^bb0(%[[X:.*]]: f32, %[[Y:.*]]: f32, %{{.*}}: f32):
+// CHECK-NEXT: %[[S:.*]] = arith.addf %[[X]], %[[Y]] : f32
+// CHECK-NEXT: linalg.yield %[[S]] : f32
+func.func @add(%a: tensor<?x4xf32>, %b: tensor<?x4xf32>) -> tensor<?x4xf32> {
+  %0 = prim.add %a, %b : tensor<?x4xf32>
+  return %0 : tensor<?x4xf32>
+}
+
+// x / 0 = 0 and INT_MIN / -1 = INT_MIN: divide by a safe divisor, then select.
+// CHECK-LABEL: func.func @div_i32
+// CHECK: ^bb0(%[[X:.*]]: i32, %[[Y:.*]]: i32, %{{.*}}: i32):
+// CHECK: %[[ZERO:.*]] = arith.constant 0 : i32
+// CHECK: %[[ONE:.*]] = arith.constant 1 : i32
+// CHECK: %[[IS0:.*]] = arith.cmpi eq, %[[Y]], %[[ZERO]] : i32
+// CHECK: %[[SAFE:.*]] = arith.select %[[IS0]], %[[ONE]], %[[Y]] : i32
+// CHECK: %[[OVF:.*]] = arith.andi
+// CHECK: %[[SAFE2:.*]] = arith.select %[[OVF]], %[[ONE]], %[[SAFE]] : i32
+// CHECK: %[[Q:.*]] = arith.divsi %[[X]], %[[SAFE2]] : i32
+// CHECK: %[[R:.*]] = arith.select %[[IS0]], %[[ZERO]], %[[Q]] : i32
+// CHECK: linalg.yield %[[R]] : i32
+func.func @div_i32(%a: tensor<4xi32>, %b: tensor<4xi32>) -> tensor<4xi32> {
+  %0 = prim.div %a, %b : tensor<4xi32>
+  return %0 : tensor<4xi32>
+}
+
+// Shifts by >= the bit width give 0.
+// CHECK-LABEL: func.func @shift_left
+// CHECK: %[[W:.*]] = arith.constant 32 : i32
+// CHECK: %[[FAR:.*]] = arith.cmpi uge, %{{.*}}, %[[W]] : i32
+// CHECK: %[[SH:.*]] = arith.shli
+// CHECK: %[[Z:.*]] = arith.constant 0 : i32
+// CHECK: arith.select %[[FAR]], %[[Z]], %[[SH]] : i32
+func.func @shift_left(%a: tensor<4xi32>, %b: tensor<4xi32>) -> tensor<4xi32> {
+  %0 = prim.shift_left %a, %b : tensor<4xi32>
+  return %0 : tensor<4xi32>
+}
+
+// CHECK-LABEL: func.func @compare_select
+// CHECK: %[[P:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<4xi1>)
+// CHECK: arith.cmpf olt
+// CHECK: linalg.generic {indexing_maps = [#[[$ID1]], #[[$ID1]], #[[$ID1]], #[[$ID1]]], iterator_types = ["parallel"]}
+// CHECK-SAME: ins(%[[P]], %{{.*}}, %{{.*}} : tensor<4xi1>, tensor<4xf32>, tensor<4xf32>)
+// CHECK: arith.select
+func.func @compare_select(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {
+  %p = prim.compare lt, %a, %b : tensor<4xf32>
+  %0 = prim.select %p, %a, %b : tensor<4xi1>, tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// float -> int truncates and saturates; NaN gives 0.
+// CHECK-LABEL: func.func @convert_f32_to_i8
+// CHECK: %[[T:.*]] = arith.fptosi %{{.*}} : f32 to i8
+// CHECK: %[[HI:.*]] = arith.cmpf oge, %{{.*}}, %{{.*}} : f32
+// CHECK: %[[LO:.*]] = arith.cmpf ole, %{{.*}}, %{{.*}} : f32
+// CHECK: %[[NAN:.*]] = arith.cmpf uno
+// CHECK: %[[MAX:.*]] = arith.constant 127 : i8
+// CHECK: %[[R1:.*]] = arith.select %[[HI]], %[[MAX]], %[[T]] : i8
+// CHECK: %[[MIN:.*]] = arith.constant -128 : i8
+// CHECK: %[[R2:.*]] = arith.select %[[LO]], %[[MIN]], %[[R1]] : i8
+// CHECK: %[[Z:.*]] = arith.constant 0 : i8
+// CHECK: arith.select %[[NAN]], %[[Z]], %[[R2]] : i8
+func.func @convert_f32_to_i8(%a: tensor<4xf32>) -> tensor<4xi8> {
+  %0 = prim.convert %a : tensor<4xf32> to tensor<4xi8>
+  return %0 : tensor<4xi8>
+}
+
+// An operand extent of 1 stretched to a larger extent reads index 0.
+// CHECK-LABEL: func.func @broadcast
+// CHECK-SAME: %[[A:.*]]: tensor<1x4xf32>, %[[N:.*]]: index
+// CHECK: %[[E:.*]] = tensor.empty(%[[N]]) : tensor<?x3x4xf32>
+// CHECK: linalg.generic {indexing_maps = [#[[$BCAST]], #[[$ID3]]], iterator_types = ["parallel", "parallel", "parallel"]}
+// CHECK-SAME: ins(%[[A]] : tensor<1x4xf32>) outs(%[[E]] : tensor<?x3x4xf32>)
+func.func @broadcast(%a: tensor<1x4xf32>, %n: index) -> tensor<?x3x4xf32> {
+  %0 = prim.broadcast_in_dim %a, dims = [0, 2] sizes(%n) : (tensor<1x4xf32>) -> tensor<?x3x4xf32>
+  return %0 : tensor<?x3x4xf32>
+}
+
+// CHECK-LABEL: func.func @iota
+// CHECK: linalg.generic {indexing_maps = [#[[$ID2]]], iterator_types = ["parallel", "parallel"]} outs(
+// CHECK: %[[I:.*]] = linalg.index 1 : index
+// CHECK: %[[I64:.*]] = arith.index_cast %[[I]] : index to i64
+// CHECK: arith.sitofp %[[I64]] : i64 to f32
+func.func @iota() -> tensor<2x3xf32> {
+  %0 = prim.iota dim = 1 : tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// CHECK-LABEL: func.func @dim_check
+// CHECK-SAME: %[[A:.*]]: tensor<?x4xf32>, %[[B:.*]]: tensor<?x4xf32>
+// CHECK: %[[DA:.*]] = tensor.dim %[[A]], %{{.*}} : tensor<?x4xf32>
+// CHECK: %[[DB:.*]] = tensor.dim %[[B]], %{{.*}} : tensor<?x4xf32>
+// CHECK: %[[OK:.*]] = arith.cmpi eq, %[[DA]], %[[DB]] : index
+// CHECK: prim.check %[[OK]], "a and b must agree"
+func.func @dim_check(%a: tensor<?x4xf32>, %b: tensor<?x4xf32>) -> index {
+  %0 = prim.dim %a, 0 : tensor<?x4xf32>
+  %1 = prim.dim %b, 0 : tensor<?x4xf32>
+  %ok = arith.cmpi eq, %0, %1 : index
+  prim.check %ok, "a and b must agree"
+  return %0 : index
+}
