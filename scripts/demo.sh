@@ -1,13 +1,12 @@
 #!/usr/bin/env bash
 # The README's first command: set up, build, compile the example model and run it.
-#
-# Today tcc compiles ONNX to its `prim` IR; machine-code generation is being built. So the
-# example is decomposed to prim (printed) and run by tcc's reference evaluator against the
-# numpy reference outputs stored beside the model.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
-echo "== tcc examples/tiny_mlp/model.onnx --emit=prim"
-build/bin/tcc examples/tiny_mlp/model.onnx --emit=prim
-echo "== run it (reference evaluator) and compare with examples/tiny_mlp/test_data_set_0"
-build/bin/tcc-conformance examples/tiny_mlp
+example=examples/tiny_mlp
+echo "== tcc $example/model.onnx --dim batch=3 -o build/tiny_mlp.so"
+build/bin/tcc "$example/model.onnx" --dim batch=3 -o build/tiny_mlp.so
+echo "== tcc-run build/tiny_mlp.so (outputs written to build/tiny_mlp-out, compared with numpy)"
+build/bin/tcc-run build/tiny_mlp.so --input "$example/input_0_x.npy" \
+  --output-dir build/tiny_mlp-out --compare "$example/output_0_probs.npy"
+/usr/bin/python3 -c "import numpy as np; print('probs =', np.load('build/tiny_mlp-out/output_0.npy'))"

@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 """Writes the tiny MLP example: model.onnx and one test data set (inputs and the reference
-outputs computed with numpy), in the ONNX backend-test layout that tcc-conformance reads.
+outputs computed with numpy), in the ONNX backend-test layout that tcc-conformance reads and
+as .npy files for tcc-run.
 
     /usr/bin/python3 examples/tiny_mlp/make_model.py   # (python3-onnx, python3-numpy)
 """
@@ -47,3 +48,6 @@ with open(os.path.join(data, "input_0.pb"), "wb") as f:
     f.write(numpy_helper.from_array(x, "x").SerializeToString())
 with open(os.path.join(data, "output_0.pb"), "wb") as f:
     f.write(numpy_helper.from_array(probs, "probs").SerializeToString())
+# The same data as .npy, for tcc-run.
+np.save(os.path.join(here, "input_0_x.npy"), x)
+np.save(os.path.join(here, "output_0_probs.npy"), probs)

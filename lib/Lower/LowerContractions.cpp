@@ -104,9 +104,11 @@ struct DotGeneralToLinalg : OpRewritePattern<prim::DotGeneralOp> {
     Value init = createZeros(rewriter, loc, type.clone(acc), sizes);
 
     Value result;
-    bool isMatmul = lb.empty() && lhsType.getRank() == 2 && rhsType.getRank() == 2 &&
+    // Named ops add i1 with `or`, where prim wraps (xor): booleans take the generic.
+    bool named = !element.isInteger(1);
+    bool isMatmul = named && lb.empty() && lhsType.getRank() == 2 && rhsType.getRank() == 2 &&
                     lc == ArrayRef<int64_t>{1} && rc == ArrayRef<int64_t>{0};
-    bool isBatchMatmul = lhsType.getRank() == 3 && rhsType.getRank() == 3 &&
+    bool isBatchMatmul = named && lhsType.getRank() == 3 && rhsType.getRank() == 3 &&
                          lb == ArrayRef<int64_t>{0} && rb == ArrayRef<int64_t>{0} &&
                          lc == ArrayRef<int64_t>{2} && rc == ArrayRef<int64_t>{1};
     if (isMatmul) {
@@ -223,7 +225,8 @@ struct ConvolutionToLinalg : OpRewritePattern<prim::ConvolutionOp> {
     }
 
     Value result;
-    if (groups == 1 && spatial >= 1 && spatial <= 3) {
+    // Named ops add i1 with `or`, where prim wraps (xor): booleans take the generic.
+    if (groups == 1 && spatial >= 1 && spatial <= 3 && !element.isInteger(1)) {
       SmallVector<Value> sizes;
       for (Value size : outDims)
         if (size)

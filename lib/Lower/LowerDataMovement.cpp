@@ -173,7 +173,8 @@ Value castIfNeeded(OpBuilder &b, Location loc, Value v, Type type) {
 }
 
 /// reshape: row-major order is unchanged, so it is a collapse followed by an expand, either
-/// over the groups of dims whose extents provably match or through a 1-D view.
+/// over the groups of dims whose extents provably match or through a 1-D view (with several
+/// dynamic result extents, a tensor.reshape).
 struct ReshapeToCollapseExpand : OpRewritePattern<prim::ReshapeOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(prim::ReshapeOp op, PatternRewriter &rewriter) const override {

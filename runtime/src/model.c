@@ -286,31 +286,11 @@ void tcc_model_options_init(tcc_model_options *options) {
   *options = defaults;
 }
 
-tcc_status tcc_model_load(const char *path, const tcc_model_options *options,
-                          tcc_model **out_model) {
-  if (!path || !out_model)
-    return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT, "tcc_model_load: %s is null",
-                           path ? "out_model" : "path");
-  if (!*path)
-    return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT, "tcc_model_load: the path is empty");
-  uint32_t flags;
-  tcc_status status = read_options("tcc_model_load", options, &flags);
-  if (status)
-    return status;
-
-  // dlopen searches the library path for names without a '/': make them relative to the
-  // working directory, as for any other file a user names.
-  size_t length = strlen(path);
-  char *open_path = malloc(length + 3);
-  if (!open_path)
-    return tcc_make_status(TCC_STATUS_RESOURCE_EXHAUSTED, "tcc_model_load: out of memory");
-  snprintf(open_path, length + 3, "%s%s", strchr(path, '/') ? "" : "./", path);
-  char where[512];
-  snprintf(where, sizeof(where), "tcc_model_load: '%s'", path);
-
+/// dlopens `open_path` and wraps its descriptor; `where` prefixes messages.
+static tcc_status load_library(const char *where, const char *open_path, uint32_t flags,
+                               const char *path, tcc_model **out_model) {
   dlerror();
   void *library = dlopen(open_path, RTLD_NOW | RTLD_LOCAL);
-  free(open_path);
   if (!library) {
     const char *error = dlerror();
     return tcc_make_status(TCC_STATUS_NOT_FOUND, "tcc_model_load: cannot load '%s': %s", path,
@@ -337,6 +317,36 @@ tcc_status tcc_model_load(const char *path, const tcc_model_options *options,
                            where, TCC_MODEL_SYMBOL);
   }
   return create_model(where, descriptor, flags, library, path, out_model);
+}
+
+tcc_status tcc_model_load(const char *path, const tcc_model_options *options,
+                          tcc_model **out_model) {
+  if (!path || !out_model)
+    return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT, "tcc_model_load: %s is null",
+                           path ? "out_model" : "path");
+  if (!*path)
+    return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT, "tcc_model_load: the path is empty");
+  uint32_t flags;
+  tcc_status status = read_options("tcc_model_load", options, &flags);
+  if (status)
+    return status;
+
+  // dlopen searches the library path for names without a '/': make them relative to the
+  // working directory, as for any other file a user names.
+  size_t length = strlen(path);
+  char *open_path = malloc(length + 3);
+  char *where = malloc(length + 32);
+  if (!open_path || !where) {
+    free(open_path);
+    free(where);
+    return tcc_make_status(TCC_STATUS_RESOURCE_EXHAUSTED, "tcc_model_load: out of memory");
+  }
+  snprintf(open_path, length + 3, "%s%s", strchr(path, '/') ? "" : "./", path);
+  snprintf(where, length + 32, "tcc_model_load: '%s'", path);
+  status = load_library(where, open_path, flags, path, out_model);
+  free(open_path);
+  free(where);
+  return status;
 }
 
 tcc_status tcc_model_create_from_descriptor(const tcc_model_descriptor *descriptor,
