@@ -26,7 +26,7 @@ static constexpr const char *kPrimToKernel =
 
 static constexpr const char *kKernelToLLVM =
     "tcc-expand-copies,convert-linalg-to-loops,tcc-lower-checks,tcc-approximate-math,canonicalize,"
-    "lower-affine,expand-strided-metadata,convert-scf-to-cf,convert-math-to-funcs,"
+    "expand-strided-metadata,lower-affine,convert-scf-to-cf,convert-math-to-funcs,"
     "finalize-memref-to-llvm,convert-arith-to-llvm,convert-math-to-llvm,"
     "convert-index-to-llvm,convert-func-to-llvm{use-bare-ptr-memref-call-conv},"
     "convert-cf-to-llvm,reconcile-unrealized-casts,canonicalize";

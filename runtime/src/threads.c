@@ -1,19 +1,23 @@
 //===- threads.c - the session's thread pool -------------------------------------------===//
 //
-// One loop at a time: the caller publishes (body, arg, count) under the mutex and bumps a
-// generation counter; workers that see a new generation join, and everyone (the caller too)
-// claims chunks from one atomic counter until none are left. A worker counts itself `busy`
-// from before it claims its first chunk until after its last one finishes, so the caller
-// returns once all chunks are claimed and no worker is busy. A worker that wakes late joins a
-// loop whose chunks are all claimed and leaves again; the next loop is only published when no
-// worker is busy, so a late worker can never run a stale body on new chunks.
+// One loop at a time. A generation counter says which loop is open: even = open, odd =
+// closed. The caller fills in the loop (body, arg, chunking) while it is closed and no worker
+// is inside, opens it, takes chunks itself from one atomic counter, waits until every chunk
+// is done, and closes it again.
 //
-// Workers spin briefly before sleeping on the condition variable: models call parallel_for
-// once per kernel, back to back, and a wake-up through the kernel costs tens of microseconds.
+// Workers spin on the generation for a while, then sleep on a condition variable. A worker
+// that sees an open loop marks itself `active`, checks that the loop is still the one it saw
+// (so it can never read a loop that is being rewritten: the caller rewrites only while closed
+// and no worker is active), and takes one of the `slots` the caller offered (one per chunk
+// beyond the caller's own, at most one per worker) before claiming chunks; extra workers
+// leave at once. So a loop of 2 chunks on 16 threads involves 2 threads, not 16.
+//
+// Completion is counted in chunks: the thread that finishes the last one wakes the caller if
+// it went to sleep (it spins first: most chunks are short).
 //
 //===------------------------------------------------------------------------------------===//
-#include "threads_internal.h"
 #include "status_internal.h"
+#include "threads_internal.h"
 
 #include <pthread.h>
 #include <sched.h>
@@ -25,7 +29,7 @@
 /// How many chunks per thread a loop is cut into: more balances uneven chunks better, fewer
 /// costs fewer atomic operations.
 #define CHUNKS_PER_THREAD 4
-/// Polls of the generation counter before a worker goes to sleep.
+/// Polls before a waiting thread goes to sleep (a few tens of microseconds).
 #define SPIN_ITERATIONS 4000
 
 typedef void (*loop_body)(void *arg, int64_t begin, int64_t end);
@@ -40,20 +44,21 @@ typedef struct loop {
 
 struct tcc_thread_pool {
   int32_t num_threads;
-  int32_t num_workers; // started workers (num_threads - 1 once creation succeeded)
+  int32_t num_workers; // started workers
   pthread_t *workers;
-  pthread_mutex_t mutex;
+  pthread_mutex_t mutex; // only for sleeping and waking
   pthread_cond_t work_available;
   pthread_cond_t work_done;
-  // Changed under the mutex; read without it only while spinning.
-  _Atomic uint64_t generation;
+
+  _Atomic uint64_t generation; // even: `current` is open; odd: closed
   _Atomic int shutdown;
-  // Guarded by the mutex.
-  int32_t busy;
-  int32_t sleeping;
-  loop current;
-  // Chunks of `current` handed out so far.
-  _Atomic int64_t next_chunk;
+  _Atomic int32_t sleeping;       // workers waiting on work_available
+  _Atomic int32_t active;         // workers between seeing a loop and leaving it
+  _Atomic int32_t slots;          // workers the open loop still wants
+  _Atomic int64_t next_chunk;     // chunks of `current` handed out
+  _Atomic int64_t done_chunks;    // chunks of `current` finished
+  _Atomic int caller_waiting;     // the caller sleeps on work_done
+  loop current;                   // written only while closed with no worker active
 };
 
 /// Set on workers, and on the caller while it runs chunks: a parallel_for from there is nested.
@@ -67,53 +72,72 @@ static inline void cpu_relax(void) {
 #endif
 }
 
-static void run_chunks(const loop *work, _Atomic int64_t *next_chunk) {
+/// Claims and runs chunks of `work` until none are left; wakes a sleeping caller after the
+/// last chunk.
+static void run_chunks(tcc_thread_pool *pool, const loop *work) {
   for (;;) {
-    int64_t chunk = atomic_fetch_add_explicit(next_chunk, 1, memory_order_relaxed);
+    int64_t chunk = atomic_fetch_add(&pool->next_chunk, 1);
     if (chunk >= work->num_chunks)
       return;
     int64_t begin = chunk * work->chunk_size;
     int64_t end = work->count - begin < work->chunk_size ? work->count : begin + work->chunk_size;
     work->body(work->arg, begin, end);
+    // seq_cst, paired with the caller's store of caller_waiting: one of us sees the other.
+    if (atomic_fetch_add(&pool->done_chunks, 1) + 1 == work->num_chunks &&
+        atomic_load(&pool->caller_waiting)) {
+      pthread_mutex_lock(&pool->mutex);
+      pthread_cond_signal(&pool->work_done);
+      pthread_mutex_unlock(&pool->mutex);
+    }
   }
+}
+
+/// Waits for an open loop other than `seen`; returns its generation, or 0 at shutdown.
+static uint64_t wait_for_loop(tcc_thread_pool *pool, uint64_t seen) {
+  for (int i = 0; i < SPIN_ITERATIONS; ++i) {
+    if (atomic_load_explicit(&pool->shutdown, memory_order_relaxed))
+      return 0;
+    uint64_t generation = atomic_load(&pool->generation);
+    if (generation != seen && generation % 2 == 0)
+      return generation;
+    cpu_relax();
+  }
+  uint64_t generation = 0;
+  pthread_mutex_lock(&pool->mutex);
+  // seq_cst, paired with the caller's store of the generation: one of us sees the other.
+  atomic_fetch_add(&pool->sleeping, 1);
+  for (;;) {
+    if (atomic_load(&pool->shutdown)) {
+      generation = 0;
+      break;
+    }
+    generation = atomic_load(&pool->generation);
+    if (generation != seen && generation % 2 == 0)
+      break;
+    pthread_cond_wait(&pool->work_available, &pool->mutex);
+  }
+  atomic_fetch_sub(&pool->sleeping, 1);
+  pthread_mutex_unlock(&pool->mutex);
+  return generation;
 }
 
 static void *worker_main(void *argument) {
   tcc_thread_pool *pool = argument;
   inside_loop = 1;
-  // Generations count from 0 at creation: a worker that starts after the first loop was
-  // posted must still see it as new.
   uint64_t seen = 0;
-  pthread_mutex_lock(&pool->mutex);
   for (;;) {
-    pthread_mutex_unlock(&pool->mutex);
-    for (int i = 0; i < SPIN_ITERATIONS; ++i) {
-      if (atomic_load_explicit(&pool->generation, memory_order_relaxed) != seen ||
-          atomic_load_explicit(&pool->shutdown, memory_order_relaxed))
-        break;
-      cpu_relax();
+    uint64_t generation = wait_for_loop(pool, seen);
+    if (generation == 0)
+      return NULL;
+    seen = generation;
+    atomic_fetch_add(&pool->active, 1);
+    // Still the loop we saw (so `current` is stable while we are active), and wanted?
+    if (atomic_load(&pool->generation) == generation && atomic_fetch_sub(&pool->slots, 1) > 0) {
+      loop work = pool->current;
+      run_chunks(pool, &work);
     }
-    pthread_mutex_lock(&pool->mutex);
-    while (!atomic_load(&pool->shutdown) && atomic_load(&pool->generation) == seen) {
-      ++pool->sleeping;
-      pthread_cond_wait(&pool->work_available, &pool->mutex);
-      --pool->sleeping;
-    }
-    if (atomic_load(&pool->shutdown))
-      break;
-    seen = atomic_load(&pool->generation);
-    loop work = pool->current;
-    ++pool->busy;
-    pthread_mutex_unlock(&pool->mutex);
-
-    run_chunks(&work, &pool->next_chunk);
-
-    pthread_mutex_lock(&pool->mutex);
-    if (--pool->busy == 0)
-      pthread_cond_signal(&pool->work_done);
+    atomic_fetch_sub(&pool->active, 1);
   }
-  pthread_mutex_unlock(&pool->mutex);
-  return NULL;
 }
 
 int32_t tcc_available_cores(void) {
@@ -150,9 +174,14 @@ tcc_status tcc_thread_pool_create(int32_t num_threads, tcc_thread_pool **out_poo
   pthread_mutex_init(&pool->mutex, NULL);
   pthread_cond_init(&pool->work_available, NULL);
   pthread_cond_init(&pool->work_done, NULL);
-  atomic_init(&pool->generation, 0);
+  atomic_init(&pool->generation, 1); // closed
   atomic_init(&pool->shutdown, 0);
+  atomic_init(&pool->sleeping, 0);
+  atomic_init(&pool->active, 0);
+  atomic_init(&pool->slots, 0);
   atomic_init(&pool->next_chunk, 0);
+  atomic_init(&pool->done_chunks, 0);
+  atomic_init(&pool->caller_waiting, 0);
   for (int32_t i = 0; i + 1 < num_threads; ++i) {
     int error = pthread_create(&pool->workers[i], NULL, worker_main, pool);
     if (error != 0) {
@@ -200,29 +229,46 @@ void tcc_thread_pool_parallel_for(tcc_thread_pool *pool, int64_t count, loop_bod
   int64_t chunk_size = count / num_chunks + (count % num_chunks != 0);
   loop work = {body, arg, count, chunk_size, count / chunk_size + (count % chunk_size != 0)};
 
-  pthread_mutex_lock(&pool->mutex);
-  while (pool->busy > 0) // a late worker still inside the previous loop
-    pthread_cond_wait(&pool->work_done, &pool->mutex);
+  // Workers that saw the previous loop late may still be leaving it (they touch only the
+  // pool's counters); `current` may change once they are gone.
+  for (int i = 0; atomic_load(&pool->active) != 0; ++i) {
+    if (i < SPIN_ITERATIONS)
+      cpu_relax();
+    else
+      sched_yield();
+  }
   pool->current = work;
   atomic_store(&pool->next_chunk, 0);
-  atomic_fetch_add(&pool->generation, 1);
-  // Wake as many sleepers as there are chunks besides the caller's first one.
-  int64_t wanted = work.num_chunks - 1;
-  if (pool->sleeping > 0) {
-    if (wanted >= pool->sleeping)
+  atomic_store(&pool->done_chunks, 0);
+  int64_t wanted = work.num_chunks - 1 < pool->num_workers ? work.num_chunks - 1
+                                                             : pool->num_workers;
+  atomic_store(&pool->slots, (int32_t)wanted);
+  uint64_t open = atomic_load(&pool->generation) + 1;
+  atomic_store(&pool->generation, open); // publishes `current`
+  int32_t sleeping = atomic_load(&pool->sleeping);
+  if (sleeping > 0) {
+    pthread_mutex_lock(&pool->mutex);
+    if (wanted >= sleeping)
       pthread_cond_broadcast(&pool->work_available);
     else
       for (int64_t i = 0; i < wanted; ++i)
         pthread_cond_signal(&pool->work_available);
+    pthread_mutex_unlock(&pool->mutex);
   }
-  pthread_mutex_unlock(&pool->mutex);
 
   inside_loop = 1;
-  run_chunks(&work, &pool->next_chunk);
+  run_chunks(pool, &work);
   inside_loop = 0;
 
-  pthread_mutex_lock(&pool->mutex);
-  while (pool->busy > 0)
-    pthread_cond_wait(&pool->work_done, &pool->mutex);
-  pthread_mutex_unlock(&pool->mutex);
+  for (int i = 0; i < SPIN_ITERATIONS && atomic_load(&pool->done_chunks) < work.num_chunks; ++i)
+    cpu_relax();
+  if (atomic_load(&pool->done_chunks) < work.num_chunks) {
+    pthread_mutex_lock(&pool->mutex);
+    atomic_store(&pool->caller_waiting, 1);
+    while (atomic_load(&pool->done_chunks) < work.num_chunks)
+      pthread_cond_wait(&pool->work_done, &pool->mutex);
+    atomic_store(&pool->caller_waiting, 0);
+    pthread_mutex_unlock(&pool->mutex);
+  }
+  atomic_store(&pool->generation, open + 1); // closed
 }

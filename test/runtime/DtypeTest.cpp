@@ -34,7 +34,7 @@ TEST_CASE("dtype names and sizes", "[dtype]") {
   CHECK(tcc_dtype_size(-1) == 0);
 }
 
-TEST_CASE("dtypes map to DLPack types; bool is uint8", "[dtype]") {
+TEST_CASE("dtypes map to DLPack types and bool is uint8", "[dtype]") {
   for (const DtypeCase &c : kDtypes) {
     INFO(c.name);
     DLDataType type{};

@@ -48,7 +48,7 @@ TEST_CASE("a model loads and reports its metadata", "[model]") {
   CHECK(tcc_model_num_symbols(model.get()) == 1);
 }
 
-TEST_CASE("input and output info give names, dtypes and symbolic shapes", "[model]") {
+TEST_CASE("input and output info give names and dtypes and symbolic shapes", "[model]") {
   Model model = loadModel("add");
   tcc_tensor_info info{};
   REQUIRE_OK(tcc_model_input_info(model.get(), 1, &info));
@@ -182,7 +182,7 @@ TEST_CASE("inconsistent metadata in a model file is rejected", "[model][load]") 
 TEST_CASE("a path without '/' is relative to the working directory", "[model][load]") {
   char saved[4096];
   REQUIRE(getcwd(saved, sizeof(saved)) != nullptr);
-  REQUIRE(chdir(TCC_FIXTURES_DIR) == 0);
+  REQUIRE(chdir(fixturesDir().c_str()) == 0);
   tcc_status fromCwd = load("add.so");
   // libc is on the library path but not in this directory: not found.
   tcc_status notSearched = load("libc.so.6");
@@ -256,7 +256,7 @@ TEST_CASE("a valid in-memory descriptor is accepted", "[model][descriptor]") {
                TCC_STATUS_INVALID_ARGUMENT, {"options->size is 0"});
 }
 
-TEST_CASE("all-static tensors may omit dim_symbols; outputs may have derived dims",
+TEST_CASE("all-static tensors may omit dim_symbols and outputs may have derived dims",
           "[model][descriptor]") {
   TestModel testModel;
   int64_t staticShape[2] = {3, 2};
@@ -364,7 +364,7 @@ TEST_CASE("inconsistent descriptors are rejected with a message", "[model][descr
   }
 }
 
-TEST_CASE("TCC_MODEL_FLAG_SKIP_CPU_CHECK loads, sessions refuse where features lack",
+TEST_CASE("TCC_MODEL_FLAG_SKIP_CPU_CHECK loads and sessions refuse where features lack",
           "[model][descriptor]") {
 #if defined(__x86_64__)
   std::vector<const char *> candidates = {"avx512fp16", "avx512bf16", "avxvnni",

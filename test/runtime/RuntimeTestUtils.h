@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 
 #include <cstdint>
+#include <cstdlib>
 #include <memory>
 #include <string>
 #include <vector>
@@ -29,9 +30,16 @@ struct SessionDeleter {
 };
 using Session = std::unique_ptr<tcc_session, SessionDeleter>;
 
+/// The folder of the fixture models: $TCC_FIXTURES_DIR if set (to run the tests on another
+/// machine), else the build's.
+inline std::string fixturesDir() {
+  const char *dir = std::getenv("TCC_FIXTURES_DIR");
+  return dir && *dir ? dir : TCC_FIXTURES_DIR;
+}
+
 /// The path of a fixture model, e.g. fixture("add") -> .../fixtures/add.so.
 inline std::string fixture(const std::string &name) {
-  return std::string(TCC_FIXTURES_DIR) + "/" + name + ".so";
+  return fixturesDir() + "/" + name + ".so";
 }
 
 /// Requires an OK status; prints the message otherwise.

@@ -167,7 +167,7 @@ TEST_CASE("byte_offset is honoured", "[session][run]") {
   checkAddResult(t);
 }
 
-TEST_CASE("bool, int32, int64, scalar outputs and derived dims", "[session][run]") {
+TEST_CASE("bool and int32 and int64 tensors and scalar outputs and derived dims", "[session][run]") {
   Model model = loadModel("mixed");
   Session session = createSession(model.get(), 4);
   for (uint8_t boolCode : {static_cast<uint8_t>(kDLUInt), static_cast<uint8_t>(6)}) {
@@ -368,7 +368,7 @@ TEST_CASE("misaligned data is an error", "[session][errors]") {
                {"input 0 'a': data + byte_offset is not aligned to its 4-byte elements"});
 }
 
-TEST_CASE("absurd shapes are errors, not overflows", "[session][errors]") {
+TEST_CASE("absurd shapes are errors and not overflows", "[session][errors]") {
   Model model = loadModel("gather");
   Session session = createSession(model.get(), 1);
   HostTensor<float> data({8}, kFloat32);

@@ -48,7 +48,7 @@ TEST_CASE("the number of available cores is positive", "[threads]") {
   CHECK(tcc_available_cores() <= TCC_MAX_THREADS);
 }
 
-TEST_CASE("pools reject thread counts outside [1, 1024]", "[threads]") {
+TEST_CASE("pools reject thread counts outside 1 to 1024", "[threads]") {
   tcc_thread_pool *pool = nullptr;
   requireError(tcc_thread_pool_create(0, &pool), TCC_STATUS_INVALID_ARGUMENT,
                {"num_threads is 0"});
