@@ -137,8 +137,12 @@ int main(int argc, char **argv) {
     for (int a = 2; a < argc; ++a)
       if (strncmp(argv[a], symbol.name, length) == 0 && argv[a][length] == '=')
         symbol_values[s] = strtoll(argv[a] + length + 1, NULL, 10);
-    printf("symbol %s in [%lld, %lld]: using %lld\n", symbol.name, (long long)symbol.min,
-           (long long)symbol.max, (long long)symbol_values[s]);
+    if (symbol.max < 0) // -1: no upper bound
+      printf("symbol %s in [%lld, inf): using %lld\n", symbol.name, (long long)symbol.min,
+             (long long)symbol_values[s]);
+    else
+      printf("symbol %s in [%lld, %lld]: using %lld\n", symbol.name, (long long)symbol.min,
+             (long long)symbol.max, (long long)symbol_values[s]);
   }
   for (int32_t i = 0; i < num_inputs + num_outputs; ++i) {
     tcc_tensor_info info;

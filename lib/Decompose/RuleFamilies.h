@@ -15,6 +15,7 @@ void registerNormalizationRules(RuleRegistry &registry); // Normalization.cpp
 void registerReductionRules(RuleRegistry &registry);     // Reduction.cpp
 void registerShapeRules(RuleRegistry &registry);         // Shape.cpp
 void registerIndexingRules(RuleRegistry &registry);      // Indexing.cpp
+void registerPaddingRules(RuleRegistry &registry);       // Padding.cpp
 
 inline void registerAllRuleFamilies(RuleRegistry &registry) {
   registerElementwiseRules(registry);
@@ -26,6 +27,7 @@ inline void registerAllRuleFamilies(RuleRegistry &registry) {
   registerReductionRules(registry);
   registerShapeRules(registry);
   registerIndexingRules(registry);
+  registerPaddingRules(registry);
 }
 
 } // namespace tcc::decompose

@@ -12,6 +12,29 @@
 using namespace mlir;
 using namespace tcc;
 
+Type lower::signless(Type type) {
+  if (auto shaped = dyn_cast<RankedTensorType>(type))
+    return signless(shaped);
+  if (auto integer = dyn_cast<IntegerType>(type); integer && !integer.isSignless())
+    return IntegerType::get(type.getContext(), integer.getWidth());
+  return type;
+}
+
+RankedTensorType lower::signless(RankedTensorType type) {
+  Type element = signless(type.getElementType());
+  return element == type.getElementType() ? type : type.clone(element);
+}
+
+Value lower::castToSignless(OpBuilder &b, Location loc, Value value) {
+  return castToType(b, loc, value, signless(value.getType()));
+}
+
+Value lower::castToType(OpBuilder &b, Location loc, Value value, Type type) {
+  if (value.getType() == type)
+    return value;
+  return UnrealizedConversionCastOp::create(b, loc, type, value).getResult(0);
+}
+
 SmallVector<Value> lower::getDynamicDims(OpBuilder &b, Location loc, Value like) {
   auto type = cast<RankedTensorType>(like.getType());
   SmallVector<Value> dims;
@@ -38,6 +61,8 @@ Value intConstant(OpBuilder &b, Location loc, Type type, const APInt &value) {
 Value lower::convertScalar(OpBuilder &b, Location loc, Value x, Type from, Type to) {
   if (from == to)
     return x;
+  // Built on signless types; `from` and `to` only decide the semantics.
+  Type fromSignless = signless(from), toSignless = signless(to);
   auto fromFloat = dyn_cast<FloatType>(from), toFloat = dyn_cast<FloatType>(to);
   auto fromInt = dyn_cast<IntegerType>(from), toInt = dyn_cast<IntegerType>(to);
   if (fromFloat && toFloat)
@@ -79,14 +104,14 @@ Value lower::convertScalar(OpBuilder &b, Location loc, Value x, Type from, Type 
     unsigned fw = fromInt.getWidth(), tw = toInt.getWidth();
     if (tw == 1)
       return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, x,
-                                   intConstant(b, loc, from, APInt::getZero(fw)));
+                                   intConstant(b, loc, fromSignless, APInt::getZero(fw)));
     if (fw == tw)
-      return x;
+      return x; // the same bits; signedness lives in the types only
     if (fw > tw)
-      return arith::TruncIOp::create(b, loc, to, x);
+      return arith::TruncIOp::create(b, loc, toSignless, x);
     if (fw == 1 || fromInt.isUnsigned())
-      return arith::ExtUIOp::create(b, loc, to, x);
-    return arith::ExtSIOp::create(b, loc, to, x);
+      return arith::ExtUIOp::create(b, loc, toSignless, x);
+    return arith::ExtSIOp::create(b, loc, toSignless, x);
   }
   return nullptr;
 }
@@ -118,12 +143,12 @@ Value lower::createIdentity(OpBuilder &b, Location loc, int kind, Type type) {
   case prim::ReduceKind::And: value = APInt::getAllOnes(width); break;
   default: break;
   }
-  return arith::ConstantOp::create(b, loc, type, b.getIntegerAttr(type, value));
+  Type signlessType = signless(type);
+  return arith::ConstantOp::create(b, loc, signlessType, b.getIntegerAttr(signlessType, value));
 }
 
-Value lower::combine(OpBuilder &b, Location loc, int kind, Value lhs, Value rhs) {
+Value lower::combine(OpBuilder &b, Location loc, int kind, Type type, Value lhs, Value rhs) {
   auto k = static_cast<prim::ReduceKind>(kind);
-  Type type = lhs.getType();
   if (isa<FloatType>(type)) {
     switch (k) {
     case prim::ReduceKind::Sum: return arith::AddFOp::create(b, loc, lhs, rhs);

@@ -14,6 +14,24 @@ void populateReductionLoweringPatterns(mlir::RewritePatternSet &patterns);    //
 void populateContractionLoweringPatterns(mlir::RewritePatternSet &patterns);  // LowerContractions.cpp
 void populateShapeLoweringPatterns(mlir::RewritePatternSet &patterns);        // LowerShapes.cpp
 
+/// Code generation computes on signless integers, while prim's element types carry the
+/// signedness (`uiN`). Patterns decide the scalar semantics from the prim op's types and
+/// build linalg ops on signless tensors; `builtin.unrealized_conversion_cast` joins those
+/// to the unsigned tensors around them until `tcc-signless-types` rewrites every type.
+
+/// `type` with unsigned integers (also as the element type of a shaped type) replaced by
+/// the signless integer of the same width; other types unchanged.
+mlir::Type signless(mlir::Type type);
+mlir::RankedTensorType signless(mlir::RankedTensorType type);
+
+/// `value` as its signless type (an unrealized_conversion_cast when that differs).
+mlir::Value castToSignless(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value);
+
+/// `value` as `type`, which differs from its type at most in signedness (an
+/// unrealized_conversion_cast when they differ).
+mlir::Value castToType(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value,
+                       mlir::Type type);
+
 /// The `tensor.dim` values of the dynamic dims of `type`, read from `like` (which has the
 /// same shape), in order.
 llvm::SmallVector<mlir::Value> getDynamicDims(mlir::OpBuilder &b, mlir::Location loc,
@@ -24,17 +42,20 @@ mlir::Value createEmpty(mlir::OpBuilder &b, mlir::Location loc, mlir::RankedTens
                         mlir::ValueRange dynamicSizes);
 
 /// Converts the scalar `x` of element type `from` to `to` with prim.convert's semantics
-/// (saturating float -> int, NaN -> 0, x != 0 for i1, wrapping int -> int).
+/// (saturating float -> int, NaN -> 0, x != 0 for i1, wrapping int -> int). `from` and `to`
+/// are prim's types (they decide signedness); `x` and the result are signless.
 mlir::Value convertScalar(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x,
                           mlir::Type from, mlir::Type to);
 
-/// The identity of a combiner for `type` (sum 0, prod 1, max -inf / INT_MIN, ...), as an
-/// arith constant; `kind` is a prim::ReduceKind.
+/// The identity of a combiner for prim's element type `type` (sum 0, prod 1, max -inf /
+/// INT_MIN / 0 for unsigned, ...), as an arith constant of the signless type; `kind` is a
+/// prim::ReduceKind.
 mlir::Value createIdentity(mlir::OpBuilder &b, mlir::Location loc, int kind, mlir::Type type);
 
-/// Combines two scalars with a prim::ReduceKind (max/min propagate NaN).
-mlir::Value combine(mlir::OpBuilder &b, mlir::Location loc, int kind, mlir::Value lhs,
-                    mlir::Value rhs);
+/// Combines two (signless) scalars of prim's element type `type` with a prim::ReduceKind
+/// (max/min propagate NaN; unsigned types compare unsigned).
+mlir::Value combine(mlir::OpBuilder &b, mlir::Location loc, int kind, mlir::Type type,
+                    mlir::Value lhs, mlir::Value rhs);
 
 } // namespace tcc::lower
 

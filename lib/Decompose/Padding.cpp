@@ -1,0 +1,152 @@
+//===- Padding.cpp - rules for Pad ------------------------------------------------------===//
+#include "PrimBuilder.h"
+#include "RuleFamilies.h"
+
+#include "tcc/Decompose/RuleRegistry.h"
+
+using namespace mlir;
+using namespace tcc;
+using namespace tcc::decompose;
+
+namespace {
+
+/// An i64 tensor of length `extent + lo + hi` holding, for each padded position, the index
+/// of the input element it copies along one axis:
+///   edge:    clamp(j, 0, D - 1)
+///   reflect: t = j mod 2(D - 1) (non-negative); t < D ? t : 2(D - 1) - t   (D == 1: 0)
+///   wrap:    j mod D (non-negative)
+/// with j = position - lo.
+Value sourceIndices(NodeRewriter &n, StringRef mode, OpFoldResult extent, int64_t lo, int64_t hi) {
+  OpBuilder &b = n.getBuilder();
+  Location loc = n.getLoc();
+  Type i64 = b.getI64Type();
+  SmallVector<OpFoldResult> dims = {addIndex(n, extent, b.getIndexAttr(lo + hi))};
+  RankedTensorType type = getTensorType(dims, i64);
+  Value iota = prim::IotaOp::create(b, loc, type, getDynamicExtents(n, dims), 0);
+  auto splat = [&](OpFoldResult v) { return fill(n, makeShapeTensor(n, {v}, i64, true), dims); };
+  Value d = splat(extent);
+  Value j = prim::SubOp::create(b, loc, iota, splat(b.getIndexAttr(lo)));
+  Value zero = splat(b.getIndexAttr(0)), one = splat(b.getIndexAttr(1));
+  auto nonNegativeMod = [&](Value x, Value m) -> Value {
+    Value r = prim::RemOp::create(b, loc, x, m);
+    Value fixed = prim::RemOp::create(b, loc, prim::AddOp::create(b, loc, r, m), m);
+    return fixed;
+  };
+  if (mode == "edge")
+    return prim::ClampOp::create(b, loc, zero, j, prim::SubOp::create(b, loc, d, one));
+  if (mode == "wrap")
+    return nonNegativeMod(j, d);
+  // reflect
+  Value period = prim::MulOp::create(b, loc, splat(b.getIndexAttr(2)),
+                                     prim::SubOp::create(b, loc, d, one));
+  Value safePeriod = prim::MaxOp::create(b, loc, period, one);
+  Value t = nonNegativeMod(j, safePeriod);
+  Value inRange = prim::CompareOp::create(b, loc, prim::CompareDirection::Lt, t, d);
+  Value mirrored = prim::SubOp::create(b, loc, period, t);
+  Value r = prim::SelectOp::create(b, loc, inRange, t, mirrored);
+  Value single = prim::CompareOp::create(b, loc, prim::CompareDirection::Eq, d, one);
+  return prim::SelectOp::create(b, loc, single, zero, r);
+}
+
+/// pad(x): per axis, negative pads crop, positive pads add `value` (constant mode) or copies
+/// of edge/reflected/wrapped elements.
+LogicalResult padWith(NodeRewriter &n, Value x, ArrayRef<int64_t> pads, ArrayRef<int64_t> axes,
+                      StringRef mode, Value value) {
+  int64_t rank = rankOf(x);
+  if (pads.size() != 2 * axes.size())
+    return n.emitError() << "pads has " << pads.size() << " entries, expected "
+                         << 2 * axes.size() << " (begin and end for each padded axis)";
+  if (mode != "constant" && mode != "reflect" && mode != "edge" && mode != "wrap")
+    return n.emitError() << "mode must be constant, reflect, edge or wrap, got \"" << mode << "\"";
+  OpBuilder &b = n.getBuilder();
+  SmallVector<int64_t> lo(rank, 0), hi(rank, 0);
+  for (auto [i, a] : llvm::enumerate(axes)) {
+    auto axis = normalizeAxis(n, a, rank);
+    if (!axis)
+      return failure();
+    lo[*axis] = pads[i];
+    hi[*axis] = pads[i + axes.size()];
+  }
+  // Crop first (negative pads).
+  SmallVector<OpFoldResult> dims = getDims(n, x), offsets, sizes;
+  bool crop = false;
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t cutLo = std::max<int64_t>(-lo[d], 0), cutHi = std::max<int64_t>(-hi[d], 0);
+    crop |= cutLo || cutHi;
+    offsets.push_back(b.getIndexAttr(cutLo));
+    sizes.push_back(subIndex(n, dims[d], b.getIndexAttr(cutLo + cutHi)));
+    lo[d] = std::max<int64_t>(lo[d], 0);
+    hi[d] = std::max<int64_t>(hi[d], 0);
+  }
+  if (crop)
+    x = b.createOrFold<prim::SliceOp>(n.getLoc(), x, offsets, sizes, SmallVector<int64_t>(rank, 1));
+  if (mode == "constant") {
+    if (llvm::all_of(lo, [](int64_t v) { return v == 0; }) &&
+        llvm::all_of(hi, [](int64_t v) { return v == 0; }))
+      return n.setResults(x);
+    return n.setResults(prim::PadOp::create(b, n.getLoc(), x, value, lo, hi).getResult());
+  }
+  for (int64_t d = 0; d < rank; ++d) {
+    if (lo[d] == 0 && hi[d] == 0)
+      continue;
+    OpFoldResult extent = getDims(n, x)[d];
+    if (auto c = getConstantIntValue(extent); c && *c == 0)
+      return n.emitError() << "cannot pad an empty dim " << d << " in " << mode << " mode";
+    Value indices = sourceIndices(n, mode, extent, lo[d], hi[d]);
+    x = prim::GatherOp::create(b, n.getLoc(), x, indices, d);
+  }
+  return n.setResults(x);
+}
+
+/// The 0-d padding value of x's element type (from a scalar input, or `fallback`).
+Value padValue(NodeRewriter &n, Value x, Value given, double fallback) {
+  Type element = elementOf(x);
+  if (!given)
+    return scalarConstant(n, element, fallback);
+  given = convert(n, given, element);
+  if (rankOf(given) == 0)
+    return given;
+  return reshape(n, given, {});
+}
+
+// pad (opset 2-10): pads, mode and value are attributes
+LogicalResult pad2(NodeRewriter &n) {
+  Value x = n.getInput(0);
+  if (!x)
+    return failure();
+  SmallVector<int64_t> pads = n.getInts("pads").value_or(SmallVector<int64_t>());
+  SmallVector<int64_t> axes;
+  for (int64_t d = 0; d < rankOf(x); ++d)
+    axes.push_back(d);
+  return padWith(n, x, pads, axes, n.getString("mode", "constant"),
+                 padValue(n, x, nullptr, n.getFloat("value", 0.0f)));
+}
+
+// pad (opset 11+): pads, constant_value and (18+) axes are inputs
+LogicalResult pad11(NodeRewriter &n) {
+  Value x = n.getInput(0);
+  if (!x)
+    return failure();
+  auto pads = getConstantInts(n.getInput(1));
+  if (!pads)
+    return n.emitError() << "input 1 (pads) must be a constant";
+  SmallVector<int64_t> axes;
+  if (n.hasInput(3)) {
+    auto given = getConstantInts(n.getOptionalInput(3));
+    if (!given)
+      return n.emitError() << "input 3 (axes) must be a constant";
+    axes = *given;
+  } else {
+    for (int64_t d = 0; d < rankOf(x); ++d)
+      axes.push_back(d);
+  }
+  return padWith(n, x, *pads, axes, n.getString("mode", "constant"),
+                 padValue(n, x, n.getOptionalInput(2), 0.0));
+}
+
+} // namespace
+
+void tcc::decompose::registerPaddingRules(RuleRegistry &r) {
+  r.add("", "Pad", 2, pad2);
+  r.add("", "Pad", 11, pad11);
+}
