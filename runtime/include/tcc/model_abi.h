@@ -49,7 +49,10 @@ typedef struct tcc_symbol_desc {
 } tcc_symbol_desc;
 
 /* One input or output. shape[i] >= 0 is a static extent; shape[i] == -1 is the symbolic
- * dim named dim_symbols[i] (an index into tcc_model_descriptor.symbols). */
+ * dim named dim_symbols[i] (an index into tcc_model_descriptor.symbols). An output dim may
+ * also be -1 with dim_symbols[i] == -1: an extent derived from the symbols (e.g. 2*n) that
+ * only output_shapes computes. Every symbol appears in some input, else its value could
+ * never be known (the runtime refuses such a model). */
 typedef struct tcc_tensor_desc {
   const char *name;
   int32_t dtype; /* tcc_dtype */
@@ -85,7 +88,9 @@ typedef struct tcc_model_descriptor {
   const char *tcc_version;
   const char *target_triple;
   const char *cpu;          /* the CPU the code was tuned for, e.g. "x86-64-v3" */
-  const char *cpu_features; /* features the code requires, e.g. "+avx2,+fma" */
+  /* Features the code requires: LLVM feature names, comma-separated, each "+name"
+   * ("-name" entries need nothing); a runtime that does not know a name refuses the model. */
+  const char *cpu_features;
   int32_t num_symbols;
   int32_t num_inputs;
   int32_t num_outputs;
@@ -94,14 +99,15 @@ typedef struct tcc_model_descriptor {
   const tcc_tensor_desc *inputs;
   const tcc_tensor_desc *outputs;
   /* Bytes of scratch memory (64-byte aligned) that run needs, for the given symbol values
-   * (num_symbols of them, in order). */
+   * (num_symbols of them, in order). A negative size is an error. */
   int64_t (*workspace_size)(const int64_t *symbol_values);
   /* Writes the extents of every output, output after output (sum of the output ranks
    * entries), for the given symbol values. Returns a TCC_RUN_* code. */
   int32_t (*output_shapes)(const int64_t *symbol_values, int64_t *shapes);
   /* Runs the model: inputs[i] and outputs[i] point to dense row-major buffers of the
-   * described dtypes and shapes; workspace to workspace_size bytes. Returns a TCC_RUN_*
-   * code. Thread-safe for distinct workspaces and outputs. */
+   * described dtypes and shapes, aligned to their element size at least; workspace to
+   * workspace_size bytes. run never writes its inputs; outputs must not alias inputs or each
+   * other. Returns a TCC_RUN_* code. Thread-safe for distinct workspaces and outputs. */
   int32_t (*run)(const tcc_import_table *imports, const int64_t *symbol_values,
                  void *const *inputs, void *const *outputs, void *workspace);
 } tcc_model_descriptor;
