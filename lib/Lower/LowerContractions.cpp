@@ -28,21 +28,22 @@ Type accumulatorType(Type element) {
   return element;
 }
 
-/// A zero-filled tensor of `type` with dynamic extents `sizes`.
+/// A zero-filled tensor of `type` made signless, with dynamic extents `sizes`.
 Value createZeros(OpBuilder &b, Location loc, RankedTensorType type, ValueRange sizes) {
+  type = lower::signless(type);
   Type element = type.getElementType();
   Value zero = arith::ConstantOp::create(b, loc, element, b.getZeroAttr(element));
   Value empty = lower::createEmpty(b, loc, type, sizes);
   return linalg::FillOp::create(b, loc, ValueRange{zero}, ValueRange{empty}).getResult(0);
 }
 
-/// `value` converted elementwise to `element` (prim.convert's semantics); itself if equal.
-Value convertElements(OpBuilder &b, Location loc, Value value, Type element) {
+/// The signless tensor `value`, whose elements are of prim's type `from`, converted
+/// elementwise to `element` (prim.convert's semantics); itself if equal.
+Value convertElements(OpBuilder &b, Location loc, Value value, Type from, Type element) {
   auto type = cast<RankedTensorType>(value.getType());
-  Type from = type.getElementType();
   if (from == element)
     return value;
-  auto resultType = type.clone(element);
+  auto resultType = type.clone(lower::signless(element));
   Value init = lower::createEmpty(b, loc, resultType, lower::getDynamicDims(b, loc, value));
   AffineMap identity = b.getMultiDimIdentityMap(type.getRank());
   SmallVector<utils::IteratorType> iterators(type.getRank(), utils::IteratorType::parallel);
@@ -56,11 +57,12 @@ Value convertElements(OpBuilder &b, Location loc, Value value, Type element) {
       .getResult(0);
 }
 
-/// acc + a * b with a and b extended to the accumulator's type.
-Value multiplyAdd(OpBuilder &b, Location loc, Value x, Value y, Value acc) {
-  Type accType = acc.getType();
-  x = lower::convertScalar(b, loc, x, x.getType(), accType);
-  y = lower::convertScalar(b, loc, y, y.getType(), accType);
+/// acc + a * b with a and b (of prim's type `element`) extended to the accumulator's
+/// type `accType`.
+Value multiplyAdd(OpBuilder &b, Location loc, Type element, Type accType, Value x, Value y,
+                  Value acc) {
+  x = lower::convertScalar(b, loc, x, element, accType);
+  y = lower::convertScalar(b, loc, y, element, accType);
   if (isa<FloatType>(accType))
     return arith::AddFOp::create(b, loc, acc, arith::MulFOp::create(b, loc, x, y));
   return arith::AddIOp::create(b, loc, acc, arith::MulIOp::create(b, loc, x, y));
@@ -72,7 +74,8 @@ struct DotGeneralToLinalg : OpRewritePattern<prim::DotGeneralOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(prim::DotGeneralOp op, PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    Value lhs = op.getLhs(), rhs = op.getRhs();
+    Value lhs = lower::castToSignless(rewriter, loc, op.getLhs()),
+          rhs = lower::castToSignless(rewriter, loc, op.getRhs());
     auto lhsType = op.getLhs().getType(), rhsType = op.getRhs().getType();
     auto type = op.getType();
     ArrayRef<int64_t> lb = op.getLhsBatchingDimensions(), rb = op.getRhsBatchingDimensions(),
@@ -149,11 +152,14 @@ struct DotGeneralToLinalg : OpRewritePattern<prim::DotGeneralOp> {
                                          [&](OpBuilder &b, Location nested, ValueRange args) {
                                            linalg::YieldOp::create(
                                                b, nested,
-                                               multiplyAdd(b, nested, args[0], args[1], args[2]));
+                                               multiplyAdd(b, nested, element, acc, args[0],
+                                                           args[1], args[2]));
                                          })
                    .getResult(0);
     }
-    rewriter.replaceOp(op, convertElements(rewriter, loc, result, element));
+    rewriter.replaceOp(op, lower::castToType(rewriter, loc,
+                                             convertElements(rewriter, loc, result, acc, element),
+                                             type));
     return success();
   }
 };
@@ -185,8 +191,9 @@ struct ConvolutionToLinalg : OpRewritePattern<prim::ConvolutionOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(prim::ConvolutionOp op, PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    Value input = op.getInput(), filter = op.getFilter();
-    auto inputType = op.getInput().getType();
+    Value input = lower::castToSignless(rewriter, loc, op.getInput()),
+          filter = lower::castToSignless(rewriter, loc, op.getFilter());
+    auto inputType = lower::signless(op.getInput().getType());
     auto type = op.getType();
     int64_t rank = type.getRank(), spatial = rank - 2;
     int64_t groups = op.getFeatureGroupCount();
@@ -204,7 +211,8 @@ struct ConvolutionToLinalg : OpRewritePattern<prim::ConvolutionOp> {
       for (int64_t d = 2; d < rank; ++d)
         if (!ShapedType::isDynamic(shape[d]))
           shape[d] += padLow[d] + padHigh[d];
-      Value zero = arith::ConstantOp::create(rewriter, loc, element, rewriter.getZeroAttr(element));
+      Type zeroType = lower::signless(element);
+      Value zero = arith::ConstantOp::create(rewriter, loc, zeroType, rewriter.getZeroAttr(zeroType));
       padded = tensor::PadOp::create(rewriter, loc, inputType.clone(shape), input,
                                      getAsIndexOpFoldResult(rewriter.getContext(), padLow),
                                      getAsIndexOpFoldResult(rewriter.getContext(), padHigh), zero);
@@ -250,20 +258,23 @@ struct ConvolutionToLinalg : OpRewritePattern<prim::ConvolutionOp> {
                                                   attr(dilations));
       result = conv->getResult(0);
     } else {
-      result = groupedConvolution(rewriter, op, padded, outDims, acc);
+      result = groupedConvolution(rewriter, op, padded, filter, outDims, acc);
     }
-    rewriter.replaceOp(op, convertElements(rewriter, loc, result, element));
+    rewriter.replaceOp(op, lower::castToType(rewriter, loc,
+                                             convertElements(rewriter, loc, result, acc, element),
+                                             type));
     return success();
   }
 
+  /// `padded` and `filter` are signless; so is the result.
   static Value groupedConvolution(PatternRewriter &rewriter, prim::ConvolutionOp op, Value padded,
-                                  ArrayRef<Value> outDims, Type acc) {
+                                  Value filter, ArrayRef<Value> outDims, Type acc) {
     Location loc = op.getLoc();
     MLIRContext *ctx = rewriter.getContext();
-    Value filter = op.getFilter();
-    auto type = op.getType();
+    auto type = lower::signless(op.getType());
+    Type element = op.getType().getElementType();
     auto paddedType = cast<RankedTensorType>(padded.getType());
-    auto filterType = op.getFilter().getType();
+    auto filterType = cast<RankedTensorType>(filter.getType());
     int64_t rank = type.getRank(), spatial = rank - 2;
     int64_t groups = op.getFeatureGroupCount();
     ArrayRef<int64_t> strides = op.getStrides(), dilations = op.getDilations();
@@ -344,7 +355,8 @@ struct ConvolutionToLinalg : OpRewritePattern<prim::ConvolutionOp> {
             rewriter, loc, TypeRange{init.getType()}, ValueRange{groupedInput, groupedFilter},
             ValueRange{init}, maps, iterators,
             [&](OpBuilder &b, Location nested, ValueRange args) {
-              linalg::YieldOp::create(b, nested, multiplyAdd(b, nested, args[0], args[1], args[2]));
+              linalg::YieldOp::create(
+                  b, nested, multiplyAdd(b, nested, element, acc, args[0], args[1], args[2]));
             })
             .getResult(0);
 
@@ -353,7 +365,7 @@ struct ConvolutionToLinalg : OpRewritePattern<prim::ConvolutionOp> {
     for (int64_t d = 2; d < rank; ++d)
       outGroups.push_back({d + 1});
     Value collapsed = tensor::CollapseShapeOp::create(rewriter, loc, grouped, outGroups);
-    Type wanted = type.clone(acc);
+    Type wanted = type.clone(lower::signless(acc));
     return collapsed.getType() == wanted
                ? collapsed
                : tensor::CastOp::create(rewriter, loc, wanted, collapsed).getResult();

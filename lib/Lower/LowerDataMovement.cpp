@@ -528,10 +528,15 @@ struct GatherToGeneric : OpRewritePattern<prim::GatherOp> {
     SmallVector<AffineMap> maps = {AffineMap::get(rank, 0, indexExprs, rewriter.getContext()),
                                    rewriter.getMultiDimIdentityMap(rank)};
     SmallVector<utils::IteratorType> iterators(rank, utils::IteratorType::parallel);
+    // Unsigned indices are read as signless and extended with zeros.
+    bool unsignedIndices = indicesType.getElementType().isUnsignedInteger();
     auto generic = linalg::GenericOp::create(
-        rewriter, loc, TypeRange{type}, ValueRange{indices}, ValueRange{init}, maps, iterators,
-        [&](OpBuilder &b, Location nested, ValueRange args) {
-          Value index = arith::IndexCastOp::create(b, nested, b.getIndexType(), args[0]);
+        rewriter, loc, TypeRange{type}, ValueRange{lower::castToSignless(rewriter, loc, indices)},
+        ValueRange{init}, maps, iterators, [&](OpBuilder &b, Location nested, ValueRange args) {
+          Value index =
+              unsignedIndices
+                  ? arith::IndexCastUIOp::create(b, nested, b.getIndexType(), args[0]).getResult()
+                  : arith::IndexCastOp::create(b, nested, b.getIndexType(), args[0]).getResult();
           SmallVector<Value> position;
           for (int64_t d = 0; d < axis; ++d)
             position.push_back(linalg::IndexOp::create(b, nested, d));
@@ -558,7 +563,7 @@ struct GatherToGeneric : OpRewritePattern<prim::GatherOp> {
   /// prim.check that every index is in [0, extent): an and-reduction over the indices.
   static void emitRangeCheck(PatternRewriter &rewriter, prim::GatherOp op, Value extent) {
     Location loc = op.getLoc();
-    Value indices = op.getIndices();
+    Value indices = lower::castToSignless(rewriter, loc, op.getIndices());
     int64_t indexRank = op.getIndices().getType().getRank();
     Type i1 = rewriter.getI1Type(), i64 = rewriter.getI64Type();
     Value extent64 = arith::IndexCastOp::create(rewriter, loc, i64, extent);

@@ -96,7 +96,19 @@ arith::CmpIPredicate intPredicate(prim::CompareDirection d, bool isUnsigned) {
   return arith::CmpIPredicate::eq;
 }
 
-/// The scalar computation of elementwise op `op` on `args` (one per operand).
+/// a^b for unsigned integers: the exponent reads as unsigned, so compute with both zero
+/// extended to twice the width (where math.ipowi's exponent is never negative) and truncate;
+/// the low bits of a wrapping product do not depend on the width.
+Value unsignedPower(OpBuilder &b, Location loc, Value x, Value y) {
+  Type type = x.getType();
+  Type wide = IntegerType::get(b.getContext(), 2 * type.getIntOrFloatBitWidth());
+  Value power = math::IPowIOp::create(b, loc, arith::ExtUIOp::create(b, loc, wide, x),
+                                      arith::ExtUIOp::create(b, loc, wide, y));
+  return arith::TruncIOp::create(b, loc, type, power);
+}
+
+/// The scalar computation of elementwise op `op` on `args` (one per operand). The
+/// semantics come from the op's (prim) types; `args` and the result are signless.
 Value buildScalar(OpBuilder &b, Location loc, Operation *op, ValueRange args) {
   Type operandElement = getElementTypeOrSelf(op->getOperand(0).getType());
   Type resultElement = getElementTypeOrSelf(op->getResult(0).getType());
@@ -126,6 +138,8 @@ Value buildScalar(OpBuilder &b, Location loc, Operation *op, ValueRange args) {
       .Case([&](prim::PowOp) -> Value {
         if (isFloat)
           return math::PowFOp::create(b, loc, x, y);
+        if (operandElement.isUnsignedInteger())
+          return unsignedPower(b, loc, x, y);
         return math::IPowIOp::create(b, loc, x, y);
       })
       .Case([&](prim::MaxOp) -> Value {
@@ -166,8 +180,7 @@ Value buildScalar(OpBuilder &b, Location loc, Operation *op, ValueRange args) {
         Value lo = args[0], v = args[1], hi = args[2];
         if (isa<FloatType>(v.getType()))
           return arith::MinimumFOp::create(b, loc, arith::MaximumFOp::create(b, loc, v, lo), hi);
-        Type t = v.getType();
-        bool u = t.isUnsignedInteger();
+        bool u = operandElement.isUnsignedInteger();
         Value m = u ? arith::MaxUIOp::create(b, loc, v, lo).getResult()
                     : arith::MaxSIOp::create(b, loc, v, lo).getResult();
         return u ? arith::MinUIOp::create(b, loc, m, hi).getResult()
@@ -177,7 +190,10 @@ Value buildScalar(OpBuilder &b, Location loc, Operation *op, ValueRange args) {
         return lower::convertScalar(b, loc, x, operandElement, resultElement);
       })
       .Case([&](prim::BitcastConvertOp) {
-        return arith::BitcastOp::create(b, loc, resultElement, x).getResult();
+        Type to = lower::signless(resultElement);
+        if (to == x.getType()) // only the signedness differs
+          return x;
+        return arith::BitcastOp::create(b, loc, to, x).getResult();
       })
       .Case([&](prim::NegOp) -> Value {
         if (isFloat)
@@ -187,6 +203,8 @@ Value buildScalar(OpBuilder &b, Location loc, Operation *op, ValueRange args) {
       .Case([&](prim::AbsOp) -> Value {
         if (isFloat)
           return math::AbsFOp::create(b, loc, x);
+        if (operandElement.isUnsignedInteger())
+          return x;
         return math::AbsIOp::create(b, loc, x);
       })
       .Case([&](prim::SignOp) -> Value {
@@ -195,10 +213,16 @@ Value buildScalar(OpBuilder &b, Location loc, Operation *op, ValueRange args) {
         Value zero = zeroLike(b, loc, t);
         Value one = isFloat ? floatValue(b, loc, t, 1.0)
                             : intValue(b, loc, t, APInt(t.getIntOrFloatBitWidth(), 1));
+        // Unsigned values (and i1) are never negative: x != 0 ? 1 : x.
+        Value gt = isFloat ? arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, x, zero).getResult()
+                           : arith::CmpIOp::create(b, loc, isUnsigned ? arith::CmpIPredicate::ne
+                                                                      : arith::CmpIPredicate::sgt,
+                                                   x, zero)
+                                 .getResult();
+        if (!isFloat && isUnsigned)
+          return arith::SelectOp::create(b, loc, gt, one, x);
         Value minusOne = isFloat ? floatValue(b, loc, t, -1.0)
                                  : intValue(b, loc, t, APInt::getAllOnes(t.getIntOrFloatBitWidth()));
-        Value gt = isFloat ? arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, x, zero).getResult()
-                           : arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, x, zero).getResult();
         Value lt = isFloat ? arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, x, zero).getResult()
                            : arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, x, zero).getResult();
         return arith::SelectOp::create(b, loc, gt, one,
@@ -265,14 +289,18 @@ struct ElementwiseToGeneric : RewritePattern {
       return failure();
     Location loc = op->getLoc();
     auto type = cast<RankedTensorType>(op->getResult(0).getType());
-    Value init = lower::createEmpty(rewriter, loc, type,
+    auto signlessType = lower::signless(type);
+    SmallVector<Value> operands;
+    for (Value operand : op->getOperands())
+      operands.push_back(lower::castToSignless(rewriter, loc, operand));
+    Value init = lower::createEmpty(rewriter, loc, signlessType,
                                     lower::getDynamicDims(rewriter, loc, op->getOperand(0)));
     SmallVector<AffineMap> maps(op->getNumOperands() + 1,
                                 rewriter.getMultiDimIdentityMap(type.getRank()));
     SmallVector<utils::IteratorType> iterators(type.getRank(), utils::IteratorType::parallel);
     bool failedBody = false;
     auto generic = linalg::GenericOp::create(
-        rewriter, loc, TypeRange{type}, op->getOperands(), ValueRange{init}, maps, iterators,
+        rewriter, loc, TypeRange{signlessType}, operands, ValueRange{init}, maps, iterators,
         [&](OpBuilder &b, Location nested, ValueRange args) {
           Value r = buildScalar(b, nested, op, args.drop_back());
           if (!r) {
@@ -283,9 +311,12 @@ struct ElementwiseToGeneric : RewritePattern {
         });
     if (failedBody) {
       rewriter.eraseOp(generic);
+      for (auto [operand, cast] : llvm::zip(op->getOperands(), operands))
+        if (cast != operand)
+          rewriter.eraseOp(cast.getDefiningOp());
       return rewriter.notifyMatchFailure(op, "no scalar lowering");
     }
-    rewriter.replaceOp(op, generic.getResults());
+    rewriter.replaceOp(op, lower::castToType(rewriter, loc, generic.getResult(0), type));
     return success();
   }
 };
@@ -324,20 +355,21 @@ struct IotaToGeneric : OpRewritePattern<prim::IotaOp> {
   LogicalResult matchAndRewrite(prim::IotaOp op, PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     auto type = op.getType();
-    Value init = lower::createEmpty(rewriter, loc, type, op.getDynamicSizes());
+    auto signlessType = lower::signless(type);
+    Value init = lower::createEmpty(rewriter, loc, signlessType, op.getDynamicSizes());
     SmallVector<AffineMap> maps = {rewriter.getMultiDimIdentityMap(type.getRank())};
     SmallVector<utils::IteratorType> iterators(type.getRank(), utils::IteratorType::parallel);
     int64_t dim = op.getDimension();
     Type element = type.getElementType();
     auto generic = linalg::GenericOp::create(
-        rewriter, loc, TypeRange{type}, ValueRange{}, ValueRange{init}, maps, iterators,
+        rewriter, loc, TypeRange{signlessType}, ValueRange{}, ValueRange{init}, maps, iterators,
         [&](OpBuilder &b, Location nested, ValueRange) {
           Value index = linalg::IndexOp::create(b, nested, dim);
           Value i64 = arith::IndexCastOp::create(b, nested, b.getI64Type(), index);
           linalg::YieldOp::create(b, nested,
                                   lower::convertScalar(b, nested, i64, b.getI64Type(), element));
         });
-    rewriter.replaceOp(op, generic.getResults());
+    rewriter.replaceOp(op, lower::castToType(rewriter, loc, generic.getResult(0), type));
     return success();
   }
 };

@@ -33,32 +33,13 @@ namespace {
 struct LowerPrimToLinalgPass : tcc::impl::LowerPrimToLinalgBase<LowerPrimToLinalgPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    // Code generation works on signless integers; unsigned element types need a type
-    // conversion that is not written yet. Say so instead of failing obscurely.
-    WalkResult unsignedFound = module.walk([](Operation *op) {
-      SmallVector<Type> types(op->getResultTypes());
-      for (Region &region : op->getRegions())
-        for (Block &block : region)
-          llvm::append_range(types, block.getArgumentTypes());
-      for (Type type : types) {
-        auto tensor = dyn_cast<RankedTensorType>(type);
-        if (!tensor || !tensor.getElementType().isUnsignedInteger())
-          continue;
-        op->emitError() << "code generation does not support unsigned element types yet "
-                           "(found "
-                        << type << ")";
-        return WalkResult::interrupt();
-      }
-      return WalkResult::advance();
-    });
-    if (unsignedFound.wasInterrupted())
-      return signalPassFailure();
-
     ConversionTarget target(getContext());
     target.addLegalDialect<linalg::LinalgDialect, tensor::TensorDialect, arith::ArithDialect,
                            math::MathDialect, scf::SCFDialect, func::FuncDialect>();
     target.addIllegalDialect<prim::PrimDialect>();
     target.addLegalOp<prim::CheckOp, prim::SymbolOp, prim::BindShapeOp>();
+    // Joins unsigned tensors to the signless ones compute ops work on (tcc-signless-types).
+    target.addLegalOp<UnrealizedConversionCastOp>();
     RewritePatternSet patterns(&getContext());
     tcc::populatePrimToLinalgPatterns(patterns);
     if (failed(applyPartialConversion(module, target, std::move(patterns))))

@@ -31,20 +31,20 @@ Type accumulatorType(Type element, prim::ReduceKind kind) {
   return element;
 }
 
-/// A tensor of `type` (dynamic extents `sizes`) filled with `value`.
+/// A tensor of `type` made signless (dynamic extents `sizes`) filled with `value`.
 Value createFilled(OpBuilder &b, Location loc, RankedTensorType type, ValueRange sizes,
                    Value value) {
-  Value empty = lower::createEmpty(b, loc, type, sizes);
+  Value empty = lower::createEmpty(b, loc, lower::signless(type), sizes);
   return linalg::FillOp::create(b, loc, ValueRange{value}, ValueRange{empty}).getResult(0);
 }
 
-/// `value` converted elementwise to `element` (prim.convert's semantics); itself if equal.
-Value convertElements(OpBuilder &b, Location loc, Value value, Type element) {
+/// The signless tensor `value`, whose elements are of prim's type `from`, converted
+/// elementwise to `element` (prim.convert's semantics); itself if equal.
+Value convertElements(OpBuilder &b, Location loc, Value value, Type from, Type element) {
   auto type = cast<RankedTensorType>(value.getType());
-  Type from = type.getElementType();
   if (from == element)
     return value;
-  auto resultType = type.clone(element);
+  auto resultType = type.clone(lower::signless(element));
   Value init = lower::createEmpty(b, loc, resultType, lower::getDynamicDims(b, loc, value));
   AffineMap identity = b.getMultiDimIdentityMap(type.getRank());
   SmallVector<utils::IteratorType> iterators(type.getRank(), utils::IteratorType::parallel);
@@ -63,7 +63,7 @@ struct ReduceToGeneric : OpRewritePattern<prim::ReduceOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(prim::ReduceOp op, PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    Value operand = op.getOperand();
+    Value operand = lower::castToSignless(rewriter, loc, op.getOperand());
     auto operandType = op.getOperand().getType();
     auto type = op.getType();
     int64_t rank = operandType.getRank();
@@ -92,9 +92,12 @@ struct ReduceToGeneric : OpRewritePattern<prim::ReduceOp> {
         rewriter, loc, TypeRange{init.getType()}, ValueRange{operand}, ValueRange{init}, maps,
         iterators, [&](OpBuilder &b, Location nested, ValueRange args) {
           Value x = lower::convertScalar(b, nested, args[0], element, acc);
-          linalg::YieldOp::create(b, nested, lower::combine(b, nested, kind, args[1], x));
+          linalg::YieldOp::create(b, nested, lower::combine(b, nested, kind, acc, args[1], x));
         });
-    rewriter.replaceOp(op, convertElements(rewriter, loc, generic.getResult(0), element));
+    rewriter.replaceOp(op, lower::castToType(rewriter, loc,
+                                             convertElements(rewriter, loc, generic.getResult(0),
+                                                             acc, element),
+                                             type));
     return success();
   }
 };
@@ -109,7 +112,7 @@ struct ArgReduceToGeneric : OpRewritePattern<prim::ArgReduceOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(prim::ArgReduceOp op, PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    Value operand = op.getOperand();
+    Value operand = lower::castToSignless(rewriter, loc, op.getOperand());
     auto operandType = op.getOperand().getType();
     auto type = op.getType();
     int64_t rank = operandType.getRank(), dim = op.getDimension();
@@ -133,12 +136,13 @@ struct ArgReduceToGeneric : OpRewritePattern<prim::ArgReduceOp> {
     Value bestInit =
         createFilled(rewriter, loc, type.clone(element), sizes,
                      lower::createIdentity(rewriter, loc, static_cast<int>(identityKind), element));
-    Value indexInit = createFilled(rewriter, loc, type, sizes,
+    auto indexType = lower::signless(type);
+    Value indexInit = createFilled(rewriter, loc, indexType, sizes,
                                    arith::ConstantIntOp::create(rewriter, loc, i64, 0));
     AffineMap keptMap = AffineMap::get(rank, 0, kept, rewriter.getContext());
     SmallVector<AffineMap> maps = {rewriter.getMultiDimIdentityMap(rank), keptMap, keptMap};
     auto generic = linalg::GenericOp::create(
-        rewriter, loc, TypeRange{bestInit.getType(), type}, ValueRange{operand},
+        rewriter, loc, TypeRange{bestInit.getType(), indexType}, ValueRange{operand},
         ValueRange{bestInit, indexInit}, maps, iterators,
         [&](OpBuilder &b, Location nested, ValueRange args) {
           Value x = args[0], best = args[1], bestIndex = args[2];
@@ -176,7 +180,7 @@ struct ArgReduceToGeneric : OpRewritePattern<prim::ArgReduceOp> {
               ValueRange{arith::SelectOp::create(b, nested, update, x, best).getResult(),
                          arith::SelectOp::create(b, nested, update, k, bestIndex).getResult()});
         });
-    rewriter.replaceOp(op, generic.getResult(1));
+    rewriter.replaceOp(op, lower::castToType(rewriter, loc, generic.getResult(1), type));
     return success();
   }
 };
@@ -198,14 +202,14 @@ struct ReduceWindowToGeneric : OpRewritePattern<prim::ReduceWindowOp> {
                       dilations = op.getWindowDilations(), low = op.getPaddingLow(),
                       high = op.getPaddingHigh();
 
-    Value padded = op.getOperand();
+    Value padded = lower::castToSignless(rewriter, loc, op.getOperand());
     if (llvm::any_of(low, [](int64_t p) { return p != 0; }) ||
         llvm::any_of(high, [](int64_t p) { return p != 0; })) {
       SmallVector<int64_t> shape;
       for (int64_t d = 0; d < rank; ++d)
         shape.push_back(operandType.isDynamicDim(d) ? ShapedType::kDynamic
                                                     : operandType.getDimSize(d) + low[d] + high[d]);
-      padded = tensor::PadOp::create(rewriter, loc, operandType.clone(shape), padded,
+      padded = tensor::PadOp::create(rewriter, loc, lower::signless(operandType.clone(shape)), padded,
                                      getAsIndexOpFoldResult(rewriter.getContext(), low),
                                      getAsIndexOpFoldResult(rewriter.getContext(), high),
                                      lower::createIdentity(rewriter, loc, kind, element));
@@ -219,7 +223,7 @@ struct ReduceWindowToGeneric : OpRewritePattern<prim::ReduceWindowOp> {
     Value init = createFilled(rewriter, loc, type.clone(acc), sizes,
                               lower::createIdentity(rewriter, loc, kind, acc));
     Value windowShape =
-        lower::createEmpty(rewriter, loc, RankedTensorType::get(window, element), {});
+        lower::createEmpty(rewriter, loc, RankedTensorType::get(window, lower::signless(element)), {});
 
     SmallVector<AffineExpr> read, windowExprs, outExprs;
     for (int64_t d = 0; d < rank; ++d) {
@@ -238,9 +242,12 @@ struct ReduceWindowToGeneric : OpRewritePattern<prim::ReduceWindowOp> {
         rewriter, loc, TypeRange{init.getType()}, ValueRange{padded, windowShape}, ValueRange{init},
         maps, iterators, [&](OpBuilder &b, Location nested, ValueRange args) {
           Value x = lower::convertScalar(b, nested, args[0], element, acc);
-          linalg::YieldOp::create(b, nested, lower::combine(b, nested, kind, args[2], x));
+          linalg::YieldOp::create(b, nested, lower::combine(b, nested, kind, acc, args[2], x));
         });
-    rewriter.replaceOp(op, convertElements(rewriter, loc, generic.getResult(0), element));
+    rewriter.replaceOp(op, lower::castToType(rewriter, loc,
+                                             convertElements(rewriter, loc, generic.getResult(0),
+                                                             acc, element),
+                                             type));
     return success();
   }
 
@@ -263,7 +270,7 @@ struct CumulativeToLoop : OpRewritePattern<prim::CumulativeOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(prim::CumulativeOp op, PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    Value operand = op.getOperand();
+    Value operand = lower::castToSignless(rewriter, loc, op.getOperand());
     auto type = op.getType();
     int64_t rank = type.getRank(), dim = op.getDimension();
     int kind = static_cast<int>(op.getKind());
@@ -279,7 +286,7 @@ struct CumulativeToLoop : OpRewritePattern<prim::CumulativeOp> {
         sliceSizes.push_back(tensor::DimOp::create(rewriter, loc, operand, d));
     Value running = createFilled(rewriter, loc, RankedTensorType::get(sliceShape, acc), sliceSizes,
                                  lower::createIdentity(rewriter, loc, kind, acc));
-    Value result = lower::createEmpty(rewriter, loc, type, dynamicDims);
+    Value result = lower::createEmpty(rewriter, loc, lower::signless(type), dynamicDims);
     Value extent = getValueOrCreateConstantIndexOp(
         rewriter, loc, tensor::getMixedSize(rewriter, loc, operand, dim));
     Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
@@ -301,7 +308,7 @@ struct CumulativeToLoop : OpRewritePattern<prim::CumulativeOp> {
           auto sliceType = cast<RankedTensorType>(previous.getType());
           auto store = [&](Value value) {
             stored =
-                tensor::InsertSliceOp::create(b, nested, convertElements(b, nested, value, element),
+                tensor::InsertSliceOp::create(b, nested, convertElements(b, nested, value, acc, element),
                                               stored, offsets, sizes, unitStrides);
           };
           // Store before the update writes the running value in place.
@@ -315,14 +322,14 @@ struct CumulativeToLoop : OpRewritePattern<prim::CumulativeOp> {
                   ArrayRef<AffineMap>{identity, identity}, iterators,
                   [&](OpBuilder &bb, Location l, ValueRange args) {
                     Value x = lower::convertScalar(bb, l, args[0], element, acc);
-                    linalg::YieldOp::create(bb, l, lower::combine(bb, l, kind, args[1], x));
+                    linalg::YieldOp::create(bb, l, lower::combine(bb, l, kind, acc, args[1], x));
                   })
                   .getResult(0);
           if (!exclusive)
             store(next);
           scf::YieldOp::create(b, nested, ValueRange{stored, next});
         });
-    rewriter.replaceOp(op, loop.getResult(0));
+    rewriter.replaceOp(op, lower::castToType(rewriter, loc, loop.getResult(0), type));
     return success();
   }
 };

@@ -18,9 +18,9 @@ void tcc::buildOnnxToPrimPipeline(mlir::OpPassManager &pm) {
 // The later stages are written as textual pipelines of registered passes: each step is a
 // pass that tcc-opt can also run alone.
 static constexpr const char *kPrimToKernel =
-    "tcc-lower-prim-to-linalg,canonicalize,cse,"
+    "tcc-lower-prim-to-linalg,tcc-signless-types,canonicalize,cse,tcc-outline-kernels,"
     "one-shot-bufferize{bufferize-function-boundaries "
-    "function-boundary-type-conversion=identity-layout-map},"
+    "function-boundary-type-conversion=identity-layout-map},drop-equivalent-buffer-results,"
     "buffer-results-to-out-params{hoist-static-allocs modify-public-functions},"
     "canonicalize,tcc-plan-buffers";
 

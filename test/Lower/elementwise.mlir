@@ -112,3 +112,70 @@ func.func @dim_check(%a: tensor<?x4xf32>, %b: tensor<?x4xf32>) -> index {
   prim.check %ok, "a and b must agree"
   return %0 : index
 }
+
+// Unsigned elements: the generic computes on signless tensors, joined to the unsigned ones
+// by casts (removed by tcc-signless-types); the operations are the unsigned ones.
+// CHECK-LABEL: func.func @max_ui8
+// CHECK-SAME: %[[A:.*]]: tensor<?x4xui8>, %[[B:.*]]: tensor<?x4xui8>
+// CHECK-DAG: %[[SA:.*]] = builtin.unrealized_conversion_cast %[[A]] : tensor<?x4xui8> to tensor<?x4xi8>
+// CHECK-DAG: %[[SB:.*]] = builtin.unrealized_conversion_cast %[[B]] : tensor<?x4xui8> to tensor<?x4xi8>
+// CHECK: %[[E:.*]] = tensor.empty(%{{.*}}) : tensor<?x4xi8>
+// CHECK: %[[M:.*]] = linalg.generic
+// CHECK-SAME: ins(%[[SA]], %[[SB]] : tensor<?x4xi8>, tensor<?x4xi8>) outs(%[[E]] : tensor<?x4xi8>)
+// CHECK-NEXT: ^bb0(%[[X:.*]]: i8, %[[Y:.*]]: i8, %{{.*}}: i8):
+// CHECK-NEXT: arith.maxui %[[X]], %[[Y]] : i8
+// CHECK: %[[R:.*]] = builtin.unrealized_conversion_cast %[[M]] : tensor<?x4xi8> to tensor<?x4xui8>
+// CHECK: return %[[R]] : tensor<?x4xui8>
+func.func @max_ui8(%a: tensor<?x4xui8>, %b: tensor<?x4xui8>) -> tensor<?x4xui8> {
+  %0 = prim.max %a, %b : tensor<?x4xui8>
+  return %0 : tensor<?x4xui8>
+}
+
+// |x| = x and sign(x) = x != 0 ? 1 : 0 for unsigned x.
+// CHECK-LABEL: func.func @abs_sign_ui16
+// CHECK: ^bb0(%[[X:.*]]: i16, %{{.*}}: i16):
+// CHECK-NEXT: linalg.yield %[[X]] : i16
+// CHECK: ^bb0(%[[X:.*]]: i16, %{{.*}}: i16):
+// CHECK: %[[ZERO:.*]] = arith.constant 0 : i16
+// CHECK: %[[ONE:.*]] = arith.constant 1 : i16
+// CHECK: %[[NZ:.*]] = arith.cmpi ne, %[[X]], %[[ZERO]] : i16
+// CHECK: %[[S:.*]] = arith.select %[[NZ]], %[[ONE]], %[[X]] : i16
+// CHECK-NEXT: linalg.yield %[[S]] : i16
+func.func @abs_sign_ui16(%a: tensor<4xui16>) -> (tensor<4xui16>, tensor<4xui16>) {
+  %0 = prim.abs %a : tensor<4xui16>
+  %1 = prim.sign %a : tensor<4xui16>
+  return %0, %1 : tensor<4xui16>, tensor<4xui16>
+}
+
+// An unsigned exponent is never negative: math.ipowi on both zero-extended to twice the
+// width, truncated.
+// CHECK-LABEL: func.func @pow_ui32
+// CHECK: ^bb0(%[[X:.*]]: i32, %[[Y:.*]]: i32, %{{.*}}: i32):
+// CHECK-NEXT: %[[WX:.*]] = arith.extui %[[X]] : i32 to i64
+// CHECK-NEXT: %[[WY:.*]] = arith.extui %[[Y]] : i32 to i64
+// CHECK-NEXT: %[[P:.*]] = math.ipowi %[[WX]], %[[WY]] : i64
+// CHECK-NEXT: %[[R:.*]] = arith.trunci %[[P]] : i64 to i32
+// CHECK-NEXT: linalg.yield %[[R]] : i32
+func.func @pow_ui32(%a: tensor<4xui32>, %b: tensor<4xui32>) -> tensor<4xui32> {
+  %0 = prim.pow %a, %b : tensor<4xui32>
+  return %0 : tensor<4xui32>
+}
+
+// Saturation to [0, 255] with fptoui; unsigned -> float with uitofp, -> wider with extui.
+// CHECK-LABEL: func.func @convert_unsigned
+// CHECK: %[[U:.*]] = arith.fptoui %{{.*}} : f32 to i8
+// CHECK: %[[HI:.*]] = arith.constant 2.560000e+02 : f32
+// CHECK: %[[LO:.*]] = arith.constant -1.000000e+00 : f32
+// CHECK: %[[MAX:.*]] = arith.constant -1 : i8
+// CHECK: arith.select %{{.*}}, %[[MAX]], %[[U]] : i8
+// CHECK: %[[SU:.*]] = builtin.unrealized_conversion_cast %{{.*}} : tensor<4xi8> to tensor<4xui8>
+// CHECK: %[[SS:.*]] = builtin.unrealized_conversion_cast %[[SU]] : tensor<4xui8> to tensor<4xi8>
+// CHECK: linalg.generic {{.*}} ins(%[[SS]] : tensor<4xi8>) outs(%{{.*}} : tensor<4xf32>)
+// CHECK: arith.uitofp %{{.*}} : i8 to f32
+// CHECK: arith.extui %{{.*}} : i8 to i32
+func.func @convert_unsigned(%a: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xi32>) {
+  %0 = prim.convert %a : tensor<4xf32> to tensor<4xui8>
+  %1 = prim.convert %0 : tensor<4xui8> to tensor<4xf32>
+  %2 = prim.convert %0 : tensor<4xui8> to tensor<4xi32>
+  return %1, %2 : tensor<4xf32>, tensor<4xi32>
+}

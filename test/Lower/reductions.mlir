@@ -203,3 +203,28 @@ func.func @cumprod_f16(%x: tensor<4xf16>) -> tensor<4xf16> {
   %0 = prim.cumulative prod %x dim = 0 : tensor<4xf16>
   return %0 : tensor<4xf16>
 }
+
+// Unsigned: the best value starts at 0 (the unsigned minimum) and compares unsigned.
+// CHECK-LABEL: func.func @argmax_ui8
+// CHECK-SAME: %[[X:.*]]: tensor<3x4xui8>
+// CHECK: %[[SX:.*]] = builtin.unrealized_conversion_cast %[[X]] : tensor<3x4xui8> to tensor<3x4xi8>
+// CHECK: %[[ZERO:.*]] = arith.constant 0 : i8
+// CHECK: %[[BEST:.*]] = linalg.fill ins(%[[ZERO]] : i8) outs(%{{.*}} : tensor<3xi8>)
+// CHECK: linalg.generic {{.*}} ins(%[[SX]] : tensor<3x4xi8>) outs(%[[BEST]], %{{.*}} : tensor<3xi8>, tensor<3xi64>)
+// CHECK: arith.cmpi ugt, %{{.*}}, %{{.*}} : i8
+func.func @argmax_ui8(%x: tensor<3x4xui8>) -> tensor<3xi64> {
+  %0 = prim.arg_reduce argmax %x dim = 1 : tensor<3x4xui8> -> tensor<3xi64>
+  return %0 : tensor<3xi64>
+}
+
+// Unsigned min starts at the unsigned maximum and compares unsigned; the result is cast
+// back to the unsigned tensor.
+// CHECK-LABEL: func.func @reduce_min_ui32
+// CHECK: %[[MAX:.*]] = arith.constant -1 : i32
+// CHECK: linalg.fill ins(%[[MAX]] : i32)
+// CHECK: arith.minui
+// CHECK: builtin.unrealized_conversion_cast %{{.*}} : tensor<3xi32> to tensor<3xui32>
+func.func @reduce_min_ui32(%x: tensor<3x4xui32>) -> tensor<3xui32> {
+  %0 = prim.reduce min %x dims = [1] : tensor<3x4xui32> -> tensor<3xui32>
+  return %0 : tensor<3xui32>
+}

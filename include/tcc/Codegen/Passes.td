@@ -4,6 +4,25 @@
 
 include "mlir/Pass/PassBase.td"
 
+def OutlineKernels : Pass<"tcc-outline-kernels", "mlir::ModuleOp"> {
+  let summary = "Outline each compute op of @main into a kernel function";
+  let description = [{
+    Every linalg op (and tensor.pad, tensor.insert_slice, scf.for) at the top level of @main
+    becomes a private function `@kernel_<k>_<node>` named after its ONNX node, called from
+    @main. Destinations (`outs`) are arguments, so after bufferization a kernel writes into
+    buffers its caller provides and allocates nothing; the host function is left with calls,
+    views and shape arithmetic. Scalar constants are cloned into the kernel; tensors (weights
+    included) are passed.
+
+    ```mlir
+    %r = linalg.generic ... ins(%a) outs(%e) {...}
+    // becomes
+    %r = call @kernel_0_relu(%a, %e) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect"];
+}
+
 def PlanBuffers : Pass<"tcc-plan-buffers", "mlir::ModuleOp"> {
   let summary = "Place every intermediate buffer of @main in one workspace by liveness";
   let description = [{
