@@ -14,6 +14,8 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/Pass/PassManager.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Object/ELFObjectFile.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -263,6 +265,27 @@ std::string compileTo(const std::string &dir, const std::vector<unsigned> &bind,
   return "";
 }
 
+/// "" when the library needs nothing but the few libc functions code generation may call.
+std::string checkImports(const std::string &path) {
+  static const llvm::StringSet<> allowed = {"memset", "memcpy", "memmove"};
+  auto binary = llvm::object::createBinary(path);
+  if (!binary)
+    return "cannot read " + path + ": " + llvm::toString(binary.takeError());
+  auto *elf = dyn_cast<llvm::object::ELFObjectFileBase>(binary->getBinary());
+  if (!elf)
+    return path + " is not an ELF file";
+  for (const llvm::object::ELFSymbolRef &symbol : elf->getDynamicSymbolIterators()) {
+    auto flags = symbol.getFlags();
+    auto name = symbol.getName();
+    if (!flags || !name || !(*flags & llvm::object::SymbolRef::SF_Undefined) || name->empty())
+      continue;
+    if (!allowed.contains(*name))
+      return "the model library needs '" + name->str() + "', which is not one of the libc "
+             "functions generated code may call";
+  }
+  return "";
+}
+
 } // namespace
 
 std::unique_ptr<Executable> tcc::conformance::prepare(Mode mode, const std::string &dir,
@@ -296,6 +319,8 @@ std::unique_ptr<Executable> tcc::conformance::prepare(Mode mode, const std::stri
     error = "compiling the model twice gave different bytes";
     return nullptr;
   }
+  if (!(error = checkImports(first)).empty())
+    return nullptr;
   auto executable = std::make_unique<CompiledExecutable>();
   if (!(error = executable->load(first)).empty())
     return nullptr;
