@@ -97,10 +97,16 @@ std::unique_ptr<llvm::Module> tcc::buildModelModule(ModuleOp mlirModule,
     error = "internal error: the host function does not have the expected signature";
     return nullptr;
   }
-  // Nothing but the descriptor is visible outside the model.
-  for (llvm::Function &f : *module)
-    if (!f.isDeclaration())
-      f.setLinkage(llvm::GlobalValue::InternalLinkage);
+  // Nothing but the descriptor is visible outside the model. Kernels stay functions of their
+  // own (inlining them all into the host function makes one huge function that the
+  // optimizer is slow on, and kernels are the unit later stages parallelize).
+  for (llvm::Function &f : *module) {
+    if (f.isDeclaration())
+      continue;
+    f.setLinkage(llvm::GlobalValue::InternalLinkage);
+    if (f.getName().starts_with("kernel_"))
+      f.addFnAttr(llvm::Attribute::NoInline);
+  }
   for (llvm::GlobalVariable &g : module->globals())
     if (!g.isDeclaration())
       g.setLinkage(llvm::GlobalValue::InternalLinkage);
