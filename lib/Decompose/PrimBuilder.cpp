@@ -331,7 +331,7 @@ bool tcc::decompose::isShapeTensor(Value value) {
   auto type = dyn_cast<RankedTensorType>(value.getType());
   return type && type.getRank() <= 1 && type.hasStaticShape() &&
          type.getNumElements() <= kMaxShapeTensorElements &&
-         isa<IntegerType>(type.getElementType()) && !type.getElementType().isInteger(1);
+         type.getElementType().isSignlessInteger() && !type.getElementType().isInteger(1);
 }
 
 std::optional<SmallVector<OpFoldResult>> tcc::decompose::getShapeElements(NodeRewriter &n,

@@ -16,6 +16,8 @@ void registerReductionRules(RuleRegistry &registry);     // Reduction.cpp
 void registerShapeRules(RuleRegistry &registry);         // Shape.cpp
 void registerIndexingRules(RuleRegistry &registry);      // Indexing.cpp
 void registerPaddingRules(RuleRegistry &registry);       // Padding.cpp
+void registerLossRules(RuleRegistry &registry);          // Loss.cpp
+void registerRearrangeRules(RuleRegistry &registry);     // Rearrange.cpp
 
 inline void registerAllRuleFamilies(RuleRegistry &registry) {
   registerElementwiseRules(registry);
@@ -28,6 +30,8 @@ inline void registerAllRuleFamilies(RuleRegistry &registry) {
   registerShapeRules(registry);
   registerIndexingRules(registry);
   registerPaddingRules(registry);
+  registerLossRules(registry);
+  registerRearrangeRules(registry);
 }
 
 } // namespace tcc::decompose

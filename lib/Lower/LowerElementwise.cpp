@@ -131,8 +131,11 @@ Value buildScalar(OpBuilder &b, Location loc, Operation *op, ValueRange args) {
         return guardedDivRem(b, loc, x, y, isUnsigned, /*rem=*/false);
       })
       .Case([&](prim::RemOp) -> Value {
-        if (isFloat)
-          return arith::RemFOp::create(b, loc, x, y);
+        if (isFloat) {
+          // fmod without libm: a - b * trunc(a / b), exact while |a / b| < 2^mantissa bits.
+          Value quotient = math::TruncOp::create(b, loc, arith::DivFOp::create(b, loc, x, y));
+          return arith::SubFOp::create(b, loc, x, arith::MulFOp::create(b, loc, y, quotient));
+        }
         return guardedDivRem(b, loc, x, y, isUnsigned, /*rem=*/true);
       })
       .Case([&](prim::PowOp) -> Value {
