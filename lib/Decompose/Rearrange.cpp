@@ -133,23 +133,25 @@ std::optional<OpFoldResult> getScalarIndex(NodeRewriter &n, Value v) {
   if (!isa<FloatType>(type.getElementType()))
     return std::nullopt;
   DenseFPElementsAttr constant;
-  if (matchPattern(v, m_Constant(&constant)))
-    return OpFoldResult(
-        b.getIndexAttr(static_cast<int64_t>((*constant.getValues<APFloat>().begin()).convertToDouble())));
+  if (matchPattern(v, m_Constant(&constant))) {
+    double value = (*constant.getValues<APFloat>().begin()).convertToDouble();
+    return OpFoldResult(b.getIndexAttr(static_cast<int64_t>(value)));
+  }
   SmallVector<Value> position;
   if (type.getRank() == 1)
     position.push_back(arith::ConstantIndexOp::create(b, n.getLoc(), 0));
   Value element = tensor::ExtractOp::create(b, n.getLoc(), v, position);
   Value integer = arith::FPToSIOp::create(b, n.getLoc(), b.getI64Type(), element);
-  return OpFoldResult(arith::IndexCastOp::create(b, n.getLoc(), b.getIndexType(), integer).getResult());
+  return OpFoldResult(
+      arith::IndexCastOp::create(b, n.getLoc(), b.getIndexType(), integer).getResult());
 }
 
 /// One element of a 1-d tensor as a 0-d tensor.
 Value elementAt(NodeRewriter &n, Value v, int64_t i) {
   OpBuilder &b = n.getBuilder();
-  Value slice = b.createOrFold<prim::SliceOp>(n.getLoc(), v, ArrayRef<OpFoldResult>{b.getIndexAttr(i)},
-                                              ArrayRef<OpFoldResult>{b.getIndexAttr(1)},
-                                              ArrayRef<int64_t>{1});
+  Value slice = b.createOrFold<prim::SliceOp>(
+      n.getLoc(), v, ArrayRef<OpFoldResult>{b.getIndexAttr(i)},
+      ArrayRef<OpFoldResult>{b.getIndexAttr(1)}, ArrayRef<int64_t>{1});
   return reshape(n, slice, {});
 }
 
@@ -269,11 +271,16 @@ LogicalResult shrink(NodeRewriter &n) {
     return n.emitError() << "expected a numeric input, got " << x.getType();
   OpBuilder &b = n.getBuilder();
   Location loc = n.getLoc();
-  Value below = prim::CompareOp::create(b, loc, prim::CompareDirection::Lt, x, splatLike(n, x, -lambd));
-  Value above = prim::CompareOp::create(b, loc, prim::CompareDirection::Gt, x, splatLike(n, x, lambd));
+  Value above =
+      prim::CompareOp::create(b, loc, prim::CompareDirection::Gt, x, splatLike(n, x, lambd));
   Value biasTensor = splatLike(n, x, bias);
   Value upper = prim::SelectOp::create(b, loc, above, prim::SubOp::create(b, loc, x, biasTensor),
                                        splatLike(n, x, 0.0));
+  // Unsigned x is never below -lambd (and -lambd would wrap).
+  if (elementOf(x).isUnsignedInteger())
+    return n.setResults(upper);
+  Value below =
+      prim::CompareOp::create(b, loc, prim::CompareDirection::Lt, x, splatLike(n, x, -lambd));
   return n.setResults(
       prim::SelectOp::create(b, loc, below, prim::AddOp::create(b, loc, x, biasTensor), upper)
           .getResult());
@@ -459,7 +466,8 @@ void takeDiagonals(NodeRewriter &n, Labeled &t) {
   }
 }
 
-/// Broadcasts the extent-1 dims of `a` whose label `b` has with another extent.
+/// `a` with each extent-1 dim broadcast to the extent its label has in `other` (numpy
+/// broadcasting of "..." dims and repeated labels).
 Value broadcastLabels(NodeRewriter &n, const Labeled &a, const Labeled &other) {
   SmallVector<OpFoldResult> dims = getDims(n, a.value), otherDims = getDims(n, other.value);
   bool changed = false;
@@ -554,10 +562,11 @@ LogicalResult einsum(NodeRewriter &n) {
   for (int label : output) {
     auto *at = llvm::find(result.labels, label);
     if (at == result.labels.end())
-      return n.emitError() << "output label " << label << " is not produced by the inputs";
+      return n.emitError() << "output dim " << perm.size() << " has no label of the inputs";
     perm.push_back(at - result.labels.begin());
   }
-  return n.setResults(n.getBuilder().createOrFold<prim::TransposeOp>(n.getLoc(), result.value, perm));
+  return n.setResults(
+      n.getBuilder().createOrFold<prim::TransposeOp>(n.getLoc(), result.value, perm));
 }
 
 } // namespace

@@ -20,14 +20,6 @@ using namespace tcc;
 
 namespace {
 
-/// f32 for floats narrower than f32, else the element type itself.
-Type accumulatorType(Type element) {
-  auto f = dyn_cast<FloatType>(element);
-  if (f && f.getWidth() < 32)
-    return Float32Type::get(element.getContext());
-  return element;
-}
-
 /// A zero-filled tensor of `type` made signless, with dynamic extents `sizes`.
 Value createZeros(OpBuilder &b, Location loc, RankedTensorType type, ValueRange sizes) {
   type = lower::signless(type);
@@ -35,26 +27,6 @@ Value createZeros(OpBuilder &b, Location loc, RankedTensorType type, ValueRange 
   Value zero = arith::ConstantOp::create(b, loc, element, b.getZeroAttr(element));
   Value empty = lower::createEmpty(b, loc, type, sizes);
   return linalg::FillOp::create(b, loc, ValueRange{zero}, ValueRange{empty}).getResult(0);
-}
-
-/// The signless tensor `value`, whose elements are of prim's type `from`, converted
-/// elementwise to `element` (prim.convert's semantics); itself if equal.
-Value convertElements(OpBuilder &b, Location loc, Value value, Type from, Type element) {
-  auto type = cast<RankedTensorType>(value.getType());
-  if (from == element)
-    return value;
-  auto resultType = type.clone(lower::signless(element));
-  Value init = lower::createEmpty(b, loc, resultType, lower::getDynamicDims(b, loc, value));
-  AffineMap identity = b.getMultiDimIdentityMap(type.getRank());
-  SmallVector<utils::IteratorType> iterators(type.getRank(), utils::IteratorType::parallel);
-  return linalg::GenericOp::create(
-             b, loc, TypeRange{resultType}, ValueRange{value}, ValueRange{init},
-             ArrayRef<AffineMap>{identity, identity}, iterators,
-             [&](OpBuilder &nb, Location nested, ValueRange args) {
-               linalg::YieldOp::create(nb, nested,
-                                       lower::convertScalar(nb, nested, args[0], from, element));
-             })
-      .getResult(0);
 }
 
 /// acc + a * b with a and b (of prim's type `element`) extended to the accumulator's
@@ -80,7 +52,7 @@ struct DotGeneralToLinalg : OpRewritePattern<prim::DotGeneralOp> {
     auto type = op.getType();
     ArrayRef<int64_t> lb = op.getLhsBatchingDimensions(), rb = op.getRhsBatchingDimensions(),
                       lc = op.getLhsContractingDimensions(), rc = op.getRhsContractingDimensions();
-    Type element = type.getElementType(), acc = accumulatorType(element);
+    Type element = type.getElementType(), acc = lower::accumulatorType(element);
 
     SmallVector<int64_t> lhsFree, rhsFree;
     for (int64_t d = 0; d < lhsType.getRank(); ++d)
@@ -158,7 +130,7 @@ struct DotGeneralToLinalg : OpRewritePattern<prim::DotGeneralOp> {
                    .getResult(0);
     }
     rewriter.replaceOp(op, lower::castToType(rewriter, loc,
-                                             convertElements(rewriter, loc, result, acc, element),
+                                             lower::convertElements(rewriter, loc, result, acc, element),
                                              type));
     return success();
   }
@@ -199,7 +171,7 @@ struct ConvolutionToLinalg : OpRewritePattern<prim::ConvolutionOp> {
     int64_t groups = op.getFeatureGroupCount();
     ArrayRef<int64_t> strides = op.getStrides(), dilations = op.getDilations(),
                       low = op.getPaddingLow(), high = op.getPaddingHigh();
-    Type element = type.getElementType(), acc = accumulatorType(element);
+    Type element = type.getElementType(), acc = lower::accumulatorType(element);
 
     Value padded = input;
     if (llvm::any_of(low, [](int64_t p) { return p != 0; }) ||
@@ -261,7 +233,7 @@ struct ConvolutionToLinalg : OpRewritePattern<prim::ConvolutionOp> {
       result = groupedConvolution(rewriter, op, padded, filter, outDims, acc);
     }
     rewriter.replaceOp(op, lower::castToType(rewriter, loc,
-                                             convertElements(rewriter, loc, result, acc, element),
+                                             lower::convertElements(rewriter, loc, result, acc, element),
                                              type));
     return success();
   }

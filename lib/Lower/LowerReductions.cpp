@@ -21,43 +21,6 @@ using namespace tcc;
 
 namespace {
 
-/// The type a combiner accumulates `element` in: f32 for sums and products of narrower
-/// floats, else the element type.
-Type accumulatorType(Type element, prim::ReduceKind kind) {
-  auto f = dyn_cast<FloatType>(element);
-  bool arithmetic = kind == prim::ReduceKind::Sum || kind == prim::ReduceKind::Prod;
-  if (f && arithmetic && f.getWidth() < 32)
-    return Float32Type::get(element.getContext());
-  return element;
-}
-
-/// A tensor of `type` made signless (dynamic extents `sizes`) filled with `value`.
-Value createFilled(OpBuilder &b, Location loc, RankedTensorType type, ValueRange sizes,
-                   Value value) {
-  Value empty = lower::createEmpty(b, loc, lower::signless(type), sizes);
-  return linalg::FillOp::create(b, loc, ValueRange{value}, ValueRange{empty}).getResult(0);
-}
-
-/// The signless tensor `value`, whose elements are of prim's type `from`, converted
-/// elementwise to `element` (prim.convert's semantics); itself if equal.
-Value convertElements(OpBuilder &b, Location loc, Value value, Type from, Type element) {
-  auto type = cast<RankedTensorType>(value.getType());
-  if (from == element)
-    return value;
-  auto resultType = type.clone(lower::signless(element));
-  Value init = lower::createEmpty(b, loc, resultType, lower::getDynamicDims(b, loc, value));
-  AffineMap identity = b.getMultiDimIdentityMap(type.getRank());
-  SmallVector<utils::IteratorType> iterators(type.getRank(), utils::IteratorType::parallel);
-  return linalg::GenericOp::create(
-             b, loc, TypeRange{resultType}, ValueRange{value}, ValueRange{init},
-             ArrayRef<AffineMap>{identity, identity}, iterators,
-             [&](OpBuilder &nb, Location nested, ValueRange args) {
-               linalg::YieldOp::create(nb, nested,
-                                       lower::convertScalar(nb, nested, args[0], from, element));
-             })
-      .getResult(0);
-}
-
 /// reduce: out[kept dims] = combine over the listed dims, starting from the identity.
 struct ReduceToGeneric : OpRewritePattern<prim::ReduceOp> {
   using OpRewritePattern::OpRewritePattern;
@@ -70,7 +33,8 @@ struct ReduceToGeneric : OpRewritePattern<prim::ReduceOp> {
     ArrayRef<int64_t> dims = op.getDimensions();
     int kind = static_cast<int>(op.getKind());
     Type element = operandType.getElementType();
-    Type acc = accumulatorType(element, op.getKind());
+    Type acc = lower::accumulatorType(element, op.getKind() == prim::ReduceKind::Sum ||
+                                                    op.getKind() == prim::ReduceKind::Prod);
 
     SmallVector<Value> sizes;
     SmallVector<AffineExpr> kept;
@@ -84,7 +48,7 @@ struct ReduceToGeneric : OpRewritePattern<prim::ReduceOp> {
       if (operandType.isDynamicDim(d))
         sizes.push_back(tensor::DimOp::create(rewriter, loc, operand, d));
     }
-    Value init = createFilled(rewriter, loc, type.clone(acc), sizes,
+    Value init = lower::createFilled(rewriter, loc, type.clone(acc), sizes,
                               lower::createIdentity(rewriter, loc, kind, acc));
     SmallVector<AffineMap> maps = {rewriter.getMultiDimIdentityMap(rank),
                                    AffineMap::get(rank, 0, kept, rewriter.getContext())};
@@ -95,7 +59,7 @@ struct ReduceToGeneric : OpRewritePattern<prim::ReduceOp> {
           linalg::YieldOp::create(b, nested, lower::combine(b, nested, kind, acc, args[1], x));
         });
     rewriter.replaceOp(op, lower::castToType(rewriter, loc,
-                                             convertElements(rewriter, loc, generic.getResult(0),
+                                             lower::convertElements(rewriter, loc, generic.getResult(0),
                                                              acc, element),
                                              type));
     return success();
@@ -134,10 +98,10 @@ struct ArgReduceToGeneric : OpRewritePattern<prim::ArgReduceOp> {
     }
     auto identityKind = isMax ? prim::ReduceKind::Max : prim::ReduceKind::Min;
     Value bestInit =
-        createFilled(rewriter, loc, type.clone(element), sizes,
+        lower::createFilled(rewriter, loc, type.clone(element), sizes,
                      lower::createIdentity(rewriter, loc, static_cast<int>(identityKind), element));
     auto indexType = lower::signless(type);
-    Value indexInit = createFilled(rewriter, loc, indexType, sizes,
+    Value indexInit = lower::createFilled(rewriter, loc, indexType, sizes,
                                    arith::ConstantIntOp::create(rewriter, loc, i64, 0));
     AffineMap keptMap = AffineMap::get(rank, 0, kept, rewriter.getContext());
     SmallVector<AffineMap> maps = {rewriter.getMultiDimIdentityMap(rank), keptMap, keptMap};
@@ -197,7 +161,8 @@ struct ReduceWindowToGeneric : OpRewritePattern<prim::ReduceWindowOp> {
     int64_t rank = type.getRank();
     int kind = static_cast<int>(op.getKind());
     Type element = operandType.getElementType();
-    Type acc = accumulatorType(element, op.getKind());
+    Type acc = lower::accumulatorType(element, op.getKind() == prim::ReduceKind::Sum ||
+                                                    op.getKind() == prim::ReduceKind::Prod);
     ArrayRef<int64_t> window = op.getWindowDimensions(), strides = op.getWindowStrides(),
                       dilations = op.getWindowDilations(), low = op.getPaddingLow(),
                       high = op.getPaddingHigh();
@@ -220,7 +185,7 @@ struct ReduceWindowToGeneric : OpRewritePattern<prim::ReduceWindowOp> {
       if (type.isDynamicDim(d))
         sizes.push_back(windowExtent(rewriter, loc, tensor::DimOp::create(rewriter, loc, padded, d),
                                      window[d], strides[d], dilations[d]));
-    Value init = createFilled(rewriter, loc, type.clone(acc), sizes,
+    Value init = lower::createFilled(rewriter, loc, type.clone(acc), sizes,
                               lower::createIdentity(rewriter, loc, kind, acc));
     Value windowShape =
         lower::createEmpty(rewriter, loc, RankedTensorType::get(window, lower::signless(element)), {});
@@ -245,7 +210,7 @@ struct ReduceWindowToGeneric : OpRewritePattern<prim::ReduceWindowOp> {
           linalg::YieldOp::create(b, nested, lower::combine(b, nested, kind, acc, args[2], x));
         });
     rewriter.replaceOp(op, lower::castToType(rewriter, loc,
-                                             convertElements(rewriter, loc, generic.getResult(0),
+                                             lower::convertElements(rewriter, loc, generic.getResult(0),
                                                              acc, element),
                                              type));
     return success();
@@ -275,7 +240,8 @@ struct CumulativeToLoop : OpRewritePattern<prim::CumulativeOp> {
     int64_t rank = type.getRank(), dim = op.getDimension();
     int kind = static_cast<int>(op.getKind());
     Type element = type.getElementType();
-    Type acc = accumulatorType(element, op.getKind());
+    Type acc = lower::accumulatorType(element, op.getKind() == prim::ReduceKind::Sum ||
+                                                    op.getKind() == prim::ReduceKind::Prod);
     bool exclusive = op.getExclusive(), reverse = op.getReverse();
 
     SmallVector<int64_t> sliceShape(type.getShape());
@@ -284,7 +250,7 @@ struct CumulativeToLoop : OpRewritePattern<prim::CumulativeOp> {
     for (int64_t d = 0; d < rank; ++d)
       if (d != dim && type.isDynamicDim(d))
         sliceSizes.push_back(tensor::DimOp::create(rewriter, loc, operand, d));
-    Value running = createFilled(rewriter, loc, RankedTensorType::get(sliceShape, acc), sliceSizes,
+    Value running = lower::createFilled(rewriter, loc, RankedTensorType::get(sliceShape, acc), sliceSizes,
                                  lower::createIdentity(rewriter, loc, kind, acc));
     Value result = lower::createEmpty(rewriter, loc, lower::signless(type), dynamicDims);
     Value extent = getValueOrCreateConstantIndexOp(
@@ -308,7 +274,7 @@ struct CumulativeToLoop : OpRewritePattern<prim::CumulativeOp> {
           auto sliceType = cast<RankedTensorType>(previous.getType());
           auto store = [&](Value value) {
             stored =
-                tensor::InsertSliceOp::create(b, nested, convertElements(b, nested, value, acc, element),
+                tensor::InsertSliceOp::create(b, nested, lower::convertElements(b, nested, value, acc, element),
                                               stored, offsets, sizes, unitStrides);
           };
           // Store before the update writes the running value in place.

@@ -4,6 +4,7 @@
 #include "dialects/prim/PrimDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
@@ -173,4 +174,35 @@ Value lower::combine(OpBuilder &b, Location loc, int kind, Type type, Value lhs,
   case prim::ReduceKind::Xor: return arith::XOrIOp::create(b, loc, lhs, rhs);
   }
   return nullptr;
+}
+
+Type lower::accumulatorType(Type element, bool arithmetic) {
+  auto f = dyn_cast<FloatType>(element);
+  if (f && arithmetic && f.getWidth() < 32)
+    return Float32Type::get(element.getContext());
+  return element;
+}
+
+Value lower::createFilled(OpBuilder &b, Location loc, RankedTensorType type, ValueRange sizes,
+                          Value value) {
+  Value empty = lower::createEmpty(b, loc, lower::signless(type), sizes);
+  return linalg::FillOp::create(b, loc, ValueRange{value}, ValueRange{empty}).getResult(0);
+}
+
+Value lower::convertElements(OpBuilder &b, Location loc, Value value, Type from, Type element) {
+  auto type = cast<RankedTensorType>(value.getType());
+  if (from == element)
+    return value;
+  auto resultType = type.clone(lower::signless(element));
+  Value init = lower::createEmpty(b, loc, resultType, lower::getDynamicDims(b, loc, value));
+  AffineMap identity = b.getMultiDimIdentityMap(type.getRank());
+  SmallVector<utils::IteratorType> iterators(type.getRank(), utils::IteratorType::parallel);
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{resultType}, ValueRange{value}, ValueRange{init},
+             ArrayRef<AffineMap>{identity, identity}, iterators,
+             [&](OpBuilder &nb, Location nested, ValueRange args) {
+               linalg::YieldOp::create(nb, nested,
+                                       lower::convertScalar(nb, nested, args[0], from, element));
+             })
+      .getResult(0);
 }

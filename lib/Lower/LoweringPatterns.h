@@ -57,6 +57,19 @@ mlir::Value createIdentity(mlir::OpBuilder &b, mlir::Location loc, int kind, mli
 mlir::Value combine(mlir::OpBuilder &b, mlir::Location loc, int kind, mlir::Type type,
                     mlir::Value lhs, mlir::Value rhs);
 
+/// The type sums and products of `element` accumulate in: f32 for narrower floats (when
+/// `arithmetic`), else the element type.
+mlir::Type accumulatorType(mlir::Type element, bool arithmetic = true);
+
+/// A signless tensor of `type` (dynamic extents `sizes`) filled with the scalar `value`.
+mlir::Value createFilled(mlir::OpBuilder &b, mlir::Location loc, mlir::RankedTensorType type,
+                         mlir::ValueRange sizes, mlir::Value value);
+
+/// The signless tensor `value`, whose elements are of prim's type `from`, converted
+/// elementwise to `element` with prim.convert's semantics; itself if the types are equal.
+mlir::Value convertElements(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value,
+                            mlir::Type from, mlir::Type element);
+
 } // namespace tcc::lower
 
 #endif // TCC_LIB_LOWER_LOWERINGPATTERNS_H
