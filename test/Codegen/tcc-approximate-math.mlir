@@ -15,3 +15,13 @@ func.func @math(%x: f32) -> (f32, f32, f32, f32, f32) {
   %4 = math.sqrt %x : f32
   return %0, %1, %2, %3, %4 : f32, f32, f32, f32, f32
 }
+
+// f64 has no polynomial approximation upstream: it is computed in f32.
+// CHECK-LABEL: func.func @math_f64
+// CHECK: arith.truncf %{{.*}} : f64 to f32
+// CHECK-NOT: math.exp
+// CHECK: arith.extf %{{.*}} : f32 to f64
+func.func @math_f64(%x: f64) -> f64 {
+  %0 = math.exp %x : f64
+  return %0 : f64
+}
