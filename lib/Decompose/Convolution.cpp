@@ -69,26 +69,6 @@ LogicalResult getPadding(NodeRewriter &n, ArrayRef<OpFoldResult> inputSpatial,
   return success();
 }
 
-/// `v` of shape [dims[1]] broadcast to `dims` along dim 1 (a per-output-channel bias).
-Value broadcastChannels(NodeRewriter &n, Value v, ArrayRef<OpFoldResult> dims, StringRef what) {
-  if (rankOf(v) != 1) {
-    n.emitError() << what << " has type " << v.getType() << ", expected a vector";
-    return nullptr;
-  }
-  OpFoldResult extent = getDims(n, v)[0];
-  auto from = getConstantIntValue(extent), to = getConstantIntValue(dims[1]);
-  if (from && to && *from != *to && *from != 1) {
-    n.emitError() << what << " has " << *from << " elements, expected " << *to
-                  << " (one per output channel)";
-    return nullptr;
-  }
-  if (!from || *from != 1)
-    checkEqual(n, extent, dims[1], what + " must have one element per output channel");
-  return prim::BroadcastInDimOp::create(n.getBuilder(), n.getLoc(),
-                                        getTensorType(dims, elementOf(v)), v,
-                                        getDynamicExtents(n, dims),
-                                        n.getBuilder().getDenseI64ArrayAttr({1}));
-}
 
 // conv(x, w, b) = convolution(x, w, strides, pads, dilations, group) + b[c] per channel
 LogicalResult conv(NodeRewriter &n) {

@@ -531,3 +531,24 @@ std::optional<SmallVector<int64_t>> tcc::decompose::getSpatialInts(NodeRewriter 
     }
   return values;
 }
+
+Value tcc::decompose::broadcastChannels(NodeRewriter &n, Value v, ArrayRef<OpFoldResult> dims,
+                                        StringRef what) {
+  if (rankOf(v) != 1) {
+    n.emitError() << what << " has type " << v.getType() << ", expected a vector";
+    return nullptr;
+  }
+  OpFoldResult extent = getDims(n, v)[0];
+  auto from = getConstantIntValue(extent), to = getConstantIntValue(dims[1]);
+  if (from && to && *from != *to && *from != 1) {
+    n.emitError() << what << " has " << *from << " elements, expected " << *to
+                  << " (one per output channel)";
+    return nullptr;
+  }
+  if (!from || *from != 1)
+    checkEqual(n, extent, dims[1], what + " must have one element per output channel");
+  return prim::BroadcastInDimOp::create(n.getBuilder(), n.getLoc(),
+                                        getTensorType(dims, elementOf(v)), v,
+                                        getDynamicExtents(n, dims),
+                                        n.getBuilder().getDenseI64ArrayAttr({1}));
+}

@@ -22,6 +22,11 @@ std::optional<llvm::SmallVector<int64_t>> getSpatialInts(NodeRewriter &n, llvm::
                                                          int64_t count, int64_t fill,
                                                          int64_t minimum);
 
+/// A per-channel vector `v` (e.g. a bias) broadcast along dim 1 of `dims`; `what` names it
+/// in errors. Null after an error.
+mlir::Value broadcastChannels(NodeRewriter &n, mlir::Value v,
+                              llvm::ArrayRef<mlir::OpFoldResult> dims, llvm::StringRef what);
+
 /// The extents of `value` in terms of the function's inputs (see canonicalDim).
 llvm::SmallVector<mlir::OpFoldResult> getDims(NodeRewriter &n, mlir::Value value);
 

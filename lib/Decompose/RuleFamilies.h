@@ -10,6 +10,7 @@ void registerElementwiseRules(RuleRegistry &registry);   // Elementwise.cpp
 void registerActivationRules(RuleRegistry &registry);    // Activation.cpp
 void registerContractionRules(RuleRegistry &registry);   // Contraction.cpp
 void registerConvolutionRules(RuleRegistry &registry);   // Convolution.cpp
+void registerConvTransposeRules(RuleRegistry &registry); // ConvTranspose.cpp
 void registerPoolingRules(RuleRegistry &registry);       // Pooling.cpp
 void registerNormalizationRules(RuleRegistry &registry); // Normalization.cpp
 void registerReductionRules(RuleRegistry &registry);     // Reduction.cpp
@@ -24,6 +25,7 @@ inline void registerAllRuleFamilies(RuleRegistry &registry) {
   registerActivationRules(registry);
   registerContractionRules(registry);
   registerConvolutionRules(registry);
+  registerConvTransposeRules(registry);
   registerPoolingRules(registry);
   registerNormalizationRules(registry);
   registerReductionRules(registry);
