@@ -221,26 +221,6 @@ LogicalResult clip11(NodeRewriter &n) {
   return clipWithBounds(n, x, n.getOptionalInput(1), n.getOptionalInput(2));
 }
 
-/// The MLIR element type of ONNX TensorProto data type `code`, or null.
-Type elementTypeOfOnnxCode(MLIRContext *ctx, int64_t code) {
-  switch (code) {
-  case 1: return Float32Type::get(ctx);
-  case 2: return IntegerType::get(ctx, 8, IntegerType::Unsigned);
-  case 3: return IntegerType::get(ctx, 8);
-  case 4: return IntegerType::get(ctx, 16, IntegerType::Unsigned);
-  case 5: return IntegerType::get(ctx, 16);
-  case 6: return IntegerType::get(ctx, 32);
-  case 7: return IntegerType::get(ctx, 64);
-  case 9: return IntegerType::get(ctx, 1);
-  case 10: return Float16Type::get(ctx);
-  case 11: return Float64Type::get(ctx);
-  case 12: return IntegerType::get(ctx, 32, IntegerType::Unsigned);
-  case 13: return IntegerType::get(ctx, 64, IntegerType::Unsigned);
-  case 16: return BFloat16Type::get(ctx);
-  default: return nullptr;
-  }
-}
-
 // cast(x) = convert(x, to)
 LogicalResult castRule(NodeRewriter &n) {
   Value x = n.getInput(0);

@@ -22,6 +22,10 @@ std::optional<llvm::SmallVector<int64_t>> getSpatialInts(NodeRewriter &n, llvm::
                                                          int64_t count, int64_t fill,
                                                          int64_t minimum);
 
+/// The element type of ONNX TensorProto data type `code` (Cast's `to`, EyeLike's `dtype`),
+/// or null for types tcc does not support.
+mlir::Type elementTypeOfOnnxCode(mlir::MLIRContext *ctx, int64_t code);
+
 /// A per-channel vector `v` (e.g. a bias) broadcast along dim 1 of `dims`; `what` names it
 /// in errors. Null after an error.
 mlir::Value broadcastChannels(NodeRewriter &n, mlir::Value v,

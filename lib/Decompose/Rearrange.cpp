@@ -213,26 +213,6 @@ LogicalResult oneHot(NodeRewriter &n) {
                           .getResult());
 }
 
-/// The MLIR element type of ONNX TensorProto data type `code`, or null.
-Type elementTypeOfOnnxCode(MLIRContext *ctx, int64_t code) {
-  switch (code) {
-  case 1: return Float32Type::get(ctx);
-  case 2: return IntegerType::get(ctx, 8, IntegerType::Unsigned);
-  case 3: return IntegerType::get(ctx, 8);
-  case 4: return IntegerType::get(ctx, 16, IntegerType::Unsigned);
-  case 5: return IntegerType::get(ctx, 16);
-  case 6: return IntegerType::get(ctx, 32);
-  case 7: return IntegerType::get(ctx, 64);
-  case 9: return IntegerType::get(ctx, 1);
-  case 10: return Float16Type::get(ctx);
-  case 11: return Float64Type::get(ctx);
-  case 12: return IntegerType::get(ctx, 32, IntegerType::Unsigned);
-  case 13: return IntegerType::get(ctx, 64, IntegerType::Unsigned);
-  case 16: return BFloat16Type::get(ctx);
-  default: return nullptr;
-  }
-}
-
 // eye_like(x, k)[i, j] = j - i == k ? 1 : 0, of type dtype (default x's element type)
 LogicalResult eyeLike(NodeRewriter &n) {
   Value x = n.getInput(0);

@@ -26,6 +26,9 @@ using tcc::eval::Tensor;
 using namespace tcc::conformance;
 
 bool tcc::conformance::isBindable(const Tensor &t) {
+  // Small integer vectors (axes, shapes, k, split sizes) and float scalars (OneHot's depth).
+  if (isa<FloatType>(t.elementType))
+    return t.getNumElements() == 1;
   auto type = dyn_cast<IntegerType>(t.elementType);
   return type && type.getWidth() > 1 && t.shape.size() <= 1 && t.getNumElements() <= 64;
 }
@@ -43,7 +46,14 @@ std::unique_ptr<MLIRContext> makeContext() {
 /// Replaces argument `index` of `func` with a constant holding `value`.
 LogicalResult bindArgument(func::FuncOp func, unsigned index, const Tensor &value) {
   BlockArgument arg = func.getArgument(index);
-  auto type = RankedTensorType::get(value.shape, value.elementType);
+  // The data was read in another context: rebuild its element type in the module's.
+  std::string typeText;
+  llvm::raw_string_ostream typeStream(typeText);
+  typeStream << value.elementType;
+  Type element = parseType(typeText, func.getContext());
+  if (!element)
+    return failure();
+  auto type = RankedTensorType::get(value.shape, element);
   auto argType = dyn_cast<RankedTensorType>(arg.getType());
   if (!argType || argType.getRank() != type.getRank())
     return failure();
