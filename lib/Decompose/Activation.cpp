@@ -160,20 +160,6 @@ LogicalResult prelu(NodeRewriter &n) {
       o.select(o.cmp(prim::CompareDirection::Lt, x, o.c(0)), o.mul(x, slope), x));
 }
 
-/// The reduced value over `dim`, broadcast back to x's shape (a keepdims reduction).
-Value reduceKeep(NodeRewriter &n, prim::ReduceKind kind, Value x, int64_t dim) {
-  OpBuilder &b = n.getBuilder();
-  Value reduced = prim::ReduceOp::create(b, n.getLoc(), kind, x, b.getDenseI64ArrayAttr({dim}));
-  auto type = cast<RankedTensorType>(x.getType());
-  SmallVector<int64_t> mapping;
-  for (int64_t d = 0; d < type.getRank(); ++d)
-    if (d != dim)
-      mapping.push_back(d);
-  SmallVector<OpFoldResult> dims = getDims(n, x);
-  return prim::BroadcastInDimOp::create(b, n.getLoc(), type, reduced, getDynamicExtents(n, dims),
-                                        b.getDenseI64ArrayAttr(mapping));
-}
-
 enum class SoftmaxKind { Softmax, LogSoftmax, Hardmax };
 
 /// Softmax over one dim: exp(x - max) / sum(exp(x - max)); log_softmax = (x - max) -

@@ -148,18 +148,6 @@ LogicalResult negativeLogLikelihoodLoss(NodeRewriter &n) {
   return loss ? n.setResults(loss) : failure();
 }
 
-/// x reduced over dim 1 and broadcast back to x's shape.
-Value reduceClassesKeep(NodeRewriter &n, prim::ReduceKind kind, Value x) {
-  OpBuilder &b = n.getBuilder();
-  Value reduced = prim::ReduceOp::create(b, n.getLoc(), kind, x, ArrayRef<int64_t>{1});
-  SmallVector<int64_t> mapping = {0};
-  for (int64_t d = 2; d < rankOf(x); ++d)
-    mapping.push_back(d);
-  return prim::BroadcastInDimOp::create(b, n.getLoc(), x.getType(), reduced,
-                                        getDynamicExtents(n, getDims(n, x)),
-                                        b.getDenseI64ArrayAttr(mapping));
-}
-
 // softmax_cross_entropy_loss(scores, labels, weights?) = (nll(log_prob, labels), log_prob),
 // log_prob = log_softmax(scores) over dim 1 = (x - max) - log(sum(exp(x - max)))
 LogicalResult softmaxCrossEntropyLoss(NodeRewriter &n) {
@@ -173,8 +161,8 @@ LogicalResult softmaxCrossEntropyLoss(NodeRewriter &n) {
   OpBuilder &b = n.getBuilder();
   Location loc = n.getLoc();
   Value shifted =
-      prim::SubOp::create(b, loc, scores, reduceClassesKeep(n, prim::ReduceKind::Max, scores));
-  Value sum = reduceClassesKeep(n, prim::ReduceKind::Sum, prim::ExpOp::create(b, loc, shifted));
+      prim::SubOp::create(b, loc, scores, reduceKeep(n, prim::ReduceKind::Max, scores, 1));
+  Value sum = reduceKeep(n, prim::ReduceKind::Sum, prim::ExpOp::create(b, loc, shifted), 1);
   Value logProb = prim::SubOp::create(b, loc, shifted, prim::LogOp::create(b, loc, sum));
   Value loss = negativeLogLikelihood(n, logProb, labels, *options);
   if (!loss)

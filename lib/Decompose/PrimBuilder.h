@@ -26,6 +26,9 @@ std::optional<llvm::SmallVector<int64_t>> getSpatialInts(NodeRewriter &n, llvm::
 /// or null for types tcc does not support.
 mlir::Type elementTypeOfOnnxCode(mlir::MLIRContext *ctx, int64_t code);
 
+/// `x` reduced over `dim` and broadcast back to x's shape (a keepdims reduction).
+mlir::Value reduceKeep(NodeRewriter &n, prim::ReduceKind kind, mlir::Value x, int64_t dim);
+
 /// A per-channel vector `v` (e.g. a bias) broadcast along dim 1 of `dims`; `what` names it
 /// in errors. Null after an error.
 mlir::Value broadcastChannels(NodeRewriter &n, mlir::Value v,
