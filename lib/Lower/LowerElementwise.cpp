@@ -12,6 +12,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Matchers.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -293,19 +294,46 @@ struct ElementwiseToGeneric : RewritePattern {
     Location loc = op->getLoc();
     auto type = cast<RankedTensorType>(op->getResult(0).getType());
     auto signlessType = lower::signless(type);
+    // Splat constants (the zero of a Relu, a scale) become scalars in the body instead of
+    // tensors the kernel reads.
     SmallVector<Value> operands;
-    for (Value operand : op->getOperands())
-      operands.push_back(lower::castToSignless(rewriter, loc, operand));
+    SmallVector<TypedAttr> splats;
+    for (Value operand : op->getOperands()) {
+      DenseElementsAttr constant;
+      TypedAttr scalar;
+      if (matchPattern(operand, m_Constant(&constant)) && constant.isSplat()) {
+        Type element = lower::signless(constant.getElementType());
+        Attribute value = constant.getSplatValue<Attribute>();
+        if (auto i = dyn_cast<IntegerAttr>(value))
+          scalar = IntegerAttr::get(element, i.getValue());
+        else if (auto f = dyn_cast<FloatAttr>(value))
+          scalar = f;
+      }
+      splats.push_back(scalar);
+      if (!scalar)
+        operands.push_back(lower::castToSignless(rewriter, loc, operand));
+    }
+    Value shapeSource = op->getOperand(0);
+    for (auto [operand, scalar] : llvm::zip(op->getOperands(), splats))
+      if (!scalar) {
+        shapeSource = operand;
+        break;
+      }
     Value init = lower::createEmpty(rewriter, loc, signlessType,
-                                    lower::getDynamicDims(rewriter, loc, op->getOperand(0)));
-    SmallVector<AffineMap> maps(op->getNumOperands() + 1,
+                                    lower::getDynamicDims(rewriter, loc, shapeSource));
+    SmallVector<AffineMap> maps(operands.size() + 1,
                                 rewriter.getMultiDimIdentityMap(type.getRank()));
     SmallVector<utils::IteratorType> iterators(type.getRank(), utils::IteratorType::parallel);
     bool failedBody = false;
     auto generic = linalg::GenericOp::create(
         rewriter, loc, TypeRange{signlessType}, operands, ValueRange{init}, maps, iterators,
-        [&](OpBuilder &b, Location nested, ValueRange args) {
-          Value r = buildScalar(b, nested, op, args.drop_back());
+        [&](OpBuilder &b, Location nested, ValueRange blockArgs) {
+          SmallVector<Value> args;
+          unsigned next = 0;
+          for (TypedAttr scalar : splats)
+            args.push_back(scalar ? arith::ConstantOp::create(b, nested, scalar).getResult()
+                                  : blockArgs[next++]);
+          Value r = buildScalar(b, nested, op, args);
           if (!r) {
             failedBody = true;
             r = args.back();
@@ -314,9 +342,9 @@ struct ElementwiseToGeneric : RewritePattern {
         });
     if (failedBody) {
       rewriter.eraseOp(generic);
-      for (auto [operand, cast] : llvm::zip(op->getOperands(), operands))
-        if (cast != operand)
-          rewriter.eraseOp(cast.getDefiningOp());
+      for (Value cast : operands)
+        if (auto castOp = cast.getDefiningOp<UnrealizedConversionCastOp>())
+          rewriter.eraseOp(castOp);
       return rewriter.notifyMatchFailure(op, "no scalar lowering");
     }
     rewriter.replaceOp(op, lower::castToType(rewriter, loc, generic.getResult(0), type));

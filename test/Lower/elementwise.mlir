@@ -179,3 +179,15 @@ func.func @convert_unsigned(%a: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xi32>)
   %2 = prim.convert %0 : tensor<4xui8> to tensor<4xi32>
   return %1, %2 : tensor<4xf32>, tensor<4xi32>
 }
+
+// A splat constant operand becomes a scalar in the body, not a tensor the kernel reads.
+// CHECK-LABEL: func.func @splat_operand
+// CHECK: linalg.generic
+// CHECK-SAME: ins(%arg0 : tensor<2x3xf32>)
+// CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK: arith.maximumf %{{.*}}, %[[ZERO]] : f32
+func.func @splat_operand(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  %zero = arith.constant dense<0.0> : tensor<2x3xf32>
+  %0 = prim.max %x, %zero : tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
