@@ -70,6 +70,25 @@ def ApproximateMath : Pass<"tcc-approximate-math", "mlir::ModuleOp"> {
                            "::mlir::vector::VectorDialect", "::mlir::x86vector::X86VectorDialect"];
 }
 
+def OrderLoops : Pass<"tcc-order-loops", "mlir::ModuleOp"> {
+  let summary = "Order each kernel's loops so that the innermost one walks memory contiguously";
+  let description = [{
+    Linalg ops become loops in the order of their iterators; for a contraction or a
+    convolution that puts a reduction innermost, reading one operand with a stride, and LLVM
+    cannot vectorize it. This pass generalizes named ops and interchanges the iterators to
+    (parallel dims..., reduction dims..., the output's fastest dim), so the innermost loop
+    updates consecutive output elements from consecutive inputs. It only reorders loops:
+    every kernel computes the same values (float sums may associate in another order along
+    the reduction, which is still sequential).
+
+    ```mlir
+    linalg.matmul ins(%a, %b) outs(%c)   // loops (i, j, k)
+    // becomes a linalg.generic with loops (i, k, j)
+    ```
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
 def ExpandCopies : Pass<"tcc-expand-copies", "mlir::ModuleOp"> {
   let summary = "Turn memref.copy into linalg.copy, so that copies become loops";
   let description = [{
