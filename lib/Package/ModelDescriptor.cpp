@@ -13,6 +13,8 @@
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/ADT/StringMap.h"
 
 using namespace mlir;
 
@@ -67,6 +69,104 @@ struct DescriptorBuilder {
   }
 };
 
+/// The import table's layout (tcc_import_table): abi_version, size, context, parallel_for,
+/// report_error.
+llvm::StructType *importTableType(llvm::LLVMContext &context) {
+  auto *i32 = llvm::Type::getInt32Ty(context);
+  auto *ptr = llvm::PointerType::getUnqual(context);
+  return llvm::StructType::get(context, {i32, i32, ptr, ptr, ptr});
+}
+
+/// Runs the calls of parallel kernels (see tcc-range-kernels) in @main through
+/// imports->parallel_for: each call `kernel(p..., 0, extent)` becomes
+/// `tcc_parallel_for(imports, extent, trampoline, {p...})`, and the trampoline calls
+/// `kernel(p..., begin, end)` for the chunk it is given. Without a parallel_for the range
+/// runs inline.
+void distributeKernels(llvm::Module &module, llvm::Function &main,
+                       const llvm::StringMap<int64_t> &parallelKernels) {
+  llvm::LLVMContext &context = module.getContext();
+  auto *ptr = llvm::PointerType::getUnqual(context);
+  auto *i64 = llvm::Type::getInt64Ty(context);
+  auto *voidType = llvm::Type::getVoidTy(context);
+  auto *bodyType = llvm::FunctionType::get(voidType, {ptr, i64, i64}, false);
+  llvm::IRBuilder<> ir(context);
+
+  // void tcc_parallel_for(imports, count, body, arg)
+  llvm::Function *dispatch = nullptr;
+  auto getDispatch = [&]() {
+    if (dispatch)
+      return dispatch;
+    dispatch = llvm::Function::Create(llvm::FunctionType::get(voidType, {ptr, i64, ptr, ptr}, false),
+                                      llvm::GlobalValue::InternalLinkage, "tcc_parallel_for",
+                                      module);
+    auto *entry = llvm::BasicBlock::Create(context, "entry", dispatch);
+    auto *pool = llvm::BasicBlock::Create(context, "pool", dispatch);
+    auto *inline_ = llvm::BasicBlock::Create(context, "inline", dispatch);
+    auto *withTable = llvm::BasicBlock::Create(context, "table", dispatch);
+    llvm::Value *imports = dispatch->getArg(0), *count = dispatch->getArg(1),
+                *body = dispatch->getArg(2), *arg = dispatch->getArg(3);
+    ir.SetInsertPoint(entry);
+    ir.CreateCondBr(ir.CreateIsNull(imports), inline_, withTable);
+    ir.SetInsertPoint(withTable);
+    llvm::StructType *table = importTableType(context);
+    llvm::Value *fn = ir.CreateLoad(ptr, ir.CreateStructGEP(table, imports, 3));
+    ir.CreateCondBr(ir.CreateIsNull(fn), inline_, pool);
+    ir.SetInsertPoint(pool);
+    llvm::Value *poolContext = ir.CreateLoad(ptr, ir.CreateStructGEP(table, imports, 2));
+    ir.CreateCall(llvm::FunctionType::get(voidType, {ptr, i64, ptr, ptr}, false), fn,
+                  {poolContext, count, body, arg});
+    ir.CreateRetVoid();
+    ir.SetInsertPoint(inline_);
+    ir.CreateCall(bodyType, body, {arg, llvm::ConstantInt::get(i64, 0), count});
+    ir.CreateRetVoid();
+    return dispatch;
+  };
+
+  std::vector<llvm::CallInst *> calls;
+  for (llvm::BasicBlock &block : main)
+    for (llvm::Instruction &inst : block)
+      if (auto *call = llvm::dyn_cast<llvm::CallInst>(&inst))
+        if (llvm::Function *callee = call->getCalledFunction())
+          if (parallelKernels.count(callee->getName()))
+            calls.push_back(call);
+  llvm::DenseMap<llvm::Function *, llvm::Function *> trampolines;
+  for (llvm::CallInst *call : calls) {
+    llvm::Function *kernel = call->getCalledFunction();
+    unsigned numArgs = call->arg_size();
+    if (numArgs < 2)
+      continue;
+    unsigned numPointers = numArgs - 2;
+    bool allPointers = true;
+    for (unsigned i = 0; i < numPointers; ++i)
+      allPointers &= call->getArgOperand(i)->getType()->isPointerTy();
+    if (!allPointers)
+      continue;
+    llvm::Function *&trampoline = trampolines[kernel];
+    if (!trampoline) {
+      trampoline = llvm::Function::Create(bodyType, llvm::GlobalValue::InternalLinkage,
+                                          (kernel->getName() + "_range").str(), module);
+      ir.SetInsertPoint(llvm::BasicBlock::Create(context, "entry", trampoline));
+      std::vector<llvm::Value *> args;
+      for (unsigned i = 0; i < numPointers; ++i)
+        args.push_back(ir.CreateLoad(ptr, ir.CreateConstGEP1_64(ptr, trampoline->getArg(0), i)));
+      args.push_back(trampoline->getArg(1));
+      args.push_back(trampoline->getArg(2));
+      ir.CreateCall(kernel, args);
+      ir.CreateRetVoid();
+    }
+    llvm::Function *dispatcher = getDispatch(); // (moves the builder: before the inserts)
+    // The pointers go into a stack array in @main's entry block.
+    ir.SetInsertPoint(&*main.getEntryBlock().getFirstInsertionPt());
+    llvm::Value *argv =
+        ir.CreateAlloca(llvm::ArrayType::get(ptr, std::max(numPointers, 1u)), nullptr, "argv");
+    ir.SetInsertPoint(call);
+    for (unsigned i = 0; i < numPointers; ++i)
+      ir.CreateStore(call->getArgOperand(i), ir.CreateConstGEP1_64(ptr, argv, i));
+    ir.CreateCall(dispatcher, {main.getArg(0), call->getArgOperand(numArgs - 1), trampoline, argv});
+    call->eraseFromParent();
+  }
+}
+
 } // namespace
 
 std::unique_ptr<llvm::Module> tcc::buildModelModule(ModuleOp mlirModule,
@@ -78,6 +178,13 @@ std::unique_ptr<llvm::Module> tcc::buildModelModule(ModuleOp mlirModule,
   if (auto list = mlirModule->getAttrOfType<ArrayAttr>("tcc.check_messages"))
     for (Attribute a : list)
       messages.push_back(cast<StringAttr>(a).getValue().str());
+  llvm::StringMap<int64_t> parallelKernels;
+  if (auto list = mlirModule->getAttrOfType<ArrayAttr>("tcc.parallel_kernels"))
+    for (Attribute a : list) {
+      auto entry = cast<DictionaryAttr>(a);
+      parallelKernels[entry.getAs<StringAttr>("name").getValue()] =
+          entry.getAs<IntegerAttr>("extent").getInt();
+    }
   int64_t workspaceSize = 0;
   if (auto main = mlirModule.lookupSymbol("main"))
     if (auto size = main->getAttrOfType<IntegerAttr>("tcc.workspace_size"))
@@ -92,7 +199,8 @@ std::unique_ptr<llvm::Module> tcc::buildModelModule(ModuleOp mlirModule,
     return nullptr;
   }
   llvm::Function *main = module->getFunction("main");
-  size_t expectedArgs = interface.inputs.size() + interface.outputs.size() + 1;
+  // @main(imports, inputs..., outputs..., workspace) -> status
+  size_t expectedArgs = 1 + interface.inputs.size() + interface.outputs.size() + 1;
   if (!main || main->arg_size() != expectedArgs || !main->getReturnType()->isIntegerTy(32)) {
     error = "internal error: the host function does not have the expected signature";
     return nullptr;
@@ -136,6 +244,8 @@ std::unique_ptr<llvm::Module> tcc::buildModelModule(ModuleOp mlirModule,
     ir.CreateRet(llvm::ConstantInt::get(b.i32, 0));
   }
 
+  distributeKernels(*module, *main, parallelKernels);
+
   // int32_t run(imports, symbol_values, inputs, outputs, workspace)
   llvm::Function *run = b.function("tcc_run", b.i32, {b.ptr, b.ptr, b.ptr, b.ptr, b.ptr});
   llvm::Argument *imports = run->getArg(0), *inputs = run->getArg(2),
@@ -145,7 +255,7 @@ std::unique_ptr<llvm::Module> tcc::buildModelModule(ModuleOp mlirModule,
   auto *report = llvm::BasicBlock::Create(context, "report", run);
   auto *done = llvm::BasicBlock::Create(context, "done", run);
   ir.SetInsertPoint(entry);
-  std::vector<llvm::Value *> args;
+  std::vector<llvm::Value *> args = {imports};
   for (size_t i = 0; i < interface.inputs.size(); ++i)
     args.push_back(ir.CreateLoad(b.ptr, ir.CreateConstGEP1_64(b.ptr, inputs, i)));
   for (size_t i = 0; i < interface.outputs.size(); ++i)
@@ -156,7 +266,7 @@ std::unique_ptr<llvm::Module> tcc::buildModelModule(ModuleOp mlirModule,
 
   // A failed check: hand its message to imports->report_error(context, message).
   ir.SetInsertPoint(failed);
-  auto *importType = llvm::StructType::get(context, {b.i32, b.i32, b.ptr, b.ptr, b.ptr});
+  auto *importType = importTableType(context);
   llvm::Value *reportFn = ir.CreateLoad(b.ptr, ir.CreateStructGEP(importType, imports, 4));
   ir.CreateCondBr(ir.CreateIsNull(reportFn), done, report);
   ir.SetInsertPoint(report);
@@ -226,5 +336,11 @@ std::unique_ptr<llvm::Module> tcc::buildModelModule(ModuleOp mlirModule,
                                           kDescriptorSymbol);
   global->setVisibility(llvm::GlobalValue::DefaultVisibility);
   global->setAlignment(llvm::Align(8));
+  std::string problems;
+  llvm::raw_string_ostream problemStream(problems);
+  if (llvm::verifyModule(*module, &problemStream)) {
+    error = "internal error: the model's LLVM IR does not verify: " + problems;
+    return nullptr;
+  }
   return module;
 }

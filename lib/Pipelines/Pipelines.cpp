@@ -25,7 +25,8 @@ static constexpr const char *kPrimToKernel =
     "canonicalize,tcc-plan-buffers";
 
 static constexpr const char *kKernelToLLVM =
-    "tcc-expand-copies,tcc-order-loops,convert-linalg-to-loops,tcc-lower-checks,tcc-approximate-math,canonicalize,"
+    "tcc-expand-copies,tcc-order-loops,convert-linalg-to-parallel-loops,tcc-range-kernels,"
+    "tcc-lower-checks,tcc-approximate-math,canonicalize,"
     "expand-strided-metadata,lower-affine,convert-scf-to-cf,convert-math-to-funcs,"
     "finalize-memref-to-llvm,convert-arith-to-llvm,convert-math-to-llvm,"
     "convert-index-to-llvm,convert-func-to-llvm{use-bare-ptr-memref-call-conv},"

@@ -194,7 +194,7 @@ public:
     if (tcc_status s = tcc_model_load(path.c_str(), nullptr, &model))
       return "load: " + statusText(s);
     tcc_session_options options = TCC_SESSION_OPTIONS_INIT;
-    options.num_threads = 1;
+    options.num_threads = 2; // parallel kernels run through the pool, as in use
     if (tcc_status s = tcc_session_create(model, &options, &session))
       return "session: " + statusText(s);
     return "";

@@ -89,6 +89,19 @@ def OrderLoops : Pass<"tcc-order-loops", "mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def RangeKernels : Pass<"tcc-range-kernels", "mlir::ModuleOp"> {
+  let summary = "Let each kernel run a range of its outermost parallel loop";
+  let description = [{
+    Runs after `convert-linalg-to-parallel-loops`. A kernel whose body is one `scf.parallel`
+    with a constant outermost extent gets two index arguments, `begin` and `end`, that bound
+    that loop; its calls pass (0, extent). The kernel's name goes into the module attribute
+    `tcc.parallel_kernels` with the extent, so that packaging can run the calls through the
+    runtime's `parallel_for` (imports->parallel_for splits [0, extent) into chunks). @main
+    gets the import table as a first `!llvm.ptr` argument.
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::LLVM::LLVMDialect"];
+}
+
 def ExpandCopies : Pass<"tcc-expand-copies", "mlir::ModuleOp"> {
   let summary = "Turn memref.copy into linalg.copy, so that copies become loops";
   let description = [{
