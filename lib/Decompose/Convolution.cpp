@@ -75,16 +75,10 @@ LogicalResult conv(NodeRewriter &n) {
   Value x = n.getInput(0), w = n.getInput(1), bias = n.getOptionalInput(2);
   if (!x || !w || n.hasFailed())
     return failure();
-  int64_t rank = rankOf(x), spatial = rank - 2;
-  if (rank < 3 || rankOf(w) != rank)
-    return n.emitError() << "expected X (N x C x D1 ...) and W (M x C/group x k1 ...) of one "
-                         << "rank >= 3, got " << x.getType() << " and " << w.getType();
-  if (elementOf(x) != elementOf(w))
-    return n.emitError() << "X and W have element types " << elementOf(x) << " and "
-                         << elementOf(w) << ", expected one type";
-  int64_t group = n.getInt("group", 1);
-  if (group < 1)
-    return n.emitError() << "attribute 'group' is " << group << ", expected >= 1";
+  auto checkedGroup = checkConvolutionOperands(n, x, w, "M x C/group x k1 ...");
+  if (!checkedGroup)
+    return failure();
+  int64_t group = *checkedGroup, rank = rankOf(x), spatial = rank - 2;
   auto strides = getSpatialInts(n, "strides", spatial, 1, 1);
   auto dilations = strides ? getSpatialInts(n, "dilations", spatial, 1, 1) : std::nullopt;
   if (!strides || !dilations)

@@ -586,3 +586,24 @@ Value tcc::decompose::reduceKeep(NodeRewriter &n, prim::ReduceKind kind, Value x
                                         b.getDenseI64ArrayAttr(mapping));
 }
 
+
+std::optional<int64_t> tcc::decompose::checkConvolutionOperands(NodeRewriter &n, Value x, Value w,
+                                                               StringRef filterLayout) {
+  int64_t rank = rankOf(x);
+  if (rank < 3 || rankOf(w) != rank) {
+    n.emitError() << "expected X (N x C x D1 ...) and W (" << filterLayout
+                  << ") of one rank >= 3, got " << x.getType() << " and " << w.getType();
+    return std::nullopt;
+  }
+  if (elementOf(x) != elementOf(w)) {
+    n.emitError() << "X and W have element types " << elementOf(x) << " and " << elementOf(w)
+                  << ", expected one type";
+    return std::nullopt;
+  }
+  int64_t group = n.getInt("group", 1);
+  if (group < 1) {
+    n.emitError() << "attribute 'group' is " << group << ", expected >= 1";
+    return std::nullopt;
+  }
+  return group;
+}

@@ -29,6 +29,11 @@ mlir::Type elementTypeOfOnnxCode(mlir::MLIRContext *ctx, int64_t code);
 /// `x` reduced over `dim` and broadcast back to x's shape (a keepdims reduction).
 mlir::Value reduceKeep(NodeRewriter &n, prim::ReduceKind kind, mlir::Value x, int64_t dim);
 
+/// Checks X (N x C x D1 ...) and W of a convolution: one rank >= 3, one element type, and
+/// the `group` attribute >= 1 (returned). `filterLayout` describes W in the error.
+std::optional<int64_t> checkConvolutionOperands(NodeRewriter &n, mlir::Value x, mlir::Value w,
+                                                llvm::StringRef filterLayout);
+
 /// A per-channel vector `v` (e.g. a bias) broadcast along dim 1 of `dims`; `what` names it
 /// in errors. Null after an error.
 mlir::Value broadcastChannels(NodeRewriter &n, mlir::Value v,
