@@ -6,9 +6,11 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/RegionUtils.h"
 
 namespace tcc {
@@ -44,6 +46,11 @@ struct OutlineKernelsPass : tcc::impl::OutlineKernelsBase<OutlineKernelsPass> {
     auto main = module.lookupSymbol<func::FuncOp>("main");
     if (!main || main.isExternal())
       return;
+    // A pad has no destination: as fill + insert_slice, every kernel writes into one.
+    RewritePatternSet patterns(&getContext());
+    linalg::populateDecomposePadPatterns(patterns);
+    if (failed(applyPatternsGreedily(main, std::move(patterns))))
+      return signalPassFailure();
     SymbolTable symbols(module);
     SmallVector<Operation *> kernels;
     for (Operation &op : main.getBody().front())

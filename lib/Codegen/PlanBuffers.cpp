@@ -1,6 +1,9 @@
 //===- PlanBuffers.cpp - one workspace for all intermediates, offsets from liveness -----===//
 #include "tcc/Codegen/Passes.h"
 
+#include "SymbolExpressions.h"
+#include "dialects/prim/PrimDialect.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -14,6 +17,7 @@ namespace tcc {
 } // namespace tcc
 
 using namespace mlir;
+using namespace tcc;
 
 namespace {
 
@@ -21,7 +25,9 @@ constexpr int64_t kAlignment = 64;
 
 struct Buffer {
   memref::AllocOp alloc;
-  int64_t bytes = 0;
+  int64_t bytes = 0;     ///< exact when the shape is static, else an estimate (for ordering)
+  Value dynamicBytes;    ///< the size at run time, computed at entry (dynamic shapes)
+  Value dynamicOffset;
   int64_t start = 0, end = 0; ///< positions of the first and last op that touch it
   int64_t offset = -1;
 };
@@ -48,9 +54,95 @@ int64_t lastUse(Value value, const DenseMap<Operation *, int64_t> &position, Blo
   return last;
 }
 
+/// Estimated symbol values for ordering buffers by size: the symbol's maximum when it has
+/// one, else a typical extent.
+DenseMap<Value, int64_t> estimateSymbols(func::FuncOp main) {
+  DenseMap<Value, int64_t> estimates;
+  auto module = main->getParentOfType<ModuleOp>();
+  for (BlockArgument arg : main.getArguments()) {
+    auto name = main.getArgAttrOfType<StringAttr>(arg.getArgNumber(), tcc::kSymbolArgAttr);
+    if (!name)
+      continue;
+    int64_t estimate = 64;
+    if (auto symbol = module.lookupSymbol<prim::SymbolOp>(name.getValue())) {
+      if (symbol.getMax())
+        estimate = static_cast<int64_t>(*symbol.getMax());
+      estimate = std::max<int64_t>(estimate, symbol.getMin());
+    }
+    estimates[arg] = estimate;
+  }
+  return estimates;
+}
+
+/// `(value + 63) & -64`
+Value alignUp(OpBuilder &b, Location loc, Value value) {
+  Value sum = arith::AddIOp::create(b, loc, value,
+                                    arith::ConstantIndexOp::create(b, loc, kAlignment - 1));
+  return arith::AndIOp::create(b, loc, sum, arith::ConstantIndexOp::create(b, loc, -kAlignment));
+}
+
+/// Static shapes: largest first, each at the lowest aligned offset free during its live
+/// range. Returns the workspace size.
+int64_t placeStatic(std::vector<Buffer> &buffers) {
+  std::vector<Buffer *> order;
+  for (Buffer &b : buffers)
+    order.push_back(&b);
+  std::stable_sort(order.begin(), order.end(),
+                   [](Buffer *a, Buffer *b) { return a->bytes > b->bytes; });
+  std::vector<Buffer *> placed;
+  int64_t workspace = 0;
+  for (Buffer *b : order) {
+    std::vector<std::pair<int64_t, int64_t>> taken;
+    for (Buffer *other : placed)
+      if (!(other->end < b->start || b->end < other->start))
+        taken.push_back({other->offset, other->offset + other->bytes});
+    std::sort(taken.begin(), taken.end());
+    int64_t offset = 0;
+    for (auto [begin, finish] : taken) {
+      if (offset + b->bytes <= begin)
+        break;
+      offset = std::max(offset, (finish + kAlignment - 1) / kAlignment * kAlignment);
+    }
+    b->offset = offset;
+    workspace = std::max(workspace, offset + b->bytes);
+    placed.push_back(b);
+  }
+  return (workspace + kAlignment - 1) / kAlignment * kAlignment;
+}
+
+/// Dynamic shapes: sizes are expressions of the symbols, so offsets are too. In order of
+/// estimated size, each buffer goes right above every earlier-placed buffer whose live range
+/// overlaps its own: offset = max(align(offset' + bytes')) over those. This holds for every
+/// symbol value (no two live buffers overlap), and buffers with disjoint live ranges still
+/// share bytes. The offsets and the total are computed once, at @main's entry.
+Value placeDynamic(std::vector<Buffer> &buffers, OpBuilder &b, Location loc) {
+  std::vector<Buffer *> order;
+  for (Buffer &buffer : buffers)
+    order.push_back(&buffer);
+  std::stable_sort(order.begin(), order.end(),
+                   [](Buffer *x, Buffer *y) { return x->bytes > y->bytes; });
+  std::vector<Buffer *> placed;
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value workspace = zero;
+  for (Buffer *buffer : order) {
+    Value offset = zero;
+    for (Buffer *other : placed)
+      if (!(other->end < buffer->start || buffer->end < other->start))
+        offset = arith::MaxUIOp::create(
+            b, loc, offset,
+            alignUp(b, loc, arith::AddIOp::create(b, loc, other->dynamicOffset, other->dynamicBytes)));
+    buffer->dynamicOffset = offset;
+    workspace = arith::MaxUIOp::create(
+        b, loc, workspace, arith::AddIOp::create(b, loc, offset, buffer->dynamicBytes));
+    placed.push_back(buffer);
+  }
+  return alignUp(b, loc, workspace);
+}
+
 struct PlanBuffersPass : tcc::impl::PlanBuffersBase<PlanBuffersPass> {
   void runOnOperation() override {
-    auto main = getOperation().lookupSymbol<func::FuncOp>("main");
+    ModuleOp module = getOperation();
+    auto main = module.lookupSymbol<func::FuncOp>("main");
     if (!main || main.isExternal())
       return;
     Block &block = main.getBody().front();
@@ -59,14 +151,17 @@ struct PlanBuffersPass : tcc::impl::PlanBuffersBase<PlanBuffersPass> {
     for (Operation &op : block)
       position[&op] = index++;
 
+    DenseMap<Value, int64_t> estimates = estimateSymbols(main);
+    OpBuilder entry = OpBuilder::atBlockBegin(&block);
+    IRMapping atEntry;
+    for (auto [arg, estimate] : estimates)
+      atEntry.map(arg, arg);
     std::vector<Buffer> buffers;
-    bool ok = true;
+    bool ok = true, dynamic = false;
     main.walk([&](memref::AllocOp alloc) {
       MemRefType type = alloc.getType();
-      if (!type.hasStaticShape() || !type.getLayout().isIdentity()) {
-        alloc.emitError() << "code generation needs static shapes for now (dynamic dims come "
-                             "with symbolic shapes end to end); this buffer has type "
-                          << type;
+      if (!type.getLayout().isIdentity()) {
+        alloc.emitError() << "internal error: an allocation with a layout: " << type;
         ok = false;
         return;
       }
@@ -83,8 +178,34 @@ struct PlanBuffersPass : tcc::impl::PlanBuffersBase<PlanBuffersPass> {
         ok = false;
         return;
       }
-      int64_t elementBits = element.isIndex() ? 64 : element.getIntOrFloatBitWidth();
-      buffer.bytes = std::max<int64_t>(type.getNumElements() * ((elementBits + 7) / 8), 1);
+      int64_t elementBytes = ((element.isIndex() ? 64 : element.getIntOrFloatBitWidth()) + 7) / 8;
+      int64_t staticElements = 1;
+      for (int64_t d : type.getShape())
+        if (!ShapedType::isDynamic(d))
+          staticElements *= d;
+      buffer.bytes = std::max<int64_t>(staticElements * elementBytes, 1);
+      if (!type.hasStaticShape()) {
+        dynamic = true;
+        Location loc = alloc.getLoc();
+        Value bytes = arith::ConstantIndexOp::create(entry, loc, buffer.bytes);
+        for (Value size : alloc.getDynamicSizes()) {
+          FailureOr<Value> extent = tcc::cloneSymbolExpression(entry, size, atEntry);
+          if (failed(extent)) {
+            alloc.emitError() << "the size of this buffer depends on data, not only on the "
+                                 "input shapes (not supported yet): "
+                              << type;
+            ok = false;
+            return;
+          }
+          bytes = arith::MulIOp::create(entry, loc, bytes, *extent);
+          std::optional<int64_t> estimate = tcc::evaluateSymbolExpression(size, estimates);
+          buffer.bytes *= estimate ? std::max<int64_t>(*estimate, 1) : 64;
+        }
+        // A negative extent (only possible when a run-time check is about to fail) must not
+        // make the plan overlap buffers.
+        buffer.dynamicBytes = arith::MaxSIOp::create(
+            entry, loc, bytes, arith::ConstantIndexOp::create(entry, loc, 1));
+      }
       buffer.start = position[alloc];
       buffer.end = lastUse(alloc, position, block);
       buffers.push_back(buffer);
@@ -92,36 +213,21 @@ struct PlanBuffersPass : tcc::impl::PlanBuffersBase<PlanBuffersPass> {
     if (!ok)
       return signalPassFailure();
 
-    // Largest first, each at the lowest aligned offset free during its live range.
-    std::vector<Buffer *> order;
-    for (Buffer &b : buffers)
-      order.push_back(&b);
-    std::stable_sort(order.begin(), order.end(),
-                     [](Buffer *a, Buffer *b) { return a->bytes > b->bytes; });
-    std::vector<Buffer *> placed;
-    int64_t workspace = 0;
-    for (Buffer *b : order) {
-      std::vector<std::pair<int64_t, int64_t>> taken;
-      for (Buffer *other : placed)
-        if (!(other->end < b->start || b->end < other->start))
-          taken.push_back({other->offset, other->offset + other->bytes});
-      std::sort(taken.begin(), taken.end());
-      int64_t offset = 0;
-      for (auto [begin, finish] : taken) {
-        if (offset + b->bytes <= begin)
-          break;
-        offset = std::max(offset, (finish + kAlignment - 1) / kAlignment * kAlignment);
-      }
-      b->offset = offset;
-      workspace = std::max(workspace, offset + b->bytes);
-      placed.push_back(b);
+    Location loc = main.getLoc();
+    Value workspaceSize;
+    int64_t staticWorkspace = 0;
+    if (dynamic) {
+      for (Buffer &buffer : buffers)
+        if (!buffer.dynamicBytes)
+          buffer.dynamicBytes = arith::ConstantIndexOp::create(entry, loc, buffer.bytes);
+      workspaceSize = placeDynamic(buffers, entry, loc);
+    } else {
+      staticWorkspace = placeStatic(buffers);
     }
-    workspace = (workspace + kAlignment - 1) / kAlignment * kAlignment;
 
     // The workspace is @main's new last argument.
     OpBuilder builder(main.getContext());
-    auto workspaceType = MemRefType::get({std::max<int64_t>(workspace, kAlignment)},
-                                         builder.getI8Type());
+    auto workspaceType = MemRefType::get({ShapedType::kDynamic}, builder.getI8Type());
     if (failed(main.insertArgument(main.getNumArguments(), workspaceType,
                                    builder.getDictionaryAttr(
                                        {builder.getNamedAttr("tcc.workspace", builder.getUnitAttr())}),
@@ -130,16 +236,40 @@ struct PlanBuffersPass : tcc::impl::PlanBuffersBase<PlanBuffersPass> {
     Value ws = main.getArgument(main.getNumArguments() - 1);
     for (Buffer &b : buffers) {
       builder.setInsertionPoint(b.alloc);
-      Value offset = arith::ConstantIndexOp::create(builder, b.alloc.getLoc(), b.offset);
+      Value offset = b.dynamicOffset
+                         ? b.dynamicOffset
+                         : arith::ConstantIndexOp::create(builder, b.alloc.getLoc(), b.offset);
       auto view = memref::ViewOp::create(builder, b.alloc.getLoc(), b.alloc.getType(), ws,
-                                         offset, ValueRange{});
+                                         offset, b.alloc.getDynamicSizes());
       for (Operation *user : llvm::make_early_inc_range(b.alloc->getUsers()))
         if (isa<memref::DeallocOp>(user))
           user->erase();
       b.alloc.replaceAllUsesWith(view.getResult());
       b.alloc.erase();
     }
-    main->setAttr("tcc.workspace_size", builder.getI64IntegerAttr(workspace));
+
+    // @workspace_size(symbols...) -> bytes, for the descriptor.
+    SmallVector<BlockArgument> symbols;
+    for (BlockArgument arg : main.getArguments())
+      if (main.getArgAttr(arg.getArgNumber(), tcc::kSymbolArgAttr))
+        symbols.push_back(arg);
+    builder.setInsertionPoint(main);
+    SmallVector<Type> symbolTypes(symbols.size(), builder.getIndexType());
+    auto sizeFunction = func::FuncOp::create(
+        builder, loc, "workspace_size",
+        builder.getFunctionType(symbolTypes, {builder.getIndexType()}));
+    builder.setInsertionPointToStart(sizeFunction.addEntryBlock());
+    Value total;
+    if (workspaceSize) {
+      IRMapping inFunction;
+      for (auto [arg, param] : llvm::zip(symbols, sizeFunction.getArguments()))
+        inFunction.map(arg, param);
+      total = *tcc::cloneSymbolExpression(builder, workspaceSize, inFunction);
+    } else {
+      total = arith::ConstantIndexOp::create(builder, loc, staticWorkspace);
+      main->setAttr("tcc.workspace_size", builder.getI64IntegerAttr(staticWorkspace));
+    }
+    func::ReturnOp::create(builder, loc, total);
   }
 };
 

@@ -4,6 +4,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Matchers.h"
 
@@ -16,27 +17,49 @@ using namespace mlir;
 
 namespace {
 
-/// The kernel's one top-level scf.parallel whose first dim runs over [0, constant) by 1.
-scf::ParallelOp rangeLoop(func::FuncOp kernel, int64_t &extent) {
+/// The kernel's one top-level scf.parallel whose first dim runs from 0 by 1.
+scf::ParallelOp rangeLoop(func::FuncOp kernel) {
   scf::ParallelOp found;
   for (Operation &op : kernel.getBody().front()) {
-    if (isa<arith::ConstantOp, func::ReturnOp>(op))
+    if (isa<arith::ConstantOp, func::ReturnOp, memref::DimOp>(op))
       continue;
     auto parallel = dyn_cast<scf::ParallelOp>(op);
     if (!parallel || found)
       return nullptr;
     found = parallel;
   }
-  if (!found)
+  if (!found || !matchPattern(found.getLowerBound()[0], m_Zero()) ||
+      !matchPattern(found.getStep()[0], m_One()))
     return nullptr;
-  APInt lower, upper, step;
-  if (!matchPattern(found.getLowerBound()[0], m_ConstantInt(&lower)) || !lower.isZero() ||
-      !matchPattern(found.getUpperBound()[0], m_ConstantInt(&upper)) ||
-      !matchPattern(found.getStep()[0], m_ConstantInt(&step)) || !step.isOne() ||
-      upper.getSExtValue() < 2)
+  APInt upper;
+  if (matchPattern(found.getUpperBound()[0], m_ConstantInt(&upper)) && upper.getSExtValue() < 2)
     return nullptr;
-  extent = upper.getSExtValue();
   return found;
+}
+
+/// The loop's extent as the caller computes it: a constant, an argument, or a dim of an
+/// argument; null otherwise.
+Value extentAtCall(Value bound, func::CallOp call, OpBuilder &at) {
+  APInt constant;
+  if (matchPattern(bound, m_ConstantInt(&constant)))
+    return arith::ConstantIndexOp::create(at, call.getLoc(), constant.getSExtValue());
+  if (auto arg = dyn_cast<BlockArgument>(bound))
+    return call.getOperand(arg.getArgNumber());
+  if (auto dim = bound.getDefiningOp<memref::DimOp>()) {
+    auto arg = dyn_cast<BlockArgument>(dim.getSource());
+    std::optional<int64_t> d = dim.getConstantIndex();
+    if (arg && d)
+      return memref::DimOp::create(at, call.getLoc(), call.getOperand(arg.getArgNumber()), *d);
+  }
+  return nullptr;
+}
+
+/// Whether every call of `kernel` can compute the loop's extent.
+bool extentComputable(Value bound) {
+  if (matchPattern(bound, m_Constant()) || isa<BlockArgument>(bound))
+    return true;
+  auto dim = bound.getDefiningOp<memref::DimOp>();
+  return dim && isa<BlockArgument>(dim.getSource()) && dim.getConstantIndex();
 }
 
 struct RangeKernelsPass : tcc::impl::RangeKernelsBase<RangeKernelsPass> {
@@ -50,13 +73,10 @@ struct RangeKernelsPass : tcc::impl::RangeKernelsBase<RangeKernelsPass> {
     for (auto kernel : module.getOps<func::FuncOp>()) {
       if (!kernel->hasAttr("tcc.kernel"))
         continue;
-      // Only kernels whose arguments are all buffers: packaging passes them as pointers.
-      if (!llvm::all_of(kernel.getArgumentTypes(), [](Type t) { return isa<MemRefType>(t); }))
+      scf::ParallelOp loop = rangeLoop(kernel);
+      if (!loop || !extentComputable(loop.getUpperBound()[0]))
         continue;
-      int64_t extent = 0;
-      scf::ParallelOp loop = rangeLoop(kernel, extent);
-      if (!loop)
-        continue;
+      Value bound = loop.getUpperBound()[0];
       Type index = builder.getIndexType();
       unsigned first = kernel.getNumArguments();
       if (failed(kernel.insertArgument(first, index, {}, kernel.getLoc())) ||
@@ -64,9 +84,7 @@ struct RangeKernelsPass : tcc::impl::RangeKernelsBase<RangeKernelsPass> {
         return signalPassFailure();
       loop.getLowerBoundMutable()[0].set(kernel.getArgument(first));
       loop.getUpperBoundMutable()[0].set(kernel.getArgument(first + 1));
-      parallel.push_back(builder.getDictionaryAttr(
-          {builder.getNamedAttr("name", kernel.getSymNameAttr()),
-           builder.getNamedAttr("extent", builder.getI64IntegerAttr(extent))}));
+      parallel.push_back(kernel.getSymNameAttr());
       // Every call runs the whole range.
       auto uses = SymbolTable::getSymbolUses(kernel, module);
       for (SymbolTable::SymbolUse use : *uses) {
@@ -76,7 +94,7 @@ struct RangeKernelsPass : tcc::impl::RangeKernelsBase<RangeKernelsPass> {
         OpBuilder at(call);
         SmallVector<Value> operands(call.getOperands());
         operands.push_back(arith::ConstantIndexOp::create(at, call.getLoc(), 0));
-        operands.push_back(arith::ConstantIndexOp::create(at, call.getLoc(), extent));
+        operands.push_back(extentAtCall(bound, call, at));
         call->setOperands(operands);
       }
     }

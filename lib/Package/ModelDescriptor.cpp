@@ -1,8 +1,9 @@
 //===- ModelDescriptor.cpp - LLVM IR of the model, its entry points and descriptor -------===//
 //
 // Writes the layout of runtime/include/tcc/model_abi.h: the exported descriptor (metadata,
-// workspace_size, output_shapes, run) around the translated host function @main, which
-// takes bare pointers (inputs, outputs, workspace) and returns a check status.
+// workspace_size, output_shapes, run) around the translated host functions: @main (symbol
+// values, then a memref descriptor per raw input, output and workspace buffer; returns a
+// check status), @workspace_size and @output_shapes (functions of the symbol values).
 //
 //===----------------------------------------------------------------------------------===//
 #include "tcc/Package/Package.h"
@@ -14,7 +15,7 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Verifier.h"
-#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 
 using namespace mlir;
 
@@ -83,7 +84,7 @@ llvm::StructType *importTableType(llvm::LLVMContext &context) {
 /// `kernel(p..., begin, end)` for the chunk it is given. Without a parallel_for the range
 /// runs inline.
 void distributeKernels(llvm::Module &module, llvm::Function &main,
-                       const llvm::StringMap<int64_t> &parallelKernels) {
+                       const llvm::StringSet<> &parallelKernels) {
   llvm::LLVMContext &context = module.getContext();
   auto *ptr = llvm::PointerType::getUnqual(context);
   auto *i64 = llvm::Type::getInt64Ty(context);
@@ -127,7 +128,7 @@ void distributeKernels(llvm::Module &module, llvm::Function &main,
     for (llvm::Instruction &inst : block)
       if (auto *call = llvm::dyn_cast<llvm::CallInst>(&inst))
         if (llvm::Function *callee = call->getCalledFunction())
-          if (parallelKernels.count(callee->getName()))
+          if (parallelKernels.contains(callee->getName()))
             calls.push_back(call);
   llvm::DenseMap<llvm::Function *, llvm::Function *> trampolines;
   for (llvm::CallInst *call : calls) {
@@ -135,11 +136,15 @@ void distributeKernels(llvm::Module &module, llvm::Function &main,
     unsigned numArgs = call->arg_size();
     if (numArgs < 2)
       continue;
-    unsigned numPointers = numArgs - 2;
-    bool allPointers = true;
-    for (unsigned i = 0; i < numPointers; ++i)
-      allPointers &= call->getArgOperand(i)->getType()->isPointerTy();
-    if (!allPointers)
+    // The arguments before (begin, end) travel in an array of 8-byte slots: pointers and
+    // integers of up to 64 bits (memref descriptors are both).
+    unsigned numSlots = numArgs - 2;
+    bool slotted = true;
+    for (unsigned i = 0; i < numSlots; ++i) {
+      llvm::Type *type = call->getArgOperand(i)->getType();
+      slotted &= type->isPointerTy() || (type->isIntegerTy() && type->getIntegerBitWidth() <= 64);
+    }
+    if (!slotted)
       continue;
     llvm::Function *&trampoline = trampolines[kernel];
     if (!trampoline) {
@@ -147,24 +152,40 @@ void distributeKernels(llvm::Module &module, llvm::Function &main,
                                           (kernel->getName() + "_range").str(), module);
       ir.SetInsertPoint(llvm::BasicBlock::Create(context, "entry", trampoline));
       std::vector<llvm::Value *> args;
-      for (unsigned i = 0; i < numPointers; ++i)
-        args.push_back(ir.CreateLoad(ptr, ir.CreateConstGEP1_64(ptr, trampoline->getArg(0), i)));
+      for (unsigned i = 0; i < numSlots; ++i) {
+        llvm::Type *type = kernel->getArg(i)->getType();
+        llvm::Value *slot = ir.CreateConstGEP1_64(i64, trampoline->getArg(0), i);
+        args.push_back(type->isPointerTy() ? ir.CreateLoad(ptr, slot)
+                                           : ir.CreateTrunc(ir.CreateLoad(i64, slot), type));
+      }
       args.push_back(trampoline->getArg(1));
       args.push_back(trampoline->getArg(2));
       ir.CreateCall(kernel, args);
       ir.CreateRetVoid();
     }
     llvm::Function *dispatcher = getDispatch(); // (moves the builder: before the inserts)
-    // The pointers go into a stack array in @main's entry block.
+    // The slots are a stack array in @main's entry block.
     ir.SetInsertPoint(&*main.getEntryBlock().getFirstInsertionPt());
     llvm::Value *argv =
-        ir.CreateAlloca(llvm::ArrayType::get(ptr, std::max(numPointers, 1u)), nullptr, "argv");
+        ir.CreateAlloca(llvm::ArrayType::get(i64, std::max(numSlots, 1u)), nullptr, "argv");
     ir.SetInsertPoint(call);
-    for (unsigned i = 0; i < numPointers; ++i)
-      ir.CreateStore(call->getArgOperand(i), ir.CreateConstGEP1_64(ptr, argv, i));
+    for (unsigned i = 0; i < numSlots; ++i) {
+      llvm::Value *value = call->getArgOperand(i);
+      if (!value->getType()->isPointerTy())
+        value = ir.CreateSExt(value, i64);
+      ir.CreateStore(value, ir.CreateConstGEP1_64(i64, argv, i));
+    }
     ir.CreateCall(dispatcher, {main.getArg(0), call->getArgOperand(numArgs - 1), trampoline, argv});
     call->eraseFromParent();
   }
+}
+
+/// Loads the `count` symbol values from `array` (const int64_t *).
+std::vector<llvm::Value *> loadSymbols(llvm::IRBuilder<> &ir, llvm::Value *array, size_t count) {
+  std::vector<llvm::Value *> values;
+  for (size_t i = 0; i < count; ++i)
+    values.push_back(ir.CreateLoad(ir.getInt64Ty(), ir.CreateConstGEP1_64(ir.getInt64Ty(), array, i)));
+  return values;
 }
 
 } // namespace
@@ -178,19 +199,25 @@ std::unique_ptr<llvm::Module> tcc::buildModelModule(ModuleOp mlirModule,
   if (auto list = mlirModule->getAttrOfType<ArrayAttr>("tcc.check_messages"))
     for (Attribute a : list)
       messages.push_back(cast<StringAttr>(a).getValue().str());
-  llvm::StringMap<int64_t> parallelKernels;
+  llvm::StringSet<> parallelKernels;
   if (auto list = mlirModule->getAttrOfType<ArrayAttr>("tcc.parallel_kernels"))
-    for (Attribute a : list) {
-      auto entry = cast<DictionaryAttr>(a);
-      parallelKernels[entry.getAs<StringAttr>("name").getValue()] =
-          entry.getAs<IntegerAttr>("extent").getInt();
-    }
-  int64_t workspaceSize = 0;
-  if (auto main = mlirModule.lookupSymbol("main"))
-    if (auto size = main->getAttrOfType<IntegerAttr>("tcc.workspace_size"))
-      workspaceSize = size.getInt();
+    for (Attribute a : list)
+      parallelKernels.insert(cast<StringAttr>(a).getValue());
+  // Output dims that are a lone symbol (tcc-entry-signature found them).
+  ModelInterface published = interface;
+  if (auto list = mlirModule->getAttrOfType<ArrayAttr>("tcc.output_symbols"))
+    for (auto [o, dims] : llvm::enumerate(list.getAsRange<DenseI32ArrayAttr>()))
+      if (o < published.outputs.size() &&
+          dims.size() == static_cast<int64_t>(published.outputs[o].symbols.size()))
+        for (auto [d, s] : llvm::enumerate(dims.asArrayRef()))
+          if (s >= 0 && published.outputs[o].shape[d] < 0)
+            published.outputs[o].symbols[d] = s;
 
-  // tcc's own argument attributes (onnx.name, tcc.workspace) have no LLVM meaning.
+  // Symbol declarations and tcc's own argument attributes (onnx.name, tcc.workspace) have no
+  // LLVM meaning.
+  for (Operation &op : llvm::make_early_inc_range(mlirModule.getBody()->getOperations()))
+    if (op.getName().getStringRef() == "prim.symbol")
+      op.erase();
   for (auto func : mlirModule.getOps<LLVM::LLVMFuncOp>())
     func.removeArgAttrsAttr();
   std::unique_ptr<llvm::Module> module = translateModuleToLLVMIR(mlirModule, context, "model");
@@ -199,10 +226,17 @@ std::unique_ptr<llvm::Module> tcc::buildModelModule(ModuleOp mlirModule,
     return nullptr;
   }
   llvm::Function *main = module->getFunction("main");
-  // @main(imports, inputs..., outputs..., workspace) -> status
-  size_t expectedArgs = 1 + interface.inputs.size() + interface.outputs.size() + 1;
-  if (!main || main->arg_size() != expectedArgs || !main->getReturnType()->isIntegerTy(32)) {
-    error = "internal error: the host function does not have the expected signature";
+  llvm::Function *workspaceSize = module->getFunction("workspace_size");
+  llvm::Function *outputShapes = module->getFunction("output_shapes");
+  // @main(imports, symbols..., then a memref<?xi8> descriptor (allocated, aligned, offset,
+  // size, stride) per input, output and the workspace) -> status
+  size_t numSymbols = interface.symbols.size();
+  size_t numBuffers = interface.inputs.size() + interface.outputs.size() + 1;
+  size_t expectedArgs = 1 + numSymbols + 5 * numBuffers;
+  if (!main || main->arg_size() != expectedArgs || !main->getReturnType()->isIntegerTy(32) ||
+      !workspaceSize || workspaceSize->arg_size() != numSymbols || !outputShapes ||
+      outputShapes->arg_size() != numSymbols) {
+    error = "internal error: the host functions do not have the expected signatures";
     return nullptr;
   }
   // Nothing but the descriptor is visible outside the model. Kernels stay functions of their
@@ -225,22 +259,20 @@ std::unique_ptr<llvm::Module> tcc::buildModelModule(ModuleOp mlirModule,
   // int64_t workspace_size(const int64_t *symbol_values)
   llvm::Function *workspace = b.function("tcc_workspace_size", b.i64, {b.ptr});
   ir.SetInsertPoint(llvm::BasicBlock::Create(context, "entry", workspace));
-  ir.CreateRet(llvm::ConstantInt::get(b.i64, workspaceSize));
+  ir.CreateRet(ir.CreateCall(workspaceSize, loadSymbols(ir, workspace->getArg(0), numSymbols)));
 
   // int32_t output_shapes(const int64_t *symbol_values, int64_t *shapes)
   llvm::Function *shapes = b.function("tcc_output_shapes", b.i32, {b.ptr, b.ptr});
   ir.SetInsertPoint(llvm::BasicBlock::Create(context, "entry", shapes));
   {
-    int64_t k = 0;
+    llvm::Value *extents =
+        ir.CreateCall(outputShapes, loadSymbols(ir, shapes->getArg(0), numSymbols));
+    size_t total = 0;
     for (const TensorInterface &t : interface.outputs)
-      for (int64_t d : t.shape) {
-        if (d < 0) {
-          error = "code generation needs static output shapes for now";
-          return nullptr;
-        }
-        ir.CreateStore(llvm::ConstantInt::get(b.i64, d),
-                       ir.CreateConstGEP1_64(b.i64, shapes->getArg(1), k++));
-      }
+      total += t.shape.size();
+    for (size_t k = 0; k < total; ++k)
+      ir.CreateStore(total == 1 ? extents : ir.CreateExtractValue(extents, k),
+                     ir.CreateConstGEP1_64(b.i64, shapes->getArg(1), k));
     ir.CreateRet(llvm::ConstantInt::get(b.i32, 0));
   }
 
@@ -256,11 +288,19 @@ std::unique_ptr<llvm::Module> tcc::buildModelModule(ModuleOp mlirModule,
   auto *done = llvm::BasicBlock::Create(context, "done", run);
   ir.SetInsertPoint(entry);
   std::vector<llvm::Value *> args = {imports};
+  for (llvm::Value *symbol : loadSymbols(ir, run->getArg(1), numSymbols))
+    args.push_back(symbol);
+  auto pushBuffer = [&](llvm::Value *pointer) {
+    // The raw byte buffer's descriptor; its size is never read.
+    llvm::Value *zero = ir.getInt64(0), *one = ir.getInt64(1);
+    for (llvm::Value *field : {pointer, pointer, zero, zero, one})
+      args.push_back(field);
+  };
   for (size_t i = 0; i < interface.inputs.size(); ++i)
-    args.push_back(ir.CreateLoad(b.ptr, ir.CreateConstGEP1_64(b.ptr, inputs, i)));
+    pushBuffer(ir.CreateLoad(b.ptr, ir.CreateConstGEP1_64(b.ptr, inputs, i)));
   for (size_t i = 0; i < interface.outputs.size(); ++i)
-    args.push_back(ir.CreateLoad(b.ptr, ir.CreateConstGEP1_64(b.ptr, outputs, i)));
-  args.push_back(ws);
+    pushBuffer(ir.CreateLoad(b.ptr, ir.CreateConstGEP1_64(b.ptr, outputs, i)));
+  pushBuffer(ws);
   llvm::Value *status = ir.CreateCall(main, args);
   ir.CreateCondBr(ir.CreateICmpEQ(status, llvm::ConstantInt::get(b.i32, 0)), done, failed);
 
@@ -330,7 +370,7 @@ std::unique_ptr<llvm::Module> tcc::buildModelModule(ModuleOp mlirModule,
        llvm::ConstantInt::get(b.i32, interface.inputs.size()),
        llvm::ConstantInt::get(b.i32, interface.outputs.size()), llvm::ConstantInt::get(b.i32, 0),
        b.structArray(symbolType, symbols, "symbols"), describe(interface.inputs, "inputs"),
-       describe(interface.outputs, "outputs"), workspace, shapes, run});
+       describe(published.outputs, "outputs"), workspace, shapes, run});
   auto *global = new llvm::GlobalVariable(*module, descriptorType, true,
                                           llvm::GlobalValue::ExternalLinkage, descriptor,
                                           kDescriptorSymbol);

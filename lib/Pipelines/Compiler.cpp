@@ -69,22 +69,6 @@ LogicalResult tcc::compileModule(ModuleOp module, const CompileOptions &options,
   FailureOr<ModelInterface> interface = getModelInterface(module);
   if (failed(interface))
     return failure();
-  // Symbolic shapes in generated code come with the next stage of the project; until then a
-  // model compiles once its dynamic dims are fixed with --dim.
-  for (auto [list, what] : {std::make_pair(&interface->inputs, "input"),
-                            std::make_pair(&interface->outputs, "output")})
-    for (const TensorInterface &t : *list)
-      for (auto [d, extent] : llvm::enumerate(t.shape))
-        if (extent < 0) {
-          std::string symbol =
-              t.symbols[d] >= 0 ? interface->symbols[t.symbols[d]].name : std::string();
-          auto diag = module.emitError()
-                      << "code generation needs static shapes for now: " << what << " '"
-                      << t.name << "' has a dynamic dim " << d;
-          if (!symbol.empty())
-            diag << " ('" << symbol << "'); fix it with --dim " << symbol << "=VALUE";
-          return failure();
-        }
   {
     PassManager pm(module.getContext());
     configure(pm, options);

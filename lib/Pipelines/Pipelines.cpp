@@ -18,18 +18,18 @@ void tcc::buildOnnxToPrimPipeline(mlir::OpPassManager &pm) {
 // The later stages are written as textual pipelines of registered passes: each step is a
 // pass that tcc-opt can also run alone.
 static constexpr const char *kPrimToKernel =
-    "tcc-lower-prim-to-linalg,tcc-signless-types,canonicalize,cse,tcc-outline-kernels,"
+    "tcc-lower-prim-to-linalg,tcc-signless-types,canonicalize,cse,tcc-entry-signature,"
+    "eliminate-empty-tensors,canonicalize,cse,tcc-outline-kernels,"
     "one-shot-bufferize{bufferize-function-boundaries "
     "function-boundary-type-conversion=identity-layout-map},drop-equivalent-buffer-results,"
-    "buffer-results-to-out-params{hoist-static-allocs modify-public-functions},"
-    "canonicalize,tcc-plan-buffers";
+    "buffer-results-to-out-params,canonicalize,tcc-plan-buffers";
 
 static constexpr const char *kKernelToLLVM =
     "tcc-expand-copies,tcc-order-loops,convert-linalg-to-parallel-loops,tcc-range-kernels,"
     "tcc-lower-checks,tcc-approximate-math,canonicalize,"
     "expand-strided-metadata,lower-affine,convert-scf-to-cf,convert-math-to-funcs,"
     "finalize-memref-to-llvm,convert-arith-to-llvm,convert-math-to-llvm,"
-    "convert-index-to-llvm,convert-func-to-llvm{use-bare-ptr-memref-call-conv},"
+    "convert-index-to-llvm,convert-func-to-llvm,"
     "convert-cf-to-llvm,reconcile-unrealized-casts,canonicalize";
 
 mlir::LogicalResult tcc::buildPrimToKernelPipeline(mlir::OpPassManager &pm) {

@@ -1,7 +1,10 @@
 // RUN: tcc-opt %s --tcc-plan-buffers --verify-diagnostics
-// Dynamic buffers wait for symbolic shapes end to end: a clear error, not a crash.
-func.func @main(%n: index) {
-  // expected-error @+1 {{code generation needs static shapes for now}}
-  %a = memref.alloc(%n) : memref<?xf32>
+// A buffer whose size is not arithmetic over the symbol arguments (here: an extent read from
+// memory) cannot be planned before the run: a clear error, not a crash.
+func.func @main(%n: index {tcc.symbol = "n"}, %sizes: memref<1xindex>) {
+  %c0 = arith.constant 0 : index
+  %m = memref.load %sizes[%c0] : memref<1xindex>
+  // expected-error @+1 {{the size of this buffer depends on data, not only on the input shapes}}
+  %a = memref.alloc(%m) : memref<?xf32>
   return
 }

@@ -3,14 +3,14 @@
 // share bytes (%a dies before %c is born, so %c reuses %a's offset).
 
 // CHECK-LABEL: func.func @main
-// CHECK-SAME: %[[WS:[a-z0-9]+]]: memref<128xi8> {tcc.workspace}) attributes {tcc.workspace_size = 128 : i64}
+// CHECK-SAME: %[[WS:[a-z0-9]+]]: memref<?xi8> {tcc.workspace}) attributes {tcc.workspace_size = 128 : i64}
 // CHECK-NOT: memref.alloc
 // CHECK: %[[O1:.*]] = arith.constant 0 : index
-// CHECK: memref.view %[[WS]][%[[O1]]][] : memref<128xi8> to memref<4x4xf32>
+// CHECK: memref.view %[[WS]][%[[O1]]][] : memref<?xi8> to memref<4x4xf32>
 // CHECK: %[[O2:.*]] = arith.constant 64 : index
-// CHECK: memref.view %[[WS]][%[[O2]]][] : memref<128xi8> to memref<4x4xf32>
+// CHECK: memref.view %[[WS]][%[[O2]]][] : memref<?xi8> to memref<4x4xf32>
 // CHECK: %[[O3:.*]] = arith.constant 0 : index
-// CHECK: memref.view %[[WS]][%[[O3]]][] : memref<128xi8> to memref<4x4xf32>
+// CHECK: memref.view %[[WS]][%[[O3]]][] : memref<?xi8> to memref<4x4xf32>
 // CHECK-NOT: memref.alloc
 func.func @main(%in: memref<4x4xf32>, %out: memref<4x4xf32>) {
   %a = memref.alloc() : memref<4x4xf32>

@@ -3,15 +3,26 @@
 // calls pass the whole range and the kernel is listed for parallel_for. @main gets the
 // import table as its first argument.
 
-// CHECK: module attributes {tcc.parallel_kernels = [{extent = 8 : i64, name = "kernel_0"}]}
+// CHECK: module attributes {tcc.parallel_kernels = ["kernel_0", "kernel_1"]}
 // CHECK-LABEL: func.func private @kernel_0
 // CHECK-SAME: (%[[A:.*]]: memref<8x4xf32>, %[[BEGIN:.*]]: index, %[[END:.*]]: index)
 // CHECK: scf.parallel (%{{.*}}, %{{.*}}) = (%[[BEGIN]], %{{.*}}) to (%[[END]], %{{.*}})
+// A dynamic extent: the caller takes the dim of the buffer it passes.
+// CHECK-LABEL: func.func private @kernel_1
+// CHECK-SAME: (%[[B:.*]]: memref<?x4xf32>, %[[BEGIN1:.*]]: index, %[[END1:.*]]: index)
+// CHECK: scf.parallel (%{{.*}}, %{{.*}}) = (%[[BEGIN1]], %{{.*}}) to (%[[END1]], %{{.*}})
+// A kernel with two loops at its top level stays whole.
+// CHECK-LABEL: func.func private @kernel_2
+// CHECK-SAME: (%{{.*}}: memref<8xf32>) attributes
 // CHECK-LABEL: func.func @main
-// CHECK-SAME: (%{{.*}}: !llvm.ptr, %[[X:.*]]: memref<8x4xf32>)
+// CHECK-SAME: (%{{.*}}: !llvm.ptr, %[[X:.*]]: memref<8x4xf32>, %[[Y:.*]]: memref<?x4xf32>, %[[Z:.*]]: memref<8xf32>)
 // CHECK: %[[ZERO:.*]] = arith.constant 0 : index
 // CHECK: %[[EIGHT:.*]] = arith.constant 8 : index
 // CHECK: call @kernel_0(%[[X]], %[[ZERO]], %[[EIGHT]])
+// CHECK: %[[ZERO1:.*]] = arith.constant 0 : index
+// CHECK: %[[DIM:.*]] = memref.dim %[[Y]], %{{.*}} : memref<?x4xf32>
+// CHECK: call @kernel_1(%[[Y]], %[[ZERO1]], %[[DIM]])
+// CHECK: call @kernel_2(%[[Z]]) :
 func.func private @kernel_0(%a: memref<8x4xf32>) attributes {tcc.kernel} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -24,7 +35,36 @@ func.func private @kernel_0(%a: memref<8x4xf32>) attributes {tcc.kernel} {
   }
   return
 }
-func.func @main(%x: memref<8x4xf32>) {
+func.func private @kernel_1(%b: memref<?x4xf32>) attributes {tcc.kernel} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %n = memref.dim %b, %c0 : memref<?x4xf32>
+  %one = arith.constant 1.0 : f32
+  scf.parallel (%i, %j) = (%c0, %c0) to (%n, %c4) step (%c1, %c1) {
+    memref.store %one, %b[%i, %j] : memref<?x4xf32>
+    scf.reduce
+  }
+  return
+}
+func.func private @kernel_2(%z: memref<8xf32>) attributes {tcc.kernel} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %one = arith.constant 1.0 : f32
+  scf.parallel (%i) = (%c0) to (%c8) step (%c1) {
+    memref.store %one, %z[%i] : memref<8xf32>
+    scf.reduce
+  }
+  scf.parallel (%i) = (%c0) to (%c8) step (%c1) {
+    memref.store %one, %z[%i] : memref<8xf32>
+    scf.reduce
+  }
+  return
+}
+func.func @main(%x: memref<8x4xf32>, %y: memref<?x4xf32>, %z: memref<8xf32>) {
   call @kernel_0(%x) : (memref<8x4xf32>) -> ()
+  call @kernel_1(%y) : (memref<?x4xf32>) -> ()
+  call @kernel_2(%z) : (memref<8xf32>) -> ()
   return
 }

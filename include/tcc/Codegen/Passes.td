@@ -4,6 +4,32 @@
 
 include "mlir/Pass/PassBase.td"
 
+def EntrySignature : Pass<"tcc-entry-signature", "mlir::ModuleOp"> {
+  let summary = "Give @main the model ABI's signature: symbol values, raw input and output buffers";
+  let description = [{
+    Runs on tensors, before kernels are outlined. @main gets one `index` argument per
+    `prim.symbol` (marked `tcc.symbol`), in front; each input becomes a raw byte buffer
+    (`memref<?xi8>`) read through a `memref.view` whose dynamic extents are the input's
+    `prim.bind_shape` expressions of the symbols; each result becomes a raw output buffer
+    that the result is materialized into (`restrict writable`, so that empty-tensor
+    elimination lets the producer write there directly). Every `tensor.dim` is resolved to
+    index arithmetic over the symbols where the ops' shape reification allows; output
+    extents must resolve (an output whose shape depends on data is an error for now). They
+    are cloned into `func @output_shapes(symbols...) -> (extents...)`; output dims that are a
+    lone symbol are listed in the module attribute `tcc.output_symbols`.
+
+    ```mlir
+    func.func @main(%x: tensor<?x4xf32>) -> tensor<?x4xf32>    // bound to [@n]
+    // becomes
+    func.func @main(%n: index {tcc.symbol = @n}, %x: memref<?xi8>, %y: memref<?xi8>)
+    ```
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect", "::mlir::arith::ArithDialect",
+                           "::mlir::affine::AffineDialect",
+                           "::mlir::bufferization::BufferizationDialect",
+                           "::mlir::tensor::TensorDialect", "::mlir::func::FuncDialect"];
+}
+
 def OutlineKernels : Pass<"tcc-outline-kernels", "mlir::ModuleOp"> {
   let summary = "Outline each compute op of @main into a kernel function";
   let description = [{

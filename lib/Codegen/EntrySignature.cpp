@@ -1,0 +1,257 @@
+//===- EntrySignature.cpp - @main takes symbol values and raw buffers -----------------===//
+//
+// The model ABI calls run(symbol_values, inputs, outputs, workspace) with plain pointers.
+// This pass gives @main that shape while it is still on tensors:
+//
+//   func @main(%ids: tensor<?x?xi64>) -> tensor<?x?x128xf32>
+//   // becomes
+//   func @main(%batch: index {tcc.symbol = "batch"}, %seq: index {tcc.symbol = "seq"},
+//              %ids_raw: memref<?xi8>, %out_raw: memref<?xi8>)
+//     %ids = to_tensor (memref.view %ids_raw[0][%batch, %seq])
+//     ...
+//     materialize_in_destination %r in restrict writable (memref.view %out_raw[0][...])
+//
+// Every extent of @main becomes index arithmetic over the symbol arguments: the input dims
+// come from their prim.bind_shape maps, the other dims are resolved through the ops'
+// shape reification. Output extents must resolve so; they are also cloned into
+// `@output_shapes(symbols...) -> (extents...)`, which the descriptor publishes.
+//
+//===----------------------------------------------------------------------------------===//
+#include "tcc/Codegen/Passes.h"
+
+#include "SymbolExpressions.h"
+#include "dialects/prim/PrimDialect.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/MemRef/Transforms/Transforms.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace tcc {
+#define GEN_PASS_DEF_ENTRYSIGNATURE
+#include "tcc/Codegen/Passes.h.inc"
+} // namespace tcc
+
+using namespace mlir;
+using namespace tcc;
+
+namespace {
+
+std::string nameOf(func::FuncOp main, unsigned index, bool result) {
+  auto name = result ? main.getResultAttrOfType<StringAttr>(index, "onnx.name")
+                     : main.getArgAttrOfType<StringAttr>(index, "onnx.name");
+  return name ? name.getValue().str() : std::to_string(index);
+}
+
+/// Canonicalization everywhere plus dims of results resolved through reification: what
+/// turns every extent into arithmetic over the inputs' dims.
+LogicalResult resolveDims(func::FuncOp main) {
+  MLIRContext *context = main.getContext();
+  RewritePatternSet patterns(context);
+  for (Dialect *dialect : context->getLoadedDialects())
+    dialect->getCanonicalizationPatterns(patterns);
+  for (RegisteredOperationName op : context->getRegisteredOperations())
+    op.getCanonicalizationPatterns(patterns, context);
+  memref::populateResolveRankedShapedTypeResultDimsPatterns(patterns);
+  memref::populateResolveShapedTypeResultDimsPatterns(patterns);
+  return applyPatternsGreedily(main, std::move(patterns));
+}
+
+struct EntrySignaturePass : tcc::impl::EntrySignatureBase<EntrySignaturePass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    auto main = module.lookupSymbol<func::FuncOp>("main");
+    if (!main || main.isExternal() || module.lookupSymbol("output_shapes"))
+      return;
+    MLIRContext *context = &getContext();
+    Location loc = main.getLoc();
+    OpBuilder b(context);
+    Type index = b.getIndexType();
+    auto raw = MemRefType::get({ShapedType::kDynamic}, b.getI8Type());
+    unsigned numInputs = main.getNumArguments(), numOutputs = main.getNumResults();
+
+    // 1. One index argument per symbol, in the module's order, in front.
+    SmallVector<prim::SymbolOp> symbols(module.getOps<prim::SymbolOp>());
+    DenseMap<StringAttr, Value> symbolValue;
+    for (auto [i, symbol] : llvm::enumerate(symbols)) {
+      if (failed(main.insertArgument(
+              i, index, b.getDictionaryAttr({b.getNamedAttr(tcc::kSymbolArgAttr, symbol.getSymNameAttr())}),
+              symbol.getLoc())))
+        return signalPassFailure();
+      symbolValue[symbol.getSymNameAttr()] = main.getArgument(i);
+    }
+    unsigned firstInput = symbols.size();
+    Block &entry = main.front();
+
+    // 2. Inputs: raw buffers viewed with their dims from the bind_shape maps.
+    DenseMap<Value, prim::BindShapeOp> binds;
+    for (auto bind : llvm::make_early_inc_range(main.getOps<prim::BindShapeOp>()))
+      binds[bind.getOperand()] = bind;
+    b.setInsertionPointToStart(&entry);
+    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+    for (unsigned i = 0; i < numInputs; ++i) {
+      unsigned position = firstInput + i;
+      BlockArgument arg = main.getArgument(position);
+      auto type = dyn_cast<RankedTensorType>(arg.getType());
+      if (!type) {
+        main.emitError() << "input '" << nameOf(main, position, false)
+                         << "' is not a ranked tensor (" << arg.getType() << ")";
+        return signalPassFailure();
+      }
+      SmallVector<Value> dims(type.getRank());
+      SmallVector<Value> dynamic;
+      prim::BindShapeOp bind = binds.lookup(arg);
+      for (int64_t d = 0; d < type.getRank(); ++d) {
+        if (!type.isDynamicDim(d)) {
+          dims[d] = arith::ConstantIndexOp::create(b, loc, type.getDimSize(d));
+          continue;
+        }
+        if (!bind) {
+          main.emitError() << "input '" << nameOf(main, position, false) << "' dim " << d
+                           << " is dynamic but bound to no symbol";
+          return signalPassFailure();
+        }
+        AffineMap map = bind.getShape();
+        SmallVector<Value> operands;
+        for (Attribute s : bind.getSymbols())
+          operands.push_back(symbolValue.lookup(cast<FlatSymbolRefAttr>(s).getAttr()));
+        if (llvm::is_contained(operands, Value())) {
+          bind.emitError() << "a symbol of this binding is not declared";
+          return signalPassFailure();
+        }
+        dims[d] = affine::makeComposedAffineApply(
+                      b, loc, AffineMap::get(0, map.getNumSymbols(), map.getResult(d)),
+                      getAsOpFoldResult(operands))
+                      .getResult();
+        dynamic.push_back(dims[d]);
+      }
+      // The raw argument replaces the tensor one; the tensor is read through the view.
+      if (failed(main.insertArgument(position, raw, main.getArgAttrDict(position), loc)))
+        return signalPassFailure();
+      BlockArgument rawArg = main.getArgument(position);
+      BlockArgument old = main.getArgument(position + 1);
+      auto view = memref::ViewOp::create(
+          b, loc, MemRefType::get(type.getShape(), type.getElementType()), rawArg, zero, dynamic);
+      auto tensor = bufferization::ToTensorOp::create(b, loc, type, view, /*restrict=*/true,
+                                                      /*writable=*/false);
+      for (OpOperand &use : llvm::make_early_inc_range(old.getUses())) {
+        if (auto dim = dyn_cast<tensor::DimOp>(use.getOwner()))
+          if (std::optional<int64_t> d = dim.getConstantIndex()) {
+            dim.replaceAllUsesWith(dims[*d]);
+            dim.erase();
+            continue;
+          }
+        use.set(tensor);
+      }
+      if (failed(main.eraseArgument(position + 1)))
+        return signalPassFailure();
+    }
+    for (auto [value, bind] : binds)
+      bind.erase();
+
+    // 3. Output extents: dims of the returned values, resolved to symbol arithmetic.
+    auto ret = cast<func::ReturnOp>(entry.getTerminator());
+    b.setInsertionPoint(ret);
+    SmallVector<SmallVector<Value>> outputDims(numOutputs);
+    for (auto [o, value] : llvm::enumerate(ret.getOperands())) {
+      auto type = dyn_cast<RankedTensorType>(value.getType());
+      if (!type) {
+        main.emitError() << "output '" << nameOf(main, o, true) << "' is not a ranked tensor";
+        return signalPassFailure();
+      }
+      for (int64_t d = 0; d < type.getRank(); ++d)
+        outputDims[o].push_back(type.isDynamicDim(d)
+                                    ? tensor::DimOp::create(b, loc, value, d).getResult()
+                                    : arith::ConstantIndexOp::create(b, loc, type.getDimSize(d))
+                                          .getResult());
+    }
+    // The dims are kept alive through the resolution by a call to a temporary declaration.
+    SmallVector<Value> flat;
+    for (auto &dims : outputDims)
+      llvm::append_range(flat, dims);
+    OpBuilder atModule(main);
+    auto keep = func::FuncOp::create(atModule, loc, "tcc_keep_alive",
+                                     b.getFunctionType(ValueRange(flat).getTypes(), {}));
+    keep.setPrivate();
+    Operation *holder = func::CallOp::create(b, loc, keep, flat);
+    if (failed(resolveDims(main))) {
+      main.emitError() << "internal error: resolving the extents did not converge";
+      return signalPassFailure();
+    }
+    ret = cast<func::ReturnOp>(entry.getTerminator());
+
+    // 4. Outputs become raw buffers written in place; their views need the extents at entry.
+    b.setInsertionPointAfter(zero.getDefiningOp());
+    IRMapping atEntry;
+    for (unsigned s = 0; s < symbols.size(); ++s)
+      atEntry.map(main.getArgument(s), main.getArgument(s));
+    unsigned k = 0;
+    SmallVector<Attribute> outputSymbols;
+    for (unsigned o = 0; o < numOutputs; ++o) {
+      auto type = cast<RankedTensorType>(ret.getOperand(o).getType());
+      SmallVector<Value> dynamic;
+      SmallVector<int32_t> dimSymbols;
+      for (int64_t d = 0; d < type.getRank(); ++d, ++k) {
+        Value extent = holder->getOperand(k);
+        dimSymbols.push_back(-1);
+        if (!type.isDynamicDim(d))
+          continue;
+        if (tcc::isSymbolArgument(extent))
+          dimSymbols.back() = cast<BlockArgument>(extent).getArgNumber();
+        FailureOr<Value> cloned = tcc::cloneSymbolExpression(b, extent, atEntry);
+        if (failed(cloned)) {
+          main.emitError() << "output '" << nameOf(main, o, true) << "' dim " << d
+                           << ": its extent depends on the data, not only on the input shapes "
+                              "(outputs of data-dependent shape are not supported yet)";
+          return signalPassFailure();
+        }
+        dynamic.push_back(*cloned);
+      }
+      outputSymbols.push_back(b.getDenseI32ArrayAttr(dimSymbols));
+      unsigned position = main.getNumArguments();
+      if (failed(main.insertArgument(position, raw, main.getResultAttrDict(o), loc)))
+        return signalPassFailure();
+      auto view = memref::ViewOp::create(
+          b, loc, MemRefType::get(type.getShape(), type.getElementType()),
+          main.getArgument(position), zero, dynamic);
+      OpBuilder atReturn(ret);
+      auto store = bufferization::MaterializeInDestinationOp::create(atReturn, loc, Type(),
+                                                                     ret.getOperand(o), view);
+      store.setRestrict(true);
+      store.setWritable(true);
+    }
+    module->setAttr("tcc.output_symbols", b.getArrayAttr(outputSymbols));
+
+    // 5. @output_shapes(symbols...) -> every output extent, output after output.
+    b.setInsertionPoint(main);
+    SmallVector<Type> symbolTypes(symbols.size(), index);
+    auto shapes = func::FuncOp::create(
+        b, loc, "output_shapes",
+        b.getFunctionType(symbolTypes, SmallVector<Type>(holder->getNumOperands(), index)));
+    // Public: drop-equivalent-buffer-results would otherwise drop results that are arguments.
+    // (Packaging makes every function but the descriptor internal.)
+    Block *body = shapes.addEntryBlock();
+    b.setInsertionPointToStart(body);
+    IRMapping inShapes;
+    for (unsigned s = 0; s < symbols.size(); ++s)
+      inShapes.map(main.getArgument(s), shapes.getArgument(s));
+    SmallVector<Value> extents;
+    for (Value extent : holder->getOperands())
+      extents.push_back(*tcc::cloneSymbolExpression(b, extent, inShapes));
+    func::ReturnOp::create(b, loc, extents);
+
+    holder->erase();
+    keep.erase();
+    OpBuilder end(ret);
+    func::ReturnOp::create(end, ret.getLoc());
+    ret.erase();
+    main.setFunctionType(b.getFunctionType(main.getArgumentTypes(), {}));
+    main.removeResAttrsAttr();
+  }
+};
+
+} // namespace

@@ -1,0 +1,57 @@
+// RUN: tcc-opt %s --split-input-file --tcc-entry-signature --verify-diagnostics | FileCheck %s
+// @main gets the model ABI's signature: symbol values first, then raw byte buffers for the
+// inputs (read through views whose extents come from the bind_shape maps) and the outputs
+// (the results are materialized into views of them). Every dim of an input becomes
+// arithmetic over the symbols; output extents are published by @output_shapes.
+
+// CHECK: module attributes {tcc.output_symbols = [array<i32: -1, 0>]}
+// CHECK-LABEL: func.func @output_shapes
+// CHECK-SAME: (%[[B:.*]]: index, %[[S:.*]]: index) -> (index, index)
+// CHECK: %[[TWICE:.*]] = affine.apply #{{.*}}()[%[[S]]]
+// CHECK: return %[[TWICE]], %[[B]]
+// CHECK-LABEL: func.func @main
+// CHECK-SAME: (%[[BATCH:.*]]: index {tcc.symbol = "batch"}, %[[SEQ:.*]]: index {tcc.symbol = "seq"},
+// CHECK-SAME: %[[X:.*]]: memref<?xi8> {onnx.name = "x"}, %[[Y:.*]]: memref<?xi8> {onnx.name = "y"})
+// CHECK-NOT: prim.bind_shape
+// CHECK: %[[OUT:.*]] = memref.view %[[Y]][%{{.*}}][%{{.*}}, %[[BATCH]]] : memref<?xi8> to memref<?x?xf32>
+// CHECK: %[[TWO_S:.*]] = affine.apply #{{.*}}()[%[[SEQ]]]
+// CHECK: %[[IN:.*]] = memref.view %[[X]][%{{.*}}][%[[BATCH]], %[[TWO_S]]] : memref<?xi8> to memref<?x?xf32>
+// CHECK: %[[T:.*]] = bufferization.to_tensor %[[IN]] restrict : memref<?x?xf32>
+// CHECK: tensor.empty(%[[TWO_S]], %[[BATCH]])
+// CHECK: linalg.transpose ins(%[[T]]
+// CHECK: bufferization.materialize_in_destination %{{.*}} in restrict writable %[[OUT]]
+// CHECK: return{{$}}
+prim.symbol @batch
+prim.symbol @seq
+func.func @main(%x: tensor<?x?xf32> {onnx.name = "x"}) -> (tensor<?x?xf32> {onnx.name = "y"}) {
+  prim.bind_shape %x [@batch, @seq] affine_map<()[s0, s1] -> (s0, 2 * s1)> : tensor<?x?xf32>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %d0 = tensor.dim %x, %c0 : tensor<?x?xf32>
+  %d1 = tensor.dim %x, %c1 : tensor<?x?xf32>
+  %e = tensor.empty(%d1, %d0) : tensor<?x?xf32>
+  %t = linalg.transpose ins(%x : tensor<?x?xf32>) outs(%e : tensor<?x?xf32>) permutation = [1, 0]
+  return %t : tensor<?x?xf32>
+}
+
+// -----
+
+// An output whose extent is read from tensor data cannot be sized before the run.
+prim.symbol @n
+// expected-error @+1 {{output 'y' dim 0: its extent depends on the data, not only on the input shapes}}
+func.func @main(%x: tensor<?xi64> {onnx.name = "x"}) -> (tensor<?xf32> {onnx.name = "y"}) {
+  prim.bind_shape %x [@n] affine_map<()[s0] -> (s0)> : tensor<?xi64>
+  %c0 = arith.constant 0 : index
+  %v = tensor.extract %x[%c0] : tensor<?xi64>
+  %m = arith.index_cast %v : i64 to index
+  %e = tensor.empty(%m) : tensor<?xf32>
+  return %e : tensor<?xf32>
+}
+
+// -----
+
+// A dynamic input dim must be bound to symbols.
+// expected-error @+1 {{input 'x' dim 0 is dynamic but bound to no symbol}}
+func.func @main(%x: tensor<?xf32> {onnx.name = "x"}) -> (tensor<?xf32> {onnx.name = "y"}) {
+  return %x : tensor<?xf32>
+}

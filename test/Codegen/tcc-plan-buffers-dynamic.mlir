@@ -1,0 +1,35 @@
+// RUN: tcc-opt %s --allow-unregistered-dialect --tcc-plan-buffers --canonicalize --cse | FileCheck %s
+// With dynamic extents the offsets are arithmetic over the symbol arguments, computed once at
+// entry: each buffer sits above the earlier-placed buffers whose live ranges overlap its
+// own (%a: 4n bytes, %b: 256 bytes, both live at once, so %b is at align(4n); %c lives
+// after %a died and reuses its bytes, so CSE merges their views). @workspace_size computes
+// the total, max(4n, align(4n) + 256) aligned, from the symbols alone.
+
+// CHECK-LABEL: func.func @workspace_size
+// CHECK-SAME: (%[[N:.*]]: index) -> index
+// CHECK: %[[A:.*]] = arith.muli %[[N]], %c4
+// CHECK: %[[AB:.*]] = arith.maxsi %[[A]], %c1
+// CHECK: %[[SUM:.*]] = arith.addi %[[AB]], %c63
+// CHECK: %[[ALIGNED:.*]] = arith.andi %[[SUM]], %c-64
+// CHECK: arith.addi %[[ALIGNED]], %c256
+// CHECK: return
+// CHECK-LABEL: func.func @main
+// CHECK-SAME: %[[WS:[a-z0-9]+]]: memref<?xi8> {tcc.workspace})
+// CHECK-NOT: memref.alloc
+// CHECK: %[[BYTES:.*]] = arith.muli %arg0, %c4
+// CHECK: %[[VA:.*]] = memref.view %[[WS]][%c0][%arg0] : memref<?xi8> to memref<?xf32>
+// CHECK: memref.copy %arg1, %[[VA]]
+// CHECK: %[[VB:.*]] = memref.view %[[WS]][%{{.*}}][] : memref<?xi8> to memref<64xf32>
+// CHECK: "test.use"(%[[VA]], %[[VB]])
+// CHECK: memref.copy %arg1, %[[VA]]
+// CHECK-NOT: memref.alloc
+func.func @main(%n: index {tcc.symbol = "n"}, %in: memref<?xf32>, %out: memref<?xf32>) {
+  %a = memref.alloc(%n) : memref<?xf32>
+  memref.copy %in, %a : memref<?xf32> to memref<?xf32>
+  %b = memref.alloc() : memref<64xf32>
+  "test.use"(%a, %b) : (memref<?xf32>, memref<64xf32>) -> ()
+  %c = memref.alloc(%n) : memref<?xf32>
+  memref.copy %in, %c : memref<?xf32> to memref<?xf32>
+  memref.copy %c, %out : memref<?xf32> to memref<?xf32>
+  return
+}
