@@ -28,6 +28,21 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -q --no-install-recommends "${missing[@]}"
 fi
 
+# ONNX Runtime (npm's onnxruntime-node) is the second reference of the corpus tests; it is
+# optional (TCC_SKIP_ORT=1 skips it) and lives in a per-user cache, not in the checkout.
+ort_dir="$HOME/.cache/tcc/onnxruntime-node"
+if [ "${TCC_SKIP_ORT:-0}" != 1 ] && [ ! -d "$ort_dir/node_modules/onnxruntime-node" ]; then
+  if command -v npm >/dev/null && command -v node >/dev/null; then
+    echo "setup: installing onnxruntime-node@1.30.0 into $ort_dir (test reference)"
+    mkdir -p "$ort_dir"
+    # --ignore-scripts: its install script downloads CUDA binaries; the CPU ones are in the package.
+    (cd "$ort_dir" && npm install --ignore-scripts --no-audit --no-fund onnxruntime-node@1.30.0 >/dev/null) ||
+      echo "setup: warning: could not install onnxruntime-node; the corpus tests compare with the reference evaluator only"
+  else
+    echo "setup: note: no node/npm; the corpus tests compare with the reference evaluator only"
+  fi
+fi
+
 [ "${TCC_SKIP_BUILD:-0}" = 1 ] && exit 0
 
 export CCACHE_DIR="${CCACHE_DIR:-$HOME/.cache/tcc-ccache}"

@@ -185,7 +185,9 @@ struct EntrySignaturePass : tcc::impl::EntrySignatureBase<EntrySignaturePass> {
     ret = cast<func::ReturnOp>(entry.getTerminator());
 
     // 4. Outputs become raw buffers written in place; their views need the extents at entry.
-    b.setInsertionPointAfter(zero.getDefiningOp());
+    // (The resolution may have erased the first constant zero: make another.)
+    b.setInsertionPointToStart(&entry);
+    zero = arith::ConstantIndexOp::create(b, loc, 0);
     IRMapping atEntry;
     for (unsigned s = 0; s < symbols.size(); ++s)
       atEntry.map(main.getArgument(s), main.getArgument(s));

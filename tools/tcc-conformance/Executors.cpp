@@ -219,6 +219,23 @@ public:
                        const_cast<int64_t *>(inputs[i].shape.data()), nullptr, 0};
       inPtrs.push_back(&in[i]);
     }
+    // Output extents come from the symbols the inputs bind.
+    std::vector<int64_t> symbols(std::max<int32_t>(tcc_model_num_symbols(model), 1));
+    if (tcc_status s = tcc_model_bind_symbols(model, inPtrs.data(), inPtrs.size(),
+                                              symbols.data(), symbols.size()))
+      return "run: " + statusText(s);
+    std::vector<std::vector<int64_t>> shapes(numOutputs);
+    std::vector<int64_t *> shapePtrs;
+    for (int32_t i = 0; i < numOutputs; ++i) {
+      tcc_tensor_info info;
+      if (tcc_status s = tcc_model_output_info(model, i, &info))
+        return statusText(s);
+      shapes[i].resize(std::max<int32_t>(info.rank, 1));
+      shapePtrs.push_back(shapes[i].data());
+    }
+    if (tcc_status s = tcc_model_output_shapes(model, symbols.data(), symbols.size(), shapePtrs.data(),
+                                               shapePtrs.size()))
+      return "run: " + statusText(s);
     for (int32_t i = 0; i < numOutputs; ++i) {
       tcc_tensor_info info;
       if (tcc_status s = tcc_model_output_info(model, i, &info))
@@ -226,7 +243,7 @@ public:
       Type element = elementTypeOfOnnxCode(context, info.dtype);
       if (!element)
         return "output " + std::to_string(i) + " has an unknown dtype";
-      results.push_back(Tensor::zeros(element, llvm::ArrayRef<int64_t>(info.shape, info.rank)));
+      results.push_back(Tensor::zeros(element, llvm::ArrayRef<int64_t>(shapes[i].data(), info.rank)));
     }
     for (int32_t i = 0; i < numOutputs; ++i) {
       DLDataType dtype;

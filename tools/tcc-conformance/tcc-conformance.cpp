@@ -15,6 +15,9 @@
 //===----------------------------------------------------------------------------------===//
 #include "CaseData.h"
 #include "Executors.h"
+#include "Sizes.h"
+
+#include "tcc/Evaluate/Npy.h"
 
 #include "tcc/InitAll.h"
 
@@ -48,6 +51,9 @@ struct Options {
   bool quiet = false;
   bool verbose = false;
   double rtol = 1e-3, atol = 1e-7;
+  std::vector<std::string> sizeSpecs;
+  std::vector<SymbolSizes> sizes;
+  std::string saveDir;
 };
 
 /// Case directories: each path is a case (has model.onnx) or a folder of cases.
@@ -111,6 +117,54 @@ std::string runSet(Executable &executable, const DataSet &set, const std::vector
   return "";
 }
 
+/// Writes `tensors` as DIR/PREFIX_<k>.npy.
+std::string saveTensors(const std::string &dir, const std::string &prefix,
+                        const std::vector<tcc::eval::Tensor> &tensors) {
+  for (auto [k, t] : llvm::enumerate(tensors))
+    if (llvm::Error e = tcc::eval::writeNpy(dir + "/" + prefix + "_" + std::to_string(k) + ".npy", t))
+      return llvm::toString(std::move(e));
+  return "";
+}
+
+/// --size: the case's inputs at every combination of the given symbol sizes, the reference
+/// evaluator's outputs as the expected ones, and one model.so compiled with symbolic dims
+/// that must match at every size. With --save, each size's inputs and outputs (the
+/// reference's as expected_<k>.npy) go to SAVE/<case>/<size>/.
+std::string runSizes(const std::string &dir, MLIRContext &context, const DataSet &base,
+                     const std::string &scratch, const Options &options, std::string &note) {
+  std::vector<std::vector<std::string>> symbols;
+  std::string error = readInputSymbols(dir, context, symbols);
+  if (!error.empty())
+    return error;
+  std::vector<DataSet> sets;
+  if (!(error = makeSizedDataSets(base, symbols, options.sizes, sets)).empty())
+    return error;
+  auto reference = prepare(Mode::Reference, dir, {}, nullptr, nullptr, scratch, error);
+  if (!reference)
+    return "reference: " + error;
+  auto compiled = prepare(Mode::Compiled, dir, {}, nullptr, nullptr, scratch, error);
+  if (!compiled)
+    return error;
+  std::string caseName = llvm::sys::path::filename(dir).str();
+  for (DataSet &set : sets) {
+    if (!(error = reference->run(set.inputs, set.expected)).empty())
+      return set.name + ": reference: " + error;
+    std::string reason = runSet(*compiled, set, {}, options);
+    if (!reason.empty())
+      return set.name + ": " + reason;
+    if (!options.saveDir.empty()) {
+      std::string out = options.saveDir + "/" + caseName + "/" + set.name;
+      if (llvm::sys::fs::create_directories(out))
+        return "cannot create " + out;
+      if (!(error = saveTensors(out, "input", set.inputs)).empty() ||
+          !(error = saveTensors(out, "expected", set.expected)).empty())
+        return error;
+    }
+  }
+  note = " (" + std::to_string(sets.size()) + " sizes, one model.so)";
+  return "";
+}
+
 /// Runs one case; returns "" on success or the reason it failed. `note` says how it ran.
 std::string runCase(const std::string &dir, Mode mode, const std::string &scratch,
                     const Options &options, std::string &note) {
@@ -122,7 +176,9 @@ std::string runCase(const std::string &dir, Mode mode, const std::string &scratc
   if (!error.empty())
     return error;
 
-  // Compiled code is specialized to each data set's shapes; the evaluator takes any.
+  if (!options.sizes.empty())
+    return runSizes(dir, context, sets.front(), scratch, options, note);
+
   if (mode == Mode::Reference) {
     if (auto executable = prepare(mode, dir, {}, nullptr, nullptr, scratch, error)) {
       for (const DataSet &set : sets) {
@@ -133,8 +189,20 @@ std::string runCase(const std::string &dir, Mode mode, const std::string &scratc
       return "";
     }
   } else {
+    // Compiled once with the model's symbolic dims, the library runs every data set.
+    if (auto executable = prepare(mode, dir, {}, nullptr, nullptr, scratch, error)) {
+      for (const DataSet &set : sets) {
+        std::string reason = runSet(*executable, set, {}, options);
+        if (!reason.empty())
+          return reason;
+      }
+      return "";
+    }
+    // Otherwise each data set's shapes are fixed, as with tcc --dim.
+    std::string dynamicError = error;
     bool compiled = true;
     for (const DataSet &set : sets) {
+      error.clear();
       auto executable = prepare(mode, dir, {}, nullptr, &set, scratch, error);
       if (!executable) {
         compiled = false;
@@ -144,8 +212,10 @@ std::string runCase(const std::string &dir, Mode mode, const std::string &scratc
       if (!reason.empty())
         return reason;
     }
-    if (compiled)
+    if (compiled) {
+      note = " (static shapes only: " + dynamicError + ")";
       return "";
+    }
   }
   // Retry with the shape-like inputs bound as constants, preparing once per data set.
   std::vector<unsigned> bind;
@@ -200,7 +270,22 @@ int main(int argc, char **argv) {
   app.add_flag("-v,--verbose", options.verbose, "print each float output's error");
   app.add_option("--rtol", options.rtol, "relative tolerance (default 1e-3)");
   app.add_option("--atol", options.atol, "absolute tolerance (default 1e-7)");
+  app.add_option("--size", options.sizeSpecs,
+                 "NAME=V[,V...]: run the case at these values of symbol NAME (its inputs cycled "
+                 "to each size; every combination of the --size options), comparing one model.so "
+                 "compiled with symbolic dims against the reference evaluator");
+  app.add_option("--save", options.saveDir,
+                 "with --size: write each size's inputs and reference outputs as .npy under DIR");
   CLI11_PARSE(app, argc, argv);
+  for (const std::string &spec : options.sizeSpecs) {
+    SymbolSizes sizes;
+    std::string problem = parseSymbolSizes(spec, sizes);
+    if (!problem.empty()) {
+      llvm::errs() << "tcc-conformance: error: --size: " << problem << "\n";
+      return 2;
+    }
+    options.sizes.push_back(sizes);
+  }
 
   Mode mode = options.mode == "compiled" ? Mode::Compiled : Mode::Reference;
   tcc::registerAllPasses();

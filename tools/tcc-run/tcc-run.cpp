@@ -46,6 +46,7 @@ struct Options {
   int benchmarkRuns = 0;
   int warmupRuns = 5;
   int threads = 0;
+  bool info = false;
 };
 
 /// Thrown to end the program with `code` after printing `message` as an error.
@@ -263,10 +264,48 @@ void printOutputs(tcc_model *model, const std::vector<Tensor> &outputs) {
   }
 }
 
+/// --info: the model's symbols (with their ranges), inputs and outputs.
+void printInfo(const tcc_model *model) {
+  int32_t numSymbols = tcc_model_num_symbols(model);
+  for (int32_t s = 0; s < numSymbols; ++s) {
+    tcc_symbol_info info{};
+    check(tcc_model_symbol_info(model, s, &info));
+    std::printf("symbol %s: [%lld, %s]\n", info.name, static_cast<long long>(info.min),
+                info.max < 0 ? "unbounded" : std::to_string(info.max).c_str());
+  }
+  auto describe = [](const char *what, int32_t index, const tcc_tensor_info &info) {
+    std::string dims;
+    for (int32_t d = 0; d < info.rank; ++d) {
+      dims += d ? ", " : "";
+      if (info.shape[d] >= 0)
+        dims += std::to_string(info.shape[d]);
+      else
+        dims += info.dim_names[d] ? info.dim_names[d] : "?";
+    }
+    std::printf("%s %d '%s': %s [%s]\n", what, index, info.name, tcc_dtype_name(info.dtype),
+                dims.c_str());
+  };
+  for (int32_t i = 0; i < tcc_model_num_inputs(model); ++i) {
+    tcc_tensor_info info{};
+    check(tcc_model_input_info(model, i, &info));
+    describe("input", i, info);
+  }
+  for (int32_t i = 0; i < tcc_model_num_outputs(model); ++i) {
+    tcc_tensor_info info{};
+    check(tcc_model_output_info(model, i, &info));
+    describe("output", i, info);
+  }
+}
+
 int runTool(const Options &options) {
   tcc_model *rawModel = nullptr;
   check(tcc_model_load(options.model.c_str(), nullptr, &rawModel));
   std::unique_ptr<tcc_model, ModelDeleter> model(rawModel);
+  if (options.info) {
+    printInfo(model.get());
+    if (options.inputs.empty())
+      return 0;
+  }
 
   int32_t numInputs = tcc_model_num_inputs(model.get());
   int32_t numOutputs = tcc_model_num_outputs(model.get());
@@ -357,6 +396,9 @@ int main(int argc, char **argv) {
       ->check(CLI::Range(0, 1000000000));
   app.add_option("--threads", options.threads, "threads per run; 0 = one per core (default)")
       ->check(CLI::Range(0, 1024));
+  app.add_flag("--info", options.info,
+               "print the model's symbols (with their ranges), inputs and outputs; with no "
+               "--input, only that");
   app.set_version_flag("--version", std::string("tcc-run ") + tcc_runtime_version());
   try {
     app.parse(argc, argv);

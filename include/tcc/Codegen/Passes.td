@@ -53,10 +53,14 @@ def PlanBuffers : Pass<"tcc-plan-buffers", "mlir::ModuleOp"> {
   let summary = "Place every intermediate buffer of @main in one workspace by liveness";
   let description = [{
     After bufferization, each `memref.alloc` of the host function `@main` becomes a
-    `memref.view` into one workspace argument (appended to @main), at an offset chosen from
-    the buffers' live ranges: buffers whose ranges do not overlap share bytes. Offsets are
-    64-byte aligned. The workspace size is recorded as `tcc.workspace_size` on @main. Nothing
-    is allocated while the model runs.
+    `memref.view` into one workspace argument (`memref<?xi8>`, appended to @main), at an
+    offset chosen from the buffers' live ranges: buffers whose ranges do not overlap share
+    bytes. Offsets are 64-byte aligned. With static shapes each buffer takes the lowest free
+    offset and the size is recorded as `tcc.workspace_size` on @main; with dynamic shapes
+    sizes are arithmetic over the symbol arguments (`tcc.symbol`), and each buffer goes above
+    every earlier-placed buffer it overlaps in time (largest estimated first), offsets
+    computed once at entry. `func @workspace_size(symbols...) -> index` gives the total.
+    Nothing is allocated while the model runs.
 
     ```mlir
     %a = memref.alloc() : memref<4x4xf32>
@@ -119,11 +123,12 @@ def RangeKernels : Pass<"tcc-range-kernels", "mlir::ModuleOp"> {
   let summary = "Let each kernel run a range of its outermost parallel loop";
   let description = [{
     Runs after `convert-linalg-to-parallel-loops`. A kernel whose body is one `scf.parallel`
-    with a constant outermost extent gets two index arguments, `begin` and `end`, that bound
-    that loop; its calls pass (0, extent). The kernel's name goes into the module attribute
-    `tcc.parallel_kernels` with the extent, so that packaging can run the calls through the
-    runtime's `parallel_for` (imports->parallel_for splits [0, extent) into chunks). @main
-    gets the import table as a first `!llvm.ptr` argument.
+    whose outermost extent its callers can compute (a constant, an argument, or a dim of an
+    argument) gets two index arguments, `begin` and `end`, that bound that loop; its calls
+    pass (0, extent). The kernel's name goes into the module attribute
+    `tcc.parallel_kernels`, so that packaging can run the calls through the runtime's
+    `parallel_for` (imports->parallel_for splits [0, extent) into chunks). @main gets the
+    import table as a first `!llvm.ptr` argument.
   }];
   let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::LLVM::LLVMDialect"];
 }
