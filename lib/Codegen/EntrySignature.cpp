@@ -116,6 +116,17 @@ struct EntrySignaturePass : tcc::impl::EntrySignatureBase<EntrySignaturePass> {
           return signalPassFailure();
         }
         AffineMap map = bind.getShape();
+        // The runtime takes each symbol's value from an input dim that is that symbol alone.
+        if (!isa<AffineSymbolExpr>(map.getResult(d))) {
+          std::string text;
+          llvm::raw_string_ostream os(text);
+          map.getResult(d).print(os);
+          main.emitError() << "input '" << nameOf(main, position, false) << "' dim " << d
+                           << " is the expression " << text
+                           << " of symbols; input dims must be a symbol alone (or static: "
+                              "--dim NAME=VALUE)";
+          return signalPassFailure();
+        }
         SmallVector<Value> operands;
         for (Attribute s : bind.getSymbols())
           operands.push_back(symbolValue.lookup(cast<FlatSymbolRefAttr>(s).getAttr()));

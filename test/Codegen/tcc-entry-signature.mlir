@@ -4,34 +4,43 @@
 // (the results are materialized into views of them). Every dim of an input becomes
 // arithmetic over the symbols; output extents are published by @output_shapes.
 
-// CHECK: module attributes {tcc.output_symbols = [array<i32: -1, 0>]}
+// CHECK: module attributes {tcc.output_symbols = [array<i32: -1, 0>, array<i32: 0>]}
 // CHECK-LABEL: func.func @output_shapes
-// CHECK-SAME: (%[[B:.*]]: index, %[[S:.*]]: index) -> (index, index)
+// CHECK-SAME: (%[[B:.*]]: index, %[[S:.*]]: index) -> (index, index, index)
 // CHECK: %[[TWICE:.*]] = affine.apply #{{.*}}()[%[[S]]]
-// CHECK: return %[[TWICE]], %[[B]]
+// CHECK: return %[[TWICE]], %[[B]], %[[B]]
 // CHECK-LABEL: func.func @main
-// CHECK-SAME: (%[[BATCH:.*]]: index {tcc.symbol = "batch"}, %[[SEQ:.*]]: index {tcc.symbol = "seq"},
-// CHECK-SAME: %[[X:.*]]: memref<?xi8> {onnx.name = "x"}, %[[Y:.*]]: memref<?xi8> {onnx.name = "y"})
+// CHECK-SAME: (%[[BATCH:[a-z0-9]+]]: index {tcc.symbol = "batch"}, %[[SEQ:[a-z0-9]+]]: index {tcc.symbol = "seq"},
+// CHECK-SAME: %[[X:[a-z0-9]+]]: memref<?xi8> {onnx.name = "x"}, %[[WIN:[a-z0-9]+]]: memref<?xi8> {onnx.name = "w"},
+// CHECK-SAME: %[[Y:[a-z0-9]+]]: memref<?xi8> {onnx.name = "y"}, %[[Z:[a-z0-9]+]]: memref<?xi8> {onnx.name = "z"})
 // CHECK-NOT: prim.bind_shape
 // CHECK: %[[OUT:.*]] = memref.view %[[Y]][%{{.*}}][%{{.*}}, %[[BATCH]]] : memref<?xi8> to memref<?x?xf32>
-// CHECK: %[[TWO_S:.*]] = affine.apply #{{.*}}()[%[[SEQ]]]
-// CHECK: %[[IN:.*]] = memref.view %[[X]][%{{.*}}][%[[BATCH]], %[[TWO_S]]] : memref<?xi8> to memref<?x?xf32>
+// CHECK: %[[OUT2:.*]] = memref.view %[[Z]][%{{.*}}][%[[BATCH]]] : memref<?xi8> to memref<?xf32>
+// CHECK: %[[IN:.*]] = memref.view %[[X]][%{{.*}}][%[[BATCH]], %[[SEQ]]] : memref<?xi8> to memref<?x?xf32>
 // CHECK: %[[T:.*]] = bufferization.to_tensor %[[IN]] restrict : memref<?x?xf32>
+// CHECK: %[[W:.*]] = bufferization.to_tensor
+// CHECK: %[[TWO_S:.*]] = affine.apply #{{.*}}()[%[[SEQ]]]
 // CHECK: tensor.empty(%[[TWO_S]], %[[BATCH]])
-// CHECK: linalg.transpose ins(%[[T]]
+// CHECK: %[[C:.*]] = tensor.concat dim(1) %[[T]], %[[T]]
+// CHECK: linalg.transpose ins(%[[C]]
 // CHECK: bufferization.materialize_in_destination %{{.*}} in restrict writable %[[OUT]]
+// CHECK: bufferization.materialize_in_destination %[[W]] in restrict writable %[[OUT2]]
 // CHECK: return{{$}}
 prim.symbol @batch
 prim.symbol @seq
-func.func @main(%x: tensor<?x?xf32> {onnx.name = "x"}) -> (tensor<?x?xf32> {onnx.name = "y"}) {
-  prim.bind_shape %x [@batch, @seq] affine_map<()[s0, s1] -> (s0, 2 * s1)> : tensor<?x?xf32>
+func.func @main(%x: tensor<?x?xf32> {onnx.name = "x"}, %w: tensor<?xf32> {onnx.name = "w"})
+    -> (tensor<?x?xf32> {onnx.name = "y"}, tensor<?xf32> {onnx.name = "z"}) {
+  prim.bind_shape %x [@batch, @seq] affine_map<()[s0, s1] -> (s0, s1)> : tensor<?x?xf32>
+  prim.bind_shape %w [@batch] affine_map<()[s0] -> (s0)> : tensor<?xf32>
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %d0 = tensor.dim %x, %c0 : tensor<?x?xf32>
   %d1 = tensor.dim %x, %c1 : tensor<?x?xf32>
-  %e = tensor.empty(%d1, %d0) : tensor<?x?xf32>
-  %t = linalg.transpose ins(%x : tensor<?x?xf32>) outs(%e : tensor<?x?xf32>) permutation = [1, 0]
-  return %t : tensor<?x?xf32>
+  %twice = affine.apply affine_map<()[s0] -> (s0 * 2)>()[%d1]
+  %e = tensor.empty(%twice, %d0) : tensor<?x?xf32>
+  %c = tensor.concat dim(1) %x, %x : (tensor<?x?xf32>, tensor<?x?xf32>) -> tensor<?x?xf32>
+  %t = linalg.transpose ins(%c : tensor<?x?xf32>) outs(%e : tensor<?x?xf32>) permutation = [1, 0]
+  return %t, %w : tensor<?x?xf32>, tensor<?xf32>
 }
 
 // -----
@@ -53,5 +62,15 @@ func.func @main(%x: tensor<?xi64> {onnx.name = "x"}) -> (tensor<?xf32> {onnx.nam
 // A dynamic input dim must be bound to symbols.
 // expected-error @+1 {{input 'x' dim 0 is dynamic but bound to no symbol}}
 func.func @main(%x: tensor<?xf32> {onnx.name = "x"}) -> (tensor<?xf32> {onnx.name = "y"}) {
+  return %x : tensor<?xf32>
+}
+
+// -----
+
+// An input dim that is an expression of symbols could not be bound by the runtime.
+prim.symbol @n
+// expected-error @+1 {{input 'x' dim 0 is the expression s0 * 2 of symbols; input dims must be a symbol alone}}
+func.func @main(%x: tensor<?xf32> {onnx.name = "x"}) -> (tensor<?xf32> {onnx.name = "y"}) {
+  prim.bind_shape %x [@n] affine_map<()[s0] -> (s0 * 2)> : tensor<?xf32>
   return %x : tensor<?xf32>
 }
