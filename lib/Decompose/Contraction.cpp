@@ -8,12 +8,9 @@ using namespace mlir;
 using namespace tcc;
 using namespace tcc::decompose;
 
-namespace {
-
-
 /// numpy matmul: 1-d operands are promoted (and the added dim removed afterwards); the
 /// batch dims broadcast; result[..., i, j] = sum_k a[..., i, k] b[..., k, j].
-Value matmul(NodeRewriter &n, Value a, Value b) {
+Value tcc::decompose::buildMatMul(NodeRewriter &n, Value a, Value b) {
   OpBuilder &bld = n.getBuilder();
   Type ea = cast<RankedTensorType>(a.getType()).getElementType();
   Type eb = cast<RankedTensorType>(b.getType()).getElementType();
@@ -88,12 +85,14 @@ Value matmul(NodeRewriter &n, Value a, Value b) {
   return result;
 }
 
+namespace {
+
 // matmul(a, b) as numpy.matmul
 LogicalResult matmulRule(NodeRewriter &n) {
   Value a = n.getInput(0), b = n.getInput(1);
   if (!a || !b)
     return failure();
-  Value r = matmul(n, a, b);
+  Value r = buildMatMul(n, a, b);
   return r ? n.setResults(r) : failure();
 }
 

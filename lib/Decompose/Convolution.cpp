@@ -70,30 +70,34 @@ LogicalResult getPadding(NodeRewriter &n, ArrayRef<OpFoldResult> inputSpatial,
 }
 
 
-// conv(x, w, b) = convolution(x, w, strides, pads, dilations, group) + b[c] per channel
-LogicalResult conv(NodeRewriter &n) {
-  Value x = n.getInput(0), w = n.getInput(1), bias = n.getOptionalInput(2);
-  if (!x || !w || n.hasFailed())
-    return failure();
+} // namespace
+
+/// convolution(x, w) with the node's strides, pads (or auto_pad), dilations, group and
+/// kernel_shape.
+Value tcc::decompose::buildConvolution(NodeRewriter &n, Value x, Value w) {
   auto checkedGroup = checkConvolutionOperands(n, x, w, "M x C/group x k1 ...");
   if (!checkedGroup)
-    return failure();
+    return nullptr;
   int64_t group = *checkedGroup, rank = rankOf(x), spatial = rank - 2;
   auto strides = getSpatialInts(n, "strides", spatial, 1, 1);
   auto dilations = strides ? getSpatialInts(n, "dilations", spatial, 1, 1) : std::nullopt;
   if (!strides || !dilations)
-    return failure();
+    return nullptr;
   auto xType = cast<RankedTensorType>(x.getType()), wType = cast<RankedTensorType>(w.getType());
   SmallVector<std::optional<int64_t>> kernel;
   std::optional<SmallVector<int64_t>> kernelShape = n.getInts("kernel_shape");
-  if (kernelShape && static_cast<int64_t>(kernelShape->size()) != spatial)
-    return n.emitError() << "attribute 'kernel_shape' has " << kernelShape->size()
-                         << " entries, expected " << spatial;
+  if (kernelShape && static_cast<int64_t>(kernelShape->size()) != spatial) {
+    n.emitError() << "attribute 'kernel_shape' has " << kernelShape->size()
+                  << " entries, expected " << spatial;
+    return nullptr;
+  }
   for (int64_t d = 0; d < spatial; ++d) {
     int64_t k = wType.getDimSize(d + 2);
-    if (kernelShape && !ShapedType::isDynamic(k) && (*kernelShape)[d] != k)
-      return n.emitError() << "kernel_shape[" << d << "] is " << (*kernelShape)[d]
-                           << " but W has extent " << k << " there";
+    if (kernelShape && !ShapedType::isDynamic(k) && (*kernelShape)[d] != k) {
+      n.emitError() << "kernel_shape[" << d << "] is " << (*kernelShape)[d]
+                    << " but W has extent " << k << " there";
+      return nullptr;
+    }
     if (!ShapedType::isDynamic(k))
       kernel.push_back(k);
     else if (kernelShape)
@@ -104,12 +108,16 @@ LogicalResult conv(NodeRewriter &n) {
   int64_t channels = xType.getDimSize(1), filterChannels = wType.getDimSize(1),
           outChannels = wType.getDimSize(0);
   if (!ShapedType::isDynamic(channels) && !ShapedType::isDynamic(filterChannels) &&
-      channels != filterChannels * group)
-    return n.emitError() << "X has " << channels << " channels, expected W's " << filterChannels
-                         << " input channels x group (" << group << ")";
-  if (!ShapedType::isDynamic(outChannels) && outChannels % group != 0)
-    return n.emitError() << "W has " << outChannels
-                         << " output channels, expected a multiple of group (" << group << ")";
+      channels != filterChannels * group) {
+    n.emitError() << "X has " << channels << " channels, expected W's " << filterChannels
+                  << " input channels x group (" << group << ")";
+    return nullptr;
+  }
+  if (!ShapedType::isDynamic(outChannels) && outChannels % group != 0) {
+    n.emitError() << "W has " << outChannels << " output channels, expected a multiple of group ("
+                  << group << ")";
+    return nullptr;
+  }
   SmallVector<OpFoldResult> xDims = getDims(n, x), wDims = getDims(n, w);
   if (ShapedType::isDynamic(channels) || ShapedType::isDynamic(filterChannels))
     checkEqual(n, xDims[1], mulIndex(n, wDims[1], n.getBuilder().getIndexAttr(group)),
@@ -117,19 +125,33 @@ LogicalResult conv(NodeRewriter &n) {
   SmallVector<int64_t> low, high;
   if (failed(getPadding(n, ArrayRef<OpFoldResult>(xDims).drop_front(2), kernel, *strides,
                         *dilations, low, high)))
-    return failure();
+    return nullptr;
   for (int64_t d = 0; d < spatial; ++d) {
     int64_t in = xType.getDimSize(d + 2);
     if (ShapedType::isDynamic(in) || !kernel[d])
       continue;
     int64_t effective = (*kernel[d] - 1) * (*dilations)[d] + 1;
-    if (in + low[d] + high[d] < effective)
-      return n.emitError() << "spatial dim " << d << ": the dilated kernel (" << effective
-                           << ") is larger than the padded input (" << in << " + " << low[d]
-                           << " + " << high[d] << ")";
+    if (in + low[d] + high[d] < effective) {
+      n.emitError() << "spatial dim " << d << ": the dilated kernel (" << effective
+                    << ") is larger than the padded input (" << in << " + " << low[d] << " + "
+                    << high[d] << ")";
+      return nullptr;
+    }
   }
-  Value result = prim::ConvolutionOp::create(n.getBuilder(), n.getLoc(), x, w, *strides, low,
-                                             high, *dilations, static_cast<uint64_t>(group));
+  return prim::ConvolutionOp::create(n.getBuilder(), n.getLoc(), x, w, *strides, low, high,
+                                     *dilations, static_cast<uint64_t>(group));
+}
+
+namespace {
+
+// conv(x, w, b) = convolution(x, w, strides, pads, dilations, group) + b[c] per channel
+LogicalResult conv(NodeRewriter &n) {
+  Value x = n.getInput(0), w = n.getInput(1), bias = n.getOptionalInput(2);
+  if (!x || !w || n.hasFailed())
+    return failure();
+  Value result = buildConvolution(n, x, w);
+  if (!result)
+    return failure();
   if (bias) {
     Value biasB = broadcastChannels(n, convert(n, bias, elementOf(x)), getDims(n, result), "B");
     if (!biasB)

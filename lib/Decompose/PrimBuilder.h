@@ -26,6 +26,13 @@ std::optional<llvm::SmallVector<int64_t>> getSpatialInts(NodeRewriter &n, llvm::
 /// or null for types tcc does not support.
 mlir::Type elementTypeOfOnnxCode(mlir::MLIRContext *ctx, int64_t code);
 
+/// numpy.matmul(a, b) (Contraction.cpp); null after an error.
+mlir::Value buildMatMul(NodeRewriter &n, mlir::Value a, mlir::Value b);
+
+/// convolution(x, w) with the node's Conv attributes: strides, pads or auto_pad, dilations,
+/// group, kernel_shape (Convolution.cpp); null after an error.
+mlir::Value buildConvolution(NodeRewriter &n, mlir::Value x, mlir::Value w);
+
 /// `x` reduced over `dim` and broadcast back to x's shape (a keepdims reduction).
 mlir::Value reduceKeep(NodeRewriter &n, prim::ReduceKind kind, mlir::Value x, int64_t dim);
 

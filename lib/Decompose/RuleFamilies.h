@@ -19,6 +19,7 @@ void registerIndexingRules(RuleRegistry &registry);      // Indexing.cpp
 void registerPaddingRules(RuleRegistry &registry);       // Padding.cpp
 void registerLossRules(RuleRegistry &registry);          // Loss.cpp
 void registerRearrangeRules(RuleRegistry &registry);     // Rearrange.cpp
+void registerQuantizationRules(RuleRegistry &registry);  // Quantization.cpp
 
 inline void registerAllRuleFamilies(RuleRegistry &registry) {
   registerElementwiseRules(registry);
@@ -34,6 +35,7 @@ inline void registerAllRuleFamilies(RuleRegistry &registry) {
   registerPaddingRules(registry);
   registerLossRules(registry);
   registerRearrangeRules(registry);
+  registerQuantizationRules(registry);
 }
 
 } // namespace tcc::decompose
