@@ -120,6 +120,40 @@ def Prim_ConcatenateOp : Prim_Op<"concatenate", [Pure, InferTypeOpAdaptor, Prim_
   let hasFolder = 1;
 }
 
+def Prim_ScatterOp : Prim_Op<"scatter", [Pure, Prim_Reify,
+    AllTypesMatch<["operand", "result"]>, AllElementTypesMatch<["operand", "updates"]>]> {
+  let summary = "operand with the slices at index tuples replaced by, or combined with, updates";
+  let description = [{
+    `indices` has shape `B... x K` with a static K, 1 <= K <= rank(operand): each row
+    `indices[b..., :]` is the index tuple t of a slice `operand[t, ...]` (of shape
+    `operand.shape[K:]`); `updates` has shape `B... x operand.shape[K:]`. In the row-major
+    order of b, `result[t, ...] = updates[b, ...]`, or with `combine` (sum, prod, max, min)
+    `result[t, ...] = combine(result[t, ...], updates[b, ...])`: a later row writing the same
+    place wins, or accumulates in that order. A row whose tuple has an entry outside
+    `[0, extent)` is skipped (decompositions wrap ONNX's negative indices first), so no
+    index ever reaches memory out of bounds.
+
+    ```mlir
+    %r = prim.scatter %data[%indices], %updates combine = sum
+        : (tensor<4x3xf32>, tensor<2x1xi64>, tensor<2x3xf32>) -> tensor<4x3xf32>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$operand, Prim_IntTensor:$indices,
+                       AnyRankedTensor:$updates, OptionalAttr<Prim_ReduceKind>:$combine);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = [{
+    $operand `[` $indices `]` `,` $updates (`combine` `=` $combine^)? attr-dict
+    `:` `(` type($operand) `,` type($indices) `,` type($updates) `)` `->` type($result)
+  }];
+  let extraClassDefinition = [{
+    ::mlir::LogicalResult $cppClass::reifyResultShapes(::mlir::OpBuilder &builder,
+        ::mlir::ReifiedRankedShapedTypeDims &shapes) {
+      return ::tcc::prim::reifyShapeOfOperand(getOperation(), 0, builder, shapes);
+    }
+  }];
+  let hasVerifier = 1;
+}
+
 def Prim_ReverseOp : Prim_Op<"reverse", [Pure, SameOperandsAndResultType, Prim_Reify]> {
   let summary = "reverse the order of elements along each listed dim";
   let arguments = (ins AnyRankedTensor:$operand, DenseI64ArrayAttr:$dimensions);

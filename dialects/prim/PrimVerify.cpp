@@ -196,6 +196,34 @@ LogicalResult CumulativeOp::verify() {
   return success();
 }
 
+LogicalResult ScatterOp::verify() {
+  auto operand = cast<RankedTensorType>(getOperand().getType());
+  auto indices = cast<RankedTensorType>(getIndices().getType());
+  auto updates = cast<RankedTensorType>(getUpdates().getType());
+  if (indices.getRank() < 1)
+    return emitOpError() << "indices must have rank >= 1";
+  int64_t k = indices.getShape().back();
+  if (ShapedType::isDynamic(k) || k < 1 || k > operand.getRank())
+    return emitOpError() << "the last dim of indices (the index tuple length) must be static "
+                            "and in [1, "
+                         << operand.getRank() << "], got " << indices.getShape().back();
+  SmallVector<int64_t> expected(indices.getShape().drop_back());
+  llvm::append_range(expected, operand.getShape().drop_front(k));
+  if (updates.getRank() != static_cast<int64_t>(expected.size()))
+    return emitOpError() << "updates has rank " << updates.getRank() << ", expected "
+                         << expected.size() << " (indices' batch dims, then operand dims from "
+                         << k << ")";
+  for (auto [d, e] : llvm::enumerate(expected))
+    if (!ShapedType::isDynamic(e) && !updates.isDynamicDim(d) && updates.getDimSize(d) != e)
+      return emitOpError() << "updates dim " << d << " is " << updates.getDimSize(d)
+                           << ", expected " << e;
+  if (auto combine = getCombine())
+    if (*combine != ReduceKind::Sum && *combine != ReduceKind::Prod &&
+        *combine != ReduceKind::Max && *combine != ReduceKind::Min)
+      return emitOpError() << "combine must be sum, prod, max or min";
+  return success();
+}
+
 LogicalResult SymbolOp::verify() {
   if (getMin() < 0)
     return emitOpError() << "min must be >= 0, got " << getMin();

@@ -218,12 +218,137 @@ LogicalResult trilu(NodeRewriter &n) {
       prim::SelectOp::create(b, n.getLoc(), keep, x, splatLike(n, x, 0.0)).getResult());
 }
 
+/// The combiner of ScatterND / ScatterElements's `reduction` ("none": plain stores).
+std::optional<std::optional<prim::ReduceKind>> scatterReduction(NodeRewriter &n, Value data) {
+  std::string reduction = n.getString("reduction", "none");
+  std::optional<prim::ReduceKind> kind;
+  if (reduction == "add")
+    kind = prim::ReduceKind::Sum;
+  else if (reduction == "mul")
+    kind = prim::ReduceKind::Prod;
+  else if (reduction == "max")
+    kind = prim::ReduceKind::Max;
+  else if (reduction == "min")
+    kind = prim::ReduceKind::Min;
+  else if (reduction != "none") {
+    n.emitError() << "attribute 'reduction' must be none, add, mul, max or min, got \""
+                  << reduction << "\"";
+    return std::nullopt;
+  }
+  if (kind && typeOf(data).getElementType().isInteger(1)) {
+    n.emitError() << "reduction '" << reduction << "' on bool data is not supported";
+    return std::nullopt;
+  }
+  return kind;
+}
+
+// scatter_nd(data, idx, upd)[idx[b..., :], ...] = upd[b..., ...] (or reduced into it), rows
+// in order; negative index entries count from the end of their dim
+LogicalResult scatterND(NodeRewriter &n) {
+  Value data = n.getInput(0), indices = getIndexInput(n, 1), updates = n.getInput(2);
+  if (!data || !indices || !updates)
+    return failure();
+  auto kind = scatterReduction(n, data);
+  if (!kind)
+    return failure();
+  int64_t rank = typeOf(data).getRank(), indexRank = typeOf(indices).getRank();
+  int64_t k = indexRank ? typeOf(indices).getShape().back() : 0;
+  if (indexRank < 1 || ShapedType::isDynamic(k) || k < 1 || k > rank)
+    return n.emitError() << "indices have type " << indices.getType()
+                         << ", expected rank >= 1 and a static last dim in [1, " << rank << "]";
+  if (typeOf(updates).getElementType() != typeOf(data).getElementType())
+    return n.emitError() << "updates have element type " << typeOf(updates).getElementType()
+                         << ", expected the data's " << typeOf(data).getElementType();
+  OpBuilder &b = n.getBuilder();
+  SmallVector<OpFoldResult> dataDims = getDims(n, data), idxDims = getDims(n, indices);
+  int64_t expectedRank = indexRank - 1 + rank - k;
+  if (typeOf(updates).getRank() != expectedRank)
+    return n.emitError() << "updates have rank " << typeOf(updates).getRank() << ", expected "
+                         << expectedRank << " (indices.shape[:-1] + data.shape[" << k << ":])";
+  SmallVector<OpFoldResult> updDims = getDims(n, updates);
+  for (int64_t d = 0; d < expectedRank; ++d) {
+    OpFoldResult want = d < indexRank - 1 ? idxDims[d] : dataDims[k + d - (indexRank - 1)];
+    auto u = getConstantIntValue(updDims[d]), w = getConstantIntValue(want);
+    if (u && w && *u != *w)
+      return n.emitError() << "updates dim " << d << " is " << *u << ", expected " << *w;
+    checkEqual(n, updDims[d], want, "updates must have shape indices.shape[:-1] + data.shape[k:]");
+  }
+  // Wrap negative entries: entry j of each row counts from the end of data dim j.
+  Value wide = convert(n, indices, b.getI64Type());
+  if (!typeOf(indices).getElementType().isUnsignedInteger()) {
+    Value extents = makeShapeTensor(n, ArrayRef<OpFoldResult>(dataDims).take_front(k),
+                                    b.getI64Type());
+    Value extentsB = prim::BroadcastInDimOp::create(
+        b, n.getLoc(), typeOf(wide), extents, getDynamicExtents(n, idxDims),
+        b.getDenseI64ArrayAttr({indexRank - 1}));
+    Value negative = prim::CompareOp::create(b, n.getLoc(), prim::CompareDirection::Lt, wide,
+                                             splatLike(n, wide, 0.0));
+    wide = prim::SelectOp::create(b, n.getLoc(), negative,
+                                  prim::AddOp::create(b, n.getLoc(), wide, extentsB), wide);
+  }
+  auto combine = *kind ? prim::ReduceKindAttr::get(n.getContext(), **kind) : prim::ReduceKindAttr();
+  return n.setResults(
+      prim::ScatterOp::create(b, n.getLoc(), data.getType(), data, wide, updates, combine)
+          .getResult());
+}
+
+// scatter_elements(data, idx, upd, axis)[i0, ..., idx[i...], ..., in] = upd[i...] (or
+// reduced into it): a scatter whose index rows are (i0, ..., idx[i...], ..., in)
+LogicalResult scatterElements(NodeRewriter &n) {
+  Value data = n.getInput(0), indices = getIndexInput(n, 1), updates = n.getInput(2);
+  if (!data || !indices || !updates)
+    return failure();
+  auto kind = scatterReduction(n, data);
+  if (!kind)
+    return failure();
+  int64_t rank = typeOf(data).getRank();
+  if (typeOf(indices).getRank() != rank || typeOf(updates).getRank() != rank)
+    return n.emitError() << "indices and updates must have the data's rank " << rank << ", got "
+                         << typeOf(indices).getRank() << " and " << typeOf(updates).getRank();
+  if (typeOf(updates).getElementType() != typeOf(data).getElementType())
+    return n.emitError() << "updates have element type " << typeOf(updates).getElementType()
+                         << ", expected the data's " << typeOf(data).getElementType();
+  auto axis = normalizeAxis(n, n.getInt("axis", 0), rank);
+  if (!axis)
+    return failure();
+  OpBuilder &b = n.getBuilder();
+  SmallVector<OpFoldResult> dataDims = getDims(n, data), idxDims = getDims(n, indices),
+                            updDims = getDims(n, updates);
+  for (int64_t d = 0; d < rank; ++d) {
+    auto u = getConstantIntValue(updDims[d]), i = getConstantIntValue(idxDims[d]);
+    if (u && i && *u != *i)
+      return n.emitError() << "updates dim " << d << " is " << *u << ", expected the indices' " << *i;
+    checkEqual(n, updDims[d], idxDims[d], "updates must have the shape of indices");
+  }
+  RankedTensorType idxType = typeOf(indices).clone(b.getI64Type());
+  SmallVector<OpFoldResult> columnDims(idxDims);
+  columnDims.push_back(b.getIndexAttr(1));
+  SmallVector<Value> columns;
+  for (int64_t d = 0; d < rank; ++d) {
+    Value coordinate =
+        d == *axis ? wrapIndices(n, indices, dataDims[d])
+                   : Value(prim::IotaOp::create(b, n.getLoc(), idxType,
+                                                getDynamicExtents(n, idxDims), d));
+    columns.push_back(reshape(n, coordinate, columnDims));
+  }
+  Value rows = columns.size() == 1
+                   ? columns.front()
+                   : Value(prim::ConcatenateOp::create(b, n.getLoc(), columns, rank));
+  auto combine = *kind ? prim::ReduceKindAttr::get(n.getContext(), **kind) : prim::ReduceKindAttr();
+  return n.setResults(
+      prim::ScatterOp::create(b, n.getLoc(), data.getType(), data, rows, updates, combine)
+          .getResult());
+}
+
 } // namespace
 
 void tcc::decompose::registerIndexingRules(RuleRegistry &r) {
   r.add("", "Gather", 1, gather);
   r.add("", "GatherElements", 11, gatherElements);
   r.add("", "GatherND", 11, gatherND);
+  r.add("", "Scatter", 9, scatterElements); // deprecated: ScatterElements without reduction
+  r.add("", "ScatterElements", 11, scatterElements);
+  r.add("", "ScatterND", 11, scatterND);
   r.add("", "CumSum", 11, cumSum);
   r.add("", "Trilu", 14, trilu);
 }

@@ -12,6 +12,7 @@
 #include "llvm/ADT/TypeSwitch.h"
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 using namespace mlir;
@@ -470,6 +471,56 @@ llvm::Expected<Results> cumulative(prim::CumulativeOp op, const Environment &env
   }
   return Results{std::move(*result)};
 }
+// result = operand; for each index row b (row-major): result[t, ...] = updates[b, ...] or
+// combine(result[t, ...], updates[b, ...]), t = indices[b, :]; rows out of range are skipped.
+llvm::Expected<Results> scatter(prim::ScatterOp op, const Environment &env) {
+  const Tensor &operand = env.get(op.getOperand());
+  const Tensor &indices = env.get(op.getIndices());
+  const Tensor &updates = env.get(op.getUpdates());
+  int64_t rank = operand.shape.size();
+  if (indices.shape.empty())
+    return makeError("indices must have rank >= 1");
+  int64_t k = indices.shape.back();
+  if (k < 1 || k > rank)
+    return makeError("the index tuple length " + llvm::Twine(k) + " is outside [1, " +
+                     llvm::Twine(rank) + "]");
+  int64_t rows = indices.getNumElements() / k, slice = 1;
+  for (int64_t d = k; d < rank; ++d)
+    slice *= operand.shape[d];
+  if (updates.getNumElements() != rows * slice)
+    return makeError("updates has " + llvm::Twine(updates.getNumElements()) +
+                     " elements, expected " + llvm::Twine(rows * slice));
+  std::optional<Combiner> combiner;
+  if (auto kind = op.getCombine()) {
+    auto c = Combiner::get(*kind, operand.elementType);
+    if (!c)
+      return c.takeError();
+    combiner = *c;
+  }
+  Tensor result = operand;
+  int64_t elementBytes = getElementByteSize(operand.elementType);
+  for (int64_t row = 0; row < rows; ++row) {
+    int64_t base = 0;
+    bool inside = true;
+    for (int64_t d = 0; d < k; ++d) {
+      int64_t index = indices.getInt(row * k + d);
+      inside &= index >= 0 && index < operand.shape[d];
+      base = base * operand.shape[d] + index;
+    }
+    if (!inside)
+      continue;
+    for (int64_t e = 0; e < slice; ++e) {
+      int64_t to = base * slice + e, from = row * slice + e;
+      if (combiner)
+        combiner->store(result, to,
+                        combiner->combine(combiner->load(result, to), combiner->load(updates, from)));
+      else
+        std::memcpy(result.bytes.data() + to * elementBytes,
+                    updates.bytes.data() + from * elementBytes, elementBytes);
+    }
+  }
+  return Results{std::move(result)};
+}
 } // namespace
 
 FamilyResult tcc::eval::detail::evaluateStructuredOp(Operation *op, const Environment &env) {
@@ -480,5 +531,6 @@ FamilyResult tcc::eval::detail::evaluateStructuredOp(Operation *op, const Enviro
       .Case([&](prim::DotGeneralOp typed) { return dotGeneral(typed, env); })
       .Case([&](prim::ConvolutionOp typed) { return convolution(typed, env); })
       .Case([&](prim::CumulativeOp typed) { return cumulative(typed, env); })
+      .Case([&](prim::ScatterOp typed) { return scatter(typed, env); })
       .Default(std::nullopt);
 }

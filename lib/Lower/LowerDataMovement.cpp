@@ -15,6 +15,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Matchers.h"
@@ -603,9 +604,105 @@ struct GatherToGeneric : OpRewritePattern<prim::GatherOp> {
   }
 };
 
+/// scatter: an scf.for over the index rows carrying the result (initialized with the
+/// operand, so bufferization updates one buffer in place). Row b reads its tuple t, and when
+/// every entry is inside its extent an inner scf.for over the slice's elements stores
+/// updates[b, e] (or combine(result[t, e], updates[b, e])) at result[t, e].
+struct ScatterToLoop : OpRewritePattern<prim::ScatterOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(prim::ScatterOp op, PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = op.getType();
+    Type element = type.getElementType();
+    Value operand = lower::castToSignless(rewriter, loc, op.getOperand());
+    Value indices = lower::castToSignless(rewriter, loc, op.getIndices());
+    Value updates = lower::castToSignless(rewriter, loc, op.getUpdates());
+    bool unsignedIndices = op.getIndices().getType().getElementType().isUnsignedInteger();
+    auto indicesType = op.getIndices().getType();
+    int64_t rank = type.getRank(), batchRank = indicesType.getRank() - 1;
+    int64_t k = indicesType.getShape().back();
+    std::optional<prim::ReduceKind> kind = op.getCombine();
+
+    auto cst = [&](OpBuilder &b, int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); };
+    auto dim = [&](OpBuilder &b, Value t, int64_t d) {
+      return getValueOrCreateConstantIndexOp(b, loc, tensor::getMixedSize(b, loc, t, d));
+    };
+    SmallVector<Value> batchExtents, sliceExtents, operandExtents;
+    Value rows = cst(rewriter, 1), slice = cst(rewriter, 1);
+    for (int64_t d = 0; d < batchRank; ++d) {
+      batchExtents.push_back(dim(rewriter, indices, d));
+      rows = arith::MulIOp::create(rewriter, loc, rows, batchExtents.back());
+    }
+    for (int64_t d = 0; d < rank; ++d)
+      operandExtents.push_back(dim(rewriter, operand, d));
+    for (int64_t d = k; d < rank; ++d) {
+      sliceExtents.push_back(operandExtents[d]);
+      slice = arith::MulIOp::create(rewriter, loc, slice, sliceExtents.back());
+    }
+    // Row-major delinearization of `linear` over `extents`.
+    auto delinearize = [&](OpBuilder &b, Value linear, ArrayRef<Value> extents) {
+      SmallVector<Value> position(extents.size());
+      for (int64_t d = static_cast<int64_t>(extents.size()) - 1; d >= 0; --d) {
+        position[d] = arith::RemUIOp::create(b, loc, linear, extents[d]);
+        linear = arith::DivUIOp::create(b, loc, linear, extents[d]);
+      }
+      return position;
+    };
+
+    Value zero = cst(rewriter, 0), one = cst(rewriter, 1);
+    auto outer = scf::ForOp::create(
+        rewriter, loc, zero, rows, one, ValueRange{operand},
+        [&](OpBuilder &b, Location, Value row, ValueRange iterArgs) {
+          SmallVector<Value> batch = delinearize(b, row, batchExtents);
+          SmallVector<Value> tuple;
+          Value inside = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1);
+          for (int64_t d = 0; d < k; ++d) {
+            SmallVector<Value> at(batch);
+            at.push_back(cst(b, d));
+            Value raw = tensor::ExtractOp::create(b, loc, indices, at);
+            Value index = unsignedIndices
+                              ? arith::IndexCastUIOp::create(b, loc, b.getIndexType(), raw).getResult()
+                              : arith::IndexCastOp::create(b, loc, b.getIndexType(), raw).getResult();
+            // 0 <= index < extent, as one unsigned comparison.
+            Value ok = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, index,
+                                             operandExtents[d]);
+            inside = arith::AndIOp::create(b, loc, inside, ok);
+            tuple.push_back(index);
+          }
+          auto guarded = scf::IfOp::create(
+              b, loc, inside,
+              [&](OpBuilder &then, Location) {
+                auto inner = scf::ForOp::create(
+                    then, loc, zero, slice, one, ValueRange{iterArgs[0]},
+                    [&](OpBuilder &ib, Location, Value e, ValueRange acc) {
+                      SmallVector<Value> tail = delinearize(ib, e, sliceExtents);
+                      SmallVector<Value> from(batch), to(tuple);
+                      llvm::append_range(from, tail);
+                      llvm::append_range(to, tail);
+                      Value value = tensor::ExtractOp::create(ib, loc, updates, from);
+                      if (kind) {
+                        Value current = tensor::ExtractOp::create(ib, loc, acc[0], to);
+                        value = lower::combine(ib, loc, static_cast<int>(*kind), element, current,
+                                               value);
+                      }
+                      Value stored = tensor::InsertOp::create(ib, loc, value, acc[0], to);
+                      scf::YieldOp::create(ib, loc, stored);
+                    });
+                scf::YieldOp::create(then, loc, inner.getResult(0));
+              },
+              [&](OpBuilder &otherwise, Location) {
+                scf::YieldOp::create(otherwise, loc, iterArgs[0]);
+              });
+          scf::YieldOp::create(b, loc, guarded.getResult(0));
+        });
+    rewriter.replaceOp(op, lower::castToType(rewriter, loc, outer.getResult(0), type));
+    return success();
+  }
+};
+
 } // namespace
 
 void tcc::lower::populateDataMovementLoweringPatterns(RewritePatternSet &patterns) {
   patterns.add<ReshapeToCollapseExpand, TransposeToLinalg, SliceToGeneric, PadToTensorPad,
-               ConcatenateToInsertSlices, ReverseToGeneric, GatherToGeneric>(patterns.getContext());
+               ConcatenateToInsertSlices, ReverseToGeneric, GatherToGeneric, ScatterToLoop>(patterns.getContext());
 }

@@ -110,3 +110,21 @@ func.func @gather() -> (tensor<2x2xf32>, tensor<3x2x2xf32>, tensor<2xf32>) {
   %2 = prim.gather %v[%k] axis = 0 : (tensor<3xf32>, tensor<2xui8>) -> tensor<2xf32>
   return %0, %1, %2 : tensor<2x2xf32>, tensor<3x2x2xf32>, tensor<2xf32>
 }
+
+// Rows in order: a later row writing the same place wins, or accumulates; a row whose tuple
+// is out of range is skipped.
+// CHECK: @scatter result 0: tensor<3x2xf32> = {{\[\[}}7.0, 8.0], [0.0, 0.0], [5.0, 6.0]]
+// CHECK: @scatter result 1: tensor<3x2xf32> = {{\[\[}}10.0, 12.0], [0.0, 0.0], [5.0, 6.0]]
+// CHECK: @scatter result 2: tensor<3x2xi32> = {{\[\[}}0, 9], [0, 0], [0, 0]]
+func.func @scatter() -> (tensor<3x2xf32>, tensor<3x2xf32>, tensor<3x2xi32>) {
+  %x = arith.constant dense<0.0> : tensor<3x2xf32>
+  %i = arith.constant dense<[[0], [2], [3], [0]]> : tensor<4x1xi64>
+  %u = arith.constant dense<[[3.0, 4.0], [5.0, 6.0], [9.0, 9.0], [7.0, 8.0]]> : tensor<4x2xf32>
+  %0 = prim.scatter %x[%i], %u : (tensor<3x2xf32>, tensor<4x1xi64>, tensor<4x2xf32>) -> tensor<3x2xf32>
+  %1 = prim.scatter %x[%i], %u combine = sum : (tensor<3x2xf32>, tensor<4x1xi64>, tensor<4x2xf32>) -> tensor<3x2xf32>
+  %y = arith.constant dense<0> : tensor<3x2xi32>
+  %j = arith.constant dense<[[0, 1], [-1, 0], [0, 1]]> : tensor<3x2xi64>
+  %v = arith.constant dense<[4, 100, 5]> : tensor<3xi32>
+  %2 = prim.scatter %y[%j], %v combine = sum : (tensor<3x2xi32>, tensor<3x2xi64>, tensor<3xi32>) -> tensor<3x2xi32>
+  return %0, %1, %2 : tensor<3x2xf32>, tensor<3x2xf32>, tensor<3x2xi32>
+}

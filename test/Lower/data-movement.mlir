@@ -1,5 +1,6 @@
 // RUN: tcc-opt %s --tcc-lower-prim-to-linalg | FileCheck %s
-// reshape, transpose, slice, pad, concatenate, reverse and gather -> tensor and linalg.
+// reshape, transpose, slice, pad, concatenate, reverse and gather -> tensor and linalg;
+// scatter -> scf.for loops.
 
 // CHECK-DAG: #[[$SLICE:.*]] = affine_map<(d0, d1) -> (d0 * 2 + 1, d1 + 2)>
 // CHECK-DAG: #[[$ID2:.*]] = affine_map<(d0, d1) -> (d0, d1)>
@@ -255,4 +256,26 @@ func.func @gather_constant(%x: tensor<6x4xf32>) -> tensor<2x4xf32> {
   %i = arith.constant dense<[0, 5]> : tensor<2xi64>
   %0 = prim.gather %x[%i] axis = 0 : (tensor<6x4xf32>, tensor<2xi64>) -> tensor<2x4xf32>
   return %0 : tensor<2x4xf32>
+}
+
+// scatter: a loop over the index rows carrying the result; a row in range runs a loop over
+// its slice's elements (here 2 per row) that combines and inserts.
+// CHECK-LABEL: func.func @scatter
+// CHECK-SAME: %[[X:[a-z0-9]+]]: tensor<3x2xf32>, %[[I:[a-z0-9]+]]: tensor<4x1xi64>, %[[U:[a-z0-9]+]]: tensor<4x2xf32>
+// CHECK: %[[R:.*]] = scf.for %[[ROW:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %[[X]])
+// CHECK: %[[RAW:.*]] = tensor.extract %[[I]][%{{.*}}, %{{.*}}] : tensor<4x1xi64>
+// CHECK: %[[T:.*]] = arith.index_cast %[[RAW]] : i64 to index
+// CHECK: arith.cmpi ult, %[[T]], %{{.*}} : index
+// CHECK: scf.if
+// CHECK: scf.for %{{.*}} iter_args(%[[INNER:.*]] = %[[ACC]])
+// CHECK: %[[NEW:.*]] = tensor.extract %[[U]]
+// CHECK: %[[OLD:.*]] = tensor.extract %[[INNER]]
+// CHECK: %[[SUM:.*]] = arith.addf %[[OLD]], %[[NEW]] : f32
+// CHECK: tensor.insert %[[SUM]] into %[[INNER]]
+// CHECK: else
+// CHECK: scf.yield %[[ACC]]
+// CHECK: return %[[R]]
+func.func @scatter(%x: tensor<3x2xf32>, %i: tensor<4x1xi64>, %u: tensor<4x2xf32>) -> tensor<3x2xf32> {
+  %0 = prim.scatter %x[%i], %u combine = sum : (tensor<3x2xf32>, tensor<4x1xi64>, tensor<4x2xf32>) -> tensor<3x2xf32>
+  return %0 : tensor<3x2xf32>
 }

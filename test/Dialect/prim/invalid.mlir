@@ -97,3 +97,27 @@ func.func @bind_unknown_symbol(%x: tensor<?xf32>) {
 
 // expected-error @+1 {{max (1) is below min (4)}}
 prim.symbol @bad {min = 4 : i64, max = 1 : i64}
+
+// -----
+
+func.func @scatter_tuple_too_long(%x: tensor<2x3xf32>, %i: tensor<4x3xi64>, %u: tensor<4xf32>) {
+  // expected-error @+1 {{the last dim of indices (the index tuple length) must be static and in [1, 2], got 3}}
+  %0 = prim.scatter %x[%i], %u : (tensor<2x3xf32>, tensor<4x3xi64>, tensor<4xf32>) -> tensor<2x3xf32>
+  return
+}
+
+// -----
+
+func.func @scatter_updates_shape(%x: tensor<2x3xf32>, %i: tensor<4x1xi64>, %u: tensor<4x2xf32>) {
+  // expected-error @+1 {{updates dim 1 is 2, expected 3}}
+  %0 = prim.scatter %x[%i], %u : (tensor<2x3xf32>, tensor<4x1xi64>, tensor<4x2xf32>) -> tensor<2x3xf32>
+  return
+}
+
+// -----
+
+func.func @scatter_combine(%x: tensor<2x3xi32>, %i: tensor<4x2xi64>, %u: tensor<4xi32>) {
+  // expected-error @+1 {{combine must be sum, prod, max or min}}
+  %0 = prim.scatter %x[%i], %u combine = xor : (tensor<2x3xi32>, tensor<4x2xi64>, tensor<4xi32>) -> tensor<2x3xi32>
+  return
+}

@@ -64,5 +64,13 @@ func.func @compute(%a: tensor<2x8x4xf32>, %b: tensor<2x4x16xf32>, %img: tensor<1
   %4 = prim.reduce_window max %3 {padding_high = array<i64: 0, 0, 0, 0>, padding_low = array<i64: 0, 0, 0, 0>, window_dilations = array<i64: 1, 1, 1, 1>, window_dimensions = array<i64: 1, 1, 2, 2>, window_strides = array<i64: 1, 1, 2, 2>} : tensor<1x6x4x4xf32> -> tensor<1x6x2x2xf32>
   // CHECK: prim.cumulative sum
   %5 = prim.cumulative sum %1 dim = 1 {exclusive} : tensor<2x8xf32>
+  // CHECK: prim.scatter %{{.*}}[%{{.*}}], %{{.*}} combine = max : (tensor<2x8xf32>, tensor<3x1xi64>, tensor<3x8xf32>) -> tensor<2x8xf32>
+  %i = arith.constant dense<[[0], [1], [0]]> : tensor<3x1xi64>
+  %u = arith.constant dense<1.0> : tensor<3x8xf32>
+  %6 = prim.scatter %1[%i], %u combine = max : (tensor<2x8xf32>, tensor<3x1xi64>, tensor<3x8xf32>) -> tensor<2x8xf32>
+  // CHECK: prim.scatter %{{.*}}[%{{.*}}], %{{.*}} : (tensor<2x8xf32>, tensor<3x2xi64>, tensor<3xf32>) -> tensor<2x8xf32>
+  %j = arith.constant dense<[[0, 1], [1, 7], [0, 0]]> : tensor<3x2xi64>
+  %v = arith.constant dense<2.0> : tensor<3xf32>
+  %7 = prim.scatter %1[%j], %v : (tensor<2x8xf32>, tensor<3x2xi64>, tensor<3xf32>) -> tensor<2x8xf32>
   return
 }
