@@ -167,6 +167,19 @@ LogicalResult GatherOp::inferReturnTypes(MLIRContext *, std::optional<Location> 
   return success();
 }
 
+LogicalResult SortOp::inferReturnTypes(MLIRContext *context, std::optional<Location> loc,
+                                       Adaptor adaptor, SmallVectorImpl<Type> &types) {
+  auto type = ranked(adaptor.getOperand());
+  if (!type)
+    return failure();
+  int64_t dim = adaptor.getDimension();
+  if (dim < 0 || dim >= type.getRank())
+    return emitOptionalError(loc, "dimension ", dim, " is out of range for rank ", type.getRank());
+  types.push_back(type);
+  types.push_back(type.clone(IntegerType::get(context, 64)));
+  return success();
+}
+
 LogicalResult ReduceOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
                                          Adaptor adaptor, SmallVectorImpl<Type> &types) {
   auto type = ranked(adaptor.getOperand());

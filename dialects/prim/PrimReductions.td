@@ -30,6 +30,31 @@ def Prim_ArgReduceOp : Prim_Op<"arg_reduce", [Pure, InferTypeOpAdaptor, Prim_Rei
   }];
 }
 
+def Prim_SortOp : Prim_Op<"sort", [Pure, InferTypeOpAdaptor, Prim_Reify]> {
+  let summary = "stable sort along one dim: the sorted values and their source indices (i64)";
+  let description = [{
+    Ascending, or descending with `descending`; equal elements keep their order (the lower
+    source index first) in both directions. NaN counts as larger than every number, as in
+    prim.arg_reduce (last when ascending, first when descending); unsigned types compare
+    unsigned. `indices[..., r, ...]` is the position along `dim` that `values[..., r, ...]`
+    came from.
+  }];
+  let arguments = (ins Prim_NumericTensor:$operand, I64Attr:$dimension, UnitAttr:$descending);
+  let results = (outs Prim_NumericTensor:$values, RankedTensorOf<[I64]>:$indices);
+  let assemblyFormat = [{
+    $operand `dim` `=` $dimension attr-dict `:` type($operand) `->` type($values) `,` type($indices)
+  }];
+  let extraClassDefinition = [{
+    ::mlir::LogicalResult $cppClass::reifyResultShapes(::mlir::OpBuilder &builder,
+        ::mlir::ReifiedRankedShapedTypeDims &shapes) {
+      if (failed(::tcc::prim::reifyShapeOfOperand(getOperation(), 0, builder, shapes)))
+        return ::mlir::failure();
+      shapes.push_back(shapes.front());
+      return ::mlir::success();
+    }
+  }];
+}
+
 def Prim_ReduceWindowOp : Prim_Op<"reduce_window", [Pure, InferTypeOpAdaptor, Prim_Reify]> {
   let summary = "sliding-window reduction (pooling)";
   let description = [{

@@ -340,6 +340,54 @@ LogicalResult scatterElements(NodeRewriter &n) {
           .getResult());
 }
 
+// top_k(x, k, axis): the first k of a stable sort along axis (descending when largest):
+// values and their indices; equal values keep the lower index first
+LogicalResult topK(NodeRewriter &n) {
+  Value x = n.getInput(0);
+  if (!x)
+    return failure();
+  std::optional<int64_t> k;
+  if (n.getVersion() < 10) {
+    k = n.getOptionalInt("k");
+  } else if (Value kInput = n.getInput(1)) {
+    if (auto values = getConstantInts(kInput); values && values->size() == 1)
+      k = values->front();
+    else
+      return n.emitError() << "K must be a compile-time constant (one integer) for now; "
+                              "a K computed at run time gives a data-dependent output shape";
+  } else {
+    return failure();
+  }
+  if (!k || *k < 0)
+    return n.emitError() << "k must be a non-negative integer";
+  int64_t rank = typeOf(x).getRank();
+  auto axis = normalizeAxis(n, n.getInt("axis", -1), rank);
+  if (!axis)
+    return failure();
+  OpBuilder &b = n.getBuilder();
+  SmallVector<OpFoldResult> dims = getDims(n, x);
+  if (auto extent = getConstantIntValue(dims[*axis])) {
+    if (*k > *extent)
+      return n.emitError() << "k (" << *k << ") is larger than the extent " << *extent
+                           << " of axis " << *axis;
+  } else {
+    Value ok = b.createOrFold<arith::CmpIOp>(n.getLoc(), arith::CmpIPredicate::sle,
+                                             toIndex(n, b.getIndexAttr(*k)),
+                                             toIndex(n, dims[*axis]));
+    prim::CheckOp::create(b, n.getLoc(), ok,
+                          b.getStringAttr("node '" + n.getNode().getNodeName() +
+                                          "' (TopK): k must not exceed the extent of the axis"));
+  }
+  auto sorted = prim::SortOp::create(b, n.getLoc(), x, *axis, n.getInt("largest", 1) != 0);
+  SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0)), sizes(dims);
+  sizes[*axis] = b.getIndexAttr(*k);
+  SmallVector<int64_t> strides(rank, 1);
+  Value values = b.createOrFold<prim::SliceOp>(n.getLoc(), sorted.getValues(), offsets, sizes, strides);
+  Value indices =
+      b.createOrFold<prim::SliceOp>(n.getLoc(), sorted.getIndices(), offsets, sizes, strides);
+  return n.setResults({values, indices});
+}
+
 } // namespace
 
 void tcc::decompose::registerIndexingRules(RuleRegistry &r) {
@@ -349,6 +397,9 @@ void tcc::decompose::registerIndexingRules(RuleRegistry &r) {
   r.add("", "Scatter", 9, scatterElements); // deprecated: ScatterElements without reduction
   r.add("", "ScatterElements", 11, scatterElements);
   r.add("", "ScatterND", 11, scatterND);
+  r.add("", "TopK", 1, topK);
+  r.add("", "TopK", 10, topK);
+  r.add("", "TopK", 11, topK);
   r.add("", "CumSum", 11, cumSum);
   r.add("", "Trilu", 14, trilu);
 }

@@ -12,6 +12,7 @@
 #include "llvm/ADT/TypeSwitch.h"
 
 #include <cmath>
+#include <algorithm>
 #include <cstring>
 #include <limits>
 
@@ -471,6 +472,60 @@ llvm::Expected<Results> cumulative(prim::CumulativeOp op, const Environment &env
   }
   return Results{std::move(*result)};
 }
+// A stable sort along one dim; NaN larger than every number.
+llvm::Expected<Results> sort(prim::SortOp op, const Environment &env) {
+  const Tensor &operand = env.get(op.getOperand());
+  int64_t rank = operand.shape.size(), dim = static_cast<int64_t>(op.getDimension());
+  if (dim < 0 || dim >= rank)
+    return makeError("dimension " + llvm::Twine(dim) + " is out of range for rank " +
+                     llvm::Twine(rank));
+  bool isFloat = isa<FloatType>(operand.elementType), descending = op.getDescending();
+  bool isUnsigned = isUnsignedElement(operand.elementType);
+  // less(a, b): a sorts before b in ascending order.
+  auto less = [&](int64_t a, int64_t b) {
+    if (isFloat) {
+      double x = operand.getDouble(a), y = operand.getDouble(b);
+      if (std::isnan(x) || std::isnan(y))
+        return !std::isnan(x) && std::isnan(y);
+      return x < y;
+    }
+    int64_t x = operand.getInt(a), y = operand.getInt(b);
+    return isUnsigned ? static_cast<uint64_t>(x) < static_cast<uint64_t>(y) : x < y;
+  };
+  llvm::Expected<Tensor> values = makeTensor(operand.elementType, operand.shape);
+  llvm::Expected<Tensor> indices =
+      makeTensor(IntegerType::get(op.getContext(), 64), operand.shape);
+  if (!values)
+    return values.takeError();
+  if (!indices)
+    return indices.takeError();
+  int64_t extent = operand.shape[dim], inner = 1, outer = 1;
+  for (int64_t d = 0; d < dim; ++d)
+    outer *= operand.shape[d];
+  for (int64_t d = dim + 1; d < rank; ++d)
+    inner *= operand.shape[d];
+  int64_t elementBytes = getElementByteSize(operand.elementType);
+  std::vector<int64_t> order(extent);
+  for (int64_t o = 0; o < outer; ++o)
+    for (int64_t in = 0; in < inner; ++in) {
+      auto at = [&](int64_t k) { return (o * extent + k) * inner + in; };
+      for (int64_t k = 0; k < extent; ++k)
+        order[k] = k;
+      std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
+        return descending ? less(at(b), at(a)) : less(at(a), at(b));
+      });
+      for (int64_t r = 0; r < extent; ++r) {
+        std::memcpy(values->bytes.data() + at(r) * elementBytes,
+                    operand.bytes.data() + at(order[r]) * elementBytes, elementBytes);
+        indices->setInt(at(r), order[r]);
+      }
+    }
+  Results results;
+  results.push_back(std::move(*values));
+  results.push_back(std::move(*indices));
+  return results;
+}
+
 // result = operand; for each index row b (row-major): result[t, ...] = updates[b, ...] or
 // combine(result[t, ...], updates[b, ...]), t = indices[b, :]; rows out of range are skipped.
 llvm::Expected<Results> scatter(prim::ScatterOp op, const Environment &env) {
@@ -532,5 +587,6 @@ FamilyResult tcc::eval::detail::evaluateStructuredOp(Operation *op, const Enviro
       .Case([&](prim::ConvolutionOp typed) { return convolution(typed, env); })
       .Case([&](prim::CumulativeOp typed) { return cumulative(typed, env); })
       .Case([&](prim::ScatterOp typed) { return scatter(typed, env); })
+      .Case([&](prim::SortOp typed) { return sort(typed, env); })
       .Default(std::nullopt);
 }

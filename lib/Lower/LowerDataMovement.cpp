@@ -604,8 +604,8 @@ struct GatherToGeneric : OpRewritePattern<prim::GatherOp> {
   }
 };
 
-/// scatter: an scf.for over the index rows carrying the result (initialized with the
-/// operand, so bufferization updates one buffer in place). Row b reads its tuple t, and when
+/// scatter: an scf.for over the index rows carrying the result (initialized with a copy of
+/// the operand, which bufferization then updates in place). Row b reads its tuple t, and when
 /// every entry is inside its extent an inner scf.for over the slice's elements stores
 /// updates[b, e] (or combine(result[t, e], updates[b, e])) at result[t, e].
 struct ScatterToLoop : OpRewritePattern<prim::ScatterOp> {
@@ -649,9 +649,17 @@ struct ScatterToLoop : OpRewritePattern<prim::ScatterOp> {
       return position;
     };
 
+    // The loop updates a copy: writing the operand's own buffer could clobber values that
+    // the indices or updates (or later ops) still read, and bufferization would then
+    // allocate inside the kernel.
+    Value copy = linalg::CopyOp::create(
+                     rewriter, loc, operand,
+                     lower::createEmpty(rewriter, loc, cast<RankedTensorType>(operand.getType()),
+                                        lower::getDynamicDims(rewriter, loc, operand)))
+                     .getResult(0);
     Value zero = cst(rewriter, 0), one = cst(rewriter, 1);
     auto outer = scf::ForOp::create(
-        rewriter, loc, zero, rows, one, ValueRange{operand},
+        rewriter, loc, zero, rows, one, ValueRange{copy},
         [&](OpBuilder &b, Location, Value row, ValueRange iterArgs) {
           SmallVector<Value> batch = delinearize(b, row, batchExtents);
           SmallVector<Value> tuple;

@@ -300,9 +300,109 @@ struct CumulativeToLoop : OpRewritePattern<prim::CumulativeOp> {
   }
 };
 
+/// sort by counting: rank[p] = #{j : x[p with dim = j] sorts before x[p]} (ties: j < i) is a
+/// linalg reduction over j, with no n x n buffer; values and source indices are then
+/// scattered to their ranks (a permutation, so every place is written once). O(n^2) per
+/// row: fine for TopK and ONNX's sorts of short rows; a merge sort is future work.
+struct SortByRank : OpRewritePattern<prim::SortOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(prim::SortOp op, PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value operand = lower::castToSignless(rewriter, loc, op.getOperand());
+    auto type = op.getOperand().getType();
+    int64_t rank = type.getRank(), dim = op.getDimension();
+    Type element = type.getElementType(), i64 = rewriter.getI64Type();
+    bool descending = op.getDescending();
+    SmallVector<Value> sizes = lower::getDynamicDims(rewriter, loc, operand);
+    auto countType = RankedTensorType::get(type.getShape(), i64);
+    Value zeros = lower::createFilled(rewriter, loc, countType, sizes,
+                                      arith::ConstantIntOp::create(rewriter, loc, i64, 0));
+    MLIRContext *context = rewriter.getContext();
+    SmallVector<AffineExpr> selfExprs, otherExprs;
+    for (int64_t d = 0; d < rank; ++d) {
+      selfExprs.push_back(getAffineDimExpr(d, context));
+      otherExprs.push_back(getAffineDimExpr(d == dim ? rank : d, context));
+    }
+    AffineMap self = AffineMap::get(rank + 1, 0, selfExprs, context);
+    AffineMap other = AffineMap::get(rank + 1, 0, otherExprs, context);
+    SmallVector<utils::IteratorType> iterators(rank, utils::IteratorType::parallel);
+    iterators.push_back(utils::IteratorType::reduction);
+    bool isFloat = isa<FloatType>(element);
+    bool isUnsigned = element.isUnsignedInteger() || element.isInteger(1);
+    auto counts = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{countType}, ValueRange{operand, operand}, ValueRange{zeros},
+        ArrayRef<AffineMap>{self, other, self}, iterators,
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          Value x = args[0], y = args[1], acc = args[2];
+          // strictly(y, x): y sorts strictly before x; equal(y, x): neither does.
+          Value strictly, equal;
+          if (isFloat) {
+            Value xNaN = arith::CmpFOp::create(b, l, arith::CmpFPredicate::UNO, x, x);
+            Value yNaN = arith::CmpFOp::create(b, l, arith::CmpFPredicate::UNO, y, y);
+            Value t = arith::ConstantIntOp::create(b, l, b.getI1Type(), 1);
+            // NaN is larger than every number.
+            Value yLarger = arith::OrIOp::create(
+                b, l, arith::AndIOp::create(b, l, yNaN, arith::XOrIOp::create(b, l, xNaN, t)),
+                arith::CmpFOp::create(b, l, arith::CmpFPredicate::OGT, y, x));
+            Value ySmaller = arith::OrIOp::create(
+                b, l, arith::AndIOp::create(b, l, xNaN, arith::XOrIOp::create(b, l, yNaN, t)),
+                arith::CmpFOp::create(b, l, arith::CmpFPredicate::OLT, y, x));
+            strictly = descending ? yLarger : ySmaller;
+            equal = arith::OrIOp::create(b, l, arith::AndIOp::create(b, l, xNaN, yNaN),
+                                         arith::CmpFOp::create(b, l, arith::CmpFPredicate::OEQ, y, x));
+          } else {
+            arith::CmpIPredicate predicate =
+                descending ? (isUnsigned ? arith::CmpIPredicate::ugt : arith::CmpIPredicate::sgt)
+                           : (isUnsigned ? arith::CmpIPredicate::ult : arith::CmpIPredicate::slt);
+            strictly = arith::CmpIOp::create(b, l, predicate, y, x);
+            equal = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, y, x);
+          }
+          Value i = linalg::IndexOp::create(b, l, dim), j = linalg::IndexOp::create(b, l, rank);
+          Value earlier = arith::CmpIOp::create(b, l, arith::CmpIPredicate::ult, j, i);
+          Value before =
+              arith::OrIOp::create(b, l, strictly, arith::AndIOp::create(b, l, equal, earlier));
+          Value next = arith::AddIOp::create(b, l, acc, arith::ExtUIOp::create(b, l, i64, before));
+          linalg::YieldOp::create(b, l, next);
+        });
+    // rows[p, e] = (e == dim ? rank[p] : p[e]): the place each element goes to.
+    SmallVector<int64_t> rowShape(type.getShape());
+    rowShape.push_back(rank);
+    auto rowType = RankedTensorType::get(rowShape, i64);
+    Value rowInit = lower::createEmpty(rewriter, loc, rowType, sizes);
+    SmallVector<AffineMap> rowMaps = {self, rewriter.getMultiDimIdentityMap(rank + 1)};
+    SmallVector<utils::IteratorType> parallel(rank + 1, utils::IteratorType::parallel);
+    auto rows = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{rowType}, ValueRange{counts.getResult(0)}, ValueRange{rowInit},
+        rowMaps, parallel, [&](OpBuilder &b, Location l, ValueRange args) {
+          Value component = linalg::IndexOp::create(b, l, rank);
+          Value result = args[0];
+          for (int64_t e = 0; e < rank; ++e) {
+            if (e == dim)
+              continue;
+            Value position =
+                arith::IndexCastOp::create(b, l, i64, linalg::IndexOp::create(b, l, e));
+            Value isE = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, component,
+                                              arith::ConstantIndexOp::create(b, l, e));
+            result = arith::SelectOp::create(b, l, isE, position, result);
+          }
+          linalg::YieldOp::create(b, l, result);
+        });
+    auto sourceType = RankedTensorType::get(type.getShape(), i64);
+    Value source = prim::IotaOp::create(rewriter, loc, sourceType, sizes, dim);
+    Value values = prim::ScatterOp::create(rewriter, loc, type, op.getOperand(),
+                                           rows.getResult(0), op.getOperand(),
+                                           prim::ReduceKindAttr());
+    Value indices = prim::ScatterOp::create(rewriter, loc, sourceType, source, rows.getResult(0),
+                                            source, prim::ReduceKindAttr());
+    rewriter.replaceOp(op, {values, indices});
+    return success();
+  }
+};
+
 } // namespace
 
 void tcc::lower::populateReductionLoweringPatterns(RewritePatternSet &patterns) {
-  patterns.add<ReduceToGeneric, ArgReduceToGeneric, ReduceWindowToGeneric, CumulativeToLoop>(
+  patterns.add<ReduceToGeneric, ArgReduceToGeneric, ReduceWindowToGeneric, CumulativeToLoop,
+               SortByRank>(
       patterns.getContext());
 }

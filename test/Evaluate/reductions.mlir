@@ -183,3 +183,19 @@ func.func @cumulative() -> (tensor<4xi32>, tensor<4xi32>, tensor<4xi32>, tensor<
   return %0, %1, %2, %3, %4, %5, %6, %7 : tensor<4xi32>, tensor<4xi32>, tensor<4xi32>,
       tensor<4xi32>, tensor<4xi32>, tensor<4xf32>, tensor<4xf32>, tensor<2x2xf32>
 }
+
+// Stable in both directions (equal values keep the lower source index first); NaN is larger
+// than every number; unsigned values compare unsigned.
+// CHECK: @sort result 0: tensor<6xf32> = [1.0, 2.0, 2.0, 3.0, 5.0, nan]
+// CHECK: @sort result 1: tensor<6xi64> = [4, 0, 3, 1, 2, 5]
+// CHECK: @sort result 2: tensor<6xf32> = [nan, 5.0, 3.0, 2.0, 2.0, 1.0]
+// CHECK: @sort result 3: tensor<6xi64> = [5, 2, 1, 0, 3, 4]
+// CHECK: @sort result 4: tensor<2x2xui8> = {{\[\[}}200, 1], [3, 2]]
+func.func @sort() -> (tensor<6xf32>, tensor<6xi64>, tensor<6xf32>, tensor<6xi64>, tensor<2x2xui8>) {
+  %x = arith.constant dense<[2.0, 3.0, 5.0, 2.0, 1.0, 0x7FC00000]> : tensor<6xf32>
+  %0:2 = prim.sort %x dim = 0 : tensor<6xf32> -> tensor<6xf32>, tensor<6xi64>
+  %1:2 = prim.sort %x dim = 0 {descending} : tensor<6xf32> -> tensor<6xf32>, tensor<6xi64>
+  %u = arith.constant dense<[[1, 200], [3, 2]]> : tensor<2x2xui8>
+  %2:2 = prim.sort %u dim = 1 {descending} : tensor<2x2xui8> -> tensor<2x2xui8>, tensor<2x2xi64>
+  return %0#0, %0#1, %1#0, %1#1, %2#0 : tensor<6xf32>, tensor<6xi64>, tensor<6xf32>, tensor<6xi64>, tensor<2x2xui8>
+}

@@ -262,7 +262,8 @@ func.func @gather_constant(%x: tensor<6x4xf32>) -> tensor<2x4xf32> {
 // its slice's elements (here 2 per row) that combines and inserts.
 // CHECK-LABEL: func.func @scatter
 // CHECK-SAME: %[[X:[a-z0-9]+]]: tensor<3x2xf32>, %[[I:[a-z0-9]+]]: tensor<4x1xi64>, %[[U:[a-z0-9]+]]: tensor<4x2xf32>
-// CHECK: %[[R:.*]] = scf.for %[[ROW:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %[[X]])
+// CHECK: %[[COPY:.*]] = linalg.copy ins(%[[X]] : tensor<3x2xf32>)
+// CHECK: %[[R:.*]] = scf.for %[[ROW:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %[[COPY]])
 // CHECK: %[[RAW:.*]] = tensor.extract %[[I]][%{{.*}}, %{{.*}}] : tensor<4x1xi64>
 // CHECK: %[[T:.*]] = arith.index_cast %[[RAW]] : i64 to index
 // CHECK: arith.cmpi ult, %[[T]], %{{.*}} : index

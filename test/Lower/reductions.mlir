@@ -228,3 +228,17 @@ func.func @reduce_min_ui32(%x: tensor<3x4xui32>) -> tensor<3xui32> {
   %0 = prim.reduce min %x dims = [1] : tensor<3x4xui32> -> tensor<3xui32>
   return %0 : tensor<3xui32>
 }
+
+// sort: each element's rank counts the elements that sort before it (a reduction over a
+// second copy of the sorted dim), then values and source indices are scattered to ranks.
+// CHECK-LABEL: func.func @sort
+// CHECK: %[[COUNT:.*]] = linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "reduction"]
+// CHECK: arith.cmpf ogt
+// CHECK: arith.extui
+// CHECK: linalg.generic {{.*}}ins(%[[COUNT]] : tensor<2x5xi64>)
+// CHECK: scf.for
+// CHECK: scf.for
+func.func @sort(%x: tensor<2x5xf32>) -> (tensor<2x5xf32>, tensor<2x5xi64>) {
+  %0:2 = prim.sort %x dim = 1 {descending} : tensor<2x5xf32> -> tensor<2x5xf32>, tensor<2x5xi64>
+  return %0#0, %0#1 : tensor<2x5xf32>, tensor<2x5xi64>
+}

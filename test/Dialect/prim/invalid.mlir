@@ -121,3 +121,12 @@ func.func @scatter_combine(%x: tensor<2x3xi32>, %i: tensor<4x2xi64>, %u: tensor<
   %0 = prim.scatter %x[%i], %u combine = xor : (tensor<2x3xi32>, tensor<4x2xi64>, tensor<4xi32>) -> tensor<2x3xi32>
   return
 }
+
+// -----
+
+func.func @sort_dim(%x: tensor<2x3xf32>) {
+  // expected-error @+2 {{dimension 2 is out of range for rank 2}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0:2 = prim.sort %x dim = 2 : tensor<2x3xf32> -> tensor<2x3xf32>, tensor<2x3xi64>
+  return
+}

@@ -72,5 +72,7 @@ func.func @compute(%a: tensor<2x8x4xf32>, %b: tensor<2x4x16xf32>, %img: tensor<1
   %j = arith.constant dense<[[0, 1], [1, 7], [0, 0]]> : tensor<3x2xi64>
   %v = arith.constant dense<2.0> : tensor<3xf32>
   %7 = prim.scatter %1[%j], %v : (tensor<2x8xf32>, tensor<3x2xi64>, tensor<3xf32>) -> tensor<2x8xf32>
+  // CHECK: prim.sort %{{.*}} dim = 1 {descending} : tensor<2x8xf32> -> tensor<2x8xf32>, tensor<2x8xi64>
+  %8:2 = prim.sort %1 dim = 1 {descending} : tensor<2x8xf32> -> tensor<2x8xf32>, tensor<2x8xi64>
   return
 }
