@@ -118,8 +118,11 @@ struct DecomposeOnnxPass : tcc::impl::DecomposeOnnxBase<DecomposeOnnxPass> {
     for (Value input : node.getInputs())
       if (isa<onnx::ValueType>(input.getType()))
         return failure();
+    std::string refusal;
     const Rule *rule = registry.lookup(node.getDomain(), node.getOpType(),
-                                       static_cast<int64_t>(node.getVersion()));
+                                       static_cast<int64_t>(node.getVersion()), &refusal);
+    if (!rule && !refusal.empty())
+      return NodeRewriter(node, builder).emitError() << refusal;
     if (!rule) {
       emitNoRuleError(node, registry);
       return failure();

@@ -321,7 +321,10 @@ void tcc::decompose::registerElementwiseRules(RuleRegistry &r) {
   r.add("", "Clip", 6, clip6);
   r.add("", "Clip", 11, clip11);
   r.add("", "Cast", 6, castRule);
+  // 24 added round_mode, which only affects conversions to float8e8m0 (not supported).
+  r.add("", "Cast", 24, castRule);
   r.add("", "CastLike", 15, castLike);
+  r.add("", "CastLike", 24, castLike);
   r.add("", "Identity", 1, identity);
   r.add("", "Dropout", 7, dropout);
 }

@@ -115,6 +115,10 @@ LogicalResult quantizeLinear(NodeRewriter &n) {
   Value x = n.getInput(0), scale = n.getInput(1), zeroPoint = n.getOptionalInput(2);
   if (!x || !scale || n.hasFailed())
     return failure();
+  // Opset 23's `precision` is the type of x / y_scale's computation: float32 is what tcc uses.
+  if (int64_t precision = n.getInt("precision", 0); precision != 0 && precision != 1)
+    return n.emitError() << "precision " << precision
+                         << " is not supported (tcc divides in float32: 0 or 1)";
   Type out = zeroPoint ? elementOf(zeroPoint) : Type();
   if (!out) {
     int64_t code = n.getInt("output_dtype", 0);
@@ -173,7 +177,14 @@ LogicalResult dequantizeLinear(NodeRewriter &n) {
   if (!s)
     return failure();
   Value y = prim::MulOp::create(b, n.getLoc(), convert(n, diff, f32Type(n)), s);
-  return n.setResults(convert(n, y, elementOf(scale)));
+  // Opset 23's `output_dtype` (0: the scale's type).
+  Type out = elementOf(scale);
+  if (int64_t code = n.getInt("output_dtype", 0)) {
+    out = elementTypeOfOnnxCode(n.getContext(), code);
+    if (!out || !isa<FloatType>(out))
+      return n.emitError() << "output_dtype " << code << " is not a supported float type";
+  }
+  return n.setResults(convert(n, y, out));
 }
 
 // lo = min(0, min(x)), hi = max(0, max(x)); y_scale = (hi - lo) / 255
@@ -337,10 +348,12 @@ void tcc::decompose::registerQuantizationRules(RuleRegistry &r) {
   r.add("", "QuantizeLinear", 13, quantizeLinear);
   r.add("", "QuantizeLinear", 19, quantizeLinear);
   r.add("", "QuantizeLinear", 21, quantizeLinear);
+  r.add("", "QuantizeLinear", 23, quantizeLinear); // + precision
   r.add("", "DequantizeLinear", 10, dequantizeLinear);
   r.add("", "DequantizeLinear", 13, dequantizeLinear);
   r.add("", "DequantizeLinear", 19, dequantizeLinear);
   r.add("", "DequantizeLinear", 21, dequantizeLinear);
+  r.add("", "DequantizeLinear", 23, dequantizeLinear); // + output_dtype
   r.add("", "DynamicQuantizeLinear", 11, dynamicQuantizeLinear);
   r.add("", "MatMulInteger", 10, matMulInteger);
   r.add("", "ConvInteger", 10, convInteger);

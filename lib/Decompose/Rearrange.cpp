@@ -102,20 +102,25 @@ LogicalResult depthToSpace(NodeRewriter &n) {
 }
 
 // space_to_depth(x, b) = reshape [N, C, H/b, b, W/b, b] -> transpose [0, 3, 5, 1, 2, 4]
-//                        -> reshape [N, C b^2, H/b, W/b]
+//                        -> reshape [N, C b^2, H/b, W/b]   (DCR: channel = (b1 b + b2) C + c;
+//                        CRD (opset 28): transpose [0, 1, 3, 5, 2, 4], channel = c b^2 + b1 b + b2)
 LogicalResult spaceToDepth(NodeRewriter &n) {
   int64_t bs = 0;
   Value x = getBlockInput(n, bs);
   if (!x)
     return failure();
+  std::string mode = n.getVersion() >= 28 ? n.getString("mode", "DCR") : "DCR";
+  if (mode != "DCR" && mode != "CRD")
+    return n.emitError() << "attribute 'mode' must be \"DCR\" or \"CRD\", got \"" << mode << "\"";
   SmallVector<OpFoldResult> d = getDims(n, x);
   auto height = divideExtent(n, d[2], bs, "the height");
   auto width = divideExtent(n, d[3], bs, "the width");
   if (!height || !width)
     return failure();
   OpFoldResult block = n.getBuilder().getIndexAttr(bs);
-  return n.setResults(rearrange(n, x, {d[0], d[1], *height, block, *width, block},
-                                {0, 3, 5, 1, 2, 4},
+  SmallVector<int64_t> permutation = mode == "DCR" ? SmallVector<int64_t>{0, 3, 5, 1, 2, 4}
+                                                  : SmallVector<int64_t>{0, 1, 3, 5, 2, 4};
+  return n.setResults(rearrange(n, x, {d[0], d[1], *height, block, *width, block}, permutation,
                                 {d[0], mulIndex(n, d[1], n.getBuilder().getIndexAttr(bs * bs)),
                                  *height, *width}));
 }
@@ -556,6 +561,7 @@ void tcc::decompose::registerRearrangeRules(RuleRegistry &r) {
   r.add("", "DepthToSpace", 1, depthToSpace<false>);
   r.add("", "DepthToSpace", 11, depthToSpace<true>);
   r.add("", "SpaceToDepth", 1, spaceToDepth);
+  r.add("", "SpaceToDepth", 28, spaceToDepth); // + mode
   r.add("", "OneHot", 9, oneHot<false>);
   r.add("", "OneHot", 11, oneHot<true>);
   r.add("", "EyeLike", 9, eyeLike);

@@ -3,7 +3,11 @@
 
 #include "RuleFamilies.h"
 
+#include "llvm/ADT/StringMap.h"
+
 #include <algorithm>
+#include <utility>
+#include <vector>
 
 using namespace tcc::decompose;
 
@@ -37,8 +41,23 @@ void RuleRegistry::finalize() {
   }
 }
 
+namespace {
+/// ONNX's versions of each op of the default domain: (version, signature changed).
+using SchemaVersions = std::vector<std::pair<int64_t, bool>>;
+const llvm::StringMap<SchemaVersions> &getSchemaVersions() {
+  static const llvm::StringMap<SchemaVersions> table = [] {
+    llvm::StringMap<SchemaVersions> t;
+#define TCC_ONNX_OP(name, ...) t[name] = SchemaVersions{__VA_ARGS__};
+#include "OnnxSchemaTable.inc"
+#undef TCC_ONNX_OP
+    return t;
+  }();
+  return table;
+}
+} // namespace
+
 const Rule *RuleRegistry::lookup(llvm::StringRef domain, llvm::StringRef opType,
-                                 int64_t version) const {
+                                 int64_t version, std::string *refusal) const {
   auto it = rules.find({domain.str(), opType.str()});
   if (it == rules.end())
     return nullptr;
@@ -46,6 +65,20 @@ const Rule *RuleRegistry::lookup(llvm::StringRef domain, llvm::StringRef opType,
   for (const Rule &rule : it->second)
     if (rule.sinceVersion <= version && version <= rule.untilVersion)
       best = &rule;
+  if (!best || !domain.empty())
+    return best;
+  // A later version of the op whose signature changed is not covered by an older rule.
+  auto schema = getSchemaVersions().find(opType);
+  if (schema == getSchemaVersions().end())
+    return best;
+  for (auto [since, changed] : schema->second)
+    if (since > best->sinceVersion && since <= version && since > kReviewedOpset && changed) {
+      if (refusal)
+        *refusal = "version " + std::to_string(since) + " of " + opType.str() +
+                   " changed its inputs or attributes, and tcc's rule covers versions " +
+                   std::to_string(best->sinceVersion) + " to " + std::to_string(since - 1);
+      return nullptr;
+    }
   return best;
 }
 

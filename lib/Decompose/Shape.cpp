@@ -617,10 +617,19 @@ LogicalResult range(NodeRewriter &n) {
     count = b.getIndexAttr(std::max<int64_t>(static_cast<int64_t>(std::ceil((*l - *s) / *d)), 0));
   }
   SmallVector<OpFoldResult> dims = {count};
-  RankedTensorType type = getTensorType(dims, element);
+  // Opset 27's stash_type (default float32) is the type 16-bit float ranges compute in.
+  Type compute = element;
+  if (n.getVersion() >= 27 && (element.isF16() || element.isBF16())) {
+    compute = elementTypeOfOnnxCode(n.getContext(), n.getInt("stash_type", 1));
+    if (!compute || !isa<FloatType>(compute))
+      return n.emitError() << "stash_type must be a float type";
+  }
+  RankedTensorType type = getTensorType(dims, compute);
   Value iota = prim::IotaOp::create(b, n.getLoc(), type, getDynamicExtents(n, dims), 0);
-  Value scaled = prim::MulOp::create(b, n.getLoc(), iota, fill(n, delta, dims));
-  return n.setResults(prim::AddOp::create(b, n.getLoc(), scaled, fill(n, start, dims)).getResult());
+  Value scaled =
+      prim::MulOp::create(b, n.getLoc(), iota, fill(n, convert(n, delta, compute), dims));
+  Value result = prim::AddOp::create(b, n.getLoc(), scaled, fill(n, convert(n, start, compute), dims));
+  return n.setResults(convert(n, result, element));
 }
 
 // constant() = its value attribute (value, value_float(s), value_int(s))
@@ -672,5 +681,6 @@ void tcc::decompose::registerShapeRules(RuleRegistry &r) {
   r.add("", "Tile", 6, tile);
   r.add("", "ConstantOfShape", 9, constantOfShape);
   r.add("", "Range", 11, range);
+  r.add("", "Range", 27, range); // + stash_type
   r.add("", "Constant", 1, constant);
 }

@@ -24,7 +24,7 @@ module {
 
 module {
   func.func @old_opset(%arg0: tensor<4xf32>) -> tensor<4xf32> {
-    // CHECK: error: node 'g' (Gelu, opset 17): tcc supports Gelu at opsets 20 to 22
+    // CHECK: error: node 'g' (Gelu, opset 17): tcc supports Gelu at opsets 20 to 28
     %0 = onnx.node "Gelu" opset 17 (%arg0) {} : (tensor<4xf32>) -> !onnx.value loc("g"("m.onnx":0:0))
     onnx.yield %0 : !onnx.value
   }
@@ -62,7 +62,7 @@ module {
 
 // -----
 
-// CHECK: error: the model imports opset 30 of domain ai.onnx; tcc supports opsets 1 to 22
+// CHECK: error: the model imports opset 30 of domain ai.onnx; tcc supports opsets 1 to 28
 module attributes {onnx.opset_import = {ai.onnx = 30 : i64}} {
   func.func @too_new(%arg0: tensor<4xf32>) -> tensor<4xf32> {
     onnx.yield %arg0 : tensor<4xf32>
@@ -75,6 +75,30 @@ module {
   func.func @output_mismatch(%arg0: tensor<4xf32>) -> tensor<4x1xf32> {
     %0 = onnx.node "Relu" opset 17 (%arg0) {} : (tensor<4xf32>) -> !onnx.value
     // CHECK: error: graph output '' is declared as 'tensor<4x1xf32>' but computes 'tensor<4xf32>'
+    onnx.yield %0 : !onnx.value
+  }
+}
+
+// -----
+
+// Opsets after 22 are accepted: a version whose signature did not change uses the older
+// rule; one that did (Cast 24 added round_mode) has its own registration.
+module attributes {onnx.opset_import = {ai.onnx = 24 : i64}} {
+  func.func @cast24(%arg0: tensor<2xf32>) -> tensor<*xf32> {
+    // CHECK-NOT: error: node 'c'
+    %0 = onnx.node "Cast" opset 24 (%arg0) {to = 7 : i64} : (tensor<2xf32>) -> !onnx.value loc("c"("m.onnx":0:0))
+    onnx.yield %0 : !onnx.value
+  }
+}
+
+// -----
+
+// One whose signature did not change (Relu 14 -> unchanged at 28: no new version) and Abs at
+// opset 26 use their rules.
+module attributes {onnx.opset_import = {ai.onnx = 26 : i64}} {
+  func.func @abs26(%arg0: tensor<2xf32>) -> tensor<*xf32> {
+    // CHECK-NOT: error: node 'a'
+    %0 = onnx.node "Abs" opset 26 (%arg0) {} : (tensor<2xf32>) -> !onnx.value loc("a"("m.onnx":0:0))
     onnx.yield %0 : !onnx.value
   }
 }

@@ -35,10 +35,14 @@ struct Rule {
 };
 
 /// The opsets of the default domain tcc accepts. A rule registered at since-version S is
-/// trusted up to the next rule of its op or kMaxOpset: every op change in ONNX up to
-/// kMaxOpset must have its own rule (or be only new dtypes, which the rules check).
+/// trusted up to the next rule of its op: every op change in ONNX up to kReviewedOpset has
+/// its own rule (or is only new dtypes, which the rules check). Versions of an op after
+/// kReviewedOpset are covered automatically only when ONNX's schema shows the same inputs,
+/// outputs and attributes (lib/Decompose/OnnxSchemaTable.inc, from onnx 1.23); otherwise
+/// the node is refused, naming the version that changed, until a rule is registered.
 constexpr int64_t kMinOpset = 1;
-constexpr int64_t kMaxOpset = 22;
+constexpr int64_t kReviewedOpset = 22;
+constexpr int64_t kMaxOpset = 28;
 
 class RuleRegistry {
 public:
@@ -47,8 +51,11 @@ public:
 
   void add(llvm::StringRef domain, llvm::StringRef opType, int64_t sinceVersion, RuleFn fn);
 
-  /// The rule for `opType` at opset `version`: the largest since-version <= version.
-  const Rule *lookup(llvm::StringRef domain, llvm::StringRef opType, int64_t version) const;
+  /// The rule for `opType` at opset `version`: the largest since-version <= version, unless
+  /// a version of the op after kReviewedOpset and after that rule changed the operator's
+  /// signature; then null, with `refusal` (if given) saying which version changed.
+  const Rule *lookup(llvm::StringRef domain, llvm::StringRef opType, int64_t version,
+                     std::string *refusal = nullptr) const;
 
   /// The rules of one op, oldest first (empty if tcc does not know the op).
   std::vector<const Rule *> getRules(llvm::StringRef domain, llvm::StringRef opType) const;

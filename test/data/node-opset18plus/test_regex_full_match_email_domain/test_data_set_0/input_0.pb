@@ -1,0 +1,1 @@
+2account@gmail.com2account@hotmail.com2	not email2account2@yahoo.comBX
