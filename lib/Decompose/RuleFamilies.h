@@ -19,6 +19,7 @@ void registerIndexingRules(RuleRegistry &registry);      // Indexing.cpp
 void registerPaddingRules(RuleRegistry &registry);       // Padding.cpp
 void registerLossRules(RuleRegistry &registry);          // Loss.cpp
 void registerRearrangeRules(RuleRegistry &registry);     // Rearrange.cpp
+void registerResizeRules(RuleRegistry &registry);        // Resize.cpp
 void registerQuantizationRules(RuleRegistry &registry);  // Quantization.cpp
 
 inline void registerAllRuleFamilies(RuleRegistry &registry) {
@@ -35,6 +36,7 @@ inline void registerAllRuleFamilies(RuleRegistry &registry) {
   registerPaddingRules(registry);
   registerLossRules(registry);
   registerRearrangeRules(registry);
+  registerResizeRules(registry);
   registerQuantizationRules(registry);
 }
 
