@@ -8,6 +8,8 @@
 #include "mlir/Dialect/X86Vector/X86VectorDialect.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
+#include <limits>
+
 namespace tcc {
 #define GEN_PASS_DEF_APPROXIMATEMATH
 #include "tcc/Codegen/Passes.h.inc"
@@ -44,9 +46,56 @@ struct F64ThroughF32 : RewritePattern {
   }
 };
 
+/// powf(x, y) with IEEE's signs: exp(y log |x|) (upstream's expansion), negated for x < 0
+/// and an odd integer y, NaN for x < 0 and a non-integer y, and 1 for y = 0.
+struct SignedPow : OpRewritePattern<math::PowFOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(math::PowFOp op, PatternRewriter &rewriter) const override {
+    if (op->hasAttr("tcc.signed"))
+      return failure();
+    Location loc = op.getLoc();
+    Value x = op.getLhs(), y = op.getRhs();
+    Type type = op.getType();
+    auto constant = [&](double v) {
+      return arith::ConstantOp::create(rewriter, loc, type,
+                                       rewriter.getFloatAttr(getElementTypeOrSelf(type), v))
+          .getResult();
+    };
+    if (isa<ShapedType>(type))
+      return failure(); // kernels are scalar here
+    Value magnitude = math::PowFOp::create(rewriter, loc, math::AbsFOp::create(rewriter, loc, x), y);
+    magnitude.getDefiningOp()->setAttr("tcc.signed", rewriter.getUnitAttr());
+    Value zero = constant(0.0), one = constant(1.0), two = constant(2.0);
+    Value isInteger = arith::CmpFOp::create(rewriter, loc, arith::CmpFPredicate::OEQ,
+                                            math::FloorOp::create(rewriter, loc, y), y);
+    // y - 2 floor(y / 2) == 1
+    Value half = math::FloorOp::create(rewriter, loc, arith::DivFOp::create(rewriter, loc, y, two));
+    Value isOdd = arith::CmpFOp::create(
+        rewriter, loc, arith::CmpFPredicate::OEQ,
+        arith::SubFOp::create(rewriter, loc, y, arith::MulFOp::create(rewriter, loc, two, half)),
+        one);
+    Value negative = arith::CmpFOp::create(rewriter, loc, arith::CmpFPredicate::OLT, x, zero);
+    Value nan = constant(std::numeric_limits<double>::quiet_NaN());
+    Value signedResult = arith::SelectOp::create(
+        rewriter, loc, isOdd, arith::NegFOp::create(rewriter, loc, magnitude), magnitude);
+    Value forNegative = arith::SelectOp::create(rewriter, loc, isInteger, signedResult, nan);
+    Value result = arith::SelectOp::create(rewriter, loc, negative, forNegative, magnitude);
+    Value yZero = arith::CmpFOp::create(rewriter, loc, arith::CmpFPredicate::OEQ, y, zero);
+    rewriter.replaceOpWithNewOp<arith::SelectOp>(op, yZero, one, result);
+    return success();
+  }
+};
+
 struct ApproximateMathPass : tcc::impl::ApproximateMathBase<ApproximateMathPass> {
   void runOnOperation() override {
-    // First rewrite ops without an approximation into ones with one (sinh -> exp, ...).
+    // powf's expansion takes log(x): keep the sign of negative bases first.
+    {
+      RewritePatternSet patterns(&getContext());
+      patterns.add<SignedPow>(&getContext());
+      if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+        return signalPassFailure();
+    }
+    // Then rewrite ops without an approximation into ones with one (sinh -> exp, ...).
     {
       RewritePatternSet patterns(&getContext());
       math::populateExpansionPatterns(patterns);

@@ -4,6 +4,8 @@
 
 #include "tcc/Decompose/RuleRegistry.h"
 
+#include "mlir/IR/Matchers.h"
+
 using namespace mlir;
 using namespace tcc;
 using namespace tcc::decompose;
@@ -89,6 +91,22 @@ LogicalResult pow(NodeRewriter &n) {
   Value a = n.getInput(0), b = n.getInput(1);
   if (!a || !b)
     return failure();
+  // A constant exponent of 1, 2 or 3 (RMSNorm's x^2, GELU's x^3): exact products.
+  if (isa<FloatType>(elementOf(a)) && rankOf(b) <= 1) {
+    DenseElementsAttr exponent;
+    if (matchPattern(b, m_Constant(&exponent)) && exponent.isSplat() &&
+        (rankOf(b) == 0 || exponent.getNumElements() == 1)) {
+      double e = isa<FloatType>(exponent.getElementType())
+                     ? exponent.getSplatValue<APFloat>().convertToDouble()
+                     : static_cast<double>(exponent.getSplatValue<APInt>().getSExtValue());
+      if (e == 1.0 || e == 2.0 || e == 3.0) {
+        Value r = a;
+        for (int k = 1; k < static_cast<int>(e); ++k)
+          r = prim::MulOp::create(n.getBuilder(), n.getLoc(), r, a);
+        return n.setResults(r);
+      }
+    }
+  }
   b = convert(n, b, cast<RankedTensorType>(a.getType()).getElementType());
   Value r = buildBinary<prim::PowOp>(n, a, b);
   return r ? n.setResults(r) : failure();

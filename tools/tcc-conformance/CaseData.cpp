@@ -38,18 +38,58 @@ unsigned npyIndex(const std::string &path) {
 }
 } // namespace
 
+namespace {
+/// The corpus layout: input_<k>_<name>.npy and output_<k>_<name>.npy in `dir`; false when
+/// `dir` has no outputs.
+bool readNpySet(const std::string &dir, const std::string &name, MLIRContext &context,
+                tcc::conformance::DataSet &set, std::string &error) {
+  std::error_code ec;
+  std::vector<std::string> inputs, outputs;
+  for (llvm::sys::fs::directory_iterator it(dir, ec), end; it != end && !ec; it.increment(ec)) {
+    llvm::StringRef file = llvm::sys::path::filename(it->path());
+    if (file.ends_with(".npy") && file.starts_with("input_"))
+      inputs.push_back(it->path());
+    else if (file.ends_with(".npy") && file.starts_with("output_"))
+      outputs.push_back(it->path());
+  }
+  if (outputs.empty())
+    return false;
+  auto byIndex = [](const std::string &a, const std::string &b) {
+    return npyIndex(a) < npyIndex(b);
+  };
+  std::sort(inputs.begin(), inputs.end(), byIndex);
+  std::sort(outputs.begin(), outputs.end(), byIndex);
+  set.name = name;
+  for (const std::string &file : inputs) {
+    auto tensor = tcc::eval::readNpy(file, context);
+    if (!tensor) {
+      error = "input: " + llvm::toString(tensor.takeError());
+      return true;
+    }
+    set.inputs.push_back(std::move(*tensor));
+  }
+  for (const std::string &file : outputs) {
+    auto tensor = tcc::eval::readNpy(file, context);
+    if (!tensor) {
+      error = "expected output: " + llvm::toString(tensor.takeError());
+      return true;
+    }
+    set.expected.push_back(std::move(*tensor));
+  }
+  return true;
+}
+} // namespace
+
 std::string tcc::conformance::readDataSets(const std::string &dir, MLIRContext &context,
                                            std::vector<DataSet> &sets) {
   std::error_code ec;
-  std::vector<std::string> dirs, npyInputs, npyOutputs;
+  std::vector<std::string> dirs, subdirs;
   for (llvm::sys::fs::directory_iterator it(dir, ec), end; it != end && !ec; it.increment(ec)) {
     llvm::StringRef file = llvm::sys::path::filename(it->path());
     if (file.starts_with("test_data_set_"))
       dirs.push_back(it->path());
-    else if (file.ends_with(".npy") && file.starts_with("input_"))
-      npyInputs.push_back(it->path());
-    else if (file.ends_with(".npy") && file.starts_with("output_"))
-      npyOutputs.push_back(it->path());
+    else if (llvm::sys::fs::is_directory(it->path()))
+      subdirs.push_back(it->path());
   }
   std::sort(dirs.begin(), dirs.end());
   for (const std::string &path : dirs) {
@@ -69,27 +109,20 @@ std::string tcc::conformance::readDataSets(const std::string &dir, MLIRContext &
     }
     sets.push_back(std::move(set));
   }
-  if (sets.empty() && !npyOutputs.empty()) {
-    auto byIndex = [](const std::string &a, const std::string &b) {
-      return npyIndex(a) < npyIndex(b);
-    };
-    std::sort(npyInputs.begin(), npyInputs.end(), byIndex);
-    std::sort(npyOutputs.begin(), npyOutputs.end(), byIndex);
+  if (sets.empty()) {
+    // The corpus layout: one set beside the model, more (other sizes) in subfolders.
+    std::string error;
     DataSet set;
-    set.name = "npy";
-    for (const std::string &file : npyInputs) {
-      auto tensor = eval::readNpy(file, context);
-      if (!tensor)
-        return "input: " + llvm::toString(tensor.takeError());
-      set.inputs.push_back(std::move(*tensor));
+    if (readNpySet(dir, "npy", context, set, error))
+      sets.push_back(std::move(set));
+    std::sort(subdirs.begin(), subdirs.end());
+    for (const std::string &sub : subdirs) {
+      DataSet extra;
+      if (readNpySet(sub, llvm::sys::path::filename(sub).str(), context, extra, error))
+        sets.push_back(std::move(extra));
     }
-    for (const std::string &file : npyOutputs) {
-      auto tensor = eval::readNpy(file, context);
-      if (!tensor)
-        return "expected output: " + llvm::toString(tensor.takeError());
-      set.expected.push_back(std::move(*tensor));
-    }
-    sets.push_back(std::move(set));
+    if (!error.empty())
+      return error;
   }
   if (sets.empty())
     return "no test data sets";
