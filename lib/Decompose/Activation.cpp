@@ -123,6 +123,29 @@ LogicalResult thresholdedRelu(NodeRewriter &n) {
   });
 }
 
+// swish(x) = x sigmoid(alpha x)
+LogicalResult swish(NodeRewriter &n) {
+  float alpha = n.getFloat("alpha", 1.0f);
+  return activation(n, [&](Ops &o, Value x) {
+    return o.mul(x, prim::LogisticOp::create(o.b(), n.getLoc(), o.mul(o.c(alpha), x)));
+  });
+}
+
+// swiglu(a, b) = a sigmoid(alpha a) * b
+LogicalResult swiglu(NodeRewriter &n) {
+  Value a = n.getFloatInput(0), b = n.getFloatInput(1);
+  if (!a || !b)
+    return failure();
+  float alpha = n.getFloat("alpha", 1.0f);
+  OpBuilder &bld = n.getBuilder();
+  Value gate = prim::MulOp::create(
+      bld, n.getLoc(), a,
+      prim::LogisticOp::create(bld, n.getLoc(),
+                               prim::MulOp::create(bld, n.getLoc(), splatLike(n, a, alpha), a)));
+  Value y = buildBinary<prim::MulOp>(n, gate, b);
+  return y ? n.setResults(y) : failure();
+}
+
 // mish(x) = x tanh(softplus(x))
 LogicalResult mish(NodeRewriter &n) {
   return activation(n, [&](Ops &o, Value x) { return o.mul(x, o.tanh(o.softplus(x))); });
@@ -226,6 +249,8 @@ void tcc::decompose::registerActivationRules(RuleRegistry &r) {
   r.add("", "Softsign", 1, softsign);
   r.add("", "ThresholdedRelu", 10, thresholdedRelu);
   r.add("", "Mish", 18, mish);
+  r.add("", "Swish", 24, swish);
+  r.add("", "SwiGLU", 28, swiglu);
   r.add("", "Gelu", 20, gelu);
   r.add("", "PRelu", 7, prelu);
   r.add("", "Softmax", 1, softmaxRule<SoftmaxKind::Softmax, true>);

@@ -253,6 +253,27 @@ LogicalResult castRule(NodeRewriter &n) {
   return n.setResults(convert(n, x, element));
 }
 
+// bitcast(x, to) = the bits of each element read as `to` (same width); bool <-> 8-bit is 0/1
+LogicalResult bitCast(NodeRewriter &n) {
+  Value x = n.getInput(0);
+  if (!x)
+    return failure();
+  int64_t to = n.getInt("to", 0);
+  Type element = elementTypeOfOnnxCode(n.getContext(), to);
+  if (!element)
+    return n.emitError() << "bit-casting to ONNX data type " << to << " is not supported";
+  Type from = elementOf(x);
+  auto bits = [](Type t) { return t.isInteger(1) ? 8u : t.getIntOrFloatBitWidth(); };
+  if (!from.isIntOrFloat() || bits(from) != bits(element))
+    return n.emitError() << "cannot bit-cast " << from << " to " << element
+                         << ": the widths differ";
+  if (from.isInteger(1) || element.isInteger(1) || from == element)
+    return n.setResults(convert(n, x, element));
+  auto type = cast<RankedTensorType>(x.getType()).clone(element);
+  return n.setResults(
+      prim::BitcastConvertOp::create(n.getBuilder(), n.getLoc(), type, x).getResult());
+}
+
 // castlike(x, like) = convert(x, element type of like)
 LogicalResult castLike(NodeRewriter &n) {
   Value x = n.getInput(0), like = n.getInput(1);
@@ -343,6 +364,7 @@ void tcc::decompose::registerElementwiseRules(RuleRegistry &r) {
   r.add("", "Cast", 24, castRule);
   r.add("", "CastLike", 15, castLike);
   r.add("", "CastLike", 24, castLike);
+  r.add("", "BitCast", 26, bitCast);
   r.add("", "Identity", 1, identity);
   r.add("", "Dropout", 7, dropout);
 }

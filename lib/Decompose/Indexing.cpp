@@ -169,8 +169,9 @@ LogicalResult gatherND(NodeRewriter &n) {
   return n.setResults(prim::GatherOp::create(b, n.getLoc(), flat, linear, 0).getResult());
 }
 
-// cumsum(x, axis) = running sum along axis (exclusive, reverse attributes)
-LogicalResult cumSum(NodeRewriter &n) {
+// cumsum / cumprod(x, axis) = running sum / product along axis (exclusive, reverse)
+template <prim::ReduceKind Kind>
+LogicalResult cumulative(NodeRewriter &n) {
   Value x = n.getInput(0);
   auto axisValues = n.hasInput(1) ? getConstantInts(n.getOptionalInput(1)) : std::nullopt;
   if (!x)
@@ -181,7 +182,7 @@ LogicalResult cumSum(NodeRewriter &n) {
   if (!axis)
     return failure();
   OpBuilder &b = n.getBuilder();
-  auto op = prim::CumulativeOp::create(b, n.getLoc(), prim::ReduceKind::Sum, x, *axis);
+  auto op = prim::CumulativeOp::create(b, n.getLoc(), Kind, x, *axis);
   if (n.getInt("exclusive", 0))
     op.setExclusive(true);
   if (n.getInt("reverse", 0))
@@ -400,6 +401,7 @@ void tcc::decompose::registerIndexingRules(RuleRegistry &r) {
   r.add("", "TopK", 1, topK);
   r.add("", "TopK", 10, topK);
   r.add("", "TopK", 11, topK);
-  r.add("", "CumSum", 11, cumSum);
+  r.add("", "CumSum", 11, cumulative<prim::ReduceKind::Sum>);
+  r.add("", "CumProd", 26, cumulative<prim::ReduceKind::Prod>);
   r.add("", "Trilu", 14, trilu);
 }

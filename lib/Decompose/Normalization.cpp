@@ -206,6 +206,36 @@ LogicalResult layerNormalization(NodeRewriter &n) {
   return n.setResults({y, m.keep(stats.mean), m.keep(stats.invStd)});
 }
 
+// rms_norm(x) = x * rsqrt(mean(x^2 over dims axis..) + eps) * scale, computed in stash_type
+LogicalResult rmsNormalization(NodeRewriter &n) {
+  Value x = n.getFloatInput(0), scale = n.getInput(1);
+  if (!x || !scale || n.hasFailed())
+    return failure();
+  int64_t rank = rankOf(x);
+  auto axis = normalizeAxis(n, n.getInt("axis", -1), rank);
+  if (!axis)
+    return failure();
+  int64_t stashType = n.getInt("stash_type", 1);
+  Type stash = stashElementType(n.getContext(), stashType);
+  if (!stash)
+    return n.emitError() << "stash_type " << stashType
+                         << " is not a floating-point type (expected 1, 10, 11 or 16)";
+  Type element = elementOf(x);
+  SmallVector<int64_t> dims;
+  for (int64_t d = *axis; d < rank; ++d)
+    dims.push_back(d);
+  OpBuilder &b = n.getBuilder();
+  Location loc = n.getLoc();
+  Value wide = convert(n, x, stash);
+  Moments m{n, wide, dims};
+  Value meanSquare = m.mean(prim::MulOp::create(b, loc, wide, wide));
+  Value eps = fill(n, scalarConstant(n, stash, n.getFloat("epsilon", 1e-5f)), getDims(n, meanSquare));
+  Value inv = prim::RsqrtOp::create(b, loc, prim::AddOp::create(b, loc, meanSquare, eps));
+  Value normalized = prim::MulOp::create(b, loc, wide, m.expand(inv));
+  Value y = buildBinary<prim::MulOp>(n, convert(n, normalized, element), convert(n, scale, element));
+  return y ? n.setResults(y) : failure();
+}
+
 // instance_norm(x) = (x - mean) * rsqrt(var + eps) * scale + B, moments over dims 2.. per
 // (n, c), scale and B per channel
 LogicalResult instanceNormalization(NodeRewriter &n) {
@@ -365,6 +395,7 @@ void tcc::decompose::registerNormalizationRules(RuleRegistry &r) {
   r.add("", "BatchNormalization", 14, batchNormalization<true>);
   r.add("", "BatchNormalization", 15, batchNormalization<true>);
   r.add("", "LayerNormalization", 17, layerNormalization);
+  r.add("", "RMSNormalization", 23, rmsNormalization);
   r.add("", "InstanceNormalization", 6, instanceNormalization);
   r.add("", "LpNormalization", 1, lpNormalization);
   r.add("", "MeanVarianceNormalization", 9, meanVarianceNormalization);

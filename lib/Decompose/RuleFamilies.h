@@ -21,6 +21,7 @@ void registerLossRules(RuleRegistry &registry);          // Loss.cpp
 void registerRearrangeRules(RuleRegistry &registry);     // Rearrange.cpp
 void registerResizeRules(RuleRegistry &registry);        // Resize.cpp
 void registerQuantizationRules(RuleRegistry &registry);  // Quantization.cpp
+void registerRotaryEmbeddingRules(RuleRegistry &registry); // RotaryEmbedding.cpp
 
 inline void registerAllRuleFamilies(RuleRegistry &registry) {
   registerElementwiseRules(registry);
@@ -38,6 +39,7 @@ inline void registerAllRuleFamilies(RuleRegistry &registry) {
   registerRearrangeRules(registry);
   registerResizeRules(registry);
   registerQuantizationRules(registry);
+  registerRotaryEmbeddingRules(registry);
 }
 
 } // namespace tcc::decompose

@@ -310,6 +310,11 @@ struct SliceToGeneric : OpRewritePattern<prim::SliceOp> {
     Value operand = op.getOperand();
     ArrayRef<int64_t> offsets = op.getStaticOffsets(), strides = op.getStaticStrides();
     Value init = lower::createEmpty(rewriter, loc, type, op.getSizes());
+    // An empty slice reads nothing (its offset may equal the extent).
+    if (llvm::is_contained(type.getShape(), 0)) {
+      rewriter.replaceOp(op, init);
+      return success();
+    }
     SmallVector<utils::IteratorType> iterators(rank, utils::IteratorType::parallel);
     AffineMap identity = rewriter.getMultiDimIdentityMap(rank);
 
@@ -407,6 +412,9 @@ struct ConcatenateToInsertSlices : OpRewritePattern<prim::ConcatenateOp> {
     Value result = lower::createEmpty(rewriter, loc, type, sizes);
     SmallVector<OpFoldResult> unitStrides(rank, rewriter.getIndexAttr(1));
     for (auto [input, offset] : llvm::zip(op.getInputs(), offsets)) {
+      // An input with no elements writes nothing (its offset may equal the extent).
+      if (llvm::is_contained(cast<RankedTensorType>(input.getType()).getShape(), 0))
+        continue;
       SmallVector<OpFoldResult> at(rank, rewriter.getIndexAttr(0));
       at[axis] = offset;
       result =

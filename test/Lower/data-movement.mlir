@@ -280,3 +280,17 @@ func.func @scatter(%x: tensor<3x2xf32>, %i: tensor<4x1xi64>, %u: tensor<4x2xf32>
   %0 = prim.scatter %x[%i], %u combine = sum : (tensor<3x2xf32>, tensor<4x1xi64>, tensor<4x2xf32>) -> tensor<3x2xf32>
   return %0 : tensor<3x2xf32>
 }
+
+// Empty pieces read and write nothing: an empty slice at the end of a dim is an empty
+// tensor, and an empty concatenate input adds no insert_slice.
+// CHECK-LABEL: func.func @empty_pieces
+// CHECK-NOT: linalg.generic
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<2x8xf32>
+// CHECK-NEXT: %[[R:.*]] = tensor.insert_slice %arg0 into %[[E]][0, 0] [2, 8] [1, 1]
+// CHECK-NOT: tensor.insert_slice
+// CHECK: return %[[R]]
+func.func @empty_pieces(%x: tensor<2x8xf32>) -> tensor<2x8xf32> {
+  %0 = prim.slice %x [0, 8] [2, 0] strides [1, 1] : tensor<2x8xf32> -> tensor<2x0xf32>
+  %1 = prim.concatenate %x, %0 dim = 1 : (tensor<2x8xf32>, tensor<2x0xf32>) -> tensor<2x8xf32>
+  return %1 : tensor<2x8xf32>
+}

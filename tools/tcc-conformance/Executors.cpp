@@ -26,9 +26,10 @@ using tcc::eval::Tensor;
 using namespace tcc::conformance;
 
 bool tcc::conformance::isBindable(const Tensor &t) {
-  // Small integer vectors (axes, shapes, k, split sizes) and float scalars (OneHot's depth).
+  // Small integer vectors (axes, shapes, k, split sizes), float scalars (OneHot's depth) and
+  // short float vectors (Resize's scales and roi).
   if (isa<FloatType>(t.elementType))
-    return t.getNumElements() == 1;
+    return t.shape.size() <= 1 && t.getNumElements() <= 8;
   auto type = dyn_cast<IntegerType>(t.elementType);
   return type && type.getWidth() > 1 && t.shape.size() <= 1 && t.getNumElements() <= 64;
 }
