@@ -3,6 +3,7 @@
 //   tcc model.onnx -o model.so
 //   tcc model.onnx --emit=prim -o model.prim.mlir
 //   tcc model.onnx --dim batch=8 --cpu=native -o model.so
+//   tcc model.onnx --check [--format=json]      # which nodes would fail, and why
 //
 // Exit status: 0 success, 1 the model could not be compiled (diagnostics on stderr, one per
 // line as `<file>: error: <message>`), 2 the command line is wrong.
@@ -11,6 +12,7 @@
 #include "tcc/Import/Importer.h"
 #include "tcc/InitAll.h"
 #include "tcc/Pipelines/Compiler.h"
+#include "tcc/Pipelines/ModelCheck.h"
 #include "tcc/Support/Diagnostics.h"
 #include "tcc/Version.h"
 
@@ -40,6 +42,8 @@ struct Options {
   bool printIrAfterAll = false;
   std::string target = "host";
   std::string cpu;
+  bool check = false;
+  std::string format = "text";
 };
 
 /// Parses `NAME=V` or `NAME=MIN:MAX` into `settings`; returns an error message or "".
@@ -93,9 +97,20 @@ int compile(const Options &options) {
   }
   compileOptions.target = *target;
   bool binary = compileOptions.emit == tcc::EmitKind::Obj || compileOptions.emit == tcc::EmitKind::So;
-  if (binary && options.output.empty()) {
+  if (binary && options.output.empty() && !options.check) {
     llvm::errs() << "tcc: error: --emit=" << options.emit << " needs -o PATH\n";
     return kExitUsageError;
+  }
+
+  if (options.check) {
+    // Import errors print as usual; decomposition errors are collected per node.
+    mlir::OwningOpRef<mlir::ModuleOp> module =
+        tcc::importOnnxModel(options.model, importOptions, context);
+    if (!module)
+      return kExitCompileError;
+    tcc::ModelCheckReport report = tcc::checkModel(*module);
+    tcc::printModelCheckReport(report, options.model, options.format == "json", llvm::outs());
+    return report.ok() ? 0 : kExitCompileError;
   }
 
   mlir::OwningOpRef<mlir::ModuleOp> module =
@@ -146,6 +161,11 @@ int main(int argc, char **argv) {
   app.add_option("--cpu", options.cpu,
                  "the CPU to tune for and require: default the portable baseline (x86-64-v3), "
                  "native, or a CPU name (znver4, neoverse-v2, ...)");
+  app.add_flag("--check", options.check,
+               "do not compile: list every node that would fail (name, op type, domain, opset, "
+               "dtype, reason) and exit 1 if any; else print the op counts");
+  app.add_option("--format", options.format, "--check's output: text or json")
+      ->check(CLI::IsMember({"text", "json"}));
   app.add_flag("--print-ir-after-all", options.printIrAfterAll,
                "print the IR after every pass to stderr (large weights elided)");
   app.set_version_flag("--version", std::string("tcc ") + tcc::kVersion);
