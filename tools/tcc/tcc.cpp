@@ -12,6 +12,7 @@
 #include "tcc/Import/Importer.h"
 #include "tcc/InitAll.h"
 #include "tcc/Pipelines/Compiler.h"
+#include "tcc/Decompose/RuleRegistry.h"
 #include "tcc/Pipelines/ModelCheck.h"
 #include "tcc/Support/Diagnostics.h"
 #include "tcc/Version.h"
@@ -22,6 +23,8 @@
 #include "mlir/IR/Verifier.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/ToolOutputFile.h"
 
 #include <CLI/CLI.hpp>
@@ -43,8 +46,36 @@ struct Options {
   std::string target = "host";
   std::string cpu;
   bool check = false;
+  bool listOps = false;
   std::string format = "text";
 };
+
+/// --list-ops: every decomposition rule, one per line (text) or as a JSON array.
+int listOps(const Options &options) {
+  namespace d = tcc::decompose;
+  const d::RuleRegistry &registry = d::RuleRegistry::get();
+  llvm::json::Array rules;
+  for (const std::string &domain : registry.getDomains())
+    for (const std::string &op : registry.getOpTypes(domain))
+      for (const d::Rule *rule : registry.getRules(domain, op)) {
+        std::string shown = d::getDomainDisplayName(domain).str();
+        // The last opset this rule is used at (a later version may have changed the op).
+        int64_t until = rule->sinceVersion;
+        for (int64_t v = rule->sinceVersion; v <= rule->untilVersion; ++v)
+          if (registry.lookup(domain, op, v) == rule)
+            until = v;
+        if (options.format == "json")
+          rules.push_back(llvm::json::Object{{"domain", shown},
+                                             {"op_type", op},
+                                             {"since", rule->sinceVersion},
+                                             {"until", until}});
+        else
+          llvm::outs() << shown << " " << op << " " << rule->sinceVersion << " " << until << "\n";
+      }
+  if (options.format == "json")
+    llvm::outs() << llvm::formatv("{0:2}", llvm::json::Value(std::move(rules))) << "\n";
+  return 0;
+}
 
 /// Parses `NAME=V` or `NAME=MIN:MAX` into `settings`; returns an error message or "".
 std::string parseDim(llvm::StringRef text, llvm::StringMap<tcc::DimSetting> &settings) {
@@ -147,8 +178,10 @@ int compile(const Options &options) {
 int main(int argc, char **argv) {
   Options options;
   CLI::App app{"tcc: an ahead-of-time compiler for ONNX models"};
-  app.add_option("model", options.model, "the ONNX model (.onnx, or .onnxtxt text format)")
-      ->required();
+  app.add_flag("--list-ops", options.listOps,
+               "print every decomposition rule: domain, op type, first and last opset (no "
+               "model needed; --format=json for JSON)");
+  app.add_option("model", options.model, "the ONNX model (.onnx, or .onnxtxt text format)");
   app.add_option("-o,--output", options.output, "the output path, exactly (default: stdout)");
   app.add_option("--emit", options.emit,
                  "what to produce: so (default), obj, asm, llvm (LLVM IR), kernel (buffers and "
@@ -177,6 +210,12 @@ int main(int argc, char **argv) {
     return app.exit(e);
   } catch (const CLI::ParseError &e) {
     llvm::errs() << "tcc: error: " << e.what() << "\n";
+    return kExitUsageError;
+  }
+  if (options.listOps)
+    return listOps(options);
+  if (options.model.empty()) {
+    llvm::errs() << "tcc: error: no model given (tcc model.onnx -o model.so; see --help)\n";
     return kExitUsageError;
   }
   return compile(options);
