@@ -22,6 +22,7 @@ void registerRearrangeRules(RuleRegistry &registry);     // Rearrange.cpp
 void registerResizeRules(RuleRegistry &registry);        // Resize.cpp
 void registerQuantizationRules(RuleRegistry &registry);  // Quantization.cpp
 void registerRotaryEmbeddingRules(RuleRegistry &registry); // RotaryEmbedding.cpp
+void registerRecurrentRules(RuleRegistry &registry);     // Recurrent.cpp
 
 inline void registerAllRuleFamilies(RuleRegistry &registry) {
   registerElementwiseRules(registry);
@@ -40,6 +41,7 @@ inline void registerAllRuleFamilies(RuleRegistry &registry) {
   registerResizeRules(registry);
   registerQuantizationRules(registry);
   registerRotaryEmbeddingRules(registry);
+  registerRecurrentRules(registry);
 }
 
 } // namespace tcc::decompose

@@ -325,7 +325,7 @@ std::unique_ptr<Executable> tcc::conformance::prepare(Mode mode, const std::stri
   if (mode == Mode::Reference) {
     std::unique_ptr<MLIRContext> context = makeContext();
     FirstError collect(*context, error);
-    OwningOpRef<ModuleOp> module = importAndBind(*context, dir, bind, set, error);
+    OwningOpRef<ModuleOp> module = importAndBind(*context, dir, bind, set, error, shapes);
     if (!module)
       return nullptr;
     PassManager pm(context.get());

@@ -179,43 +179,35 @@ std::string runCase(const std::string &dir, Mode mode, const std::string &scratc
   if (!options.sizes.empty())
     return runSizes(dir, context, sets.front(), scratch, options, note);
 
-  if (mode == Mode::Reference) {
-    if (auto executable = prepare(mode, dir, {}, nullptr, nullptr, scratch, error)) {
-      for (const DataSet &set : sets) {
-        std::string reason = runSet(*executable, set, {}, options);
-        if (!reason.empty())
-          return reason;
-      }
-      return "";
+  // Prepared once with the model's symbolic dims (compiled: one library), every data set runs.
+  if (auto executable = prepare(mode, dir, {}, nullptr, nullptr, scratch, error)) {
+    for (const DataSet &set : sets) {
+      std::string reason = runSet(*executable, set, {}, options);
+      if (!reason.empty())
+        return reason;
     }
-  } else {
-    // Compiled once with the model's symbolic dims, the library runs every data set.
-    if (auto executable = prepare(mode, dir, {}, nullptr, nullptr, scratch, error)) {
-      for (const DataSet &set : sets) {
-        std::string reason = runSet(*executable, set, {}, options);
-        if (!reason.empty())
-          return reason;
-      }
-      return "";
-    }
+    return "";
+  }
+  {
     // Otherwise each data set's shapes are fixed, as with tcc --dim.
     std::string dynamicError = error;
-    bool compiled = true;
+    bool prepared = true;
     for (const DataSet &set : sets) {
       error.clear();
       auto executable = prepare(mode, dir, {}, nullptr, &set, scratch, error);
       if (!executable) {
-        compiled = false;
+        prepared = false;
         break;
       }
       std::string reason = runSet(*executable, set, {}, options);
       if (!reason.empty())
         return reason;
     }
-    if (compiled) {
+    if (prepared) {
       note = " (static shapes only: " + dynamicError + ")";
       return "";
     }
+    error = dynamicError;
   }
   // Retry with the shape-like inputs bound as constants, preparing once per data set.
   std::vector<unsigned> bind;
