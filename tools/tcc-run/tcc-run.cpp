@@ -23,6 +23,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include <sys/resource.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -367,12 +369,21 @@ int runTool(const Options &options) {
     std::sort(times.begin(), times.end());
     size_t n = times.size();
     double median = n % 2 ? times[n / 2] : (times[n / 2 - 1] + times[n / 2]) / 2;
+    // Memory: the session's workspace (allocated once for a size, then reused: the count
+    // of allocations shows it) and the process's peak resident set.
+    tcc_session_stats stats = TCC_SESSION_STATS_INIT;
+    check(tcc_session_get_stats(session.get(), &stats));
+    struct rusage usage {};
+    getrusage(RUSAGE_SELF, &usage);
     std::printf("{\"model\":%s,\"threads\":%d,\"runs\":%d,\"median_ms\":%s,\"min_ms\":%s,"
-                "\"max_ms\":%s}\n",
+                "\"max_ms\":%s,\"workspace_bytes\":%llu,\"workspace_allocations\":%llu,"
+                "\"peak_rss_kib\":%ld}\n",
                 jsonString(std::filesystem::path(options.model).filename().string()).c_str(),
                 tcc_session_num_threads(session.get()), options.benchmarkRuns,
                 formatMilliseconds(median).c_str(), formatMilliseconds(times.front()).c_str(),
-                formatMilliseconds(times.back()).c_str());
+                formatMilliseconds(times.back()).c_str(),
+                static_cast<unsigned long long>(stats.workspace_bytes),
+                static_cast<unsigned long long>(stats.workspace_allocations), usage.ru_maxrss);
   }
   std::fflush(stdout);
   return pass ? 0 : kExitError;

@@ -1,0 +1,131 @@
+#!/usr/bin/env python3
+"""tcc against ONNX Runtime on the same models and inputs, interleaved, in one run.
+
+    scripts/bench.py [--threads 1,2] [--rounds 3] [--runs 30] [MODEL_DIR ...]
+
+Each MODEL_DIR holds model.onnx and input_<k>_<name>.npy (the corpus layout; default: the
+models of ../shared/corpus and test/data/models). For each model tcc compiles a library for
+the inputs' sizes (build/bin/tcc, --dim from the input shapes is not needed: symbolic dims
+are fine), then for every thread count runs tcc-run --benchmark and ONNX Runtime's
+ort-run.js alternately, `rounds` times, and prints the median of the rounds' medians, the
+tcc/ORT ratio (below 1: tcc is faster), tcc's GFLOP/s (multiply-adds of the contractions and
+convolutions of the decomposed model, x2) and memory (tcc's workspace and peak RSS).
+Not a test: timings on shared machines drift; compare within one run.
+"""
+import argparse
+import glob
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BIN = os.path.join(ROOT, "build", "bin")
+ORT_RUN = os.path.join(ROOT, "..", "shared", "bench", "ort-run.js")
+ORT_MODULES = os.path.expanduser("~/.cache/tcc/onnxruntime-node/node_modules")
+
+
+def dims(text):
+    """The extents of a tensor type's text ("2x3xf32"); None if one is dynamic."""
+    parts = text.split("x")[:-1]
+    return None if "?" in parts else [int(d) for d in parts]
+
+
+def flops(model, library, inputs):
+    """2 x multiply-adds of prim.dot_general / prim.convolution at the inputs' sizes."""
+    import numpy as np
+    shapes = [np.load(f, mmap_mode="r").shape for f in inputs]
+    # The symbols' values: tcc-run --info names the symbol of each input dim.
+    info = subprocess.run([os.path.join(BIN, "tcc-run"), library, "--info"], capture_output=True,
+                          text=True).stdout
+    values = {}
+    for index, dims_text in re.findall(r"^input (\d+) '[^']*': \S+ \[([^\]]*)\]", info, re.M):
+        for d, name in enumerate(x.strip() for x in dims_text.split(",")):
+            if name and not name.isdigit() and int(index) < len(shapes):
+                values[name] = shapes[int(index)][d]
+    args = []
+    for name, value in values.items():
+        args += ["--dim", "%s=%d" % (name, value)]
+    ir = subprocess.run([os.path.join(BIN, "tcc"), model, "--emit=prim"] + args,
+                        capture_output=True, text=True).stdout
+    total = 0
+    for m in re.finditer(r"prim.dot_general .* contracting = \[([\d, ]*)\] x .*: \(tensor<([^>]*)>, tensor<[^>]*>\) -> tensor<([^>]*)>", ir):
+        lhs, out = dims(m.group(2)), dims(m.group(3))
+        if lhs is None or out is None:
+            return 0
+        contracted = 1
+        for c in m.group(1).split(","):
+            if c.strip():
+                contracted *= lhs[int(c)]
+        total += 2 * contracted * int(np.prod(out))
+    for m in re.finditer(r"prim.convolution .*: \(tensor<[^>]*>, tensor<([^>]*)>\) -> tensor<([^>]*)>", ir):
+        w, out = dims(m.group(1)), dims(m.group(2))
+        if w is None or out is None:
+            return 0
+        total += 2 * int(np.prod(out)) * int(np.prod(w[1:]))
+    return total
+
+
+def run_json(command, env=None):
+    out = subprocess.run(command, capture_output=True, text=True, env=env)
+    if out.returncode != 0:
+        raise RuntimeError(" ".join(command) + ": " + out.stderr.strip()[-400:])
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("models", nargs="*")
+    parser.add_argument("--threads", default="1,2")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--runs", type=int, default=30)
+    options = parser.parse_args()
+    models = options.models or sorted(
+        [d for d in glob.glob(os.path.join(ROOT, "..", "shared", "corpus", "*")) if os.path.isdir(d)] +
+        [d for d in glob.glob(os.path.join(ROOT, "test", "data", "models", "*")) if os.path.isdir(d)])
+    env = dict(os.environ, NODE_PATH=ORT_MODULES)
+    work = os.path.join(ROOT, "build", "bench")
+    os.makedirs(work, exist_ok=True)
+    print("| model | threads | tcc ms | ORT ms | tcc/ORT | tcc GFLOP/s | workspace MiB | peak RSS MiB |")
+    print("|---|---|---|---|---|---|---|---|")
+    ratios = []
+    for model_dir in models:
+        name = os.path.basename(os.path.normpath(model_dir))
+        model = os.path.join(model_dir, "model.onnx")
+        inputs = sorted(glob.glob(os.path.join(model_dir, "input_*.npy")),
+                        key=lambda f: int(os.path.basename(f).split("_")[1]))
+        library = os.path.join(work, name + ".so")
+        compiled = subprocess.run([os.path.join(BIN, "tcc"), model, "-o", library],
+                                  capture_output=True, text=True)
+        if compiled.returncode != 0:
+            # A model whose rules need static sizes (e.g. RNNs): fix them from the inputs.
+            print("| %s | - | does not compile with symbolic dims: %s |" %
+                  (name, compiled.stderr.strip().splitlines()[-1][:80]))
+            continue
+        work_flops = flops(model, library, inputs)
+        for threads in [int(t) for t in options.threads.split(",")]:
+            tcc_times, ort_times, last = [], [], None
+            for _ in range(options.rounds):
+                last = run_json([os.path.join(BIN, "tcc-run"), library, "--threads", str(threads),
+                                 "--benchmark", str(options.runs), "--input"] + inputs)
+                tcc_times.append(last["median_ms"])
+                ort = run_json(["node", ORT_RUN, model, "--threads", str(threads), "--runs",
+                                str(options.runs)] + sum([["--input", f] for f in inputs], []), env)
+                ort_times.append(ort["median_ms"])
+            t, o = statistics.median(tcc_times), statistics.median(ort_times)
+            ratios.append(t / o)
+            print("| %s | %d | %.3f | %.3f | %.2f | %.1f | %.1f | %.1f |" % (
+                name, threads, t, o, t / o, work_flops / (t * 1e6) if work_flops else 0.0,
+                last["workspace_bytes"] / 2**20, last["peak_rss_kib"] / 1024))
+            sys.stdout.flush()
+    if ratios:
+        geomean = 1.0
+        for r in ratios:
+            geomean *= r
+        print("\ngeomean tcc/ORT over %d rows: %.2f" % (len(ratios), geomean ** (1.0 / len(ratios))))
+
+
+if __name__ == "__main__":
+    main()
