@@ -187,8 +187,10 @@ int main(int argc, char **argv) {
                  "what to produce: so (default), obj, asm, llvm (LLVM IR), kernel (buffers and "
                  "kernels), prim (decomposed), onnx (as imported)")
       ->check(CLI::IsMember({"onnx", "prim", "kernel", "llvm", "asm", "obj", "so"}));
+  // One value per --dim, so that `--dim a=1 model.onnx` leaves the model positional.
   app.add_option("--dim", options.dims,
-                 "fix a symbolic dim (NAME=VALUE) or give its range (NAME=MIN:MAX)");
+                 "fix a symbolic dim (NAME=VALUE) or give its range (NAME=MIN:MAX)")
+      ->allow_extra_args(false);
   app.add_option("--target", options.target,
                  "what to compile for: host (default), cpu, cpu:x86_64-linux, cpu:aarch64-linux");
   app.add_option("--cpu", options.cpu,
