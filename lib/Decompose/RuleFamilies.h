@@ -23,6 +23,8 @@ void registerResizeRules(RuleRegistry &registry);        // Resize.cpp
 void registerQuantizationRules(RuleRegistry &registry);  // Quantization.cpp
 void registerRotaryEmbeddingRules(RuleRegistry &registry); // RotaryEmbedding.cpp
 void registerRecurrentRules(RuleRegistry &registry);     // Recurrent.cpp
+void registerAttentionRules(RuleRegistry &registry);    // Attention.cpp
+void registerSignalRules(RuleRegistry &registry);        // Signal.cpp
 
 inline void registerAllRuleFamilies(RuleRegistry &registry) {
   registerElementwiseRules(registry);
@@ -42,6 +44,8 @@ inline void registerAllRuleFamilies(RuleRegistry &registry) {
   registerQuantizationRules(registry);
   registerRotaryEmbeddingRules(registry);
   registerRecurrentRules(registry);
+  registerAttentionRules(registry);
+  registerSignalRules(registry);
 }
 
 } // namespace tcc::decompose
