@@ -175,7 +175,18 @@ LogicalResult prelu(NodeRewriter &n) {
   Value x = n.getFloatInput(0), slope = n.getInput(1);
   if (!x || !slope)
     return failure();
-  slope = broadcastTo(n, slope, getDims(n, x));
+  // Opset 6: a vector slope with one value per channel applies along dim 1.
+  SmallVector<OpFoldResult> xDims = getDims(n, x);
+  if (n.getVersion() < 7 && rankOf(slope) == 1 && rankOf(x) >= 2) {
+    auto count = getConstantIntValue(getDims(n, slope)[0]);
+    auto channels = getConstantIntValue(xDims[1]);
+    if (count && channels && *count == *channels && *count != 1) {
+      SmallVector<OpFoldResult> perChannel(rankOf(x) - 1, n.getBuilder().getIndexAttr(1));
+      perChannel[0] = xDims[1];
+      slope = reshape(n, slope, perChannel);
+    }
+  }
+  slope = broadcastTo(n, slope, xDims);
   if (!slope)
     return failure();
   Ops o{n, x};
@@ -252,6 +263,7 @@ void tcc::decompose::registerActivationRules(RuleRegistry &r) {
   r.add("", "Swish", 24, swish);
   r.add("", "SwiGLU", 28, swiglu);
   r.add("", "Gelu", 20, gelu);
+  r.add("", "PRelu", 6, prelu); // slope broadcast onto X, as 7 states explicitly
   r.add("", "PRelu", 7, prelu);
   r.add("", "Softmax", 1, softmaxRule<SoftmaxKind::Softmax, true>);
   r.add("", "Softmax", 13, softmaxRule<SoftmaxKind::Softmax, false>);

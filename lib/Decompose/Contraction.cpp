@@ -136,5 +136,6 @@ LogicalResult gemm(NodeRewriter &n) {
 
 void tcc::decompose::registerContractionRules(RuleRegistry &r) {
   r.add("", "MatMul", 1, matmulRule);
+  r.add("", "Gemm", 6, gemm); // C broadcast with broadcast=1: numpy's rule covers it
   r.add("", "Gemm", 7, gemm);
 }

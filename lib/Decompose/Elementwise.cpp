@@ -61,10 +61,33 @@ Value shapeArithmetic(NodeRewriter &n, Value a, Value b) {
   }
 }
 
+/// Opsets before 7 broadcast B onto A only with broadcast=1, B's dims aligned at `axis`
+/// (default: the trailing dims, as numpy does): B is reshaped to A's rank with 1s around it,
+/// then numpy broadcasting applies. (Without broadcast=1 the shapes are equal.)
+Value alignLegacyBroadcast(NodeRewriter &n, Value a, Value b) {
+  if (n.getVersion() >= 7 || !n.getInt("broadcast", 0) || !n.hasAttr("axis"))
+    return b;
+  int64_t ra = rankOf(a), rb = rankOf(b);
+  auto axis = normalizeAxis(n, n.getInt("axis", 0), ra);
+  if (!axis)
+    return nullptr;
+  if (*axis + rb > ra) {
+    n.emitError() << "B (rank " << rb << ") does not fit in A (rank " << ra << ") at axis "
+                  << *axis;
+    return nullptr;
+  }
+  SmallVector<OpFoldResult> dims(*axis, n.getBuilder().getIndexAttr(1));
+  llvm::append_range(dims, getDims(n, b));
+  dims.resize(ra, n.getBuilder().getIndexAttr(1));
+  return reshape(n, b, dims);
+}
+
 template <typename OpTy>
 LogicalResult binaryRule(NodeRewriter &n) {
   Value a = n.getInput(0), b = n.getInput(1);
   if (!a || !b)
+    return failure();
+  if (!(b = alignLegacyBroadcast(n, a, b)))
     return failure();
   Type ta = cast<RankedTensorType>(a.getType()).getElementType();
   Type tb = cast<RankedTensorType>(b.getType()).getElementType();
@@ -91,6 +114,8 @@ LogicalResult pow(NodeRewriter &n) {
   Value a = n.getInput(0), b = n.getInput(1);
   if (!a || !b)
     return failure();
+  if (!(b = alignLegacyBroadcast(n, a, b)))
+    return failure();
   // A constant exponent of 1, 2 or 3 (RMSNorm's x^2, GELU's x^3): exact products.
   if (isa<FloatType>(elementOf(a)) && rankOf(b) <= 1) {
     DenseElementsAttr exponent;
@@ -116,6 +141,8 @@ template <prim::CompareDirection Direction>
 LogicalResult compareRule(NodeRewriter &n) {
   Value a = n.getInput(0), b = n.getInput(1);
   if (!a || !b)
+    return failure();
+  if (!(b = alignLegacyBroadcast(n, a, b)))
     return failure();
   SmallVector<Value> ops = broadcastAll(n, {a, b});
   if (ops.empty())
@@ -334,28 +361,43 @@ void tcc::decompose::registerElementwiseRules(RuleRegistry &r) {
   r.add("", "IsNaN", 9, unaryRule<prim::IsNanOp, true>);
   r.add("", "IsInf", 10, isInf);
 
+  r.add("", "Add", 6, binaryRule<prim::AddOp>); // legacy broadcast/axis attributes
   r.add("", "Add", 7, binaryRule<prim::AddOp>);
+  r.add("", "Sub", 6, binaryRule<prim::SubOp>); // legacy broadcast/axis attributes
   r.add("", "Sub", 7, binaryRule<prim::SubOp>);
+  r.add("", "Mul", 6, binaryRule<prim::MulOp>); // legacy broadcast/axis attributes
   r.add("", "Mul", 7, binaryRule<prim::MulOp>);
+  r.add("", "Div", 6, binaryRule<prim::DivOp>); // legacy broadcast/axis attributes
   r.add("", "Div", 7, binaryRule<prim::DivOp>);
+  r.add("", "Pow", 1, pow); // legacy broadcast/axis attributes before 7
   r.add("", "Pow", 7, pow);
   r.add("", "Mod", 10, mod);
   r.add("", "BitShift", 11, bitShift);
+  r.add("", "And", 1, binaryRule<prim::AndOp>); // legacy broadcast/axis attributes
   r.add("", "And", 7, binaryRule<prim::AndOp>);
+  r.add("", "Or", 1, binaryRule<prim::OrOp>); // legacy broadcast/axis attributes
   r.add("", "Or", 7, binaryRule<prim::OrOp>);
+  r.add("", "Xor", 1, binaryRule<prim::XorOp>); // legacy broadcast/axis attributes
   r.add("", "Xor", 7, binaryRule<prim::XorOp>);
   r.add("", "BitwiseAnd", 18, binaryRule<prim::AndOp>);
   r.add("", "BitwiseOr", 18, binaryRule<prim::OrOp>);
   r.add("", "BitwiseXor", 18, binaryRule<prim::XorOp>);
+  r.add("", "Equal", 1, compareRule<prim::CompareDirection::Eq>); // legacy broadcast
   r.add("", "Equal", 7, compareRule<prim::CompareDirection::Eq>);
+  r.add("", "Less", 1, compareRule<prim::CompareDirection::Lt>); // legacy broadcast
   r.add("", "Less", 7, compareRule<prim::CompareDirection::Lt>);
+  r.add("", "Greater", 1, compareRule<prim::CompareDirection::Gt>); // legacy broadcast
   r.add("", "Greater", 7, compareRule<prim::CompareDirection::Gt>);
   r.add("", "LessOrEqual", 12, compareRule<prim::CompareDirection::Le>);
   r.add("", "GreaterOrEqual", 12, compareRule<prim::CompareDirection::Ge>);
   r.add("", "Where", 9, where);
+  r.add("", "Max", 6, variadicRule<prim::MaxOp, false>); // equal shapes (a case of 8's broadcasting)
   r.add("", "Max", 8, variadicRule<prim::MaxOp, false>);
+  r.add("", "Min", 6, variadicRule<prim::MinOp, false>); // equal shapes (a case of 8's broadcasting)
   r.add("", "Min", 8, variadicRule<prim::MinOp, false>);
+  r.add("", "Sum", 6, variadicRule<prim::AddOp, false>); // equal shapes (a case of 8's broadcasting)
   r.add("", "Sum", 8, variadicRule<prim::AddOp, false>);
+  r.add("", "Mean", 6, variadicRule<prim::AddOp, true>); // equal shapes (a case of 8's broadcasting)
   r.add("", "Mean", 8, variadicRule<prim::AddOp, true>);
   r.add("", "Clip", 6, clip6);
   r.add("", "Clip", 11, clip11);

@@ -132,6 +132,10 @@ LogicalResult batchNormalization(NodeRewriter &n) {
         mean = n.getInput(3), var = n.getInput(4);
   if (!x || !scale || !bias || !mean || !var)
     return failure();
+  // Opsets 6-8: `spatial` (default 1) = statistics per channel; is_test is ignored
+  // (tcc compiles inference).
+  if (n.getVersion() < 9 && n.getInt("spatial", 1) != 1)
+    return n.emitError() << "spatial=0 (statistics per element) is not supported";
   if (TrainingModeAttr && n.getInt("training_mode", 0) != 0)
     return n.emitError() << "training_mode=1 is not supported: tcc compiles inference "
                             "(expected training_mode=0)";
@@ -390,6 +394,7 @@ LogicalResult groupNormalization(NodeRewriter &n) {
 } // namespace
 
 void tcc::decompose::registerNormalizationRules(RuleRegistry &r) {
+  r.add("", "BatchNormalization", 6, batchNormalization<false>); // is_test/spatial=1 only
   r.add("", "BatchNormalization", 7, batchNormalization<false>);
   r.add("", "BatchNormalization", 9, batchNormalization<false>);
   r.add("", "BatchNormalization", 14, batchNormalization<true>);
