@@ -25,6 +25,7 @@ void registerRotaryEmbeddingRules(RuleRegistry &registry); // RotaryEmbedding.cp
 void registerRecurrentRules(RuleRegistry &registry);     // Recurrent.cpp
 void registerAttentionRules(RuleRegistry &registry);    // Attention.cpp
 void registerSignalRules(RuleRegistry &registry);        // Signal.cpp
+void registerContribRules(RuleRegistry &registry);       // Contrib.cpp
 
 inline void registerAllRuleFamilies(RuleRegistry &registry) {
   registerElementwiseRules(registry);
@@ -46,6 +47,7 @@ inline void registerAllRuleFamilies(RuleRegistry &registry) {
   registerRecurrentRules(registry);
   registerAttentionRules(registry);
   registerSignalRules(registry);
+  registerContribRules(registry);
 }
 
 } // namespace tcc::decompose
