@@ -24,8 +24,9 @@ void registerQuantizationRules(RuleRegistry &registry);  // Quantization.cpp
 void registerRotaryEmbeddingRules(RuleRegistry &registry); // RotaryEmbedding.cpp
 void registerRecurrentRules(RuleRegistry &registry);     // Recurrent.cpp
 void registerAttentionRules(RuleRegistry &registry);    // Attention.cpp
+void registerContribRules(RuleRegistry &registry);      // Contrib.cpp (com.microsoft)
 void registerSignalRules(RuleRegistry &registry);        // Signal.cpp
-void registerContribRules(RuleRegistry &registry);       // Contrib.cpp
+void registerSamplingRules(RuleRegistry &registry);      // Sampling.cpp
 
 inline void registerAllRuleFamilies(RuleRegistry &registry) {
   registerElementwiseRules(registry);
@@ -46,8 +47,9 @@ inline void registerAllRuleFamilies(RuleRegistry &registry) {
   registerRotaryEmbeddingRules(registry);
   registerRecurrentRules(registry);
   registerAttentionRules(registry);
-  registerSignalRules(registry);
   registerContribRules(registry);
+  registerSignalRules(registry);
+  registerSamplingRules(registry);
 }
 
 } // namespace tcc::decompose
