@@ -27,6 +27,7 @@ SUITES = {  # ratchet name -> folder of cases
     "simple": os.path.join(TESTDATA, "simple"),
     "node-opset18plus": os.path.join(ROOT, "test", "data", "node-opset18plus"),
     "models": os.path.join(ROOT, "test", "data", "models"),
+    "contrib": os.path.join(ROOT, "test", "data", "contrib"),
 }
 DTYPES = {v: k.lower() for k, v in onnx.TensorProto.DataType.items()}
 
@@ -138,6 +139,20 @@ def generate(tcc):
         lines.append("| %s | %s | %d / %d / %d | %s | %s |" % (
             op, span(ranges[op]), passing["compiled"].get(op, 0), passing["reference"].get(op, 0),
             exercised.get(op, 0), " ".join(sorted(dtypes.get(op, []))), limits.get(op, "")))
+    # Contrib domains, and default-domain names ONNX does not define (ORT's own ops).
+    others = sorted(k for k in ranges if ":" in k or k not in versions)
+    if others:
+        lines += ["", "## Other domains", "",
+                  "Contrib ops of ONNX Runtime's com.microsoft domain (Hugging Face Optimum and ORT's",
+                  "optimizer write them); their cases are checked against ONNX Runtime's outputs.", "",
+                  "| op | opsets | cases: compiled / reference / all | dtypes exercised |",
+                  "|---|---|---|---|"]
+        for op in others:
+            lines.append("| %s | %s | %d / %d / %d | %s |" % (
+                op if ":" in op else "%s (ORT, default domain)" % op,
+                ", ".join(str(since) for since, _ in sorted(ranges[op])), passing["compiled"].get(op, 0),
+                passing["reference"].get(op, 0), exercised.get(op, 0),
+                " ".join(sorted(dtypes.get(op, [])))))
     lines += ["", "## Operators without a rule", "",
               "| op | ONNX versions | cases |", "|---|---|---|"]
     for op in onnx_ops:
