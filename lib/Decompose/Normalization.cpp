@@ -182,23 +182,39 @@ LogicalResult batchNormalization(NodeRewriter &n) {
 
 // layer_norm(x) = (x - mean) * rsqrt(var + eps) * scale + B over dims [axis, rank);
 // outputs Y, Mean and InvStdDev (the last two with the normalized dims kept as 1)
+/// LayerNormalization's and RMSNormalization's statistics: the dims from `axis` on, computed
+/// in `stash_type`.
+struct TrailingNorm {
+  SmallVector<int64_t> dims;
+  Type stash;
+};
+std::optional<TrailingNorm> getTrailingNorm(NodeRewriter &n, Value x) {
+  int64_t rank = rankOf(x);
+  auto axis = normalizeAxis(n, n.getInt("axis", -1), rank);
+  if (!axis)
+    return std::nullopt;
+  int64_t stashType = n.getInt("stash_type", 1);
+  Type stash = stashElementType(n.getContext(), stashType);
+  if (!stash) {
+    n.emitError() << "stash_type " << stashType
+                  << " is not a floating-point type (expected 1, 10, 11 or 16)";
+    return std::nullopt;
+  }
+  TrailingNorm result{{}, stash};
+  for (int64_t d = *axis; d < rank; ++d)
+    result.dims.push_back(d);
+  return result;
+}
+
 LogicalResult layerNormalization(NodeRewriter &n) {
   Value x = n.getFloatInput(0), scale = n.getInput(1), bias = n.getOptionalInput(2);
   if (!x || !scale || n.hasFailed())
     return failure();
-  int64_t rank = rankOf(x);
-  auto axis = normalizeAxis(n, n.getInt("axis", -1), rank);
-  if (!axis)
+  auto trailing = getTrailingNorm(n, x);
+  if (!trailing)
     return failure();
-  int64_t stashType = n.getInt("stash_type", 1);
-  Type stash = stashElementType(n.getContext(), stashType);
-  if (!stash)
-    return n.emitError() << "stash_type " << stashType
-                         << " is not a floating-point type (expected 1, 10, 11 or 16)";
+  auto [dims, stash] = *trailing;
   Type element = elementOf(x);
-  SmallVector<int64_t> dims;
-  for (int64_t d = *axis; d < rank; ++d)
-    dims.push_back(d);
   Moments m{n, convert(n, x, stash), dims};
   Moments::Normalized stats = m.normalize(n.getFloat("epsilon", 1e-5f));
   Value y = buildBinary<prim::MulOp>(n, convert(n, stats.normalized, element),
@@ -215,19 +231,11 @@ LogicalResult rmsNormalization(NodeRewriter &n) {
   Value x = n.getFloatInput(0), scale = n.getInput(1);
   if (!x || !scale || n.hasFailed())
     return failure();
-  int64_t rank = rankOf(x);
-  auto axis = normalizeAxis(n, n.getInt("axis", -1), rank);
-  if (!axis)
+  auto trailing = getTrailingNorm(n, x);
+  if (!trailing)
     return failure();
-  int64_t stashType = n.getInt("stash_type", 1);
-  Type stash = stashElementType(n.getContext(), stashType);
-  if (!stash)
-    return n.emitError() << "stash_type " << stashType
-                         << " is not a floating-point type (expected 1, 10, 11 or 16)";
+  auto [dims, stash] = *trailing;
   Type element = elementOf(x);
-  SmallVector<int64_t> dims;
-  for (int64_t d = *axis; d < rank; ++d)
-    dims.push_back(d);
   OpBuilder &b = n.getBuilder();
   Location loc = n.getLoc();
   Value wide = convert(n, x, stash);

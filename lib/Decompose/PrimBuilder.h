@@ -26,6 +26,23 @@ std::optional<llvm::SmallVector<int64_t>> getSpatialInts(NodeRewriter &n, llvm::
 /// or null for types tcc does not support.
 mlir::Type elementTypeOfOnnxCode(mlir::MLIRContext *ctx, int64_t code);
 
+/// The enumerator that string attribute `name` (default `fallback`) names among `choices`;
+/// std::nullopt after an error that lists them.
+template <typename E>
+std::optional<E> getChoice(NodeRewriter &n, llvm::StringRef name, llvm::StringRef fallback,
+                           llvm::ArrayRef<std::pair<llvm::StringRef, E>> choices) {
+  std::string value = n.getString(name, fallback);
+  if (n.hasFailed())
+    return std::nullopt;
+  for (const auto &[key, choice] : choices)
+    if (key == value)
+      return choice;
+  auto diag = n.emitError() << "attribute '" << name << "' is \"" << value << "\", expected ";
+  for (size_t i = 0; i < choices.size(); ++i)
+    diag << (i == 0 ? "" : i + 1 == choices.size() ? " or " : ", ") << choices[i].first;
+  return std::nullopt;
+}
+
 /// numpy.matmul(a, b) (Contraction.cpp); null after an error.
 mlir::Value buildMatMul(NodeRewriter &n, mlir::Value a, mlir::Value b);
 

@@ -662,23 +662,6 @@ std::optional<SmallVector<AxisSpec>> specsFromSizes(NodeRewriter &n, Value x,
   return specs;
 }
 
-/// The enumerator that string attribute `name` (default `fallback`) names among `choices`;
-/// std::nullopt after an error that lists them.
-template <typename E>
-std::optional<E> getChoice(NodeRewriter &n, StringRef name, StringRef fallback,
-                           ArrayRef<std::pair<StringRef, E>> choices) {
-  std::string value = n.getString(name, fallback);
-  if (n.hasFailed())
-    return std::nullopt;
-  for (const auto &[key, choice] : choices)
-    if (key == value)
-      return choice;
-  auto diag = n.emitError() << "attribute '" << name << "' is \"" << value << "\", expected ";
-  for (size_t i = 0; i < choices.size(); ++i)
-    diag << (i == 0 ? "" : i + 1 == choices.size() ? " or " : ", ") << choices[i].first;
-  return std::nullopt;
-}
-
 // upsample-7/9, resize-10(x, scales): every axis scaled, x_original = x / scale
 // (asymmetric); nearest takes floor(x_original) (ceil when downsampling), linear is
 // edge-clamped. Upsample-7 takes scales as an attribute; Upsample needs scales >= 1.

@@ -35,23 +35,6 @@ constexpr int64_t kMaxRoiSamples = 1024;
 
 RankedTensorType typeOf(Value v) { return cast<RankedTensorType>(v.getType()); }
 
-/// The enumerator that string attribute `name` (default `fallback`) names among `choices`;
-/// std::nullopt after an error that lists them.
-template <typename E>
-std::optional<E> getChoice(NodeRewriter &n, StringRef name, StringRef fallback,
-                           ArrayRef<std::pair<StringRef, E>> choices) {
-  std::string value = n.getString(name, fallback);
-  if (n.hasFailed())
-    return std::nullopt;
-  for (const auto &[key, choice] : choices)
-    if (key == value)
-      return choice;
-  auto diag = n.emitError() << "attribute '" << name << "' is \"" << value << "\", expected ";
-  for (size_t i = 0; i < choices.size(); ++i)
-    diag << (i == 0 ? "" : i + 1 == choices.size() ? " or " : ", ") << choices[i].first;
-  return std::nullopt;
-}
-
 /// The type sampled values of `element` are interpolated in: f64 for f64 and integers, else
 /// f32 (16-bit floats are widened).
 Type computeTypeFor(NodeRewriter &n, Type element) {
