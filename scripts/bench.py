@@ -101,8 +101,9 @@ def main():
                                   capture_output=True, text=True)
         if compiled.returncode != 0:
             # A model whose rules need static sizes (e.g. RNNs): fix them from the inputs.
+            errors = [l for l in compiled.stderr.splitlines() if ": error: " in l] or [""]
             print("| %s | - | does not compile with symbolic dims: %s |" %
-                  (name, compiled.stderr.strip().splitlines()[-1][:80]))
+                  (name, errors[0].split(": error: ", 1)[-1][:100]))
             continue
         work_flops = flops(model, library, inputs)
         for threads in [int(t) for t in options.threads.split(",")]:
