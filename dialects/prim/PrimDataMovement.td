@@ -154,6 +154,29 @@ def Prim_ScatterOp : Prim_Op<"scatter", [Pure, Prim_Reify,
   let hasVerifier = 1;
 }
 
+def Prim_CompactOp : Prim_Op<"compact", [Pure]> {
+  let summary = "the slices along one dim whose mask entry is true, in order (data-dependent extent)";
+  let description = [{
+    `mask` is a 1-D i1 tensor as long as `operand` is along `dim`. The result keeps the
+    slices `operand[..., i, ...]` with `mask[i]` true, in increasing `i`; its extent along
+    `dim` is the number of true entries, known only from the data (always dynamic in the
+    type). It is the one primitive with a data-dependent result shape: NonZero, Compress,
+    Unique and TopK with a run-time K decompose onto it. Generated code writes the kept
+    slices into a buffer of the operand's size (the capacity) and reports the count.
+
+    ```mlir
+    %r = prim.compact %x, %mask dim = 0 : (tensor<5x3xf32>, tensor<5xi1>) -> tensor<?x3xf32>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$operand, RankedTensorOf<[I1]>:$mask, I64Attr:$dimension);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = [{
+    $operand `,` $mask `dim` `=` $dimension attr-dict `:` `(` type($operand) `,` type($mask) `)`
+    `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
 def Prim_ReverseOp : Prim_Op<"reverse", [Pure, SameOperandsAndResultType, Prim_Reify]> {
   let summary = "reverse the order of elements along each listed dim";
   let arguments = (ins AnyRankedTensor:$operand, DenseI64ArrayAttr:$dimensions);

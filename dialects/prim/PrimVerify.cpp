@@ -224,6 +224,31 @@ LogicalResult ScatterOp::verify() {
   return success();
 }
 
+LogicalResult CompactOp::verify() {
+  auto operand = cast<RankedTensorType>(getOperand().getType());
+  auto mask = cast<RankedTensorType>(getMask().getType());
+  auto result = cast<RankedTensorType>(getResult().getType());
+  int64_t dim = getDimension();
+  if (dim < 0 || dim >= operand.getRank())
+    return emitOpError() << "dim " << dim << " is outside the operand's rank "
+                         << operand.getRank();
+  if (mask.getRank() != 1)
+    return emitOpError() << "mask must have rank 1, got " << mask.getRank();
+  if (!operand.isDynamicDim(dim) && !mask.isDynamicDim(0) &&
+      operand.getDimSize(dim) != mask.getDimSize(0))
+    return emitOpError() << "mask has " << mask.getDimSize(0) << " entries, expected "
+                         << operand.getDimSize(dim) << " (the operand's extent along dim "
+                         << dim << ")";
+  SmallVector<int64_t> expected(operand.getShape());
+  expected[dim] = ShapedType::kDynamic;
+  if (result.getElementType() != operand.getElementType() ||
+      result.getShape() != ArrayRef<int64_t>(expected))
+    return emitOpError() << "result type must be "
+                         << RankedTensorType::get(expected, operand.getElementType())
+                         << " (the operand's, with dim " << dim << " dynamic), got " << result;
+  return success();
+}
+
 LogicalResult SymbolOp::verify() {
   if (getMin() < 0)
     return emitOpError() << "min must be >= 0, got " << getMin();

@@ -28,7 +28,9 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/MemRef/Transforms/Transforms.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Interfaces/DestinationStyleOpInterface.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace tcc {
@@ -47,6 +49,32 @@ std::string nameOf(func::FuncOp main, unsigned index, bool result) {
   return name ? name.getValue().str() : std::to_string(index);
 }
 
+/// Whether `value`, yielded by a loop body, has the shape of the iteration argument `arg`:
+/// it is `arg` updated through destination-passing ops, scf.if branches that both keep the
+/// shape, or inner loops over it.
+bool keepsShapeOf(Value value, BlockArgument arg) {
+  for (int depth = 0; depth < 64; ++depth) {
+    if (value == arg)
+      return true;
+    auto result = dyn_cast<OpResult>(value);
+    if (!result)
+      return false;
+    Operation *op = result.getOwner();
+    if (auto dps = dyn_cast<DestinationStyleOpInterface>(op)) {
+      value = dps.getTiedOpOperand(result)->get();
+    } else if (auto loop = dyn_cast<scf::ForOp>(op)) {
+      value = loop.getInitArgs()[result.getResultNumber()];
+    } else if (auto branch = dyn_cast<scf::IfOp>(op)) {
+      unsigned k = result.getResultNumber();
+      return branch.elseBlock() && keepsShapeOf(branch.thenYield().getOperand(k), arg) &&
+             keepsShapeOf(branch.elseYield().getOperand(k), arg);
+    } else {
+      return false;
+    }
+  }
+  return false;
+}
+
 /// Canonicalization everywhere plus dims of results resolved through reification: what
 /// turns every extent into arithmetic over the inputs' dims.
 LogicalResult resolveDims(func::FuncOp main) {
@@ -59,6 +87,52 @@ LogicalResult resolveDims(func::FuncOp main) {
   memref::populateResolveRankedShapedTypeResultDimsPatterns(patterns);
   memref::populateResolveShapedTypeResultDimsPatterns(patterns);
   return applyPatternsGreedily(main, std::move(patterns));
+}
+
+/// `extent` as symbol arithmetic cloned at `b` (see cloneSymbolExpression), looking through
+/// dims of loop results (sort, scatter and compaction loops keep their buffer's shape, which
+/// upstream's folders do not see through scf.if), destination-passing results and
+/// tensor.empty sizes. Only for published capacities: @main itself is not changed.
+FailureOr<Value> cloneExtent(OpBuilder &b, Value extent, IRMapping &mapping) {
+  for (int depth = 0; depth < 64; ++depth) {
+    FailureOr<Value> cloned = tcc::cloneSymbolExpression(b, extent, mapping);
+    if (succeeded(cloned))
+      return cloned;
+    auto dim = extent.getDefiningOp<tensor::DimOp>();
+    std::optional<int64_t> d = dim ? dim.getConstantIndex() : std::nullopt;
+    if (!d)
+      return failure();
+    Value source = dim.getSource();
+    OpFoldResult next;
+    while (!next) {
+      auto result = dyn_cast<OpResult>(source);
+      if (!result)
+        return failure();
+      Operation *op = result.getOwner();
+      unsigned k = result.getResultNumber();
+      if (auto loop = dyn_cast<scf::ForOp>(op)) {
+        if (!keepsShapeOf(loop.getYieldedValues()[k], loop.getRegionIterArgs()[k]))
+          return failure();
+        source = loop.getInitArgs()[k];
+      } else if (auto branch = dyn_cast<scf::IfOp>(op)) {
+        source = branch.thenYield().getOperand(k); // both branches have one type
+      } else if (auto select = dyn_cast<arith::SelectOp>(op)) {
+        source = select.getTrueValue(); // (what canonicalization makes of a small scf.if)
+      } else if (auto empty = dyn_cast<tensor::EmptyOp>(op)) {
+        next = empty.getMixedSizes()[*d];
+      } else if (auto dps = dyn_cast<DestinationStyleOpInterface>(op)) {
+        source = dps.getTiedOpOperand(result)->get();
+      } else {
+        return failure();
+      }
+    }
+    if (auto attr = dyn_cast<Attribute>(next))
+      return arith::ConstantIndexOp::create(b, extent.getLoc(),
+                                            cast<IntegerAttr>(attr).getInt())
+          .getResult();
+    extent = cast<Value>(next);
+  }
+  return failure();
 }
 
 struct EntrySignaturePass : tcc::impl::EntrySignatureBase<EntrySignaturePass> {
@@ -204,10 +278,14 @@ struct EntrySignaturePass : tcc::impl::EntrySignatureBase<EntrySignaturePass> {
       atEntry.map(main.getArgument(s), main.getArgument(s));
     unsigned k = 0;
     SmallVector<Attribute> outputSymbols;
+    // What @output_shapes returns: the extents, with capacities for data-dependent dims.
+    SmallVector<Value> published(holder->getOperands());
+    func::FuncOp reportExtent;
     for (unsigned o = 0; o < numOutputs; ++o) {
       auto type = cast<RankedTensorType>(ret.getOperand(o).getType());
       SmallVector<Value> dynamic;
       SmallVector<int32_t> dimSymbols;
+      SmallVector<std::pair<int64_t, Value>> dataDependent; // (dim, actual extent)
       for (int64_t d = 0; d < type.getRank(); ++d, ++k) {
         Value extent = holder->getOperand(k);
         dimSymbols.push_back(-1);
@@ -216,26 +294,54 @@ struct EntrySignaturePass : tcc::impl::EntrySignatureBase<EntrySignaturePass> {
         if (tcc::isSymbolArgument(extent))
           dimSymbols.back() = cast<BlockArgument>(extent).getArgNumber();
         FailureOr<Value> cloned = tcc::cloneSymbolExpression(b, extent, atEntry);
-        if (failed(cloned)) {
+        if (succeeded(cloned)) {
+          dynamic.push_back(*cloned);
+          continue;
+        }
+        // Known only after the computation: the view is made at the return, with the
+        // actual extent, and the capacity is what @output_shapes publishes.
+        FailureOr<Value> clonedCapacity = tcc::cloneUpperBound(
+            b, extent, [&](Value v) { return cloneExtent(b, v, atEntry); });
+        if (failed(clonedCapacity)) {
           main.emitError() << "output '" << nameOf(main, o, true) << "' dim " << d
-                           << ": its extent depends on the data, not only on the input shapes "
-                              "(outputs of data-dependent shape are not supported yet)";
+                           << ": its extent depends on the data and has no known upper bound "
+                              "(data-dependent extents come from NonZero, Compress, Unique and "
+                              "other compactions, bounded by their input's size)";
           return signalPassFailure();
         }
-        dynamic.push_back(*cloned);
+        dimSymbols.back() = kDataDependentDim;
+        published[k] = *clonedCapacity;
+        dataDependent.push_back({d, extent});
+        dynamic.push_back(extent);
       }
       outputSymbols.push_back(b.getDenseI32ArrayAttr(dimSymbols));
       unsigned position = main.getNumArguments();
       if (failed(main.insertArgument(position, raw, main.getResultAttrDict(o), loc)))
         return signalPassFailure();
-      auto view = memref::ViewOp::create(
-          b, loc, MemRefType::get(type.getShape(), type.getElementType()),
-          main.getArgument(position), zero, dynamic);
       OpBuilder atReturn(ret);
+      OpBuilder &viewAt = dataDependent.empty() ? b : atReturn;
+      auto view = memref::ViewOp::create(
+          viewAt, loc, MemRefType::get(type.getShape(), type.getElementType()),
+          main.getArgument(position), zero, dynamic);
       auto store = bufferization::MaterializeInDestinationOp::create(atReturn, loc, Type(),
                                                                      ret.getOperand(o), view);
       store.setRestrict(true);
       store.setWritable(true);
+      // The runtime learns the actual extents through the import table (see
+      // tcc::kReportOutputExtent; the packager routes the call there).
+      for (auto [d, extent] : dataDependent) {
+        if (!reportExtent) {
+          OpBuilder atModule(main);
+          reportExtent = func::FuncOp::create(
+              atModule, loc, tcc::kReportOutputExtent,
+              b.getFunctionType({index, index, index}, {}));
+          reportExtent.setPrivate();
+        }
+        func::CallOp::create(atReturn, loc, reportExtent,
+                             ValueRange{arith::ConstantIndexOp::create(atReturn, loc, o),
+                                        arith::ConstantIndexOp::create(atReturn, loc, d),
+                                        extent});
+      }
     }
     module->setAttr("tcc.output_symbols", b.getArrayAttr(outputSymbols));
 
@@ -253,7 +359,7 @@ struct EntrySignaturePass : tcc::impl::EntrySignatureBase<EntrySignaturePass> {
     for (unsigned s = 0; s < symbols.size(); ++s)
       inShapes.map(main.getArgument(s), shapes.getArgument(s));
     SmallVector<Value> extents;
-    for (Value extent : holder->getOperands())
+    for (Value extent : published)
       extents.push_back(*tcc::cloneSymbolExpression(b, extent, inShapes));
     func::ReturnOp::create(b, loc, extents);
 

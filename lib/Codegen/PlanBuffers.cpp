@@ -189,10 +189,13 @@ struct PlanBuffersPass : tcc::impl::PlanBuffersBase<PlanBuffersPass> {
         Location loc = alloc.getLoc();
         Value bytes = arith::ConstantIndexOp::create(entry, loc, buffer.bytes);
         for (Value size : alloc.getDynamicSizes()) {
-          FailureOr<Value> extent = tcc::cloneSymbolExpression(entry, size, atEntry);
+          // A data-dependent extent is planned at its upper bound (the capacity).
+          FailureOr<Value> extent = tcc::cloneUpperBound(entry, size, [&](Value v) {
+            return tcc::cloneSymbolExpression(entry, v, atEntry);
+          });
           if (failed(extent)) {
-            alloc.emitError() << "the size of this buffer depends on data, not only on the "
-                                 "input shapes (not supported yet): "
+            alloc.emitError() << "the size of this buffer depends on data and has no upper "
+                                 "bound in the input shapes: "
                               << type;
             ok = false;
             return;

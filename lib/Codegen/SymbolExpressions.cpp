@@ -1,6 +1,7 @@
 //===- SymbolExpressions.cpp - index arithmetic over the model's symbols -------------===//
 #include "SymbolExpressions.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Matchers.h"
@@ -36,6 +37,32 @@ FailureOr<Value> tcc::cloneSymbolExpression(OpBuilder &builder, Value value, IRM
     if (failed(cloneSymbolExpression(builder, operand, mapping)))
       return failure();
   return builder.clone(*op, mapping)->getResult(0);
+}
+
+FailureOr<Value> tcc::cloneUpperBound(OpBuilder &builder, Value value,
+                                      llvm::function_ref<FailureOr<Value>(Value)> leaf) {
+  if (FailureOr<Value> exact = leaf(value); succeeded(exact))
+    return exact;
+  Operation *op = value.getDefiningOp();
+  if (!op)
+    return failure();
+  if (isa<arith::MinUIOp, arith::MinSIOp>(op)) {
+    FailureOr<Value> lhs = cloneUpperBound(builder, op->getOperand(0), leaf);
+    FailureOr<Value> rhs = cloneUpperBound(builder, op->getOperand(1), leaf);
+    if (succeeded(lhs) && succeeded(rhs))
+      return arith::MinSIOp::create(builder, value.getLoc(), *lhs, *rhs).getResult();
+    return succeeded(lhs) ? lhs : rhs;
+  }
+  if (isa<arith::AddIOp, arith::MulIOp>(op)) {
+    FailureOr<Value> lhs = cloneUpperBound(builder, op->getOperand(0), leaf);
+    FailureOr<Value> rhs = cloneUpperBound(builder, op->getOperand(1), leaf);
+    if (failed(lhs) || failed(rhs))
+      return failure();
+    if (isa<arith::AddIOp>(op))
+      return arith::AddIOp::create(builder, value.getLoc(), *lhs, *rhs).getResult();
+    return arith::MulIOp::create(builder, value.getLoc(), *lhs, *rhs).getResult();
+  }
+  return failure();
 }
 
 namespace {

@@ -19,6 +19,13 @@ namespace tcc {
 
 /// The name of the argument attribute that marks a symbol value of @main.
 inline constexpr const char *kSymbolArgAttr = "tcc.symbol";
+/// In `tcc.output_symbols`: an output dim whose extent is known only after the run
+/// (TCC_DIM_DATA_DEPENDENT of model_abi.h).
+inline constexpr int32_t kDataDependentDim = -2;
+/// The host function @main calls to report a data-dependent output extent:
+/// (output, dim, extent), all index. The packager routes it to the import table's
+/// set_output_extent.
+inline constexpr const char *kReportOutputExtent = "tcc_report_output_extent";
 
 /// Whether `value` is a block argument marked as a symbol value.
 bool isSymbolArgument(mlir::Value value);
@@ -30,6 +37,14 @@ bool isSymbolArgument(mlir::Value value);
 /// data, an op with side effects or regions).
 mlir::FailureOr<mlir::Value> cloneSymbolExpression(mlir::OpBuilder &builder, mlir::Value value,
                                                    mlir::IRMapping &mapping);
+
+/// Clones an upper bound of the extent `value` (see cloneSymbolExpression): `leaf(v)` when
+/// it succeeds; for arith.minui/minsi the bound of an operand that has one (a data-dependent
+/// extent is min(count, capacity): prim.compact's lowering); for addi/muli (of non-negative
+/// extents) the sum/product of the operands' bounds. Fails otherwise.
+mlir::FailureOr<mlir::Value>
+cloneUpperBound(mlir::OpBuilder &builder, mlir::Value value,
+                llvm::function_ref<mlir::FailureOr<mlir::Value>(mlir::Value)> leaf);
 
 /// Evaluates `value` by folding, with the symbol arguments set to `symbols`; nullopt when it
 /// does not fold to a constant.

@@ -11,6 +11,8 @@
 
 #include "llvm/ADT/TypeSwitch.h"
 
+#include <cstring>
+
 using namespace mlir;
 using namespace tcc::eval;
 using namespace tcc::eval::detail;
@@ -278,6 +280,40 @@ llvm::Expected<Results> reverse(prim::ReverseOp op, const Environment &env) {
   return Results{std::move(*result)};
 }
 
+// result = the slices operand[a..., i, b...] with mask[i] true, in increasing i.
+llvm::Expected<Results> compact(prim::CompactOp op, const Environment &env) {
+  const Tensor &operand = env.get(op.getOperand());
+  const Tensor &mask = env.get(op.getMask());
+  int64_t rank = operand.shape.size(), dim = op.getDimension();
+  if (dim < 0 || dim >= rank)
+    return makeError("dim " + llvm::Twine(dim) + " is out of range for rank " + llvm::Twine(rank));
+  int64_t extent = operand.shape[dim];
+  if (mask.getNumElements() != extent)
+    return makeError("the mask has " + llvm::Twine(mask.getNumElements()) +
+                     " entries, expected " + llvm::Twine(extent));
+  int64_t outer = 1, inner = getElementByteSize(operand.elementType);
+  for (int64_t d = 0; d < dim; ++d)
+    outer *= operand.shape[d];
+  for (int64_t d = dim + 1; d < rank; ++d)
+    inner *= operand.shape[d];
+  llvm::SmallVector<int64_t> kept;
+  for (int64_t i = 0; i < extent; ++i)
+    if (mask.getInt(i) != 0)
+      kept.push_back(i);
+  llvm::SmallVector<int64_t> shape(operand.shape);
+  shape[dim] = kept.size();
+  llvm::Expected<Tensor> result = makeTensor(operand.elementType, shape);
+  if (!result)
+    return result.takeError();
+  uint8_t *to = result->bytes.data();
+  for (int64_t o = 0; o < outer; ++o)
+    for (int64_t i : kept) {
+      std::memcpy(to, operand.bytes.data() + (o * extent + i) * inner, inner);
+      to += inner;
+    }
+  return Results{std::move(*result)};
+}
+
 // result[a..., j..., b...] = operand[a..., indices[j...], b...]
 llvm::Expected<Results> gather(prim::GatherOp op, const Environment &env) {
   const Tensor &operand = env.get(op.getOperand());
@@ -327,5 +363,6 @@ FamilyResult tcc::eval::detail::evaluateDataMovementOp(Operation *op, const Envi
       .Case([&](prim::ConcatenateOp typed) { return concatenate(typed, env); })
       .Case([&](prim::ReverseOp typed) { return reverse(typed, env); })
       .Case([&](prim::GatherOp typed) { return gather(typed, env); })
+      .Case([&](prim::CompactOp typed) { return compact(typed, env); })
       .Default(std::nullopt);
 }

@@ -716,9 +716,77 @@ struct ScatterToLoop : OpRewritePattern<prim::ScatterOp> {
   }
 };
 
+/// compact: an scf.for over the dim carrying the result buffer (the operand's size: the
+/// capacity) and the count as a 0-d i64 tensor; slice i is copied to position `count` when
+/// mask[i] is set. The result is the first `count` slices: an extract_slice whose size is
+/// the count read back on the host, as min(count, extent) so that later stages see the
+/// capacity.
+struct CompactToLoop : OpRewritePattern<prim::CompactOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(prim::CompactOp op, PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value operand = lower::castToSignless(rewriter, loc, op.getOperand());
+    Value mask = op.getMask();
+    auto operandType = cast<RankedTensorType>(operand.getType());
+    int64_t rank = operandType.getRank(), dim = op.getDimension();
+    Value full = lower::createEmpty(rewriter, loc, operandType,
+                                    lower::getDynamicDims(rewriter, loc, operand));
+    auto countType = RankedTensorType::get({}, rewriter.getI64Type());
+    Value zeroCount = arith::ConstantIntOp::create(rewriter, loc, rewriter.getI64Type(), 0);
+    Value count = linalg::FillOp::create(rewriter, loc, zeroCount,
+                                         tensor::EmptyOp::create(rewriter, loc, countType.getShape(),
+                                                                 countType.getElementType())
+                                             .getResult())
+                      .getResult(0);
+    SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(rewriter, loc, operand);
+    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    Value extent = getValueOrCreateConstantIndexOp(rewriter, loc, sizes[dim]);
+    auto loop = scf::ForOp::create(
+        rewriter, loc, zero, extent, one, ValueRange{full, count},
+        [&](OpBuilder &b, Location, Value i, ValueRange acc) {
+          Value keep = tensor::ExtractOp::create(b, loc, mask, ValueRange{i});
+          auto guarded = scf::IfOp::create(
+              b, loc, keep,
+              [&](OpBuilder &then, Location) {
+                Value c = tensor::ExtractOp::create(then, loc, acc[1], ValueRange{});
+                Value at = arith::IndexCastOp::create(then, loc, then.getIndexType(), c);
+                SmallVector<OpFoldResult> from(rank, then.getIndexAttr(0)), to(from),
+                    sliceSizes(sizes), strides(rank, then.getIndexAttr(1));
+                from[dim] = i;
+                to[dim] = at;
+                sliceSizes[dim] = then.getIndexAttr(1);
+                Value slice = tensor::ExtractSliceOp::create(then, loc, operand, from, sliceSizes,
+                                                             strides);
+                Value stored = tensor::InsertSliceOp::create(then, loc, slice, acc[0], to,
+                                                             sliceSizes, strides);
+                Value next = arith::AddIOp::create(
+                    then, loc, c, arith::ConstantIntOp::create(then, loc, then.getI64Type(), 1));
+                Value counted = tensor::InsertOp::create(then, loc, next, acc[1], ValueRange{});
+                scf::YieldOp::create(then, loc, ValueRange{stored, counted});
+              },
+              [&](OpBuilder &otherwise, Location) {
+                scf::YieldOp::create(otherwise, loc, acc);
+              });
+          scf::YieldOp::create(b, loc, guarded.getResults());
+        });
+    Value kept = tensor::ExtractOp::create(rewriter, loc, loop.getResult(1), ValueRange{});
+    SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0)), resultSizes(sizes),
+        strides(rank, rewriter.getIndexAttr(1));
+    // min(count, extent) == count; the min tells later stages the capacity (an upper bound
+    // they can size buffers with: tcc::cloneUpperBound).
+    Value found = arith::IndexCastOp::create(rewriter, loc, rewriter.getIndexType(), kept);
+    resultSizes[dim] = arith::MinUIOp::create(rewriter, loc, found, extent).getResult();
+    Value result = tensor::ExtractSliceOp::create(rewriter, loc, loop.getResult(0), offsets,
+                                                  resultSizes, strides);
+    rewriter.replaceOp(op, lower::castToType(rewriter, loc, result, op.getType()));
+    return success();
+  }
+};
+
 } // namespace
 
 void tcc::lower::populateDataMovementLoweringPatterns(RewritePatternSet &patterns) {
   patterns.add<ReshapeToCollapseExpand, TransposeToLinalg, SliceToGeneric, PadToTensorPad,
-               ConcatenateToInsertSlices, ReverseToGeneric, GatherToGeneric, ScatterToLoop>(patterns.getContext());
+               ConcatenateToInsertSlices, ReverseToGeneric, GatherToGeneric, ScatterToLoop, CompactToLoop>(patterns.getContext());
 }

@@ -22,6 +22,7 @@ using namespace mlir;
 namespace {
 
 constexpr uint32_t kAbiVersion = 1; // TCC_ABI_VERSION
+constexpr int32_t kDataDependentDim = -2; // TCC_DIM_DATA_DEPENDENT
 constexpr const char *kDescriptorSymbol = "tcc_model_descriptor_v1";
 
 struct DescriptorBuilder {
@@ -71,11 +72,11 @@ struct DescriptorBuilder {
 };
 
 /// The import table's layout (tcc_import_table): abi_version, size, context, parallel_for,
-/// report_error.
+/// report_error, set_output_extent.
 llvm::StructType *importTableType(llvm::LLVMContext &context) {
   auto *i32 = llvm::Type::getInt32Ty(context);
   auto *ptr = llvm::PointerType::getUnqual(context);
-  return llvm::StructType::get(context, {i32, i32, ptr, ptr, ptr});
+  return llvm::StructType::get(context, {i32, i32, ptr, ptr, ptr, ptr});
 }
 
 /// Runs the calls of parallel kernels (see tcc-range-kernels) in @main through
@@ -180,6 +181,57 @@ void distributeKernels(llvm::Module &module, llvm::Function &main,
   }
 }
 
+/// Routes @main's calls of `tcc_report_output_extent(output, dim, extent)` (written by
+/// tcc-entry-signature for data-dependent output dims) to
+/// imports->set_output_extent(context, output, dim, extent), when the table has it.
+void routeOutputExtents(llvm::Module &module, llvm::Function &main) {
+  llvm::Function *declared = module.getFunction("tcc_report_output_extent");
+  if (!declared)
+    return;
+  llvm::LLVMContext &context = module.getContext();
+  auto *ptr = llvm::PointerType::getUnqual(context);
+  auto *i32 = llvm::Type::getInt32Ty(context), *i64 = llvm::Type::getInt64Ty(context);
+  auto *voidType = llvm::Type::getVoidTy(context);
+  auto *helper = llvm::Function::Create(
+      llvm::FunctionType::get(voidType, {ptr, i64, i64, i64}, false),
+      llvm::GlobalValue::InternalLinkage, "tcc_set_output_extent", module);
+  llvm::IRBuilder<> ir(context);
+  auto *entry = llvm::BasicBlock::Create(context, "entry", helper);
+  auto *check = llvm::BasicBlock::Create(context, "check", helper);
+  auto *call = llvm::BasicBlock::Create(context, "call", helper);
+  auto *done = llvm::BasicBlock::Create(context, "done", helper);
+  llvm::Value *imports = helper->getArg(0);
+  ir.SetInsertPoint(entry);
+  // The field (bytes 32..40 on LP64) exists when imports->size covers it (tables of older
+  // runtimes do not).
+  llvm::StructType *table = importTableType(context);
+  llvm::Value *size = ir.CreateLoad(i32, ir.CreateStructGEP(table, imports, 1));
+  ir.CreateCondBr(ir.CreateICmpUGE(size, llvm::ConstantInt::get(i32, 5 * 8)), check, done);
+  ir.SetInsertPoint(check);
+  llvm::Value *fn = ir.CreateLoad(ptr, ir.CreateStructGEP(table, imports, 5));
+  ir.CreateCondBr(ir.CreateIsNull(fn), done, call);
+  ir.SetInsertPoint(call);
+  llvm::Value *tableContext = ir.CreateLoad(ptr, ir.CreateStructGEP(table, imports, 2));
+  ir.CreateCall(llvm::FunctionType::get(voidType, {ptr, i32, i32, i64}, false), fn,
+                {tableContext, ir.CreateTrunc(helper->getArg(1), i32),
+                 ir.CreateTrunc(helper->getArg(2), i32), helper->getArg(3)});
+  ir.CreateBr(done);
+  ir.SetInsertPoint(done);
+  ir.CreateRetVoid();
+
+  std::vector<llvm::CallInst *> calls;
+  for (llvm::User *user : declared->users())
+    if (auto *c = llvm::dyn_cast<llvm::CallInst>(user))
+      calls.push_back(c);
+  for (llvm::CallInst *c : calls) {
+    ir.SetInsertPoint(c);
+    ir.CreateCall(helper, {main.getArg(0), c->getArgOperand(0), c->getArgOperand(1),
+                           c->getArgOperand(2)});
+    c->eraseFromParent();
+  }
+  declared->eraseFromParent();
+}
+
 /// Loads the `count` symbol values from `array` (const int64_t *).
 std::vector<llvm::Value *> loadSymbols(llvm::IRBuilder<> &ir, llvm::Value *array, size_t count) {
   std::vector<llvm::Value *> values;
@@ -210,7 +262,7 @@ std::unique_ptr<llvm::Module> tcc::buildModelModule(ModuleOp mlirModule,
       if (o < published.outputs.size() &&
           dims.size() == static_cast<int64_t>(published.outputs[o].symbols.size()))
         for (auto [d, s] : llvm::enumerate(dims.asArrayRef()))
-          if (s >= 0 && published.outputs[o].shape[d] < 0)
+          if ((s >= 0 || s == kDataDependentDim) && published.outputs[o].shape[d] < 0)
             published.outputs[o].symbols[d] = s;
 
   // Symbol declarations and tcc's own argument attributes (onnx.name, tcc.workspace) have no
@@ -277,6 +329,7 @@ std::unique_ptr<llvm::Module> tcc::buildModelModule(ModuleOp mlirModule,
   }
 
   distributeKernels(*module, *main, parallelKernels);
+  routeOutputExtents(*module, *main);
 
   // int32_t run(imports, symbol_values, inputs, outputs, workspace)
   llvm::Function *run = b.function("tcc_run", b.i32, {b.ptr, b.ptr, b.ptr, b.ptr, b.ptr});

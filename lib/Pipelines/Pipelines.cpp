@@ -21,7 +21,7 @@ static constexpr const char *kPrimToKernel =
     "tcc-lower-prim-to-linalg,tcc-signless-types,canonicalize,cse,tcc-entry-signature,"
     "eliminate-empty-tensors,canonicalize,cse,tcc-outline-kernels,"
     "one-shot-bufferize{bufferize-function-boundaries "
-    "function-boundary-type-conversion=identity-layout-map},drop-equivalent-buffer-results,"
+    "function-boundary-type-conversion=identity-layout-map},canonicalize,drop-equivalent-buffer-results,"
     "buffer-results-to-out-params,canonicalize,tcc-plan-buffers";
 
 static constexpr const char *kKernelToLLVM =

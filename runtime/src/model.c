@@ -50,7 +50,11 @@ static tcc_status validate_tensor(const char *where, int is_input, int32_t index
                              "%s: %s %d '%s': dim %d is static (%lld) but names symbol %d", where,
                              kind, (int)index, tensor->name, (int)d, (long long)extent,
                              (int)symbol);
-    if (extent == -1 && (symbol < -1 || symbol >= num_symbols))
+    if (extent == -1 && symbol == TCC_DIM_DATA_DEPENDENT && is_input)
+      return tcc_make_status(TCC_STATUS_INVALID_MODEL,
+                             "%s: %s %d '%s': dim %d is data-dependent, which only outputs may be",
+                             where, kind, (int)index, tensor->name, (int)d);
+    if (extent == -1 && symbol != TCC_DIM_DATA_DEPENDENT && (symbol < -1 || symbol >= num_symbols))
       return tcc_make_status(TCC_STATUS_INVALID_MODEL,
                              "%s: %s %d '%s': dim %d names symbol %d, but the model has %d "
                              "symbols",

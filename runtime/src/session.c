@@ -27,6 +27,9 @@ struct tcc_session {
   // Per-run tables, sized for the model when the session is created.
   int64_t *symbol_values;
   int64_t *output_shapes; // the outputs' extents, output after output
+  // The extents after the run (data-dependent dims as reported); valid when has_run.
+  int64_t *actual_shapes;
+  int has_run;
   void **input_data;
   void **output_data;
   // Byte ranges of the tensors of this run, for the overlap check; empty ones are [0, 0).
@@ -66,6 +69,33 @@ static void import_report_error(void *context, const char *message) {
   size_t length = strnlen(message, MAX_ERROR_MESSAGE - 1);
   memcpy(session->error_message, message, length);
   session->error_message[length] = '\0';
+}
+
+/// Offset of output `output` in the output-after-output shape tables.
+static size_t output_offset(const tcc_model *model, int32_t output) {
+  size_t offset = 0;
+  for (int32_t o = 0; o < output; ++o)
+    offset += (size_t)model->outputs[o].info.rank;
+  return offset;
+}
+
+static void import_set_output_extent(void *context, int32_t output, int32_t dim, int64_t extent) {
+  tcc_session *session = context;
+  const tcc_model *model = session->model;
+  if (output < 0 || output >= model->descriptor->num_outputs ||
+      dim < 0 || dim >= model->outputs[output].info.rank ||
+      model->outputs[output].dim_symbols[dim] != TCC_DIM_DATA_DEPENDENT) {
+    import_report_error(context, "the model reported the extent of an output dim that is not "
+                                 "data-dependent");
+    return;
+  }
+  size_t k = output_offset(model, output) + (size_t)dim;
+  if (extent < 0 || extent > session->output_shapes[k]) {
+    import_report_error(context, "the model reported a data-dependent output extent outside "
+                                 "[0, capacity]");
+    return;
+  }
+  session->actual_shapes[k] = extent;
 }
 
 //===------------------------------------------------------------------------------------===//
@@ -118,13 +148,15 @@ tcc_status tcc_session_create(tcc_model *model, const tcc_session_options *optio
   atomic_init(&session->error_reported, 0);
   session->symbol_values = allocate_array((size_t)d->num_symbols, sizeof(int64_t));
   session->output_shapes = allocate_array(model->output_shapes_length, sizeof(int64_t));
+  session->actual_shapes = allocate_array(model->output_shapes_length, sizeof(int64_t));
   session->input_data = allocate_array((size_t)d->num_inputs, sizeof(void *));
   session->output_data = allocate_array((size_t)d->num_outputs, sizeof(void *));
   session->input_begin = allocate_array((size_t)d->num_inputs, sizeof(uintptr_t));
   session->input_end = allocate_array((size_t)d->num_inputs, sizeof(uintptr_t));
   session->output_begin = allocate_array((size_t)d->num_outputs, sizeof(uintptr_t));
   session->output_end = allocate_array((size_t)d->num_outputs, sizeof(uintptr_t));
-  if (!session->symbol_values || !session->output_shapes || !session->input_data ||
+  if (!session->symbol_values || !session->output_shapes || !session->actual_shapes ||
+      !session->input_data ||
       !session->output_data || !session->input_begin || !session->input_end ||
       !session->output_begin || !session->output_end) {
     tcc_session_release(session);
@@ -140,6 +172,7 @@ tcc_status tcc_session_create(tcc_model *model, const tcc_session_options *optio
   session->imports.context = session;
   session->imports.parallel_for = import_parallel_for;
   session->imports.report_error = import_report_error;
+  session->imports.set_output_extent = import_set_output_extent;
   tcc_session_stats stats = TCC_SESSION_STATS_INIT;
   session->stats = stats;
   *out_session = session;
@@ -153,6 +186,7 @@ void tcc_session_release(tcc_session *session) {
   free(session->workspace);
   free(session->symbol_values);
   free(session->output_shapes);
+  free(session->actual_shapes);
   free(session->input_data);
   free(session->output_data);
   free(session->input_begin);
@@ -293,12 +327,31 @@ static tcc_status run_checked(tcc_session *session, const DLTensor *const *input
     return status;
 
   atomic_store(&session->error_reported, 0);
+  session->has_run = 0;
+  // Data-dependent extents start unknown (-1); the run reports them.
+  size_t offset = 0;
+  for (int32_t o = 0; o < d->num_outputs; ++o) {
+    const tcc_tensor_entry *entry = &model->outputs[o];
+    for (int32_t k = 0; k < entry->info.rank; ++k)
+      session->actual_shapes[offset + k] = entry->dim_symbols[k] == TCC_DIM_DATA_DEPENDENT
+                                               ? -1
+                                               : session->output_shapes[offset + k];
+    offset += (size_t)entry->info.rank;
+  }
   int32_t code = d->run(&session->imports, session->symbol_values, session->input_data,
                         session->output_data, session->workspace);
   session->stats.runs++;
   int reported = atomic_load(&session->error_reported);
-  if (code == TCC_RUN_OK && !reported)
+  if (code == TCC_RUN_OK && !reported) {
+    for (size_t k = 0; k < model->output_shapes_length; ++k)
+      if (session->actual_shapes[k] < 0)
+        return tcc_make_status(TCC_STATUS_INTERNAL,
+                               "%s: the model did not report the extent of a data-dependent "
+                               "output dim",
+                               function);
+    session->has_run = 1;
     return NULL;
+  }
   if (code == TCC_RUN_CHECK_FAILED || (code == TCC_RUN_OK && reported))
     return tcc_make_status(TCC_STATUS_CHECK_FAILED, "%s: a run-time check of the model failed: %s",
                            function,
@@ -323,4 +376,26 @@ tcc_status tcc_session_run(tcc_session *session, const DLTensor *const *inputs,
   tcc_status status = run_checked(session, inputs, num_inputs, outputs, num_outputs);
   atomic_store(&session->running, 0);
   return status;
+}
+
+tcc_status tcc_session_output_shape(const tcc_session *session, size_t output,
+                                    int64_t *out_shape) {
+  const char *function = "tcc_session_output_shape";
+  if (!session)
+    return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT, "%s: session is null", function);
+  const tcc_model *model = session->model;
+  if (output >= (size_t)model->descriptor->num_outputs)
+    return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT,
+                           "%s: output %zu does not exist (the model has %d outputs)", function,
+                           output, (int)model->descriptor->num_outputs);
+  int32_t rank = model->outputs[output].info.rank;
+  if (rank > 0 && !out_shape)
+    return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT, "%s: out_shape is null", function);
+  if (!session->has_run)
+    return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT,
+                           "%s: the session has no successful run yet", function);
+  size_t offset = output_offset(model, (int32_t)output);
+  for (int32_t k = 0; k < rank; ++k)
+    out_shape[k] = session->actual_shapes[offset + k];
+  return NULL;
 }

@@ -47,7 +47,7 @@ func.func @main(%x: tensor<?x?xf32> {onnx.name = "x"}, %w: tensor<?xf32> {onnx.n
 
 // An output whose extent is read from tensor data cannot be sized before the run.
 prim.symbol @n
-// expected-error @+1 {{output 'y' dim 0: its extent depends on the data, not only on the input shapes}}
+// expected-error @+1 {{output 'y' dim 0: its extent depends on the data and has no known upper bound}}
 func.func @main(%x: tensor<?xi64> {onnx.name = "x"}) -> (tensor<?xf32> {onnx.name = "y"}) {
   prim.bind_shape %x [@n] affine_map<()[s0] -> (s0)> : tensor<?xi64>
   %c0 = arith.constant 0 : index
@@ -73,4 +73,52 @@ prim.symbol @n
 func.func @main(%x: tensor<?xf32> {onnx.name = "x"}) -> (tensor<?xf32> {onnx.name = "y"}) {
   prim.bind_shape %x [@n] affine_map<()[s0] -> (s0 * 2)> : tensor<?xf32>
   return %x : tensor<?xf32>
+}
+
+// -----
+
+// A data-dependent output (prim.compact's lowering: the first min(count, n) slices of a
+// buffer of the operand's size): @output_shapes publishes the upper bound (n),
+// tcc.output_symbols marks the dim -2, the output view is made at the end with the actual
+// count, and @main reports it through tcc_report_output_extent(output, dim, extent).
+// CHECK: module attributes {tcc.output_symbols = [array<i32: -2, -1>]}
+// CHECK: func.func private @tcc_report_output_extent(index, index, index)
+// CHECK-LABEL: func.func @output_shapes
+// CHECK-SAME: (%[[N:.*]]: index) -> (index, index)
+// CHECK: %[[C3:.*]] = arith.constant 3 : index
+// CHECK: return %[[N]], %[[C3]]
+// CHECK-LABEL: func.func @main
+// CHECK-SAME: (%{{.*}}: index {tcc.symbol = "n"}, %{{.*}}: memref<?xi8> {onnx.name = "x"}, %[[Y:.*]]: memref<?xi8> {onnx.name = "y"})
+// CHECK: %[[LOOP:.*]]:2 = scf.for
+// CHECK: %[[COUNT:.*]] = tensor.extract %[[LOOP]]#1[]
+// CHECK: %[[CAST:.*]] = arith.index_cast %[[COUNT]]
+// CHECK: %[[K:.*]] = arith.minui %[[CAST]]
+// CHECK: %[[SLICE:.*]] = tensor.extract_slice %[[LOOP]]#0[0, 0] [%[[K]], 3] [1, 1]
+// CHECK: %[[VIEW:.*]] = memref.view %[[Y]][%{{.*}}][%[[K]]] : memref<?xi8> to memref<?x3xf32>
+// CHECK: bufferization.materialize_in_destination %[[SLICE]] in restrict writable %[[VIEW]]
+// CHECK: call @tcc_report_output_extent(%{{.*}}, %{{.*}}, %[[K]]) : (index, index, index) -> ()
+prim.symbol @n
+func.func @main(%x: tensor<?x3xf32> {onnx.name = "x"}) -> (tensor<?x3xf32> {onnx.name = "y"}) {
+  prim.bind_shape %x [@n] affine_map<()[s0] -> (s0, 3)> : tensor<?x3xf32>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = tensor.dim %x, %c0 : tensor<?x3xf32>
+  %full0 = tensor.empty(%n) : tensor<?x3xf32>
+  %zero = arith.constant dense<0> : tensor<i64>
+  %r:2 = scf.for %i = %c0 to %n step %c1 iter_args(%full = %full0, %count = %zero)
+      -> (tensor<?x3xf32>, tensor<i64>) {
+    %c = tensor.extract %count[] : tensor<i64>
+    %at = arith.index_cast %c : i64 to index
+    %row = tensor.extract_slice %x[%i, 0] [1, 3] [1, 1] : tensor<?x3xf32> to tensor<1x3xf32>
+    %stored = tensor.insert_slice %row into %full[%at, 0] [1, 3] [1, 1] : tensor<1x3xf32> into tensor<?x3xf32>
+    %one = arith.constant 1 : i64
+    %next = arith.addi %c, %one : i64
+    %counted = tensor.insert %next into %count[] : tensor<i64>
+    scf.yield %stored, %counted : tensor<?x3xf32>, tensor<i64>
+  }
+  %kept = tensor.extract %r#1[] : tensor<i64>
+  %count = arith.index_cast %kept : i64 to index
+  %k = arith.minui %count, %n : index
+  %y = tensor.extract_slice %r#0[0, 0] [%k, 3] [1, 1] : tensor<?x3xf32> to tensor<?x3xf32>
+  return %y : tensor<?x3xf32>
 }

@@ -1,4 +1,4 @@
-// RUN: tcc-opt %s --allow-unregistered-dialect --tcc-plan-buffers --canonicalize --cse | FileCheck %s
+// RUN: tcc-opt %s --allow-unregistered-dialect --split-input-file --tcc-plan-buffers --canonicalize --cse | FileCheck %s
 // With dynamic extents the offsets are arithmetic over the symbol arguments, computed once at
 // entry: each buffer sits above the earlier-placed buffers whose live ranges overlap its
 // own (%a: 4n bytes, %b: 256 bytes, both live at once, so %b is at align(4n); %c lives
@@ -31,5 +31,26 @@ func.func @main(%n: index {tcc.symbol = "n"}, %in: memref<?xf32>, %out: memref<?
   %c = memref.alloc(%n) : memref<?xf32>
   memref.copy %in, %c : memref<?xf32> to memref<?xf32>
   memref.copy %c, %out : memref<?xf32> to memref<?xf32>
+  return
+}
+
+// -----
+
+// A data-dependent extent (min(count, n): a compaction's result, the count read from a
+// buffer at run time) is planned at its upper bound n, computed at entry; the view has the
+// actual extent and is made where the count is known.
+// CHECK-LABEL: func.func @workspace_size
+// CHECK-SAME: (%[[N:.*]]: index) -> index
+// CHECK: arith.muli %[[N]], %c4
+// CHECK-LABEL: func.func @main
+// CHECK-SAME: %[[WS:[a-z0-9]+]]: memref<?xi8> {tcc.workspace})
+// CHECK: %[[COUNT:.*]] = memref.load
+// CHECK: %[[K:.*]] = arith.minui
+// CHECK: memref.view %[[WS]][%{{.*}}][%[[K]]] : memref<?xi8> to memref<?xf32>
+func.func @main(%n: index {tcc.symbol = "n"}, %count: memref<index>, %in: memref<?xf32>) {
+  %loaded = memref.load %count[] : memref<index>
+  %k = arith.minui %loaded, %n : index
+  %a = memref.alloc(%k) : memref<?xf32>
+  "test.use"(%a, %in) : (memref<?xf32>, memref<?xf32>) -> ()
   return
 }

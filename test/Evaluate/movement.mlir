@@ -128,3 +128,16 @@ func.func @scatter() -> (tensor<3x2xf32>, tensor<3x2xf32>, tensor<3x2xi32>) {
   %2 = prim.scatter %y[%j], %v combine = sum : (tensor<3x2xi32>, tensor<3x2xi64>, tensor<3xi32>) -> tensor<3x2xi32>
   return %0, %1, %2 : tensor<3x2xf32>, tensor<3x2xf32>, tensor<3x2xi32>
 }
+
+// The kept slices, in order; the result extent comes from the data.
+// CHECK: @compact result 0: tensor<2x2xi32> = {{\[\[}}1, 3], [4, 6]]
+// CHECK: @compact result 1: tensor<0xi32> = []
+func.func @compact() -> (tensor<2x?xi32>, tensor<?xi32>) {
+  %x = arith.constant dense<[[1, 2, 3], [4, 5, 6]]> : tensor<2x3xi32>
+  %m = arith.constant dense<[true, false, true]> : tensor<3xi1>
+  %0 = prim.compact %x, %m dim = 1 : (tensor<2x3xi32>, tensor<3xi1>) -> tensor<2x?xi32>
+  %y = arith.constant dense<[7, 8]> : tensor<2xi32>
+  %none = arith.constant dense<false> : tensor<2xi1>
+  %1 = prim.compact %y, %none dim = 0 : (tensor<2xi32>, tensor<2xi1>) -> tensor<?xi32>
+  return %0, %1 : tensor<2x?xi32>, tensor<?xi32>
+}

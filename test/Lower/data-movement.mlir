@@ -294,3 +294,22 @@ func.func @empty_pieces(%x: tensor<2x8xf32>) -> tensor<2x8xf32> {
   %1 = prim.concatenate %x, %0 dim = 1 : (tensor<2x8xf32>, tensor<2x0xf32>) -> tensor<2x8xf32>
   return %1 : tensor<2x8xf32>
 }
+
+// compact: a loop over the dim that copies the kept slices to the front of a buffer of the
+// operand's size and counts them; the result is the first `count` slices.
+// CHECK-LABEL: func.func @compact
+// CHECK: %[[FULL:.*]] = tensor.empty() : tensor<4x3xf32>
+// CHECK: %[[ZERO:.*]] = linalg.fill ins(%{{.*}} : i64) outs(%{{.*}} : tensor<i64>)
+// CHECK: %[[LOOP:.*]]:2 = scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %[[FULL]], %[[N:.*]] = %[[ZERO]])
+// CHECK: %[[KEEP:.*]] = tensor.extract %{{.*}}[%[[I]]] : tensor<4xi1>
+// CHECK: scf.if %[[KEEP]]
+// CHECK: tensor.extract_slice %{{.*}}[%[[I]], 0] [1, 3] [1, 1]
+// CHECK: tensor.insert_slice
+// CHECK: %[[COUNT:.*]] = tensor.extract %[[LOOP]]#1[] : tensor<i64>
+// CHECK: %[[CAST:.*]] = arith.index_cast %[[COUNT]] : i64 to index
+// CHECK: %[[K:.*]] = arith.minui %[[CAST]], %{{.*}} : index
+// CHECK: tensor.extract_slice %[[LOOP]]#0[0, 0] [%[[K]], 3] [1, 1] : tensor<4x3xf32> to tensor<?x3xf32>
+func.func @compact(%x: tensor<4x3xf32>, %m: tensor<4xi1>) -> tensor<?x3xf32> {
+  %0 = prim.compact %x, %m dim = 0 : (tensor<4x3xf32>, tensor<4xi1>) -> tensor<?x3xf32>
+  return %0 : tensor<?x3xf32>
+}

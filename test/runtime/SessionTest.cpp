@@ -674,3 +674,40 @@ TEST_CASE("tcc_model_output_shapes checks its arguments", "[session][shapes]") {
   REQUIRE_OK(tcc_model_output_shapes(mixed.get(), &m, 1, mixedShapes, 3));
   CHECK(both[0] == 2 * m);
 }
+
+//===------------------------------------------------------------------------------------===//
+// Data-dependent outputs
+//===------------------------------------------------------------------------------------===//
+
+TEST_CASE("data-dependent outputs: capacity in, actual shape out", "[session][data-dependent]") {
+  Model model = loadModel("nonzero");
+  tcc_tensor_info info;
+  REQUIRE_OK(tcc_model_output_info(model.get(), 0, &info));
+  CHECK(info.shape[0] == -1);
+  CHECK(info.dim_symbols[0] == TCC_DIM_DATA_DEPENDENT);
+  Session session = createSession(model.get(), 1);
+  int64_t shape[1] = {-7};
+  requireError(tcc_session_output_shape(session.get(), 0, shape), TCC_STATUS_INVALID_ARGUMENT,
+               {"tcc_session_output_shape: the session has no successful run yet"});
+  HostTensor<float> x({6}, kFloat32, {0, 3, 0, 0, 5, 1});
+  HostTensor<int64_t> y({6}, kInt64); // the capacity, as tcc_model_output_shapes says
+  const DLTensor *inputs[] = {x.get()};
+  const DLTensor *outputs[] = {y.get()};
+  int64_t capacity[1];
+  int64_t *capacities[] = {capacity};
+  int64_t n = 6;
+  REQUIRE_OK(tcc_model_output_shapes(model.get(), &n, 1, capacities, 1));
+  CHECK(capacity[0] == 6);
+  REQUIRE_OK(tcc_session_run(session.get(), inputs, 1, outputs, 1));
+  REQUIRE_OK(tcc_session_output_shape(session.get(), 0, shape));
+  CHECK(shape[0] == 3);
+  CHECK(std::vector<int64_t>(y.data.begin(), y.data.begin() + 3) == std::vector<int64_t>{1, 4, 5});
+  requireError(tcc_session_output_shape(session.get(), 1, shape), TCC_STATUS_INVALID_ARGUMENT,
+               {"output 1 does not exist (the model has 1 outputs)"});
+  // A model that does not report the extent broke its contract.
+  x.data[0] = -1;
+  requireError(tcc_session_run(session.get(), inputs, 1, outputs, 1), TCC_STATUS_INTERNAL,
+               {"the model did not report the extent of a data-dependent output dim"});
+  requireError(tcc_session_output_shape(session.get(), 0, shape), TCC_STATUS_INVALID_ARGUMENT,
+               {"no successful run yet"});
+}

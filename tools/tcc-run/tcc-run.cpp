@@ -201,7 +201,7 @@ void writeOutputs(tcc_model *model, const std::vector<Tensor> &outputs, const st
                            .string();
     const Tensor &tensor = outputs[o];
     std::string message =
-        tcc_run::writeNpy(path, tensor.dtype, tensor.shape, tensor.data.data(), tensor.data.size());
+        tcc_run::writeNpy(path, tensor.dtype, tensor.shape, tensor.data.data(), static_cast<size_t>(tensor.count) * tcc_dtype_size(tensor.dtype));
     if (!message.empty())
       fail(kExitError, "'" + path + "': " + message);
     if (tensor.dtype == TCC_DTYPE_BFLOAT16) {
@@ -359,6 +359,19 @@ int runTool(const Options &options) {
     runOnce();
   }
 
+  // Data-dependent dims were passed with their capacity; the run wrote the compact prefix.
+  for (size_t o = 0; o < outputs.size(); ++o) {
+    std::vector<int64_t> actual(outputs[o].shape.size());
+    check(tcc_session_output_shape(session.get(), o, actual.data()));
+    if (actual != outputs[o].shape) {
+      outputs[o].shape = actual;
+      int64_t count = 1;
+      for (int64_t extent : actual)
+        count *= extent;
+      outputs[o].count = count;
+      outputs[o].point();
+    }
+  }
   if (!options.outputDir.empty())
     writeOutputs(model.get(), outputs, options.outputDir);
   bool pass = compareOutputs(model.get(), outputs, options);

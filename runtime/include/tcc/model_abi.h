@@ -51,8 +51,13 @@ typedef struct tcc_symbol_desc {
 /* One input or output. shape[i] >= 0 is a static extent; shape[i] == -1 is the symbolic
  * dim named dim_symbols[i] (an index into tcc_model_descriptor.symbols). An output dim may
  * also be -1 with dim_symbols[i] == -1: an extent derived from the symbols (e.g. 2*n) that
- * only output_shapes computes. Every symbol appears in some input, else its value could
- * never be known (the runtime refuses such a model). */
+ * only output_shapes computes; or -1 with dim_symbols[i] == TCC_DIM_DATA_DEPENDENT: an
+ * extent known only after the run (NonZero, Unique, Compress). For such a dim output_shapes
+ * gives the capacity (an upper bound the output buffer must hold), and run reports the
+ * actual extent through imports->set_output_extent; the output is then written compact
+ * (row-major in the actual shape) at the start of its buffer. Every symbol appears in some
+ * input, else its value could never be known (the runtime refuses such a model). */
+#define TCC_DIM_DATA_DEPENDENT (-2)
 typedef struct tcc_tensor_desc {
   const char *name;
   int32_t dtype; /* tcc_dtype */
@@ -73,6 +78,9 @@ typedef struct tcc_import_table {
                        void (*body)(void *arg, int64_t begin, int64_t end), void *arg);
   /* Records an error raised inside a kernel (message is a static string of the model). */
   void (*report_error)(void *context, const char *message);
+  /* Reports the actual extent of a data-dependent output dim (see tcc_tensor_desc), once
+   * per such dim and run, before run returns. Required by models with such outputs. */
+  void (*set_output_extent)(void *context, int32_t output, int32_t dim, int64_t extent);
 } tcc_import_table;
 
 /* Status codes returned by tcc_model_descriptor.run. */

@@ -222,7 +222,9 @@ typedef struct tcc_tensor_info {
   int32_t dtype; ///< a tcc_dtype
   int32_t rank;
   const int64_t *shape;         ///< rank extents; -1 for a symbolic dim
-  const int32_t *dim_symbols;   ///< rank symbol indices; -1 for a static dim
+  /// rank symbol indices; -1 for a static dim (or one derived from the symbols),
+  /// TCC_DIM_DATA_DEPENDENT for an output dim known only after a run (tcc_session_output_shape)
+  const int32_t *dim_symbols;
   const char *const *dim_names; ///< rank entries: the symbol's name, or NULL for a static dim
 } tcc_tensor_info;
 
@@ -316,6 +318,16 @@ TCC_API int32_t tcc_session_num_threads(const tcc_session *session);
 TCC_API tcc_status tcc_session_run(tcc_session *session, const DLTensor *const *inputs,
                                    size_t num_inputs, const DLTensor *const *outputs,
                                    size_t num_outputs);
+
+/// The actual shape of output `output` after the last successful tcc_session_run of this
+/// session: its rank of extents are written to `out_shape`. It differs from the shape passed
+/// to the run only in data-dependent dims (tcc_tensor_info.dim_symbols[k] ==
+/// TCC_DIM_DATA_DEPENDENT: NonZero, Unique, Compress...), which are passed with their
+/// capacity (from tcc_model_output_shapes) and come back with the extent the data gave; the
+/// output's elements are then compact row-major in that shape at the start of its buffer.
+/// An error before any successful run. Not thread-safe (as tcc_session_run).
+TCC_API tcc_status tcc_session_output_shape(const tcc_session *session, size_t output,
+                                            int64_t *out_shape);
 
 /// Counters of a session, for tests and tools.
 typedef struct tcc_session_stats {

@@ -130,3 +130,19 @@ func.func @sort_dim(%x: tensor<2x3xf32>) {
   %0:2 = prim.sort %x dim = 2 : tensor<2x3xf32> -> tensor<2x3xf32>, tensor<2x3xi64>
   return
 }
+
+// -----
+
+func.func @compact_mask_length(%x: tensor<4x3xf32>, %m: tensor<3xi1>) {
+  // expected-error @+1 {{mask has 3 entries, expected 4 (the operand's extent along dim 0)}}
+  %0 = prim.compact %x, %m dim = 0 : (tensor<4x3xf32>, tensor<3xi1>) -> tensor<?x3xf32>
+  return
+}
+
+// -----
+
+func.func @compact_result_type(%x: tensor<4x3xf32>, %m: tensor<3xi1>) {
+  // expected-error @+1 {{result type must be 'tensor<4x?xf32>' (the operand's, with dim 1 dynamic), got 'tensor<4x3xf32>'}}
+  %0 = prim.compact %x, %m dim = 1 : (tensor<4x3xf32>, tensor<3xi1>) -> tensor<4x3xf32>
+  return
+}

@@ -74,5 +74,8 @@ func.func @compute(%a: tensor<2x8x4xf32>, %b: tensor<2x4x16xf32>, %img: tensor<1
   %7 = prim.scatter %1[%j], %v : (tensor<2x8xf32>, tensor<3x2xi64>, tensor<3xf32>) -> tensor<2x8xf32>
   // CHECK: prim.sort %{{.*}} dim = 1 {descending} : tensor<2x8xf32> -> tensor<2x8xf32>, tensor<2x8xi64>
   %8:2 = prim.sort %1 dim = 1 {descending} : tensor<2x8xf32> -> tensor<2x8xf32>, tensor<2x8xi64>
+  // CHECK: prim.compact %{{.*}}, %{{.*}} dim = 1 : (tensor<2x8xf32>, tensor<8xi1>) -> tensor<2x?xf32>
+  %m = arith.constant dense<[true, false, true, true, false, false, false, true]> : tensor<8xi1>
+  %9 = prim.compact %1, %m dim = 1 : (tensor<2x8xf32>, tensor<8xi1>) -> tensor<2x?xf32>
   return
 }
