@@ -34,6 +34,11 @@ def Onnx_ValueType : TypeDef<Onnx_Dialect, "Value"> {
   let summary = "an ONNX value whose tensor type decomposition has not determined yet";
 }
 
+def Onnx_SequenceType : TypeDef<Onnx_Dialect, "Sequence"> {
+  let mnemonic = "sequence";
+  let summary = "an ONNX sequence, known element by element while compiling";
+}
+
 def Onnx_NodeOp : Onnx_Op<"node", [RecursiveMemoryEffects]> {
   let summary = "one ONNX node";
   let description = [{
@@ -91,6 +96,25 @@ def Onnx_NoneOp : Onnx_Op<"none", [Pure]> {
   let summary = "an absent optional input";
   let results = (outs NoneType:$result);
   let assemblyFormat = "attr-dict";
+}
+
+def Onnx_SequenceOp : Onnx_Op<"sequence", [Pure]> {
+  let summary = "an ONNX sequence value: its elements, in order (transient)";
+  let description = [{
+    tcc specializes sequences at compile time: a sequence is the list of its element
+    tensors, whose length is known while compiling. The importer builds one for each
+    sequence graph input (one function argument per element), and the sequence rules
+    (SequenceConstruct, SequenceInsert, SequenceAt, ...) read and build them. None may be
+    left when decomposition finishes: sequence graph outputs are flattened into one result
+    per element.
+
+    ```mlir
+    %s = onnx.sequence(%a, %b) : (tensor<2xf32>, tensor<3xf32>) -> !onnx.sequence
+    ```
+  }];
+  let arguments = (ins Variadic<AnyRankedTensor>:$elements);
+  let results = (outs Onnx_SequenceType:$result);
+  let assemblyFormat = "`(` $elements `)` attr-dict `:` functional-type($elements, $result)";
 }
 
 def Onnx_YieldOp : Onnx_Op<"yield", [Terminator]> {

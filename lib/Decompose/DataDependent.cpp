@@ -1,6 +1,6 @@
 //===- DataDependent.cpp - ops whose output extent depends on the data ---------------===//
 //
-// NonZero, Compress and Unique: each ends in prim.compact, the one primitive whose result
+// NonZero, Compress, Unique and NonMaxSuppression: each ends in prim.compact, the one primitive whose result
 // extent is known only from the data (generated code writes into a buffer of the operand's
 // size and reports the count; see docs/ARCHITECTURE.md, "Data-dependent shapes").
 //
@@ -288,6 +288,186 @@ LogicalResult unique(NodeRewriter &n) {
   return n.setResults({y, indices, inverse, counts});
 }
 
+constexpr int64_t kMaxNmsBoxes = 256;
+
+// NonMaxSuppression(boxes [B, N, 4], scores [B, C, N], max_output_boxes_per_class, iou_threshold,
+// score_threshold) -> selected_indices [K, 3] rows (b, c, box), as ONNX Runtime computes it:
+// per (b, c) the boxes in order of descending score (ties: lower index first) with
+// score > score_threshold are visited greedily; box p is kept when fewer than max_output
+// boxes are kept already and IoU(p, q) <= iou_threshold for every kept q. With the corners
+// of a box its min/max along each axis (corner format [y1, x1, y2, x2] in any order, or
+// center format [xc, yc, w, h]): inter = max(0, min(max) - max(min)) per axis, multiplied;
+// IoU = inter / (area_p + area_q - inter), and a pair with inter, an area or the union <= 0
+// never suppresses. The greedy visit is unrolled over the N (static) sorted positions:
+// keep_p = valid_p and count(keep_<p) < max_output and not any_q<p (keep_q and IoU > t).
+LogicalResult nonMaxSuppression(NodeRewriter &n) {
+  Value boxes = n.getFloatInput(0), scores = n.getFloatInput(1);
+  if (!boxes || !scores)
+    return failure();
+  OpBuilder &b = n.getBuilder();
+  Location loc = n.getLoc();
+  auto boxesType = typeOf(boxes), scoresType = typeOf(scores);
+  if (boxesType.getRank() != 3 || scoresType.getRank() != 3)
+    return n.emitError() << "boxes must be [batch, boxes, 4] and scores [batch, classes, boxes]";
+  SmallVector<OpFoldResult> boxDims = getDims(n, boxes), scoreDims = getDims(n, scores);
+  std::optional<int64_t> count = getConstantIntValue(boxDims[1]);
+  if (!count || getConstantIntValue(boxDims[2]) != 4)
+    return n.emitError() << "the number of boxes must be static and each box 4 numbers, got "
+                         << boxes.getType();
+  if (*count > kMaxNmsBoxes)
+    return n.emitError() << "NonMaxSuppression over " << *count
+                         << " boxes: the greedy selection is unrolled over the boxes, up to "
+                         << kMaxNmsBoxes << " (longer needs a run-time loop, which tcc lacks)";
+  checkEqual(n, scoreDims[0], boxDims[0], "node '" + n.getNode().getNodeName() +
+                                              "' (NonMaxSuppression): scores and boxes must "
+                                              "have the same batch");
+  checkEqual(n, scoreDims[2], boxDims[1], "node '" + n.getNode().getNodeName() +
+                                              "' (NonMaxSuppression): scores must have one "
+                                              "score per box");
+  int64_t numBoxes = *count;
+  bool center = n.getInt("center_point_box", 0) != 0;
+  Type f32 = b.getF32Type(), i64 = b.getI64Type();
+  boxes = convert(n, boxes, f32);
+  scores = convert(n, scores, f32);
+  OpFoldResult batch = boxDims[0], classes = scoreDims[1];
+  OpFoldResult boxCount = b.getIndexAttr(numBoxes);
+  // A scalar input (shape [1] or []) broadcast to [B, C], or `fallback` when absent.
+  auto scalarInput = [&](unsigned index, Type type, double fallback) -> Value {
+    Value v = n.getOptionalInput(index);
+    if (!v)
+      return fill(n, scalarConstant(n, type, fallback), {batch, classes});
+    v = reshape(n, convert(n, v, type), {});
+    return fill(n, v, {batch, classes});
+  };
+  Value maxOutput = scalarInput(2, i64, 0);
+  Value iouThreshold = scalarInput(3, f32, 0);
+  Value scoreThreshold = n.getOptionalInput(4) ? scalarInput(4, f32, 0) : Value();
+
+  // Each box's extent along the two axes, [B, N].
+  auto coordinate = [&](int64_t k) {
+    Value c = b.createOrFold<prim::SliceOp>(
+        loc, boxes, SmallVector<OpFoldResult>{b.getIndexAttr(0), b.getIndexAttr(0), b.getIndexAttr(k)},
+        SmallVector<OpFoldResult>{batch, boxCount, b.getIndexAttr(1)}, SmallVector<int64_t>{1, 1, 1});
+    return reshape(n, c, {batch, boxCount});
+  };
+  Value lo[2], hi[2];
+  if (center) {
+    Value half = scalarConstant(n, f32, 0.5);
+    for (int axis = 0; axis < 2; ++axis) {
+      Value middle = coordinate(axis), size = buildBinary<prim::MulOp>(n, coordinate(axis + 2), half);
+      lo[axis] = buildBinary<prim::SubOp>(n, middle, size);
+      hi[axis] = buildBinary<prim::AddOp>(n, middle, size);
+    }
+  } else {
+    for (int axis = 0; axis < 2; ++axis) {
+      Value a = coordinate(axis), c = coordinate(axis + 2);
+      lo[axis] = buildBinary<prim::MinOp>(n, a, c);
+      hi[axis] = buildBinary<prim::MaxOp>(n, a, c);
+    }
+  }
+  // Sorted order per (b, c): [B, C, N] box indices, best first.
+  auto sorted = prim::SortOp::create(b, loc, scores, 2, /*descending=*/true);
+  Value order = sorted.getIndices();
+  // take_along: v[b, order[b, c, p]] through a linear index b * N + order.
+  Value batchIndex = prim::IotaOp::create(b, loc, getTensorType({batch, classes, boxCount}, i64),
+                                          getDynamicExtents(n, {batch, classes, boxCount}), 0);
+  Value linear = buildBinary<prim::AddOp>(
+      n, buildBinary<prim::MulOp>(n, batchIndex, scalarConstant(n, i64, numBoxes)), order);
+  auto takeSorted = [&](Value perBox) {
+    return prim::GatherOp::create(b, loc, flatten(n, perBox), linear, 0).getResult();
+  };
+  Value sortedLo[2], sortedHi[2];
+  for (int axis = 0; axis < 2; ++axis) {
+    sortedLo[axis] = takeSorted(lo[axis]);
+    sortedHi[axis] = takeSorted(hi[axis]);
+  }
+  // Pairwise [B, C, N(q), N(p)].
+  SmallVector<OpFoldResult> pairDims{batch, classes, boxCount, boxCount};
+  auto asQ = [&](Value v) { return reshape(n, v, {batch, classes, boxCount, b.getIndexAttr(1)}); };
+  auto asP = [&](Value v) { return reshape(n, v, {batch, classes, b.getIndexAttr(1), boxCount}); };
+  Value zero = scalarConstant(n, f32, 0);
+  Value inter, areaQ, areaP;
+  for (int axis = 0; axis < 2; ++axis) {
+    Value overlap = buildBinary<prim::SubOp>(
+        n, buildBinary<prim::MinOp>(n, asQ(sortedHi[axis]), asP(sortedHi[axis])),
+        buildBinary<prim::MaxOp>(n, asQ(sortedLo[axis]), asP(sortedLo[axis])));
+    overlap = buildBinary<prim::MaxOp>(n, overlap, zero);
+    inter = inter ? buildBinary<prim::MulOp>(n, inter, overlap) : overlap;
+    Value extent = buildBinary<prim::SubOp>(n, sortedHi[axis], sortedLo[axis]);
+    areaQ = areaQ ? buildBinary<prim::MulOp>(n, areaQ, asQ(extent)) : asQ(extent);
+    areaP = areaP ? buildBinary<prim::MulOp>(n, areaP, asP(extent)) : asP(extent);
+  }
+  Value unionArea = buildBinary<prim::SubOp>(n, buildBinary<prim::AddOp>(n, areaQ, areaP), inter);
+  auto positive = [&](Value v) {
+    v = broadcastTo(n, v, pairDims);
+    return prim::CompareOp::create(b, loc, prim::CompareDirection::Gt, v, splatLike(n, v, 0))
+        .getResult();
+  };
+  Value meaningful = prim::AndOp::create(
+      b, loc, prim::AndOp::create(b, loc, positive(inter), positive(areaQ)),
+      prim::AndOp::create(b, loc, positive(areaP), positive(unionArea)));
+  // IoU = inter / union, compared with t where the pair is meaningful.
+  Value threshold = reshape(n, iouThreshold, {batch, classes, b.getIndexAttr(1), b.getIndexAttr(1)});
+  Value suppresses = prim::AndOp::create(
+      b, loc, meaningful,
+      prim::CompareOp::create(b, loc, prim::CompareDirection::Gt,
+                              buildBinary<prim::DivOp>(n, broadcastTo(n, inter, pairDims),
+                                                       broadcastTo(n, unionArea, pairDims)),
+                              broadcastTo(n, threshold, pairDims)));
+
+  Value valid;
+  if (scoreThreshold)
+    valid = prim::CompareOp::create(
+        b, loc, prim::CompareDirection::Gt, sorted.getValues(),
+        broadcastTo(n, reshape(n, scoreThreshold, {batch, classes, b.getIndexAttr(1)}),
+                    {batch, classes, boxCount}));
+  // The unrolled greedy visit; keep is [B, C, N] i64 (0/1), filled position by position.
+  SmallVector<OpFoldResult> keepDims{batch, classes, boxCount};
+  Value keep = fill(n, scalarConstant(n, i64, 0), keepDims);
+  Value positions = prim::IotaOp::create(b, loc, getTensorType(keepDims, i64),
+                                         getDynamicExtents(n, keepDims), 2);
+  for (int64_t p = 0; p < numBoxes; ++p) {
+    auto columnP = [&](Value v, int64_t rank) {
+      SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0)), sizes = getDims(n, v);
+      offsets.back() = b.getIndexAttr(p);
+      sizes.back() = b.getIndexAttr(1);
+      Value c = b.createOrFold<prim::SliceOp>(loc, v, offsets, sizes, SmallVector<int64_t>(rank, 1));
+      SmallVector<OpFoldResult> dims = getDims(n, c);
+      dims.pop_back();
+      return reshape(n, c, dims);
+    };
+    // suppressed: some kept q (< p) overlaps p too much.
+    Value hits = prim::AndOp::create(b, loc, columnP(suppresses, 4),
+                                     prim::CompareOp::create(b, loc, prim::CompareDirection::Ne,
+                                                             keep, splatLike(n, keep, 0)));
+    Value suppressed = prim::ReduceOp::create(b, loc, prim::ReduceKind::Or, hits, ArrayRef<int64_t>{2});
+    Value kept = prim::ReduceOp::create(b, loc, prim::ReduceKind::Sum, keep, ArrayRef<int64_t>{2});
+    Value take = prim::AndOp::create(
+        b, loc, prim::NotOp::create(b, loc, suppressed),
+        prim::CompareOp::create(b, loc, prim::CompareDirection::Lt, kept, maxOutput));
+    if (valid)
+      take = prim::AndOp::create(b, loc, take, columnP(valid, 3));
+    Value atP = prim::CompareOp::create(b, loc, prim::CompareDirection::Eq, positions,
+                                        splatLike(n, positions, p));
+    Value set = prim::AndOp::create(
+        b, loc, atP, broadcastTo(n, reshape(n, take, {batch, classes, b.getIndexAttr(1)}), keepDims));
+    keep = prim::SelectOp::create(b, loc, set, splatLike(n, keep, 1), keep);
+  }
+  // Rows (b, c, box) of the kept positions in (b, c, rank) order.
+  SmallVector<Value> fields{
+      batchIndex,
+      prim::IotaOp::create(b, loc, getTensorType(keepDims, i64), getDynamicExtents(n, keepDims), 1),
+      order};
+  OpFoldResult rows = product(n, keepDims);
+  SmallVector<Value> columns;
+  for (Value field : fields)
+    columns.push_back(reshape(n, field, {rows, b.getIndexAttr(1)}));
+  Value triples = prim::ConcatenateOp::create(b, loc, columns, 1);
+  Value mask = prim::CompareOp::create(b, loc, prim::CompareDirection::Ne, flatten(n, keep),
+                                       splatLike(n, flatten(n, keep), 0));
+  return n.setResults({compact(n, triples, mask, 0)});
+}
+
 } // namespace
 
 void tcc::decompose::registerDataDependentRules(RuleRegistry &r) {
@@ -296,4 +476,6 @@ void tcc::decompose::registerDataDependentRules(RuleRegistry &r) {
   r.add("", "Compress", 9, compress);
   r.add("", "Compress", 11, compress);
   r.add("", "Unique", 11, unique);
+  r.add("", "NonMaxSuppression", 10, nonMaxSuppression);
+  r.add("", "NonMaxSuppression", 11, nonMaxSuppression); // center_point_box semantics fixed
 }

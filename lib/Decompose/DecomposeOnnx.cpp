@@ -3,8 +3,10 @@
 #include "tcc/Decompose/RuleRegistry.h"
 
 #include "NodeRewriter.h"
+#include "Subgraphs.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -33,9 +35,13 @@ void emitNoRuleError(onnx::NodeOp node, const RuleRegistry &registry) {
          << "' in domain " << getDomainDisplayName(domain);
     if (ops.empty()) {
       diag << "; tcc supports no op of that domain";
-    } else {
+    } else if (ops.size() <= 24) {
       diag << "; the " << ops.size() << " supported ops of that domain are: "
            << llvm::join(ops, ", ");
+    } else {
+      // A long list would bury the message: name where it is instead.
+      diag << "; tcc supports " << ops.size()
+           << " ops of that domain (`tcc --list-ops` lists them, docs/ops.md explains them)";
     }
     return;
   }
@@ -43,7 +49,93 @@ void emitNoRuleError(onnx::NodeOp node, const RuleRegistry &registry) {
        << rules.front()->sinceVersion << " to " << rules.back()->untilVersion;
 }
 
+/// The name in a NameLoc (the ONNX value or node name), or "".
+std::string getLocationName(Location loc) {
+  if (auto named = dyn_cast<NameLoc>(loc))
+    return named.getName().str();
+  return "";
+}
+
+LogicalResult decomposeNode(onnx::NodeOp node, OpBuilder &builder, const RuleRegistry &registry,
+                            NodeRewriter::DimCache *dimCache) {
+  // A node whose inputs failed to decompose stays: report only the first failure.
+  for (Value input : node.getInputs())
+    if (isa<onnx::ValueType>(input.getType()))
+      return failure();
+  std::string refusal;
+  const Rule *rule = registry.lookup(node.getDomain(), node.getOpType(),
+                                     static_cast<int64_t>(node.getVersion()), &refusal);
+  if (!rule && !refusal.empty())
+    return NodeRewriter(node, builder).emitError() << refusal;
+  if (!rule) {
+    emitNoRuleError(node, registry);
+    return failure();
+  }
+  NodeRewriter rewriter(node, builder, dimCache);
+  if (failed(rule->fn(rewriter)) || rewriter.hasFailed())
+    return failure();
+  if (rewriter.getResults().size() != node.getNumResults())
+    return rewriter.emitError() << "internal error: the rule produced "
+                                << rewriter.getResults().size() << " results for "
+                                << node.getNumResults() << " outputs";
+  for (auto [from, to] : llvm::zip(node.getResults(), rewriter.getResults()))
+    from.replaceAllUsesWith(to);
+  node.erase();
+  return success();
+}
+
+} // namespace
+
+LogicalResult tcc::decompose::decomposeOps(ArrayRef<Operation *> ops,
+                                           NodeRewriter::DimCache *dimCache) {
+  const RuleRegistry &registry = RuleRegistry::get();
+  bool anyFailed = false;
+  for (Operation *op : ops) {
+    OpBuilder builder(op);
+    if (auto init = dyn_cast<onnx::InitializerOp>(op)) {
+      Location loc = NameLoc::get(init.getNameAttr(), init.getLoc());
+      auto constant = arith::ConstantOp::create(builder, loc, cast<TypedAttr>(init.getValue()));
+      init.getResult().replaceAllUsesWith(constant.getResult());
+      init.erase();
+      continue;
+    }
+    if (auto node = dyn_cast<onnx::NodeOp>(op))
+      if (failed(decomposeNode(node, builder, registry, dimCache)))
+        anyFailed = true;
+  }
+  return failure(anyFailed);
+}
+
+FailureOr<SmallVector<Value>> tcc::decompose::inlineSubgraph(NodeRewriter &n, Region &region,
+                                                            ValueRange arguments) {
+  if (!region.hasOneBlock())
+    return n.emitError() << "a subgraph must have one block";
+  Block &body = region.front();
+  if (body.getNumArguments() != arguments.size())
+    return n.emitError() << "the subgraph has " << body.getNumArguments()
+                         << " inputs; expected " << arguments.size();
+  // Clones of the body's ops before the node, the block arguments replaced by `arguments`;
+  // values of the enclosing graphs stay as they are (already decomposed).
+  IRMapping mapping;
+  mapping.map(body.getArguments(), arguments);
+  SmallVector<Operation *> cloned;
+  OpBuilder &b = n.getBuilder();
+  for (Operation &op : body.without_terminator())
+    cloned.push_back(b.clone(op, mapping));
+  // The cloned yield holds the results while the nodes that compute them are replaced.
+  Operation *yield = b.clone(*body.getTerminator(), mapping);
+  LogicalResult decomposed = decomposeOps(cloned, n.getDimCache());
+  SmallVector<Value> results(yield->getOperands());
+  yield->erase();
+  if (failed(decomposed))
+    return n.emitError() << "its subgraph failed to decompose (see the error before)";
+  return results;
+}
+
+namespace {
+
 struct DecomposeOnnxPass : tcc::impl::DecomposeOnnxBase<DecomposeOnnxPass> {
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     if (failed(checkOpsets(module)))
@@ -78,92 +170,88 @@ struct DecomposeOnnxPass : tcc::impl::DecomposeOnnxBase<DecomposeOnnxPass> {
   LogicalResult decomposeFunction(func::FuncOp func, const RuleRegistry &registry) {
     if (func.isExternal())
       return success();
-    bool anyFailed = false;
     NodeRewriter::DimCache dimCache;
+    SmallVector<Operation *> ops;
+    for (Operation &op : func.getBody().front())
+      ops.push_back(&op);
+    auto yield = dyn_cast<onnx::YieldOp>(ops.back());
+    if (yield)
+      ops.pop_back();
     // Nodes are visited in order: a node's inputs are already prim values when it is reached.
-    for (Operation &op : llvm::make_early_inc_range(func.getBody().front())) {
-      OpBuilder builder(&op);
-      if (auto init = dyn_cast<onnx::InitializerOp>(op)) {
-        Location loc = NameLoc::get(init.getNameAttr(), init.getLoc());
-        auto constant = arith::ConstantOp::create(builder, loc, cast<TypedAttr>(init.getValue()));
-        init.getResult().replaceAllUsesWith(constant.getResult());
-        init.erase();
+    if (failed(decomposeOps(ops, &dimCache)))
+      return failure();
+    if (yield && failed(finishFunction(func, yield)))
+      return failure();
+    // `onnx.none` values and sequences may remain unused; a used sequence is an error.
+    for (Operation &op : llvm::make_early_inc_range(llvm::reverse(func.getBody().front()))) {
+      if (!isa<onnx::NoneOp, onnx::SequenceOp>(op))
+        continue;
+      if (op.use_empty()) {
+        op.erase();
         continue;
       }
-      if (auto node = dyn_cast<onnx::NodeOp>(op)) {
-        if (failed(decomposeNode(node, builder, registry, dimCache)))
-          anyFailed = true;
-        continue;
-      }
-      if (auto yield = dyn_cast<onnx::YieldOp>(op)) {
-        if (anyFailed)
-          return failure();
-        if (failed(finishFunction(func, yield)))
-          return failure();
-      }
+      if (isa<onnx::SequenceOp>(op))
+        return op.emitError() << "the sequence '" << getLocationName(op.getLoc())
+                              << "' is still used by " << op.getUses().begin()->getOwner()->getName()
+                              << " after decomposition; sequences must be resolved while "
+                                 "compiling";
     }
-    if (anyFailed)
-      return failure();
-    // `onnx.none` values may remain unused.
-    for (auto none : llvm::make_early_inc_range(func.getOps<onnx::NoneOp>()))
-      if (none->use_empty())
-        none.erase();
-    return success();
-  }
-
-  LogicalResult decomposeNode(onnx::NodeOp node, OpBuilder &builder,
-                              const RuleRegistry &registry,
-                              NodeRewriter::DimCache &dimCache) {
-    // A node whose inputs failed to decompose stays: report only the first failure.
-    for (Value input : node.getInputs())
-      if (isa<onnx::ValueType>(input.getType()))
-        return failure();
-    std::string refusal;
-    const Rule *rule = registry.lookup(node.getDomain(), node.getOpType(),
-                                       static_cast<int64_t>(node.getVersion()), &refusal);
-    if (!rule && !refusal.empty())
-      return NodeRewriter(node, builder).emitError() << refusal;
-    if (!rule) {
-      emitNoRuleError(node, registry);
-      return failure();
-    }
-    NodeRewriter rewriter(node, builder, &dimCache);
-    if (failed(rule->fn(rewriter)) || rewriter.hasFailed())
-      return failure();
-    if (rewriter.getResults().size() != node.getNumResults())
-      return rewriter.emitError() << "internal error: the rule produced "
-                                  << rewriter.getResults().size() << " results for "
-                                  << node.getNumResults() << " outputs";
-    for (auto [from, to] : llvm::zip(node.getResults(), rewriter.getResults()))
-      from.replaceAllUsesWith(to);
-    node.erase();
     return success();
   }
 
   /// `onnx.yield` -> `func.return`, with the function's result types made the computed
   /// ones. A declared output type is a hint: it must agree in rank and element type.
   LogicalResult finishFunction(func::FuncOp func, onnx::YieldOp yield) {
+    // A sequence output is one result per element (NAME[k]); an absent optional is none.
+    SmallVector<Value> results;
     SmallVector<Type> resultTypes;
+    SmallVector<DictionaryAttr> resultAttrs;
+    Builder builder(func.getContext());
+    auto named = [&](const std::string &text) {
+      if (text.empty())
+        return builder.getDictionaryAttr({});
+      return builder.getDictionaryAttr(
+          builder.getNamedAttr("onnx.name", builder.getStringAttr(text)));
+    };
     for (auto [index, value] : llvm::enumerate(yield.getValues())) {
+      auto name = index < func.getNumResults()
+                      ? func.getResultAttrOfType<StringAttr>(index, "onnx.name")
+                      : StringAttr();
+      std::string outputName = name ? name.getValue().str() : "";
+      if (isa<NoneType>(value.getType()))
+        continue;
+      if (isa<onnx::SequenceType>(value.getType())) {
+        auto sequence = value.getDefiningOp<onnx::SequenceOp>();
+        if (!sequence)
+          return func.emitError() << "graph output '" << outputName
+                                  << "' is a sequence whose elements are not known";
+        for (auto [k, element] : llvm::enumerate(sequence.getElements())) {
+          results.push_back(element);
+          resultTypes.push_back(element.getType());
+          resultAttrs.push_back(named(outputName.empty() ? outputName
+                                                         : outputName + "[" + std::to_string(k) + "]"));
+        }
+        continue;
+      }
       Type computed = value.getType();
       Type declared = index < func.getNumResults() ? func.getResultTypes()[index] : Type();
       auto computedTensor = dyn_cast<RankedTensorType>(computed);
       auto declaredTensor = dyn_cast_or_null<RankedTensorType>(declared);
       if (computedTensor && declaredTensor &&
           (computedTensor.getRank() != declaredTensor.getRank() ||
-           computedTensor.getElementType() != declaredTensor.getElementType())) {
-        auto name = func.getResultAttrOfType<StringAttr>(index, "onnx.name");
-        return func.emitError() << "graph output '" << (name ? name.getValue() : "")
-                                << "' is declared as " << declared << " but computes "
-                                << computed;
-      }
+           computedTensor.getElementType() != declaredTensor.getElementType()))
+        return func.emitError() << "graph output '" << outputName << "' is declared as "
+                                << declared << " but computes " << computed;
+      results.push_back(value);
       resultTypes.push_back(computed);
+      resultAttrs.push_back(named(outputName));
     }
-    OpBuilder builder(yield);
-    func::ReturnOp::create(builder, yield.getLoc(), yield.getValues());
+    OpBuilder returnBuilder(yield);
+    func::ReturnOp::create(returnBuilder, yield.getLoc(), results);
     yield.erase();
     func.setFunctionType(
         FunctionType::get(func.getContext(), func.getArgumentTypes(), resultTypes));
+    func.setAllResultAttrs(resultAttrs);
     return success();
   }
 };

@@ -200,8 +200,9 @@ LogicalResult isInf(NodeRewriter &n) {
   return n.setResults(prim::AndOp::create(b, n.getLoc(), inf, sign).getResult());
 }
 
-// mod(a, b): fmod=1 -> C fmod (sign of a); fmod=0 -> integer mod with the sign of b:
+// mod(a, b): fmod=1 -> C fmod (sign of a); fmod=0 -> floored mod with the sign of b:
 //   r = rem(a, b); r != 0 && (r < 0) != (b < 0) ? r + b : r
+// (floats with fmod=0 from opset 28, as numpy.mod: a zero remainder takes b's sign)
 LogicalResult mod(NodeRewriter &n) {
   Value a = n.getInput(0), b = n.getInput(1);
   if (!a || !b)
@@ -215,8 +216,10 @@ LogicalResult mod(NodeRewriter &n) {
   Value r = prim::RemOp::create(bld, loc, ops[0], ops[1]);
   if (n.getInt("fmod", 0))
     return n.setResults(r);
-  if (isa<FloatType>(element))
-    return n.emitError() << "fmod=0 is only defined for integer inputs, got " << element;
+  bool isFloat = isa<FloatType>(element);
+  if (isFloat && n.getVersion() < 28)
+    return n.emitError() << "fmod=0 is only defined for integer inputs before opset 28, got "
+                         << element;
   if (element.isUnsignedInteger())
     return n.setResults(r);
   Value zero = splatLike(n, r, 0.0);
@@ -226,14 +229,27 @@ LogicalResult mod(NodeRewriter &n) {
   Value differ = prim::XorOp::create(bld, loc, rNeg, bNeg);
   Value fix = prim::AndOp::create(bld, loc, nonZero, differ);
   Value adjusted = prim::AddOp::create(bld, loc, r, ops[1]);
-  return n.setResults(prim::SelectOp::create(bld, loc, fix, adjusted, r).getResult());
+  Value result = prim::SelectOp::create(bld, loc, fix, adjusted, r);
+  if (isFloat) {
+    Value isZero = prim::CompareOp::create(bld, loc, prim::CompareDirection::Eq, r, zero);
+    Value signedZero = prim::SelectOp::create(bld, loc, bNeg, splatLike(n, r, -0.0), zero);
+    result = prim::SelectOp::create(bld, loc, isZero, signedZero, result);
+  }
+  return n.setResults(result);
 }
 
-// bitshift(a, b) = direction == "LEFT" ? a << b : a >> b (unsigned inputs only)
+// bitshift(a, b) = direction == "LEFT" ? a << b : a >> b; opset 28 adds signed types, whose
+// right shift fills with the sign bit; shifts by >= the width (or negative) shift all out
 LogicalResult bitShift(NodeRewriter &n) {
   std::string direction = n.getString("direction", "");
   if (direction == "LEFT")
     return binaryRule<prim::ShiftLeftOp>(n);
+  Value a = n.getInput(0);
+  if (!a)
+    return failure();
+  bool isSigned = isa<IntegerType>(elementOf(a)) && !elementOf(a).isUnsignedInteger();
+  if (direction == "RIGHT" && isSigned)
+    return binaryRule<prim::ShiftRightArithmeticOp>(n);
   if (direction == "RIGHT")
     return binaryRule<prim::ShiftRightLogicalOp>(n);
   return n.emitError() << "attribute 'direction' must be \"LEFT\" or \"RIGHT\", got \""
@@ -309,21 +325,34 @@ LogicalResult castLike(NodeRewriter &n) {
   return n.setResults(convert(n, x, cast<RankedTensorType>(like.getType()).getElementType()));
 }
 
-// identity(x) = x
+// identity(x) = x (also a sequence or an optional, opsets 14 and 16)
 LogicalResult identity(NodeRewriter &n) {
+  if (n.getNumInputs() == 1 && !isa<RankedTensorType>(n.getNode().getInputs()[0].getType()))
+    return n.setResults(n.getNode().getInputs()[0]);
   Value x = n.getInput(0);
   return x ? n.setResults(x) : failure();
 }
 
-// dropout at inference: (x, mask = all true)
+/// True when `v` is a constant floating-point tensor whose elements are all zero.
+bool isConstantZero(Value v) {
+  DenseElementsAttr attr;
+  if (!v || !matchPattern(v, m_Constant(&attr)) || !isa<FloatType>(attr.getElementType()))
+    return false;
+  return llvm::all_of(attr.getValues<APFloat>(), [](const APFloat &f) { return f.isZero(); });
+}
+
+// dropout at inference, or in training with ratio 0: (x, mask = all true)
+// (training: y = x * mask / (1 - ratio) with mask drawn at random, all true when ratio = 0)
 LogicalResult dropout(NodeRewriter &n) {
   Value x = n.getInput(0);
   if (!x)
     return failure();
-  if (n.getVersion() >= 12 && n.hasInput(2)) {
+  if (n.getVersion() >= 12 && n.hasInput(2) && !isConstantZero(n.getOptionalInput(1))) {
     auto training = getConstantInts(n.getOptionalInput(2));
     if (!training || training->size() != 1 || (*training)[0] != 0)
-      return n.emitError() << "training_mode must be a constant false: tcc compiles inference";
+      return n.emitError()
+             << "training_mode must be a constant false, or the ratio a constant 0: dropout "
+                "in training draws random numbers, which tcc does not generate";
   }
   Value mask = splatLike(n, x, 1.0, IntegerType::get(n.getContext(), 1));
   return n.setResults({x, mask});

@@ -343,6 +343,35 @@ LogicalResult scatterElements(NodeRewriter &n) {
 
 // top_k(x, k, axis): the first k of a stable sort along axis (descending when largest):
 // values and their indices; equal values keep the lower index first
+// TopK with K known only at run time: the output extent along the axis is data-dependent.
+// values, indices = compact(sort(x, axis), iota(axis extent) < K, axis): the first K of
+// the sorted order (a K above the extent gives the whole axis).
+LogicalResult topKAtRunTime(NodeRewriter &n, Value x, Value kInput) {
+  if (typeOf(kInput).getNumElements() != 1)
+    return n.emitError() << "K must hold one integer, got " << kInput.getType();
+  int64_t rank = typeOf(x).getRank();
+  auto axis = normalizeAxis(n, n.getInt("axis", -1), rank);
+  if (!axis)
+    return failure();
+  OpBuilder &b = n.getBuilder();
+  Location loc = n.getLoc();
+  OpFoldResult extent = getDims(n, x)[*axis];
+  Type i64 = b.getI64Type();
+  Value positions = prim::IotaOp::create(b, loc, getTensorType({extent}, i64),
+                                         getDynamicExtents(n, {extent}), 0);
+  Value k = fill(n, reshape(n, convert(n, kInput, i64), {}), {extent});
+  Value first = prim::CompareOp::create(b, loc, prim::CompareDirection::Lt, positions, k);
+  auto sorted = prim::SortOp::create(b, loc, x, *axis, n.getInt("largest", 1) != 0);
+  auto compact = [&](Value v) {
+    SmallVector<int64_t> shape(typeOf(v).getShape());
+    shape[*axis] = ShapedType::kDynamic;
+    return prim::CompactOp::create(b, loc, RankedTensorType::get(shape, typeOf(v).getElementType()),
+                                   v, first, *axis)
+        .getResult();
+  };
+  return n.setResults({compact(sorted.getValues()), compact(sorted.getIndices())});
+}
+
 LogicalResult topK(NodeRewriter &n) {
   Value x = n.getInput(0);
   if (!x)
@@ -354,8 +383,7 @@ LogicalResult topK(NodeRewriter &n) {
     if (auto values = getConstantInts(kInput); values && values->size() == 1)
       k = values->front();
     else
-      return n.emitError() << "K must be a compile-time constant (one integer) for now; "
-                              "a K computed at run time gives a data-dependent output shape";
+      return topKAtRunTime(n, x, kInput);
   } else {
     return failure();
   }

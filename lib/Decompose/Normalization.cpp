@@ -124,7 +124,61 @@ struct Moments {
   }
 };
 
-/// BatchNormalization at inference; opset 14+ has training_mode, which tcc refuses.
+// training_mode=1 (opset 14+), with the batch statistics over every dim but the channels:
+// Y = (X - current_mean) / sqrt(current_var + epsilon) * scale + B,
+// running_mean = input_mean * momentum + current_mean * (1 - momentum),
+// running_var = input_var * momentum + current_var * (1 - momentum),
+// current_var the population variance; statistics in f32 at least (as the spec asks).
+LogicalResult batchNormalizationTraining(NodeRewriter &n, Value x, Value scale, Value bias,
+                                         Value mean, Value var, float epsilon) {
+  if (n.getNumOutputs() > 3)
+    return n.emitError() << "expected at most 3 outputs (Y, running_mean, running_var) with "
+                            "training_mode=1, got "
+                         << n.getNumOutputs();
+  float momentum = n.getFloat("momentum", 0.9f);
+  if (n.hasFailed())
+    return failure();
+  Type element = elementOf(x);
+  Type stash = element.getIntOrFloatBitWidth() < 32 ? Float32Type::get(n.getContext()) : element;
+  SmallVector<int64_t> reduced = {0};
+  for (int64_t d = 2; d < rankOf(x); ++d)
+    reduced.push_back(d);
+  Moments moments{n, convert(n, x, stash), reduced};
+  Value currentMean = moments.mean(moments.x);
+  Value centered = prim::SubOp::create(n.getBuilder(), n.getLoc(), moments.x,
+                                       moments.expand(currentMean));
+  Value currentVar =
+      moments.mean(prim::MulOp::create(n.getBuilder(), n.getLoc(), centered, centered));
+  Value invStd = prim::RsqrtOp::create(
+      n.getBuilder(), n.getLoc(),
+      prim::AddOp::create(n.getBuilder(), n.getLoc(), currentVar,
+                          splatLike(n, currentVar, epsilon)));
+  Value factor = buildBinary<prim::MulOp>(n, convert(n, scale, stash), invStd);
+  if (!factor)
+    return failure();
+  Value factorB = broadcastAlong(n, factor, moments.xDims, 1, stash, "scale");
+  Value biasB = broadcastAlong(n, bias, moments.xDims, 1, stash, "B");
+  if (!factorB || !biasB)
+    return failure();
+  Value y = prim::AddOp::create(n.getBuilder(), n.getLoc(),
+                                prim::MulOp::create(n.getBuilder(), n.getLoc(), centered,
+                                                    factorB),
+                                biasB);
+  // running = input * momentum + current * (1 - momentum), in the input's type.
+  auto running = [&](Value input, Value current) -> Value {
+    Value in = convert(n, input, stash);
+    Value kept = buildBinary<prim::MulOp>(n, in, scalarConstant(n, stash, momentum));
+    Value added = buildBinary<prim::MulOp>(n, current, scalarConstant(n, stash, 1.0 - momentum));
+    Value sum = kept && added ? buildBinary<prim::AddOp>(n, kept, added) : nullptr;
+    return sum ? convert(n, sum, elementOf(input)) : nullptr;
+  };
+  Value runningMean = running(mean, currentMean), runningVar = running(var, currentVar);
+  if (!runningMean || !runningVar)
+    return failure();
+  return n.setResults({convert(n, y, element), runningMean, runningVar});
+}
+
+/// BatchNormalization; training_mode=1 (opset 14+) computes the batch statistics.
 // batch_norm(x) = (x - mean) * (scale / sqrt(var + eps)) + B, per channel (dim 1)
 template <bool TrainingModeAttr>
 LogicalResult batchNormalization(NodeRewriter &n) {
@@ -136,11 +190,9 @@ LogicalResult batchNormalization(NodeRewriter &n) {
   // (tcc compiles inference).
   if (n.getVersion() < 9 && n.getInt("spatial", 1) != 1)
     return n.emitError() << "spatial=0 (statistics per element) is not supported";
-  if (TrainingModeAttr && n.getInt("training_mode", 0) != 0)
-    return n.emitError() << "training_mode=1 is not supported: tcc compiles inference "
-                            "(expected training_mode=0)";
-  // The running statistics outputs exist for training; unused ones pass the inputs on.
-  for (unsigned i = 1; i < n.getNumOutputs(); ++i)
+  bool training = TrainingModeAttr && n.getInt("training_mode", 0) != 0;
+  // Before opset 14 the extra outputs exist for training; unused ones pass the inputs on.
+  for (unsigned i = 1; i < n.getNumOutputs() && !training; ++i)
     if (!n.getNode()->getResult(i).use_empty())
       return n.emitError() << "output " << i << " (a training statistic) is used; at inference "
                            << "BatchNormalization computes only Y";
@@ -157,6 +209,8 @@ LogicalResult batchNormalization(NodeRewriter &n) {
                            << xType.getDimSize(1) << " elements (the channels of X)";
   }
   float epsilon = n.getFloat("epsilon", 1e-5f);
+  if (training)
+    return batchNormalizationTraining(n, x, scale, bias, mean, var, epsilon);
   Type element = elementOf(x);
   SmallVector<OpFoldResult> dims = getDims(n, x);
   OpBuilder &b = n.getBuilder();
@@ -274,7 +328,8 @@ LogicalResult instanceNormalization(NodeRewriter &n) {
       b, loc, prim::MulOp::create(b, loc, normalized, scaleB), biasB).getResult());
 }
 
-// lp_norm(x) = x / ||x||_p along axis, p = 1 (sum |x|) or 2 (sqrt(sum x^2))
+// lp_norm(x) = x / ||x||_p along axis (0 where the norm is 0), p = 1 (sum |x|) or 2
+// (sqrt(sum x^2))
 LogicalResult lpNormalization(NodeRewriter &n) {
   Value x = n.getFloatInput(0);
   if (!x)
@@ -294,7 +349,13 @@ LogicalResult lpNormalization(NodeRewriter &n) {
                                       ArrayRef<int64_t>{*axis});
   if (p == 2)
     norm = prim::SqrtOp::create(b, loc, norm);
-  return n.setResults(prim::DivOp::create(b, loc, x, m.expand(norm)).getResult());
+  // A zero norm gives 0, not 0 / 0 (the spec says so since onnx/onnx#7618; ORT agrees).
+  Value normB = m.expand(norm);
+  Value isZero = prim::CompareOp::create(b, loc, prim::CompareDirection::Eq, normB,
+                                         splatLike(n, normB, 0.0));
+  Value y = prim::DivOp::create(b, loc, x, normB);
+  return n.setResults(
+      prim::SelectOp::create(b, loc, isZero, splatLike(n, x, 0.0), y).getResult());
 }
 
 // mvn(x) = (x - mean) / (sqrt(mean((x - mean)^2)) + 1e-9) over `axes` (default [0, 2, 3])

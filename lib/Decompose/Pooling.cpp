@@ -14,6 +14,8 @@
 
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 
+#include <limits>
+
 using namespace mlir;
 using namespace tcc;
 using namespace tcc::decompose;
@@ -165,24 +167,209 @@ Value trimOutputs(NodeRewriter &n, Value v, const Window &w) {
                                        SmallVector<int64_t>(sizes.size(), 1));
 }
 
-/// MaxPool: dilations and ceil_mode from opset 10; the Indices output is refused.
-// max_pool(x) = reduce_window(max, x) with -inf padding
+/// `value` (an index) as an i64 tensor of shape `dims`.
+Value fillIndex(NodeRewriter &n, OpFoldResult value, ArrayRef<OpFoldResult> dims) {
+  return fill(n, makeShapeTensor(n, {value}, n.getBuilder().getI64Type(), true), dims);
+}
+
+/// The flat index MaxPool's Indices output holds for every element of `x` (N x C x D...):
+/// (n * C + c) * prod(D) + the spatial offset, row-major over D (storage_order 0) or
+/// column-major (storage_order 1).
+Value flatIndices(NodeRewriter &n, Value x, bool columnMajor) {
+  OpBuilder &b = n.getBuilder();
+  Location loc = n.getLoc();
+  SmallVector<OpFoldResult> dims = getDims(n, x);
+  int64_t rank = rankOf(x);
+  RankedTensorType type = getTensorType(dims, b.getI64Type());
+  auto iota = [&](int64_t d) {
+    return prim::IotaOp::create(b, loc, type, getDynamicExtents(n, dims), d).getResult();
+  };
+  ArrayRef<OpFoldResult> spatial = ArrayRef<OpFoldResult>(dims).drop_front(2);
+  // ((n * C + c) * prod(D)
+  Value index = prim::MulOp::create(
+      b, loc,
+      prim::AddOp::create(b, loc, prim::MulOp::create(b, loc, iota(0), fillIndex(n, dims[1], dims)),
+                          iota(1)),
+      fillIndex(n, product(n, spatial), dims));
+  for (int64_t d = 2; d < rank; ++d) {
+    ArrayRef<OpFoldResult> inner = columnMajor ? spatial.take_front(d - 2)
+                                               : spatial.drop_front(d - 1);
+    index = prim::AddOp::create(
+        b, loc, index,
+        prim::MulOp::create(b, loc, iota(d), fillIndex(n, product(n, inner), dims)));
+  }
+  return index;
+}
+
+/// The padding value of a max: -inf, or the type's smallest integer.
+Value lowest(NodeRewriter &n, Type element) {
+  if (isa<FloatType>(element))
+    return scalarConstant(n, element, -std::numeric_limits<double>::infinity());
+  auto type = cast<IntegerType>(element);
+  APInt min = type.isUnsigned() ? APInt::getMinValue(type.getWidth())
+                                : APInt::getSignedMinValue(type.getWidth());
+  auto tensor = RankedTensorType::get({}, element);
+  return arith::ConstantOp::create(n.getBuilder(), n.getLoc(),
+                                   DenseElementsAttr::get(tensor, min));
+}
+
+// indices(x)[o] = flat index of the first element of window o (in the kernel's row-major
+// order) that holds the window's max; the kernel is unrolled: for each tap t,
+// (best, index) = taken ? (x_t, i_t) : (best, index), taken = x_t > best, or best is padding
+Value maxPoolIndices(NodeRewriter &n, Value x, Value pooled, const Window &w,
+                     bool columnMajor) {
+  OpBuilder &b = n.getBuilder();
+  Location loc = n.getLoc();
+  int64_t rank = rankOf(x), spatial = rank - 2;
+  SmallVector<int64_t> low = {0, 0}, high = {0, 0};
+  for (int64_t d = 0; d < spatial; ++d) {
+    low.push_back(w.low[d]);
+    high.push_back(w.high[d] + w.extra[d]);
+  }
+  Value values = prim::PadOp::create(b, loc, x, lowest(n, elementOf(x)), low, high);
+  Value indices = prim::PadOp::create(b, loc, flatIndices(n, x, columnMajor),
+                                      scalarConstant(n, b.getI64Type(), -1.0), low, high);
+  SmallVector<OpFoldResult> outDims = getDims(n, pooled);
+  SmallVector<int64_t> strides = {1, 1};
+  llvm::append_range(strides, w.strides);
+  int64_t taps = 1;
+  for (int64_t k : w.kernel)
+    taps *= k;
+  Value best, bestIndex;
+  for (int64_t t = 0; t < taps; ++t) {
+    SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0));
+    int64_t rest = t;
+    for (int64_t d = spatial - 1; d >= 0; --d) {
+      offsets[d + 2] = b.getIndexAttr((rest % w.kernel[d]) * w.dilations[d]);
+      rest /= w.kernel[d];
+    }
+    Value value = b.createOrFold<prim::SliceOp>(loc, values, offsets, outDims, strides);
+    Value index = b.createOrFold<prim::SliceOp>(loc, indices, offsets, outDims, strides);
+    if (t == 0) {
+      best = value;
+      bestIndex = index;
+      continue;
+    }
+    Value greater = prim::CompareOp::create(b, loc, prim::CompareDirection::Gt, value, best);
+    Value replacesPadding = prim::AndOp::create(
+        b, loc,
+        prim::CompareOp::create(b, loc, prim::CompareDirection::Lt, bestIndex,
+                                splatLike(n, bestIndex, 0.0)),
+        prim::CompareOp::create(b, loc, prim::CompareDirection::Ge, index,
+                                splatLike(n, index, 0.0)));
+    Value taken = prim::OrOp::create(b, loc, greater, replacesPadding);
+    best = prim::SelectOp::create(b, loc, taken, value, best);
+    bestIndex = prim::SelectOp::create(b, loc, taken, index, bestIndex);
+  }
+  return bestIndex;
+}
+
+/// MaxPool: Indices and storage_order from opset 8, dilations and ceil_mode from opset 10.
+// max_pool(x) = reduce_window(max, x) with -inf padding; Indices: see maxPoolIndices
 template <bool DilationsAndCeilMode>
 LogicalResult maxPool(NodeRewriter &n) {
   Value x = n.getInput(0);
   if (!x)
     return failure();
-  if (n.getNumOutputs() > 1 && !n.getNode()->getResult(1).use_empty())
-    return n.emitError() << "MaxPool's Indices output is not supported yet (the node has "
-                         << n.getNumOutputs() << " outputs and Indices is used)";
+  bool wantIndices = n.getNumOutputs() > 1 && !n.getNode()->getResult(1).use_empty();
+  if (wantIndices && n.getVersion() < 8)
+    return n.emitError() << "MaxPool has an Indices output from opset 8 on";
+  int64_t storageOrder = n.getVersion() >= 8 ? n.getInt("storage_order", 0) : 0;
+  if (storageOrder != 0 && storageOrder != 1)
+    return n.emitError() << "attribute 'storage_order' is " << storageOrder
+                         << ", expected 0 (row major) or 1 (column major)";
   auto w = getWindow(n, x, DilationsAndCeilMode, DilationsAndCeilMode);
   if (!w)
     return failure();
-  Value y = trimOutputs(n, reduceWindow(n, prim::ReduceKind::Max, x, *w), *w);
+  Value pooled = reduceWindow(n, prim::ReduceKind::Max, x, *w);
+  Value y = trimOutputs(n, pooled, *w);
   if (n.getNumOutputs() == 1)
     return n.setResults(y);
-  // An Indices output nothing reads: a placeholder that dead-code elimination removes.
-  return n.setResults({y, splatLike(n, y, 0.0, n.getBuilder().getI64Type())});
+  if (!wantIndices) // a placeholder that dead-code elimination removes
+    return n.setResults({y, splatLike(n, y, 0.0, n.getBuilder().getI64Type())});
+  Value indices = maxPoolIndices(n, x, pooled, *w, storageOrder == 1);
+  return n.setResults({y, trimOutputs(n, indices, *w)});
+}
+
+/// MaxUnpool: output_shape (input 2) from opset 9 on; it must be a constant or shape tensor.
+// max_unpool(x, i) = zeros(inferred) with flat(result)[i[j]] = flat(x)[j], then zero-padded
+// at the end of each dim to output_shape when given; inferred = (N, C, (in_d - 1) *
+// stride_d - pad_begin_d - pad_end_d + kernel_d), the pads counting only without
+// output_shape (as in ONNX's reference implementation)
+LogicalResult maxUnpool(NodeRewriter &n) {
+  Value x = n.getInput(0), indices = n.getInput(1);
+  if (!x || !indices)
+    return failure();
+  if (!isa<IntegerType>(elementOf(indices)) || elementOf(indices).isInteger(1))
+    return n.emitError() << "I has type " << indices.getType() << ", expected an integer tensor";
+  int64_t rank = rankOf(x), spatial = rank - 2;
+  if (rank < 3)
+    return n.emitError() << "expected an input of rank >= 3 (N x C x D1 ...), got "
+                         << x.getType();
+  if (rankOf(indices) != rank)
+    return n.emitError() << "I has type " << indices.getType() << ", expected the shape of X "
+                         << x.getType();
+  if (!n.hasAttr("kernel_shape"))
+    return n.emitError() << "expected the attribute 'kernel_shape'";
+  auto kernel = getSpatialInts(n, "kernel_shape", spatial, 1, 1);
+  auto strides = kernel ? getSpatialInts(n, "strides", spatial, 1, 1) : std::nullopt;
+  auto pads = strides ? getSpatialInts(n, "pads", 2 * spatial, 0, 0) : std::nullopt;
+  if (!pads)
+    return failure();
+  OpBuilder &b = n.getBuilder();
+  Location loc = n.getLoc();
+  SmallVector<OpFoldResult> dims = getDims(n, x), outDims;
+  Value shape = n.getOptionalInput(2);
+  if (shape) {
+    auto elements = getShapeElements(n, shape);
+    if (!elements)
+      return n.emitError() << "output_shape must be a constant (or computed from shapes): tcc "
+                              "needs the output's shape at compile time";
+    if (static_cast<int64_t>(elements->size()) != rank)
+      return n.emitError() << "output_shape has " << elements->size() << " elements, expected "
+                           << rank << " (the rank of X)";
+    outDims = *elements;
+    pads->assign(2 * spatial, 0);
+  }
+  SmallVector<OpFoldResult> inferred = {dims[0], dims[1]};
+  for (int64_t d = 0; d < spatial; ++d) {
+    OpFoldResult scaled = mulIndex(n, subIndex(n, dims[d + 2], b.getIndexAttr(1)),
+                                   b.getIndexAttr((*strides)[d]));
+    inferred.push_back(addIndex(
+        n, scaled, b.getIndexAttr((*kernel)[d] - (*pads)[d] - (*pads)[d + spatial])));
+  }
+  SmallVector<OpFoldResult> indexDims = getDims(n, indices);
+  for (int64_t d = 0; d < rank; ++d)
+    checkEqual(n, indexDims[d], dims[d],
+               "I must have the shape of X (dim " + std::to_string(d) + ")");
+  OpFoldResult count = product(n, dims);
+  Value flatIndex = reshape(n, convert(n, indices, b.getI64Type()), {count, b.getIndexAttr(1)});
+  Value zeros = fill(n, scalarConstant(n, elementOf(x), 0.0), {product(n, inferred)});
+  Value scattered = prim::ScatterOp::create(b, loc, zeros.getType(), zeros, flatIndex,
+                                            reshape(n, x, {count}), prim::ReduceKindAttr());
+  Value result = reshape(n, scattered, inferred);
+  if (!shape)
+    return n.setResults(result);
+  SmallVector<int64_t> low(rank, 0), high;
+  for (int64_t d = 0; d < rank; ++d) {
+    if (sameExtent(outDims[d], inferred[d])) {
+      high.push_back(0);
+      continue;
+    }
+    auto extra = getConstantIntValue(subIndex(n, outDims[d], inferred[d]));
+    if (!extra)
+      return n.emitError() << "output_shape dim " << d << " must be known at compile time "
+                              "(it zero-pads the unpooled result), got a run-time value";
+    if (*extra < 0)
+      return n.emitError() << "output_shape dim " << d << " is " << -*extra
+                           << " smaller than the unpooled extent";
+    high.push_back(*extra);
+  }
+  if (llvm::all_of(high, [](int64_t h) { return h == 0; }))
+    return n.setResults(reshape(n, result, outDims));
+  return n.setResults(
+      prim::PadOp::create(b, loc, result, scalarConstant(n, elementOf(x), 0.0), low, high)
+          .getResult());
 }
 
 /// AveragePool: count_include_pad from opset 7, ceil_mode from 10, dilations from 19.
@@ -331,6 +518,8 @@ void tcc::decompose::registerPoolingRules(RuleRegistry &r) {
   r.add("", "MaxPool", 10, maxPool<true>);
   r.add("", "MaxPool", 11, maxPool<true>);
   r.add("", "MaxPool", 12, maxPool<true>);
+  r.add("", "MaxUnpool", 9, maxUnpool);
+  r.add("", "MaxUnpool", 11, maxUnpool);
   r.add("", "AveragePool", 1, averagePool<false, false, false>);
   r.add("", "AveragePool", 7, averagePool<true, false, false>);
   r.add("", "AveragePool", 10, averagePool<true, true, false>);

@@ -319,7 +319,7 @@ Value tcc::decompose::reshape(NodeRewriter &n, Value value, ArrayRef<OpFoldResul
 std::optional<SmallVector<int64_t>> tcc::decompose::getConstantInts(Value value) {
   DenseIntElementsAttr attr;
   if (!matchPattern(value, m_Constant(&attr)))
-    return std::nullopt;
+    return evaluateConstantInts(value);
   SmallVector<int64_t> values;
   bool isUnsigned = attr.getElementType().isUnsignedInteger();
   for (APInt v : attr.getValues<APInt>())

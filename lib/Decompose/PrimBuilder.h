@@ -110,8 +110,14 @@ bool sameExtent(mlir::OpFoldResult a, mlir::OpFoldResult b);
 void checkEqual(NodeRewriter &n, mlir::OpFoldResult lhs, mlir::OpFoldResult rhs,
                 const llvm::Twine &message);
 
-/// The values of a constant integer tensor (an `arith.constant` of any rank).
+/// The values of a constant integer tensor: an `arith.constant` of any rank, or a small
+/// computation on constants alone (see evaluateConstantInts).
 std::optional<llvm::SmallVector<int64_t>> getConstantInts(mlir::Value value);
+
+/// The values of an integer tensor computed from constants alone by a small slice of prim,
+/// arith and tensor ops (shape arithmetic on static shapes), run through the reference
+/// evaluator; std::nullopt when the value is not of that kind (ConstantSlice.cpp).
+std::optional<llvm::SmallVector<int64_t>> evaluateConstantInts(mlir::Value value);
 
 /// The elements of a small 0-d or 1-d integer tensor as index values (constants as
 /// attributes), looking through `tensor.from_elements`; std::nullopt when the tensor is not

@@ -15,6 +15,8 @@
 
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 
+#include <limits>
+
 using namespace mlir;
 using namespace tcc;
 using namespace tcc::decompose;
@@ -141,19 +143,70 @@ struct Reducer {
                        b().getIndexAttr(1), inputDims[d]);
   }
 
-  /// reduce(kind, v, dims); booleans reduce max as `or` and min as `and`.
-  Value reduce(prim::ReduceKind kind, Value v) {
+  /// Booleans reduce max as `or` and min as `and`.
+  prim::ReduceKind kindFor(prim::ReduceKind kind, Value v) {
     if (elementOf(v).isInteger(1) && kind == prim::ReduceKind::Max)
-      kind = prim::ReduceKind::Or;
+      return prim::ReduceKind::Or;
     if (elementOf(v).isInteger(1) && kind == prim::ReduceKind::Min)
-      kind = prim::ReduceKind::And;
+      return prim::ReduceKind::And;
+    return kind;
+  }
+
+  /// reduce(kind, v, dims).
+  Value reduce(prim::ReduceKind kind, Value v) {
+    kind = kindFor(kind, v);
     if (!reduced.isRuntime())
       return b().createOrFold<prim::ReduceOp>(loc(), kind, v, reduced.dims);
-    // For each dim: v = flag ? broadcast(reduce(v, d)) : v; then keep element 0 of the
-    // reduced dims.
+    return sliceReduced(reduceInPlace(kind, padForRuntime(v, identity(kind, elementOf(v)))));
+  }
+
+  /// The 0-d identity of `kind` over `element` (what padding may add to a reduction).
+  Value identity(prim::ReduceKind kind, Type element) {
+    bool isFloat = isa<FloatType>(element);
+    double inf = std::numeric_limits<double>::infinity();
+    switch (kind) {
+    case prim::ReduceKind::Prod:
+    case prim::ReduceKind::And:
+      return scalarConstant(n, element, 1.0);
+    case prim::ReduceKind::Max:
+    case prim::ReduceKind::Min: {
+      bool max = kind == prim::ReduceKind::Max;
+      if (isFloat)
+        return scalarConstant(n, element, max ? -inf : inf);
+      auto type = cast<IntegerType>(element);
+      unsigned width = type.getWidth();
+      APInt value = type.isUnsigned()
+                        ? (max ? APInt::getMinValue(width) : APInt::getMaxValue(width))
+                        : (max ? APInt::getSignedMinValue(width) : APInt::getSignedMaxValue(width));
+      return arith::ConstantOp::create(
+          b(), loc(), DenseElementsAttr::get(RankedTensorType::get({}, element), value));
+    }
+    default:
+      return scalarConstant(n, element, 0.0);
+    }
+  }
+
+  /// Run-time axes: `v` padded at the end of every dim that may be empty with one `padding`
+  /// element (a reduction's identity), so that element 0 of each reduced dim exists.
+  Value padForRuntime(Value v, Value padding) {
+    SmallVector<int64_t> low(rank(), 0), high(rank(), 0);
+    bool any = false;
+    for (int64_t d = 0; d < rank(); ++d) {
+      auto extent = getConstantIntValue(inputDims[d]);
+      if (!extent || *extent < 1) {
+        high[d] = 1;
+        any = true;
+      }
+    }
+    return any ? prim::PadOp::create(b(), loc(), v, padding, low, high).getResult() : v;
+  }
+
+  /// Run-time axes: `v` (padded) with each reduced dim reduced and broadcast back along it:
+  /// v = flag ? broadcast(reduce(v, d)) : v, dim by dim.
+  Value reduceInPlace(prim::ReduceKind kind, Value v) {
     auto type = cast<RankedTensorType>(v.getType());
+    SmallVector<OpFoldResult> dims = getDims(n, v);
     Value zero = scalarConstant(n, b().getI64Type(), 0);
-    SmallVector<OpFoldResult> offsets, sizes;
     for (int64_t d = 0; d < rank(); ++d) {
       SmallVector<int64_t> mapping;
       for (int64_t e = 0; e < rank(); ++e)
@@ -161,25 +214,34 @@ struct Reducer {
           mapping.push_back(e);
       Value one = prim::ReduceOp::create(b(), loc(), kind, v, ArrayRef<int64_t>{d});
       Value back = prim::BroadcastInDimOp::create(b(), loc(), type, one,
-                                                  getDynamicExtents(n, inputDims),
+                                                  getDynamicExtents(n, dims),
                                                   b().getDenseI64ArrayAttr(mapping));
       Value flag = makeShapeTensor(n, {reduced.flags[d]}, b().getI64Type(), /*scalar=*/true);
       Value pred = prim::CompareOp::create(b(), loc(), prim::CompareDirection::Ne, flag, zero);
-      v = prim::SelectOp::create(b(), loc(), fill(n, pred, inputDims), back, v);
-      offsets.push_back(b().getIndexAttr(0));
-      sizes.push_back(runtimeExtent(d));
+      v = prim::SelectOp::create(b(), loc(), fill(n, pred, dims), back, v);
     }
+    return v;
+  }
+
+  /// Run-time axes: element 0 of the reduced dims of an in-place reduction, all of the
+  /// others (extent 1 where reduced).
+  Value sliceReduced(Value v) {
+    SmallVector<OpFoldResult> offsets(rank(), b().getIndexAttr(0)), sizes;
+    for (int64_t d = 0; d < rank(); ++d)
+      sizes.push_back(runtimeExtent(d));
     return b().createOrFold<prim::SliceOp>(loc(), v, offsets, sizes,
                                            SmallVector<int64_t>(rank(), 1));
   }
 
   /// A reduced value broadcast back to the input's shape.
+  /// (Compile-time dims only: a run-time extent of 1 is not broadcast by broadcast_in_dim,
+  /// see reduceInPlace.)
   Value expand(Value value) {
     SmallVector<int64_t> mapping;
     for (int64_t d = 0; d < rank(); ++d)
-      if (reduced.isRuntime() || !llvm::is_contained(reduced.dims, d))
+      if (!llvm::is_contained(reduced.dims, d))
         mapping.push_back(d);
-    if (!reduced.isRuntime() && reduced.dims.empty())
+    if (reduced.dims.empty())
       return value;
     return prim::BroadcastInDimOp::create(b(), loc(), getTensorType(inputDims, elementOf(value)),
                                           value, getDynamicExtents(n, inputDims),
@@ -281,11 +343,23 @@ Value buildReduction(Reducer &r, Reduction kind, Value x) {
     result = prim::LogOp::create(b, loc, r.reduce(prim::ReduceKind::Sum, xf));
   } else {
     // log_sum_exp(x) = log(sum(exp(x - m))) + m, m = max(x) where finite, else 0
-    Value max = r.reduce(prim::ReduceKind::Max, xf);
-    Value shift = prim::SelectOp::create(b, loc, prim::IsInfOp::create(b, loc, max),
-                                         splatLike(r.n, max, 0.0), max);
-    Value e = prim::ExpOp::create(b, loc, prim::SubOp::create(b, loc, xf, r.expand(shift)));
-    result = r.add(prim::LogOp::create(b, loc, r.reduce(prim::ReduceKind::Sum, e)), shift);
+    auto shiftOf = [&](Value max) -> Value {
+      return prim::SelectOp::create(b, loc, prim::IsInfOp::create(b, loc, max),
+                                    splatLike(r.n, max, 0.0), max);
+    };
+    if (r.reduced.isRuntime()) {
+      // Run-time axes: m stays at x's (padded) shape, as broadcast_in_dim may not turn a
+      // run-time extent of 1 into a larger one; -inf padding adds nothing to either sum.
+      Value padded = r.padForRuntime(xf, r.identity(prim::ReduceKind::Max, elementOf(xf)));
+      Value shift = shiftOf(r.reduceInPlace(prim::ReduceKind::Max, padded));
+      Value e = prim::ExpOp::create(b, loc, prim::SubOp::create(b, loc, padded, shift));
+      Value sum = r.reduceInPlace(prim::ReduceKind::Sum, e);
+      result = r.add(prim::LogOp::create(b, loc, r.sliceReduced(sum)), r.sliceReduced(shift));
+    } else {
+      Value shift = shiftOf(r.reduce(prim::ReduceKind::Max, xf));
+      Value e = prim::ExpOp::create(b, loc, prim::SubOp::create(b, loc, xf, r.expand(shift)));
+      result = r.add(prim::LogOp::create(b, loc, r.reduce(prim::ReduceKind::Sum, e)), shift);
+    }
   }
   return convert(r.n, result, element);
 }

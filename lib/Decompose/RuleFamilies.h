@@ -27,6 +27,14 @@ void registerAttentionRules(RuleRegistry &registry);    // Attention.cpp
 void registerContribRules(RuleRegistry &registry);      // Contrib.cpp (com.microsoft)
 void registerSignalRules(RuleRegistry &registry);        // Signal.cpp
 void registerSamplingRules(RuleRegistry &registry);      // Sampling.cpp
+void registerSequenceRules(RuleRegistry &registry);      // Sequence.cpp
+void registerControlFlowRules(RuleRegistry &registry);   // ControlFlow.cpp
+void registerDataDependentRules(RuleRegistry &registry); // DataDependent.cpp
+void registerTrainingRules(RuleRegistry &registry);      // Training.cpp (ai.onnx.preview.training)
+void registerLinearAlgebraRules(RuleRegistry &registry); // LinearAlgebra.cpp
+void registerLinearAttentionRules(RuleRegistry &registry); // LinearAttention.cpp
+void registerFlexAttentionRules(RuleRegistry &registry); // FlexAttention.cpp (ai.onnx.preview)
+void registerTextRules(RuleRegistry &registry);          // Text.cpp
 
 inline void registerAllRuleFamilies(RuleRegistry &registry) {
   registerElementwiseRules(registry);
@@ -50,6 +58,14 @@ inline void registerAllRuleFamilies(RuleRegistry &registry) {
   registerContribRules(registry);
   registerSignalRules(registry);
   registerSamplingRules(registry);
+  registerSequenceRules(registry);
+  registerControlFlowRules(registry);
+  registerDataDependentRules(registry);
+  registerTrainingRules(registry);
+  registerLinearAlgebraRules(registry);
+  registerLinearAttentionRules(registry);
+  registerFlexAttentionRules(registry);
+  registerTextRules(registry);
 }
 
 } // namespace tcc::decompose

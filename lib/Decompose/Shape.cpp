@@ -612,9 +612,39 @@ LogicalResult range(NodeRewriter &n) {
       return (*attr.getValues<APFloat>().begin()).convertToDouble();
     };
     auto s = constant(start), l = constant(limit), d = constant(delta);
-    if (!s || !l || !d)
-      return n.emitError() << "floating-point Range needs constant start, limit and delta";
-    count = b.getIndexAttr(std::max<int64_t>(static_cast<int64_t>(std::ceil((*l - *s) / *d)), 0));
+    if (s && l && d) {
+      count =
+          b.getIndexAttr(std::max<int64_t>(static_cast<int64_t>(std::ceil((*l - *s) / *d)), 0));
+    } else {
+      // Bounds with integral values (integral constants, or integers converted to float,
+      // such as a window size cast by the window functions' expansions) count in index
+      // arithmetic, as integer ranges do.
+      auto integral = [&](Value v, std::optional<double> c) -> std::optional<OpFoldResult> {
+        if (c) {
+          if (*c != std::floor(*c) || std::fabs(*c) > 9.0e15)
+            return std::nullopt;
+          return OpFoldResult(b.getIndexAttr(static_cast<int64_t>(*c)));
+        }
+        auto convertOp = v.getDefiningOp<prim::ConvertOp>();
+        if (!convertOp)
+          return std::nullopt;
+        Value source = convertOp->getOperand(0);
+        if (!isa<IntegerType>(elementOf(source)) || elementOf(source).isInteger(1))
+          return std::nullopt;
+        auto elements = getShapeElements(n, source);
+        if (!elements || elements->size() != 1)
+          return std::nullopt;
+        return (*elements)[0];
+      };
+      auto si = integral(start, s), li = integral(limit, l), di = integral(delta, d);
+      if (!si || !li || !di)
+        return n.emitError() << "floating-point Range needs constant start, limit and delta, "
+                                "or integral ones computable at compile time (constants, or "
+                                "integers converted to float)";
+      if (auto step = getConstantIntValue(*di); step && *step == 0)
+        return n.emitError() << "delta must not be 0";
+      count = maxIndex(n, ceilDivIndex(n, subIndex(n, *li, *si), *di), b.getIndexAttr(0));
+    }
   }
   SmallVector<OpFoldResult> dims = {count};
   // Opset 27's stash_type (default float32) is the type 16-bit float ranges compute in.

@@ -79,7 +79,7 @@ void bindInputShape(OpBuilder &builder, Location loc, Value argument, const Inpu
 class ModelImporter {
 public:
   ModelImporter(const tcc::ImportOptions &options, MLIRContext &context, Location fileLoc)
-      : context(context), fileLoc(fileLoc), symbols(context, options) {}
+      : context(context), fileLoc(fileLoc), options(options), symbols(context, options) {}
 
   OwningOpRef<ModuleOp> run(StringRef path);
 
@@ -89,11 +89,12 @@ private:
 
   MLIRContext &context;
   Location fileLoc;
+  const tcc::ImportOptions &options;
   DimSymbols symbols;
   ModelFile file;
   ModelInfo info;
   SmallVector<const ::onnx::ValueInfoProto *> inputs;
-  SmallVector<InputType> inputTypes;
+  SmallVector<GraphInputType> inputTypes;
 };
 
 LogicalResult ModelImporter::importInputs(const ::onnx::GraphProto &graph) {
@@ -110,12 +111,20 @@ LogicalResult ModelImporter::importInputs(const ::onnx::GraphProto &graph) {
       return emitError(fileLoc) << "graph input " << index << " has no name";
     if (!inputNames.insert(input.name()).second)
       return emitError(fileLoc) << "graph input " << quoted(input.name()) << " is listed twice";
-    FailureOr<InputType> type = importInputType(input, symbols, fileLoc);
+    FailureOr<GraphInputType> type = importGraphInputType(input, symbols, options, fileLoc);
     if (failed(type))
       return failure();
     inputs.push_back(&input);
     inputTypes.push_back(*type);
   }
+  for (const auto &entry : options.sequences)
+    if (!inputNames.contains(entry.first()))
+      return emitError(fileLoc) << "the sequence setting " << quoted(entry.first())
+                                << " names no graph input";
+  for (const auto &entry : options.absentInputs)
+    if (!inputNames.contains(entry.first()))
+      return emitError(fileLoc) << "the absent-input setting " << quoted(entry.first())
+                                << " names no graph input";
   return symbols.verifySettingNames(fileLoc);
 }
 
@@ -142,26 +151,45 @@ OwningOpRef<ModuleOp> ModelImporter::run(StringRef path) {
   builder.setInsertionPointToEnd(module->getBody());
   symbols.createSymbolOps(builder, fileLoc);
 
+  // A sequence input is one argument per element (NAME[k]); an absent optional none.
   SmallVector<Type> argumentTypes;
-  for (const InputType &type : inputTypes)
-    argumentTypes.push_back(type.type);
+  SmallVector<std::string> argumentNames;
+  for (const auto &[input, type] : llvm::zip(inputs, inputTypes))
+    for (const auto &[k, element] : llvm::enumerate(type.elements)) {
+      argumentTypes.push_back(element.type);
+      argumentNames.push_back(type.kind == GraphInputType::Sequence
+                                  ? input->name() + "[" + std::to_string(k) + "]"
+                                  : input->name());
+    }
   auto function = func::FuncOp::create(builder, fileLoc, "main",
                                        builder.getFunctionType(argumentTypes, resultTypes));
-  for (const auto &[index, input] : llvm::enumerate(inputs))
-    function.setArgAttr(index, "onnx.name", builder.getStringAttr(input->name()));
+  for (const auto &[index, name] : llvm::enumerate(argumentNames))
+    function.setArgAttr(index, "onnx.name", builder.getStringAttr(name));
   for (const auto &[index, output] : llvm::enumerate(graph.output()))
     function.setResultAttr(index, "onnx.name", builder.getStringAttr(output.name()));
 
   Block *entry = function.addEntryBlock();
   builder.setInsertionPointToEnd(entry);
   Scope scope;
-  for (const auto &[index, input] : llvm::enumerate(inputs)) {
-    BlockArgument argument = entry->getArgument(index);
-    scope.define(input->name(), argument);
-    if (!inputTypes[index].type.hasStaticShape())
-      bindInputShape(builder,
-                     NameLoc::get(builder.getStringAttr(printable(input->name())), fileLoc),
-                     argument, inputTypes[index], symbols);
+  unsigned next = 0;
+  for (const auto &[input, type] : llvm::zip(inputs, inputTypes)) {
+    Location loc = NameLoc::get(builder.getStringAttr(printable(input->name())), fileLoc);
+    SmallVector<Value> elements;
+    for (const InputType &element : type.elements) {
+      BlockArgument argument = entry->getArgument(next++);
+      elements.push_back(argument);
+      if (!element.type.hasStaticShape())
+        bindInputShape(builder, loc, argument, element, symbols);
+    }
+    if (type.kind == GraphInputType::Tensor)
+      scope.define(input->name(), elements.front());
+    else if (type.kind == GraphInputType::Sequence)
+      scope.define(input->name(),
+                   tcc::onnx::SequenceOp::create(
+                       builder, loc, tcc::onnx::SequenceType::get(&context), elements));
+    else
+      scope.define(input->name(),
+                   tcc::onnx::NoneOp::create(builder, loc, builder.getNoneType()).getResult());
   }
 
   TensorImporter tensors(file);

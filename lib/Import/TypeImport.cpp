@@ -184,6 +184,65 @@ FailureOr<InputType> tcc::import::importInputType(const ::onnx::ValueInfoProto &
   return result;
 }
 
+FailureOr<GraphInputType> tcc::import::importGraphInputType(const ::onnx::ValueInfoProto &input,
+                                                           DimSymbols &symbols,
+                                                           const tcc::ImportOptions &options,
+                                                           Location loc) {
+  std::string what = "input " + quoted(input.name());
+  GraphInputType result;
+  const ::onnx::TypeProto *type = &input.type();
+  if (type->value_case() == ::onnx::TypeProto::kOptionalType) {
+    if (options.absentInputs.contains(input.name())) {
+      result.kind = GraphInputType::Absent;
+      return result;
+    }
+    type = &type->optional_type().elem_type();
+  } else if (options.absentInputs.contains(input.name())) {
+    return emitError(loc) << what << " is set absent, but it is not an optional";
+  }
+  if (type->value_case() != ::onnx::TypeProto::kSequenceType) {
+    ::onnx::ValueInfoProto tensor = input;
+    *tensor.mutable_type() = *type;
+    FailureOr<InputType> element = importInputType(tensor, symbols, loc);
+    if (failed(element))
+      return failure();
+    result.elements.push_back(*element);
+    return result;
+  }
+  // A sequence: specialized to the length (and element shapes) given while compiling.
+  auto setting = options.sequences.find(input.name());
+  if (setting == options.sequences.end())
+    return emitError(loc) << what << " is a sequence; tcc compiles sequences element by "
+                                     "element and needs its length (tcc --sequence-length "
+                          << input.name() << "=N)";
+  const SequenceSetting &sequence = setting->second;
+  if (sequence.length < 0 ||
+      (!sequence.elementShapes.empty() &&
+       sequence.elementShapes.size() != static_cast<size_t>(sequence.length)))
+    return emitError(loc) << what << ": the sequence setting has length " << sequence.length
+                          << " and " << sequence.elementShapes.size()
+                          << " element shapes; expected a length >= 0 and none or one shape "
+                             "per element";
+  result.kind = GraphInputType::Sequence;
+  for (int64_t k = 0; k < sequence.length; ++k) {
+    ::onnx::ValueInfoProto element;
+    element.set_name(input.name() + "[" + std::to_string(k) + "]");
+    *element.mutable_type() = type->sequence_type().elem_type();
+    if (!sequence.elementShapes.empty() &&
+        element.type().value_case() == ::onnx::TypeProto::kTensorType) {
+      ::onnx::TensorShapeProto *shape = element.mutable_type()->mutable_tensor_type()->mutable_shape();
+      shape->clear_dim();
+      for (int64_t extent : sequence.elementShapes[k])
+        shape->add_dim()->set_dim_value(extent);
+    }
+    FailureOr<InputType> elementType = importInputType(element, symbols, loc);
+    if (failed(elementType))
+      return failure();
+    result.elements.push_back(*elementType);
+  }
+  return result;
+}
+
 FailureOr<Type> tcc::import::importHintType(const ::onnx::ValueInfoProto &value,
                                             const DimSymbols &symbols, StringRef what,
                                             Location loc) {
@@ -212,6 +271,9 @@ FailureOr<Type> tcc::import::importHintType(const ::onnx::ValueInfoProto &value,
 
 FailureOr<Type> tcc::import::importTypeProto(const ::onnx::TypeProto &type, StringRef what,
                                              Location loc) {
+  // A sequence's element type is left to the values (Optional's `type` of an empty one).
+  if (type.value_case() == ::onnx::TypeProto::kSequenceType)
+    return Type(tcc::onnx::SequenceType::get(loc.getContext()));
   if (type.value_case() != ::onnx::TypeProto::kTensorType)
     return emitError(loc) << what << " is " << describeNonTensor(type)
                           << " type; tcc supports only tensor types here";

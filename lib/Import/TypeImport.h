@@ -8,6 +8,8 @@
 #ifndef TCC_LIB_IMPORT_TYPEIMPORT_H
 #define TCC_LIB_IMPORT_TYPEIMPORT_H
 
+#include "tcc/Import/Importer.h"
+
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Location.h"
@@ -65,6 +67,22 @@ struct InputType {
 mlir::FailureOr<InputType> importInputType(const ::onnx::ValueInfoProto &input, DimSymbols &symbols,
                                            mlir::Location loc);
 
+/// A main-graph input as the compiled signature sees it: a tensor (one argument), a sequence
+/// (one argument per element, named NAME[k]) or an absent optional (no argument).
+struct GraphInputType {
+  enum Kind { Tensor, Sequence, Absent } kind = Tensor;
+  /// One entry for a tensor, one per element for a sequence, none when absent.
+  llvm::SmallVector<InputType> elements;
+};
+
+/// Imports graph input `input`: a tensor as importInputType does; a sequence with the length
+/// (and element shapes) of its setting in `options`; an optional as absent when `options`
+/// says so, else as its element type.
+mlir::FailureOr<GraphInputType> importGraphInputType(const ::onnx::ValueInfoProto &input,
+                                                     DimSymbols &symbols,
+                                                     const tcc::ImportOptions &options,
+                                                     mlir::Location loc);
+
 /// Imports a declared type that is only a hint (graph outputs, subgraph inputs): a ranked
 /// tensor type with `?` for symbolic dims (static where the dim settings fix them), or
 /// `!onnx.value` when the declaration lacks a tensor element type or a shape.
@@ -73,7 +91,7 @@ mlir::FailureOr<mlir::Type> importHintType(const ::onnx::ValueInfoProto &value,
                                            mlir::Location loc);
 
 /// Imports a TYPE_PROTO attribute value: a tensor type, ranked (`?` for symbolic dims) when
-/// it has a shape, unranked otherwise.
+/// it has a shape, unranked otherwise; `!onnx.sequence` for a sequence type.
 mlir::FailureOr<mlir::Type> importTypeProto(const ::onnx::TypeProto &type, llvm::StringRef what,
                                             mlir::Location loc);
 

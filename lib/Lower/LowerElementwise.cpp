@@ -133,9 +133,20 @@ Value buildScalar(OpBuilder &b, Location loc, Operation *op, ValueRange args) {
       })
       .Case([&](prim::RemOp) -> Value {
         if (isFloat) {
-          // fmod without libm: a - b * trunc(a / b), exact while |a / b| < 2^mantissa bits.
+          // fmod without libm: a - b * trunc(a / b), exact while |a / b| < 2^mantissa bits;
+          // fmod(a, +-inf) = a for finite a (where the formula computes inf * 0).
           Value quotient = math::TruncOp::create(b, loc, arith::DivFOp::create(b, loc, x, y));
-          return arith::SubFOp::create(b, loc, x, arith::MulFOp::create(b, loc, y, quotient));
+          Value rem =
+              arith::SubFOp::create(b, loc, x, arith::MulFOp::create(b, loc, y, quotient));
+          auto floatType = cast<FloatType>(x.getType());
+          Value inf = arith::ConstantOp::create(
+              b, loc, b.getFloatAttr(floatType, APFloat::getInf(floatType.getFloatSemantics())));
+          Value yInf = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
+                                             math::AbsFOp::create(b, loc, y), inf);
+          Value xNotInf = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNE,
+                                                math::AbsFOp::create(b, loc, x), inf);
+          Value keep = arith::AndIOp::create(b, loc, yInf, xNotInf);
+          return arith::SelectOp::create(b, loc, keep, x, rem);
         }
         return guardedDivRem(b, loc, x, y, isUnsigned, /*rem=*/true);
       })

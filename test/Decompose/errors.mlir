@@ -4,8 +4,19 @@
 
 module {
   func.func @unknown_op(%arg0: tensor<4xf32>) -> tensor<4xf32> {
-    // CHECK: error: node 'n0' (FancyOp, opset 17): tcc has no decomposition rule for op type 'FancyOp' in domain ai.onnx; the
+    // CHECK: error: node 'n0' (FancyOp, opset 17): tcc has no decomposition rule for op type 'FancyOp' in domain ai.onnx; tcc supports {{[0-9]+}} ops of that domain (`tcc --list-ops` lists them, docs/ops.md explains them)
     %0 = onnx.node "FancyOp" opset 17 (%arg0) {} : (tensor<4xf32>) -> !onnx.value loc("n0"("m.onnx":0:0))
+    onnx.yield %0 : !onnx.value
+  }
+}
+
+// -----
+
+// A domain with few ops lists them.
+module {
+  func.func @unknown_contrib_op(%arg0: tensor<4xf32>) -> tensor<4xf32> {
+    // CHECK: error: node 'n2' (Fancy, domain com.microsoft, opset 1): tcc has no decomposition rule for op type 'Fancy' in domain com.microsoft; the {{[0-9]+}} supported ops of that domain are: Attention, BiasGelu,
+    %0 = onnx.node "Fancy" domain "com.microsoft" opset 1 (%arg0) {} : (tensor<4xf32>) -> !onnx.value loc("n2"("m.onnx":0:0))
     onnx.yield %0 : !onnx.value
   }
 }

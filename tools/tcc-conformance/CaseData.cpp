@@ -10,8 +10,12 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <onnx/onnx_pb.h>
+
 #include <algorithm>
 #include <cmath>
+#include <fstream>
+#include <set>
 
 using namespace mlir;
 using tcc::eval::Tensor;
@@ -39,6 +43,67 @@ unsigned npyIndex(const std::string &path) {
 } // namespace
 
 namespace {
+using tcc::conformance::ValueKind;
+
+/// How each graph input (initializers left out) and output of `dir`/model.onnx is stored.
+struct ValueKinds {
+  std::vector<std::string> inputNames;
+  std::vector<ValueKind> inputs, outputs;
+};
+
+ValueKind kindOf(const ::onnx::TypeProto &type) {
+  switch (type.value_case()) {
+  case ::onnx::TypeProto::kSequenceType:
+    return ValueKind::Sequence;
+  case ::onnx::TypeProto::kOptionalType:
+    return ValueKind::Optional;
+  default:
+    return ValueKind::Tensor;
+  }
+}
+
+/// The value kinds of the model's graph inputs and outputs; all tensors when the model
+/// cannot be read here (the import reports that).
+ValueKinds readValueKinds(const std::string &dir) {
+  ValueKinds kinds;
+  ::onnx::ModelProto model;
+  std::ifstream file(dir + "/model.onnx", std::ios::binary);
+  if (!file || !model.ParseFromIstream(&file))
+    return kinds;
+  std::set<std::string> initializers;
+  for (const ::onnx::TensorProto &t : model.graph().initializer())
+    initializers.insert(t.name());
+  for (const ::onnx::ValueInfoProto &input : model.graph().input())
+    if (!initializers.count(input.name())) {
+      kinds.inputNames.push_back(input.name());
+      kinds.inputs.push_back(kindOf(input.type()));
+    }
+  for (const ::onnx::ValueInfoProto &output : model.graph().output())
+    kinds.outputs.push_back(kindOf(output.type()));
+  return kinds;
+}
+
+/// Reads one value file, flattened into `tensors`; a sequence or absent optional input
+/// (`inputName` set) is recorded in `options`. Returns "" or the error.
+std::string readValue(const std::string &file, ValueKind kind, const std::string &inputName,
+                      MLIRContext &context, std::vector<Tensor> &tensors,
+                      tcc::ImportOptions &options) {
+  auto value = tcc::conformance::readValueProtoFile(file, kind, context);
+  if (!value)
+    return llvm::toString(value.takeError());
+  if (!inputName.empty() && value->kind == tcc::conformance::ValueData::Sequence) {
+    tcc::SequenceSetting &setting = options.sequences[inputName];
+    setting.length = static_cast<int64_t>(value->tensors.size());
+    for (const Tensor &t : value->tensors)
+      setting.elementShapes.push_back(t.shape);
+  }
+  if (!inputName.empty() && value->kind == tcc::conformance::ValueData::Absent)
+    options.absentInputs.insert(inputName);
+  for (Tensor &t : value->tensors)
+    tensors.push_back(std::move(t));
+  return "";
+}
+
 /// The corpus layout: input_<k>_<name>.npy and output_<k>_<name>.npy in `dir`; false when
 /// `dir` has no outputs.
 bool readNpySet(const std::string &dir, const std::string &name, MLIRContext &context,
@@ -92,20 +157,23 @@ std::string tcc::conformance::readDataSets(const std::string &dir, MLIRContext &
       subdirs.push_back(it->path());
   }
   std::sort(dirs.begin(), dirs.end());
+  ValueKinds kinds = dirs.empty() ? ValueKinds() : readValueKinds(dir);
   for (const std::string &path : dirs) {
     DataSet set;
     set.name = llvm::sys::path::filename(path).str();
-    for (const std::string &file : numberedFiles(path, "input")) {
-      auto tensor = readTensorProtoFile(file, context);
-      if (!tensor)
-        return "input: " + llvm::toString(tensor.takeError());
-      set.inputs.push_back(std::move(*tensor));
+    for (auto [i, file] : llvm::enumerate(numberedFiles(path, "input"))) {
+      bool known = i < kinds.inputs.size();
+      std::string error = readValue(file, known ? kinds.inputs[i] : ValueKind::Tensor,
+                                    known ? kinds.inputNames[i] : "", context, set.inputs,
+                                    set.importOptions);
+      if (!error.empty())
+        return "input: " + error;
     }
-    for (const std::string &file : numberedFiles(path, "output")) {
-      auto tensor = readTensorProtoFile(file, context);
-      if (!tensor)
-        return "expected output: " + llvm::toString(tensor.takeError());
-      set.expected.push_back(std::move(*tensor));
+    for (auto [i, file] : llvm::enumerate(numberedFiles(path, "output"))) {
+      ValueKind kind = i < kinds.outputs.size() ? kinds.outputs[i] : ValueKind::Tensor;
+      std::string error = readValue(file, kind, "", context, set.expected, set.importOptions);
+      if (!error.empty())
+        return "expected output: " + error;
     }
     sets.push_back(std::move(set));
   }

@@ -3,6 +3,7 @@
 #define TCC_TOOLS_CONFORMANCE_CASEDATA_H
 
 #include "tcc/Evaluate/Evaluator.h"
+#include "tcc/Import/Importer.h"
 
 #include <string>
 #include <vector>
@@ -13,10 +14,14 @@ class MLIRContext;
 
 namespace tcc::conformance {
 
-/// Inputs and expected outputs of one run of a case.
+/// Inputs and expected outputs of one run of a case. Sequences are flattened into their
+/// elements and absent optionals into nothing, as in the compiled signature; `importOptions`
+/// holds the sequence inputs' lengths and element shapes and the absent optional inputs
+/// that the model must be specialized to.
 struct DataSet {
   std::string name;
   std::vector<eval::Tensor> inputs, expected;
+  tcc::ImportOptions importOptions;
 };
 
 /// Reads a case's data sets: test_data_set_*/{input,output}_N.pb (the ONNX backend layout)

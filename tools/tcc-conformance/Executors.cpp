@@ -31,6 +31,9 @@ bool tcc::conformance::isBindable(const Tensor &t) {
   if (isa<FloatType>(t.elementType))
     return t.shape.size() <= 1 && t.getNumElements() <= 8;
   auto type = dyn_cast<IntegerType>(t.elementType);
+  // A bool scalar is a condition (Loop's cond).
+  if (type && type.getWidth() == 1)
+    return t.shape.empty();
   return type && type.getWidth() > 1 && t.shape.size() <= 1 && t.getNumElements() <= 64;
 }
 
@@ -95,9 +98,14 @@ void adaptInputTypes(func::FuncOp main, std::vector<Tensor> &inputs) {
 OwningOpRef<ModuleOp> importAndBind(MLIRContext &context, const std::string &dir,
                                     const std::vector<unsigned> &bind, const DataSet *set,
                                     std::string &error, const DataSet *shapes = nullptr) {
+  // Sequence inputs and absent optionals are specialized to the data set's.
   tcc::ImportOptions importOptions;
+  if (const DataSet *data = shapes ? shapes : set) {
+    importOptions.sequences = data->importOptions.sequences;
+    importOptions.absentInputs = data->importOptions.absentInputs;
+  }
   if (shapes) {
-    OwningOpRef<ModuleOp> probe = tcc::importOnnxModel(dir + "/model.onnx", {}, context);
+    OwningOpRef<ModuleOp> probe = tcc::importOnnxModel(dir + "/model.onnx", importOptions, context);
     if (!probe) {
       error = "import: " + error;
       return nullptr;
@@ -261,6 +269,18 @@ public:
     if (tcc_status s = tcc_session_run(session, inPtrs.data(), inPtrs.size(), outPtrs.data(),
                                        outPtrs.size()))
       return "run: " + statusText(s);
+    // Data-dependent dims were passed with their capacity: keep the compact prefix the run
+    // reports.
+    for (int32_t i = 0; i < numOutputs; ++i) {
+      llvm::SmallVector<int64_t> actual(results[i].shape.size());
+      if (tcc_status s = tcc_session_output_shape(session, i, actual.data()))
+        return "run: " + statusText(s);
+      if (actual != results[i].shape) {
+        results[i].shape = actual;
+        results[i].bytes.resize(results[i].getNumElements() *
+                                tcc::eval::getElementByteSize(results[i].elementType));
+      }
+    }
     outputs = std::move(results);
     return "";
   }

@@ -33,7 +33,8 @@ std::unique_ptr<Executable> prepare(Mode mode, const std::string &dir,
 
 /// Whether an input may be bound as a compile-time constant by the retry: small 0-d/1-d
 /// integer tensors (axes, shapes, k, split sizes that ONNX's cases pass as inputs), float
-/// scalars (OneHot's depth) and float vectors of up to 8 elements (Resize's scales, roi).
+/// scalars (OneHot's depth), float vectors of up to 8 elements (Resize's scales, roi) and
+/// bool scalars (Loop's cond).
 bool isBindable(const eval::Tensor &tensor);
 
 } // namespace tcc::conformance

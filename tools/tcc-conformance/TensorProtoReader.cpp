@@ -5,6 +5,7 @@
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/Support/MemoryBuffer.h"
 
+#include <onnx/onnx-data_pb.h>
 #include <onnx/onnx_pb.h>
 
 #include <cstring>
@@ -30,16 +31,93 @@ Type tcc::conformance::elementTypeOfOnnxCode(MLIRContext &ctx, int code) {
   }
 }
 
-llvm::Expected<tcc::eval::Tensor>
-tcc::conformance::readTensorProtoFile(llvm::StringRef path, MLIRContext &context) {
+namespace {
+/// A parsed TensorProto as a host tensor; `path` names the file in errors.
+llvm::Expected<tcc::eval::Tensor> convertTensorProto(const ::onnx::TensorProto &proto,
+                                                     llvm::StringRef path, MLIRContext &context);
+
+/// Parses the protobuf message in file `path`.
+llvm::Error parseFile(llvm::StringRef path, google::protobuf::MessageLite &message,
+                      llvm::StringRef what) {
   auto buffer = llvm::MemoryBuffer::getFile(path);
   if (!buffer)
     return llvm::createStringError(buffer.getError(), "cannot read %s", path.str().c_str());
+  if (!message.ParseFromArray((*buffer)->getBufferStart(),
+                              static_cast<int>((*buffer)->getBufferSize())))
+    return llvm::createStringError("%s is not a %s", path.str().c_str(), what.str().c_str());
+  return llvm::Error::success();
+}
+
+/// Appends the tensors of a SequenceProto (tensor elements only).
+llvm::Error appendSequence(const ::onnx::SequenceProto &sequence, llvm::StringRef path,
+                           MLIRContext &context, tcc::conformance::ValueData &data) {
+  if (sequence.elem_type() != ::onnx::SequenceProto::TENSOR &&
+      sequence.elem_type() != ::onnx::SequenceProto::UNDEFINED)
+    return llvm::createStringError("%s: only sequences of tensors are supported",
+                                   path.str().c_str());
+  data.kind = tcc::conformance::ValueData::Sequence;
+  for (const ::onnx::TensorProto &element : sequence.tensor_values()) {
+    auto tensor = convertTensorProto(element, path, context);
+    if (!tensor)
+      return tensor.takeError();
+    data.tensors.push_back(std::move(*tensor));
+  }
+  return llvm::Error::success();
+}
+} // namespace
+
+llvm::Expected<tcc::conformance::ValueData>
+tcc::conformance::readValueProtoFile(llvm::StringRef path, ValueKind kind, MLIRContext &context) {
+  ValueData data;
+  if (kind == ValueKind::Tensor) {
+    auto tensor = readTensorProtoFile(path, context);
+    if (!tensor)
+      return tensor.takeError();
+    data.tensors.push_back(std::move(*tensor));
+    return data;
+  }
+  if (kind == ValueKind::Sequence) {
+    ::onnx::SequenceProto sequence;
+    if (llvm::Error e = parseFile(path, sequence, "SequenceProto"))
+      return std::move(e);
+    if (llvm::Error e = appendSequence(sequence, path, context, data))
+      return std::move(e);
+    return data;
+  }
+  ::onnx::OptionalProto optional;
+  if (llvm::Error e = parseFile(path, optional, "OptionalProto"))
+    return std::move(e);
+  if (optional.has_tensor_value()) {
+    auto tensor = convertTensorProto(optional.tensor_value(), path, context);
+    if (!tensor)
+      return tensor.takeError();
+    data.tensors.push_back(std::move(*tensor));
+  } else if (optional.has_sequence_value()) {
+    if (llvm::Error e = appendSequence(optional.sequence_value(), path, context, data))
+      return std::move(e);
+  } else if (optional.elem_type() == ::onnx::OptionalProto::UNDEFINED ||
+             optional.elem_type() == ::onnx::OptionalProto::TENSOR ||
+             optional.elem_type() == ::onnx::OptionalProto::SEQUENCE) {
+    data.kind = ValueData::Absent;
+  } else {
+    return llvm::createStringError("%s: only optional tensors and sequences are supported",
+                                   path.str().c_str());
+  }
+  return data;
+}
+
+llvm::Expected<tcc::eval::Tensor>
+tcc::conformance::readTensorProtoFile(llvm::StringRef path, MLIRContext &context) {
   ::onnx::TensorProto proto;
-  if (!proto.ParseFromArray((*buffer)->getBufferStart(),
-                            static_cast<int>((*buffer)->getBufferSize())))
-    return llvm::createStringError("%s is not a TensorProto", path.str().c_str());
-  Type type = elementTypeOfOnnxCode(context, proto.data_type());
+  if (llvm::Error e = parseFile(path, proto, "TensorProto"))
+    return std::move(e);
+  return convertTensorProto(proto, path, context);
+}
+
+namespace {
+llvm::Expected<tcc::eval::Tensor> convertTensorProto(const ::onnx::TensorProto &proto,
+                                                     llvm::StringRef path, MLIRContext &context) {
+  Type type = tcc::conformance::elementTypeOfOnnxCode(context, proto.data_type());
   if (!type)
     return llvm::createStringError("%s: unsupported data type %d", path.str().c_str(),
                                    proto.data_type());
@@ -52,7 +130,7 @@ tcc::conformance::readTensorProtoFile(llvm::StringRef path, MLIRContext &context
       return llvm::createStringError("%s: shape is negative or too large", path.str().c_str());
     elements *= d;
   }
-  eval::Tensor tensor = eval::Tensor::zeros(type, shape);
+  tcc::eval::Tensor tensor = tcc::eval::Tensor::zeros(type, shape);
   int64_t count = tensor.getNumElements();
   size_t bytes = tensor.bytes.size();
   if (proto.has_raw_data()) {
@@ -113,3 +191,4 @@ tcc::conformance::readTensorProtoFile(llvm::StringRef path, MLIRContext &context
   }
   return tensor;
 }
+} // namespace

@@ -7,6 +7,8 @@
 #include "mlir/IR/Types.h"
 #include "llvm/Support/Error.h"
 
+#include <vector>
+
 namespace mlir {
 class MLIRContext;
 } // namespace mlir
@@ -19,6 +21,20 @@ mlir::Type elementTypeOfOnnxCode(mlir::MLIRContext &context, int code);
 /// Reads a serialized TensorProto file (an ONNX test case's input_N.pb / output_N.pb).
 llvm::Expected<eval::Tensor> readTensorProtoFile(llvm::StringRef path,
                                                  mlir::MLIRContext &context);
+
+/// What a test data file holds for one graph value, flattened to tensors: one for a tensor,
+/// the elements of a sequence, none for an empty optional.
+struct ValueData {
+  enum Kind { Tensor, Sequence, Absent } kind = Tensor;
+  std::vector<eval::Tensor> tensors;
+};
+
+/// How a value's file is serialized: TensorProto, SequenceProto or OptionalProto.
+enum class ValueKind { Tensor, Sequence, Optional };
+
+/// Reads the serialized value of `kind` in `path` (an input_N.pb / output_N.pb).
+llvm::Expected<ValueData> readValueProtoFile(llvm::StringRef path, ValueKind kind,
+                                             mlir::MLIRContext &context);
 
 } // namespace tcc::conformance
 

@@ -179,8 +179,13 @@ std::string runCase(const std::string &dir, Mode mode, const std::string &scratc
   if (!options.sizes.empty())
     return runSizes(dir, context, sets.front(), scratch, options, note);
 
-  // Prepared once with the model's symbolic dims (compiled: one library), every data set runs.
-  if (auto executable = prepare(mode, dir, {}, nullptr, nullptr, scratch, error)) {
+  // Sequence inputs (lengths, element shapes) and absent optional inputs are specialized to
+  // each data set; otherwise the model is prepared once with its symbolic dims (compiled:
+  // one library) and every data set runs.
+  const tcc::ImportOptions &values = sets.front().importOptions;
+  if (!values.sequences.empty() || !values.absentInputs.empty())
+    error = "sequence or optional inputs specialized to each data set";
+  else if (auto executable = prepare(mode, dir, {}, nullptr, nullptr, scratch, error)) {
     for (const DataSet &set : sets) {
       std::string reason = runSet(*executable, set, {}, options);
       if (!reason.empty())

@@ -42,6 +42,8 @@ struct Options {
   std::string output;
   std::string emit = "so";
   std::vector<std::string> dims;
+  std::vector<std::string> sequenceLengths;
+  std::vector<std::string> absentInputs;
   bool printIrAfterAll = false;
   std::string target = "host";
   std::string cpu;
@@ -100,6 +102,17 @@ std::string parseDim(llvm::StringRef text, llvm::StringMap<tcc::DimSetting> &set
   return "";
 }
 
+/// Parses `NAME=N` (a sequence input's length) into `settings`; returns an error or "".
+std::string parseSequenceLength(llvm::StringRef text,
+                                llvm::StringMap<tcc::SequenceSetting> &settings) {
+  auto [name, value] = text.split('=');
+  int64_t length = 0;
+  if (name.empty() || value.getAsInteger(10, length) || length < 0)
+    return "--sequence-length expects NAME=N with N >= 0, got '" + text.str() + "'";
+  settings[name].length = length;
+  return "";
+}
+
 int compile(const Options &options) {
   mlir::DialectRegistry registry;
   tcc::registerAllDialects(registry);
@@ -115,6 +128,15 @@ int compile(const Options &options) {
       return kExitUsageError;
     }
   }
+  for (const std::string &length : options.sequenceLengths) {
+    std::string error = parseSequenceLength(length, importOptions.sequences);
+    if (!error.empty()) {
+      llvm::errs() << "tcc: error: " << error << "\n";
+      return kExitUsageError;
+    }
+  }
+  for (const std::string &name : options.absentInputs)
+    importOptions.absentInputs.insert(name);
   tcc::CompileOptions compileOptions;
   compileOptions.emit = *tcc::parseEmitKind(options.emit);
   compileOptions.printIrAfterAll = options.printIrAfterAll;
@@ -190,6 +212,12 @@ int main(int argc, char **argv) {
   // One value per --dim, so that `--dim a=1 model.onnx` leaves the model positional.
   app.add_option("--dim", options.dims,
                  "fix a symbolic dim (NAME=VALUE) or give its range (NAME=MIN:MAX)")
+      ->allow_extra_args(false);
+  app.add_option("--sequence-length", options.sequenceLengths,
+                 "compile sequence input NAME as N tensors NAME[0]..NAME[N-1] (NAME=N)")
+      ->allow_extra_args(false);
+  app.add_option("--absent", options.absentInputs,
+                 "compile optional input NAME as absent (it leaves the signature)")
       ->allow_extra_args(false);
   app.add_option("--target", options.target,
                  "what to compile for: host (default), cpu, cpu:x86_64-linux, cpu:aarch64-linux");

@@ -5,10 +5,12 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 namespace mlir {
 class MLIRContext;
@@ -23,11 +25,26 @@ struct DimSetting {
   bool isFixed() const { return max && *max == min; }
 };
 
+/// A sequence graph input specialized while compiling (`tcc --sequence-length NAME=N`, or the
+/// conformance runner from a case's data): its length, and optionally each element's static
+/// shape (otherwise every element has the sequence's declared element type, which then needs
+/// a shape). At the ABI the input is `length` tensors named NAME[0], NAME[1], ...
+struct SequenceSetting {
+  int64_t length = 0;
+  std::vector<llvm::SmallVector<int64_t>> elementShapes; ///< empty, or one per element
+};
+
 struct ImportOptions {
   /// Settings for symbolic dims, keyed by the ONNX dim_param name (a name inside an
   /// expression such as "2*batch", or a whole dim_param that is not an expression). A key
   /// that no graph input uses is an error.
   llvm::StringMap<DimSetting> dims;
+  /// The sequence graph inputs (also inside optionals), keyed by input name. A sequence
+  /// input without a setting is an error; a setting no sequence input uses is one too.
+  llvm::StringMap<SequenceSetting> sequences;
+  /// Optional graph inputs compiled as absent: they leave the signature and the graph sees
+  /// an empty optional. A present optional input is a plain tensor (or sequence) input.
+  llvm::StringSet<> absentInputs;
 };
 
 /// Imports the ONNX model at `path` into a new module of `context`: binary protobuf, or

@@ -1,0 +1,432 @@
+//===- ControlFlow.cpp - rules for If, Loop, Scan and SequenceMap, unrolled ---------------===//
+//
+// tcc has no run-time control flow: subgraphs are inlined (inlineSubgraph) and loops are
+// unrolled while compiling. If with a condition known while compiling inlines one branch;
+// with a run-time condition it inlines both and selects each output, which is valid because
+// ONNX branches have no side effects (both are computed, and must agree in type). Loop needs
+// its trip count and each iteration's condition while compiling; Scan and SequenceMap run
+// for the static extent of their scan axis / sequence.
+//
+//===----------------------------------------------------------------------------------===//
+#include "PrimBuilder.h"
+#include "Subgraphs.h"
+
+#include "tcc/Decompose/RuleRegistry.h"
+
+using namespace mlir;
+using namespace tcc;
+using namespace tcc::decompose;
+
+namespace {
+
+/// Loops without a trip count stop when their condition folds to false; this bounds them.
+constexpr int64_t kMaxUnrolledIterations = 4096;
+
+/// The region of graph attribute `name`; null after an error.
+Region *getSubgraph(NodeRewriter &n, StringRef name) {
+  Region *region = n.getNode().getSubgraph(name);
+  if (!region)
+    n.emitError() << "expected the graph attribute '" << name << "'";
+  return region;
+}
+
+/// The node's inputs as they are: tensors, sequences or none.
+SmallVector<Value> getRawInputs(NodeRewriter &n, unsigned from) {
+  SmallVector<Value> values;
+  for (unsigned i = from; i < n.getNumInputs(); ++i)
+    values.push_back(n.getNode().getInputs()[i]);
+  return values;
+}
+
+/// x[index] along `axis`, the axis dropped.
+Value takeAt(NodeRewriter &n, Value x, int64_t axis, int64_t index) {
+  OpBuilder &b = n.getBuilder();
+  int64_t rank = rankOf(x);
+  SmallVector<OpFoldResult> dims = getDims(n, x);
+  SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0)), sizes(dims);
+  offsets[axis] = b.getIndexAttr(index);
+  sizes[axis] = b.getIndexAttr(1);
+  Value slice = b.createOrFold<prim::SliceOp>(n.getLoc(), x, offsets, sizes,
+                                              SmallVector<int64_t>(rank, 1));
+  sizes.erase(sizes.begin() + axis);
+  return reshape(n, slice, sizes);
+}
+
+/// cond ? a : b for one output of If: tensors of one type, sequences of one length, or both
+/// absent. Null after an error naming output `index`.
+Value selectBranch(NodeRewriter &n, Value cond, Value a, Value b, unsigned index) {
+  if (isa<NoneType>(a.getType()) && isa<NoneType>(b.getType()))
+    return a;
+  auto seqA = getSequenceElements(a), seqB = getSequenceElements(b);
+  if (seqA && seqB && seqA->size() == seqB->size()) {
+    SmallVector<Value> elements;
+    for (auto [x, y] : llvm::zip(*seqA, *seqB)) {
+      Value picked = selectBranch(n, cond, x, y, index);
+      if (!picked)
+        return nullptr;
+      elements.push_back(picked);
+    }
+    return makeSequence(n, elements);
+  }
+  if (!isa<RankedTensorType>(a.getType()) || a.getType() != b.getType()) {
+    auto describe = [](Value v) {
+      std::string text;
+      llvm::raw_string_ostream os(text);
+      if (auto elements = getSequenceElements(v))
+        os << "a sequence of " << elements->size();
+      else
+        os << v.getType();
+      return text;
+    };
+    n.emitError() << "output " << index << " is " << describe(a) << " in then_branch but "
+                  << describe(b) << " in else_branch; with a condition known only at run time "
+                     "tcc computes both branches, which must then agree in type and shape";
+    return nullptr;
+  }
+  SmallVector<OpFoldResult> dims = getDims(n, a), otherDims = getDims(n, b);
+  for (auto [d, pair] : llvm::enumerate(llvm::zip(dims, otherDims)))
+    checkEqual(n, std::get<0>(pair), std::get<1>(pair),
+               "node '" + n.getNode().getNodeName() + "' (If): dim " + std::to_string(d) +
+                   " of output " + std::to_string(index) + " must agree between the branches");
+  return prim::SelectOp::create(n.getBuilder(), n.getLoc(), fill(n, cond, dims), a, b);
+}
+
+// If(cond) = then_branch() if cond else else_branch(); a run-time cond computes both:
+// select(cond, then_branch(), else_branch())
+LogicalResult ifRule(NodeRewriter &n) {
+  Value cond = n.getInput(0);
+  Region *thenBranch = getSubgraph(n, "then_branch");
+  Region *elseBranch = getSubgraph(n, "else_branch");
+  if (!cond || !thenBranch || !elseBranch)
+    return failure();
+  auto condType = cast<RankedTensorType>(cond.getType());
+  if (!condType.getElementType().isInteger(1) || !condType.hasStaticShape() ||
+      condType.getNumElements() != 1)
+    return n.emitError() << "input 0 (cond) has type " << cond.getType()
+                         << ", expected a bool tensor of one element";
+  if (std::optional<int64_t> known = foldToInteger(cond)) {
+    auto results = inlineSubgraph(n, *known ? *thenBranch : *elseBranch, {});
+    return succeeded(results) ? n.setResults(*results) : failure();
+  }
+  auto thenResults = inlineSubgraph(n, *thenBranch, {});
+  if (failed(thenResults))
+    return failure();
+  auto elseResults = inlineSubgraph(n, *elseBranch, {});
+  if (failed(elseResults))
+    return failure();
+  if (thenResults->size() != elseResults->size())
+    return n.emitError() << "then_branch has " << thenResults->size()
+                         << " outputs and else_branch " << elseResults->size();
+  Value scalar = reshape(n, cond, {});
+  SmallVector<Value> results;
+  for (auto [index, pair] : llvm::enumerate(llvm::zip(*thenResults, *elseResults))) {
+    Value picked = selectBranch(n, scalar, std::get<0>(pair), std::get<1>(pair), index);
+    if (!picked)
+      return failure();
+    results.push_back(picked);
+  }
+  return n.setResults(results);
+}
+
+// Loop(M, cond, v...): for i in [0, M) while cond: (cond, v..., s...) = body(i, cond, v...);
+// outputs v... and each s stacked along a new axis 0. Unrolled: M and every cond must be
+// known while compiling.
+LogicalResult loop(NodeRewriter &n) {
+  Region *body = getSubgraph(n, "body");
+  if (!body)
+    return failure();
+  if (n.getNumInputs() < 2)
+    return n.emitError() << "expected inputs M and cond (either may be empty), got "
+                         << n.getNumInputs() << " inputs";
+  SmallVector<Value> carried = getRawInputs(n, 2);
+  if (n.getNumOutputs() < carried.size())
+    return n.emitError() << "the node has " << n.getNumOutputs() << " outputs for "
+                         << carried.size() << " loop-carried values";
+  size_t numScans = n.getNumOutputs() - carried.size();
+  auto compileTimeOnly = [&](StringRef what) {
+    return n.emitError() << what << " is known only at run time; Loop needs a trip count and "
+                                    "condition known at compile time; tcc has no run-time "
+                                    "loops yet";
+  };
+  std::optional<int64_t> tripCount;
+  if (n.hasInput(0)) {
+    Value m = n.getInput(0);
+    if (!m || !(tripCount = foldToInteger(m)))
+      return compileTimeOnly("input 0 (M, the trip count)");
+  }
+  bool cond = true;
+  if (n.hasInput(1)) {
+    Value c = n.getInput(1);
+    std::optional<int64_t> known = c ? foldToInteger(c) : std::nullopt;
+    if (!known)
+      return compileTimeOnly("input 1 (cond)");
+    cond = *known != 0;
+  }
+  OpBuilder &b = n.getBuilder();
+  SmallVector<SmallVector<Value>> scans(numScans);
+  int64_t iteration = 0;
+  for (; cond && (!tripCount || iteration < *tripCount); ++iteration) {
+    if (iteration >= kMaxUnrolledIterations)
+      return n.emitError() << "the loop runs more than " << kMaxUnrolledIterations
+                           << " iterations; tcc unrolls loops while compiling";
+    SmallVector<Value> arguments = {scalarConstant(n, b.getI64Type(), iteration),
+                                    scalarConstant(n, b.getI1Type(), 1)};
+    llvm::append_range(arguments, carried);
+    auto results = inlineSubgraph(n, *body, arguments);
+    if (failed(results))
+      return failure();
+    if (results->size() != 1 + carried.size() + numScans)
+      return n.emitError() << "the body has " << results->size() << " outputs; expected "
+                           << 1 + carried.size() + numScans
+                           << " (cond, the loop-carried values, the scan outputs)";
+    std::optional<int64_t> next = isa<RankedTensorType>((*results)[0].getType())
+                                      ? foldToInteger((*results)[0])
+                                      : std::nullopt;
+    if (!next)
+      return compileTimeOnly("the body's condition output in iteration " +
+                             std::to_string(iteration));
+    cond = *next != 0;
+    for (size_t k = 0; k < carried.size(); ++k)
+      carried[k] = (*results)[1 + k];
+    for (size_t k = 0; k < numScans; ++k)
+      scans[k].push_back((*results)[1 + carried.size() + k]);
+  }
+  SmallVector<Value> outputs(carried);
+  for (auto [k, values] : llvm::enumerate(scans)) {
+    if (values.empty())
+      return n.emitError() << "the loop runs no iteration, so scan output " << k
+                           << " has no known shape";
+    for (Value v : values)
+      if (!isa<RankedTensorType>(v.getType()))
+        return n.emitError() << "scan output " << k << " must be a tensor";
+    Value stacked = stack(n, values, 0, "iteration");
+    if (!stacked)
+      return failure();
+    outputs.push_back(stacked);
+  }
+  return n.setResults(outputs);
+}
+
+/// The scan proper (Scan 9+, and each batch entry of Scan 8): `length` iterations of
+/// (state..., out...) = body(state..., x[t] for each scan input x); returns the final state
+/// and each scan output stacked along its axis, in its direction.
+FailureOr<SmallVector<Value>> runScan(NodeRewriter &n, Region &body, SmallVector<Value> states,
+                                      ArrayRef<Value> scanInputs, ArrayRef<int64_t> inputAxes,
+                                      ArrayRef<int64_t> inputDirections,
+                                      ArrayRef<int64_t> outputAxes,
+                                      ArrayRef<int64_t> outputDirections, size_t numOutputs) {
+  std::optional<int64_t> length;
+  for (auto [j, x] : llvm::enumerate(scanInputs)) {
+    std::optional<int64_t> extent = getConstantIntValue(getDims(n, x)[inputAxes[j]]);
+    if (!extent)
+      return n.emitError() << "scan input " << j << " has a dynamic extent on its scan axis "
+                           << inputAxes[j] << "; tcc unrolls Scan over a static length";
+    if (length && *length != *extent)
+      return n.emitError() << "scan input " << j << " has " << *extent
+                           << " steps, but scan input 0 has " << *length;
+    length = extent;
+  }
+  if (!length)
+    return n.emitError() << "expected at least one scan input";
+  SmallVector<SmallVector<Value>> outputs(numOutputs);
+  for (int64_t t = 0; t < *length; ++t) {
+    SmallVector<Value> arguments(states);
+    for (auto [j, x] : llvm::enumerate(scanInputs))
+      arguments.push_back(takeAt(n, x, inputAxes[j], inputDirections[j] ? *length - 1 - t : t));
+    auto results = inlineSubgraph(n, body, arguments);
+    if (failed(results))
+      return failure();
+    if (results->size() != states.size() + numOutputs)
+      return n.emitError() << "the body has " << results->size() << " outputs; expected "
+                           << states.size() + numOutputs;
+    for (size_t k = 0; k < states.size(); ++k)
+      states[k] = (*results)[k];
+    for (size_t k = 0; k < numOutputs; ++k)
+      outputs[k].push_back((*results)[states.size() + k]);
+  }
+  SmallVector<Value> results(states);
+  for (auto [k, values] : llvm::enumerate(outputs)) {
+    if (values.empty())
+      return n.emitError() << "the scan has no step, so scan output " << k
+                           << " has no known shape";
+    if (outputDirections[k])
+      std::reverse(values.begin(), values.end());
+    auto axis = normalizeAxis(n, outputAxes[k], rankOf(values.front()) + 1,
+                              "scan_output_axes entry");
+    if (!axis)
+      return failure();
+    Value stacked = stack(n, values, *axis, "step");
+    if (!stacked)
+      return failure();
+    results.push_back(stacked);
+  }
+  return results;
+}
+
+/// An INTS attribute with one entry per `count` (default all `fill`); nullopt after an error.
+std::optional<SmallVector<int64_t>> getPerEntry(NodeRewriter &n, StringRef name, size_t count) {
+  std::optional<SmallVector<int64_t>> values = n.getInts(name);
+  if (!values)
+    return n.hasFailed() ? std::nullopt : std::optional(SmallVector<int64_t>(count, 0));
+  if (values->size() != count) {
+    n.emitError() << "attribute '" << name << "' has " << values->size() << " entries for "
+                  << count;
+    return std::nullopt;
+  }
+  return values;
+}
+
+// Scan (9+): (state..., y...) with state' = body(state, x[t]...) for t along each scan input's
+// axis (reversed where scan_input_directions = 1), y = the body's outputs stacked along
+// scan_output_axes (reversed where scan_output_directions = 1)
+LogicalResult scan(NodeRewriter &n) {
+  Region *body = getSubgraph(n, "body");
+  std::optional<int64_t> numScanInputs = n.getOptionalInt("num_scan_inputs");
+  if (!body || !numScanInputs)
+    return n.hasFailed() ? failure() : n.emitError() << "attribute 'num_scan_inputs' is required";
+  if (*numScanInputs < 1 || *numScanInputs > n.getNumInputs())
+    return n.emitError() << "num_scan_inputs is " << *numScanInputs << " for "
+                         << n.getNumInputs() << " inputs";
+  size_t numStates = n.getNumInputs() - *numScanInputs;
+  if (n.getNumOutputs() < numStates)
+    return n.emitError() << "expected at least " << numStates << " outputs";
+  size_t numOutputs = n.getNumOutputs() - numStates;
+  SmallVector<Value> states, scanInputs;
+  for (unsigned i = 0; i < n.getNumInputs(); ++i) {
+    Value x = n.getInput(i);
+    if (!x)
+      return failure();
+    (i < numStates ? states : scanInputs).push_back(x);
+  }
+  auto inputAxes = getPerEntry(n, "scan_input_axes", scanInputs.size());
+  auto inputDirections = getPerEntry(n, "scan_input_directions", scanInputs.size());
+  auto outputAxes = getPerEntry(n, "scan_output_axes", numOutputs);
+  auto outputDirections = getPerEntry(n, "scan_output_directions", numOutputs);
+  if (!inputAxes || !inputDirections || !outputAxes || !outputDirections)
+    return failure();
+  for (auto [j, x] : llvm::enumerate(scanInputs)) {
+    auto axis = normalizeAxis(n, (*inputAxes)[j], rankOf(x), "scan_input_axes entry");
+    if (!axis)
+      return failure();
+    (*inputAxes)[j] = *axis;
+  }
+  auto results = runScan(n, *body, states, scanInputs, *inputAxes, *inputDirections,
+                         *outputAxes, *outputDirections, numOutputs);
+  return succeeded(results) ? n.setResults(*results) : failure();
+}
+
+// Scan (8): every input has a batch dim 0 and scans along dim 1; each batch entry is scanned
+// alone (`directions` per scan input, outputs forward) and the results stacked along dim 0
+LogicalResult scan8(NodeRewriter &n) {
+  Region *body = getSubgraph(n, "body");
+  std::optional<int64_t> numScanInputs = n.getOptionalInt("num_scan_inputs");
+  if (!body || !numScanInputs)
+    return n.hasFailed() ? failure() : n.emitError() << "attribute 'num_scan_inputs' is required";
+  if (n.hasInput(0))
+    return n.emitError() << "input 0 (sequence_lens) is not supported; tcc scans every "
+                            "sequence to its full length";
+  if (n.getNumInputs() < 1 || *numScanInputs < 1 || *numScanInputs > n.getNumInputs() - 1)
+    return n.emitError() << "num_scan_inputs is " << *numScanInputs << " for "
+                         << n.getNumInputs() - 1 << " state and scan inputs";
+  size_t numStates = n.getNumInputs() - 1 - *numScanInputs;
+  if (n.getNumOutputs() < numStates)
+    return n.emitError() << "expected at least " << numStates << " outputs";
+  size_t numOutputs = n.getNumOutputs() - numStates;
+  SmallVector<Value> inputs;
+  for (unsigned i = 1; i < n.getNumInputs(); ++i) {
+    Value x = n.getInput(i);
+    if (!x)
+      return failure();
+    if (rankOf(x) < 1 + (i > numStates ? 1 : 0))
+      return n.emitError() << "input " << i << " has rank " << rankOf(x)
+                           << "; expected a batch dim (and a sequence dim for scan inputs)";
+    inputs.push_back(x);
+  }
+  auto directions = getPerEntry(n, "directions", *numScanInputs);
+  if (!directions)
+    return failure();
+  std::optional<int64_t> batch = getConstantIntValue(getDims(n, inputs.front())[0]);
+  if (!batch)
+    return n.emitError() << "the batch dim is dynamic; tcc unrolls Scan over a static batch";
+  SmallVector<SmallVector<Value>> perBatch(numStates + numOutputs);
+  for (int64_t entry = 0; entry < *batch; ++entry) {
+    SmallVector<Value> states, scanInputs;
+    for (auto [i, x] : llvm::enumerate(inputs))
+      (i < numStates ? states : scanInputs).push_back(takeAt(n, x, 0, entry));
+    auto results = runScan(n, *body, states, scanInputs, SmallVector<int64_t>(*numScanInputs, 0),
+                           *directions, SmallVector<int64_t>(numOutputs, 0),
+                           SmallVector<int64_t>(numOutputs, 0), numOutputs);
+    if (failed(results))
+      return failure();
+    for (auto [k, v] : llvm::enumerate(*results))
+      perBatch[k].push_back(v);
+  }
+  SmallVector<Value> outputs;
+  for (ArrayRef<Value> values : perBatch) {
+    Value stacked = stack(n, values, 0, "batch entry");
+    if (!stacked)
+      return failure();
+    outputs.push_back(stacked);
+  }
+  return n.setResults(outputs);
+}
+
+// SequenceMap(s, x...): out_j = [body(s[k], x[k] or x ...)_j for k in range(len(s))]
+LogicalResult sequenceMap(NodeRewriter &n) {
+  Region *body = getSubgraph(n, "body");
+  auto first = getSequenceInput(n, 0);
+  if (!body || !first)
+    return failure();
+  size_t length = first->size();
+  SmallVector<SmallVector<Value>> perInput = {*first};
+  SmallVector<bool> isSequence = {true};
+  for (unsigned i = 1; i < n.getNumInputs(); ++i) {
+    if (auto elements = getSequenceElements(n.getNode().getInputs()[i])) {
+      if (elements->size() != length)
+        return n.emitError() << "input " << i << " is a sequence of " << elements->size()
+                             << " elements, but input 0 has " << length;
+      perInput.push_back(*elements);
+      isSequence.push_back(true);
+      continue;
+    }
+    Value x = n.getInput(i);
+    if (!x)
+      return failure();
+    perInput.push_back({x});
+    isSequence.push_back(false);
+  }
+  SmallVector<SmallVector<Value>> outputs(n.getNumOutputs());
+  for (size_t k = 0; k < length; ++k) {
+    SmallVector<Value> arguments;
+    for (auto [values, sequence] : llvm::zip(perInput, isSequence))
+      arguments.push_back(sequence ? values[k] : values.front());
+    auto results = inlineSubgraph(n, *body, arguments);
+    if (failed(results))
+      return failure();
+    if (results->size() != outputs.size())
+      return n.emitError() << "the body has " << results->size() << " outputs for "
+                           << outputs.size();
+    for (auto [j, v] : llvm::enumerate(*results)) {
+      if (!isa<RankedTensorType>(v.getType()))
+        return n.emitError() << "body output " << j << " must be a tensor";
+      outputs[j].push_back(v);
+    }
+  }
+  SmallVector<Value> results;
+  for (ArrayRef<Value> values : outputs)
+    results.push_back(makeSequence(n, values));
+  return n.setResults(results);
+}
+
+} // namespace
+
+namespace tcc::decompose {
+void registerControlFlowRules(RuleRegistry &r) {
+  // Later versions of If and Loop only add types (sequences and optionals at 13 and 16).
+  r.add("", "If", 1, ifRule);
+  r.add("", "Loop", 1, loop);
+  r.add("", "Scan", 8, scan8);
+  r.add("", "Scan", 9, scan);
+  r.add("", "SequenceMap", 17, sequenceMap);
+}
+} // namespace tcc::decompose

@@ -1,0 +1,336 @@
+//===- Sequence.cpp - rules for sequences and optionals, specialized while compiling -----===//
+//
+// A sequence is the list of its element tensors (`onnx.sequence`), its length known while
+// compiling; positions must be known too, except SequenceAt over elements of one type (a
+// select chain). An optional is its value when present and `onnx.none` when absent, so
+// OptionalHasElement folds to a constant.
+//
+//===----------------------------------------------------------------------------------===//
+#include "PrimBuilder.h"
+#include "Subgraphs.h"
+
+#include "tcc/Decompose/RuleRegistry.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+
+using namespace mlir;
+using namespace tcc;
+using namespace tcc::decompose;
+
+std::optional<SmallVector<Value>> tcc::decompose::getSequenceElements(Value value) {
+  if (auto sequence = value.getDefiningOp<onnx::SequenceOp>())
+    return SmallVector<Value>(sequence.getElements());
+  return std::nullopt;
+}
+
+std::optional<SmallVector<Value>> tcc::decompose::getSequenceInput(NodeRewriter &n,
+                                                                   unsigned index) {
+  if (!n.hasInput(index)) {
+    n.emitError() << "expected a sequence as input " << index;
+    return std::nullopt;
+  }
+  Value value = n.getNode().getInputs()[index];
+  auto elements = getSequenceElements(value);
+  if (!elements)
+    n.emitError() << "input " << index << " has type " << value.getType()
+                  << ", expected a sequence";
+  return elements;
+}
+
+Value tcc::decompose::makeSequence(NodeRewriter &n, ValueRange elements) {
+  return onnx::SequenceOp::create(n.getBuilder(), n.getLoc(),
+                                  onnx::SequenceType::get(n.getContext()), elements);
+}
+
+std::optional<int64_t> tcc::decompose::foldToInteger(Value value) {
+  auto values = getConstantInts(value);
+  if (!values || values->size() != 1)
+    return std::nullopt;
+  return values->front();
+}
+
+Value tcc::decompose::unsqueezeAt(NodeRewriter &n, Value x, int64_t axis) {
+  SmallVector<OpFoldResult> dims = getDims(n, x);
+  dims.insert(dims.begin() + axis, n.getBuilder().getIndexAttr(1));
+  return reshape(n, x, dims);
+}
+
+Value tcc::decompose::stack(NodeRewriter &n, ValueRange values, int64_t axis, StringRef what) {
+  SmallVector<Value> parts;
+  for (auto [k, v] : llvm::enumerate(values)) {
+    if (v.getType() != values.front().getType()) {
+      n.emitError() << what << " " << k << " has type " << v.getType() << ", but " << what
+                    << " 0 has " << values.front().getType() << "; they must agree to be stacked";
+      return nullptr;
+    }
+    parts.push_back(unsqueezeAt(n, v, axis));
+  }
+  return n.getBuilder().createOrFold<prim::ConcatenateOp>(n.getLoc(), parts, axis);
+}
+
+namespace {
+
+/// Input `index`, a one-element integer tensor, as a position in a sequence of `length`:
+/// negative positions count from the end; valid in [-length, length) (or up to `length`
+/// itself with `allowEnd`, for SequenceInsert). std::nullopt after an error.
+std::optional<int64_t> getPosition(NodeRewriter &n, unsigned index, int64_t length,
+                                   bool allowEnd) {
+  Value position = n.getInput(index);
+  if (!position)
+    return std::nullopt;
+  std::optional<int64_t> value = foldToInteger(position);
+  if (!value) {
+    n.emitError() << "input " << index << " (position) must be known while compiling; tcc "
+                                          "specializes sequences";
+    return std::nullopt;
+  }
+  int64_t limit = allowEnd ? length : length - 1;
+  if (*value < -length || *value > limit) {
+    n.emitError() << "position " << *value << " is outside [" << -length << ", " << limit
+                  << "] for a sequence of length " << length;
+    return std::nullopt;
+  }
+  return *value < 0 ? *value + length : *value;
+}
+
+// SequenceEmpty() = []
+LogicalResult sequenceEmpty(NodeRewriter &n) { return n.setResults(makeSequence(n, {})); }
+
+// SequenceConstruct(x0, ..., xk) = [x0, ..., xk]
+LogicalResult sequenceConstruct(NodeRewriter &n) {
+  SmallVector<Value> elements;
+  for (unsigned i = 0; i < n.getNumInputs(); ++i) {
+    Value x = n.getInput(i);
+    if (!x)
+      return failure();
+    elements.push_back(x);
+  }
+  return n.setResults(makeSequence(n, elements));
+}
+
+// SequenceInsert(s, x, p = len(s)) = s[:p] + [x] + s[p:]
+LogicalResult sequenceInsert(NodeRewriter &n) {
+  auto elements = getSequenceInput(n, 0);
+  Value x = n.getInput(1);
+  if (!elements || !x)
+    return failure();
+  int64_t position = static_cast<int64_t>(elements->size());
+  if (n.hasInput(2)) {
+    auto given = getPosition(n, 2, position, /*allowEnd=*/true);
+    if (!given)
+      return failure();
+    position = *given;
+  }
+  elements->insert(elements->begin() + position, x);
+  return n.setResults(makeSequence(n, *elements));
+}
+
+// SequenceErase(s, p = -1) = s[:p] + s[p+1:]
+LogicalResult sequenceErase(NodeRewriter &n) {
+  auto elements = getSequenceInput(n, 0);
+  if (!elements)
+    return failure();
+  int64_t length = static_cast<int64_t>(elements->size());
+  if (length == 0)
+    return n.emitError() << "cannot erase from an empty sequence";
+  int64_t position = length - 1;
+  if (n.hasInput(1)) {
+    auto given = getPosition(n, 1, length, /*allowEnd=*/false);
+    if (!given)
+      return failure();
+    position = *given;
+  }
+  elements->erase(elements->begin() + position);
+  return n.setResults(makeSequence(n, *elements));
+}
+
+// SequenceAt(s, p) = s[p]; a run-time p over elements of one type:
+// select(p == 0 or p == -len, s[0], select(p == 1 or ..., s[1], ... s[len-1]))
+LogicalResult sequenceAt(NodeRewriter &n) {
+  auto elements = getSequenceInput(n, 0);
+  Value position = n.getInput(1);
+  if (!elements || !position)
+    return failure();
+  int64_t length = static_cast<int64_t>(elements->size());
+  if (length == 0)
+    return n.emitError() << "the sequence is empty";
+  if (foldToInteger(position)) {
+    auto index = getPosition(n, 1, length, /*allowEnd=*/false);
+    return index ? n.setResults((*elements)[*index]) : failure();
+  }
+  for (Value element : *elements)
+    if (element.getType() != elements->front().getType())
+      return n.emitError() << "input 1 (position) is known only at run time, and the elements "
+                              "differ in type ("
+                           << elements->front().getType() << " and " << element.getType()
+                           << "); tcc needs the position while compiling";
+  if (!isa<IntegerType>(elementOf(position)))
+    return n.emitError() << "input 1 (position) must be an integer tensor";
+  OpBuilder &b = n.getBuilder();
+  Location loc = n.getLoc();
+  Value scalar = reshape(n, position, {});
+  Value result = elements->back();
+  SmallVector<OpFoldResult> dims = getDims(n, result);
+  for (int64_t k = length - 2; k >= 0; --k) {
+    auto equals = [&](int64_t value) {
+      return b.createOrFold<prim::CompareOp>(loc, prim::CompareDirection::Eq, scalar,
+                                             scalarConstant(n, elementOf(position), value));
+    };
+    Value hit = b.createOrFold<prim::OrOp>(loc, equals(k), equals(k - length));
+    result = prim::SelectOp::create(b, loc, fill(n, hit, dims), (*elements)[k], result);
+  }
+  // Out-of-range positions are errors in ONNX: checked at run time.
+  if (auto index = getShapeElements(n, position); index && index->size() == 1) {
+    Value p = toIndex(n, (*index)[0]);
+    Value low = b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::sge, p,
+                                              toIndex(n, b.getIndexAttr(-length)));
+    Value high = b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::slt, p,
+                                               toIndex(n, b.getIndexAttr(length)));
+    prim::CheckOp::create(b, loc, b.createOrFold<arith::AndIOp>(loc, low, high),
+                          b.getStringAttr("node '" + n.getNode().getNodeName() +
+                                          "' (SequenceAt): the position is outside the "
+                                          "sequence"));
+  }
+  return n.setResults(result);
+}
+
+// SequenceLength(s) = len(s), an int64 scalar
+LogicalResult sequenceLength(NodeRewriter &n) {
+  auto elements = getSequenceInput(n, 0);
+  if (!elements)
+    return failure();
+  return n.setResults(scalarConstant(n, n.getBuilder().getI64Type(),
+                                     static_cast<double>(elements->size())));
+}
+
+// ConcatFromSequence(s, axis, new_axis = 0) = concat(s, axis), or stack(s, axis) with new_axis
+LogicalResult concatFromSequence(NodeRewriter &n) {
+  auto elements = getSequenceInput(n, 0);
+  if (!elements)
+    return failure();
+  if (elements->empty())
+    return n.emitError() << "the sequence is empty; ConcatFromSequence needs an element";
+  std::optional<int64_t> axisAttr = n.getOptionalInt("axis");
+  if (!axisAttr)
+    return n.emitError() << "attribute 'axis' is required";
+  bool newAxis = n.getInt("new_axis", 0) != 0;
+  int64_t rank = rankOf(elements->front());
+  auto axis = normalizeAxis(n, *axisAttr, newAxis ? rank + 1 : rank);
+  if (!axis)
+    return failure();
+  Type element = elementOf(elements->front());
+  for (auto [k, v] : llvm::enumerate(*elements))
+    if (rankOf(v) != rank || elementOf(v) != element)
+      return n.emitError() << "element " << k << " has type " << v.getType()
+                           << ", expected rank " << rank << " and element type " << element;
+  if (newAxis) {
+    Value stacked = stack(n, *elements, *axis, "element");
+    return stacked ? n.setResults(stacked) : failure();
+  }
+  return n.setResults(
+      n.getBuilder().createOrFold<prim::ConcatenateOp>(n.getLoc(), *elements, *axis));
+}
+
+// SplitToSequence(x, split, axis = 0, keepdims = 1): pieces of x along axis, of the sizes
+// in `split` (1-d), of `split` each with a smaller last one (scalar), or of 1 each, the
+// axis dropped when keepdims = 0 (no `split` only)
+LogicalResult splitToSequence(NodeRewriter &n) {
+  Value x = n.getInput(0);
+  if (!x)
+    return failure();
+  int64_t rank = rankOf(x);
+  auto axis = normalizeAxis(n, n.getInt("axis", 0), rank);
+  if (!axis)
+    return failure();
+  SmallVector<OpFoldResult> dims = getDims(n, x);
+  std::optional<int64_t> extent = getConstantIntValue(dims[*axis]);
+  if (!extent)
+    return n.emitError() << "dim " << *axis << " of the input must be static: the sequence's "
+                                               "length is fixed while compiling";
+  SmallVector<int64_t> sizes;
+  bool keepDims = true;
+  if (n.hasInput(1)) {
+    Value splitInput = n.getInput(1);
+    auto split = splitInput ? getConstantInts(splitInput) : std::nullopt;
+    if (!split)
+      return n.emitError() << "input 1 (split) must be known while compiling";
+    if (rankOf(splitInput) == 0) {
+      if ((*split)[0] <= 0)
+        return n.emitError() << "split is " << (*split)[0] << ", expected a size >= 1";
+      for (int64_t begin = 0; begin < *extent; begin += (*split)[0])
+        sizes.push_back(std::min((*split)[0], *extent - begin));
+    } else {
+      sizes.assign(split->begin(), split->end());
+      int64_t total = 0;
+      for (int64_t s : sizes) {
+        if (s < 0)
+          return n.emitError() << "split has a negative size " << s;
+        total += s;
+      }
+      if (total != *extent)
+        return n.emitError() << "the split sizes add up to " << total << ", but dim " << *axis
+                             << " has extent " << *extent;
+    }
+  } else {
+    sizes.assign(*extent, 1);
+    keepDims = n.getInt("keepdims", 1) != 0;
+  }
+  OpBuilder &b = n.getBuilder();
+  SmallVector<Value> pieces;
+  int64_t offset = 0;
+  for (int64_t size : sizes) {
+    SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0)), extents(dims);
+    offsets[*axis] = b.getIndexAttr(offset);
+    extents[*axis] = b.getIndexAttr(size);
+    Value piece = b.createOrFold<prim::SliceOp>(n.getLoc(), x, offsets, extents,
+                                                SmallVector<int64_t>(rank, 1));
+    if (!keepDims) {
+      extents.erase(extents.begin() + *axis);
+      piece = reshape(n, piece, extents);
+    }
+    pieces.push_back(piece);
+    offset += size;
+  }
+  return n.setResults(makeSequence(n, pieces));
+}
+
+// Optional(x) = x; Optional() = none (an empty optional of the `type` attribute)
+LogicalResult optional(NodeRewriter &n) {
+  if (n.hasInput(0))
+    return n.setResults(n.getNode().getInputs()[0]);
+  return n.setResults(onnx::NoneOp::create(n.getBuilder(), n.getLoc(),
+                                           n.getBuilder().getNoneType())
+                          .getResult());
+}
+
+// OptionalHasElement(x) = x is present (known while compiling)
+LogicalResult optionalHasElement(NodeRewriter &n) {
+  return n.setResults(scalarConstant(n, n.getBuilder().getI1Type(), n.hasInput(0) ? 1 : 0));
+}
+
+// OptionalGetElement(x) = x, which must be present
+LogicalResult optionalGetElement(NodeRewriter &n) {
+  if (!n.hasInput(0))
+    return n.emitError() << "the optional input is empty (known while compiling)";
+  return n.setResults(n.getNode().getInputs()[0]);
+}
+
+} // namespace
+
+namespace tcc::decompose {
+void registerSequenceRules(RuleRegistry &r) {
+  r.add("", "SequenceEmpty", 11, sequenceEmpty);
+  r.add("", "SequenceConstruct", 11, sequenceConstruct);
+  r.add("", "SequenceInsert", 11, sequenceInsert);
+  r.add("", "SequenceErase", 11, sequenceErase);
+  r.add("", "SequenceAt", 11, sequenceAt);
+  r.add("", "SequenceLength", 11, sequenceLength);
+  r.add("", "ConcatFromSequence", 11, concatFromSequence);
+  r.add("", "SplitToSequence", 11, splitToSequence);
+  r.add("", "Optional", 15, optional);
+  r.add("", "OptionalHasElement", 15, optionalHasElement);
+  r.add("", "OptionalHasElement", 18, optionalHasElement); // the input may be absent
+  r.add("", "OptionalGetElement", 15, optionalGetElement);
+  r.add("", "OptionalGetElement", 18, optionalGetElement); // the input may be a tensor
+}
+} // namespace tcc::decompose

@@ -1,0 +1,77 @@
+// RUN: not tcc-opt %s --split-input-file --tcc-decompose-onnx 2>&1 | FileCheck %s
+// The control-flow and sequence rules' errors: what tcc needs to know while compiling.
+
+module {
+  func.func @loop_runtime_trip_count(%m: tensor<i64>, %y: tensor<1xf32>) -> tensor<*xf32> {
+    %c = arith.constant dense<true> : tensor<i1>
+    // CHECK: error: node 'loop' (Loop, opset 13): input 0 (M, the trip count) is known only at run time; Loop needs a trip count and condition known at compile time; tcc has no run-time loops yet
+    %0 = onnx.node "Loop" opset 13 (%m, %c, %y) {} subgraphs ["body"] {
+    ^bb0(%i: tensor<i64>, %cin: tensor<i1>, %yin: !onnx.value):
+      onnx.yield %cin, %yin : tensor<i1>, !onnx.value
+    } : (tensor<i64>, tensor<i1>, tensor<1xf32>) -> !onnx.value loc("loop"("m.onnx":0:0))
+    onnx.yield %0 : !onnx.value
+  }
+}
+
+// -----
+
+module {
+  func.func @loop_runtime_condition(%c: tensor<i1>, %y: tensor<1xf32>) -> tensor<*xf32> {
+    %m = arith.constant dense<2> : tensor<i64>
+    // CHECK: error: node 'loop' (Loop, opset 13): input 1 (cond) is known only at run time; Loop needs a trip count and condition known at compile time
+    %0 = onnx.node "Loop" opset 13 (%m, %c, %y) {} subgraphs ["body"] {
+    ^bb0(%i: tensor<i64>, %cin: tensor<i1>, %yin: !onnx.value):
+      onnx.yield %cin, %yin : tensor<i1>, !onnx.value
+    } : (tensor<i64>, tensor<i1>, tensor<1xf32>) -> !onnx.value loc("loop"("m.onnx":0:0))
+    onnx.yield %0 : !onnx.value
+  }
+}
+
+// -----
+
+module {
+  func.func @if_branches_differ(%c: tensor<i1>) -> tensor<*xf32> {
+    %a = arith.constant dense<[1.0, 2.0]> : tensor<2xf32>
+    %b = arith.constant dense<[1.0, 2.0, 3.0]> : tensor<3xf32>
+    // CHECK: error: node 'if' (If, opset 17): output 0 is tensor<2xf32> in then_branch but tensor<3xf32> in else_branch; with a condition known only at run time tcc computes both branches, which must then agree in type and shape
+    %0 = onnx.node "If" opset 17 (%c) {} subgraphs ["then_branch", "else_branch"] {
+      onnx.yield %a : tensor<2xf32>
+    }, {
+      onnx.yield %b : tensor<3xf32>
+    } : (tensor<i1>) -> !onnx.value loc("if"("m.onnx":0:0))
+    onnx.yield %0 : !onnx.value
+  }
+}
+
+// -----
+
+module {
+  func.func @insert_runtime_position(%x: tensor<2xf32>, %p: tensor<i64>) -> tensor<*xf32> {
+    %s = onnx.node "SequenceConstruct" opset 17 (%x) {} : (tensor<2xf32>) -> !onnx.value loc("s"("m.onnx":0:0))
+    // CHECK: error: node 'insert' (SequenceInsert, opset 17): input 2 (position) must be known while compiling; tcc specializes sequences
+    %0 = onnx.node "SequenceInsert" opset 17 (%s, %x, %p) {} : (!onnx.value, tensor<2xf32>, tensor<i64>) -> !onnx.value loc("insert"("m.onnx":0:0))
+    %1 = onnx.node "ConcatFromSequence" opset 17 (%0) {axis = 0 : i64} : (!onnx.value) -> !onnx.value loc("cat"("m.onnx":0:0))
+    onnx.yield %1 : !onnx.value
+  }
+}
+
+// -----
+
+module {
+  func.func @not_a_sequence(%x: tensor<2xf32>) -> tensor<*xi64> {
+    // CHECK: error: node 'len' (SequenceLength, opset 17): input 0 has type 'tensor<2xf32>', expected a sequence
+    %0 = onnx.node "SequenceLength" opset 17 (%x) {} : (tensor<2xf32>) -> !onnx.value loc("len"("m.onnx":0:0))
+    onnx.yield %0 : !onnx.value
+  }
+}
+
+// -----
+
+module {
+  func.func @empty_optional() -> tensor<*xf32> {
+    %none = onnx.none
+    // CHECK: error: node 'get' (OptionalGetElement, opset 18): the optional input is empty (known while compiling)
+    %0 = onnx.node "OptionalGetElement" opset 18 (%none) {} : (none) -> !onnx.value loc("get"("m.onnx":0:0))
+    onnx.yield %0 : !onnx.value
+  }
+}
