@@ -1,6 +1,7 @@
 //===- InitAll.cpp - registration of tcc's dialects and passes ------------------------===//
 #include "tcc/InitAll.h"
 
+#include "tcc/Autodiff/Passes.h"
 #include "tcc/Decompose/Passes.h"
 #include "tcc/Lower/Passes.h"
 #include "tcc/Codegen/Passes.h"
@@ -39,6 +40,7 @@ void tcc::registerAllDialects(mlir::DialectRegistry &registry) {
 void tcc::registerAllPasses() {
   tcc::eval::registerEvaluatePasses();
   tcc::registerDecomposePasses();
+  tcc::autodiff::registerAutodiffPasses();
   tcc::registerLowerPasses();
   tcc::registerCodegenPasses();
   mlir::registerAllPasses();

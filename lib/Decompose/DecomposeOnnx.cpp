@@ -95,6 +95,8 @@ LogicalResult tcc::decompose::decomposeOps(ArrayRef<Operation *> ops,
     if (auto init = dyn_cast<onnx::InitializerOp>(op)) {
       Location loc = NameLoc::get(init.getNameAttr(), init.getLoc());
       auto constant = arith::ConstantOp::create(builder, loc, cast<TypedAttr>(init.getValue()));
+      // Which constants are the model's weights (what --grad --wrt=params differentiates).
+      constant->setAttr("onnx.initializer", init.getNameAttr());
       init.getResult().replaceAllUsesWith(constant.getResult());
       init.erase();
       continue;

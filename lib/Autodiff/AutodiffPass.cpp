@@ -1,0 +1,150 @@
+//===- AutodiffPass.cpp - tcc-autodiff: @main returns its gradients too ----------------===//
+#include "tcc/Autodiff/Autodiff.h"
+#include "tcc/Autodiff/Passes.h"
+
+#include "VjpRules.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/StringSet.h"
+
+namespace tcc::autodiff {
+#define GEN_PASS_DEF_AUTODIFF
+#include "tcc/Autodiff/Passes.h.inc"
+} // namespace tcc::autodiff
+
+using namespace mlir;
+
+namespace {
+
+bool isFloatTensor(Type t) {
+  auto type = dyn_cast<RankedTensorType>(t);
+  return type && isa<FloatType>(type.getElementType());
+}
+
+struct AutodiffPass : tcc::autodiff::impl::AutodiffBase<AutodiffPass> {
+  using AutodiffBase::AutodiffBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    auto main = module.lookupSymbol<func::FuncOp>("main");
+    if (!main || main.isExternal())
+      return;
+    Block &block = main.getBody().front();
+    auto ret = cast<func::ReturnOp>(block.getTerminator());
+    auto nameOf = [&](unsigned i, bool result) -> std::string {
+      auto name = result ? main.getResultAttrOfType<StringAttr>(i, "onnx.name")
+                         : main.getArgAttrOfType<StringAttr>(i, "onnx.name");
+      return name ? name.getValue().str() : std::to_string(i);
+    };
+
+    // What to differentiate with respect to.
+    SmallVector<Value> wrtValues;
+    SmallVector<std::string> wrtNames;
+    llvm::StringSet<> requested;
+    bool inputs = wrt == "inputs", params = wrt == "params";
+    if (!inputs && !params)
+      for (StringRef name : llvm::split(StringRef(wrt), ','))
+        if (!name.trim().empty())
+          requested.insert(name.trim());
+    llvm::StringSet<> found;
+    for (BlockArgument arg : main.getArguments()) {
+      std::string name = nameOf(arg.getArgNumber(), false);
+      if (!(inputs || requested.contains(name)))
+        continue;
+      found.insert(name);
+      if (!isFloatTensor(arg.getType())) {
+        if (requested.contains(name)) {
+          main.emitError() << "--wrt names input '" << name << "' of " << arg.getType()
+                           << ": only floating-point tensors have gradients";
+          return signalPassFailure();
+        }
+        continue;
+      }
+      wrtValues.push_back(arg);
+      wrtNames.push_back(name);
+    }
+    for (auto constant : main.getOps<arith::ConstantOp>()) {
+      auto name = constant->getAttrOfType<StringAttr>("onnx.initializer");
+      if (!name || !(params || requested.contains(name.getValue())))
+        continue;
+      found.insert(name.getValue());
+      if (!isFloatTensor(constant.getType()))
+        continue;
+      wrtValues.push_back(constant.getResult());
+      wrtNames.push_back(name.getValue().str());
+    }
+    for (const auto &name : requested)
+      if (!found.contains(name.getKey())) {
+        main.emitError() << "--wrt names '" << name.getKey()
+                         << "', which is neither a graph input nor an initializer of the model";
+        return signalPassFailure();
+      }
+    if (wrtValues.empty()) {
+      main.emitError() << "nothing to differentiate: --wrt=" << wrt
+                       << " selects no floating-point input or initializer";
+      return signalPassFailure();
+    }
+
+    // Seeds: 1 for the loss, or a cotangent input per output.
+    OpBuilder b(ret);
+    SmallVector<Value> outputs, seeds;
+    SmallVector<std::string> cotangentNames;
+    tcc::autodiff::VjpBuilder helper(b, main.getLoc());
+    if (!loss.empty()) {
+      std::optional<unsigned> index;
+      for (unsigned i = 0; i < main.getNumResults(); ++i)
+        if (nameOf(i, true) == loss)
+          index = i;
+      if (!index) {
+        main.emitError() << "--loss names '" << loss << "', which is not an output of the model";
+        return signalPassFailure();
+      }
+      Value out = ret.getOperand(*index);
+      auto type = dyn_cast<RankedTensorType>(out.getType());
+      if (!isFloatTensor(out.getType()) || !type.hasStaticShape() || type.getNumElements() != 1) {
+        main.emitError() << "--loss output '" << loss << "' must be one floating-point element, got "
+                         << out.getType();
+        return signalPassFailure();
+      }
+      outputs.push_back(out);
+      seeds.push_back(helper.splat(out, 1));
+    } else {
+      for (unsigned i = 0; i < main.getNumResults(); ++i) {
+        Value out = ret.getOperand(i);
+        if (!isFloatTensor(out.getType()))
+          continue;
+        std::string name = "cotangent." + nameOf(i, true);
+        unsigned position = main.getNumArguments();
+        if (failed(main.insertArgument(position, out.getType(),
+                                       b.getDictionaryAttr({b.getNamedAttr(
+                                           "onnx.name", b.getStringAttr(name))}),
+                                       out.getLoc())))
+          return signalPassFailure();
+        outputs.push_back(out);
+        seeds.push_back(main.getArgument(position));
+      }
+    }
+
+    FailureOr<SmallVector<Value>> grads =
+        tcc::autodiff::buildGradients(b, block, outputs, seeds, wrtValues);
+    if (failed(grads))
+      return signalPassFailure();
+    SmallVector<Value> results(ret.getOperands());
+    llvm::append_range(results, *grads);
+    SmallVector<Attribute> resultAttrs;
+    for (unsigned i = 0; i < main.getNumResults(); ++i)
+      resultAttrs.push_back(main.getResultAttrDict(i) ? Attribute(main.getResultAttrDict(i))
+                                                      : Attribute(b.getDictionaryAttr({})));
+    for (const std::string &name : wrtNames)
+      resultAttrs.push_back(
+          b.getDictionaryAttr({b.getNamedAttr("onnx.name", b.getStringAttr("grad." + name))}));
+    func::ReturnOp::create(b, ret.getLoc(), results);
+    ret.erase();
+    main.setFunctionType(
+        b.getFunctionType(main.getArgumentTypes(), ValueRange(results).getTypes()));
+    main.setAllResultAttrs(resultAttrs);
+  }
+};
+
+} // namespace
