@@ -1,9 +1,11 @@
 //===- Compiler.cpp - one call from an imported model to any output ------------------===//
 #include "tcc/Pipelines/Compiler.h"
+#include "tcc/Autodiff/Passes.h"
 
 #include "tcc/Pipelines/Pipelines.h"
 
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/Passes.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/FileSystem.h"
@@ -59,6 +61,15 @@ LogicalResult tcc::compileModule(ModuleOp module, const CompileOptions &options,
     PassManager pm(module.getContext());
     configure(pm, options);
     buildOnnxToPrimPipeline(pm);
+    if (!options.gradWrt.empty()) {
+      // The joint forward + backward function, cleaned up like the forward was.
+      tcc::autodiff::AutodiffOptions grad;
+      grad.wrt = options.gradWrt;
+      grad.loss = options.gradLoss;
+      pm.addPass(tcc::autodiff::createAutodiff(grad));
+      pm.addPass(mlir::createCanonicalizerPass());
+      pm.addPass(mlir::createCSEPass());
+    }
     if (failed(pm.run(module)))
       return failure();
   }

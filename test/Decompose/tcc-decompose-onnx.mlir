@@ -48,7 +48,7 @@ module {
 
 // Initializers become constants; Gemm with transB contracts dim 1 with dim 1.
 // CHECK-LABEL: func.func @gemm
-// CHECK: %[[W:.*]] = arith.constant dense<{{.*}}> : tensor<3x2xf32>
+// CHECK: %[[W:.*]] = arith.constant {onnx.initializer = "w"} dense<{{.*}}> : tensor<3x2xf32>
 // CHECK: %[[D:.*]] = prim.dot_general %arg0, %[[W]] contracting = [1] x [1] batching = [] x [] : (tensor<5x2xf32>, tensor<3x2xf32>) -> tensor<5x3xf32>
 // CHECK: %[[C:.*]] = prim.broadcast_in_dim %{{.*}}, dims = [1] : (tensor<3xf32>) -> tensor<5x3xf32>
 // CHECK: prim.add %[[D]], %[[C]]

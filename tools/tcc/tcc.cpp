@@ -50,6 +50,9 @@ struct Options {
   bool check = false;
   bool listOps = false;
   std::string format = "text";
+  bool grad = false;
+  std::string wrt = "params";
+  std::string loss;
 };
 
 /// --list-ops: every decomposition rule, one per line (text) or as a JSON array.
@@ -140,6 +143,13 @@ int compile(const Options &options) {
   tcc::CompileOptions compileOptions;
   compileOptions.emit = *tcc::parseEmitKind(options.emit);
   compileOptions.printIrAfterAll = options.printIrAfterAll;
+  if (options.grad) {
+    compileOptions.gradWrt = options.wrt;
+    compileOptions.gradLoss = options.loss;
+  } else if (options.wrt != "params" || !options.loss.empty()) {
+    llvm::errs() << "tcc: error: --wrt and --loss need --grad\n";
+    return kExitUsageError;
+  }
   compileOptions.printing.elideLargeElementsAttrs(16).elideLargeResourceString(64);
   std::string error;
   mlir::FailureOr<tcc::CpuTarget> target =
@@ -229,6 +239,15 @@ int main(int argc, char **argv) {
                "dtype, reason) and exit 1 if any; else print the op counts");
   app.add_option("--format", options.format, "--check's output: text or json")
       ->check(CLI::IsMember({"text", "json"}));
+  app.add_flag("--grad", options.grad,
+               "also compute gradients: the library returns the outputs, then grad.<name> "
+               "for each differentiated input or initializer");
+  app.add_option("--wrt", options.wrt,
+                 "with --grad: differentiate with respect to params (the float initializers, "
+                 "default), inputs, or NAME,NAME,...");
+  app.add_option("--loss", options.loss,
+                 "with --grad: the output to minimize (one element; its gradient seed is 1); "
+                 "without it every float output's cotangent is an input cotangent.<output>");
   app.add_flag("--print-ir-after-all", options.printIrAfterAll,
                "print the IR after every pass to stderr (large weights elided)");
   app.set_version_flag("--version", std::string("tcc ") + tcc::kVersion);

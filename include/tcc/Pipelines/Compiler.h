@@ -23,6 +23,10 @@ struct CompileOptions {
   CpuTarget target;
   bool printIrAfterAll = false;
   mlir::OpPrintingFlags printing;
+  /// Differentiate (tcc-autodiff): what with respect to ("params", "inputs" or names) and
+  /// the loss output ("" = output cotangents are inputs). Empty `gradWrt`: no gradients.
+  std::string gradWrt;
+  std::string gradLoss;
 };
 
 /// Compiles an imported module (the `onnx` dialect) as far as `options.emit`. Textual
