@@ -4,12 +4,14 @@
 // the learning rate R and the update count T (0-d) and then, for n optimized tensors, n
 // values X, n gradients G and n of each optimizer state, in that order; the outputs are the
 // n new values followed by the n new states of each kind. The same update is applied to
-// each tensor independently, in elementwise prim ops with numpy broadcasting.
+// each tensor independently, in elementwise prim ops with numpy broadcasting. Gradient
+// differentiates the graph itself (lib/Autodiff).
 //
 //===----------------------------------------------------------------------------------===//
 #include "PrimBuilder.h"
 #include "RuleFamilies.h"
 
+#include "tcc/Autodiff/Autodiff.h"
 #include "tcc/Decompose/RuleRegistry.h"
 
 using namespace mlir;
@@ -212,7 +214,41 @@ LogicalResult momentum(NodeRewriter &n) {
 
 } // namespace
 
+// Gradient(xs..., zs..., y) (the importer appends y, named by attribute `y`): the
+// gradients dy/dx_i of the sum of y's elements (seed 1) with respect to each x_i, from the
+// prim ops that compute y, by reverse-mode autodiff (lib/Autodiff, one VJP rule per prim).
+LogicalResult gradient(NodeRewriter &n) {
+  auto xs = n.getNode().getNodeAttr("xs");
+  auto names = dyn_cast_or_null<ArrayAttr>(xs);
+  if (!names || names.empty())
+    return n.emitError() << "attribute 'xs' must name the tensors to differentiate with respect to";
+  if (!n.hasAttr("y"))
+    return n.emitError() << "attribute 'y' must name the tensor to differentiate";
+  unsigned count = names.size();
+  if (n.getNumInputs() < count + 1)
+    return n.emitError() << "expected the " << count << " tensors named by 'xs' as inputs";
+  SmallVector<Value> wrt;
+  for (unsigned i = 0; i < count; ++i) {
+    Value x = n.getFloatInput(i);
+    if (!x)
+      return failure();
+    wrt.push_back(x);
+  }
+  Value y = n.getFloatInput(n.getNumInputs() - 1);
+  if (!y)
+    return failure();
+  OpBuilder &b = n.getBuilder();
+  Value ones = splatLike(n, y, 1);
+  FailureOr<SmallVector<Value>> grads = tcc::autodiff::buildGradients(
+      b, *n.getNode()->getBlock(), ValueRange{y}, ValueRange{ones}, wrt);
+  if (failed(grads))
+    return n.emitError() << "the gradient of '"
+                         << n.getString("y", "") << "' cannot be formed (see the error above)";
+  return n.setResults(*grads);
+}
+
 void tcc::decompose::registerTrainingRules(RuleRegistry &r) {
+  r.add(kTrainingDomain, "Gradient", 1, gradient);
   r.add(kTrainingDomain, "Adagrad", 1, adagrad);
   r.add(kTrainingDomain, "Adam", 1, adam);
   r.add(kTrainingDomain, "Momentum", 1, momentum);

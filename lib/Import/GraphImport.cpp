@@ -88,6 +88,19 @@ LogicalResult GraphImporter::importNode(::onnx::NodeProto &node, size_t index, B
                                "(ONNX graphs must be topologically sorted)";
     inputs.push_back(value);
   }
+  // Gradient (ai.onnx.preview.training) names the tensor it differentiates, y, by an
+  // attribute: it becomes a last, extra operand, so the rule can reach its producer.
+  if (opType == "Gradient" && domain == "ai.onnx.preview.training") {
+    for (const ::onnx::AttributeProto &attribute : node.attribute()) {
+      if (attribute.name() != "y")
+        continue;
+      Value y = scope.lookup(attribute.s());
+      if (!y)
+        return emitError(loc) << what << " differentiates " << quoted(attribute.s())
+                              << ", which no graph input, initializer or earlier node defines";
+      inputs.push_back(y);
+    }
+  }
 
   NodeAttributes attributes;
   if (failed(importAttributes(node, index, name, what, loc, rawData, attributes)))
