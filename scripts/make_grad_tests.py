@@ -16,6 +16,7 @@ import json
 import math
 import os
 import sys
+import warnings
 
 import numpy as np
 import onnx
@@ -87,7 +88,12 @@ class Cnn(nn.Module):
 class TransformerBlock(nn.Module):
     """Pre-LayerNorm block: causal two-head self-attention (softmax over masked scores),
     residual, LayerNorm, Linear-GELU-Linear, residual; loss = mean(output * weights) with a
-    fixed random weight tensor (a buffer, so an initializer with a gradient of its own)."""
+    fixed random weight tensor (a buffer, so an initializer with a gradient of its own).
+    The LayerNorms keep torch's initial weights (see randomize_buffers)."""
+
+    # No dropout or batch statistics, so training mode computes the same; exported in it so
+    # that the equal LayerNorm initializers stay two initializers each.
+    export_in_training_mode = True
 
     def __init__(self, seq=6, dim=16, heads=2):
         super().__init__()
@@ -118,30 +124,33 @@ class TransformerBlock(nn.Module):
         return {"x": torch.randn(2, 6, 16, generator=g)}
 
     def randomize_buffers(self, g):
+        # The LayerNorms keep torch's initial ones and zeros: ln1.weight and ln2.weight (and
+        # the biases) are equal initializers with different gradients, which a compiler that
+        # merges equal constants before differentiating would mix up.
         self.loss_weights.copy_(torch.randn(self.loss_weights.shape, generator=g))
-        for ln in (self.ln1, self.ln2):
-            ln.weight.data.copy_(torch.rand(ln.weight.shape, generator=g) + 0.5)
-            ln.bias.data.copy_(torch.randn(ln.bias.shape, generator=g) * 0.1)
 
 
 MODELS = {"mlp": Mlp, "cnn": Cnn, "transformer": TransformerBlock}
 
 
 def make_case(name, cls, out_dir, seed):
+    warnings.filterwarnings("ignore", category=torch.jit.TracerWarning)  # shapes read while tracing
     torch.manual_seed(seed)
     g = torch.Generator().manual_seed(seed)
     model = cls()
     with torch.no_grad():
         if hasattr(model, "randomize_buffers"):
             model.randomize_buffers(g)
-    model.eval()
+    # Eval mode, but for models without dropout or batch statistics that keep equal
+    # initializers apart: in eval mode the exporter merges initializers of equal value.
+    model.train(getattr(cls, "export_in_training_mode", False))
     inputs = cls.inputs(g)
     case = os.path.join(out_dir, name)
     os.makedirs(case, exist_ok=True)
     for f in os.listdir(case):
         os.remove(os.path.join(case, f))
     path = os.path.join(case, "model.onnx")
-    # PRESERVE (the model is in eval mode) skips the eval peephole, which would fold
+    # PRESERVE (the model's own mode) skips the eval peephole, which would fold
     # BatchNorm into the convolution and rename its weights; no constant folding for the
     # same reason: every initializer keeps its state_dict name.
     torch.onnx.export(model, tuple(inputs.values()), path, opset_version=17,
@@ -168,6 +177,10 @@ def make_case(name, cls, out_dir, seed):
         if not np.array_equal(tensor.detach().numpy(), array):
             sys.exit(f"{name}: initializer '{init_name}' differs from the state_dict entry")
         wrt.append((init_name, tensor))
+    kept = {init_name for init_name, _ in wrt}
+    for entry, tensor in state.items():
+        if tensor.is_floating_point() and entry not in kept:
+            sys.exit(f"{name}: the exporter merged or folded state_dict entry '{entry}'")
     for _, tensor in wrt:
         tensor.requires_grad_(True)
     if hasattr(model, "functional_bn"):

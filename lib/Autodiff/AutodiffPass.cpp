@@ -64,14 +64,28 @@ struct AutodiffPass : tcc::autodiff::impl::AutodiffBase<AutodiffPass> {
       wrtValues.push_back(arg);
       wrtNames.push_back(name);
     }
-    for (auto constant : main.getOps<arith::ConstantOp>()) {
+    // A differentiated initializer becomes a parameter: an argument of @main marked
+    // tcc.parameter (holding its initial value), which code generation keeps in the
+    // session's writable parameter buffer. As an argument it cannot be folded into other
+    // constants, which would go stale when the parameter is written.
+    for (auto constant : llvm::make_early_inc_range(main.getOps<arith::ConstantOp>())) {
       auto name = constant->getAttrOfType<StringAttr>("onnx.initializer");
       if (!name || !(params || requested.contains(name.getValue())))
         continue;
       found.insert(name.getValue());
       if (!isFloatTensor(constant.getType()))
         continue;
-      wrtValues.push_back(constant.getResult());
+      OpBuilder attrs(constant);
+      unsigned position = main.getNumArguments();
+      if (failed(main.insertArgument(
+              position, constant.getType(),
+              attrs.getDictionaryAttr({attrs.getNamedAttr("onnx.name", name),
+                                       attrs.getNamedAttr("tcc.parameter", constant.getValue())}),
+              constant.getLoc())))
+        return signalPassFailure();
+      constant.getResult().replaceAllUsesWith(main.getArgument(position));
+      constant.erase();
+      wrtValues.push_back(main.getArgument(position));
       wrtNames.push_back(name.getValue().str());
     }
     for (const auto &name : requested)
@@ -132,6 +146,25 @@ struct AutodiffPass : tcc::autodiff::impl::AutodiffBase<AutodiffPass> {
       return signalPassFailure();
     SmallVector<Value> results(ret.getOperands());
     llvm::append_range(results, *grads);
+    // Differentiated initializers live in the session's writable parameter buffer.
+    SmallVector<std::pair<std::string, Value>> updates;
+    for (auto [value, name, grad] : llvm::zip(wrtValues, wrtNames, *grads)) {
+      auto arg = dyn_cast<BlockArgument>(value);
+      if (!arg || !main.getArgAttr(arg.getArgNumber(), "tcc.parameter"))
+        continue;
+      // p' = p - learning_rate * dL/dp (SGD)
+      if (learningRate > 0)
+        updates.push_back({name, helper.sub(value, helper.scale(grad, learningRate))});
+    }
+    if (learningRate > 0 && (loss.empty() || updates.size() != wrtValues.size())) {
+      // (the parameters were made arguments above)
+      main.emitError() << "a training step (learning rate " << learningRate
+                       << ") needs --loss and differentiates initializers only (--wrt=params "
+                          "or initializer names)";
+      return signalPassFailure();
+    }
+    for (auto &[name, update] : updates)
+      results.push_back(update);
     SmallVector<Attribute> resultAttrs;
     for (unsigned i = 0; i < main.getNumResults(); ++i)
       resultAttrs.push_back(main.getResultAttrDict(i) ? Attribute(main.getResultAttrDict(i))
@@ -139,6 +172,10 @@ struct AutodiffPass : tcc::autodiff::impl::AutodiffBase<AutodiffPass> {
     for (const std::string &name : wrtNames)
       resultAttrs.push_back(
           b.getDictionaryAttr({b.getNamedAttr("onnx.name", b.getStringAttr("grad." + name))}));
+    for (auto &[name, update] : updates)
+      resultAttrs.push_back(b.getDictionaryAttr(
+          {b.getNamedAttr("onnx.name", b.getStringAttr("update." + name)),
+           b.getNamedAttr("tcc.update_of", b.getStringAttr(name))}));
     func::ReturnOp::create(b, ret.getLoc(), results);
     ret.erase();
     main.setFunctionType(

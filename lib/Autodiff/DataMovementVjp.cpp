@@ -63,58 +63,38 @@ LogicalResult reverseRule(VjpBuilder &b, Operation *op, Cts g, Out d) {
   return success();
 }
 
-// slice(x, offsets, sizes, strides 1): dx = g placed at offsets in zeros (zeros concatenated
-// before and after along each sliced dim; extents may be dynamic).
+// slice(x, offsets, sizes, strides): dx = zeros with dx[offsets + i * strides] = g[i] (the
+// transpose of the slice, built per dim by interleaving stride - 1 zeros and concatenating
+// zeros before and after; extents may be dynamic).
 LogicalResult sliceRule(VjpBuilder &b, Operation *op, Cts g, Out d) {
   auto slice = cast<prim::SliceOp>(op);
-  if (llvm::any_of(slice.getStaticStrides(), [](int64_t s) { return s != 1; })) {
-    op->emitError() << "the VJP of a strided prim.slice is not implemented yet";
-    return failure();
-  }
   Value x = slice.getOperand();
   SmallVector<OpFoldResult> xDims = b.dims(x), offsets = slice.getMixedOffsets(),
                             sizes = slice.getMixedSizes();
+  ArrayRef<int64_t> strides = slice.getStaticStrides();
   Value grad = g[0];
   for (int64_t dim = 0; dim < static_cast<int64_t>(xDims.size()); ++dim) {
     std::optional<int64_t> offset = getConstantIntValue(offsets[dim]);
-    if (offset == 0 && getConstantIntValue(sizes[dim]) &&
+    if (offset == 0 && strides[dim] == 1 && getConstantIntValue(sizes[dim]) &&
         getConstantIntValue(sizes[dim]) == getConstantIntValue(xDims[dim]))
       continue;
-    SmallVector<OpFoldResult> gDims = b.dims(grad);
-    auto index = [&](OpFoldResult v) { return getValueOrCreateConstantIndexOp(b.b, b.loc, v); };
-    Value before = index(offsets[dim]);
-    Value after = arith::SubIOp::create(
-        b.b, b.loc, index(xDims[dim]),
-        arith::AddIOp::create(b.b, b.loc, before, index(sizes[dim])));
-    SmallVector<OpFoldResult> lowDims(gDims), highDims(gDims);
-    lowDims[dim] = getAsOpFoldResult(before);
-    highDims[dim] = getAsOpFoldResult(after);
-    Value zero = b.scalar(VjpBuilder::typeOf(grad).getElementType(), 0);
-    grad = prim::ConcatenateOp::create(b.b, b.loc,
-                                       ValueRange{b.fill(zero, lowDims), grad, b.fill(zero, highDims)},
-                                       dim);
+    grad = b.placeStrided(grad, dim, offsets[dim], strides[dim], xDims[dim]);
   }
-  d[0] = grad.getType() == x.getType() ? grad : b.reshape(grad, xDims);
-  if (d[0].getType() != x.getType())
-    d[0] = prim::ReshapeOp::create(b.b, b.loc, x.getType(), grad, b.dynamic(xDims));
+  d[0] = b.castTo(grad, x.getType());
   return success();
 }
 
-// pad(x, v, low, high): dx = g[low : low + extent(x)] (negative pads cut: zeros back),
-// dv = sum(g) - sum(dx)
+// pad(x, v, low, high): dx = g[low : low + extent(x)], dv = sum(g) - sum(dx)
+// (prim.pad's paddings are non-negative: its type inference rejects others.)
 LogicalResult padRule(VjpBuilder &b, Operation *op, Cts g, Out d) {
   auto pad = cast<prim::PadOp>(op);
   Value x = pad.getOperand();
-  if (llvm::any_of(pad.getLow(), [](int64_t v) { return v < 0; }) ||
-      llvm::any_of(pad.getHigh(), [](int64_t v) { return v < 0; })) {
-    op->emitError() << "the VJP of prim.pad with negative padding is not implemented yet";
-    return failure();
-  }
   SmallVector<OpFoldResult> offsets, sizes = b.dims(x);
   for (int64_t low : pad.getLow())
     offsets.push_back(b.b.getIndexAttr(low));
-  d[0] = b.b.createOrFold<prim::SliceOp>(b.loc, g[0], offsets, sizes,
-                                         SmallVector<int64_t>(sizes.size(), 1));
+  d[0] = b.castTo(b.b.createOrFold<prim::SliceOp>(b.loc, g[0], offsets, sizes,
+                                                  SmallVector<int64_t>(sizes.size(), 1)),
+                  x.getType());
   SmallVector<int64_t> all(sizes.size());
   std::iota(all.begin(), all.end(), 0);
   d[1] = b.sub(b.sum(g[0], all), b.sum(d[0], all));
@@ -132,9 +112,9 @@ LogicalResult concatenateRule(VjpBuilder &b, Operation *op, Cts g, Out d) {
                                            SmallVector<int64_t>(sizes.size(), 1));
     if (d[i].getType() != x.getType())
       d[i] = prim::ReshapeOp::create(b.b, b.loc, x.getType(), d[i], b.dynamic(sizes));
-    offset = getAsOpFoldResult(arith::AddIOp::create(
-        b.b, b.loc, getValueOrCreateConstantIndexOp(b.b, b.loc, offset),
-        getValueOrCreateConstantIndexOp(b.b, b.loc, sizes[dim])));
+    offset = getAsOpFoldResult(
+        arith::AddIOp::create(b.b, b.loc, getValueOrCreateConstantIndexOp(b.b, b.loc, offset),
+                              getValueOrCreateConstantIndexOp(b.b, b.loc, sizes[dim])));
   }
   return success();
 }
@@ -167,13 +147,122 @@ LogicalResult gatherRule(VjpBuilder &b, Operation *op, Cts g, Out d) {
   rows.push_back(b.b.getIndexAttr(1));
   Value tuples = b.reshape(indices, rows);
   Value zeros = b.splat(xMoved, 0);
-  Value scattered = prim::ScatterOp::create(
-      b.b, b.loc, zeros.getType(), zeros, tuples, gMoved,
-      prim::ReduceKindAttr::get(b.b.getContext(), prim::ReduceKind::Sum));
+  Value scattered =
+      prim::ScatterOp::create(b.b, b.loc, zeros.getType(), zeros, tuples, gMoved,
+                              prim::ReduceKindAttr::get(b.b.getContext(), prim::ReduceKind::Sum));
   SmallVector<int64_t> back(rank);
   for (auto [i, p] : llvm::enumerate(toFront))
     back[p] = i;
   d[0] = prim::TransposeOp::create(b.b, b.loc, scattered, back);
+  return success();
+}
+
+/// The permutation that moves `dim` to the front, the others in order.
+SmallVector<int64_t> dimToFront(int64_t dim, int64_t rank) {
+  SmallVector<int64_t> perm{dim};
+  for (int64_t i = 0; i < rank; ++i)
+    if (i != dim)
+      perm.push_back(i);
+  return perm;
+}
+
+SmallVector<int64_t> inversePermutation(ArrayRef<int64_t> perm) {
+  SmallVector<int64_t> inverse(perm.size());
+  for (auto [i, p] : llvm::enumerate(perm))
+    inverse[p] = i;
+  return inverse;
+}
+
+// scatter(x, t, u), rows b in order:
+//   combine sum:  dx = g;  du[b] = g[t_b] (0 for a row out of range)
+//   combine none: dx = g where no row wrote, 0 where one did;  du[b] = g[t_b] for the row that
+//                 wrote t_b last (it alone reaches the result), 0 for rows overwritten later
+//                 or out of range. The last writer of each place is found by scattering the
+//                 row numbers (last write wins) and reading them back at each row's tuple.
+LogicalResult scatterRule(VjpBuilder &b, Operation *op, Cts g, Out d) {
+  auto scatter = cast<prim::ScatterOp>(op);
+  std::optional<prim::ReduceKind> combine = scatter.getCombine();
+  if (combine && *combine != prim::ReduceKind::Sum) {
+    op->emitError() << nodePrefix(op) << "the VJP of prim.scatter with combine = "
+                    << prim::stringifyReduceKind(*combine)
+                    << " is not implemented (only none and sum)";
+    return failure();
+  }
+  Value x = scatter.getOperand(), indices = scatter.getIndices(), updates = scatter.getUpdates();
+  SmallVector<OpFoldResult> xDims = b.dims(x), iDims = b.dims(indices);
+  int64_t k = VjpBuilder::typeOf(indices).getShape().back();
+  Type i64 = b.b.getI64Type();
+  // The index tuples as rows [R, K] of i64.
+  SmallVector<OpFoldResult> rowDims{b.product(ArrayRef(iDims).drop_back())};
+  Value tuples = b.convert(b.reshape(indices, {rowDims[0], b.b.getIndexAttr(k)}), i64);
+  // Each row's place as a row-major linear index into x's first K dims, and whether it is in
+  // range (rows out of range are skipped by the op).
+  Value linear, valid;
+  OpFoldResult places = b.b.getIndexAttr(1);
+  for (int64_t dim = k - 1; dim >= 0; --dim) {
+    Value column =
+        b.reshape(b.sliceDim(tuples, 1, b.b.getIndexAttr(dim), b.b.getIndexAttr(1)), rowDims);
+    Value inRange = b.binary<prim::AndOp>(
+        b.compare(prim::CompareDirection::Ge, column, b.indexTensor(b.b.getIndexAttr(0), rowDims)),
+        b.compare(prim::CompareDirection::Lt, column, b.indexTensor(xDims[dim], rowDims)));
+    valid = valid ? b.binary<prim::AndOp>(valid, inRange) : inRange;
+    Value term =
+        getConstantIntValue(places) == 1 ? column : b.mul(column, b.indexTensor(places, rowDims));
+    linear = linear ? b.add(linear, term) : term;
+    places = b.mulIndex(places, xDims[dim]);
+  }
+  if (getConstantIntValue(places) == 0) { // nothing can be written
+    d[0] = g[0];
+    d[2] = b.splat(updates, 0);
+    return success();
+  }
+  Value safe = b.select(valid, linear, b.indexTensor(b.b.getIndexAttr(0), rowDims));
+  SmallVector<OpFoldResult> flatDims{places};
+  llvm::append_range(flatDims, ArrayRef(xDims).drop_front(k));
+  Value gathered = prim::GatherOp::create(b.b, b.loc, b.reshape(g[0], flatDims), safe, 0);
+  Value keep = valid;
+  if (!combine) {
+    SmallVector<OpFoldResult> placeDims(xDims.begin(), xDims.begin() + k);
+    Value rowIds = b.iota(rowDims, 0, i64);
+    Value none = b.indexTensor(b.b.getIndexAttr(-1), placeDims);
+    Value writer = prim::ScatterOp::create(b.b, b.loc, none.getType(), none, tuples, rowIds,
+                                           prim::ReduceKindAttr());
+    Value last = prim::GatherOp::create(b.b, b.loc, b.reshape(writer, {places}), safe, 0);
+    keep = b.binary<prim::AndOp>(keep, b.compare(prim::CompareDirection::Eq, last, rowIds));
+    Value written = b.compare(prim::CompareDirection::Ge, writer,
+                              b.indexTensor(b.b.getIndexAttr(0), placeDims));
+    SmallVector<int64_t> leading(k);
+    std::iota(leading.begin(), leading.end(), 0);
+    d[0] = b.select(b.broadcast(written, leading, xDims), b.splat(g[0], 0), g[0]);
+  } else {
+    d[0] = g[0];
+  }
+  Value kept = b.select(b.broadcast(keep, {0}, b.dims(gathered)), gathered, b.splat(gathered, 0));
+  d[2] = b.castTo(b.reshape(kept, b.dims(updates)), updates.getType());
+  return success();
+}
+
+// compact(x, mask, dim): dx = zeros with dx[..., p_r, ...] = g[..., r, ...], p = the kept
+// positions (compact(iota, mask)): a scatter along dim moved to the front.
+LogicalResult compactRule(VjpBuilder &b, Operation *op, Cts g, Out d) {
+  auto compact = cast<prim::CompactOp>(op);
+  Value x = compact.getOperand(), mask = compact.getMask();
+  int64_t dim = compact.getDimension(), rank = VjpBuilder::typeOf(x).getRank();
+  Type i64 = b.b.getI64Type();
+  Value positions =
+      prim::CompactOp::create(b.b, b.loc, RankedTensorType::get({ShapedType::kDynamic}, i64),
+                              b.iota(b.dims(mask), 0, i64), mask, 0);
+  Value tuples = b.reshape(positions, {b.dims(positions)[0], b.b.getIndexAttr(1)});
+  SmallVector<int64_t> toFront = dimToFront(dim, rank);
+  SmallVector<OpFoldResult> xDims = b.dims(x), movedDims;
+  for (int64_t p : toFront)
+    movedDims.push_back(xDims[p]);
+  Value zeros = b.zeros(movedDims, VjpBuilder::typeOf(x).getElementType());
+  Value gMoved = prim::TransposeOp::create(b.b, b.loc, g[0], toFront);
+  Value scattered = prim::ScatterOp::create(b.b, b.loc, zeros.getType(), zeros, tuples, gMoved,
+                                            prim::ReduceKindAttr());
+  d[0] = b.castTo(prim::TransposeOp::create(b.b, b.loc, scattered, inversePermutation(toFront)),
+                  x.getType());
   return success();
 }
 
@@ -188,4 +277,6 @@ void tcc::autodiff::registerDataMovementVjps(VjpRegistry &r) {
   r.add("prim.pad", padRule);
   r.add("prim.concatenate", concatenateRule);
   r.add("prim.gather", gatherRule);
+  r.add("prim.scatter", scatterRule);
+  r.add("prim.compact", compactRule);
 }

@@ -31,8 +31,12 @@ Value dAbs(VjpBuilder &b, Value x, Value, Value g) { return b.mul(g, b.unary<pri
 Value dZero(VjpBuilder &b, Value x, Value, Value) { return b.splat(x, 0); }
 // d/dx e^x = e^x = y
 Value dExp(VjpBuilder &b, Value, Value y, Value g) { return b.mul(g, y); }
+// d/dx (e^x - 1) = e^x = y + 1
+Value dExpm1(VjpBuilder &b, Value, Value y, Value g) { return b.mul(g, b.add(y, b.splat(y, 1))); }
 // d/dx log x = 1/x
 Value dLog(VjpBuilder &b, Value x, Value, Value g) { return b.div(g, x); }
+// d/dx log(1 + x) = 1 / (1 + x)
+Value dLog1p(VjpBuilder &b, Value x, Value, Value g) { return b.div(g, b.add(x, b.splat(x, 1))); }
 // d/dx sqrt x = 1 / (2 sqrt x) = 0.5 / y
 Value dSqrt(VjpBuilder &b, Value, Value y, Value g) { return b.div(b.scale(g, 0.5), y); }
 // d/dx x^-1/2 = -1/2 x^-3/2 = -0.5 y / x
@@ -120,8 +124,8 @@ LogicalResult powRule(VjpBuilder &b, Operation *op, Cts g, Out d) {
   Value powLess = b.binary<prim::PowOp>(a, b.sub(e, b.splat(e, 1)));
   d[0] = b.mul(g[0], b.mul(e, powLess));
   Value zero = b.splat(a, 0);
-  Value logA = b.unary<prim::LogOp>(b.select(b.compare(prim::CompareDirection::Eq, a, zero),
-                                            b.splat(a, 1), a));
+  Value logA = b.unary<prim::LogOp>(
+      b.select(b.compare(prim::CompareDirection::Eq, a, zero), b.splat(a, 1), a));
   d[1] = b.mul(g[0], b.mul(y, logA));
   return success();
 }
@@ -179,7 +183,9 @@ void tcc::autodiff::registerElementwiseVjps(VjpRegistry &r) {
   r.add("prim.ceil", unaryRule<prim::CeilOp, dZero>);
   r.add("prim.round_even", unaryRule<prim::RoundEvenOp, dZero>);
   r.add("prim.exp", unaryRule<prim::ExpOp, dExp>);
+  r.add("prim.expm1", unaryRule<prim::Expm1Op, dExpm1>);
   r.add("prim.log", unaryRule<prim::LogOp, dLog>);
+  r.add("prim.log1p", unaryRule<prim::Log1pOp, dLog1p>);
   r.add("prim.sqrt", unaryRule<prim::SqrtOp, dSqrt>);
   r.add("prim.rsqrt", unaryRule<prim::RsqrtOp, dRsqrt>);
   r.add("prim.sin", unaryRule<prim::SinOp, dSin>);

@@ -19,6 +19,7 @@ const VjpRegistry &VjpRegistry::get() {
     registerDataMovementVjps(r);
     registerReductionVjps(r);
     registerContractionVjps(r);
+    registerWindowVjps(r);
     return r;
   }();
   return registry;
@@ -48,13 +49,12 @@ bool carriesGradient(Value v) {
   return type && isa<FloatType>(type.getElementType());
 }
 
-/// "node 'NAME': " from the op's location, or "".
-std::string nodePrefix(Operation *op) {
+} // namespace
+
+std::string tcc::autodiff::nodePrefix(Operation *op) {
   std::string node = tcc::getLocationNodeName(op->getLoc());
   return node.empty() ? std::string() : "node '" + node + "': ";
 }
-
-} // namespace
 
 FailureOr<SmallVector<Value>> tcc::autodiff::buildGradients(OpBuilder &builder, Block &block,
                                                             ValueRange outputs, ValueRange seeds,

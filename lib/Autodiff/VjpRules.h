@@ -13,6 +13,7 @@
 #include "dialects/prim/PrimDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/StringMap.h"
 
@@ -64,6 +65,38 @@ public:
   mlir::Value neg(mlir::Value x) { return unary<prim::NegOp>(x); }
   /// `x * c` for a constant c.
   mlir::Value scale(mlir::Value x, double c) { return mul(x, splat(x, c)); }
+
+  // Index arithmetic on extents, folded where both sides are constants.
+  mlir::Value indexValue(mlir::OpFoldResult v);
+  mlir::OpFoldResult addIndex(mlir::OpFoldResult x, mlir::OpFoldResult y);
+  mlir::OpFoldResult subIndex(mlir::OpFoldResult x, mlir::OpFoldResult y);
+  mlir::OpFoldResult mulIndex(mlir::OpFoldResult x, mlir::OpFoldResult y);
+  mlir::OpFoldResult minIndex(mlir::OpFoldResult x, mlir::OpFoldResult y);
+  mlir::OpFoldResult maxIndex(mlir::OpFoldResult x, mlir::OpFoldResult y);
+  /// The product of `dims` (1 when empty).
+  mlir::OpFoldResult product(llvm::ArrayRef<mlir::OpFoldResult> dims);
+
+  /// Zeros of `element` shaped `dims`.
+  mlir::Value zeros(llvm::ArrayRef<mlir::OpFoldResult> dims, mlir::Type element);
+  /// An i64 tensor shaped `dims` whose every element is the index `v`.
+  mlir::Value indexTensor(mlir::OpFoldResult v, llvm::ArrayRef<mlir::OpFoldResult> dims);
+  /// prim.iota along `dim`, shaped `dims`.
+  mlir::Value iota(llvm::ArrayRef<mlir::OpFoldResult> dims, int64_t dim, mlir::Type element);
+  /// `v` with the exact type `type` (a reshape when only the static-ness of dims differs).
+  mlir::Value castTo(mlir::Value v, mlir::Type type);
+  /// prim.slice of `v` along one dim (the others whole).
+  mlir::Value sliceDim(mlir::Value v, int64_t dim, mlir::OpFoldResult offset,
+                       mlir::OpFoldResult size, int64_t stride = 1);
+  /// `v` along `dim` with `low` and `high` zeros added (positive) or elements cut (negative).
+  mlir::Value padOrCut(mlir::Value v, int64_t dim, int64_t low, int64_t high);
+  /// The transpose of a strided slice along `dim`: a tensor of extent `extent` there, zero
+  /// except at `offset + i * stride`, which holds `g[i]`. `offset` may be a negative
+  /// constant; elements that land outside `[0, extent)` are dropped.
+  mlir::Value placeStrided(mlir::Value g, int64_t dim, mlir::OpFoldResult offset, int64_t stride,
+                           mlir::OpFoldResult extent);
+  /// result[..., i, ...] = v[..., idx[..., i, ...], ...] along `dim` (take_along_axis);
+  /// `idx` (i64) has v's extents except along `dim`, its entries in range.
+  mlir::Value takeAlong(mlir::Value v, mlir::Value idx, int64_t dim);
 };
 
 /// Fills `operandCotangents` (one per operand, pre-set to null).
@@ -91,11 +124,15 @@ public:
   llvm::StringMap<std::string> nonDifferentiable;
 };
 
+/// "node 'NAME': " from the op's location (the ONNX node), or "": the start of every error.
+std::string nodePrefix(mlir::Operation *op);
+
 // One registration function per rule file.
-void registerElementwiseVjps(VjpRegistry &registry);   // ElementwiseVjp.cpp
-void registerDataMovementVjps(VjpRegistry &registry);  // DataMovementVjp.cpp
-void registerReductionVjps(VjpRegistry &registry);     // ReductionVjp.cpp
-void registerContractionVjps(VjpRegistry &registry);   // ContractionVjp.cpp
+void registerElementwiseVjps(VjpRegistry &registry);  // ElementwiseVjp.cpp
+void registerDataMovementVjps(VjpRegistry &registry); // DataMovementVjp.cpp
+void registerReductionVjps(VjpRegistry &registry);    // ReductionVjp.cpp
+void registerContractionVjps(VjpRegistry &registry);  // ContractionVjp.cpp
+void registerWindowVjps(VjpRegistry &registry);       // WindowVjp.cpp
 
 } // namespace tcc::autodiff
 

@@ -161,6 +161,55 @@ struct EntrySignaturePass : tcc::impl::EntrySignatureBase<EntrySignaturePass> {
     unsigned firstInput = symbols.size();
     Block &entry = main.front();
 
+    // 1b. Parameters (tcc.parameter arguments, see tcc-autodiff): views into one raw buffer,
+    // the last argument, laid out 64-byte aligned in argument order; their initial values
+    // and offsets go to the module attribute tcc.parameters for the packager.
+    SmallVector<Attribute> parameterEntries;
+    DenseMap<StringAttr, int64_t> parameterOffset;
+    BlockArgument parametersRaw;
+    {
+      SmallVector<BlockArgument> params;
+      for (BlockArgument arg : main.getArguments())
+        if (main.getArgAttr(arg.getArgNumber(), "tcc.parameter"))
+          params.push_back(arg);
+      if (!params.empty()) {
+        if (failed(main.insertArgument(main.getNumArguments(), raw,
+                                       b.getDictionaryAttr({b.getNamedAttr(
+                                           "tcc.parameters", b.getUnitAttr())}),
+                                       loc)))
+          return signalPassFailure();
+        parametersRaw = main.getArgument(main.getNumArguments() - 1);
+        b.setInsertionPointToStart(&entry);
+        int64_t offset = 0;
+        for (BlockArgument arg : params) {
+          auto type = cast<RankedTensorType>(arg.getType());
+          auto name = main.getArgAttrOfType<StringAttr>(arg.getArgNumber(), "onnx.name");
+          auto initial = main.getArgAttrOfType<ElementsAttr>(arg.getArgNumber(), "tcc.parameter");
+          unsigned bits = type.getElementType().getIntOrFloatBitWidth();
+          int64_t bytes = type.getNumElements() * ((bits + 7) / 8);
+          offset = (offset + 63) / 64 * 64;
+          Value at = arith::ConstantIndexOp::create(b, loc, offset);
+          auto view = memref::ViewOp::create(
+              b, loc, MemRefType::get(type.getShape(), type.getElementType()), parametersRaw, at,
+              ValueRange{});
+          auto tensor = bufferization::ToTensorOp::create(b, loc, type, view, /*restrict=*/true,
+                                                          /*writable=*/false);
+          arg.replaceAllUsesWith(tensor.getResult());
+          parameterOffset[name] = offset;
+          parameterEntries.push_back(b.getDictionaryAttr(
+              {b.getNamedAttr("name", name), b.getNamedAttr("offset", b.getI64IntegerAttr(offset)),
+               b.getNamedAttr("value", initial)}));
+          offset += bytes;
+        }
+        for (BlockArgument arg : llvm::reverse(params))
+          if (failed(main.eraseArgument(arg.getArgNumber())))
+            return signalPassFailure();
+        numInputs = main.getNumArguments() - firstInput - 1;
+        module->setAttr("tcc.parameters", b.getArrayAttr(parameterEntries));
+        module->setAttr("tcc.parameters_size", b.getI64IntegerAttr((offset + 63) / 64 * 64));
+      }
+    }
+
     // 2. Inputs: raw buffers viewed with their dims from the bind_shape maps.
     DenseMap<Value, prim::BindShapeOp> binds;
     for (auto bind : llvm::make_early_inc_range(main.getOps<prim::BindShapeOp>()))
@@ -243,6 +292,8 @@ struct EntrySignaturePass : tcc::impl::EntrySignatureBase<EntrySignaturePass> {
     b.setInsertionPoint(ret);
     SmallVector<SmallVector<Value>> outputDims(numOutputs);
     for (auto [o, value] : llvm::enumerate(ret.getOperands())) {
+      if (main.getResultAttr(o, "tcc.update_of"))
+        continue; // written back into its parameter, not an output
       auto type = dyn_cast<RankedTensorType>(value.getType());
       if (!type) {
         main.emitError() << "output '" << nameOf(main, o, true) << "' is not a ranked tensor";
@@ -283,6 +334,26 @@ struct EntrySignaturePass : tcc::impl::EntrySignatureBase<EntrySignaturePass> {
     func::FuncOp reportExtent;
     for (unsigned o = 0; o < numOutputs; ++o) {
       auto type = cast<RankedTensorType>(ret.getOperand(o).getType());
+      if (auto of = main.getResultAttrOfType<StringAttr>(o, "tcc.update_of")) {
+        // A training step's new parameter value: written over the parameter, in place (all
+        // reads of the parameter come before; the update itself reads it elementwise).
+        auto it = parameterOffset.find(of);
+        if (it == parameterOffset.end()) {
+          main.emitError() << "internal error: an update of '" << of.getValue()
+                           << "', which is not a parameter";
+          return signalPassFailure();
+        }
+        OpBuilder atReturn(ret);
+        Value at = arith::ConstantIndexOp::create(atReturn, loc, it->second);
+        auto view = memref::ViewOp::create(
+            atReturn, loc, MemRefType::get(type.getShape(), type.getElementType()), parametersRaw,
+            at, ValueRange{});
+        auto store = bufferization::MaterializeInDestinationOp::create(atReturn, loc, Type(),
+                                                                       ret.getOperand(o), view);
+        store.setRestrict(true);
+        store.setWritable(true);
+        continue;
+      }
       SmallVector<Value> dynamic;
       SmallVector<int32_t> dimSymbols;
       SmallVector<std::pair<int64_t, Value>> dataDependent; // (dim, actual extent)
@@ -315,7 +386,8 @@ struct EntrySignaturePass : tcc::impl::EntrySignatureBase<EntrySignaturePass> {
         dynamic.push_back(extent);
       }
       outputSymbols.push_back(b.getDenseI32ArrayAttr(dimSymbols));
-      unsigned position = main.getNumArguments();
+      // Outputs come before the parameter buffer (the last argument), if any.
+      unsigned position = main.getNumArguments() - (parametersRaw ? 1 : 0);
       if (failed(main.insertArgument(position, raw, main.getResultAttrDict(o), loc)))
         return signalPassFailure();
       OpBuilder atReturn(ret);

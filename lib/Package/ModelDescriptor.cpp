@@ -72,11 +72,11 @@ struct DescriptorBuilder {
 };
 
 /// The import table's layout (tcc_import_table): abi_version, size, context, parallel_for,
-/// report_error, set_output_extent.
+/// report_error, set_output_extent, parameters.
 llvm::StructType *importTableType(llvm::LLVMContext &context) {
   auto *i32 = llvm::Type::getInt32Ty(context);
   auto *ptr = llvm::PointerType::getUnqual(context);
-  return llvm::StructType::get(context, {i32, i32, ptr, ptr, ptr, ptr});
+  return llvm::StructType::get(context, {i32, i32, ptr, ptr, ptr, ptr, ptr});
 }
 
 /// Runs the calls of parallel kernels (see tcc-range-kernels) in @main through
@@ -283,7 +283,9 @@ std::unique_ptr<llvm::Module> tcc::buildModelModule(ModuleOp mlirModule,
   // @main(imports, symbols..., then a memref<?xi8> descriptor (allocated, aligned, offset,
   // size, stride) per input, output and the workspace) -> status
   size_t numSymbols = interface.symbols.size();
-  size_t numBuffers = interface.inputs.size() + interface.outputs.size() + 1;
+  bool hasParameters = !interface.parameters.empty();
+  size_t numBuffers =
+      interface.inputs.size() + interface.outputs.size() + (hasParameters ? 1 : 0) + 1;
   size_t expectedArgs = 1 + numSymbols + 5 * numBuffers;
   if (!main || main->arg_size() != expectedArgs || !main->getReturnType()->isIntegerTy(32) ||
       !workspaceSize || workspaceSize->arg_size() != numSymbols || !outputShapes ||
@@ -353,6 +355,8 @@ std::unique_ptr<llvm::Module> tcc::buildModelModule(ModuleOp mlirModule,
     pushBuffer(ir.CreateLoad(b.ptr, ir.CreateConstGEP1_64(b.ptr, inputs, i)));
   for (size_t i = 0; i < interface.outputs.size(); ++i)
     pushBuffer(ir.CreateLoad(b.ptr, ir.CreateConstGEP1_64(b.ptr, outputs, i)));
+  if (hasParameters) // the session's parameter buffer, imports->parameters
+    pushBuffer(ir.CreateLoad(b.ptr, ir.CreateStructGEP(importTableType(context), imports, 6)));
   pushBuffer(ws);
   llvm::Value *status = ir.CreateCall(main, args);
   ir.CreateCondBr(ir.CreateICmpEQ(status, llvm::ConstantInt::get(b.i32, 0)), done, failed);
@@ -411,9 +415,20 @@ std::unique_ptr<llvm::Module> tcc::buildModelModule(ModuleOp mlirModule,
 
   auto *descriptorType = llvm::StructType::get(
       context, {b.i32, b.i32, b.ptr, b.ptr, b.ptr, b.ptr, b.i32, b.i32, b.i32, b.i32, b.ptr, b.ptr,
-                b.ptr, b.ptr, b.ptr, b.ptr});
+                b.ptr, b.ptr, b.ptr, b.ptr, b.i32, b.i32, b.ptr, b.ptr, b.ptr, b.i64});
   module->setTargetTriple(llvm::Triple(target.triple));
-  uint64_t size = 4 + 4 + 4 * 8 + 4 * 4 + 6 * 8; // the C layout on LP64 targets
+  // The C layout on LP64 targets.
+  uint64_t size = 4 + 4 + 4 * 8 + 4 * 4 + 6 * 8 + 4 + 4 + 3 * 8 + 8;
+  // Parameters: their descriptions, offsets, and the initial values (tcc_initial_parameters,
+  // defined in the weights object).
+  llvm::Constant *initialParameters = llvm::ConstantPointerNull::get(b.ptr);
+  if (hasParameters) {
+    auto *declared = new llvm::GlobalVariable(*module, llvm::Type::getInt8Ty(context), true,
+                                              llvm::GlobalValue::ExternalLinkage, nullptr,
+                                              "tcc_initial_parameters");
+    declared->setVisibility(llvm::GlobalValue::HiddenVisibility);
+    initialParameters = declared;
+  }
   auto *descriptor = llvm::ConstantStruct::get(
       descriptorType,
       {llvm::ConstantInt::get(b.i32, kAbiVersion), llvm::ConstantInt::get(b.i32, size),
@@ -423,7 +438,11 @@ std::unique_ptr<llvm::Module> tcc::buildModelModule(ModuleOp mlirModule,
        llvm::ConstantInt::get(b.i32, interface.inputs.size()),
        llvm::ConstantInt::get(b.i32, interface.outputs.size()), llvm::ConstantInt::get(b.i32, 0),
        b.structArray(symbolType, symbols, "symbols"), describe(interface.inputs, "inputs"),
-       describe(published.outputs, "outputs"), workspace, shapes, run});
+       describe(published.outputs, "outputs"), workspace, shapes, run,
+       llvm::ConstantInt::get(b.i32, interface.parameters.size()), llvm::ConstantInt::get(b.i32, 0),
+       describe(interface.parameters, "parameters"),
+       b.array<int64_t>(b.i64, interface.parameterOffsets, "parameter_offsets"), initialParameters,
+       llvm::ConstantInt::get(b.i64, interface.parametersSize)});
   auto *global = new llvm::GlobalVariable(*module, descriptorType, true,
                                           llvm::GlobalValue::ExternalLinkage, descriptor,
                                           kDescriptorSymbol);

@@ -71,14 +71,24 @@ FailureOr<tcc::ModelInterface> tcc::getModelInterface(ModuleOp module) {
     }
     return t;
   };
+  // Parameters (arguments marked tcc.parameter, see tcc-autodiff) live in the session, and
+  // their in-place updates (results marked tcc.update_of) are not outputs.
   for (auto [i, arg] : llvm::enumerate(main.getArguments())) {
     auto name = main.getArgAttrOfType<StringAttr>(i, "onnx.name");
     auto t = describe(arg.getType(), name ? name.getValue() : "", arg, "input", i);
     if (failed(t))
       return failure();
+    if (main.getArgAttr(i, "tcc.parameter")) {
+      if (!ShapedType(cast<ShapedType>(arg.getType())).hasStaticShape())
+        return main.emitError() << "parameter '" << t->name << "' has a dynamic shape";
+      interface.parameters.push_back(*t);
+      continue;
+    }
     interface.inputs.push_back(*t);
   }
   for (auto [i, type] : llvm::enumerate(main.getResultTypes())) {
+    if (main.getResultAttr(i, "tcc.update_of"))
+      continue;
     auto name = main.getResultAttrOfType<StringAttr>(i, "onnx.name");
     auto t = describe(type, name ? name.getValue() : "", Value(), "output", i);
     if (failed(t))

@@ -14,6 +14,7 @@
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/Module.h"
+#include "llvm/ADT/StringMap.h"
 
 using namespace mlir;
 
@@ -101,16 +102,52 @@ LogicalResult tcc::packWeights(ModuleOp module, std::vector<char> &blob) {
   return success();
 }
 
+LogicalResult tcc::packParameters(ModuleOp module, ModelInterface &interface,
+                                  std::vector<char> &blob) {
+  auto entries = module->getAttrOfType<ArrayAttr>("tcc.parameters");
+  if (!entries)
+    return success();
+  auto size = module->getAttrOfType<IntegerAttr>("tcc.parameters_size");
+  interface.parametersSize = size ? size.getInt() : 0;
+  blob.assign(static_cast<size_t>(interface.parametersSize), 0);
+  llvm::StringMap<int64_t> offsets;
+  for (auto entry : entries.getAsRange<DictionaryAttr>()) {
+    auto name = entry.getAs<StringAttr>("name");
+    auto offset = entry.getAs<IntegerAttr>("offset");
+    auto value = entry.getAs<ElementsAttr>("value");
+    std::optional<std::vector<char>> bytes = value ? rawBytes(value) : std::nullopt;
+    if (!name || !offset || !bytes ||
+        offset.getInt() + static_cast<int64_t>(bytes->size()) > interface.parametersSize)
+      return module.emitError() << "internal error: a malformed tcc.parameters entry " << entry;
+    std::copy(bytes->begin(), bytes->end(), blob.begin() + offset.getInt());
+    offsets[name.getValue()] = offset.getInt();
+  }
+  interface.parameterOffsets.clear();
+  for (const TensorInterface &p : interface.parameters) {
+    auto it = offsets.find(p.name);
+    if (it == offsets.end())
+      return module.emitError() << "internal error: parameter '" << p.name << "' has no offset";
+    interface.parameterOffsets.push_back(it->second);
+  }
+  return success();
+}
+
 std::unique_ptr<llvm::Module> tcc::buildWeightsModule(llvm::ArrayRef<char> blob,
+                                                      llvm::ArrayRef<char> parameters,
                                                       llvm::LLVMContext &context) {
   auto module = std::make_unique<llvm::Module>("weights", context);
-  llvm::Constant *data = llvm::ConstantDataArray::getRaw(
-      llvm::StringRef(blob.data(), blob.size()), blob.size(), llvm::Type::getInt8Ty(context));
-  auto *global = new llvm::GlobalVariable(*module, data->getType(), /*isConstant=*/true,
-                                          llvm::GlobalValue::ExternalLinkage, data,
-                                          "tcc_weights");
-  global->setAlignment(llvm::Align(kAlignment));
-  global->setVisibility(llvm::GlobalValue::HiddenVisibility);
-  global->setSection(".rodata.tcc_weights");
+  auto define = [&](llvm::ArrayRef<char> bytes, llvm::StringRef name) {
+    llvm::Constant *data = llvm::ConstantDataArray::getRaw(
+        llvm::StringRef(bytes.data(), bytes.size()), bytes.size(), llvm::Type::getInt8Ty(context));
+    auto *global = new llvm::GlobalVariable(*module, data->getType(), /*isConstant=*/true,
+                                            llvm::GlobalValue::ExternalLinkage, data, name);
+    global->setAlignment(llvm::Align(kAlignment));
+    global->setVisibility(llvm::GlobalValue::HiddenVisibility);
+    global->setSection((".rodata." + name).str());
+  };
+  if (!blob.empty())
+    define(blob, "tcc_weights");
+  if (!parameters.empty())
+    define(parameters, "tcc_initial_parameters");
   return module;
 }

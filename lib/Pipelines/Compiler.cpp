@@ -1,6 +1,7 @@
 //===- Compiler.cpp - one call from an imported model to any output ------------------===//
 #include "tcc/Pipelines/Compiler.h"
 #include "tcc/Autodiff/Passes.h"
+#include "tcc/Decompose/Passes.h"
 
 #include "tcc/Pipelines/Pipelines.h"
 
@@ -60,15 +61,21 @@ LogicalResult tcc::compileModule(ModuleOp module, const CompileOptions &options,
   {
     PassManager pm(module.getContext());
     configure(pm, options);
-    buildOnnxToPrimPipeline(pm);
-    if (!options.gradWrt.empty()) {
-      // The joint forward + backward function, cleaned up like the forward was.
+    if (options.gradWrt.empty()) {
+      buildOnnxToPrimPipeline(pm);
+    } else {
+      // The joint forward + backward function, differentiated before any folding (weights
+      // become parameters first, so no folded copy of one can go stale), then cleaned up as
+      // the forward alone would be.
       tcc::autodiff::AutodiffOptions grad;
       grad.wrt = options.gradWrt;
       grad.loss = options.gradLoss;
+      grad.learningRate = options.learningRate;
+      pm.addPass(tcc::createDecomposeOnnx());
       pm.addPass(tcc::autodiff::createAutodiff(grad));
       pm.addPass(mlir::createCanonicalizerPass());
       pm.addPass(mlir::createCSEPass());
+      pm.addPass(mlir::createCanonicalizerPass());
     }
     if (failed(pm.run(module)))
       return failure();
@@ -94,8 +101,9 @@ LogicalResult tcc::compileModule(ModuleOp module, const CompileOptions &options,
     module->print(text, options.printing);
     return success();
   }
-  std::vector<char> weights;
-  if (failed(packWeights(module, weights)))
+  std::vector<char> weights, parameters;
+  if (failed(packWeights(module, weights)) ||
+      failed(packParameters(module, *interface, parameters)))
     return failure();
   {
     PassManager pm(module.getContext());
@@ -124,7 +132,7 @@ LogicalResult tcc::compileModule(ModuleOp module, const CompileOptions &options,
     return success();
   }
   if (emit == EmitKind::Obj) {
-    if (!weights.empty()) {
+    if (!weights.empty() || !parameters.empty()) {
       error = "--emit=obj of a model with packed weights is not supported yet (the weights are "
               "a second object); use --emit=so";
       return failure();
@@ -132,8 +140,9 @@ LogicalResult tcc::compileModule(ModuleOp module, const CompileOptions &options,
     return writeFile(outputPath, code, error);
   }
   llvm::SmallVector<llvm::SmallVector<char, 0>, 2> objects = {std::move(code)};
-  if (!weights.empty()) {
-    std::unique_ptr<llvm::Module> weightsModule = buildWeightsModule(weights, llvmContext);
+  if (!weights.empty() || !parameters.empty()) {
+    std::unique_ptr<llvm::Module> weightsModule =
+        buildWeightsModule(weights, parameters, llvmContext);
     llvm::SmallVector<char, 0> weightsObject;
     if (failed(emitMachineCode(*weightsModule, options.target, /*assembly=*/false, weightsObject,
                                error, /*optimize=*/false)))

@@ -136,6 +136,37 @@ static tcc_status validate_descriptor(const char *where, const tcc_model_descrip
     if (status)
       return status;
   }
+  // Parameters: static shapes, aligned and inside the parameter buffer, which has initial
+  // values.
+  if (d->num_parameters < 0 || d->num_parameters > TCC_MAX_TENSORS ||
+      (d->num_parameters > 0 &&
+       (!d->parameters || !d->parameter_offsets || !d->initial_parameters)) ||
+      d->parameters_size < 0)
+    return tcc_make_status(TCC_STATUS_INVALID_MODEL,
+                           "%s: inconsistent parameters (num_parameters %d, parameters_size %lld)",
+                           where, (int)d->num_parameters, (long long)d->parameters_size);
+  for (int32_t i = 0; i < d->num_parameters; ++i) {
+    const tcc_tensor_desc *p = &d->parameters[i];
+    tcc_status status = validate_tensor(where, 0, i, p, 0);
+    if (status)
+      return status;
+    uint64_t bytes = tcc_dtype_size(p->dtype);
+    for (int32_t k = 0; k < p->rank; ++k) {
+      if (p->shape[k] < 0 || (p->shape[k] > 0 && bytes > UINT64_MAX / (uint64_t)p->shape[k]))
+        return tcc_make_status(TCC_STATUS_INVALID_MODEL,
+                               "%s: parameter %d '%s' has a dynamic or absurd dim %d", where,
+                               (int)i, p->name, (int)k);
+      bytes *= (uint64_t)p->shape[k];
+    }
+    int64_t offset = d->parameter_offsets[i];
+    if (offset < 0 || offset % 64 != 0 || (uint64_t)offset > (uint64_t)d->parameters_size ||
+        bytes > (uint64_t)d->parameters_size - (uint64_t)offset)
+      return tcc_make_status(TCC_STATUS_INVALID_MODEL,
+                             "%s: parameter %d '%s' at offset %lld does not fit the %lld-byte "
+                             "parameter buffer (or is not 64-byte aligned)",
+                             where, (int)i, p->name, (long long)offset,
+                             (long long)d->parameters_size);
+  }
   // Every symbol gets its value from an input dim; one that no input uses cannot be bound.
   for (int32_t s = 0; s < d->num_symbols; ++s) {
     int bound = 0;
@@ -189,6 +220,7 @@ static void destroy_model(tcc_model *model) {
   const tcc_model_descriptor *d = model->descriptor;
   free_entries(model->inputs, d ? d->num_inputs : 0);
   free_entries(model->outputs, d ? d->num_outputs : 0);
+  free_entries(model->parameters, d ? d->num_parameters : 0);
   if (model->library)
     dlclose(model->library);
   free(model->path);
@@ -271,7 +303,9 @@ static tcc_status create_model(const char *where, const tcc_model_descriptor *de
     failed = build_entries(descriptor, descriptor->inputs, descriptor->num_inputs,
                            &model->inputs) != 0 ||
              build_entries(descriptor, descriptor->outputs, descriptor->num_outputs,
-                           &model->outputs) != 0;
+                           &model->outputs) != 0 ||
+             build_entries(descriptor, descriptor->parameters, descriptor->num_parameters,
+                           &model->parameters) != 0;
   }
   if (failed) {
     destroy_model(model);
@@ -453,5 +487,23 @@ tcc_status tcc_model_symbol_info(const tcc_model *model, int32_t index,
   out_info->name = symbol->name;
   out_info->min = symbol->min;
   out_info->max = symbol->max;
+  return NULL;
+}
+
+int32_t tcc_model_num_parameters(const tcc_model *model) {
+  return model ? model->descriptor->num_parameters : 0;
+}
+
+tcc_status tcc_model_parameter_info(const tcc_model *model, int32_t index,
+                                    tcc_tensor_info *out_info) {
+  const char *function = "tcc_model_parameter_info";
+  if (!model || !out_info)
+    return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT, "%s: %s is null", function,
+                           model ? "out_info" : "model");
+  if (index < 0 || index >= model->descriptor->num_parameters)
+    return tcc_make_status(TCC_STATUS_OUT_OF_RANGE,
+                           "%s: index %d is out of range: the model has %d parameters", function,
+                           (int)index, (int)model->descriptor->num_parameters);
+  *out_info = model->parameters[index].info;
   return NULL;
 }

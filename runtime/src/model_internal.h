@@ -27,6 +27,7 @@ struct tcc_model {
   uint32_t flags;
   tcc_tensor_entry *inputs;
   tcc_tensor_entry *outputs;
+  tcc_tensor_entry *parameters; // num_parameters entries (tcc --grad/--train models)
   size_t output_shapes_length; // sum of the output ranks
 };
 

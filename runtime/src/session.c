@@ -36,6 +36,7 @@ struct tcc_session {
   uintptr_t *input_begin, *input_end, *output_begin, *output_end;
   void *workspace;
   size_t workspace_capacity;
+  void *parameters; // parameters_size bytes, 64-byte aligned; NULL without parameters
 
   tcc_import_table imports;
   // Set by report_error (from any thread of the pool); read after the run returns.
@@ -173,6 +174,19 @@ tcc_status tcc_session_create(tcc_model *model, const tcc_session_options *optio
   session->imports.parallel_for = import_parallel_for;
   session->imports.report_error = import_report_error;
   session->imports.set_output_extent = import_set_output_extent;
+  if (d->num_parameters > 0) {
+    size_t bytes = ((size_t)d->parameters_size + WORKSPACE_ALIGNMENT - 1) / WORKSPACE_ALIGNMENT *
+                   WORKSPACE_ALIGNMENT;
+    session->parameters = aligned_alloc(WORKSPACE_ALIGNMENT, bytes ? bytes : WORKSPACE_ALIGNMENT);
+    if (!session->parameters) {
+      tcc_session_release(session);
+      return tcc_make_status(TCC_STATUS_RESOURCE_EXHAUSTED,
+                             "%s: cannot allocate the %lld-byte parameter buffer", function,
+                             (long long)d->parameters_size);
+    }
+    memcpy(session->parameters, d->initial_parameters, (size_t)d->parameters_size);
+  }
+  session->imports.parameters = session->parameters;
   tcc_session_stats stats = TCC_SESSION_STATS_INIT;
   session->stats = stats;
   *out_session = session;
@@ -184,6 +198,7 @@ void tcc_session_release(tcc_session *session) {
     return;
   tcc_thread_pool_destroy(session->pool);
   free(session->workspace);
+  free(session->parameters);
   free(session->symbol_values);
   free(session->output_shapes);
   free(session->actual_shapes);
@@ -397,5 +412,66 @@ tcc_status tcc_session_output_shape(const tcc_session *session, size_t output,
   size_t offset = output_offset(model, (int32_t)output);
   for (int32_t k = 0; k < rank; ++k)
     out_shape[k] = session->actual_shapes[offset + k];
+  return NULL;
+}
+
+/// The entry and bytes of parameter `name`, or an error naming what is wrong with `tensor`.
+static tcc_status find_parameter(const tcc_session *session, const char *function,
+                                 const char *name, const DLTensor *tensor, void **out_address,
+                                 uint64_t *out_bytes) {
+  if (!session || !name)
+    return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT, "%s: %s is null", function,
+                           session ? "name" : "session");
+  const tcc_model *model = session->model;
+  const tcc_model_descriptor *d = model->descriptor;
+  for (int32_t i = 0; i < d->num_parameters; ++i) {
+    const tcc_tensor_entry *entry = &model->parameters[i];
+    if (strcmp(entry->info.name, name) != 0)
+      continue;
+    uint64_t bytes;
+    tcc_status status = tcc_check_tensor_layout(function, "parameter", (size_t)i, entry, tensor,
+                                                &bytes);
+    if (status)
+      return status;
+    for (int32_t k = 0; k < entry->info.rank; ++k)
+      if (tensor->shape[k] != entry->info.shape[k])
+        return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT,
+                               "%s: parameter '%s': dim %d is %lld, expected %lld", function, name,
+                               (int)k, (long long)tensor->shape[k],
+                               (long long)entry->info.shape[k]);
+    *out_address = (char *)session->parameters + d->parameter_offsets[i];
+    *out_bytes = bytes;
+    return NULL;
+  }
+  return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT, "%s: the model has no parameter '%s'",
+                         function, name);
+}
+
+tcc_status tcc_session_read_parameter(const tcc_session *session, const char *name,
+                                      const DLTensor *destination) {
+  void *address;
+  uint64_t bytes;
+  tcc_status status = find_parameter(session, "tcc_session_read_parameter", name, destination,
+                                     &address, &bytes);
+  if (status)
+    return status;
+  if (bytes)
+    memcpy(tcc_tensor_address(destination), address, (size_t)bytes);
+  return NULL;
+}
+
+tcc_status tcc_session_write_parameter(tcc_session *session, const char *name,
+                                       const DLTensor *source) {
+  void *address;
+  uint64_t bytes;
+  tcc_status status =
+      find_parameter(session, "tcc_session_write_parameter", name, source, &address, &bytes);
+  if (status)
+    return status;
+  if (atomic_load(&session->running))
+    return tcc_make_status(TCC_STATUS_INTERNAL,
+                           "tcc_session_write_parameter: the session is running");
+  if (bytes)
+    memmove(address, tcc_tensor_address(source), (size_t)bytes);
   return NULL;
 }

@@ -37,3 +37,28 @@ func.func @main(%x: tensor<4xf32> {onnx.name = "x"}) -> (tensor<f32> {onnx.name 
   %l = prim.reduce sum %x dims = [0] : tensor<4xf32> -> tensor<f32>
   return %l : tensor<f32>
 }
+
+// -----
+
+// A scatter that keeps the max of colliding updates has no VJP rule yet.
+// CHECK: error: node 'scatter_max': the VJP of prim.scatter with combine = max is not implemented (only none and sum)
+func.func @main(%x: tensor<4xf32> {onnx.name = "x"}) -> (tensor<f32> {onnx.name = "loss"}) {
+  %w = arith.constant {onnx.initializer = "w"} dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32>
+  %i = arith.constant dense<[[1], [1]]> : tensor<2x1xi64>
+  %u = prim.slice %w [0] [2] strides [2] : tensor<4xf32> -> tensor<2xf32>
+  %s = prim.scatter %x[%i], %u combine = max : (tensor<4xf32>, tensor<2x1xi64>, tensor<2xf32>) -> tensor<4xf32> loc("scatter_max"("m.onnx":0:0))
+  %l = prim.reduce sum %s dims = [0] : tensor<4xf32> -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// Product pooling has no VJP rule.
+// CHECK: error: node 'pool': the VJP of reduce_window prod is not implemented (only sum, max and min)
+func.func @main(%x: tensor<4xf32> {onnx.name = "x"}) -> (tensor<f32> {onnx.name = "loss"}) {
+  %w = arith.constant {onnx.initializer = "w"} dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32>
+  %m = prim.mul %x, %w : tensor<4xf32>
+  %p = prim.reduce_window prod %m {padding_high = array<i64: 0>, padding_low = array<i64: 0>, window_dilations = array<i64: 1>, window_dimensions = array<i64: 2>, window_strides = array<i64: 2>} : tensor<4xf32> -> tensor<2xf32> loc("pool"("m.onnx":0:0))
+  %l = prim.reduce sum %p dims = [0] : tensor<2xf32> -> tensor<f32>
+  return %l : tensor<f32>
+}

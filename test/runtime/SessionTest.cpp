@@ -711,3 +711,44 @@ TEST_CASE("data-dependent outputs: capacity in, actual shape out", "[session][da
   requireError(tcc_session_output_shape(session.get(), 0, shape), TCC_STATUS_INVALID_ARGUMENT,
                {"no successful run yet"});
 }
+
+//===------------------------------------------------------------------------------------===//
+// Parameters
+//===------------------------------------------------------------------------------------===//
+
+TEST_CASE("parameters: per-session copies, read and written by name, updated by runs",
+          "[session][parameters]") {
+  Model model = loadModel("params");
+  REQUIRE(tcc_model_num_parameters(model.get()) == 1);
+  tcc_tensor_info info;
+  REQUIRE_OK(tcc_model_parameter_info(model.get(), 0, &info));
+  CHECK(std::string(info.name) == "w");
+  CHECK(info.rank == 1);
+  CHECK(info.shape[0] == 4);
+  requireError(tcc_model_parameter_info(model.get(), 1, &info), TCC_STATUS_OUT_OF_RANGE,
+               {"tcc_model_parameter_info: index 1 is out of range: the model has 1 parameters"});
+  Session a = createSession(model.get(), 1), b = createSession(model.get(), 1);
+  HostTensor<float> w({4}, kFloat32);
+  REQUIRE_OK(tcc_session_read_parameter(a.get(), "w", w.get()));
+  CHECK(w.data == std::vector<float>{1, 2, 3, 4});
+  HostTensor<float> x({4}, kFloat32, {1, 1, 1, 1});
+  HostTensor<float> y({4}, kFloat32);
+  const DLTensor *inputs[] = {x.get()};
+  const DLTensor *outputs[] = {y.get()};
+  REQUIRE_OK(tcc_session_run(a.get(), inputs, 1, outputs, 1));
+  CHECK(y.data == std::vector<float>{1, 2, 3, 4});
+  REQUIRE_OK(tcc_session_run(a.get(), inputs, 1, outputs, 1)); // w was updated in place
+  CHECK(y.data == std::vector<float>{2, 3, 4, 5});
+  REQUIRE_OK(tcc_session_read_parameter(b.get(), "w", w.get())); // b has its own copy
+  CHECK(w.data == std::vector<float>{1, 2, 3, 4});
+  HostTensor<float> set({4}, kFloat32, {10, 20, 30, 40});
+  REQUIRE_OK(tcc_session_write_parameter(b.get(), "w", set.get()));
+  REQUIRE_OK(tcc_session_run(b.get(), inputs, 1, outputs, 1));
+  CHECK(y.data == std::vector<float>{10, 20, 30, 40});
+  HostTensor<float> wrongShape({5}, kFloat32);
+  requireError(tcc_session_write_parameter(b.get(), "w", wrongShape.get()),
+               TCC_STATUS_INVALID_ARGUMENT,
+               {"tcc_session_write_parameter: parameter 'w': dim 0 is 5, expected 4"});
+  requireError(tcc_session_read_parameter(b.get(), "v", w.get()), TCC_STATUS_INVALID_ARGUMENT,
+               {"tcc_session_read_parameter: the model has no parameter 'v'"});
+}

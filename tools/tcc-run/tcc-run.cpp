@@ -297,6 +297,11 @@ void printInfo(const tcc_model *model) {
     check(tcc_model_output_info(model, i, &info));
     describe("output", i, info);
   }
+  for (int32_t i = 0; i < tcc_model_num_parameters(model); ++i) {
+    tcc_tensor_info info{};
+    check(tcc_model_parameter_info(model, i, &info));
+    describe("parameter", i, info);
+  }
 }
 
 int runTool(const Options &options) {
@@ -421,7 +426,8 @@ int main(int argc, char **argv) {
   app.add_option("--threads", options.threads, "threads per run; 0 = one per core (default)")
       ->check(CLI::Range(0, 1024));
   app.add_flag("--info", options.info,
-               "print the model's symbols (with their ranges), inputs and outputs; with no "
+               "print the model's symbols (with their ranges), inputs, outputs and parameters; "
+               "with no "
                "--input, only that");
   app.set_version_flag("--version", std::string("tcc-run ") + tcc_runtime_version());
   try {

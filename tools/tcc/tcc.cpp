@@ -53,6 +53,8 @@ struct Options {
   bool grad = false;
   std::string wrt = "params";
   std::string loss;
+  std::string train;
+  double learningRate = 0.01;
 };
 
 /// --list-ops: every decomposition rule, one per line (text) or as a JSON array.
@@ -143,7 +145,14 @@ int compile(const Options &options) {
   tcc::CompileOptions compileOptions;
   compileOptions.emit = *tcc::parseEmitKind(options.emit);
   compileOptions.printIrAfterAll = options.printIrAfterAll;
-  if (options.grad) {
+  if (!options.train.empty()) {
+    if (options.loss.empty()) {
+      llvm::errs() << "tcc: error: --train needs --loss OUTPUT (the value to minimize)\n";
+      return kExitUsageError;
+    }
+    compileOptions.learningRate = options.learningRate;
+  }
+  if (options.grad || !options.train.empty()) {
     compileOptions.gradWrt = options.wrt;
     compileOptions.gradLoss = options.loss;
   } else if (options.wrt != "params" || !options.loss.empty()) {
@@ -248,6 +257,12 @@ int main(int argc, char **argv) {
   app.add_option("--loss", options.loss,
                  "with --grad: the output to minimize (one element; its gradient seed is 1); "
                  "without it every float output's cotangent is an input cotangent.<output>");
+  app.add_option("--train", options.train,
+                 "build a training step: each run also updates the parameters (--wrt) in the "
+                 "session by the optimizer: sgd (needs --loss; implies --grad)")
+      ->check(CLI::IsMember({"sgd"}));
+  app.add_option("--lr", options.learningRate, "--train's learning rate (default 0.01)")
+      ->check(CLI::PositiveNumber);
   app.add_flag("--print-ir-after-all", options.printIrAfterAll,
                "print the IR after every pass to stderr (large weights elided)");
   app.set_version_flag("--version", std::string("tcc ") + tcc::kVersion);

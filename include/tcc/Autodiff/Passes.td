@@ -14,6 +14,12 @@ def Autodiff : Pass<"tcc-autodiff", "mlir::ModuleOp"> {
     computes vector-Jacobian products); with `loss`, that output (which must have one
     element) is the scalar being minimized and its seed is 1.
 
+    Differentiated initializers are marked `tcc.parameter`: the generated library keeps them
+    in a writable buffer of the session (readable and writable by name through the runtime).
+    With `learning-rate`, @main also returns `p - learning_rate * grad.p` for each of them,
+    marked `tcc.update_of = "<name>"`; code generation writes these back into the
+    parameter in place (a training step) instead of publishing them as outputs.
+
     `wrt` says what to differentiate with respect to: `inputs` (every float graph input),
     `params` (every float weight, i.e. every `arith.constant` from an ONNX initializer,
     located by its name), or a comma-separated list of input and initializer names.
@@ -30,8 +36,13 @@ def Autodiff : Pass<"tcc-autodiff", "mlir::ModuleOp"> {
            "what to differentiate with respect to: inputs, params, or names (comma-separated)">,
     Option<"loss", "loss", "std::string", /*default=*/"\"\"",
            "the output to minimize (one element); empty: output cotangents become inputs">,
+    Option<"learningRate", "learning-rate", "double", /*default=*/"0.0",
+           "> 0: also one SGD step, p - learning_rate * grad.p, written back into each "
+           "differentiated parameter (results marked tcc.update_of; needs wrt=params or names "
+           "of initializers, and loss)">,
   ];
-  let dependentDialects = ["::tcc::prim::PrimDialect", "::mlir::arith::ArithDialect"];
+  let dependentDialects = ["::tcc::prim::PrimDialect", "::mlir::arith::ArithDialect",
+                           "::mlir::tensor::TensorDialect"];
 }
 
 def TestVjp : Pass<"tcc-test-vjp", "mlir::ModuleOp"> {
@@ -50,6 +61,8 @@ def TestVjp : Pass<"tcc-test-vjp", "mlir::ModuleOp"> {
     Option<"tolerance", "tolerance", "double", /*default=*/"1e-6",
            "the largest relative error that counts as ok">,
   ];
+  let dependentDialects = ["::tcc::prim::PrimDialect", "::mlir::arith::ArithDialect",
+                           "::mlir::tensor::TensorDialect"];
 }
 
 #endif // TCC_AUTODIFF_PASSES

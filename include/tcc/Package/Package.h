@@ -38,6 +38,12 @@ struct SymbolInterface {
 /// What a compiled model publishes: its inputs, outputs and symbolic dims.
 struct ModelInterface {
   std::vector<TensorInterface> inputs, outputs;
+  /// Tensors the session keeps in its writable parameter buffer (tcc --grad/--train), with
+  /// static shapes, in @main's argument order; their byte offsets in the buffer are set when
+  /// the buffer is laid out (tcc-entry-signature).
+  std::vector<TensorInterface> parameters;
+  std::vector<int64_t> parameterOffsets;
+  int64_t parametersSize = 0;
   std::vector<SymbolInterface> symbols;
 };
 
@@ -62,8 +68,16 @@ mlir::FailureOr<CpuTarget> resolveCpuTarget(llvm::StringRef target, llvm::String
 /// uses with views into the external global `tcc_weights`. Run after bufferization.
 mlir::LogicalResult packWeights(mlir::ModuleOp module, std::vector<char> &blob);
 
-/// An LLVM module that defines `tcc_weights` (hidden, read-only, 64-byte aligned) from `blob`.
+/// Lays out the initial values of the parameters (module attribute `tcc.parameters` from
+/// tcc-entry-signature: name, byte offset, value) into `blob` and records each parameter's
+/// offset and the buffer size in `interface`.
+mlir::LogicalResult packParameters(mlir::ModuleOp module, ModelInterface &interface,
+                                   std::vector<char> &blob);
+
+/// An LLVM module that defines `tcc_weights` (hidden, read-only, 64-byte aligned) from `blob`
+/// and, when `parameters` is not empty, `tcc_initial_parameters` from it.
 std::unique_ptr<llvm::Module> buildWeightsModule(llvm::ArrayRef<char> blob,
+                                                 llvm::ArrayRef<char> parameters,
                                                  llvm::LLVMContext &context);
 
 /// Translates a module lowered to the LLVM dialect into LLVM IR and adds the model

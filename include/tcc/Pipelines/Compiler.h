@@ -27,6 +27,8 @@ struct CompileOptions {
   /// the loss output ("" = output cotangents are inputs). Empty `gradWrt`: no gradients.
   std::string gradWrt;
   std::string gradLoss;
+  /// > 0 (with gradLoss): the library also takes one SGD step on the parameters, in place.
+  double learningRate = 0;
 };
 
 /// Compiles an imported module (the `onnx` dialect) as far as `options.emit`. Textual

@@ -81,6 +81,10 @@ typedef struct tcc_import_table {
   /* Reports the actual extent of a data-dependent output dim (see tcc_tensor_desc), once
    * per such dim and run, before run returns. Required by models with such outputs. */
   void (*set_output_extent)(void *context, int32_t output, int32_t dim, int64_t extent);
+  /* The session's parameter buffer (tcc_model_descriptor.parameters_size bytes, 64-byte
+   * aligned), which run reads and, for a training step, updates in place. Required by
+   * models with parameters. */
+  void *parameters;
 } tcc_import_table;
 
 /* Status codes returned by tcc_model_descriptor.run. */
@@ -118,6 +122,16 @@ typedef struct tcc_model_descriptor {
    * other. Returns a TCC_RUN_* code. Thread-safe for distinct workspaces and outputs. */
   int32_t (*run)(const tcc_import_table *imports, const int64_t *symbol_values,
                  void *const *inputs, void *const *outputs, void *workspace);
+  /* Parameters (models compiled with tcc --grad or --train): named tensors of static shape
+   * that live in a writable buffer owned by the session, initialized from
+   * initial_parameters, at parameter_offsets[i] bytes (64-byte aligned). run reads them, and
+   * a training step overwrites them with their updated values. */
+  int32_t num_parameters;
+  int32_t reserved2;
+  const tcc_tensor_desc *parameters;
+  const int64_t *parameter_offsets;
+  const void *initial_parameters;
+  int64_t parameters_size;
 } tcc_model_descriptor;
 
 #ifdef __cplusplus

@@ -319,6 +319,25 @@ TCC_API tcc_status tcc_session_run(tcc_session *session, const DLTensor *const *
                                    size_t num_inputs, const DLTensor *const *outputs,
                                    size_t num_outputs);
 
+/// Parameters (models compiled with tcc --grad or --train): tensors of static shape that
+/// each session keeps in a writable buffer, initialized from the model's values. A training
+/// step (tcc --train) updates them in place on every run. The number of them; thread-safe.
+TCC_API int32_t tcc_model_num_parameters(const tcc_model *model);
+
+/// Parameter `index` (name, dtype, static shape; dim_symbols all -1). Thread-safe.
+TCC_API tcc_status tcc_model_parameter_info(const tcc_model *model, int32_t index,
+                                            tcc_tensor_info *out_info);
+
+/// Copies the session's current value of parameter `name` into `destination` (a CPU tensor
+/// of the parameter's dtype and shape, compact row-major). Not thread-safe (as run).
+TCC_API tcc_status tcc_session_read_parameter(const tcc_session *session, const char *name,
+                                              const DLTensor *destination);
+
+/// Sets the session's parameter `name` from `source` (a CPU tensor of its dtype and shape,
+/// compact row-major); later runs use the new value. Not thread-safe (as run).
+TCC_API tcc_status tcc_session_write_parameter(tcc_session *session, const char *name,
+                                               const DLTensor *source);
+
 /// The actual shape of output `output` after the last successful tcc_session_run of this
 /// session: its rank of extents are written to `out_shape`. It differs from the shape passed
 /// to the run only in data-dependent dims (tcc_tensor_info.dim_symbols[k] ==
