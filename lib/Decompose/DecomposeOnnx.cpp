@@ -56,6 +56,20 @@ std::string getLocationName(Location loc) {
   return "";
 }
 
+/// Erases the nodes (in every region) none of whose outputs are used, transitively.
+void eraseDeadNodes(Block &block) {
+  for (bool changed = true; changed;) {
+    SmallVector<onnx::NodeOp> dead;
+    block.walk([&](onnx::NodeOp node) {
+      if (node->use_empty())
+        dead.push_back(node);
+    });
+    for (onnx::NodeOp node : llvm::reverse(dead))
+      node.erase();
+    changed = !dead.empty();
+  }
+}
+
 LogicalResult decomposeNode(onnx::NodeOp node, OpBuilder &builder, const RuleRegistry &registry,
                             NodeRewriter::DimCache *dimCache) {
   // A node whose inputs failed to decompose stays: report only the first failure.
@@ -172,6 +186,9 @@ struct DecomposeOnnxPass : tcc::impl::DecomposeOnnxBase<DecomposeOnnxPass> {
   LogicalResult decomposeFunction(func::FuncOp func, const RuleRegistry &registry) {
     if (func.isExternal())
       return success();
+    // Dead nodes first: exporters leave nodes whose outputs nothing reads; they must not
+    // cost time, nor fail the compile when tcc cannot decompose them.
+    eraseDeadNodes(func.getBody().front());
     NodeRewriter::DimCache dimCache;
     SmallVector<Operation *> ops;
     for (Operation &op : func.getBody().front())

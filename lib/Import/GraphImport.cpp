@@ -66,10 +66,9 @@ LogicalResult GraphImporter::importNode(::onnx::NodeProto &node, size_t index, B
     return emitError(loc) << "node " << quoted(name) << " has no op_type";
 
   StringRef domain = normalizeDomain(node.domain());
-  if (info.localFunctions.count({domain.str(), opType}))
-    return emitError(loc) << what << " calls the model-local function "
-                          << quoted((domain.empty() ? "" : domain.str() + ".") + opType)
-                          << "; model-local functions are not supported yet";
+  auto function = info.localFunctions.find({domain.str(), opType});
+  if (function != info.localFunctions.end())
+    return inlineFunctionCall(node, *function->second, block, scope, loc, what);
   auto opset = info.opsets.find(domain);
   if (opset == info.opsets.end())
     return emitError(loc) << what << " is in domain " << quoted(domain)
@@ -126,6 +125,74 @@ LogicalResult GraphImporter::importNode(::onnx::NodeProto &node, size_t index, B
       continue;
     if (!scope.define(output, op.getResult(position)))
       return emitError(loc) << what << " defines " << quoted(output)
+                            << ", which is already defined in its graph (ONNX names are "
+                               "assigned once)";
+  }
+  return success();
+}
+
+LogicalResult GraphImporter::inlineFunctionCall(::onnx::NodeProto &call,
+                                                const ::onnx::FunctionProto &function,
+                                                Block &block, Scope &scope, Location loc,
+                                                StringRef what) {
+  if (functionDepth >= 32)
+    return emitError(loc) << what << " calls model-local functions nested more than 32 deep "
+                                     "(recursion is not allowed in ONNX)";
+  if (call.input_size() > function.input_size() || call.output_size() > function.output_size())
+    return emitError(loc) << what << " passes " << call.input_size() << " inputs and "
+                          << call.output_size() << " outputs to function "
+                          << quoted(function.name()) << ", which has " << function.input_size()
+                          << " and " << function.output_size();
+  // The body sees only its inputs (functions do not capture the caller's values).
+  Scope inner;
+  for (int i = 0; i < function.input_size(); ++i) {
+    Value value = i < call.input_size() && !call.input(i).empty() ? scope.lookup(call.input(i))
+                                                                   : getNone(block, loc);
+    if (!value)
+      return emitError(loc) << what << " uses " << quoted(call.input(i))
+                            << ", which no graph input, initializer or earlier node defines";
+    inner.define(function.input(i), value);
+  }
+  std::string prefix = call.name().empty() ? call.op_type() : call.name();
+  ++functionDepth;
+  for (int k = 0; k < function.node_size(); ++k) {
+    ::onnx::NodeProto node = function.node(k);
+    node.set_name(prefix + "/" + (node.name().empty() ? node.op_type() + "_" + std::to_string(k)
+                                                      : node.name()));
+    // Attribute references take the call's attribute of that name, or are dropped (absent:
+    // the op's default applies).
+    auto *attributes = node.mutable_attribute();
+    for (int a = attributes->size() - 1; a >= 0; --a) {
+      ::onnx::AttributeProto &attribute = attributes->at(a);
+      if (attribute.ref_attr_name().empty())
+        continue;
+      const ::onnx::AttributeProto *given = nullptr;
+      for (const ::onnx::AttributeProto &c : call.attribute())
+        if (c.name() == attribute.ref_attr_name())
+          given = &c;
+      if (!given) {
+        attributes->DeleteSubrange(a, 1);
+        continue;
+      }
+      std::string name = attribute.name();
+      attribute = *given;
+      attribute.set_name(name);
+    }
+    if (failed(importNode(node, k, block, inner, /*rawData=*/nullptr))) {
+      --functionDepth;
+      return failure();
+    }
+  }
+  --functionDepth;
+  for (int j = 0; j < call.output_size(); ++j) {
+    if (call.output(j).empty())
+      continue;
+    Value value = inner.lookup(function.output(j));
+    if (!value)
+      return emitError(loc) << what << ": function " << quoted(function.name())
+                            << " does not define its output " << quoted(function.output(j));
+    if (!scope.define(call.output(j), value))
+      return emitError(loc) << what << " defines " << quoted(call.output(j))
                             << ", which is already defined in its graph (ONNX names are "
                                "assigned once)";
   }

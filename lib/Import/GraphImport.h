@@ -16,6 +16,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
 
+#include <map>
 #include <set>
 #include <string>
 #include <utility>
@@ -45,8 +46,8 @@ private:
 struct ModelInfo {
   /// opset_import, by normalized domain ("ai.onnx" is "").
   llvm::StringMap<int64_t> opsets;
-  /// (normalized domain, name) of each model-local function.
-  std::set<std::pair<std::string, std::string>> localFunctions;
+  /// The model-local functions by (normalized domain, name); calls are inlined.
+  std::map<std::pair<std::string, std::string>, const ::onnx::FunctionProto *> localFunctions;
 };
 
 /// The domain as tcc spells it: the default domain "ai.onnx" is "".
@@ -79,6 +80,13 @@ private:
   /// Imports `graph` as the single block of `region`; its inputs are the block arguments.
   mlir::LogicalResult importSubgraph(::onnx::GraphProto &graph, mlir::Region &region,
                                      const Scope &outer, llvm::StringRef what, mlir::Location loc);
+  /// Imports a call of a model-local function: its nodes, with their own names prefixed by
+  /// the call's, its inputs bound to the call's, attribute references resolved from the
+  /// call's attributes; the call's outputs name the function's outputs.
+  mlir::LogicalResult inlineFunctionCall(::onnx::NodeProto &call,
+                                         const ::onnx::FunctionProto &function,
+                                         mlir::Block &block, Scope &scope, mlir::Location loc,
+                                         llvm::StringRef what);
   /// The block's one onnx.none (for absent optional inputs), created on first use.
   mlir::Value getNone(mlir::Block &block, mlir::Location loc);
 
@@ -99,6 +107,7 @@ private:
   mlir::Location fileLoc;
   mlir::OpBuilder &builder;
   llvm::DenseMap<mlir::Block *, mlir::Value> noneValues;
+  int functionDepth = 0; ///< nested inlined calls (recursion is an error)
 };
 
 } // namespace tcc::import

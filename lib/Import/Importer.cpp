@@ -37,7 +37,7 @@ LogicalResult collectModelInfo(const ::onnx::ModelProto &model, Location loc, Mo
                             << " twice, with versions " << it->second << " and " << opset.version();
   }
   for (const ::onnx::FunctionProto &function : model.functions())
-    info.localFunctions.insert({normalizeDomain(function.domain()).str(), function.name()});
+    info.localFunctions[{normalizeDomain(function.domain()).str(), function.name()}] = &function;
   return success();
 }
 

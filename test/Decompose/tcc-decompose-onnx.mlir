@@ -101,3 +101,17 @@ module {
     onnx.yield %0 : !onnx.value
   }
 }
+
+// -----
+
+// Dead nodes (nothing reads their outputs, transitively) are erased before decomposition,
+// so one tcc cannot decompose does not fail the compile.
+// CHECK-LABEL: func.func @dead_nodes
+// CHECK-NEXT: %[[N:.*]] = prim.neg %arg0 : tensor<4xf32>
+// CHECK-NEXT: return %[[N]]
+func.func @dead_nodes(%arg0: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = onnx.node "FancyOp" opset 17 (%arg0) {} : (tensor<4xf32>) -> !onnx.value
+  %1 = onnx.node "Relu" opset 17 (%0) {} : (!onnx.value) -> !onnx.value
+  %2 = onnx.node "Neg" opset 17 (%arg0) {} : (tensor<4xf32>) -> !onnx.value
+  onnx.yield %2 : !onnx.value
+}
