@@ -30,6 +30,7 @@ void registerSamplingRules(RuleRegistry &registry);      // Sampling.cpp
 void registerSequenceRules(RuleRegistry &registry);      // Sequence.cpp
 void registerControlFlowRules(RuleRegistry &registry);   // ControlFlow.cpp
 void registerDataDependentRules(RuleRegistry &registry); // DataDependent.cpp
+void registerRandomRules(RuleRegistry &registry);        // Random.cpp
 void registerTrainingRules(RuleRegistry &registry);      // Training.cpp (ai.onnx.preview.training)
 void registerLinearAlgebraRules(RuleRegistry &registry); // LinearAlgebra.cpp
 void registerLinearAttentionRules(RuleRegistry &registry); // LinearAttention.cpp
@@ -61,6 +62,7 @@ inline void registerAllRuleFamilies(RuleRegistry &registry) {
   registerSequenceRules(registry);
   registerControlFlowRules(registry);
   registerDataDependentRules(registry);
+  registerRandomRules(registry);
   registerTrainingRules(registry);
   registerLinearAlgebraRules(registry);
   registerLinearAttentionRules(registry);
