@@ -349,6 +349,18 @@ LogicalResult DimOp::canonicalize(DimOp op, PatternRewriter &rewriter) {
   Value operand = op.getOperand();
   if (index < 0 || index >= op.getOperand().getType().getRank())
     return failure();
+  // A prim.loop's carried values keep their extents (its semantics): dims of the body's
+  // arguments and of the loop's results are the inits' dims.
+  if (auto arg = dyn_cast<BlockArgument>(operand))
+    if (auto loop = dyn_cast<LoopOp>(arg.getOwner()->getParentOp()); loop && arg.getArgNumber() > 0) {
+      rewriter.replaceOpWithNewOp<DimOp>(op, loop.getInits()[arg.getArgNumber() - 1], index);
+      return success();
+    }
+  if (auto result = dyn_cast<OpResult>(operand))
+    if (auto loop = dyn_cast<LoopOp>(result.getOwner())) {
+      rewriter.replaceOpWithNewOp<DimOp>(op, loop.getInits()[result.getResultNumber()], index);
+      return success();
+    }
   if (auto arg = dyn_cast<BlockArgument>(operand)) {
     auto first = getFirstBinding(arg, index);
     if (!first || (first->first == operand && first->second == index))

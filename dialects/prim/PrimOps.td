@@ -10,6 +10,7 @@ include "dialects/prim/PrimBase.td"
 include "mlir/IR/SymbolInterfaces.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/Interfaces/ControlFlowInterfaces.td"
 
 class Prim_Op<string mnemonic, list<Trait> traits = []> : Op<Prim_Dialect, mnemonic, traits>;
 

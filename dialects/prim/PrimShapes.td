@@ -57,3 +57,40 @@ def Prim_CheckOp : Prim_Op<"check"> {
   let assemblyFormat = "$condition `,` $message attr-dict";
   let hasCanonicalizeMethod = 1;
 }
+
+def Prim_LoopOp : Prim_Op<"loop", [RecursiveMemoryEffects,
+    SingleBlockImplicitTerminator<"YieldOp">]> {
+  let summary = "a loop over [0, count) carrying tensors from one iteration to the next";
+  let description = [{
+    The body's block takes the iteration number (`index`) and the carried values; its
+    `prim.yield` gives the carried values of the next iteration, of the same types and the
+    same extents (also where they are dynamic: checked at run time). The
+    results are the carried values after the last iteration (the inits when count <= 0).
+    It is how a time loop whose length is known only at run time (an RNN over a dynamic
+    sequence, ONNX Loop with a run-time trip count) stays a loop: generated code runs the body's
+    kernels once per iteration. Per-iteration outputs are carried buffers the body updates
+    (e.g. with prim.scatter at the iteration's row).
+
+    ```mlir
+    %h = prim.loop %n carrying(%h0 : tensor<4xf32>) {
+    ^bb0(%i: index, %prev: tensor<4xf32>):
+      %next = prim.tanh %prev : tensor<4xf32>
+      prim.yield %next : tensor<4xf32>
+    } -> tensor<4xf32>
+    ```
+  }];
+  let arguments = (ins Index:$count, Variadic<AnyRankedTensor>:$inits);
+  let results = (outs Variadic<AnyRankedTensor>:$results);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    $count (`carrying` `(` $inits^ `:` type($inits) `)`)? $body attr-dict (`->` type($results)^)?
+  }];
+  let hasVerifier = 1;
+}
+
+def Prim_YieldOp : Prim_Op<"yield", [Pure, Terminator, ReturnLike, HasParent<"LoopOp">]> {
+  let summary = "the carried values of a prim.loop's next iteration";
+  let arguments = (ins Variadic<AnyRankedTensor>:$values);
+  let builders = [OpBuilder<(ins), [{ build($_builder, $_state, ::mlir::ValueRange()); }]>];
+  let assemblyFormat = "($values^ `:` type($values))? attr-dict";
+}

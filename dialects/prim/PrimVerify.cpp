@@ -249,6 +249,25 @@ LogicalResult CompactOp::verify() {
   return success();
 }
 
+LogicalResult LoopOp::verify() {
+  Block &body = getBody().front();
+  if (body.getNumArguments() != getInits().size() + 1 || !body.getArgument(0).getType().isIndex())
+    return emitOpError() << "the body takes the iteration number (index) and the "
+                         << getInits().size() << " carried values, got "
+                         << body.getNumArguments() << " arguments";
+  if (!llvm::equal(getResultTypes(), getInits().getTypes()))
+    return emitOpError() << "the results must have the types of the carried values";
+  for (auto [i, init] : llvm::enumerate(getInits()))
+    if (body.getArgument(i + 1).getType() != init.getType())
+      return emitOpError() << "body argument " << i + 1 << " is " << body.getArgument(i + 1).getType()
+                           << ", but carried value " << i << " is " << init.getType();
+  auto yield = cast<YieldOp>(body.getTerminator());
+  if (!llvm::equal(yield.getValues().getTypes(), getInits().getTypes()))
+    return emitOpError() << "the body must yield the types of the carried values ("
+                         << getInits().getTypes() << "), got " << yield.getValues().getTypes();
+  return success();
+}
+
 LogicalResult SymbolOp::verify() {
   if (getMin() < 0)
     return emitOpError() << "min must be >= 0, got " << getMin();

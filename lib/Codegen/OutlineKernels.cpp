@@ -26,6 +26,28 @@ bool isKernelOp(Operation *op) {
   return isa<linalg::LinalgOp, tensor::PadOp, tensor::InsertSliceOp, scf::ForOp>(op);
 }
 
+/// A loop that runs kernels (one that contains linalg ops: prim.loop's time loops) stays on
+/// the host, and its body's compute ops become kernels called once per iteration. Loops
+/// without linalg ops (sort, scatter, compaction) are kernels themselves.
+bool isHostLoop(Operation *op) {
+  auto loop = dyn_cast<scf::ForOp>(op);
+  if (!loop)
+    return false;
+  bool runsKernels = false;
+  loop.getBody()->walk([&](linalg::LinalgOp) { runsKernels = true; });
+  return runsKernels;
+}
+
+/// The ops of `block` to outline, looking into host loops.
+void collectKernels(Block &block, SmallVectorImpl<Operation *> &kernels) {
+  for (Operation &op : block) {
+    if (isHostLoop(&op))
+      collectKernels(*cast<scf::ForOp>(op).getBody(), kernels);
+    else if (isKernelOp(&op))
+      kernels.push_back(&op);
+  }
+}
+
 /// A symbol-safe version of an ONNX node name.
 std::string sanitize(StringRef name) {
   std::string out;
@@ -53,9 +75,7 @@ struct OutlineKernelsPass : tcc::impl::OutlineKernelsBase<OutlineKernelsPass> {
       return signalPassFailure();
     SymbolTable symbols(module);
     SmallVector<Operation *> kernels;
-    for (Operation &op : main.getBody().front())
-      if (isKernelOp(&op))
-        kernels.push_back(&op);
+    collectKernels(main.getBody().front(), kernels);
     unsigned index = 0;
     for (Operation *op : kernels) {
       // What the kernel reads from outside: operands and values its regions capture.

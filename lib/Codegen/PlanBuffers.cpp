@@ -7,6 +7,9 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/MemRef/Transforms/Transforms.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
 #include <algorithm>
@@ -36,6 +39,7 @@ struct Buffer {
 int64_t lastUse(Value value, const DenseMap<Operation *, int64_t> &position, Block &block) {
   int64_t last = 0;
   SmallVector<Value> work = {value};
+  DenseSet<Value> seen = {value};
   while (!work.empty()) {
     Value v = work.pop_back_val();
     for (OpOperand &use : v.getUses()) {
@@ -44,11 +48,28 @@ int64_t lastUse(Value value, const DenseMap<Operation *, int64_t> &position, Blo
         continue;
       last = std::max(last, position.lookup(owner));
       // Views alias the buffer: their uses keep it alive.
+      auto follow = [&](Value alias) {
+        if (seen.insert(alias).second)
+          work.push_back(alias);
+      };
       if (isa<ViewLikeOpInterface>(use.getOwner()) || isa<memref::CollapseShapeOp,
                                                            memref::ExpandShapeOp,
                                                            memref::CastOp>(use.getOwner()))
         for (Value result : use.getOwner()->getResults())
-          work.push_back(result);
+          follow(result);
+      // A loop-carried buffer lives on in the loop's iteration argument and result.
+      if (auto loop = dyn_cast<scf::ForOp>(use.getOwner())) {
+        if (use.getOperandNumber() >= loop.getNumControlOperands()) {
+          unsigned k = use.getOperandNumber() - loop.getNumControlOperands();
+          follow(loop.getResult(k));
+          follow(loop.getRegionIterArgs()[k]);
+        }
+      } else if (auto yield = dyn_cast<scf::YieldOp>(use.getOwner())) {
+        if (auto loop = dyn_cast<scf::ForOp>(yield->getParentOp())) {
+          follow(loop.getResult(use.getOperandNumber()));
+          follow(loop.getRegionIterArgs()[use.getOperandNumber()]);
+        }
+      }
     }
   }
   return last;
@@ -139,12 +160,65 @@ Value placeDynamic(std::vector<Buffer> &buffers, OpBuilder &b, Location loc) {
   return alignUp(b, loc, workspace);
 }
 
+/// memref.dim of an iteration argument or result of a loop marked tcc.invariant_extents
+/// (prim.loop's: carried values keep their extents) -> of its init, then folded, so buffer
+/// sizes inside such loops become arithmetic over the symbols.
+struct DimOfInvariantLoop : OpRewritePattern<memref::DimOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(memref::DimOp dim, PatternRewriter &rewriter) const override {
+    Value source = dim.getSource();
+    scf::ForOp loop;
+    unsigned k = 0;
+    if (auto arg = dyn_cast<BlockArgument>(source)) {
+      loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
+      if (!loop || arg.getArgNumber() == 0)
+        return failure();
+      k = arg.getArgNumber() - 1;
+    } else if (auto result = dyn_cast<OpResult>(source)) {
+      loop = dyn_cast<scf::ForOp>(result.getOwner());
+      k = result.getResultNumber();
+    }
+    if (!loop || !loop->hasAttr("tcc.invariant_extents"))
+      return failure();
+    rewriter.modifyOpInPlace(dim, [&] { dim.getSourceMutable().assign(loop.getInitArgs()[k]); });
+    return success();
+  }
+};
+
+/// memref.dim of a collapse_shape: the product of the source dims of its group (upstream
+/// resolves dims of tensor reshapes only).
+struct DimOfCollapse : OpRewritePattern<memref::DimOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(memref::DimOp dim, PatternRewriter &rewriter) const override {
+    auto collapse = dim.getSource().getDefiningOp<memref::CollapseShapeOp>();
+    std::optional<int64_t> index = dim.getConstantIndex();
+    if (!collapse || !index)
+      return failure();
+    Location loc = dim.getLoc();
+    Value extent = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    for (int64_t d : collapse.getReassociationIndices()[*index])
+      extent = arith::MulIOp::create(
+          rewriter, loc, extent, memref::DimOp::create(rewriter, loc, collapse.getSrc(), d));
+    rewriter.replaceOp(dim, extent);
+    return success();
+  }
+};
+
 struct PlanBuffersPass : tcc::impl::PlanBuffersBase<PlanBuffersPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     auto main = module.lookupSymbol<func::FuncOp>("main");
     if (!main || main.isExternal())
       return;
+    {
+      RewritePatternSet patterns(&getContext());
+      patterns.add<DimOfInvariantLoop, DimOfCollapse>(&getContext());
+      arith::MulIOp::getCanonicalizationPatterns(patterns, &getContext());
+      memref::DimOp::getCanonicalizationPatterns(patterns, &getContext());
+      memref::populateResolveRankedShapedTypeResultDimsPatterns(patterns);
+      if (failed(applyPatternsGreedily(main, std::move(patterns))))
+        return signalPassFailure();
+    }
     Block &block = main.getBody().front();
     DenseMap<Operation *, int64_t> position;
     int64_t index = 0;
@@ -165,7 +239,11 @@ struct PlanBuffersPass : tcc::impl::PlanBuffersBase<PlanBuffersPass> {
         ok = false;
         return;
       }
-      if (alloc->getParentOp() != main) {
+      // An allocation inside a host loop (prim.loop) is one buffer for every iteration: it
+      // lives from the loop's start to its end (at least), and its size must not depend on
+      // the iteration (it is computed at entry like the others).
+      Operation *topLevel = block.findAncestorOpInBlock(*alloc);
+      if (!topLevel || (alloc->getParentOp() != main && !isa<scf::ForOp>(topLevel))) {
         alloc.emitError() << "internal error: an allocation inside a region of @main";
         ok = false;
         return;
@@ -209,8 +287,8 @@ struct PlanBuffersPass : tcc::impl::PlanBuffersBase<PlanBuffersPass> {
         buffer.dynamicBytes = arith::MaxSIOp::create(
             entry, loc, bytes, arith::ConstantIndexOp::create(entry, loc, 1));
       }
-      buffer.start = position[alloc];
-      buffer.end = lastUse(alloc, position, block);
+      buffer.start = position[topLevel];
+      buffer.end = std::max(position[topLevel], lastUse(alloc, position, block));
       buffers.push_back(buffer);
     });
     if (!ok)

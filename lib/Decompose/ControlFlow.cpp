@@ -131,6 +131,76 @@ LogicalResult ifRule(NodeRewriter &n) {
 // Loop(M, cond, v...): for i in [0, M) while cond: (cond, v..., s...) = body(i, cond, v...);
 // outputs v... and each s stacked along a new axis 0. Unrolled: M and every cond must be
 // known while compiling.
+/// Loop with a trip count M known only at run time: a prim.loop over M iterations, the body
+/// inlined once into it. The condition (input and each iteration's) must be known to stay
+/// true, the carried values must keep their types, and there can be no scan outputs (their
+/// size would be M, which bounds no buffer while compiling).
+LogicalResult runTimeLoop(NodeRewriter &n, Region &body, Value m, ArrayRef<Value> carried,
+                          size_t numScans) {
+  if (numScans)
+    return n.emitError() << "with a trip count known only at run time, scan outputs (here "
+                         << numScans << ") are not supported: their size is the trip count";
+  if (n.hasInput(1)) {
+    Value c = n.getInput(1);
+    std::optional<int64_t> known = c ? foldToInteger(c) : std::nullopt;
+    if (!known || *known == 0)
+      return n.emitError() << "with a trip count known only at run time, the condition input "
+                              "must be a constant true (a loop that may stop early is not "
+                              "supported)";
+  }
+  for (Value v : carried)
+    if (!isa<RankedTensorType>(v.getType()))
+      return n.emitError() << "loop-carried values must be tensors";
+  OpBuilder &b = n.getBuilder();
+  Location loc = n.getLoc();
+  // count = max(M, 0) as an index.
+  Value count = arith::IndexCastOp::create(
+      b, loc, b.getIndexType(),
+      tensor::ExtractOp::create(b, loc, reshape(n, convert(n, m, b.getI64Type()), {}),
+                                ValueRange{}));
+  count = arith::MaxSIOp::create(b, loc, count, arith::ConstantIndexOp::create(b, loc, 0));
+  auto loop = prim::LoopOp::create(b, loc, ValueRange(carried).getTypes(), count, carried);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    Block *block = b.createBlock(&loop.getBody());
+    block->addArgument(b.getIndexType(), loc);
+    for (Value v : carried)
+      block->addArgument(v.getType(), loc);
+    b.setInsertionPointToStart(block);
+    NodeRewriter::DimCache *cache = n.setDimCache(nullptr);
+    SmallVector<Value> arguments = {
+        makeShapeTensor(n, {OpFoldResult(block->getArgument(0))}, b.getI64Type(), true),
+        scalarConstant(n, b.getI1Type(), 1)};
+    for (unsigned k = 0; k < carried.size(); ++k)
+      arguments.push_back(block->getArgument(k + 1));
+    auto results = inlineSubgraph(n, body, arguments);
+    n.setDimCache(cache);
+    if (failed(results))
+      return failure();
+    if (results->size() != 1 + carried.size())
+      return n.emitError() << "the body has " << results->size() << " outputs; expected "
+                           << 1 + carried.size() << " (cond and the loop-carried values)";
+    std::optional<int64_t> next = isa<RankedTensorType>((*results)[0].getType())
+                                      ? foldToInteger((*results)[0])
+                                      : std::nullopt;
+    if (!next || *next == 0)
+      return n.emitError() << "with a trip count known only at run time, the body's condition "
+                              "output must be a constant true (a loop that may stop early is "
+                              "not supported)";
+    SmallVector<Value> yielded;
+    for (unsigned k = 0; k < carried.size(); ++k) {
+      Value v = (*results)[1 + k];
+      if (v.getType() != carried[k].getType())
+        return n.emitError() << "loop-carried value " << k << " changes type from "
+                             << carried[k].getType() << " to " << v.getType()
+                             << " in an iteration (with a run-time trip count its type must stay)";
+      yielded.push_back(v);
+    }
+    prim::YieldOp::create(b, loc, yielded);
+  }
+  return n.setResults(loop.getResults());
+}
+
 LogicalResult loop(NodeRewriter &n) {
   Region *body = getSubgraph(n, "body");
   if (!body)
@@ -151,8 +221,10 @@ LogicalResult loop(NodeRewriter &n) {
   std::optional<int64_t> tripCount;
   if (n.hasInput(0)) {
     Value m = n.getInput(0);
-    if (!m || !(tripCount = foldToInteger(m)))
-      return compileTimeOnly("input 0 (M, the trip count)");
+    if (!m)
+      return failure();
+    if (!(tripCount = foldToInteger(m)))
+      return runTimeLoop(n, *body, m, carried, numScans);
   }
   bool cond = true;
   if (n.hasInput(1)) {

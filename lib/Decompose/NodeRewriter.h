@@ -11,6 +11,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 
 namespace tcc::decompose {
 
@@ -28,6 +29,9 @@ public:
 
   /// The cache of canonical extents shared by the nodes of one function (may be null).
   DimCache *getDimCache() { return dimCache; }
+  /// Swaps the cache (null: none), e.g. while building inside a loop body, whose dims must
+  /// not be reused outside it. Returns the previous one.
+  DimCache *setDimCache(DimCache *cache) { return std::exchange(dimCache, cache); }
 
   onnx::NodeOp getNode() { return node; }
   mlir::Location getLoc() { return node.getLoc(); }

@@ -1,8 +1,9 @@
 //===- Recurrent.cpp - rules for RNN, GRU and LSTM -----------------------------------===//
 //
-// The time loop is unrolled: the sequence length must be static (tcc --dim fixes a
-// symbolic one). The input projection of every step is one contraction, X W^T + Wb, done
-// once; each step adds H R^T + Rb and applies the cell. Directions run separately (reverse
+// A static sequence length unrolls the time loop; a dynamic one becomes a prim.loop that
+// carries H (and C) and the output Y, each iteration writing its row of Y.
+// The input projection of every step is one contraction, X W^T + Wb, done once; each step
+// adds H R^T + Rb and applies the cell. Directions run separately (reverse
 // walks the steps backwards, as ONNX's reference does, with the sequence_lens mask in the
 // same reversed order) and stack into Y [seq, num_directions, batch, hidden].
 //
@@ -11,6 +12,8 @@
 #include "RuleFamilies.h"
 
 #include "tcc/Decompose/RuleRegistry.h"
+
+#include <array>
 
 using namespace mlir;
 using namespace tcc;
@@ -33,6 +36,7 @@ struct Recurrence {
   Cell cell;
   Type element;
   int64_t seq = 0, hidden = 0, directions = 1, layout = 0;
+  OpFoldResult seqDim; ///< the sequence length (static or not)
   SmallVector<OpFoldResult> batchDims; ///< [batch]
   float clip = 0;
   SmallVector<Activation> activations;
@@ -88,9 +92,10 @@ struct Recurrence {
   }
 
   /// t[index] of a tensor's first dim, that dim dropped.
-  Value row(Value t, int64_t index) {
+  Value row(Value t, int64_t index) { return row(t, OpFoldResult(b().getIndexAttr(index))); }
+  Value row(Value t, OpFoldResult index) {
     SmallVector<OpFoldResult> dims = getDims(n, t), offsets(dims.size(), b().getIndexAttr(0));
-    offsets[0] = b().getIndexAttr(index);
+    offsets[0] = index;
     SmallVector<OpFoldResult> sizes(dims);
     sizes[0] = b().getIndexAttr(1);
     Value slice = b().createOrFold<prim::SliceOp>(loc(), t, offsets, sizes,
@@ -140,7 +145,7 @@ LogicalResult recurrent(NodeRewriter &n) {
   Value x = n.getFloatInput(0), w = n.getInput(1), r = n.getInput(2);
   if (!x || !w || !r || n.hasFailed())
     return failure();
-  Recurrence rec{n, Kind, elementOf(x), 0, 0, 1, 0, {}, 0.0f, {}};
+  Recurrence rec{n, Kind, elementOf(x), 0, 0, 1, 0, {}, {}, 0.0f, {}};
   OpBuilder &b = n.getBuilder();
   Location loc = n.getLoc();
   int64_t gates = gateCount(Kind);
@@ -150,11 +155,9 @@ LogicalResult recurrent(NodeRewriter &n) {
   if (rec.layout)
     x = prim::TransposeOp::create(b, loc, x, ArrayRef<int64_t>{1, 0, 2});
   SmallVector<OpFoldResult> xDims = getDims(n, x);
-  auto seq = getConstantIntValue(xDims[0]);
-  if (!seq)
-    return n.emitError() << "the sequence length must be static (the time loop is unrolled); "
-                            "fix it with tcc --dim NAME=VALUE";
-  rec.seq = *seq;
+  rec.seqDim = xDims[0];
+  std::optional<int64_t> seq = getConstantIntValue(xDims[0]);
+  rec.seq = seq.value_or(-1); // -1: dynamic, a prim.loop
   rec.batchDims = {xDims[1]};
   auto rType = cast<RankedTensorType>(r.getType());
   if (rType.isDynamicDim(2))
@@ -217,11 +220,11 @@ LogicalResult recurrent(NodeRewriter &n) {
   bool linearBeforeReset = Kind == Cell::Gru && n.getInt("linear_before_reset", 0) != 0;
   bool inputForget = Kind == Cell::Lstm && n.getInt("input_forget", 0) != 0;
   // mask[t]: [batch, hidden], t < sequence_lens[b]
-  auto mask = [&](int64_t t) -> Value {
+  auto mask = [&](OpFoldResult t) -> Value {
     if (!lens)
       return nullptr;
     Value l = convert(n, lens, b.getI64Type());
-    Value step = fill(n, scalarConstant(n, b.getI64Type(), static_cast<double>(t)), getDims(n, l));
+    Value step = fill(n, makeShapeTensor(n, {t}, b.getI64Type(), /*scalar=*/true), getDims(n, l));
     Value valid = prim::CompareOp::create(b, loc, prim::CompareDirection::Lt, step, l);
     SmallVector<OpFoldResult> dims = {rec.batchDims[0], b.getIndexAttr(rec.hidden)};
     return prim::BroadcastInDimOp::create(b, loc, getTensorType(dims, b.getI1Type()), valid,
@@ -262,9 +265,9 @@ LogicalResult recurrent(NodeRewriter &n) {
       pi = part(0), po = part(1), pf = part(2);
     }
     const Activation *act = &rec.activations[d * perDirection];
-    SmallVector<Value> stepOutputs(rec.seq);
-    for (int64_t k = 0; k < rec.seq; ++k) {
-      int64_t t = d == 1 || direction == "reverse" ? rec.seq - 1 - k : k;
+    bool backwards = d == 1 || direction == "reverse";
+    // One time step t: the next H and C, and Y's row (masked by sequence_lens).
+    auto step = [&](Value h, Value cState, OpFoldResult t) -> std::array<Value, 3> {
       Value gx = rec.row(xw, t);
       Value gh = rec.times(h, rd);
       if (rb)
@@ -315,10 +318,67 @@ LogicalResult recurrent(NodeRewriter &n) {
         if (nextC)
           nextC = prim::SelectOp::create(b, loc, valid, nextC, cState);
       }
-      h = next;
-      cState = nextC;
-      Value y = valid ? Value(prim::SelectOp::create(b, loc, valid, h, rec.zeros())) : h;
-      stepOutputs[t] = reshape(n, y, stepDims);
+      Value y = valid ? Value(prim::SelectOp::create(b, loc, valid, next, rec.zeros())) : next;
+      return {next, nextC, reshape(n, y, stepDims)};
+    };
+    SmallVector<Value> stepOutputs;
+    if (rec.seq >= 0) {
+      stepOutputs.resize(rec.seq);
+      for (int64_t k = 0; k < rec.seq; ++k) {
+        int64_t t = backwards ? rec.seq - 1 - k : k;
+        auto [next, nextC, y] = step(h, cState, b.getIndexAttr(t));
+        h = next;
+        cState = nextC;
+        stepOutputs[t] = y;
+      }
+    } else {
+      // A run-time sequence length: prim.loop over the steps, carrying H, C and Y.
+      SmallVector<OpFoldResult> yDims = {rec.seqDim, b.getIndexAttr(1), rec.batchDims[0],
+                                         b.getIndexAttr(rec.hidden)};
+      Value y0 = fill(n, scalarConstant(n, rec.element, 0.0), yDims);
+      SmallVector<Value> inits = {h, y0};
+      if (cState)
+        inits.push_back(cState);
+      Value count = toIndex(n, rec.seqDim);
+      auto loop = prim::LoopOp::create(b, loc, ValueRange(inits).getTypes(), count, inits);
+      {
+        // (createBlock moves the builder into the body; the guard brings it back.)
+        OpBuilder::InsertionGuard guard(b);
+        Block *body = b.createBlock(&loop.getBody());
+        body->addArgument(b.getIndexType(), loc);
+        for (Value init : inits)
+          body->addArgument(init.getType(), loc);
+        b.setInsertionPointToStart(body);
+        // Dims made inside the body must not be reused outside it.
+        NodeRewriter::DimCache *cache = n.setDimCache(nullptr);
+        Value k = body->getArgument(0);
+        OpFoldResult t = k;
+        if (backwards)
+          t = subIndex(n, subIndex(n, rec.seqDim, b.getIndexAttr(1)), k);
+        auto [next, nextC, y] =
+            step(body->getArgument(1), cState ? body->getArgument(3) : Value(), t);
+        // Y with row t replaced: select(iota == t, y broadcast over the rows, Y), one
+        // elementwise kernel (whole-tensor work per step, but no nested loop on the host).
+        Type i64 = b.getI64Type();
+        Value rows = prim::IotaOp::create(b, loc, getTensorType(yDims, i64),
+                                          getDynamicExtents(n, yDims), 0);
+        Value atT = prim::CompareOp::create(
+            b, loc, prim::CompareDirection::Eq, rows,
+            fill(n, makeShapeTensor(n, {t}, i64, /*scalar=*/true), yDims));
+        Value spread = prim::BroadcastInDimOp::create(
+            b, loc, cast<RankedTensorType>(y0.getType()), y, getDynamicExtents(n, yDims),
+            b.getDenseI64ArrayAttr({0, 1, 2, 3}));
+        Value written = prim::SelectOp::create(b, loc, atT, spread, body->getArgument(2));
+        SmallVector<Value> carried = {next, written};
+        if (nextC)
+          carried.push_back(nextC);
+        prim::YieldOp::create(b, loc, carried);
+        n.setDimCache(cache);
+      }
+      h = loop.getResult(0);
+      if (cState)
+        cState = loop.getResult(2);
+      stepOutputs.push_back(loop.getResult(1));
     }
     ys.push_back(stepOutputs.size() == 1
                      ? stepOutputs.front()

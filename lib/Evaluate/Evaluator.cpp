@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------------------===//
 #include "EvaluateOps.h"
+#include "dialects/prim/PrimDialect.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Location.h"
@@ -13,6 +14,7 @@
 using namespace mlir;
 using namespace tcc::eval;
 using namespace tcc::eval::detail;
+namespace prim = tcc::prim;
 
 namespace {
 /// `loc` for an error message: the ONNX node name of a NameLoc, `file:line:col`, or the
@@ -93,12 +95,45 @@ FamilyResult dispatch(Operation *op, const Environment &env, EvaluationState &st
   return evaluateUpstreamOp(op, env);
 }
 
+llvm::Error evaluateOp(Operation *op, Environment &env, EvaluationState &state);
+
+/// prim.loop: the body's ops, in order, `count` times, the carried values passed from each
+/// iteration's yield to the next.
+llvm::Error evaluateLoop(prim::LoopOp loop, Environment &env, EvaluationState &state) {
+  int64_t count = env.get(loop.getCount()).getInt(0);
+  std::vector<Tensor> carried;
+  for (Value init : loop.getInits())
+    carried.push_back(env.get(init));
+  Block &body = loop.getBody().front();
+  for (int64_t i = 0; i < count; ++i) {
+    Tensor index = Tensor::zeros(IndexType::get(loop.getContext()), {});
+    index.setInt(0, i);
+    env.set(body.getArgument(0), std::move(index));
+    for (auto [k, value] : llvm::enumerate(carried))
+      env.set(body.getArgument(k + 1), value);
+    for (Operation &op : body.without_terminator())
+      if (llvm::Error error = evaluateOp(&op, env, state))
+        return error;
+    auto yield = cast<prim::YieldOp>(body.getTerminator());
+    for (auto [k, value] : llvm::enumerate(yield.getValues())) {
+      if (!env.contains(value))
+        return atOp(yield, "operand " + llvm::Twine(k) + " has no value");
+      carried[k] = env.get(value);
+    }
+  }
+  for (auto [k, result] : llvm::enumerate(loop.getResults()))
+    env.set(result, std::move(carried[k]));
+  return llvm::Error::success();
+}
+
 /// Evaluates one op of the function body into `env`.
 llvm::Error evaluateOp(Operation *op, Environment &env, EvaluationState &state) {
   for (auto [i, operand] : llvm::enumerate(op->getOperands()))
     if (!env.contains(operand))
       return atOp(op, "operand " + llvm::Twine(i) +
                           " has no value (it is not defined earlier in the function's block)");
+  if (auto loop = dyn_cast<prim::LoopOp>(op))
+    return evaluateLoop(loop, env, state);
   if (op->getNumRegions() != 0)
     return atOp(op, "ops with regions are not supported");
 

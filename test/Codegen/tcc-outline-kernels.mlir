@@ -1,4 +1,4 @@
-// RUN: tcc-opt %s --tcc-outline-kernels | FileCheck %s
+// RUN: tcc-opt %s --split-input-file --tcc-outline-kernels | FileCheck %s
 // Each compute op of @main becomes a private kernel named after its ONNX node; its
 // destination is an argument, scalar constants are cloned in, tensors are passed.
 
@@ -22,5 +22,33 @@ func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
     %m = arith.maximumf %in, %zero : f32
     linalg.yield %m : f32
   } -> tensor<4xf32> loc("relu"("model.onnx":0:0))
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+// A loop that runs kernels (prim.loop's time loops: it contains linalg ops) stays on the
+// host; its body's compute ops become kernels called once per iteration.
+#id = affine_map<(d0) -> (d0)>
+// CHECK-LABEL: func.func private @kernel_0_step
+// CHECK: math.tanh
+// CHECK-LABEL: func.func @main
+// CHECK: scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[H:.*]] = %arg0)
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<4xf32>
+// CHECK: %[[N:.*]] = func.call @kernel_0_step(%[[H]], %[[E]])
+// CHECK: scf.yield %[[N]]
+func.func @main(%x: tensor<4xf32>, %n: index) -> tensor<4xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%h = %x) -> (tensor<4xf32>) {
+    %e = tensor.empty() : tensor<4xf32>
+    %t = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+        ins(%h : tensor<4xf32>) outs(%e : tensor<4xf32>) {
+    ^bb0(%in: f32, %out: f32):
+      %m = math.tanh %in : f32
+      linalg.yield %m : f32
+    } -> tensor<4xf32> loc("step"("model.onnx":0:0))
+    scf.yield %t : tensor<4xf32>
+  }
   return %r : tensor<4xf32>
 }

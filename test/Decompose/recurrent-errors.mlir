@@ -3,16 +3,6 @@
 // node, its op type and opset, and what was expected.
 
 module {
-  func.func @dynamic_sequence(%x: tensor<?x2x3xf32>, %w: tensor<1x16x3xf32>, %r: tensor<1x16x4xf32>) -> tensor<*xf32> {
-    // CHECK: error: node 'lstm' (LSTM, opset 14): the sequence length must be static (the time loop is unrolled); fix it with tcc --dim NAME=VALUE
-    %0:3 = onnx.node "LSTM" opset 14 (%x, %w, %r) {hidden_size = 4 : i64} : (tensor<?x2x3xf32>, tensor<1x16x3xf32>, tensor<1x16x4xf32>) -> (!onnx.value, !onnx.value, !onnx.value) loc("lstm"("m.onnx":0:0))
-    onnx.yield %0#0 : !onnx.value
-  }
-}
-
-// -----
-
-module {
   func.func @activation(%x: tensor<5x2x3xf32>, %w: tensor<1x4x3xf32>, %r: tensor<1x4x4xf32>) -> tensor<*xf32> {
     // CHECK: error: node 'rnn' (RNN, opset 14): activation 'Swoosh' is not an ONNX recurrent activation
     %0:2 = onnx.node "RNN" opset 14 (%x, %w, %r) {hidden_size = 4 : i64, activations = ["Swoosh"]} : (tensor<5x2x3xf32>, tensor<1x4x3xf32>, tensor<1x4x4xf32>) -> (!onnx.value, !onnx.value) loc("rnn"("m.onnx":0:0))

@@ -9,8 +9,11 @@
 // be identical), loaded by the runtime and run. Cases run in this one process, each under a
 // crash-recovery context, so that one crash is one failure.
 //
-// The expected-results file is a ratchet: it lists the cases that must pass; a listed case
-// that fails is a regression (exit status 1) and an unlisted pass is reported as new.
+// The expected-results file is a ratchet. A name alone on a line is a case that must pass: a
+// listed case that fails is a regression (exit status 1) and an unlisted pass is reported as
+// new. `!NAME  REASON` excludes a case that tcc does not pass and says why: an excluded case
+// that passes is reported (its exclusion is to be removed), and a case that neither passes nor
+// is excluded is an unlisted failure (exit status 1), so that the file lists every case.
 //
 //===----------------------------------------------------------------------------------===//
 #include "CaseData.h"
@@ -35,6 +38,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <set>
 
 using namespace mlir;
@@ -234,19 +238,65 @@ std::string runCase(const std::string &dir, Mode mode, const std::string &scratc
   return "";
 }
 
-std::set<std::string> readExpected(const std::string &path) {
-  std::set<std::string> names;
+/// The expected-results file: the cases that must pass and the excluded ones with reasons.
+struct Expected {
+  std::set<std::string> passes;
+  std::map<std::string, std::string> exclusions; // name -> reason
+};
+
+/// The header of a file written by --update-expected.
+constexpr llvm::StringLiteral kExpectedHeader =
+    "# Expected results (tcc-conformance --expected; --update-expected rewrites it). NAME: a case\n"
+    "# that passes; if it fails, that is a regression. `!NAME  REASON`: a case tcc does not pass,\n"
+    "# and why. An excluded case that passes is reported (remove its exclusion); a case neither\n"
+    "# passing nor excluded fails the run as an unlisted failure. Only move toward passing.\n";
+
+/// Reads `path` into `expected`; returns "" or what is wrong with the file.
+std::string readExpected(const std::string &path, bool updating, Expected &expected) {
   auto buffer = llvm::MemoryBuffer::getFile(path);
-  if (!buffer)
-    return names;
+  if (!buffer) // --update-expected may create the file
+    return buffer.getError() == std::errc::no_such_file_or_directory && updating
+               ? ""
+               : "cannot read " + path;
   llvm::SmallVector<llvm::StringRef> lines;
   (*buffer)->getBuffer().split(lines, '\n');
-  for (llvm::StringRef line : lines) {
+  for (auto [number, line] : llvm::enumerate(lines)) {
     line = line.trim();
-    if (!line.empty() && !line.starts_with("#"))
-      names.insert(line.str());
+    if (line.empty() || line.starts_with("#"))
+      continue;
+    if (!line.consume_front("!")) {
+      expected.passes.insert(line.str());
+      continue;
+    }
+    size_t space = line.find_first_of(" \t");
+    llvm::StringRef name = line.take_front(space), reason = line.drop_front(name.size()).trim();
+    if (name.empty() || reason.empty())
+      return path + ":" + std::to_string(number + 1) + ": expected `!NAME  REASON`, got `!" +
+             line.str() + "`";
+    expected.exclusions[name.str()] = reason.str();
   }
-  return names;
+  return "";
+}
+
+/// Rewrites `path`: the passes of this run, then the exclusions of the cases that did not
+/// pass (grouped by reason).
+std::string writeExpected(const std::string &path, const std::set<std::string> &passed,
+                          const Expected &old) {
+  std::error_code ec;
+  llvm::raw_fd_ostream os(path, ec);
+  if (ec)
+    return "cannot write " + path;
+  os << kExpectedHeader;
+  for (const std::string &name : passed)
+    os << name << "\n";
+  std::vector<std::pair<std::string, std::string>> exclusions;
+  for (const auto &[name, reason] : old.exclusions)
+    if (!passed.count(name))
+      exclusions.emplace_back(reason, name);
+  llvm::sort(exclusions);
+  for (const auto &[reason, name] : exclusions)
+    os << "!" << name << "  " << reason << "\n";
+  return "";
 }
 
 } // namespace
@@ -259,9 +309,11 @@ int main(int argc, char **argv) {
                  "reference (decompose and evaluate) or compiled (model.so through the runtime)")
       ->check(CLI::IsMember({"reference", "compiled"}));
   app.add_option("--expected", options.expected,
-                 "the ratchet: cases that must pass (one name per line)");
+                 "the ratchet: cases that must pass (one name per line) and excluded cases "
+                 "(`!NAME  REASON`)");
   app.add_flag("--update-expected", options.updateExpected,
-               "rewrite the expected file with the cases that pass now");
+               "rewrite the expected file with the cases that pass now, keeping the exclusions "
+               "of the cases that still fail");
   app.add_option("--filter", options.filter, "only cases whose name contains this");
   app.add_flag("-q,--quiet", options.quiet, "print only failures and the summary");
   app.add_flag("-v,--verbose", options.verbose, "print each float output's error");
@@ -284,6 +336,15 @@ int main(int argc, char **argv) {
     options.sizes.push_back(sizes);
   }
 
+  Expected expected;
+  if (!options.expected.empty()) {
+    std::string problem = readExpected(options.expected, options.updateExpected, expected);
+    if (!problem.empty()) {
+      llvm::errs() << "tcc-conformance: error: " << problem << "\n";
+      return 2;
+    }
+  }
+
   Mode mode = options.mode == "compiled" ? Mode::Compiled : Mode::Reference;
   tcc::registerAllPasses();
   llvm::SmallString<128> scratch;
@@ -293,21 +354,28 @@ int main(int argc, char **argv) {
   }
   llvm::CrashRecoveryContext::Enable();
   std::vector<std::string> cases = collectCases(options.paths, options.filter);
-  std::set<std::string> expected =
-      options.expected.empty() ? std::set<std::string>() : readExpected(options.expected);
+  bool checked = !options.expected.empty();
   std::set<std::string> passed;
-  unsigned numPassed = 0, numFailed = 0, regressions = 0, newPasses = 0;
+  unsigned numPassed = 0, numFailed = 0, numExcluded = 0, regressions = 0, newPasses = 0,
+           excludedPasses = 0, unlisted = 0;
   for (const std::string &dir : cases) {
     std::string name = llvm::sys::path::filename(dir).str();
     std::string reason, note;
     llvm::CrashRecoveryContext crc;
     if (!crc.RunSafely([&] { reason = runCase(dir, mode, scratch.str().str(), options, note); }))
       reason = "crashed";
-    bool listed = expected.count(name);
+    bool listed = expected.passes.count(name);
+    auto exclusion = expected.exclusions.find(name);
+    bool excluded = exclusion != expected.exclusions.end();
     if (reason.empty()) {
       ++numPassed;
       passed.insert(name);
-      if (!options.expected.empty() && !listed) {
+      if (checked && excluded) {
+        ++excludedPasses;
+        llvm::outs() << "NEW PASS " << name << note
+                     << " of an excluded case: remove its exclusion (" << exclusion->second
+                     << ")\n";
+      } else if (checked && !listed) {
         ++newPasses;
         llvm::outs() << "NEW PASS " << name << note << "\n";
       } else if (!options.quiet) {
@@ -315,28 +383,44 @@ int main(int argc, char **argv) {
       }
     } else {
       ++numFailed;
-      llvm::outs() << (listed ? "REGRESSION " : "FAIL ") << name << ": " << reason << "\n";
-      regressions += listed;
+      if (listed) {
+        ++regressions;
+        llvm::outs() << "REGRESSION " << name << ": " << reason << "\n";
+      } else if (excluded) {
+        ++numExcluded;
+        if (!options.quiet)
+          llvm::outs() << "EXCLUDED " << name << " (" << exclusion->second << "): " << reason
+                       << "\n";
+      } else if (checked) {
+        ++unlisted;
+        llvm::outs() << "UNLISTED FAILURE " << name << ": " << reason << "\n";
+      } else {
+        llvm::outs() << "FAIL " << name << ": " << reason << "\n";
+      }
     }
     llvm::outs().flush();
   }
   llvm::sys::fs::remove_directories(scratch);
-  if (options.updateExpected && !options.expected.empty()) {
-    std::error_code ec;
-    llvm::raw_fd_ostream os(options.expected, ec);
-    if (ec) {
-      llvm::errs() << "tcc-conformance: error: cannot write " << options.expected << "\n";
+  if (options.updateExpected && checked) {
+    std::string problem = writeExpected(options.expected, passed, expected);
+    if (!problem.empty()) {
+      llvm::errs() << "tcc-conformance: error: " << problem << "\n";
       return 2;
     }
-    os << "# Cases that pass; written by tcc-conformance --update-expected. A listed case that\n"
-          "# fails is a regression. Only add lines (the ratchet moves toward passing).\n";
-    for (const std::string &name : passed)
-      os << name << "\n";
   }
   if (newPasses)
     llvm::outs() << newPasses << " new passes: run with --update-expected to record them\n";
+  if (excludedPasses)
+    llvm::outs() << excludedPasses
+                 << " new passes of excluded cases: remove their exclusions (--update-expected)\n";
   if (regressions)
     llvm::outs() << regressions << " regressions\n";
-  llvm::outs() << numPassed << " passed, " << numFailed << " failed\n";
-  return regressions ? 1 : 0;
+  if (unlisted)
+    llvm::outs() << unlisted << " unlisted failures: each needs `!NAME  REASON` in "
+                 << options.expected << "\n";
+  llvm::outs() << numPassed << " passed, " << numFailed << " failed";
+  if (checked)
+    llvm::outs() << " (" << numExcluded << " excluded)";
+  llvm::outs() << "\n";
+  return regressions || unlisted ? 1 : 0;
 }

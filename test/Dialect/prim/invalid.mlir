@@ -146,3 +146,15 @@ func.func @compact_result_type(%x: tensor<4x3xf32>, %m: tensor<3xi1>) {
   %0 = prim.compact %x, %m dim = 1 : (tensor<4x3xf32>, tensor<3xi1>) -> tensor<4x3xf32>
   return
 }
+
+// -----
+
+func.func @loop_types(%n: index, %x: tensor<4xf32>) {
+  // expected-error @+1 {{the body must yield the types of the carried values}}
+  %0 = prim.loop %n carrying(%x : tensor<4xf32>) {
+  ^bb0(%i: index, %h: tensor<4xf32>):
+    %c = arith.constant dense<0.0> : tensor<2xf32>
+    prim.yield %c : tensor<2xf32>
+  } -> tensor<4xf32>
+  return
+}
