@@ -6,7 +6,9 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace tcc {
 #define GEN_PASS_DEF_RANGEKERNELS
@@ -21,7 +23,9 @@ namespace {
 scf::ParallelOp rangeLoop(func::FuncOp kernel) {
   scf::ParallelOp found;
   for (Operation &op : kernel.getBody().front()) {
-    if (isa<arith::ConstantOp, func::ReturnOp, memref::DimOp>(op))
+    // Extent arithmetic (tcc-tile-contractions' tile counts) may precede the loop.
+    if (isa<arith::ConstantOp, func::ReturnOp, memref::DimOp>(op) ||
+        (isa<arith::ArithDialect>(op.getDialect()) && isPure(&op)))
       continue;
     auto parallel = dyn_cast<scf::ParallelOp>(op);
     if (!parallel || found)
@@ -37,9 +41,24 @@ scf::ParallelOp rangeLoop(func::FuncOp kernel) {
   return found;
 }
 
-/// The loop's extent as the caller computes it: a constant, an argument, or a dim of an
-/// argument; null otherwise.
+/// Integer arithmetic the caller can redo on the values it passes.
+bool isExtentArithmetic(Operation *op) {
+  return op && isa<arith::AddIOp, arith::SubIOp, arith::MulIOp, arith::DivUIOp, arith::DivSIOp>(op);
+}
+
+/// The loop's extent as the caller computes it: a constant, an argument, a dim of an
+/// argument, or integer arithmetic on those; null otherwise.
 Value extentAtCall(Value bound, func::CallOp call, OpBuilder &at) {
+  if (Operation *op = bound.getDefiningOp(); isExtentArithmetic(op)) {
+    IRMapping mapping;
+    for (Value operand : op->getOperands()) {
+      Value atCall = extentAtCall(operand, call, at);
+      if (!atCall)
+        return nullptr;
+      mapping.map(operand, atCall);
+    }
+    return at.clone(*op, mapping)->getResult(0);
+  }
   APInt constant;
   if (matchPattern(bound, m_ConstantInt(&constant)))
     return arith::ConstantIndexOp::create(at, call.getLoc(), constant.getSExtValue());
@@ -58,6 +77,8 @@ Value extentAtCall(Value bound, func::CallOp call, OpBuilder &at) {
 bool extentComputable(Value bound) {
   if (matchPattern(bound, m_Constant()) || isa<BlockArgument>(bound))
     return true;
+  if (Operation *op = bound.getDefiningOp(); isExtentArithmetic(op))
+    return llvm::all_of(op->getOperands(), extentComputable);
   auto dim = bound.getDefiningOp<memref::DimOp>();
   return dim && isa<BlockArgument>(dim.getSource()) && dim.getConstantIndex();
 }

@@ -25,10 +25,10 @@ static constexpr const char *kPrimToKernel =
     "buffer-results-to-out-params,canonicalize,tcc-plan-buffers";
 
 static constexpr const char *kKernelToLLVM =
-    "tcc-expand-copies,tcc-order-loops,convert-linalg-to-parallel-loops,tcc-range-kernels,"
+    "tcc-tile-contractions,tcc-expand-copies,tcc-order-loops,convert-linalg-to-parallel-loops,tcc-range-kernels,"
     "tcc-lower-checks,tcc-approximate-math,canonicalize,"
     "expand-strided-metadata,lower-affine,convert-scf-to-cf,convert-math-to-funcs,"
-    "finalize-memref-to-llvm,convert-arith-to-llvm,convert-math-to-llvm,"
+    "convert-vector-to-llvm,finalize-memref-to-llvm,convert-arith-to-llvm,convert-math-to-llvm,"
     "convert-index-to-llvm,convert-func-to-llvm,"
     "convert-cf-to-llvm,reconcile-unrealized-casts,canonicalize";
 

@@ -100,6 +100,44 @@ def ApproximateMath : Pass<"tcc-approximate-math", "mlir::ModuleOp"> {
                            "::mlir::vector::VectorDialect", "::mlir::x86vector::X86VectorDialect"];
 }
 
+def TileContractions : Pass<"tcc-tile-contractions", "mlir::ModuleOp"> {
+  let summary = "Register-blocked vector FMAs for float matmuls, batch matmuls and convolutions";
+  let description = [{
+    Runs on buffers, before `tcc-order-loops`. A float contraction in a kernel whose payload
+    is `out + a * b` and whose output's fastest dim j is read by exactly one operand, in its
+    last index with a stride of 1 to 4 (matmul's B, a convolution's input row), and not at
+    all by the other (A, the filter), becomes an outer product per reduction point: an
+    `scf.parallel` over the other parallel dims, with a row dim i (one the scalar operand
+    reads and the vector operand does not: matmul's rows, the output channels) tiled by 6;
+    inside, 6 x 2 vector accumulators over j, reduction loops that load 2 vectors of b,
+    broadcast 6 scalars of a and issue 12 `vector.fma`, and the accumulators stored once.
+    Rows past the last full tile run one at a time and the columns past the last full block
+    one masked vector at a time, so dynamic extents need no other code. The outer loop
+    stays parallel (its first dim: the first of static trip count >= 8, else the outermost),
+    so `tcc-range-kernels` splits it over threads. Other linalg ops are left alone.
+
+    ```mlir
+    linalg.matmul ins(%a, %b : memref<?x64xf32>, memref<64x32xf32>) outs(%c : memref<?x32xf32>)
+    // becomes
+    scf.parallel (%t) = (%c0) to ((%m + 5) / 6) step (%c1) {
+      scf.if %full_tile {
+        scf.for %j = %c0 to %c32 step %c16 {
+          %acc = vector.load %c[...] : memref<?x32xf32>, vector<8xf32>   // x 12
+          scf.for %k = %c0 to %c64 step %c1 iter_args(...) {
+            %b0 = vector.load %b[%k, %j] ...                              // x 2
+            %a0 = vector.broadcast (memref.load %a[%row0, %k])            // x 6
+            vector.fma %a0, %b0, %acc00 ...                               // x 12
+    ```
+  }];
+  let options = [
+    Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"256",
+           "bits of one vector register (256: AVX2, the default x86-64-v3 target; 512: AVX-512)">,
+  ];
+  let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect",
+                           "::mlir::memref::MemRefDialect", "::mlir::arith::ArithDialect",
+                           "::mlir::affine::AffineDialect"];
+}
+
 def OrderLoops : Pass<"tcc-order-loops", "mlir::ModuleOp"> {
   let summary = "Order each kernel's loops so that the innermost one walks memory contiguously";
   let description = [{
@@ -123,8 +161,8 @@ def RangeKernels : Pass<"tcc-range-kernels", "mlir::ModuleOp"> {
   let summary = "Let each kernel run a range of its outermost parallel loop";
   let description = [{
     Runs after `convert-linalg-to-parallel-loops`. A kernel whose body is one `scf.parallel`
-    whose outermost extent its callers can compute (a constant, an argument, or a dim of an
-    argument) gets two index arguments, `begin` and `end`, that bound that loop; its calls
+    whose outermost extent its callers can compute (a constant, an argument, a dim of an
+    argument, or integer arithmetic on those, such as a tile count) gets two index arguments, `begin` and `end`, that bound that loop; its calls
     pass (0, extent). The kernel's name goes into the module attribute
     `tcc.parallel_kernels`, so that packaging can run the calls through the runtime's
     `parallel_for` (imports->parallel_for splits [0, extent) into chunks). @main gets the
