@@ -1,0 +1,557 @@
+//===- TileContractions.cpp - register-blocked vector code for contractions ------------===//
+//
+// A float contraction out[p...] += a[...] * b[...] whose output's fastest dim j is read
+// contiguously (or with a constant stride) by exactly one operand ("the vector operand")
+// and not at all by the other ("the scalar operand") is an outer product per reduction
+// point: matmul (j = columns of B), batch matmul, dot_general's generics, and direct
+// convolutions in NCHW (j = output columns, read from an input row with the conv's stride;
+// the filter does not depend on it). Such an op becomes
+//
+//   scf.parallel over the other parallel dims, with a row dim i tiled by R
+//     scf.for j0 over full blocks of V vectors:    R x V accumulators (vector registers)
+//       scf.for over each reduction dim:           V vector loads of b, R broadcasts of a,
+//                                                  R x V vector.fma
+//     scf.for j0 over the rest, one masked vector at a time
+//   with a one-row copy of the same for the rows past the last full tile of i.
+//
+// i is a parallel dim the scalar operand reads and the vector operand does not (matmul's
+// rows, a convolution's output channels), so every vector load is used R times and every
+// broadcast V times. Remainders are handled exactly: rows one at a time, columns with
+// masked loads and stores, so dynamic extents need nothing else.
+//
+//===----------------------------------------------------------------------------------===//
+#include "tcc/Codegen/Passes.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/AffineExprVisitor.h"
+#include "mlir/IR/Matchers.h"
+
+namespace tcc {
+#define GEN_PASS_DEF_TILECONTRACTIONS
+#include "tcc/Codegen/Passes.h.inc"
+} // namespace tcc
+
+using namespace mlir;
+
+namespace {
+
+/// How a contraction maps onto the outer-product scheme.
+struct Plan {
+  linalg::LinalgOp op;
+  Value scalar, vector, out;              // the operands
+  AffineMap scalarMap, vectorMap, outMap; // their indexing maps
+  unsigned j = 0;                         // the output's fastest dim
+  std::optional<unsigned> i;              // the row dim, if any
+  int64_t stride = 1;                     // how far the vector operand moves per step of j
+  SmallVector<unsigned> outer;            // parallel dims other than i and j, output order
+  SmallVector<unsigned> reductions;       // reduction dims, loop order
+  VectorType vectorType;
+};
+
+/// Whether a memref's last dim has unit stride.
+bool lastDimContiguous(Value memref) {
+  auto type = dyn_cast<MemRefType>(memref.getType());
+  if (!type || type.getRank() == 0)
+    return false;
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)))
+    return false;
+  return strides.back() == 1;
+}
+
+/// Whether the payload is `out + in0 * in1` (in any operand order) on one float type.
+bool isMultiplyAdd(linalg::LinalgOp op) {
+  Block *body = op.getBlock();
+  if (!body || body->getNumArguments() != 3 || body->getOperations().size() != 3)
+    return false;
+  auto yield = dyn_cast<linalg::YieldOp>(body->getTerminator());
+  if (!yield || yield.getNumOperands() != 1)
+    return false;
+  auto add = yield.getOperand(0).getDefiningOp<arith::AddFOp>();
+  if (!add)
+    return false;
+  Value acc = body->getArgument(2);
+  Value product = add.getLhs() == acc ? add.getRhs() : add.getRhs() == acc ? add.getLhs() : nullptr;
+  auto mul = product ? product.getDefiningOp<arith::MulFOp>() : nullptr;
+  if (!mul)
+    return false;
+  Value x = body->getArgument(0), y = body->getArgument(1);
+  return (mul.getLhs() == x && mul.getRhs() == y) || (mul.getLhs() == y && mul.getRhs() == x);
+}
+
+/// The constant by which `expr` grows when dim `d` grows by one, if that is a constant
+/// for every value of the dims (i.e. `expr` is linear in d).
+std::optional<int64_t> coefficient(AffineExpr expr, unsigned d, unsigned numDims) {
+  MLIRContext *ctx = expr.getContext();
+  AffineExpr dim = getAffineDimExpr(d, ctx);
+  AffineExpr shifted = expr.replace(dim, dim + 1);
+  AffineExpr difference = simplifyAffineExpr(shifted - expr, numDims, 0);
+  if (auto constant = dyn_cast<AffineConstantExpr>(difference))
+    return constant.getValue();
+  return std::nullopt;
+}
+
+/// The plan for `op`, or nothing when it does not have the outer-product form.
+std::optional<Plan> planContraction(linalg::LinalgOp op, int64_t vectorBits) {
+  if (!op.hasPureBufferSemantics() || op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
+      op.hasIndexSemantics() || !isMultiplyAdd(op))
+    return std::nullopt;
+  Plan plan;
+  plan.op = op;
+  plan.out = op.getDpsInitOperand(0)->get();
+  auto outType = dyn_cast<MemRefType>(plan.out.getType());
+  if (!outType || outType.getRank() == 0)
+    return std::nullopt;
+  Type element = outType.getElementType();
+  if (!element.isF32() && !element.isF64())
+    return std::nullopt;
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    auto type = dyn_cast<MemRefType>(input->get().getType());
+    if (!type || type.getElementType() != element)
+      return std::nullopt;
+  }
+  int64_t lanes = vectorBits / element.getIntOrFloatBitWidth();
+  if (lanes < 2)
+    return std::nullopt;
+  plan.vectorType = VectorType::get({lanes}, element);
+
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  unsigned numDims = op.getNumLoops();
+  if (llvm::none_of(iterators, [](utils::IteratorType t) { return t == utils::IteratorType::reduction; }))
+    return std::nullopt;
+  plan.outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  // The output indexes every parallel dim once, and nothing else.
+  if (!plan.outMap.isProjectedPermutation() || !lastDimContiguous(plan.out))
+    return std::nullopt;
+  for (unsigned d = 0; d < numDims; ++d) {
+    bool parallel = iterators[d] == utils::IteratorType::parallel;
+    if (parallel != plan.outMap.isFunctionOfDim(d))
+      return std::nullopt;
+  }
+  plan.j = cast<AffineDimExpr>(plan.outMap.getResults().back()).getPosition();
+
+  // Exactly one input reads j, in its last index only.
+  OpOperand *first = op.getDpsInputOperand(0), *second = op.getDpsInputOperand(1);
+  AffineMap firstMap = op.getMatchingIndexingMap(first), secondMap = op.getMatchingIndexingMap(second);
+  bool firstReads = firstMap.isFunctionOfDim(plan.j), secondReads = secondMap.isFunctionOfDim(plan.j);
+  if (firstReads == secondReads)
+    return std::nullopt;
+  OpOperand *vectorOperand = firstReads ? first : second, *scalarOperand = firstReads ? second : first;
+  plan.vector = vectorOperand->get();
+  plan.scalar = scalarOperand->get();
+  plan.vectorMap = firstReads ? firstMap : secondMap;
+  plan.scalarMap = firstReads ? secondMap : firstMap;
+  if (plan.vectorMap.getNumResults() == 0 || !lastDimContiguous(plan.vector))
+    return std::nullopt;
+  ArrayRef<AffineExpr> vectorExprs = plan.vectorMap.getResults();
+  for (AffineExpr expr : vectorExprs.drop_back())
+    if (expr.isFunctionOfDim(plan.j))
+      return std::nullopt;
+  std::optional<int64_t> stride = coefficient(vectorExprs.back(), plan.j, numDims);
+  // Strided reads load stride x lanes elements and pick every stride-th: worth it for small
+  // strides only.
+  if (!stride || *stride < 1 || *stride > 4)
+    return std::nullopt;
+  plan.stride = *stride;
+
+  // The row dim: a parallel dim the scalar operand reads and the vector operand does not;
+  // the innermost such in the output's order.
+  for (AffineExpr expr : plan.outMap.getResults().drop_back()) {
+    unsigned d = cast<AffineDimExpr>(expr).getPosition();
+    if (plan.scalarMap.isFunctionOfDim(d) && !plan.vectorMap.isFunctionOfDim(d))
+      plan.i = d;
+  }
+  for (AffineExpr expr : plan.outMap.getResults().drop_back()) {
+    unsigned d = cast<AffineDimExpr>(expr).getPosition();
+    if (d != plan.i)
+      plan.outer.push_back(d);
+  }
+  for (unsigned d = 0; d < numDims; ++d)
+    if (iterators[d] == utils::IteratorType::reduction)
+      plan.reductions.push_back(d);
+  return plan;
+}
+
+/// Cycles of one reduction step of a rows x vectors register tile: two FMA pipes, a
+/// dependent FMA every 4 cycles per accumulator, two loads per cycle.
+double stepCycles(int64_t rows, int64_t vectors) {
+  return std::max({rows * vectors / 2.0, 4.0, (rows + vectors) / 2.0});
+}
+
+/// Cycles per reduction point to cover an i x j output with rows x vectors tiles, the
+/// remainders done by exact smaller tiles.
+double tileCost(int64_t rows, int64_t vectors, int64_t lanes, int64_t iExtent, int64_t jExtent) {
+  int64_t block = vectors * lanes;
+  int64_t tailVectors = (jExtent % block + lanes - 1) / lanes;
+  auto rowCost = [&](int64_t r) {
+    return (jExtent / block) * stepCycles(r, vectors) +
+           (tailVectors ? stepCycles(r, tailVectors) : 0.0);
+  };
+  return (iExtent / rows) * rowCost(rows) + (iExtent % rows ? rowCost(iExtent % rows) : 0.0);
+}
+
+/// Emits the loops of one plan in place of its op.
+class Emitter {
+public:
+  Emitter(const Plan &plan, OpBuilder &b, Location loc) : plan(plan), b(b), loc(loc) {}
+
+  void emit(int64_t vectorBits) {
+    linalg::LinalgOp op = plan.op;
+    // Loop extents, computed in front of the op (dims of its operands).
+    for (Range range : op.createLoopRanges(b, loc))
+      extents.push_back(getValueOrCreateConstantIndexOp(b, loc, range.size));
+    lanes = plan.vectorType.getNumElements();
+    chooseTile(vectorBits);
+
+    Value one = constant(1);
+    SmallVector<Value> lower, upper, steps;
+    SmallVector<unsigned> order = plan.outer;
+    if (plan.i)
+      order.push_back(*plan.i);
+    // The first dim is the one threads split: the first of static trip count >= 8 (tiles
+    // for i), otherwise the outermost.
+    auto tripCount = [&](unsigned d) -> std::optional<int64_t> {
+      std::optional<int64_t> extent = getConstantIntValue(extents[d]);
+      if (extent && plan.i && d == *plan.i)
+        return (*extent + rows - 1) / rows;
+      return extent;
+    };
+    for (unsigned k = 0; k < order.size(); ++k) {
+      std::optional<int64_t> trips = tripCount(order[k]);
+      if (trips && *trips >= 8) {
+        std::rotate(order.begin(), order.begin() + k, order.begin() + k + 1);
+        break;
+      }
+    }
+    for (unsigned d : order) {
+      lower.push_back(constant(0));
+      steps.push_back(one);
+      if (plan.i && d == *plan.i)
+        upper.push_back(arith::DivUIOp::create(
+            b, loc, arith::AddIOp::create(b, loc, extents[d], constant(rows - 1)), constant(rows)));
+      else
+        upper.push_back(extents[d]);
+    }
+    if (order.empty()) {
+      // No parallel dim but j: one row of vectors.
+      emitRows(1, nullptr, DenseMap<unsigned, Value>());
+      return;
+    }
+    scf::ParallelOp::create(b, loc, lower, upper, steps,
+                            [&](OpBuilder &nested, Location, ValueRange ivs) {
+                              OpBuilder::InsertionGuard guard(b);
+                              moveTo(nested);
+                              DenseMap<unsigned, Value> dims;
+                              Value tile;
+                              for (auto [d, iv] : llvm::zip(order, ivs)) {
+                                if (plan.i && d == *plan.i)
+                                  tile = iv;
+                                else
+                                  dims[d] = iv;
+                              }
+                              emitTile(tile, dims);
+                            });
+  }
+
+private:
+  /// Body builders get a builder inside the new region; `b` follows it there.
+  void moveTo(OpBuilder &nested) {
+    b.setInsertionPoint(nested.getInsertionBlock(), nested.getInsertionPoint());
+  }
+
+  Value constant(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+
+  /// The register tile (rows x vectors) of least estimated cost that fits the registers
+  /// (accumulators, the vectors of b, one broadcast); dynamic extents count as 64.
+  void chooseTile(int64_t vectorBits) {
+    int64_t registers = vectorBits >= 512 ? 32 : 16;
+    int64_t iExtent = 1, jExtent = getConstantIntValue(extents[plan.j]).value_or(64);
+    if (plan.i)
+      iExtent = getConstantIntValue(extents[*plan.i]).value_or(64);
+    double best = 0;
+    rows = 1;
+    vectors = 1;
+    for (int64_t r = 1; r <= std::min<int64_t>(8, std::max<int64_t>(iExtent, 1)); ++r)
+      for (int64_t v = 1; v <= 4; ++v) {
+        if (r * v + v + 1 > registers)
+          continue;
+        double cost = tileCost(r, v, lanes, std::max<int64_t>(iExtent, 1), std::max<int64_t>(jExtent, 1));
+        // Ties go to more accumulators in use (the columns may not fill v vectors).
+        int64_t jVectors = (std::max<int64_t>(jExtent, 1) + lanes - 1) / lanes;
+        bool more = r * std::min(v, jVectors) > rows * std::min(vectors, jVectors);
+        if (best == 0 || cost < best - 1e-9 || (cost < best + 1e-9 && more)) {
+          best = cost;
+          rows = r;
+          vectors = v;
+        }
+      }
+  }
+
+  /// The rows of tile `tile` of i: `rows` at once when the tile is full, else the rows
+  /// left (exact: a static count, or a switch over the possible ones).
+  void emitTile(Value tile, DenseMap<unsigned, Value> dims) {
+    if (!plan.i) {
+      emitRows(1, nullptr, dims);
+      return;
+    }
+    Value extent = extents[*plan.i];
+    Value begin = arith::MulIOp::create(b, loc, tile, constant(rows));
+    std::optional<int64_t> staticExtent = getConstantIntValue(extent);
+    if (rows == 1 || (staticExtent && *staticExtent % rows == 0)) {
+      emitRows(rows, begin, dims);
+      return;
+    }
+    Value end = arith::AddIOp::create(b, loc, begin, constant(rows));
+    Value full = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule, end, extent);
+    scf::IfOp::create(
+        b, loc, full,
+        [&](OpBuilder &nested, Location) {
+          OpBuilder::InsertionGuard guard(b);
+          moveTo(nested);
+          emitRows(rows, begin, dims);
+          scf::YieldOp::create(b, loc);
+        },
+        [&](OpBuilder &nested, Location) {
+          OpBuilder::InsertionGuard guard(b);
+          moveTo(nested);
+          if (staticExtent) {
+            emitRows(*staticExtent % rows, begin, dims);
+          } else {
+            Value left = arith::SubIOp::create(b, loc, extent, begin);
+            SmallVector<int64_t> cases;
+            for (int64_t r = 1; r < rows; ++r)
+              cases.push_back(r);
+            auto switchOp = scf::IndexSwitchOp::create(b, loc, TypeRange{}, left, cases, cases.size());
+            for (auto [r, region] : llvm::zip(cases, switchOp.getCaseRegions())) {
+              b.setInsertionPointToStart(&region.emplaceBlock());
+              emitRows(r, begin, dims);
+              scf::YieldOp::create(b, loc);
+            }
+            b.setInsertionPointToStart(&switchOp.getDefaultRegion().emplaceBlock());
+            scf::YieldOp::create(b, loc);
+            b.setInsertionPointAfter(switchOp);
+          }
+          scf::YieldOp::create(b, loc);
+        });
+  }
+
+  /// `count` rows from `firstRow` (null without i), all of j: full blocks of `vectors`
+  /// vectors, then the columns left, as masked vectors.
+  void emitRows(int64_t count, Value firstRow, DenseMap<unsigned, Value> dims) {
+    int64_t block = lanes * vectors;
+    Value extent = extents[plan.j];
+    std::optional<int64_t> staticExtent = getConstantIntValue(extent);
+    Value fullEnd = staticExtent ? constant(*staticExtent - *staticExtent % block)
+                                 : arith::SubIOp::create(
+                                       b, loc, extent, arith::RemUIOp::create(b, loc, extent, constant(block)))
+                                       .getResult();
+    if (!staticExtent || *staticExtent >= block)
+      scf::ForOp::create(b, loc, constant(0), fullEnd, constant(block), ValueRange{},
+                         [&](OpBuilder &nested, Location, Value column, ValueRange) {
+                           OpBuilder::InsertionGuard guard(b);
+                           moveTo(nested);
+                           emitMicroKernel(count, SmallVector<Value>(vectors), firstRow, column, dims);
+                           scf::YieldOp::create(b, loc);
+                         });
+    if (staticExtent) {
+      int64_t tail = *staticExtent % block;
+      if (tail == 0)
+        return;
+      SmallVector<Value> lefts;
+      for (int64_t v = 0; v * lanes < tail; ++v)
+        lefts.push_back(tail - v * lanes >= lanes ? nullptr : constant(tail - v * lanes));
+      emitMicroKernel(count, lefts, firstRow, fullEnd, dims);
+      return;
+    }
+    // A dynamic tail: `vectors` masked vectors, some possibly empty.
+    Value tail = arith::SubIOp::create(b, loc, extent, fullEnd);
+    Value some = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, tail, constant(0));
+    scf::IfOp::create(b, loc, some, [&](OpBuilder &nested, Location) {
+      OpBuilder::InsertionGuard guard(b);
+      moveTo(nested);
+      SmallVector<Value> lefts;
+      for (int64_t v = 0; v < vectors; ++v)
+        lefts.push_back(arith::MaxSIOp::create(
+            b, loc, arith::SubIOp::create(b, loc, tail, constant(v * lanes)), constant(0)));
+      emitMicroKernel(count, lefts, firstRow, fullEnd, dims);
+      scf::YieldOp::create(b, loc);
+    });
+  }
+
+  /// The indices `map` gives at the dim values `dims`.
+  SmallVector<Value> indices(AffineMap map, const DenseMap<unsigned, Value> &dims) {
+    SmallVector<OpFoldResult> operands;
+    for (unsigned d = 0; d < map.getNumDims(); ++d) {
+      auto it = dims.find(d);
+      operands.push_back(it != dims.end() ? OpFoldResult(it->second) : OpFoldResult(b.getIndexAttr(0)));
+    }
+    SmallVector<Value> result;
+    for (AffineExpr expr : map.getResults()) {
+      AffineMap single = AffineMap::get(map.getNumDims(), 0, expr);
+      result.push_back(getValueOrCreateConstantIndexOp(
+          b, loc, affine::makeComposedFoldedAffineApply(b, loc, single, operands)));
+    }
+    return result;
+  }
+
+  /// The first min(count, lanes) of `lanes` lanes.
+  Value mask(Value count, int64_t lanes) {
+    Value clamped = arith::MinUIOp::create(b, loc, count, constant(lanes));
+    return vector::CreateMaskOp::create(b, loc, VectorType::get({lanes}, b.getI1Type()),
+                                        ValueRange{clamped});
+  }
+
+  Value offset(Value base, int64_t by) {
+    return by == 0 ? base : arith::AddIOp::create(b, loc, base, constant(by)).getResult();
+  }
+
+  /// `count` rows x lefts.size() vectors of accumulators at (firstRow + m, column + v *
+  /// lanes); lefts[v], when not null, is how many columns are left from vector v's first
+  /// (masked loads and stores).
+  void emitMicroKernel(int64_t count, ArrayRef<Value> lefts, Value firstRow, Value column,
+                       DenseMap<unsigned, Value> dims) {
+    VectorType type = plan.vectorType;
+    SmallVector<Value> masks;
+    for (Value left : lefts)
+      masks.push_back(left ? mask(left, lanes) : nullptr);
+    Value zero = arith::ConstantOp::create(b, loc, type, b.getZeroAttr(type));
+    auto at = [&](int64_t m, int64_t v) {
+      DenseMap<unsigned, Value> point = dims;
+      if (plan.i)
+        point[*plan.i] = offset(firstRow, m);
+      point[plan.j] = offset(column, v * lanes);
+      return point;
+    };
+    int64_t numVectors = lefts.size();
+    SmallVector<Value> accumulators;
+    for (int64_t m = 0; m < count; ++m)
+      for (int64_t v = 0; v < numVectors; ++v) {
+        SmallVector<Value> index = indices(plan.outMap, at(m, v));
+        accumulators.push_back(
+            masks[v] ? vector::MaskedLoadOp::create(b, loc, type, plan.out, index, masks[v], zero)
+                           .getResult()
+                     : vector::LoadOp::create(b, loc, type, plan.out, index).getResult());
+      }
+    SmallVector<Value> results =
+        emitReductions(0, count, lefts, masks, firstRow, column, dims, accumulators);
+    for (int64_t m = 0; m < count; ++m)
+      for (int64_t v = 0; v < numVectors; ++v) {
+        SmallVector<Value> index = indices(plan.outMap, at(m, v));
+        Value value = results[m * numVectors + v];
+        if (masks[v])
+          vector::MaskedStoreOp::create(b, loc, plan.out, index, masks[v], value);
+        else
+          vector::StoreOp::create(b, loc, value, plan.out, index);
+      }
+  }
+
+  /// The reduction loops from the `level`-th on, carrying the accumulators.
+  SmallVector<Value> emitReductions(unsigned level, int64_t count, ArrayRef<Value> lefts,
+                                    ArrayRef<Value> masks, Value firstRow, Value column,
+                                    DenseMap<unsigned, Value> dims, ValueRange accumulators) {
+    if (level == plan.reductions.size())
+      return emitUpdate(count, lefts, masks, firstRow, column, dims, accumulators);
+    unsigned d = plan.reductions[level];
+    auto loop = scf::ForOp::create(
+        b, loc, constant(0), extents[d], constant(1), accumulators,
+        [&](OpBuilder &nested, Location, Value iv, ValueRange carried) {
+          OpBuilder::InsertionGuard guard(b);
+          moveTo(nested);
+          DenseMap<unsigned, Value> inner = dims;
+          inner[d] = iv;
+          SmallVector<Value> updated =
+              emitReductions(level + 1, count, lefts, masks, firstRow, column, inner, carried);
+          scf::YieldOp::create(b, loc, updated);
+        });
+    return SmallVector<Value>(loop.getResults());
+  }
+
+  /// One reduction point: acc[m][v] += a[m] * b[v].
+  SmallVector<Value> emitUpdate(int64_t count, ArrayRef<Value> lefts, ArrayRef<Value> masks,
+                                Value firstRow, Value column, DenseMap<unsigned, Value> dims,
+                                ValueRange accumulators) {
+    VectorType type = plan.vectorType;
+    int64_t stride = plan.stride, numVectors = lefts.size();
+    SmallVector<Value> operands;
+    for (int64_t v = 0; v < numVectors; ++v) {
+      DenseMap<unsigned, Value> point = dims;
+      point[plan.j] = offset(column, v * lanes);
+      SmallVector<Value> index = indices(plan.vectorMap, point);
+      if (stride == 1) {
+        operands.push_back(
+            masks[v] ? vector::MaskedLoadOp::create(b, loc, type, plan.vector, index, masks[v],
+                                                    arith::ConstantOp::create(b, loc, type, b.getZeroAttr(type)))
+                           .getResult()
+                     : vector::LoadOp::create(b, loc, type, plan.vector, index).getResult());
+        continue;
+      }
+      // lanes x stride consecutive elements, of which every stride-th is used; the load
+      // stops after the last used one, so it never reads past the operand's row.
+      VectorType wide = VectorType::get({lanes * stride}, type.getElementType());
+      Value used = lefts[v] ? arith::MinUIOp::create(b, loc, lefts[v], constant(lanes)).getResult()
+                            : constant(lanes);
+      Value wideCount = arith::SubIOp::create(
+          b, loc, arith::MulIOp::create(b, loc, used, constant(stride)), constant(stride - 1));
+      // An empty vector (used = 0) reads nothing.
+      wideCount = arith::MaxSIOp::create(b, loc, wideCount, constant(0));
+      Value wideMask = vector::CreateMaskOp::create(
+          b, loc, VectorType::get({lanes * stride}, b.getI1Type()), ValueRange{wideCount});
+      Value loaded = vector::MaskedLoadOp::create(b, loc, wide, plan.vector, index, wideMask,
+                                                  arith::ConstantOp::create(b, loc, wide, b.getZeroAttr(wide)));
+      SmallVector<int64_t> picks;
+      for (int64_t l = 0; l < lanes; ++l)
+        picks.push_back(l * stride);
+      operands.push_back(vector::ShuffleOp::create(b, loc, loaded, loaded, picks));
+    }
+    SmallVector<Value> updated;
+    for (int64_t m = 0; m < count; ++m) {
+      DenseMap<unsigned, Value> point = dims;
+      if (plan.i)
+        point[*plan.i] = offset(firstRow, m);
+      Value scalar = memref::LoadOp::create(b, loc, plan.scalar, indices(plan.scalarMap, point));
+      Value broadcast = vector::BroadcastOp::create(b, loc, type, scalar);
+      for (int64_t v = 0; v < numVectors; ++v)
+        updated.push_back(vector::FMAOp::create(b, loc, broadcast, operands[v],
+                                                accumulators[m * numVectors + v]));
+    }
+    return updated;
+  }
+
+  const Plan &plan;
+  OpBuilder &b;
+  Location loc;
+  SmallVector<Value> extents;
+  int64_t lanes = 1, rows = 1, vectors = 1;
+};
+
+struct TileContractionsPass : tcc::impl::TileContractionsBase<TileContractionsPass> {
+  using TileContractionsBase::TileContractionsBase;
+
+  void runOnOperation() override {
+    SmallVector<Plan> plans;
+    getOperation().walk([&](func::FuncOp function) {
+      if (!function->hasAttr("tcc.kernel"))
+        return;
+      function.walk([&](linalg::LinalgOp op) {
+        if (std::optional<Plan> plan = planContraction(op, vectorBits))
+          plans.push_back(*plan);
+      });
+    });
+    OpBuilder builder(&getContext());
+    for (Plan &plan : plans) {
+      builder.setInsertionPoint(plan.op);
+      Emitter(plan, builder, plan.op.getLoc()).emit(vectorBits);
+      plan.op->erase();
+    }
+  }
+};
+
+} // namespace

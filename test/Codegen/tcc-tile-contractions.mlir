@@ -1,0 +1,71 @@
+// RUN: tcc-opt %s --tcc-tile-contractions --canonicalize --cse | FileCheck %s
+// Float contractions in kernels become register tiles of vector FMAs under a parallel
+// loop over row tiles; the rest stays linalg.
+
+// 12 rows x 16 columns, AVX2 vectors of 8: 6 rows x 2 vectors per tile, two tiles.
+// CHECK-LABEL: func.func private @matmul
+// CHECK: scf.parallel (%[[T:.*]]) = (%{{.*}}) to (%c2) step (%c1)
+// CHECK-COUNT-12: vector.load %arg2
+// CHECK: scf.for %[[K:.*]] = %c0 to %c64 step %c1 iter_args
+// CHECK: vector.load %arg1[%[[K]], %c0]
+// CHECK: vector.load %arg1[%[[K]], %c8]
+// CHECK: memref.load %arg0
+// CHECK: vector.broadcast
+// CHECK-COUNT-2: vector.fma
+// CHECK: scf.yield
+// CHECK-COUNT-12: vector.store
+// CHECK-NOT: linalg.matmul
+func.func private @matmul(%a: memref<12x64xf32>, %b: memref<64x16xf32>, %c: memref<12x16xf32>) attributes {tcc.kernel} {
+  linalg.matmul ins(%a, %b : memref<12x64xf32>, memref<64x16xf32>) outs(%c : memref<12x16xf32>)
+  return
+}
+
+// Dynamic rows and columns: full tiles, a switch over the rows left, and masked vectors
+// for the columns left; the tile count is arithmetic on the rows (tcc-range-kernels
+// passes it from the caller).
+// CHECK-LABEL: func.func private @matmul_dynamic
+// CHECK: %[[M:.*]] = memref.dim %arg0, %c0
+// CHECK: %[[UP:.*]] = arith.addi %[[M]]
+// CHECK: %[[TILES:.*]] = arith.divui %[[UP]]
+// CHECK: scf.parallel (%{{.*}}) = (%c0) to (%[[TILES]]) step (%c1)
+// CHECK: scf.if
+// CHECK: vector.fma
+// CHECK: vector.create_mask
+// CHECK: vector.maskedload %arg1
+// CHECK: vector.maskedstore %arg2
+// CHECK: } else {
+// CHECK: scf.index_switch
+// CHECK: case 1 {
+// CHECK-NOT: linalg.matmul
+func.func private @matmul_dynamic(%a: memref<?x32xf32>, %b: memref<32x?xf32>, %c: memref<?x?xf32>) attributes {tcc.kernel} {
+  linalg.matmul ins(%a, %b : memref<?x32xf32>, memref<32x?xf32>) outs(%c : memref<?x?xf32>)
+  return
+}
+
+// A strided convolution: output channels are the rows, output columns the vectors, read
+// from the input row as 2 x 8 elements of which every other one is used.
+// CHECK-LABEL: func.func private @conv_stride2
+// CHECK: scf.parallel
+// CHECK: vector.maskedload %arg0{{.*}} into vector<16xf32>
+// CHECK: vector.shuffle {{.*}} [0, 2, 4, 6, 8, 10, 12, 14]
+// CHECK: vector.fma
+// CHECK-NOT: linalg.conv_2d_nchw_fchw
+func.func private @conv_stride2(%x: memref<?x4x17x17xf32>, %w: memref<8x4x3x3xf32>, %y: memref<?x8x8x8xf32>) attributes {tcc.kernel} {
+  linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%x, %w : memref<?x4x17x17xf32>, memref<8x4x3x3xf32>) outs(%y : memref<?x8x8x8xf32>)
+  return
+}
+
+// Integer contractions, a reduction that is not a contraction, and functions that are not
+// kernels stay as they are.
+// CHECK-LABEL: func.func private @integer
+// CHECK: linalg.matmul
+func.func private @integer(%a: memref<4x8xi32>, %b: memref<8x16xi32>, %c: memref<4x16xi32>) attributes {tcc.kernel} {
+  linalg.matmul ins(%a, %b : memref<4x8xi32>, memref<8x16xi32>) outs(%c : memref<4x16xi32>)
+  return
+}
+// CHECK-LABEL: func.func @not_a_kernel
+// CHECK: linalg.matmul
+func.func @not_a_kernel(%a: memref<4x8xf32>, %b: memref<8x16xf32>, %c: memref<4x16xf32>) {
+  linalg.matmul ins(%a, %b : memref<4x8xf32>, memref<8x16xf32>) outs(%c : memref<4x16xf32>)
+  return
+}
