@@ -3,8 +3,9 @@
 // tcc has no run-time control flow: subgraphs are inlined (inlineSubgraph) and loops are
 // unrolled while compiling. If with a condition known while compiling inlines one branch;
 // with a run-time condition it inlines both and selects each output, which is valid because
-// ONNX branches have no side effects (both are computed, and must agree in type). Loop needs
-// its trip count and each iteration's condition while compiling; Scan and SequenceMap run
+// ONNX branches have no side effects (both are computed, and must agree in type). Loop is
+// unrolled when its trip count and each iteration's condition are known while compiling,
+// and a prim.loop when only the trip count is known at run time (runTimeLoop); Scan and SequenceMap run
 // for the static extent of their scan axis / sequence.
 //
 //===----------------------------------------------------------------------------------===//
@@ -214,9 +215,9 @@ LogicalResult loop(NodeRewriter &n) {
                          << carried.size() << " loop-carried values";
   size_t numScans = n.getNumOutputs() - carried.size();
   auto compileTimeOnly = [&](StringRef what) {
-    return n.emitError() << what << " is known only at run time; Loop needs a trip count and "
-                                    "condition known at compile time; tcc has no run-time "
-                                    "loops yet";
+    return n.emitError() << what << " is known only at run time; Loop needs its condition "
+                                    "known while compiling (a loop that may stop early is not "
+                                    "supported yet)";
   };
   std::optional<int64_t> tripCount;
   if (n.hasInput(0)) {

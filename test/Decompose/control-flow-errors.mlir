@@ -2,14 +2,14 @@
 // The control-flow and sequence rules' errors: what tcc needs to know while compiling.
 
 module {
-  func.func @loop_runtime_trip_count(%m: tensor<i64>, %y: tensor<1xf32>) -> tensor<*xf32> {
+  func.func @loop_runtime_trip_count_scan(%m: tensor<i64>, %y: tensor<1xf32>) -> tensor<*xf32> {
     %c = arith.constant dense<true> : tensor<i1>
-    // CHECK: error: node 'loop' (Loop, opset 13): input 0 (M, the trip count) is known only at run time; Loop needs a trip count and condition known at compile time; tcc has no run-time loops yet
-    %0 = onnx.node "Loop" opset 13 (%m, %c, %y) {} subgraphs ["body"] {
+    // CHECK: error: node 'loop' (Loop, opset 13): with a trip count known only at run time, scan outputs (here 1) are not supported: their size is the trip count
+    %0:2 = onnx.node "Loop" opset 13 (%m, %c, %y) {} subgraphs ["body"] {
     ^bb0(%i: tensor<i64>, %cin: tensor<i1>, %yin: !onnx.value):
-      onnx.yield %cin, %yin : tensor<i1>, !onnx.value
-    } : (tensor<i64>, tensor<i1>, tensor<1xf32>) -> !onnx.value loc("loop"("m.onnx":0:0))
-    onnx.yield %0 : !onnx.value
+      onnx.yield %cin, %yin, %yin : tensor<i1>, !onnx.value, !onnx.value
+    } : (tensor<i64>, tensor<i1>, tensor<1xf32>) -> (!onnx.value, !onnx.value) loc("loop"("m.onnx":0:0))
+    onnx.yield %0#1 : !onnx.value
   }
 }
 
@@ -18,7 +18,7 @@ module {
 module {
   func.func @loop_runtime_condition(%c: tensor<i1>, %y: tensor<1xf32>) -> tensor<*xf32> {
     %m = arith.constant dense<2> : tensor<i64>
-    // CHECK: error: node 'loop' (Loop, opset 13): input 1 (cond) is known only at run time; Loop needs a trip count and condition known at compile time
+    // CHECK: error: node 'loop' (Loop, opset 13): input 1 (cond) is known only at run time; Loop needs its condition known while compiling (a loop that may stop early is not supported yet)
     %0 = onnx.node "Loop" opset 13 (%m, %c, %y) {} subgraphs ["body"] {
     ^bb0(%i: tensor<i64>, %cin: tensor<i1>, %yin: !onnx.value):
       onnx.yield %cin, %yin : tensor<i1>, !onnx.value
