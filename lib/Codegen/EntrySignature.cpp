@@ -19,6 +19,7 @@
 //===----------------------------------------------------------------------------------===//
 #include "tcc/Codegen/Passes.h"
 
+#include "InvariantLoops.h"
 #include "SymbolExpressions.h"
 #include "dialects/prim/PrimDialect.h"
 
@@ -75,30 +76,6 @@ bool keepsShapeOf(Value value, BlockArgument arg) {
   return false;
 }
 
-/// tensor.dim of an iteration argument or result of a loop marked tcc.invariant_extents
-/// (prim.loop's: carried values keep their extents, checked at run time) -> of its init.
-struct DimOfInvariantLoop : OpRewritePattern<tensor::DimOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(tensor::DimOp dim, PatternRewriter &rewriter) const override {
-    Value source = dim.getSource();
-    scf::ForOp loop;
-    unsigned k = 0;
-    if (auto arg = dyn_cast<BlockArgument>(source)) {
-      loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
-      if (!loop || arg.getArgNumber() == 0)
-        return failure();
-      k = arg.getArgNumber() - 1;
-    } else if (auto result = dyn_cast<OpResult>(source)) {
-      loop = dyn_cast<scf::ForOp>(result.getOwner());
-      k = result.getResultNumber();
-    }
-    if (!loop || !loop->hasAttr("tcc.invariant_extents"))
-      return failure();
-    rewriter.modifyOpInPlace(dim, [&] { dim.getSourceMutable().assign(loop.getInitArgs()[k]); });
-    return success();
-  }
-};
-
 /// Canonicalization everywhere plus dims of results resolved through reification: what
 /// turns every extent into arithmetic over the inputs' dims.
 LogicalResult resolveDims(func::FuncOp main) {
@@ -110,7 +87,7 @@ LogicalResult resolveDims(func::FuncOp main) {
     op.getCanonicalizationPatterns(patterns, context);
   memref::populateResolveRankedShapedTypeResultDimsPatterns(patterns);
   memref::populateResolveShapedTypeResultDimsPatterns(patterns);
-  patterns.add<DimOfInvariantLoop>(context);
+  patterns.add<tcc::DimOfInvariantLoop<tensor::DimOp>>(context);
   return applyPatternsGreedily(main, std::move(patterns));
 }
 

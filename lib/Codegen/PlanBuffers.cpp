@@ -1,6 +1,7 @@
 //===- PlanBuffers.cpp - one workspace for all intermediates, offsets from liveness -----===//
 #include "tcc/Codegen/Passes.h"
 
+#include "InvariantLoops.h"
 #include "SymbolExpressions.h"
 #include "dialects/prim/PrimDialect.h"
 
@@ -162,30 +163,6 @@ Value placeDynamic(std::vector<Buffer> &buffers, OpBuilder &b, Location loc) {
   return alignUp(b, loc, workspace);
 }
 
-/// memref.dim of an iteration argument or result of a loop marked tcc.invariant_extents
-/// (prim.loop's: carried values keep their extents) -> of its init, then folded, so buffer
-/// sizes inside such loops become arithmetic over the symbols.
-struct DimOfInvariantLoop : OpRewritePattern<memref::DimOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(memref::DimOp dim, PatternRewriter &rewriter) const override {
-    Value source = dim.getSource();
-    scf::ForOp loop;
-    unsigned k = 0;
-    if (auto arg = dyn_cast<BlockArgument>(source)) {
-      loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
-      if (!loop || arg.getArgNumber() == 0)
-        return failure();
-      k = arg.getArgNumber() - 1;
-    } else if (auto result = dyn_cast<OpResult>(source)) {
-      loop = dyn_cast<scf::ForOp>(result.getOwner());
-      k = result.getResultNumber();
-    }
-    if (!loop || !loop->hasAttr("tcc.invariant_extents"))
-      return failure();
-    rewriter.modifyOpInPlace(dim, [&] { dim.getSourceMutable().assign(loop.getInitArgs()[k]); });
-    return success();
-  }
-};
 
 /// memref.dim of a collapse_shape: the product of the source dims of its group (upstream
 /// resolves dims of tensor reshapes only).
@@ -214,7 +191,7 @@ struct PlanBuffersPass : tcc::impl::PlanBuffersBase<PlanBuffersPass> {
       return;
     {
       RewritePatternSet patterns(&getContext());
-      patterns.add<DimOfInvariantLoop, DimOfCollapse>(&getContext());
+      patterns.add<tcc::DimOfInvariantLoop<memref::DimOp>, DimOfCollapse>(&getContext());
       arith::MulIOp::getCanonicalizationPatterns(patterns, &getContext());
       memref::DimOp::getCanonicalizationPatterns(patterns, &getContext());
       memref::populateResolveRankedShapedTypeResultDimsPatterns(patterns);
