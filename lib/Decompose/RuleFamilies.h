@@ -11,6 +11,7 @@ void registerActivationRules(RuleRegistry &registry);    // Activation.cpp
 void registerContractionRules(RuleRegistry &registry);   // Contraction.cpp
 void registerConvolutionRules(RuleRegistry &registry);   // Convolution.cpp
 void registerConvTransposeRules(RuleRegistry &registry); // ConvTranspose.cpp
+void registerDeformConvRules(RuleRegistry &registry);    // DeformConv.cpp
 void registerPoolingRules(RuleRegistry &registry);       // Pooling.cpp
 void registerNormalizationRules(RuleRegistry &registry); // Normalization.cpp
 void registerReductionRules(RuleRegistry &registry);     // Reduction.cpp
@@ -43,6 +44,7 @@ inline void registerAllRuleFamilies(RuleRegistry &registry) {
   registerContractionRules(registry);
   registerConvolutionRules(registry);
   registerConvTransposeRules(registry);
+  registerDeformConvRules(registry);
   registerPoolingRules(registry);
   registerNormalizationRules(registry);
   registerReductionRules(registry);

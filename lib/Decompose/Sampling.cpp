@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------------------===//
 #include "PrimBuilder.h"
 #include "RuleFamilies.h"
+#include "SamplingMath.h"
 
 #include "tcc/Decompose/RuleRegistry.h"
 
@@ -57,57 +58,6 @@ Value realVector(NodeRewriter &n, ArrayRef<double> values, Type type) {
                                    DenseElementsAttr::get(tensorType, converted));
 }
 
-/// Elementwise arithmetic on tensors of one shape `dims`, with constants, extents and
-/// lower-rank tensors broadcast to it.
-struct TensorMath {
-  NodeRewriter &n;
-  SmallVector<OpFoldResult> dims;
-  Type real; // the floating-point type of coordinates and weights
-
-  OpBuilder &b() { return n.getBuilder(); }
-  Type i64() { return b().getI64Type(); }
-  template <typename OpTy, typename... Args> Value op(Args... args) {
-    return OpTy::create(b(), n.getLoc(), args...);
-  }
-  Value constant(double v, Type t) { return fill(n, scalarConstant(n, t, v), dims); }
-  Value constant(double v) { return constant(v, real); }
-  /// An index extent, splat, as `t`.
-  Value extent(OpFoldResult e, Type t) {
-    if (auto c = getConstantIntValue(e))
-      return constant(static_cast<double>(*c), t);
-    return fill(n, convert(n, makeShapeTensor(n, {e}, i64(), /*scalar=*/true), t), dims);
-  }
-  /// `v` broadcast to `dims`, its dim i becoming dim mapping[i].
-  Value along(Value v, ArrayRef<int64_t> mapping) {
-    return prim::BroadcastInDimOp::create(b(), n.getLoc(), getTensorType(dims, elementOf(v)), v,
-                                          getDynamicExtents(n, dims),
-                                          b().getDenseI64ArrayAttr(mapping));
-  }
-  Value iota(int64_t dim, Type t) {
-    Value i = op<prim::IotaOp>(getTensorType(dims, i64()), getDynamicExtents(n, dims), dim);
-    return convert(n, i, t);
-  }
-  Value add(Value a, Value c) { return op<prim::AddOp>(a, c); }
-  Value sub(Value a, Value c) { return op<prim::SubOp>(a, c); }
-  Value mul(Value a, Value c) { return op<prim::MulOp>(a, c); }
-  Value div(Value a, Value c) { return op<prim::DivOp>(a, c); }
-  Value max(Value a, Value c) { return op<prim::MaxOp>(a, c); }
-  Value floor(Value a) { return op<prim::FloorOp>(a); }
-  Value cmp(Direction d, Value a, Value c) { return op<prim::CompareOp>(d, a, c); }
-  Value select(Value p, Value a, Value c) { return op<prim::SelectOp>(p, a, c); }
-  Value both(Value a, Value c) { return op<prim::AndOp>(a, c); }
-  Value either(Value a, Value c) { return op<prim::OrOp>(a, c); }
-  Value negate(Value a) { return op<prim::NotOp>(a); }
-  Value clamp(Value lo, Value x, Value hi) { return op<prim::ClampOp>(lo, x, hi); }
-  /// An integral real as an i64 index clamped into [0, extent - 1] (truncating; NaN -> 0).
-  Value toIndex(Value x, OpFoldResult extent) { return clampIndex(convert(n, x, i64()), extent); }
-  /// An i64 index clamped into [0, extent - 1] (0 for an empty axis, which is never read).
-  Value clampIndex(Value i, OpFoldResult extent) {
-    OpFoldResult last = maxIndex(n, subIndex(n, extent, b().getIndexAttr(1)), b().getIndexAttr(0));
-    return clamp(constant(0, i64()), i, this->extent(last, i64()));
-  }
-};
-
 /// False after an error when `extent` (dim `dim` of input `what`) is 0; a dynamic extent
 /// gets a run-time check: indices clamped into an empty axis would still read outside it.
 bool checkNotEmpty(NodeRewriter &n, OpFoldResult extent, int64_t dim, StringRef what) {
@@ -148,13 +98,6 @@ Value channelsSecond(NodeRewriter &n, Value v) {
   for (int64_t d = 1; d + 1 < rank; ++d)
     perm.push_back(d);
   return n.getBuilder().createOrFold<prim::TransposeOp>(n.getLoc(), v, perm);
-}
-
-/// `v` (of shape `dims`) broadcast over a trailing channel dim of extent `channels`.
-Value overChannels(NodeRewriter &n, Value v, ArrayRef<OpFoldResult> dims, OpFoldResult channels) {
-  SmallVector<OpFoldResult> wide(dims);
-  wide.push_back(channels);
-  return TensorMath{n, wide, {}}.along(v, llvm::to_vector(llvm::seq<int64_t>(0, dims.size())));
 }
 
 //===----------------------------------------------------------------------------------===//
