@@ -132,74 +132,98 @@ LogicalResult ifRule(NodeRewriter &n) {
 // Loop(M, cond, v...): for i in [0, M) while cond: (cond, v..., s...) = body(i, cond, v...);
 // outputs v... and each s stacked along a new axis 0. Unrolled: M and every cond must be
 // known while compiling.
-/// Loop with a trip count M known only at run time: a prim.loop over M iterations, the body
-/// inlined once into it. The condition (input and each iteration's) must be known to stay
-/// true, the carried values must keep their types, and there can be no scan outputs (their
-/// size would be M, which bounds no buffer while compiling).
+/// Loop as a prim.loop over M iterations (M a compile-time constant or known only at run
+/// time), the body inlined once into it. A condition known only at run time (the cond input,
+/// or the body's cond output) is carried along: once it is false the carried values stop
+/// changing, v' = active ? body(v) : v, active' = active and cond_out (the remaining
+/// iterations still run, their results discarded). There can be no scan outputs (their size
+/// would be the number of iterations run, which no buffer is bounded by while compiling).
 LogicalResult runTimeLoop(NodeRewriter &n, Region &body, Value m, ArrayRef<Value> carried,
                           size_t numScans) {
   if (numScans)
-    return n.emitError() << "with a trip count known only at run time, scan outputs (here "
-                         << numScans << ") are not supported: their size is the trip count";
-  if (n.hasInput(1)) {
-    Value c = n.getInput(1);
-    std::optional<int64_t> known = c ? foldToInteger(c) : std::nullopt;
-    if (!known || *known == 0)
-      return n.emitError() << "with a trip count known only at run time, the condition input "
-                              "must be a constant true (a loop that may stop early is not "
-                              "supported)";
-  }
+    return n.emitError() << "with a trip count or condition known only at run time, scan "
+                            "outputs (here "
+                         << numScans << ") are not supported: their size is the number of "
+                                        "iterations run";
+  if (!m)
+    return n.emitError() << "a loop without a trip count (M) whose condition is known only at "
+                            "run time is not supported: tcc needs a bound on the iterations";
   for (Value v : carried)
     if (!isa<RankedTensorType>(v.getType()))
       return n.emitError() << "loop-carried values must be tensors";
   OpBuilder &b = n.getBuilder();
   Location loc = n.getLoc();
+  Type i1 = b.getI1Type();
+  // The condition carried as a 0-d i1 (true when absent).
+  Value active = scalarConstant(n, i1, 1);
+  if (n.hasInput(1)) {
+    Value c = n.getInput(1);
+    if (!c)
+      return failure();
+    active = reshape(n, convert(n, c, i1), {});
+  }
   // count = max(M, 0) as an index.
   Value count = arith::IndexCastOp::create(
       b, loc, b.getIndexType(),
       tensor::ExtractOp::create(b, loc, reshape(n, convert(n, m, b.getI64Type()), {}),
                                 ValueRange{}));
   count = arith::MaxSIOp::create(b, loc, count, arith::ConstantIndexOp::create(b, loc, 0));
-  auto loop = prim::LoopOp::create(b, loc, ValueRange(carried).getTypes(), count, carried);
+  SmallVector<Value> inits(carried);
+  inits.push_back(active);
+  auto loop = prim::LoopOp::create(b, loc, ValueRange(inits).getTypes(), count, inits);
   {
     OpBuilder::InsertionGuard guard(b);
     Block *block = b.createBlock(&loop.getBody());
     block->addArgument(b.getIndexType(), loc);
-    for (Value v : carried)
+    for (Value v : inits)
       block->addArgument(v.getType(), loc);
     b.setInsertionPointToStart(block);
     NodeRewriter::DimCache *cache = n.setDimCache(nullptr);
+    Value running = block->getArgument(inits.size());
     SmallVector<Value> arguments = {
         makeShapeTensor(n, {OpFoldResult(block->getArgument(0))}, b.getI64Type(), true),
-        scalarConstant(n, b.getI1Type(), 1)};
+        running};
     for (unsigned k = 0; k < carried.size(); ++k)
       arguments.push_back(block->getArgument(k + 1));
     auto results = inlineSubgraph(n, body, arguments);
-    n.setDimCache(cache);
-    if (failed(results))
+    if (failed(results)) {
+      n.setDimCache(cache);
       return failure();
-    if (results->size() != 1 + carried.size())
+    }
+    if (results->size() != 1 + carried.size()) {
+      n.setDimCache(cache);
       return n.emitError() << "the body has " << results->size() << " outputs; expected "
                            << 1 + carried.size() << " (cond and the loop-carried values)";
-    std::optional<int64_t> next = isa<RankedTensorType>((*results)[0].getType())
-                                      ? foldToInteger((*results)[0])
-                                      : std::nullopt;
-    if (!next || *next == 0)
-      return n.emitError() << "with a trip count known only at run time, the body's condition "
-                              "output must be a constant true (a loop that may stop early is "
-                              "not supported)";
+    }
+    std::optional<int64_t> always = isa<RankedTensorType>((*results)[0].getType())
+                                        ? foldToInteger((*results)[0])
+                                        : std::nullopt;
+    std::optional<int64_t> startsActive = foldToInteger(active);
+    bool frozen = !(always && *always != 0 && startsActive && *startsActive != 0);
     SmallVector<Value> yielded;
     for (unsigned k = 0; k < carried.size(); ++k) {
       Value v = (*results)[1 + k];
-      if (v.getType() != carried[k].getType())
+      if (v.getType() != carried[k].getType()) {
+        n.setDimCache(cache);
         return n.emitError() << "loop-carried value " << k << " changes type from "
                              << carried[k].getType() << " to " << v.getType()
-                             << " in an iteration (with a run-time trip count its type must stay)";
+                             << " in an iteration (in a loop kept as a loop its type must stay)";
+      }
+      if (frozen) {
+        Value previous = block->getArgument(k + 1);
+        v = prim::SelectOp::create(b, loc, fill(n, running, getDims(n, previous)), v, previous);
+      }
       yielded.push_back(v);
     }
+    Value next = running;
+    if (frozen)
+      next = prim::AndOp::create(b, loc, running,
+                                 reshape(n, convert(n, (*results)[0], i1), {}));
+    yielded.push_back(next);
+    n.setDimCache(cache);
     prim::YieldOp::create(b, loc, yielded);
   }
-  return n.setResults(loop.getResults());
+  return n.setResults(loop.getResults().drop_back());
 }
 
 LogicalResult loop(NodeRewriter &n) {
@@ -214,11 +238,6 @@ LogicalResult loop(NodeRewriter &n) {
     return n.emitError() << "the node has " << n.getNumOutputs() << " outputs for "
                          << carried.size() << " loop-carried values";
   size_t numScans = n.getNumOutputs() - carried.size();
-  auto compileTimeOnly = [&](StringRef what) {
-    return n.emitError() << what << " is known only at run time; Loop needs its condition "
-                                    "known while compiling (a loop that may stop early is not "
-                                    "supported yet)";
-  };
   std::optional<int64_t> tripCount;
   if (n.hasInput(0)) {
     Value m = n.getInput(0);
@@ -232,7 +251,7 @@ LogicalResult loop(NodeRewriter &n) {
     Value c = n.getInput(1);
     std::optional<int64_t> known = c ? foldToInteger(c) : std::nullopt;
     if (!known)
-      return compileTimeOnly("input 1 (cond)");
+      return runTimeLoop(n, *body, n.hasInput(0) ? n.getInput(0) : Value(), carried, numScans);
     cond = *known != 0;
   }
   OpBuilder &b = n.getBuilder();
@@ -255,9 +274,9 @@ LogicalResult loop(NodeRewriter &n) {
     std::optional<int64_t> next = isa<RankedTensorType>((*results)[0].getType())
                                       ? foldToInteger((*results)[0])
                                       : std::nullopt;
-    if (!next)
-      return compileTimeOnly("the body's condition output in iteration " +
-                             std::to_string(iteration));
+    if (!next) // (the iteration inlined here is dead code then)
+      return runTimeLoop(n, *body, n.hasInput(0) ? n.getInput(0) : Value(), getRawInputs(n, 2),
+                         numScans);
     cond = *next != 0;
     for (size_t k = 0; k < carried.size(); ++k)
       carried[k] = (*results)[1 + k];

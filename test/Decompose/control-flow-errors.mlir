@@ -4,7 +4,7 @@
 module {
   func.func @loop_runtime_trip_count_scan(%m: tensor<i64>, %y: tensor<1xf32>) -> tensor<*xf32> {
     %c = arith.constant dense<true> : tensor<i1>
-    // CHECK: error: node 'loop' (Loop, opset 13): with a trip count known only at run time, scan outputs (here 1) are not supported: their size is the trip count
+    // CHECK: error: node 'loop' (Loop, opset 13): with a trip count or condition known only at run time, scan outputs (here 1) are not supported: their size is the number of iterations run
     %0:2 = onnx.node "Loop" opset 13 (%m, %c, %y) {} subgraphs ["body"] {
     ^bb0(%i: tensor<i64>, %cin: tensor<i1>, %yin: !onnx.value):
       onnx.yield %cin, %yin, %yin : tensor<i1>, !onnx.value, !onnx.value
@@ -16,13 +16,13 @@ module {
 // -----
 
 module {
-  func.func @loop_runtime_condition(%c: tensor<i1>, %y: tensor<1xf32>) -> tensor<*xf32> {
-    %m = arith.constant dense<2> : tensor<i64>
-    // CHECK: error: node 'loop' (Loop, opset 13): input 1 (cond) is known only at run time; Loop needs its condition known while compiling (a loop that may stop early is not supported yet)
-    %0 = onnx.node "Loop" opset 13 (%m, %c, %y) {} subgraphs ["body"] {
+  func.func @loop_runtime_condition_no_trip_count(%c: tensor<i1>, %y: tensor<1xf32>) -> tensor<*xf32> {
+    %none = onnx.none
+    // CHECK: error: node 'loop' (Loop, opset 13): a loop without a trip count (M) whose condition is known only at run time is not supported: tcc needs a bound on the iterations
+    %0 = onnx.node "Loop" opset 13 (%none, %c, %y) {} subgraphs ["body"] {
     ^bb0(%i: tensor<i64>, %cin: tensor<i1>, %yin: !onnx.value):
       onnx.yield %cin, %yin : tensor<i1>, !onnx.value
-    } : (tensor<i64>, tensor<i1>, tensor<1xf32>) -> !onnx.value loc("loop"("m.onnx":0:0))
+    } : (none, tensor<i1>, tensor<1xf32>) -> !onnx.value loc("loop"("m.onnx":0:0))
     onnx.yield %0 : !onnx.value
   }
 }

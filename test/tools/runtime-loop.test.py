@@ -36,6 +36,32 @@ def model(scan):
     return m
 
 
+def while_model():
+    """x = 2x while max(x) < 100 (cond computed in the body), at most M times; the output
+    is the final x (a scan of x would be refused)."""
+    body = helper.make_graph(
+        [helper.make_node("Mul", ["x_in", "two"], ["x_out"], name="mul"),
+         helper.make_node("ReduceMax", ["x_out"], ["top"], keepdims=0, name="top"),
+         helper.make_node("Less", ["top", "hundred"], ["c_out"], name="less")], "body",
+        [helper.make_tensor_value_info("i", TensorProto.INT64, []),
+         helper.make_tensor_value_info("c_in", TensorProto.BOOL, []),
+         helper.make_tensor_value_info("x_in", TensorProto.FLOAT, [3])],
+        [helper.make_tensor_value_info("c_out", TensorProto.BOOL, []),
+         helper.make_tensor_value_info("x_out", TensorProto.FLOAT, [3])],
+        [numpy_helper.from_array(np.array(2.0, np.float32), "two"),
+         numpy_helper.from_array(np.array(100.0, np.float32), "hundred")])
+    graph = helper.make_graph(
+        [helper.make_node("Loop", ["M", "", "x0"], ["x"], name="loop", body=body)], "g",
+        [helper.make_tensor_value_info("M", TensorProto.INT64, []),
+         helper.make_tensor_value_info("x0", TensorProto.FLOAT, [3])],
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, None)])
+    m = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+    m.ir_version = 8
+    return m
+
+
+onnx.save(while_model(), os.path.join(d, "while.onnx"))
+np.save(os.path.join(d, "m20.npy"), np.array(20, np.int64))
 onnx.save(model(False), os.path.join(d, "loop.onnx"))
 onnx.save(model(True), os.path.join(d, "scan.onnx"))
 x0 = np.array([1, 2, 3], np.float32)
