@@ -108,7 +108,11 @@ LogicalResult tcc::compileModule(ModuleOp module, const CompileOptions &options,
   {
     PassManager pm(module.getContext());
     configure(pm, options);
-    if (failed(buildKernelToLLVMPipeline(pm))) {
+    // The target's vector width for the contraction tiles: AVX-512 when the code may use it
+    // (--cpu=native on such a CPU, or a named one), else 256-bit (AVX2, NEON pairs).
+    llvm::StringRef features = options.target.features;
+    int vectorBits = features.contains("+avx512f") ? 512 : 256;
+    if (failed(buildKernelToLLVMPipeline(pm, vectorBits))) {
       error = "internal error: the LLVM pipeline does not parse";
       return failure();
     }

@@ -1,6 +1,8 @@
 //===- Pipelines.cpp - the stages tcc runs, assembled from passes ---------------------===//
 #include "tcc/Pipelines/Pipelines.h"
 
+#include "llvm/Support/FormatVariadic.h"
+
 #include "tcc/Decompose/Passes.h"
 
 #include "mlir/Pass/PassManager.h"
@@ -25,7 +27,7 @@ static constexpr const char *kPrimToKernel =
     "buffer-results-to-out-params,canonicalize,tcc-plan-buffers";
 
 static constexpr const char *kKernelToLLVM =
-    "tcc-tile-contractions,tcc-expand-copies,tcc-order-loops,convert-linalg-to-parallel-loops,tcc-range-kernels,"
+    "tcc-tile-contractions{{vector-bits={0}},tcc-expand-copies,tcc-order-loops,convert-linalg-to-parallel-loops,tcc-range-kernels,"
     "tcc-lower-checks,tcc-approximate-math,canonicalize,"
     "expand-strided-metadata,lower-affine,convert-scf-to-cf,convert-math-to-funcs,"
     "convert-vector-to-llvm,finalize-memref-to-llvm,convert-arith-to-llvm,convert-math-to-llvm,"
@@ -36,8 +38,8 @@ mlir::LogicalResult tcc::buildPrimToKernelPipeline(mlir::OpPassManager &pm) {
   return mlir::parsePassPipeline(kPrimToKernel, pm);
 }
 
-mlir::LogicalResult tcc::buildKernelToLLVMPipeline(mlir::OpPassManager &pm) {
-  return mlir::parsePassPipeline(kKernelToLLVM, pm);
+mlir::LogicalResult tcc::buildKernelToLLVMPipeline(mlir::OpPassManager &pm, int vectorBits) {
+  return mlir::parsePassPipeline(llvm::formatv(kKernelToLLVM, vectorBits).str(), pm);
 }
 
 void tcc::registerPipelines() {
@@ -49,5 +51,5 @@ void tcc::registerPipelines() {
       [](mlir::OpPassManager &pm) { (void)buildPrimToKernelPipeline(pm); });
   mlir::PassPipelineRegistration<>(
       "tcc-kernel-to-llvm", "Lower buffers and loops to the LLVM dialect",
-      [](mlir::OpPassManager &pm) { (void)buildKernelToLLVMPipeline(pm); });
+      [](mlir::OpPassManager &pm) { (void)buildKernelToLLVMPipeline(pm, 256); });
 }

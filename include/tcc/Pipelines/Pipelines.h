@@ -18,8 +18,9 @@ void buildOnnxToPrimPipeline(mlir::OpPassManager &pm);
 /// result is the IR `tcc --emit=kernel` prints.
 mlir::LogicalResult buildPrimToKernelPipeline(mlir::OpPassManager &pm);
 
-/// buffers -> the LLVM dialect: loops, run-time checks, math approximations, LLVM.
-mlir::LogicalResult buildKernelToLLVMPipeline(mlir::OpPassManager &pm);
+/// buffers -> the LLVM dialect: contraction tiles for `vectorBits`-bit vectors (256: AVX2,
+/// 512: AVX-512), loops, run-time checks, math approximations, LLVM.
+mlir::LogicalResult buildKernelToLLVMPipeline(mlir::OpPassManager &pm, int vectorBits = 256);
 
 /// Registers the pipelines above under their names (`tcc-onnx-to-prim`,
 /// `tcc-prim-to-kernel`, `tcc-kernel-to-llvm`) for tcc-opt.
