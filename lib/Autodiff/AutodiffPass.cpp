@@ -6,6 +6,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/ADT/StringSet.h"
 
 namespace tcc::autodiff {
@@ -20,6 +21,55 @@ namespace {
 bool isFloatTensor(Type t) {
   auto type = dyn_cast<RankedTensorType>(t);
   return type && isa<FloatType>(type.getElementType());
+}
+
+/// Binds the dynamic dims of a new input (an output's cotangent) to the symbols of the
+/// output's dims: each dim of the output, canonicalized to the input dim it comes from, must be
+/// a dim bound to a lone symbol (else an error: the cotangent's extent could not be checked).
+LogicalResult bindLikeOutput(func::FuncOp main, BlockArgument arg, Value output) {
+  auto type = cast<RankedTensorType>(arg.getType());
+  if (type.hasStaticShape())
+    return success();
+  OpBuilder b(main.getContext());
+  b.setInsertionPointToStart(&main.front());
+  SmallVector<Attribute> symbols;
+  SmallVector<AffineExpr> exprs;
+  DenseMap<Attribute, unsigned> position;
+  for (int64_t d = 0; d < type.getRank(); ++d) {
+    if (!type.isDynamicDim(d)) {
+      exprs.push_back(b.getAffineConstantExpr(type.getDimSize(d)));
+      continue;
+    }
+    // Follow the dim to an input's bound dim.
+    OpBuilder at(output.getContext());
+    at.setInsertionPointAfterValue(output);
+    auto dim = tcc::prim::DimOp::create(at, output.getLoc(), output, d);
+    Value v = dim.getResult();
+    (void)applyOpPatternsGreedily(SmallVector<Operation *>{dim}, [&] {
+      RewritePatternSet patterns(main.getContext());
+      tcc::prim::DimOp::getCanonicalizationPatterns(patterns, main.getContext());
+      return patterns;
+    }());
+    FlatSymbolRefAttr symbol;
+    if (auto found = v.getDefiningOp<tcc::prim::DimOp>())
+      if (auto first = tcc::prim::getFirstBinding(found.getOperand(), found.getIndex())) {
+        for (auto bind : main.getOps<tcc::prim::BindShapeOp>())
+          if (bind.getOperand() == first->first)
+            if (auto s = dyn_cast<AffineSymbolExpr>(bind.getShape().getResult(first->second)))
+              symbol = cast<FlatSymbolRefAttr>(bind.getSymbols()[s.getPosition()]);
+      }
+    if (!symbol) {
+      return main.emitError() << "the cotangent of an output with a dynamic dim " << d
+                              << " that is not an input's symbol cannot be an input; give --loss";
+    }
+    auto [it, inserted] = position.try_emplace(symbol, symbols.size());
+    if (inserted)
+      symbols.push_back(symbol);
+    exprs.push_back(b.getAffineSymbolExpr(it->second));
+  }
+  auto map = AffineMap::get(0, symbols.size(), exprs, main.getContext());
+  tcc::prim::BindShapeOp::create(b, arg.getLoc(), arg, b.getArrayAttr(symbols), map);
+  return success();
 }
 
 struct AutodiffPass : tcc::autodiff::impl::AutodiffBase<AutodiffPass> {
@@ -137,6 +187,8 @@ struct AutodiffPass : tcc::autodiff::impl::AutodiffBase<AutodiffPass> {
           return signalPassFailure();
         outputs.push_back(out);
         seeds.push_back(main.getArgument(position));
+        if (failed(bindLikeOutput(main, main.getArgument(position), out)))
+          return signalPassFailure();
       }
     }
 

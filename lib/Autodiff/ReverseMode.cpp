@@ -7,6 +7,7 @@
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
+#include "mlir/Transforms/RegionUtils.h"
 
 using namespace mlir;
 using namespace tcc;
@@ -19,6 +20,7 @@ const VjpRegistry &VjpRegistry::get() {
     registerDataMovementVjps(r);
     registerReductionVjps(r);
     registerContractionVjps(r);
+    registerLoopVjps(r);
     registerWindowVjps(r);
     return r;
   }();
@@ -56,10 +58,58 @@ std::string tcc::autodiff::nodePrefix(Operation *op) {
   return node.empty() ? std::string() : "node '" + node + "': ";
 }
 
+/// Makes every float value a prim.loop of `block` reads from outside it a carried value that
+/// the body passes through unchanged, so that its gradient accumulates through the loop's
+/// carried cotangents (the loop's VJP rule sees only operands).
+static void closeLoops(Block &block, DenseMap<Value, Value> &replaced) {
+  SmallVector<prim::LoopOp> loops(block.getOps<prim::LoopOp>());
+  for (prim::LoopOp loop : loops) {
+    llvm::SetVector<Value> captured;
+    getUsedValuesDefinedAbove(loop.getBody(), captured);
+    SmallVector<Value> floats;
+    for (Value v : captured)
+      if (carriesGradient(v))
+        floats.push_back(v);
+    if (floats.empty())
+      continue;
+    OpBuilder b(loop);
+    SmallVector<Value> inits(loop.getInits());
+    llvm::append_range(inits, floats);
+    auto closed = prim::LoopOp::create(b, loop.getLoc(), ValueRange(inits).getTypes(),
+                                       loop.getCount(), inits);
+    closed.getBody().takeBody(loop.getBody());
+    Block &body = closed.getBody().front();
+    Operation *yield = body.getTerminator();
+    SmallVector<Value> yielded(yield->getOperands());
+    for (Value v : floats) {
+      BlockArgument arg = body.addArgument(v.getType(), loop.getLoc());
+      v.replaceUsesWithIf(arg, [&](OpOperand &use) {
+        return closed->isProperAncestor(use.getOwner());
+      });
+      yielded.push_back(arg);
+    }
+    yield->setOperands(yielded);
+    for (auto [from, to] : llvm::zip(loop.getResults(), closed.getResults()))
+      replaced[from] = to;
+    loop.replaceAllUsesWith(closed.getResults().take_front(loop.getNumResults()));
+    loop.erase();
+  }
+}
+
 FailureOr<SmallVector<Value>> tcc::autodiff::buildGradients(OpBuilder &builder, Block &block,
                                                             ValueRange outputs, ValueRange seeds,
                                                             ValueRange wrt) {
   const VjpRegistry &registry = VjpRegistry::get();
+  // (Closing loops replaces them: the caller's values are followed to the new results.)
+  DenseMap<Value, Value> replaced;
+  SmallVector<Value> outputValues(outputs), wrtValues(wrt);
+  closeLoops(block, replaced);
+  for (Value &v : outputValues)
+    v = replaced.lookup(v) ? replaced.lookup(v) : v;
+  for (Value &v : wrtValues)
+    v = replaced.lookup(v) ? replaced.lookup(v) : v;
+  outputs = outputValues;
+  wrt = wrtValues;
   // Ops on a path from `wrt` to `outputs`: forward from wrt (in block order), then only
   // those some output depends on.
   DenseSet<Value> active(wrt.begin(), wrt.end());

@@ -133,6 +133,7 @@ void registerDataMovementVjps(VjpRegistry &registry); // DataMovementVjp.cpp
 void registerReductionVjps(VjpRegistry &registry);    // ReductionVjp.cpp
 void registerContractionVjps(VjpRegistry &registry);  // ContractionVjp.cpp
 void registerWindowVjps(VjpRegistry &registry);       // WindowVjp.cpp
+void registerLoopVjps(VjpRegistry &registry);         // LoopVjp.cpp
 
 } // namespace tcc::autodiff
 
