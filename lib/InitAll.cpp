@@ -5,6 +5,7 @@
 #include "tcc/Decompose/Passes.h"
 #include "tcc/Lower/Passes.h"
 #include "tcc/Codegen/Passes.h"
+#include "tcc/Fuse/Passes.h"
 #include "tcc/Evaluate/Passes.h"
 #include "tcc/Pipelines/Pipelines.h"
 
@@ -42,6 +43,7 @@ void tcc::registerAllPasses() {
   tcc::registerDecomposePasses();
   tcc::autodiff::registerAutodiffPasses();
   tcc::registerLowerPasses();
+  tcc::registerFusePasses();
   tcc::registerCodegenPasses();
   mlir::registerAllPasses();
   tcc::registerPipelines();

@@ -68,6 +68,19 @@ def flops(model, library, inputs):
     return total
 
 
+def check_outputs(library, inputs, model_dir):
+    """tcc's outputs against the folder's output_<k>_*.npy: 'PASS (rel L2 <worst>)' or what failed."""
+    references = sorted(glob.glob(os.path.join(model_dir, "output_*.npy")),
+                        key=lambda f: int(os.path.basename(f).split("_")[1]))
+    if not references:
+        return "no reference"
+    out = subprocess.run([os.path.join(BIN, "tcc-run"), library, "--rtol", "1e-3", "--atol", "1e-4",
+                          "--input"] + inputs + ["--compare"] + references, capture_output=True, text=True)
+    errors = [float(e) for e in re.findall(r"rel_l2_error=(\S+)", out.stdout)]
+    verdict = "PASS" if out.returncode == 0 and "FAIL" not in out.stdout else "FAIL"
+    return "%s (rel L2 %.1e)" % (verdict, max(errors)) if errors else verdict
+
+
 def run_json(command, env=None):
     out = subprocess.run(command, capture_output=True, text=True, env=env)
     if out.returncode != 0:
@@ -81,6 +94,8 @@ def main():
     parser.add_argument("--threads", default="1,2")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--runs", type=int, default=30)
+    parser.add_argument("--cpu", default="native",
+                        help="tcc's --cpu (default native: ONNX Runtime also picks its kernels for this CPU)")
     options = parser.parse_args()
     models = options.models or sorted(
         [d for d in glob.glob(os.path.join(ROOT, "..", "shared", "corpus", "*")) if os.path.isdir(d)] +
@@ -88,8 +103,8 @@ def main():
     env = dict(os.environ, NODE_PATH=ORT_MODULES)
     work = os.path.join(ROOT, "build", "bench")
     os.makedirs(work, exist_ok=True)
-    print("| model | threads | tcc ms | ORT ms | tcc/ORT | tcc GFLOP/s | workspace MiB | peak RSS MiB |")
-    print("|---|---|---|---|---|---|---|---|")
+    print("| model | threads | tcc ms | ORT ms | tcc/ORT | tcc GFLOP/s | workspace MiB | peak RSS MiB | output vs reference |")
+    print("|---|---|---|---|---|---|---|---|---|")
     ratios = []
     for model_dir in models:
         name = os.path.basename(os.path.normpath(model_dir))
@@ -97,7 +112,7 @@ def main():
         inputs = sorted(glob.glob(os.path.join(model_dir, "input_*.npy")),
                         key=lambda f: int(os.path.basename(f).split("_")[1]))
         library = os.path.join(work, name + ".so")
-        compiled = subprocess.run([os.path.join(BIN, "tcc"), model, "-o", library],
+        compiled = subprocess.run([os.path.join(BIN, "tcc"), model, "-o", library, "--cpu", options.cpu],
                                   capture_output=True, text=True)
         if compiled.returncode != 0:
             # A model whose rules need static sizes (e.g. RNNs): fix them from the inputs.
@@ -106,6 +121,7 @@ def main():
                   (name, errors[0].split(": error: ", 1)[-1][:100]))
             continue
         work_flops = flops(model, library, inputs)
+        check = check_outputs(library, inputs, model_dir)
         for threads in [int(t) for t in options.threads.split(",")]:
             tcc_times, ort_times, last = [], [], None
             for _ in range(options.rounds):
@@ -117,9 +133,9 @@ def main():
                 ort_times.append(ort["median_ms"])
             t, o = statistics.median(tcc_times), statistics.median(ort_times)
             ratios.append(t / o)
-            print("| %s | %d | %.3f | %.3f | %.2f | %.1f | %.1f | %.1f |" % (
+            print("| %s | %d | %.3f | %.3f | %.2f | %.1f | %.1f | %.1f | %s |" % (
                 name, threads, t, o, t / o, work_flops / (t * 1e6) if work_flops else 0.0,
-                last["workspace_bytes"] / 2**20, last["peak_rss_kib"] / 1024))
+                last["workspace_bytes"] / 2**20, last["peak_rss_kib"] / 1024, check))
             sys.stdout.flush()
     if ratios:
         geomean = 1.0

@@ -48,10 +48,10 @@ void collectKernels(Block &block, SmallVectorImpl<Operation *> &kernels) {
   }
 }
 
-/// A symbol-safe version of an ONNX node name.
+/// A symbol-safe version of an ONNX node name: its end, where exporters put the op type.
 std::string sanitize(StringRef name) {
   std::string out;
-  for (char c : name.take_front(48))
+  for (char c : name.take_back(48))
     out += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
   return out;
 }
@@ -60,6 +60,74 @@ std::string sanitize(StringRef name) {
 bool isClonable(Value v) {
   auto constant = v.getDefiningOp<arith::ConstantOp>();
   return constant && !isa<ShapedType>(constant.getType());
+}
+
+/// A reduction whose body accumulates `out + x * y`: a contraction or convolution.
+bool isContraction(linalg::LinalgOp op) {
+  if (op.getNumReductionLoops() == 0 || op.getNumDpsInits() != 1 || !op.getBlock())
+    return false;
+  auto yield = dyn_cast<linalg::YieldOp>(op.getBlock()->getTerminator());
+  if (!yield || yield.getNumOperands() != 1)
+    return false;
+  Operation *add = yield.getOperand(0).getDefiningOp();
+  if (!isa_and_nonnull<arith::AddFOp, arith::AddIOp>(add))
+    return false;
+  return llvm::any_of(add->getOperands(), [](Value term) {
+    return isa_and_nonnull<arith::MulFOp, arith::MulIOp>(term.getDefiningOp());
+  });
+}
+
+/// The elementwise op that reads a contraction's result once per element, in the same
+/// order, and is its only user: the contraction's epilogue (bias, activation, residual).
+linalg::GenericOp findEpilogue(linalg::LinalgOp contraction) {
+  Value result = contraction->getResult(0);
+  if (!result.hasOneUse())
+    return nullptr;
+  auto epilogue = dyn_cast<linalg::GenericOp>(*result.getUsers().begin());
+  if (!epilogue || epilogue.getNumReductionLoops() != 0 || epilogue.getNumDpsInits() != 1 ||
+      epilogue.hasIndexSemantics() || epilogue->getParentRegion() != contraction->getParentRegion())
+    return nullptr;
+  auto type = cast<ShapedType>(result.getType());
+  if (epilogue.getNumLoops() != type.getRank())
+    return nullptr;
+  AffineMap identity = AffineMap::getMultiDimIdentityMap(type.getRank(), epilogue.getContext());
+  if (epilogue.getMatchingIndexingMap(epilogue.getDpsInitOperand(0)) != identity)
+    return nullptr;
+  int reads = 0;
+  for (OpOperand *input : epilogue.getDpsInputOperands())
+    if (input->get() == result) {
+      if (epilogue.getMatchingIndexingMap(input) != identity)
+        return nullptr;
+      ++reads;
+    }
+  return reads == 1 ? epilogue : nullptr;
+}
+
+/// The ops one kernel computes, in order: an op alone, or a contraction with the fill of
+/// its accumulator and its epilogue (kernel formation: the tiler then starts from the fill
+/// value in registers and applies the epilogue before storing, so the contraction's raw
+/// result is never written). Marks the epilogue in place on the contraction's buffer.
+SmallVector<Operation *> formKernel(Operation *op, const DenseSet<Operation *> &taken) {
+  auto contraction = dyn_cast<linalg::LinalgOp>(op);
+  if (!contraction || !isContraction(contraction) || !contraction.hasPureTensorSemantics())
+    return {op};
+  SmallVector<Operation *> group;
+  Value init = contraction.getDpsInitOperand(0)->get();
+  if (auto fill = init.getDefiningOp<linalg::FillOp>())
+    if (fill->hasOneUse() && fill->getBlock() == op->getBlock())
+      group.push_back(fill);
+  group.push_back(op);
+  linalg::GenericOp epilogue = findEpilogue(contraction);
+  if (epilogue && !taken.contains(epilogue)) {
+    // The epilogue writes where the contraction wrote, when its body ignores the old value.
+    Value result = contraction->getResult(0);
+    Block *body = epilogue.getBody();
+    if (epilogue.getResult(0).getType() == result.getType() &&
+        body->getArgument(body->getNumArguments() - 1).use_empty())
+      epilogue.getDpsInitOperand(0)->set(result);
+    group.push_back(epilogue);
+  }
+  return group;
 }
 
 struct OutlineKernelsPass : tcc::impl::OutlineKernelsBase<OutlineKernelsPass> {
@@ -74,46 +142,93 @@ struct OutlineKernelsPass : tcc::impl::OutlineKernelsBase<OutlineKernelsPass> {
     if (failed(applyPatternsGreedily(main, std::move(patterns))))
       return signalPassFailure();
     SymbolTable symbols(module);
-    SmallVector<Operation *> kernels;
-    collectKernels(main.getBody().front(), kernels);
+    SmallVector<Operation *> ops;
+    collectKernels(main.getBody().front(), ops);
+    // Contractions claim their fill and epilogue first; then every op not claimed is a
+    // kernel alone, and each group is one kernel in the contraction's place.
+    DenseMap<Operation *, SmallVector<Operation *>> groups;
+    DenseSet<Operation *> taken;
+    for (Operation *op : ops) {
+      SmallVector<Operation *> group = formKernel(op, taken);
+      if (group.size() > 1) {
+        taken.insert(group.begin(), group.end());
+        groups[op] = group;
+      }
+    }
+    SmallVector<SmallVector<Operation *>> kernels;
+    for (Operation *op : ops) {
+      auto it = groups.find(op);
+      if (it != groups.end())
+        kernels.push_back(it->second);
+      else if (!taken.contains(op))
+        kernels.push_back({op});
+    }
     unsigned index = 0;
-    for (Operation *op : kernels) {
-      // What the kernel reads from outside: operands and values its regions capture.
-      SetVector<Value> captured;
+    for (SmallVector<Operation *> &group : kernels)
+      outline(group, index++, module, symbols);
+  }
+
+  /// `group` (ops of one block, in order; only the last one's results are used outside)
+  /// becomes one kernel function, called where the last op was.
+  void outline(ArrayRef<Operation *> group, unsigned index, ModuleOp module, SymbolTable &symbols) {
+    Operation *last = group.back();
+    DenseSet<Operation *> members(group.begin(), group.end());
+    // What the kernel reads from outside: operands and values its regions capture.
+    SetVector<Value> captured;
+    for (Operation *op : group) {
       for (Value v : op->getOperands())
-        captured.insert(v);
+        if (!members.contains(v.getDefiningOp()))
+          captured.insert(v);
       for (Region &region : op->getRegions())
         getUsedValuesDefinedAbove(region, captured);
-      SmallVector<Value> arguments;
-      for (Value v : captured)
-        if (!isClonable(v))
-          arguments.push_back(v);
-
-      std::string node = tcc::getLocationNodeName(op->getLoc());
-      std::string name = "kernel_" + std::to_string(index++) + (node.empty() ? "" : "_" + sanitize(node));
-      OpBuilder builder(module.getBodyRegion());
-      builder.setInsertionPoint(main);
-      auto type = builder.getFunctionType(ValueRange(arguments).getTypes(), op->getResultTypes());
-      auto kernel = func::FuncOp::create(builder, op->getLoc(), name, type);
-      kernel.setPrivate();
-      kernel->setAttr("tcc.kernel", builder.getUnitAttr());
-      symbols.insert(kernel);
-      Block *body = kernel.addEntryBlock();
-      builder.setInsertionPointToStart(body);
-      IRMapping mapping;
-      for (auto [value, arg] : llvm::zip(arguments, body->getArguments()))
-        mapping.map(value, arg);
-      for (Value v : captured)
-        if (isClonable(v))
-          mapping.map(v, builder.clone(*v.getDefiningOp())->getResult(0));
-      Operation *clone = builder.clone(*op, mapping);
-      func::ReturnOp::create(builder, op->getLoc(), clone->getResults());
-
-      OpBuilder host(op);
-      auto call = func::CallOp::create(host, op->getLoc(), kernel, arguments);
-      op->replaceAllUsesWith(call.getResults());
-      op->erase();
     }
+    SmallVector<Value> arguments;
+    for (Value v : captured)
+      if (!isClonable(v))
+        arguments.push_back(v);
+
+    std::string node = tcc::getLocationNodeName(last->getLoc());
+    std::string name = "kernel_" + std::to_string(index) + (node.empty() ? "" : "_" + sanitize(node));
+    OpBuilder builder(module.getBodyRegion());
+    builder.setInsertionPoint(module.lookupSymbol<func::FuncOp>("main"));
+    auto type = builder.getFunctionType(ValueRange(arguments).getTypes(), last->getResultTypes());
+    auto kernel = func::FuncOp::create(builder, last->getLoc(), name, type);
+    kernel.setPrivate();
+    kernel->setAttr("tcc.kernel", builder.getUnitAttr());
+    if (group.size() > 1 && isa<linalg::GenericOp>(last) && !isContraction(cast<linalg::LinalgOp>(last)))
+      kernel->setAttr("tcc.epilogue", builder.getUnitAttr());
+    // Every ONNX node the kernel computes (several once fusion merged their ops).
+    SmallVector<Attribute> nodes;
+    for (Operation *op : llvm::reverse(group))
+      op->getLoc()->walk([&](Location inner) {
+        if (auto nameLoc = dyn_cast<NameLoc>(inner)) {
+          Attribute nodeName = builder.getStringAttr(nameLoc.getName().strref());
+          if (!llvm::is_contained(nodes, nodeName))
+            nodes.push_back(nodeName);
+        }
+        return WalkResult::advance();
+      });
+    if (!nodes.empty())
+      kernel->setAttr("tcc.nodes", builder.getArrayAttr(nodes));
+    symbols.insert(kernel);
+    Block *body = kernel.addEntryBlock();
+    builder.setInsertionPointToStart(body);
+    IRMapping mapping;
+    for (auto [value, arg] : llvm::zip(arguments, body->getArguments()))
+      mapping.map(value, arg);
+    for (Value v : captured)
+      if (isClonable(v))
+        mapping.map(v, builder.clone(*v.getDefiningOp())->getResult(0));
+    Operation *clone = nullptr;
+    for (Operation *op : group)
+      clone = builder.clone(*op, mapping);
+    func::ReturnOp::create(builder, last->getLoc(), clone->getResults());
+
+    OpBuilder host(last);
+    auto call = func::CallOp::create(host, last->getLoc(), kernel, arguments);
+    last->replaceAllUsesWith(call.getResults());
+    for (Operation *op : llvm::reverse(group))
+      op->erase();
   }
 };
 

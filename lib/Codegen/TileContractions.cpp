@@ -26,11 +26,13 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/AffineExprVisitor.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 
 namespace tcc {
@@ -53,6 +55,13 @@ struct Plan {
   SmallVector<unsigned> outer;            // parallel dims other than i and j, output order
   SmallVector<unsigned> reductions;       // reduction dims, loop order
   VectorType vectorType;
+  // Kernel formation's companions: the fill of `out` just before the op (its value starts
+  // the accumulators) and the elementwise epilogue just after it (applied to the
+  // accumulators before they are stored, into the epilogue's output).
+  linalg::FillOp fill;
+  linalg::GenericOp epilogue;
+  Value epilogueOut;
+  SmallVector<AffineMap> epilogueMaps; // each epilogue operand's map in the op's dims
 };
 
 /// Whether a memref's last dim has unit stride.
@@ -178,6 +187,93 @@ std::optional<Plan> planContraction(linalg::LinalgOp op, int64_t vectorBits) {
     if (iterators[d] == utils::IteratorType::reduction)
       plan.reductions.push_back(d);
   return plan;
+}
+
+/// Whether `map` (in the contraction's dims) reads a vector along j: j in its last index
+/// only, with unit step, from a buffer whose last dim is contiguous; or not j at all.
+bool isVectorizableRead(AffineMap map, Value buffer, unsigned j) {
+  if (!map.isFunctionOfDim(j))
+    return true;
+  if (!lastDimContiguous(buffer) || map.getNumResults() == 0)
+    return false;
+  for (AffineExpr expr : map.getResults().drop_back())
+    if (expr.isFunctionOfDim(j))
+      return false;
+  return coefficient(map.getResults().back(), j, map.getNumDims()) == 1;
+}
+
+/// Whether the scalar body of `epilogue` can run on vectors lane by lane: arith and math
+/// ops that are elementwise (f64 math has no vector approximation here: not those).
+bool isVectorizableBody(linalg::GenericOp epilogue) {
+  for (Operation &op : epilogue.getBody()->without_terminator()) {
+    if (isa<arith::ConstantOp>(op))
+      continue;
+    if (!op.hasTrait<OpTrait::Elementwise>() || op.getNumRegions() != 0 ||
+        !isa<arith::ArithDialect, math::MathDialect>(op.getDialect()))
+      return false;
+    for (Type t : llvm::concat<const Type>(op.getOperandTypes(), op.getResultTypes()))
+      if (!t.isIntOrIndexOrFloat() || t.isIndex())
+        return false;
+    if (isa<math::MathDialect>(op.getDialect()) && llvm::any_of(op.getResultTypes(), [](Type t) { return t.isF64(); }))
+      return false;
+  }
+  return true;
+}
+
+/// Adds kernel formation's fill and epilogue (tcc-outline-kernels groups them with the
+/// contraction and marks the kernel `tcc.epilogue` when the contraction's result has no
+/// other reader) to `plan`, where the tiled code can absorb them.
+void absorbNeighbours(Plan &plan) {
+  Operation *op = plan.op;
+  // The buffer under views that merged its dims (tcc-collapse-dims): the fill covers it all.
+  auto base = [](Value v) {
+    while (auto collapse = v.getDefiningOp<memref::CollapseShapeOp>())
+      v = collapse.getSrc();
+    return v;
+  };
+  auto fill = dyn_cast_or_null<linalg::FillOp>(op->getPrevNode());
+  // The merged dims' views come between the fill and the op.
+  for (Operation *before = op->getPrevNode(); !fill && before && isa<memref::CollapseShapeOp>(before);
+       before = before->getPrevNode())
+    fill = dyn_cast_or_null<linalg::FillOp>(before->getPrevNode());
+  if (fill)
+    if (fill.hasPureBufferSemantics() && base(fill.getDpsInitOperand(0)->get()) == base(plan.out) &&
+        fill.getInputs()[0].getType() == plan.vectorType.getElementType())
+      plan.fill = fill;
+  auto function = op->getParentOfType<func::FuncOp>();
+  Operation *next = op->getNextNode();
+  while (next && isa<memref::CollapseShapeOp>(next))
+    next = next->getNextNode();
+  auto epilogue = dyn_cast_or_null<linalg::GenericOp>(next);
+  if (!function || !function->hasAttr("tcc.epilogue") || !epilogue ||
+      !epilogue.hasPureBufferSemantics() || epilogue.getNumDpsInits() != 1 ||
+      epilogue.getNumReductionLoops() != 0 || epilogue.hasIndexSemantics() ||
+      !isVectorizableBody(epilogue))
+    return;
+  auto outType = cast<MemRefType>(plan.out.getType());
+  AffineMap identity = AffineMap::getMultiDimIdentityMap(outType.getRank(), op->getContext());
+  int reads = 0;
+  SmallVector<AffineMap> maps;
+  for (OpOperand &operand : epilogue->getOpOperands()) {
+    AffineMap map = epilogue.getMatchingIndexingMap(&operand);
+    if (operand.get() == plan.out && epilogue.isDpsInput(&operand)) {
+      if (map != identity)
+        return;
+      ++reads;
+    }
+    // Epilogue dim k is the output's index k: the op's dim outMap(k).
+    AffineMap inOpDims = map.compose(plan.outMap);
+    if (!isVectorizableRead(inOpDims, operand.get(), plan.j))
+      return;
+    maps.push_back(inOpDims);
+  }
+  Value epilogueOut = epilogue.getDpsInitOperand(0)->get();
+  if (reads != 1 || epilogue.getMatchingIndexingMap(epilogue.getDpsInitOperand(0)) != identity ||
+      !lastDimContiguous(epilogueOut))
+    return;
+  plan.epilogue = epilogue;
+  plan.epilogueOut = epilogueOut;
+  plan.epilogueMaps = maps;
 }
 
 /// Cycles of one reduction step of a rows x vectors register tile: two FMA pipes, a
@@ -432,25 +528,89 @@ private:
     };
     int64_t numVectors = lefts.size();
     SmallVector<Value> accumulators;
+    Value start = plan.fill ? vector::BroadcastOp::create(b, loc, type, linalg::FillOp(plan.fill).getInputs()[0]).getResult()
+                            : Value();
     for (int64_t m = 0; m < count; ++m)
       for (int64_t v = 0; v < numVectors; ++v) {
         SmallVector<Value> index = indices(plan.outMap, at(m, v));
-        accumulators.push_back(
-            masks[v] ? vector::MaskedLoadOp::create(b, loc, type, plan.out, index, masks[v], zero)
-                           .getResult()
-                     : vector::LoadOp::create(b, loc, type, plan.out, index).getResult());
+        if (start)
+          accumulators.push_back(start);
+        else
+          accumulators.push_back(
+              masks[v] ? vector::MaskedLoadOp::create(b, loc, type, plan.out, index, masks[v], zero)
+                             .getResult()
+                       : vector::LoadOp::create(b, loc, type, plan.out, index).getResult());
       }
     SmallVector<Value> results =
         emitReductions(0, count, lefts, masks, firstRow, column, dims, accumulators);
+    Value target = plan.epilogue ? plan.epilogueOut : plan.out;
     for (int64_t m = 0; m < count; ++m)
       for (int64_t v = 0; v < numVectors; ++v) {
         SmallVector<Value> index = indices(plan.outMap, at(m, v));
         Value value = results[m * numVectors + v];
+        if (plan.epilogue)
+          value = emitEpilogue(value, masks[v], at(m, v));
         if (masks[v])
-          vector::MaskedStoreOp::create(b, loc, plan.out, index, masks[v], value);
+          vector::MaskedStoreOp::create(b, loc, target, index, masks[v], value);
         else
-          vector::StoreOp::create(b, loc, value, plan.out, index);
+          vector::StoreOp::create(b, loc, value, target, index);
       }
+  }
+
+  /// The epilogue's body on one vector of accumulators at `point` (j = its first lane):
+  /// operands that follow j are vector loads, the others one broadcast element.
+  Value emitEpilogue(Value accumulator, Value mask, const DenseMap<unsigned, Value> &point) {
+    linalg::GenericOp epilogue = plan.epilogue;
+    Block *body = epilogue.getBody();
+    int64_t numLanes = plan.vectorType.getNumElements();
+    auto vectorOf = [&](Type t) { return VectorType::get({numLanes}, t); };
+    IRMapping mapping;
+    for (OpOperand &operand : epilogue->getOpOperands()) {
+      BlockArgument arg = body->getArgument(operand.getOperandNumber());
+      if (arg.use_empty())
+        continue;
+      if (operand.get() == plan.out && epilogue.isDpsInput(&operand)) {
+        mapping.map(arg, accumulator);
+        continue;
+      }
+      AffineMap map = plan.epilogueMaps[operand.getOperandNumber()];
+      SmallVector<Value> index = indices(map, point);
+      VectorType type = vectorOf(arg.getType());
+      Value loaded;
+      if (!map.isFunctionOfDim(plan.j))
+        loaded = vector::BroadcastOp::create(b, loc, type, memref::LoadOp::create(b, loc, operand.get(), index));
+      else if (mask)
+        loaded = vector::MaskedLoadOp::create(b, loc, type, operand.get(), index, mask,
+                                              arith::ConstantOp::create(b, loc, type, b.getZeroAttr(type)));
+      else
+        loaded = vector::LoadOp::create(b, loc, type, operand.get(), index);
+      mapping.map(arg, loaded);
+    }
+    // Values the body uses from outside it (scalar constants of the kernel) as splats.
+    auto lookup = [&](Value v) -> Value {
+      if (Value mapped = mapping.lookupOrNull(v))
+        return mapped;
+      Value splat = vector::BroadcastOp::create(b, loc, vectorOf(v.getType()), v);
+      mapping.map(v, splat);
+      return splat;
+    };
+    for (Operation &op : body->without_terminator()) {
+      if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
+        auto type = vectorOf(constant.getType());
+        mapping.map(constant.getResult(),
+                    arith::ConstantOp::create(b, loc, type, SplatElementsAttr::get(type, constant.getValue())));
+        continue;
+      }
+      OperationState state(loc, op.getName());
+      for (Value operand : op.getOperands())
+        state.operands.push_back(lookup(operand));
+      for (Type t : op.getResultTypes())
+        state.types.push_back(vectorOf(t));
+      state.attributes = op.getAttrs();
+      Operation *vectorOp = b.create(state);
+      mapping.map(op.getResults(), vectorOp->getResults());
+    }
+    return lookup(body->getTerminator()->getOperand(0));
   }
 
   /// The reduction loops from the `level`-th on, carrying the accumulators.
@@ -536,20 +696,28 @@ struct TileContractionsPass : tcc::impl::TileContractionsBase<TileContractionsPa
   using TileContractionsBase::TileContractionsBase;
 
   void runOnOperation() override {
-    SmallVector<Plan> plans;
+    std::vector<Plan> plans;
     getOperation().walk([&](func::FuncOp function) {
       if (!function->hasAttr("tcc.kernel"))
         return;
       function.walk([&](linalg::LinalgOp op) {
-        if (std::optional<Plan> plan = planContraction(op, vectorBits))
+        if (std::optional<Plan> plan = planContraction(op, vectorBits)) {
+          absorbNeighbours(*plan);
           plans.push_back(*plan);
+        }
       });
     });
     OpBuilder builder(&getContext());
     for (Plan &plan : plans) {
-      builder.setInsertionPoint(plan.op);
+      // With an epilogue, the code goes where the epilogue was: views of its operands are
+      // made between the two.
+      builder.setInsertionPoint(plan.epilogue ? plan.epilogue.getOperation() : plan.op.getOperation());
       Emitter(plan, builder, plan.op.getLoc()).emit(vectorBits);
       plan.op->erase();
+      if (plan.fill)
+        plan.fill->erase();
+      if (plan.epilogue)
+        plan.epilogue->erase();
     }
   }
 };

@@ -205,8 +205,17 @@ struct ConvolutionToLinalg : OpRewritePattern<prim::ConvolutionOp> {
     }
 
     Value result;
-    // Named ops add i1 with `or`, where prim wraps (xor): booleans take the generic.
-    if (groups == 1 && spatial >= 1 && spatial <= 3 && !element.isInteger(1)) {
+    auto filterType = cast<RankedTensorType>(filter.getType());
+    auto allOnes = [](ArrayRef<int64_t> values) { return llvm::all_of(values, [](int64_t v) { return v == 1; }); };
+    bool unitWindow = llvm::all_of(filterType.getShape().drop_front(2), [](int64_t k) { return k == 1; });
+    int64_t channels = inputType.getDimSize(1), outChannels = filterType.getDimSize(0);
+    if (groups == 1 && spatial >= 1 && unitWindow && allOnes(strides) && padded == input) {
+      result = pointwiseConvolution(rewriter, op, input, filter, outDims, acc);
+    } else if (groups > 1 && spatial >= 1 && channels == groups && outChannels == groups &&
+               filterType.getDimSize(1) == 1) {
+      result = depthwiseConvolution(rewriter, op, padded, filter, outDims, acc);
+    } else if (groups == 1 && spatial >= 1 && spatial <= 3 && !element.isInteger(1)) {
+      // Named ops add i1 with `or`, where prim wraps (xor): booleans take the generic.
       SmallVector<Value> sizes;
       for (Value size : outDims)
         if (size)
@@ -236,6 +245,92 @@ struct ConvolutionToLinalg : OpRewritePattern<prim::ConvolutionOp> {
                                              lower::convertElements(rewriter, loc, result, acc, element),
                                              type));
     return success();
+  }
+
+  /// The accumulator of a convolution's result: zeros of `acc` with the dynamic extents.
+  static Value zeroResult(PatternRewriter &rewriter, prim::ConvolutionOp op, ArrayRef<Value> outDims, Type acc) {
+    SmallVector<Value> sizes;
+    for (Value size : outDims)
+      if (size)
+        sizes.push_back(size);
+    return createZeros(rewriter, op.getLoc(), lower::signless(op.getType()).clone(acc), sizes);
+  }
+
+  /// `body` over `maps` (input, filter, result) and `iterators`, accumulating in `acc`.
+  static Value convolutionGeneric(PatternRewriter &rewriter, prim::ConvolutionOp op, Value input, Value filter,
+                                  Value init, ArrayRef<AffineMap> maps,
+                                  ArrayRef<utils::IteratorType> iterators, Type acc) {
+    Type element = op.getType().getElementType();
+    return linalg::GenericOp::create(
+               rewriter, op.getLoc(), TypeRange{init.getType()}, ValueRange{input, filter},
+               ValueRange{init}, maps, iterators,
+               [&](OpBuilder &b, Location nested, ValueRange args) {
+                 linalg::YieldOp::create(b, nested, multiplyAdd(b, nested, element, acc, args[0], args[1], args[2]));
+               })
+        .getResult(0);
+  }
+
+  /// A 1x1 window with unit strides, no padding, one group: a matrix product per image,
+  ///   out[n, o, y...] = sum over c of input[n, c, y...] * filter[o, c],
+  /// over loops (n, o, y..., c). The pixels y... are read contiguously by input and output
+  /// alike, so tcc-collapse-dims merges them and the tiler vectorizes across all of them.
+  static Value pointwiseConvolution(PatternRewriter &rewriter, prim::ConvolutionOp op, Value input,
+                                    Value filter, ArrayRef<Value> outDims, Type acc) {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    auto filterType = cast<RankedTensorType>(filter.getType());
+    int64_t rank = filterType.getRank(), spatial = rank - 2;
+    SmallVector<ReassociationIndices> toMatrix = {{0}, {}};
+    for (int64_t d = 1; d < rank; ++d)
+      toMatrix[1].push_back(d);
+    Value matrix = tensor::CollapseShapeOp::create(rewriter, loc, filter, toMatrix);
+    int64_t numLoops = 3 + spatial, c = 2 + spatial;
+    auto dim = [&](int64_t i) { return rewriter.getAffineDimExpr(i); };
+    SmallVector<AffineExpr> inExprs = {dim(0), dim(c)}, outExprs = {dim(0), dim(1)};
+    for (int64_t s = 0; s < spatial; ++s) {
+      inExprs.push_back(dim(2 + s));
+      outExprs.push_back(dim(2 + s));
+    }
+    SmallVector<AffineMap> maps = {AffineMap::get(numLoops, 0, inExprs, ctx),
+                                   AffineMap::get(numLoops, 0, {dim(1), dim(c)}, ctx),
+                                   AffineMap::get(numLoops, 0, outExprs, ctx)};
+    SmallVector<utils::IteratorType> iterators(c, utils::IteratorType::parallel);
+    iterators.push_back(utils::IteratorType::reduction);
+    return convolutionGeneric(rewriter, op, input, matrix, zeroResult(rewriter, op, outDims, acc), maps,
+                              iterators, acc);
+  }
+
+  /// One input and one output channel per group (depthwise):
+  ///   out[n, o, y...] = sum over k... of padded[n, o, y * stride + k * dilation] * filter[o, 0, k...],
+  /// over loops (n, o, y..., k...), with the filter as [O, K...]: no regrouping reshapes, so
+  /// the result is the output itself and kernel formation can give it an epilogue.
+  static Value depthwiseConvolution(PatternRewriter &rewriter, prim::ConvolutionOp op, Value padded,
+                                    Value filter, ArrayRef<Value> outDims, Type acc) {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    auto filterType = cast<RankedTensorType>(filter.getType());
+    int64_t rank = filterType.getRank(), spatial = rank - 2;
+    ArrayRef<int64_t> strides = op.getStrides(), dilations = op.getDilations();
+    SmallVector<ReassociationIndices> dropOne = {{0, 1}};
+    for (int64_t d = 2; d < rank; ++d)
+      dropOne.push_back({d});
+    Value taps = tensor::CollapseShapeOp::create(rewriter, loc, filter, dropOne);
+    int64_t numLoops = 2 + 2 * spatial;
+    auto dim = [&](int64_t i) { return rewriter.getAffineDimExpr(i); };
+    SmallVector<AffineExpr> inExprs = {dim(0), dim(1)}, filterExprs = {dim(1)}, outExprs = {dim(0), dim(1)};
+    for (int64_t s = 0; s < spatial; ++s) {
+      AffineExpr y = dim(2 + s), k = dim(2 + spatial + s);
+      inExprs.push_back(y * strides[s] + k * dilations[s]);
+      filterExprs.push_back(k);
+      outExprs.push_back(y);
+    }
+    SmallVector<AffineMap> maps = {AffineMap::get(numLoops, 0, inExprs, ctx),
+                                   AffineMap::get(numLoops, 0, filterExprs, ctx),
+                                   AffineMap::get(numLoops, 0, outExprs, ctx)};
+    SmallVector<utils::IteratorType> iterators(2 + spatial, utils::IteratorType::parallel);
+    iterators.append(spatial, utils::IteratorType::reduction);
+    return convolutionGeneric(rewriter, op, padded, taps, zeroResult(rewriter, op, outDims, acc), maps,
+                              iterators, acc);
   }
 
   /// `padded` and `filter` are signless; so is the result.

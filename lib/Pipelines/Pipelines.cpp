@@ -20,14 +20,16 @@ void tcc::buildOnnxToPrimPipeline(mlir::OpPassManager &pm) {
 // The later stages are written as textual pipelines of registered passes: each step is a
 // pass that tcc-opt can also run alone.
 static constexpr const char *kPrimToKernel =
-    "tcc-lower-prim-to-linalg,tcc-signless-types,canonicalize,cse,tcc-entry-signature,"
+    "tcc-fold-weights,canonicalize,tcc-lower-prim-to-linalg,tcc-signless-types,canonicalize,cse,"
+    "tcc-fuse-elementwise,canonicalize,cse,"
+    "tcc-entry-signature,"
     "eliminate-empty-tensors,canonicalize,cse,tcc-outline-kernels,"
     "one-shot-bufferize{bufferize-function-boundaries "
     "function-boundary-type-conversion=identity-layout-map},canonicalize,drop-equivalent-buffer-results,"
     "buffer-results-to-out-params,canonicalize,tcc-plan-buffers";
 
 static constexpr const char *kKernelToLLVM =
-    "tcc-tile-contractions{{vector-bits={0}},tcc-expand-copies,tcc-order-loops,convert-linalg-to-parallel-loops,tcc-range-kernels,"
+    "tcc-collapse-dims,cse,tcc-tile-contractions{{vector-bits={0}},tcc-expand-copies,tcc-order-loops,convert-linalg-to-parallel-loops,tcc-range-kernels,"
     "tcc-lower-checks,tcc-approximate-math,canonicalize,"
     "expand-strided-metadata,lower-affine,convert-scf-to-cf,convert-math-to-funcs,"
     "convert-vector-to-llvm,finalize-memref-to-llvm,convert-arith-to-llvm,convert-math-to-llvm,"

@@ -5,7 +5,7 @@
 #id = affine_map<(d0) -> (d0)>
 // CHECK-LABEL: func.func private @kernel_0_relu
 // CHECK-SAME: (%[[X:.*]]: tensor<4xf32>, %[[INIT:.*]]: tensor<4xf32>) -> tensor<4xf32>
-// CHECK-SAME: attributes {tcc.kernel}
+// CHECK-SAME: attributes {tcc.kernel, tcc.nodes = ["relu"]}
 // CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK: linalg.generic
 // CHECK: arith.maximumf %{{.*}}, %[[ZERO]]
@@ -51,4 +51,45 @@ func.func @main(%x: tensor<4xf32>, %n: index) -> tensor<4xf32> {
     scf.yield %t : tensor<4xf32>
   }
   return %r : tensor<4xf32>
+}
+
+// -----
+
+// Kernel formation: a contraction, the fill of its accumulator and its elementwise epilogue
+// (the only reader of its result) are one kernel marked tcc.epilogue, named after the last
+// node; the epilogue writes in place over the contraction's result.
+#a = affine_map<(i, j, k) -> (i, k)>
+#b = affine_map<(i, j, k) -> (k, j)>
+#c = affine_map<(i, j, k) -> (i, j)>
+#id = affine_map<(i, j) -> (i, j)>
+#row = affine_map<(i, j) -> (i)>
+// CHECK-LABEL: func.func private @kernel_0_relu
+// CHECK-SAME: attributes {tcc.epilogue, tcc.kernel, tcc.nodes = ["relu", "matmul"]}
+// CHECK: %[[F:.*]] = linalg.fill
+// CHECK: %[[M:.*]] = linalg.generic {{.*}} outs(%[[F]] : tensor<4x16xf32>)
+// CHECK: %[[R:.*]] = linalg.generic {{.*}} ins(%[[M]], %{{.*}} : tensor<4x16xf32>, tensor<4xf32>) outs(%[[M]] : tensor<4x16xf32>)
+// CHECK: return %[[R]]
+// CHECK-LABEL: func.func @main
+// CHECK: call @kernel_0_relu
+// CHECK-NOT: call
+func.func @main(%x: tensor<4x8xf32>, %w: tensor<8x16xf32>, %bias: tensor<4xf32>) -> tensor<4x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x16xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<4x16xf32>) -> tensor<4x16xf32>
+  %m = linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x, %w : tensor<4x8xf32>, tensor<8x16xf32>) outs(%f : tensor<4x16xf32>) {
+  ^bb0(%in: f32, %in_0: f32, %acc: f32):
+    %0 = arith.mulf %in, %in_0 : f32
+    %1 = arith.addf %acc, %0 : f32
+    linalg.yield %1 : f32
+  } -> tensor<4x16xf32> loc("matmul"("model.onnx":0:0))
+  %e2 = tensor.empty() : tensor<4x16xf32>
+  %r = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%m, %bias : tensor<4x16xf32>, tensor<4xf32>) outs(%e2 : tensor<4x16xf32>) {
+  ^bb0(%in: f32, %in_0: f32, %out: f32):
+    %0 = arith.addf %in, %in_0 : f32
+    %1 = arith.maximumf %0, %zero : f32
+    linalg.yield %1 : f32
+  } -> tensor<4x16xf32> loc("relu"("model.onnx":0:0))
+  return %r : tensor<4x16xf32>
 }

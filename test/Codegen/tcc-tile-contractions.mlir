@@ -69,3 +69,43 @@ func.func @not_a_kernel(%a: memref<4x8xf32>, %b: memref<8x16xf32>, %c: memref<4x
   linalg.matmul ins(%a, %b : memref<4x8xf32>, memref<8x16xf32>) outs(%c : memref<4x16xf32>)
   return
 }
+
+// Kernel formation's group (tcc.epilogue): the fill's value starts the accumulators (no
+// store of zeros, no load of them) and bias + ReLU run on the registers before the one
+// store; neither the fill nor the epilogue remains.
+// CHECK-LABEL: func.func private @with_epilogue
+// CHECK-NOT: linalg.
+// CHECK: %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : vector<8xf32>
+// CHECK-NOT: vector.load %arg0
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %[[ZERO]]
+// CHECK: vector.fma
+// CHECK: %[[B:.*]] = memref.load %arg3
+// CHECK: %[[BV:.*]] = vector.broadcast %[[B]] : f32 to vector<8xf32>
+// CHECK: %[[S:.*]] = arith.addf %{{.*}}, %[[BV]] : vector<8xf32>
+// CHECK: %[[R:.*]] = arith.maximumf %[[S]], %[[ZERO]] : vector<8xf32>
+// CHECK: vector.store %[[R]], %arg0
+// CHECK-NOT: linalg.
+#ea = affine_map<(i, j, k) -> (i, k)>
+#eb = affine_map<(i, j, k) -> (k, j)>
+#ec = affine_map<(i, j, k) -> (i, j)>
+#eid = affine_map<(i, j) -> (i, j)>
+#erow = affine_map<(i, j) -> (i)>
+func.func private @with_epilogue(%out: memref<6x16xf32>, %a: memref<6x32xf32>, %b: memref<32x16xf32>, %bias: memref<6xf32>) attributes {tcc.epilogue, tcc.kernel} {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%out : memref<6x16xf32>)
+  linalg.generic {indexing_maps = [#ea, #eb, #ec], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<6x32xf32>, memref<32x16xf32>) outs(%out : memref<6x16xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %0 = arith.mulf %x, %y : f32
+    %1 = arith.addf %acc, %0 : f32
+    linalg.yield %1 : f32
+  }
+  linalg.generic {indexing_maps = [#eid, #erow, #eid], iterator_types = ["parallel", "parallel"]}
+      ins(%out, %bias : memref<6x16xf32>, memref<6xf32>) outs(%out : memref<6x16xf32>) {
+  ^bb0(%in: f32, %in_0: f32, %o: f32):
+    %0 = arith.addf %in, %in_0 : f32
+    %1 = arith.maximumf %0, %zero : f32
+    linalg.yield %1 : f32
+  }
+  return
+}

@@ -9,6 +9,12 @@
 // CHECK-DAG: #[[$CONV_IN:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d1, d5, d3 + d6, d4 + d7)>
 // CHECK-DAG: #[[$CONV_W:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d1, d2, d5, d6, d7)>
 // CHECK-DAG: #[[$CONV_OUT:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d1, d2, d3, d4)>
+// CHECK-DAG: #[[$PW_IN:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d4, d2, d3)>
+// CHECK-DAG: #[[$PW_W:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d1, d4)>
+// CHECK-DAG: #[[$PW_OUT:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3)>
+// CHECK-DAG: #[[$DW_IN:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2 * 2 + d4, d3 * 2 + d5)>
+// CHECK-DAG: #[[$DW_W:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d1, d4, d5)>
+// CHECK-DAG: #[[$DW_OUT:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3)>
 
 // CHECK-LABEL: func.func @matmul
 // CHECK-SAME: %[[A:.*]]: tensor<4x8xf32>, %[[B:.*]]: tensor<8x16xf32>
@@ -103,4 +109,29 @@ func.func @conv1d_f16(%x: tensor<1x2x8xf16>, %w: tensor<4x2x3xf16>) -> tensor<1x
 func.func @conv_grouped(%img: tensor<?x4x8x8xf32>, %w: tensor<6x2x3x3xf32>) -> tensor<?x6x6x6xf32> {
   %0 = prim.convolution %img, %w {dilations = array<i64: 1, 1>, feature_group_count = 2 : i64, padding_high = array<i64: 0, 0>, padding_low = array<i64: 0, 0>, strides = array<i64: 1, 1>} : (tensor<?x4x8x8xf32>, tensor<6x2x3x3xf32>) -> tensor<?x6x6x6xf32>
   return %0 : tensor<?x6x6x6xf32>
+}
+
+// A 1x1 convolution (unit strides, no padding, one group) is a matrix product per image:
+// loops (n, o, h, w, c), the filter as [O, C]; the pixels are plain dims for tcc-collapse-dims.
+// CHECK-LABEL: func.func @conv_pointwise
+// CHECK: %[[M:.*]] = tensor.collapse_shape %{{.*}} {{\[\[}}0], [1, 2, 3]] : tensor<8x4x1x1xf32> into tensor<8x4xf32>
+// CHECK: linalg.generic {indexing_maps = [#[[$PW_IN]], #[[$PW_W]], #[[$PW_OUT]]], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+// CHECK-SAME: ins(%{{.*}}, %[[M]] : tensor<?x4x7x7xf32>, tensor<8x4xf32>)
+func.func @conv_pointwise(%img: tensor<?x4x7x7xf32>, %w: tensor<8x4x1x1xf32>) -> tensor<?x8x7x7xf32> {
+  %0 = prim.convolution %img, %w {dilations = array<i64: 1, 1>, feature_group_count = 1 : i64, padding_high = array<i64: 0, 0>, padding_low = array<i64: 0, 0>, strides = array<i64: 1, 1>} : (tensor<?x4x7x7xf32>, tensor<8x4x1x1xf32>) -> tensor<?x8x7x7xf32>
+  return %0 : tensor<?x8x7x7xf32>
+}
+
+// A depthwise convolution (one channel per group) reads the input channel it writes: loops
+// (n, o, y, x, ky, kx), the filter as [O, KY, KX]; no regrouping reshapes around it.
+// CHECK-LABEL: func.func @conv_depthwise
+// CHECK: %[[P:.*]] = tensor.pad
+// CHECK: %[[T:.*]] = tensor.collapse_shape %{{.*}} {{\[\[}}0, 1], [2], [3]] : tensor<6x1x3x3xf32> into tensor<6x3x3xf32>
+// CHECK: %[[R:.*]] = linalg.generic {indexing_maps = [#[[$DW_IN]], #[[$DW_W]], #[[$DW_OUT]]], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]}
+// CHECK-SAME: ins(%[[P]], %[[T]] : tensor<1x6x10x10xf32>, tensor<6x3x3xf32>)
+// CHECK-NOT: tensor.collapse_shape
+// CHECK: return %[[R]]
+func.func @conv_depthwise(%img: tensor<1x6x8x8xf32>, %w: tensor<6x1x3x3xf32>) -> tensor<1x6x4x4xf32> {
+  %0 = prim.convolution %img, %w {dilations = array<i64: 1, 1>, feature_group_count = 6 : i64, padding_high = array<i64: 1, 1>, padding_low = array<i64: 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x6x8x8xf32>, tensor<6x1x3x3xf32>) -> tensor<1x6x4x4xf32>
+  return %0 : tensor<1x6x4x4xf32>
 }

@@ -138,6 +138,29 @@ def TileContractions : Pass<"tcc-tile-contractions", "mlir::ModuleOp"> {
                            "::mlir::affine::AffineDialect"];
 }
 
+def CollapseDims : Pass<"tcc-collapse-dims", "mlir::ModuleOp"> {
+  let summary = "Merge adjacent loops of a kernel that walk every operand together";
+  let description = [{
+    LLVM vectorizes the innermost loop only, and the contraction tiler vectorizes the
+    output's fastest dim: an elementwise kernel over 1x672x14x14 has a 14-long innermost
+    loop, shorter than one 16-lane vector; a 1x1 convolution over 7x7 pixels has 7 columns.
+    For each `linalg.generic` of a kernel (plain-dim indexing maps, buffers), adjacent loop
+    dims of one iterator type that every operand reads together (consecutive indices, in
+    order, identity layout) or not at all become one dim (upstream's
+    collapseOpIterationDims, with `memref.collapse_shape` views: nothing is copied). In a
+    kernel with an epilogue (`tcc.epilogue`) the contraction and its epilogue merge the same
+    output dims or neither does, so the tiler can still apply the epilogue in registers.
+    Runs before the contraction tiler.
+
+    ```mlir
+    linalg.generic {maps = [(n,c,h,w) -> (n,c,h,w), (n,c,h,w) -> (c)]} ins(memref<1x672x14x14xf32>, memref<672xf32>)
+    // becomes
+    linalg.generic {maps = [(n,c,p) -> (n,c,p), (n,c,p) -> (c)]} ins(memref<1x672x196xf32>, ...)
+    ```
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
 def OrderLoops : Pass<"tcc-order-loops", "mlir::ModuleOp"> {
   let summary = "Order each kernel's loops so that the innermost one walks memory contiguously";
   let description = [{

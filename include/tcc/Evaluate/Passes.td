@@ -27,4 +27,32 @@ def TestEvaluatePass : Pass<"tcc-test-evaluate", "mlir::ModuleOp"> {
   }];
 }
 
+def FoldWeights : Pass<"tcc-fold-weights", "mlir::ModuleOp"> {
+  let summary = "Compute weight-only prim ops at compile time with the reference evaluator";
+  let description = [{
+    The one weight evaluator: a pure `prim` op of @main whose operands are all constants
+    (initializers, folded shapes) is run by lib/Evaluate and replaced by a constant (a
+    resource blob beyond 256 elements), in program order, so chains of weight transforms
+    (a transposed Gemm weight, BatchNorm scales multiplied into filters, dequantized
+    weights) cost nothing at run time. Canonicalization folds only small tensors; this pass
+    folds any size but never one that grows: an op whose result has more elements than its
+    non-splat operands together (a broadcast, an iota) stays code, as does an op over
+    `i1`, and results beyond 64M elements.
+
+    First it puts constant contraction operands in the layout the contraction tiler reads
+    contiguously: a `prim.dot_general` whose constant rhs has its last free dim (the
+    result's fastest) anywhere but last gets a transpose of that rhs to (batch...,
+    contracting..., free...), which is then folded.
+
+    ```mlir
+    %w = arith.constant dense_resource<w> : tensor<1000x1280xf32>
+    %y = prim.dot_general %x, %w contracting = [1] x [1] batching = [] x [] : ...
+    // becomes
+    %wt = arith.constant dense_resource<folded> : tensor<1280x1000xf32>
+    %y = prim.dot_general %x, %wt contracting = [1] x [0] batching = [] x [] : ...
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::func::FuncDialect"];
+}
+
 #endif // TCC_EVALUATE_PASSES

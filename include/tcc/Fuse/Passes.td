@@ -1,0 +1,31 @@
+//===- Passes.td - fusion: linalg ops grouped by their indexing maps ---------------------===//
+#ifndef TCC_FUSE_PASSES
+#define TCC_FUSE_PASSES
+
+include "mlir/Pass/PassBase.td"
+
+def FuseElementwise : Pass<"tcc-fuse-elementwise", "mlir::ModuleOp"> {
+  let summary = "Fuse pointwise producers into their linalg.generic consumers";
+  let description = [{
+    On tensors, after lowering to linalg: an all-parallel `linalg.generic` whose result is
+    read by another `linalg.generic` is merged into it (upstream's elementwise fusion, by
+    the indexing maps), so chains of pointwise ops, broadcasts feeding them, and pointwise
+    producers of reductions (softmax's `x - max`, layer norm's centring) become one loop
+    nest and no full-size intermediate is written. A producer is fused when it has one
+    user that reads each of its elements once (not through a broadcast), or when it is
+    pure data movement or a few non-transcendental ops (a broadcast of a bias, a cast),
+    which are recomputed per user instead of stored. Contractions (a
+    multiply-accumulate body with a reduction) are never consumers: they keep the form the
+    contraction tiler recognizes, and their epilogues are fused at kernel formation.
+
+    ```mlir
+    %b = linalg.generic {broadcast %bias} ...           // [96] -> [1,96,112,112]
+    %s = linalg.generic {addf} ins(%conv, %b) ...
+    %r = linalg.generic {maximumf 0} ins(%s) ...
+    // becomes one generic: addf, maximumf, reading %bias through affine_map<(n,c,h,w) -> (c)>
+    ```
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
+#endif // TCC_FUSE_PASSES

@@ -1,0 +1,142 @@
+//===- CollapseDims.cpp - a kernel's loops that walk memory together merged into one ----===//
+#include "tcc/Codegen/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+
+namespace tcc {
+#define GEN_PASS_DEF_COLLAPSEDIMS
+#include "tcc/Codegen/Passes.h.inc"
+} // namespace tcc
+
+using namespace mlir;
+
+namespace {
+
+/// Whether every loop dim of `op` may be merged at all: a generic on buffers whose maps are
+/// plain dims (no constants, no sums), without linalg.index.
+bool isCollapsible(linalg::LinalgOp op) {
+  return isa<linalg::GenericOp>(op.getOperation()) && op.hasPureBufferSemantics() &&
+         !op.hasIndexSemantics() &&
+         llvm::all_of(op.getIndexingMapsArray(), [](AffineMap map) { return map.isProjectedPermutation(); });
+}
+
+/// The result position of loop dim `d` in `map`, if it reads it.
+std::optional<unsigned> position(AffineMap map, unsigned d) {
+  return map.getResultPosition(getAffineDimExpr(d, map.getContext()));
+}
+
+/// Whether loop dims d - 1 and d can be one: the same iterator type, and every operand reads
+/// both (d right after d - 1, from a buffer with the identity layout) or neither.
+bool canMerge(linalg::LinalgOp op, unsigned d) {
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  if (iterators[d] != iterators[d - 1])
+    return false;
+  for (OpOperand &operand : op->getOpOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(&operand);
+    std::optional<unsigned> before = position(map, d - 1), after = position(map, d);
+    if (!before && !after)
+      continue;
+    if (!before || !after || *after != *before + 1)
+      return false;
+    auto type = dyn_cast<MemRefType>(operand.get().getType());
+    if (!type || !type.getLayout().isIdentity())
+      return false;
+  }
+  return true;
+}
+
+/// Runs of adjacent loop dims that can be merged, as a reassociation (singletons included).
+SmallVector<ReassociationIndices> collapsibleGroups(linalg::LinalgOp op) {
+  SmallVector<ReassociationIndices> groups;
+  for (unsigned d = 0; d < op.getNumLoops(); ++d) {
+    if (d > 0 && canMerge(op, d))
+      groups.back().push_back(d);
+    else
+      groups.push_back({static_cast<int64_t>(d)});
+  }
+  return groups;
+}
+
+bool mergesAny(ArrayRef<ReassociationIndices> groups) {
+  return llvm::any_of(groups, [](const ReassociationIndices &g) { return g.size() > 1; });
+}
+
+/// In a kernel that kernel formation gave an epilogue (contraction, then an elementwise op
+/// on its result), both merge the same output dims or neither merges: the tiler applies the
+/// epilogue to the contraction's registers only when they index the same buffer the same way.
+/// Returns the epilogue's reassociation, or nothing.
+std::optional<SmallVector<ReassociationIndices>>
+epilogueGroups(linalg::LinalgOp contraction, linalg::LinalgOp epilogue,
+               ArrayRef<ReassociationIndices> contractionGroups) {
+  AffineMap outMap = contraction.getMatchingIndexingMap(contraction.getDpsInitOperand(0));
+  if (!isCollapsible(epilogue) || epilogue.getNumLoops() != outMap.getNumResults())
+    return std::nullopt;
+  // Epilogue loop k is output index k, which the contraction's loop outMap(k) walks.
+  auto groupOf = [&](unsigned k) {
+    unsigned d = cast<AffineDimExpr>(outMap.getResult(k)).getPosition();
+    for (auto [index, group] : llvm::enumerate(contractionGroups))
+      if (llvm::is_contained(group, d))
+        return index;
+    return contractionGroups.size();
+  };
+  SmallVector<ReassociationIndices> groups;
+  for (unsigned k = 0; k < epilogue.getNumLoops(); ++k) {
+    if (k > 0 && groupOf(k) == groupOf(k - 1)) {
+      if (!canMerge(epilogue, k))
+        return std::nullopt;
+      groups.back().push_back(k);
+    } else {
+      groups.push_back({static_cast<int64_t>(k)});
+    }
+  }
+  return groups;
+}
+
+void collapse(linalg::LinalgOp op, ArrayRef<ReassociationIndices> groups, IRRewriter &rewriter) {
+  if (!mergesAny(groups))
+    return;
+  rewriter.setInsertionPoint(op);
+  FailureOr<linalg::CollapseResult> collapsed = linalg::collapseOpIterationDims(op, groups, rewriter);
+  if (succeeded(collapsed))
+    rewriter.replaceOp(op, collapsed->results);
+}
+
+struct CollapseDimsPass : tcc::impl::CollapseDimsBase<CollapseDimsPass> {
+  void runOnOperation() override {
+    IRRewriter rewriter(&getContext());
+    getOperation().walk([&](func::FuncOp function) {
+      if (!function->hasAttr("tcc.kernel"))
+        return;
+      SmallVector<linalg::LinalgOp> ops;
+      function.walk([&](linalg::LinalgOp op) { ops.push_back(op); });
+      // An epilogue kernel: fill?, contraction, epilogue (see tcc-outline-kernels).
+      linalg::LinalgOp contraction, epilogue;
+      if (function->hasAttr("tcc.epilogue"))
+        for (auto [k, op] : llvm::enumerate(ops))
+          if (op.getNumReductionLoops() > 0 && k + 1 < ops.size()) {
+            contraction = op;
+            epilogue = ops[k + 1];
+            break;
+          }
+      for (linalg::LinalgOp op : ops) {
+        if (op == epilogue)
+          continue;
+        if (!isCollapsible(op))
+          continue;
+        SmallVector<ReassociationIndices> groups = collapsibleGroups(op);
+        if (op == contraction) {
+          std::optional<SmallVector<ReassociationIndices>> tail = epilogueGroups(op, epilogue, groups);
+          if (!tail)
+            continue;
+          collapse(epilogue, *tail, rewriter);
+        }
+        collapse(op, groups, rewriter);
+      }
+    });
+  }
+};
+
+} // namespace

@@ -1,0 +1,104 @@
+//===- FuseElementwise.cpp - pointwise producers merged into their consumers -----------===//
+#include "tcc/Fuse/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace tcc {
+#define GEN_PASS_DEF_FUSEELEMENTWISE
+#include "tcc/Fuse/Passes.h.inc"
+} // namespace tcc
+
+using namespace mlir;
+
+namespace {
+
+/// A reduction whose body yields `out + x * y`: a contraction, left for the tiler.
+bool isContraction(linalg::GenericOp op) {
+  if (op.getNumReductionLoops() == 0)
+    return false;
+  auto yield = cast<linalg::YieldOp>(op.getBody()->getTerminator());
+  if (yield.getNumOperands() != 1)
+    return false;
+  Operation *add = yield.getOperand(0).getDefiningOp();
+  if (!isa_and_nonnull<arith::AddFOp, arith::AddIOp>(add))
+    return false;
+  for (Value term : add->getOperands())
+    if (isa_and_nonnull<arith::MulFOp, arith::MulIOp>(term.getDefiningOp()))
+      return true;
+  return false;
+}
+
+/// Whether recomputing `op` once per user costs less than storing its result and reading it
+/// back: data movement (broadcasts, transpositions, copies) and a few arithmetic ops.
+bool isCheap(linalg::GenericOp op) {
+  int64_t count = 0;
+  for (Operation &inner : op.getBody()->without_terminator()) {
+    if (inner.getDialect()->getNamespace() != arith::ArithDialect::getDialectNamespace())
+      return false;
+    if (isa<arith::DivFOp, arith::RemFOp, arith::DivSIOp, arith::DivUIOp, arith::RemSIOp,
+            arith::RemUIOp>(inner))
+      return false;
+    ++count;
+  }
+  return count <= 2;
+}
+
+bool shouldFuse(OpOperand *use) {
+  auto producer = use->get().getDefiningOp<linalg::GenericOp>();
+  auto consumer = dyn_cast<linalg::GenericOp>(use->getOwner());
+  if (!producer || !consumer || isContraction(consumer))
+    return false;
+  // Recomputed per user, a cheap producer must not make the consumer's body grow without
+  // bound (x*x of x*x of ... would double it at each level).
+  if (isCheap(producer) && !producer->hasOneUse())
+    return consumer.getBody()->getOperations().size() + producer.getBody()->getOperations().size() <= 24;
+  // Fused, the producer runs once per point of the consumer: not when the consumer
+  // broadcasts its result (a squeeze-excitation's sigmoid over channels would run per pixel).
+  return producer->hasOneUse() && consumer.getMatchingIndexingMap(use).isPermutation();
+}
+
+/// Merges one fusable producer into a consumer; the fused op's location lists both ONNX
+/// nodes (the kernel's name takes the consumer's, in front).
+struct FuseProducer : OpRewritePattern<linalg::GenericOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(linalg::GenericOp consumer, PatternRewriter &rewriter) const override {
+    for (OpOperand &operand : consumer->getOpOperands()) {
+      if (!linalg::areElementwiseOpsFusable(&operand) || !shouldFuse(&operand))
+        continue;
+      Operation *producer = operand.get().getDefiningOp();
+      Location loc = rewriter.getFusedLoc({consumer.getLoc(), producer->getLoc()});
+      FailureOr<linalg::ElementwiseOpFusionResult> fused = linalg::fuseElementwiseOps(rewriter, &operand);
+      if (failed(fused))
+        return failure();
+      fused->fusedOp->setLoc(loc);
+      // The consumer's results are replaced; the producer stays for its other users (some
+      // may come before the fused op) and goes once it has none.
+      for (auto [original, replacement] : fused->replacements)
+        if (original.getDefiningOp() != producer)
+          rewriter.replaceAllUsesWith(original, replacement);
+      rewriter.eraseOp(consumer);
+      return success();
+    }
+    return failure();
+  }
+};
+
+struct FuseElementwisePass : tcc::impl::FuseElementwiseBase<FuseElementwisePass> {
+  void runOnOperation() override {
+    MLIRContext *context = &getContext();
+    RewritePatternSet patterns(context);
+    patterns.add<FuseProducer>(context);
+    linalg::populateEraseUnusedOperandsAndResultsPatterns(patterns);
+    linalg::GenericOp::getCanonicalizationPatterns(patterns, context);
+    tensor::EmptyOp::getCanonicalizationPatterns(patterns, context);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      return signalPassFailure();
+  }
+};
+
+} // namespace

@@ -1,0 +1,44 @@
+// RUN: tcc-opt %s --split-input-file --tcc-fold-weights | FileCheck %s
+
+// Gemm with transB = 1: the constant weight [N, K] is transposed to [K, N] at compile time
+// so the result's fastest dim is the weight's last; the transpose is evaluated away.
+// CHECK-LABEL: func.func @main
+// CHECK-NOT: prim.transpose
+// CHECK: %[[WT:.*]] = arith.constant dense<{{\[}}[1.000000e+00, 4.000000e+00], [2.000000e+00, 5.000000e+00], [3.000000e+00, 6.000000e+00]]> : tensor<3x2xf32>
+// CHECK: prim.dot_general %arg0, %[[WT]] contracting = [1] x [0] batching = [] x []
+func.func @main(%x: tensor<5x3xf32>) -> tensor<5x2xf32> {
+  %w = arith.constant dense<[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]> : tensor<2x3xf32>
+  %y = prim.dot_general %x, %w contracting = [1] x [1] batching = [] x [] : (tensor<5x3xf32>, tensor<2x3xf32>) -> tensor<5x2xf32>
+  return %y : tensor<5x2xf32>
+}
+
+// -----
+
+// A chain of weight-only ops folds in order (a BatchNorm scale into a filter); an op that
+// reads an input stays; a broadcast, which would grow the weights, stays code.
+// CHECK-LABEL: func.func @main
+// CHECK: %[[S:.*]] = arith.constant dense<[2.000000e+00, 6.000000e+00, 1.200000e+01]> : tensor<3xf32>
+// CHECK: %[[T:.*]] = arith.constant dense<[4.000000e+00, 1.200000e+01, 2.400000e+01]> : tensor<3xf32>
+// CHECK: %[[B:.*]] = prim.broadcast_in_dim %[[T]]
+// CHECK: prim.mul %arg0, %[[B]]
+func.func @main(%x: tensor<100x3xf32>) -> tensor<100x3xf32> {
+  %a = arith.constant dense<[1.0, 2.0, 3.0]> : tensor<3xf32>
+  %b = arith.constant dense<[2.0, 3.0, 4.0]> : tensor<3xf32>
+  %s = prim.mul %a, %b : tensor<3xf32>
+  %t = prim.add %s, %s : tensor<3xf32>
+  %bt = prim.broadcast_in_dim %t, dims = [1] : (tensor<3xf32>) -> tensor<100x3xf32>
+  %y = prim.mul %x, %bt : tensor<100x3xf32>
+  return %y : tensor<100x3xf32>
+}
+
+// -----
+
+// Beyond 256 elements the folded value is a resource blob, not inline elements.
+// CHECK-LABEL: func.func @main
+// CHECK: %[[W:.*]] = arith.constant dense_resource<folded{{.*}}> : tensor<17x16xf32>
+// CHECK: prim.dot_general %arg0, %[[W]] contracting = [1] x [0]
+func.func @main(%x: tensor<2x17xf32>) -> tensor<2x16xf32> {
+  %w = arith.constant dense<[[0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 0.0, 1.0, 2.0], [3.0, 4.0, 5.0, 6.0, 0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 0.0, 1.0, 2.0, 3.0, 4.0, 5.0], [6.0, 0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 0.0, 1.0], [2.0, 3.0, 4.0, 5.0, 6.0, 0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 0.0, 1.0, 2.0, 3.0, 4.0], [5.0, 6.0, 0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 0.0], [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 0.0, 1.0, 2.0, 3.0], [4.0, 5.0, 6.0, 0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0], [0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 0.0, 1.0, 2.0], [3.0, 4.0, 5.0, 6.0, 0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 0.0, 1.0, 2.0, 3.0, 4.0, 5.0], [6.0, 0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 0.0, 1.0], [2.0, 3.0, 4.0, 5.0, 6.0, 0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 0.0, 1.0, 2.0, 3.0, 4.0], [5.0, 6.0, 0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 0.0], [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 0.0, 1.0, 2.0, 3.0], [4.0, 5.0, 6.0, 0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0], [0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 0.0, 1.0, 2.0], [3.0, 4.0, 5.0, 6.0, 0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 0.0, 1.0, 2.0, 3.0, 4.0, 5.0]]> : tensor<16x17xf32>
+  %y = prim.dot_general %x, %w contracting = [1] x [1] batching = [] x [] : (tensor<2x17xf32>, tensor<16x17xf32>) -> tensor<2x16xf32>
+  return %y : tensor<2x16xf32>
+}

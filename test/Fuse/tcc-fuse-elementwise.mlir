@@ -1,0 +1,136 @@
+// RUN: tcc-opt %s --split-input-file --tcc-fuse-elementwise | FileCheck %s
+
+// Conv bias + Clip (ReLU6): the broadcast of the bias, the add, max and min become one
+// generic that reads the bias through (n, c, h, w) -> (c).
+#id = affine_map<(n, c, h, w) -> (n, c, h, w)>
+#channel = affine_map<(n, c, h, w) -> (c)>
+// CHECK-DAG: #[[ID:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+// CHECK-DAG: #[[C:.*]] = affine_map<(d0, d1, d2, d3) -> (d1)>
+// CHECK-LABEL: func.func @bias_relu6
+// CHECK: %[[R:.*]] = linalg.generic {indexing_maps = [#[[ID]], #[[C]], #[[ID]]]
+// CHECK: arith.addf
+// CHECK: arith.maximumf
+// CHECK: arith.minimumf
+// CHECK-NOT: linalg.generic
+// CHECK: return %[[R]]
+func.func @bias_relu6(%x: tensor<1x8x4x4xf32>, %bias: tensor<8xf32>) -> tensor<1x8x4x4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %six = arith.constant 6.0 : f32
+  %e = tensor.empty() : tensor<1x8x4x4xf32>
+  %b = linalg.generic {indexing_maps = [#channel, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%bias : tensor<8xf32>) outs(%e : tensor<1x8x4x4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<1x8x4x4xf32> loc("broadcast")
+  %s = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%x, %b : tensor<1x8x4x4xf32>, tensor<1x8x4x4xf32>) outs(%e : tensor<1x8x4x4xf32>) {
+  ^bb0(%in: f32, %in_0: f32, %out: f32):
+    %0 = arith.addf %in, %in_0 : f32
+    linalg.yield %0 : f32
+  } -> tensor<1x8x4x4xf32> loc("conv")
+  %r = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%s : tensor<1x8x4x4xf32>) outs(%e : tensor<1x8x4x4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = arith.maximumf %in, %zero : f32
+    %1 = arith.minimumf %0, %six : f32
+    linalg.yield %1 : f32
+  } -> tensor<1x8x4x4xf32> loc("clip")
+  return %r : tensor<1x8x4x4xf32>
+}
+
+// -----
+
+// An exp with two users stays a kernel of its own (fused, it would run twice per element).
+#id = affine_map<(i) -> (i)>
+// CHECK-LABEL: func.func @shared_exp
+// CHECK: %[[E:.*]] = linalg.generic
+// CHECK: math.exp
+// CHECK: linalg.generic {{.*}} ins(%[[E]]
+// CHECK: arith.mulf
+// CHECK: linalg.generic {{.*}} ins(%[[E]]
+// CHECK: arith.addf
+func.func @shared_exp(%x: tensor<16xf32>) -> (tensor<16xf32>, tensor<16xf32>) {
+  %e0 = tensor.empty() : tensor<16xf32>
+  %e = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+      ins(%x : tensor<16xf32>) outs(%e0 : tensor<16xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = math.exp %in : f32
+    linalg.yield %0 : f32
+  } -> tensor<16xf32>
+  %a = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+      ins(%e : tensor<16xf32>) outs(%e0 : tensor<16xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = arith.mulf %in, %in : f32
+    linalg.yield %0 : f32
+  } -> tensor<16xf32>
+  %b = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+      ins(%e : tensor<16xf32>) outs(%e0 : tensor<16xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = arith.addf %in, %in : f32
+    linalg.yield %0 : f32
+  } -> tensor<16xf32>
+  return %a, %b : tensor<16xf32>, tensor<16xf32>
+}
+
+// -----
+
+// A sigmoid over channels read through a broadcast over pixels (squeeze-excitation) is not
+// fused: it would run once per pixel instead of once per channel.
+#channel2 = affine_map<(c, p) -> (c)>
+#id2 = affine_map<(c, p) -> (c, p)>
+#id1 = affine_map<(c) -> (c)>
+// CHECK-LABEL: func.func @broadcast_consumer
+// CHECK: linalg.generic
+// CHECK: math.exp
+// CHECK: linalg.yield
+// CHECK: linalg.generic
+// CHECK-NOT: math.exp
+// CHECK: arith.mulf
+func.func @broadcast_consumer(%s: tensor<8xf32>, %x: tensor<8x196xf32>) -> tensor<8x196xf32> {
+  %e1 = tensor.empty() : tensor<8xf32>
+  %e2 = tensor.empty() : tensor<8x196xf32>
+  %g = linalg.generic {indexing_maps = [#id1, #id1], iterator_types = ["parallel"]}
+      ins(%s : tensor<8xf32>) outs(%e1 : tensor<8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = math.exp %in : f32
+    linalg.yield %0 : f32
+  } -> tensor<8xf32>
+  %r = linalg.generic {indexing_maps = [#id2, #channel2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %g : tensor<8x196xf32>, tensor<8xf32>) outs(%e2 : tensor<8x196xf32>) {
+  ^bb0(%in: f32, %in_0: f32, %out: f32):
+    %0 = arith.mulf %in, %in_0 : f32
+    linalg.yield %0 : f32
+  } -> tensor<8x196xf32>
+  return %r : tensor<8x196xf32>
+}
+
+// -----
+
+// A contraction is never a consumer: the scale of its operand stays a separate generic,
+// so the contraction keeps the form the tiler recognizes.
+#a = affine_map<(i, j, k) -> (i, k)>
+#b = affine_map<(i, j, k) -> (k, j)>
+#c = affine_map<(i, j, k) -> (i, j)>
+#id2b = affine_map<(i, k) -> (i, k)>
+// CHECK-LABEL: func.func @contraction
+// CHECK: %[[S:.*]] = linalg.generic
+// CHECK: arith.mulf
+// CHECK: linalg.generic {{.*}} ins(%[[S]], %{{.*}} : tensor<4x8xf32>, tensor<8x16xf32>)
+func.func @contraction(%x: tensor<4x8xf32>, %w: tensor<8x16xf32>, %acc: tensor<4x16xf32>) -> tensor<4x16xf32> {
+  %two = arith.constant 2.0 : f32
+  %e = tensor.empty() : tensor<4x8xf32>
+  %s = linalg.generic {indexing_maps = [#id2b, #id2b], iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = arith.mulf %in, %two : f32
+    linalg.yield %0 : f32
+  } -> tensor<4x8xf32>
+  %r = linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%s, %w : tensor<4x8xf32>, tensor<8x16xf32>) outs(%acc : tensor<4x16xf32>) {
+  ^bb0(%in: f32, %in_0: f32, %out: f32):
+    %0 = arith.mulf %in, %in_0 : f32
+    %1 = arith.addf %out, %0 : f32
+    linalg.yield %1 : f32
+  } -> tensor<4x16xf32>
+  return %r : tensor<4x16xf32>
+}
