@@ -103,16 +103,33 @@ linalg::GenericOp findEpilogue(linalg::LinalgOp contraction) {
   return reads == 1 ? epilogue : nullptr;
 }
 
-/// The ops one kernel computes, in order: an op alone, or a contraction with the fill of
-/// its accumulator and its epilogue (kernel formation: the tiler then starts from the fill
+/// The ops one kernel computes, in order: an op alone (a reduction gets a fill of its own
+/// when CSE shared one), or a contraction with the fill of its accumulator and its epilogue (kernel formation: the tiler then starts from the fill
 /// value in registers and applies the epilogue before storing, so the contraction's raw
 /// result is never written). Marks the epilogue in place on the contraction's buffer.
 SmallVector<Operation *> formKernel(Operation *op, const DenseSet<Operation *> &taken) {
   auto contraction = dyn_cast<linalg::LinalgOp>(op);
-  if (!contraction || !isContraction(contraction) || !contraction.hasPureTensorSemantics())
+  if (!contraction || contraction.getNumReductionLoops() == 0 || contraction.getNumDpsInits() != 1 ||
+      !contraction.hasPureTensorSemantics())
     return {op};
   SmallVector<Operation *> group;
   Value init = contraction.getDpsInitOperand(0)->get();
+  // CSE merges equal fills of equal empty tensors: every contraction that accumulates into
+  // the shared one would need a copy of it. Each gets its own, and absorbs it.
+  if (auto fill = init.getDefiningOp<linalg::FillOp>(); fill && !fill->hasOneUse() && fill->getNumResults() == 1)
+    if (auto empty = fill.getDpsInitOperand(0)->get().getDefiningOp<tensor::EmptyOp>()) {
+      OpBuilder b(op);
+      Operation *ownEmpty = b.clone(*empty);
+      IRMapping mapping;
+      mapping.map(empty.getResult(), ownEmpty->getResult(0));
+      Operation *ownFill = b.clone(*fill, mapping);
+      contraction.getDpsInitOperand(0)->set(ownFill->getResult(0));
+      init = ownFill->getResult(0);
+    }
+  // Other reductions keep their fill as a kernel of its own: each is then one parallel loop
+  // nest that threads can split (only the tiler folds a fill into the loops after it).
+  if (!isContraction(contraction))
+    return {op};
   if (auto fill = init.getDefiningOp<linalg::FillOp>())
     if (fill->hasOneUse() && fill->getBlock() == op->getBlock())
       group.push_back(fill);
@@ -195,7 +212,7 @@ struct OutlineKernelsPass : tcc::impl::OutlineKernelsBase<OutlineKernelsPass> {
     auto kernel = func::FuncOp::create(builder, last->getLoc(), name, type);
     kernel.setPrivate();
     kernel->setAttr("tcc.kernel", builder.getUnitAttr());
-    if (group.size() > 1 && isa<linalg::GenericOp>(last) && !isContraction(cast<linalg::LinalgOp>(last)))
+    if (group.size() > 1 && isa<linalg::GenericOp>(last) && cast<linalg::LinalgOp>(last).getNumReductionLoops() == 0)
       kernel->setAttr("tcc.epilogue", builder.getUnitAttr());
     // Every ONNX node the kernel computes (several once fusion merged their ops).
     SmallVector<Attribute> nodes;

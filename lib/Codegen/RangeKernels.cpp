@@ -19,12 +19,17 @@ using namespace mlir;
 
 namespace {
 
+/// Views tcc-collapse-dims makes of the kernel's arguments (no data moves).
+bool isView(Operation *op) {
+  return isa<memref::CollapseShapeOp, memref::ExpandShapeOp>(op);
+}
+
 /// The kernel's one top-level scf.parallel whose first dim runs from 0 by 1.
 scf::ParallelOp rangeLoop(func::FuncOp kernel) {
   scf::ParallelOp found;
   for (Operation &op : kernel.getBody().front()) {
     // Extent arithmetic (tcc-tile-contractions' tile counts) may precede the loop.
-    if (isa<arith::ConstantOp, func::ReturnOp, memref::DimOp>(op) ||
+    if (isa<arith::ConstantOp, func::ReturnOp, memref::DimOp>(op) || isView(&op) ||
         (isa<arith::ArithDialect>(op.getDialect()) && isPure(&op)))
       continue;
     auto parallel = dyn_cast<scf::ParallelOp>(op);
@@ -46,6 +51,22 @@ bool isExtentArithmetic(Operation *op) {
   return op && isa<arith::AddIOp, arith::SubIOp, arith::MulIOp, arith::DivUIOp, arith::DivSIOp>(op);
 }
 
+/// A kernel buffer as the caller has it: an argument, or a view of one made again.
+Value bufferAtCall(Value buffer, func::CallOp call, OpBuilder &at) {
+  if (auto arg = dyn_cast<BlockArgument>(buffer))
+    return call.getOperand(arg.getArgNumber());
+  Operation *view = buffer.getDefiningOp();
+  // Only views of the buffer alone (an expand_shape's dynamic extents are kernel values).
+  if (!view || !isView(view) || view->getNumOperands() != 1)
+    return nullptr;
+  Value source = bufferAtCall(view->getOperand(0), call, at);
+  if (!source)
+    return nullptr;
+  IRMapping mapping;
+  mapping.map(view->getOperand(0), source);
+  return at.clone(*view, mapping)->getResult(0);
+}
+
 /// The loop's extent as the caller computes it: a constant, an argument, a dim of an
 /// argument, or integer arithmetic on those; null otherwise.
 Value extentAtCall(Value bound, func::CallOp call, OpBuilder &at) {
@@ -65,10 +86,10 @@ Value extentAtCall(Value bound, func::CallOp call, OpBuilder &at) {
   if (auto arg = dyn_cast<BlockArgument>(bound))
     return call.getOperand(arg.getArgNumber());
   if (auto dim = bound.getDefiningOp<memref::DimOp>()) {
-    auto arg = dyn_cast<BlockArgument>(dim.getSource());
     std::optional<int64_t> d = dim.getConstantIndex();
-    if (arg && d)
-      return memref::DimOp::create(at, call.getLoc(), call.getOperand(arg.getArgNumber()), *d);
+    Value source = d ? bufferAtCall(dim.getSource(), call, at) : Value();
+    if (source)
+      return memref::DimOp::create(at, call.getLoc(), source, *d);
   }
   return nullptr;
 }
@@ -80,7 +101,15 @@ bool extentComputable(Value bound) {
   if (Operation *op = bound.getDefiningOp(); isExtentArithmetic(op))
     return llvm::all_of(op->getOperands(), extentComputable);
   auto dim = bound.getDefiningOp<memref::DimOp>();
-  return dim && isa<BlockArgument>(dim.getSource()) && dim.getConstantIndex();
+  if (!dim || !dim.getConstantIndex())
+    return false;
+  Value source = dim.getSource();
+  while (Operation *view = source.getDefiningOp()) {
+    if (!isView(view) || view->getNumOperands() != 1)
+      return false;
+    source = view->getOperand(0);
+  }
+  return isa<BlockArgument>(source);
 }
 
 struct RangeKernelsPass : tcc::impl::RangeKernelsBase<RangeKernelsPass> {

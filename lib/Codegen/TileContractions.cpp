@@ -34,6 +34,7 @@
 #include "mlir/IR/AffineExprVisitor.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace tcc {
 #define GEN_PASS_DEF_TILECONTRACTIONS
@@ -231,18 +232,20 @@ void absorbNeighbours(Plan &plan) {
       v = collapse.getSrc();
     return v;
   };
-  auto fill = dyn_cast_or_null<linalg::FillOp>(op->getPrevNode());
-  // The merged dims' views come between the fill and the op.
-  for (Operation *before = op->getPrevNode(); !fill && before && isa<memref::CollapseShapeOp>(before);
-       before = before->getPrevNode())
-    fill = dyn_cast_or_null<linalg::FillOp>(before->getPrevNode());
+  // Views and extents (tcc-collapse-dims) may come between the fill, the op and the
+  // epilogue: ops that touch no memory.
+  auto touchesNoMemory = [](Operation *o) { return o->getNumRegions() == 0 && isMemoryEffectFree(o); };
+  Operation *before = op->getPrevNode();
+  while (before && touchesNoMemory(before))
+    before = before->getPrevNode();
+  auto fill = dyn_cast_or_null<linalg::FillOp>(before);
   if (fill)
     if (fill.hasPureBufferSemantics() && base(fill.getDpsInitOperand(0)->get()) == base(plan.out) &&
         fill.getInputs()[0].getType() == plan.vectorType.getElementType())
       plan.fill = fill;
   auto function = op->getParentOfType<func::FuncOp>();
   Operation *next = op->getNextNode();
-  while (next && isa<memref::CollapseShapeOp>(next))
+  while (next && touchesNoMemory(next))
     next = next->getNextNode();
   auto epilogue = dyn_cast_or_null<linalg::GenericOp>(next);
   if (!function || !function->hasAttr("tcc.epilogue") || !epilogue ||

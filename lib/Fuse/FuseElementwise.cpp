@@ -32,19 +32,35 @@ bool isContraction(linalg::GenericOp op) {
   return false;
 }
 
-/// Whether recomputing `op` once per user costs less than storing its result and reading it
-/// back: data movement (broadcasts, transpositions, copies) and a few arithmetic ops.
-bool isCheap(linalg::GenericOp op) {
+/// The number of arithmetic ops of `op`'s body, or -1 when it has others (math, divisions).
+int64_t arithmeticOps(linalg::GenericOp op) {
   int64_t count = 0;
   for (Operation &inner : op.getBody()->without_terminator()) {
     if (inner.getDialect()->getNamespace() != arith::ArithDialect::getDialectNamespace())
-      return false;
+      return -1;
     if (isa<arith::DivFOp, arith::RemFOp, arith::DivSIOp, arith::DivUIOp, arith::RemSIOp,
             arith::RemUIOp>(inner))
-      return false;
+      return -1;
     ++count;
   }
-  return count <= 2;
+  return count;
+}
+
+/// Whether recomputing `op` once per user costs less than storing its result and reading it
+/// back: data movement (broadcasts, transpositions, copies), or one arithmetic op (a bias
+/// add, a cast) on values that are stored anyway (not made by other pointwise ops). Without
+/// that last condition recomputation cascades: LayerNorm's chain of one-op steps, and through
+/// it the residual stream, would be recomputed by every later layer.
+bool isCheap(linalg::GenericOp op) {
+  int64_t count = arithmeticOps(op);
+  if (count == 0)
+    return true;
+  if (count != 1)
+    return false;
+  return llvm::none_of(op.getDpsInputs(), [](Value input) {
+    auto producer = input.getDefiningOp<linalg::GenericOp>();
+    return producer && producer.getNumReductionLoops() == 0 && arithmeticOps(producer) != 0;
+  });
 }
 
 bool shouldFuse(OpOperand *use) {
@@ -96,8 +112,11 @@ struct FuseElementwisePass : tcc::impl::FuseElementwiseBase<FuseElementwisePass>
     linalg::populateEraseUnusedOperandsAndResultsPatterns(patterns);
     linalg::GenericOp::getCanonicalizationPatterns(patterns, context);
     tensor::EmptyOp::getCanonicalizationPatterns(patterns, context);
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
-      return signalPassFailure();
+    // Each round fuses along the whole graph; long chains (unrolled pooling windows) may need
+    // more rounds than the default. Stopping early leaves valid, less fused IR.
+    GreedyRewriteConfig config;
+    config.setMaxIterations(64);
+    (void)applyPatternsGreedily(getOperation(), std::move(patterns), config);
   }
 };
 
