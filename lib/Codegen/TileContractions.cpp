@@ -311,13 +311,20 @@ public:
     chooseTile(vectorBits);
 
     Value one = constant(1);
+    choosePanels();
     SmallVector<Value> lower, upper, steps;
     SmallVector<unsigned> order = plan.outer;
-    if (plan.i)
+    // Threads split row tiles, or column panels when the vector operand is large: each
+    // panel of it is then read from memory once and reused by every row tile from cache.
+    if (panelWidth)
+      order.push_back(kPanel);
+    else if (plan.i)
       order.push_back(*plan.i);
     // The first dim is the one threads split: the first of static trip count >= 8 (tiles
     // for i), otherwise the outermost.
     auto tripCount = [&](unsigned d) -> std::optional<int64_t> {
+      if (d == kPanel)
+        return *getConstantIntValue(extents[plan.j]) / panelWidth;
       std::optional<int64_t> extent = getConstantIntValue(extents[d]);
       if (extent && plan.i && d == *plan.i)
         return (*extent + rows - 1) / rows;
@@ -325,7 +332,7 @@ public:
     };
     for (unsigned k = 0; k < order.size(); ++k) {
       std::optional<int64_t> trips = tripCount(order[k]);
-      if (trips && *trips >= 8) {
+      if (trips && *trips >= (order[k] == kPanel ? 2 : 8)) {
         std::rotate(order.begin(), order.begin() + k, order.begin() + k + 1);
         break;
       }
@@ -333,9 +340,10 @@ public:
     for (unsigned d : order) {
       lower.push_back(constant(0));
       steps.push_back(one);
-      if (plan.i && d == *plan.i)
-        upper.push_back(arith::DivUIOp::create(
-            b, loc, arith::AddIOp::create(b, loc, extents[d], constant(rows - 1)), constant(rows)));
+      if (d == kPanel)
+        upper.push_back(constant(*tripCount(d)));
+      else if (plan.i && d == *plan.i)
+        upper.push_back(rowTiles());
       else
         upper.push_back(extents[d]);
     }
@@ -349,14 +357,29 @@ public:
                               OpBuilder::InsertionGuard guard(b);
                               moveTo(nested);
                               DenseMap<unsigned, Value> dims;
-                              Value tile;
+                              Value tile, panel;
                               for (auto [d, iv] : llvm::zip(order, ivs)) {
-                                if (plan.i && d == *plan.i)
+                                if (d == kPanel)
+                                  panel = iv;
+                                else if (plan.i && d == *plan.i)
                                   tile = iv;
                                 else
                                   dims[d] = iv;
                               }
-                              emitTile(tile, dims);
+                              if (!panel) {
+                                emitTile(tile, dims);
+                                return;
+                              }
+                              // One panel of columns, every row tile.
+                              columnBegin = arith::MulIOp::create(b, loc, panel, constant(panelWidth));
+                              columnExtent = constant(panelWidth);
+                              scf::ForOp::create(b, loc, constant(0), rowTiles(), constant(1), ValueRange{},
+                                                 [&](OpBuilder &inner, Location, Value t, ValueRange) {
+                                                   OpBuilder::InsertionGuard innerGuard(b);
+                                                   moveTo(inner);
+                                                   emitTile(t, dims);
+                                                   scf::YieldOp::create(b, loc);
+                                                 });
                             });
   }
 
@@ -367,6 +390,37 @@ private:
   }
 
   Value constant(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+
+  /// The number of row tiles of i.
+  Value rowTiles() {
+    return arith::DivUIOp::create(
+        b, loc, arith::AddIOp::create(b, loc, extents[*plan.i], constant(rows - 1)), constant(rows));
+  }
+
+  /// Column panels, when the vector operand (reduction extent x j extent, static) is larger
+  /// than a core's cache share (512 KiB): a width of whole register blocks that divides j,
+  /// at most 256 columns, two panels or more. Otherwise none (panelWidth = 0).
+  void choosePanels() {
+    std::optional<int64_t> columns = getConstantIntValue(extents[plan.j]);
+    if (!plan.i || !columns)
+      return;
+    int64_t reduction = 1;
+    for (unsigned d : plan.reductions) {
+      std::optional<int64_t> extent = getConstantIntValue(extents[d]);
+      if (!extent)
+        return;
+      reduction *= *extent;
+    }
+    int64_t bytes = reduction * *columns * plan.vectorType.getElementTypeBitWidth() / 8;
+    if (bytes < (int64_t(512) << 10))
+      return;
+    int64_t block = lanes * vectors;
+    for (int64_t width = (256 / block) * block; width >= block; width -= block)
+      if (*columns % width == 0 && *columns / width >= 2) {
+        panelWidth = width;
+        return;
+      }
+  }
 
   /// The register tile (rows x vectors) of least estimated cost that fits the registers
   /// (accumulators, the vectors of b, one broadcast); dynamic extents count as 64.
@@ -446,7 +500,11 @@ private:
   /// vectors, then the columns left, as masked vectors.
   void emitRows(int64_t count, Value firstRow, DenseMap<unsigned, Value> dims) {
     int64_t block = lanes * vectors;
-    Value extent = extents[plan.j];
+    Value extent = columnExtent ? columnExtent : extents[plan.j];
+    // Columns are numbered from the panel's first (0 without panels).
+    auto shift = [&](Value column) {
+      return columnBegin ? arith::AddIOp::create(b, loc, columnBegin, column).getResult() : column;
+    };
     std::optional<int64_t> staticExtent = getConstantIntValue(extent);
     Value fullEnd = staticExtent ? constant(*staticExtent - *staticExtent % block)
                                  : arith::SubIOp::create(
@@ -457,7 +515,7 @@ private:
                          [&](OpBuilder &nested, Location, Value column, ValueRange) {
                            OpBuilder::InsertionGuard guard(b);
                            moveTo(nested);
-                           emitMicroKernel(count, SmallVector<Value>(vectors), firstRow, column, dims);
+                           emitMicroKernel(count, SmallVector<Value>(vectors), firstRow, shift(column), dims);
                            scf::YieldOp::create(b, loc);
                          });
     if (staticExtent) {
@@ -467,7 +525,7 @@ private:
       SmallVector<Value> lefts;
       for (int64_t v = 0; v * lanes < tail; ++v)
         lefts.push_back(tail - v * lanes >= lanes ? nullptr : constant(tail - v * lanes));
-      emitMicroKernel(count, lefts, firstRow, fullEnd, dims);
+      emitMicroKernel(count, lefts, firstRow, shift(fullEnd), dims);
       return;
     }
     // A dynamic tail: `vectors` masked vectors, some possibly empty.
@@ -480,7 +538,7 @@ private:
       for (int64_t v = 0; v < vectors; ++v)
         lefts.push_back(arith::MaxSIOp::create(
             b, loc, arith::SubIOp::create(b, loc, tail, constant(v * lanes)), constant(0)));
-      emitMicroKernel(count, lefts, firstRow, fullEnd, dims);
+      emitMicroKernel(count, lefts, firstRow, shift(fullEnd), dims);
       scf::YieldOp::create(b, loc);
     });
   }
@@ -693,6 +751,10 @@ private:
   Location loc;
   SmallVector<Value> extents;
   int64_t lanes = 1, rows = 1, vectors = 1;
+  // Column panels (choosePanels): their width, and inside one, its first column and extent.
+  static constexpr unsigned kPanel = ~0u;
+  int64_t panelWidth = 0;
+  Value columnBegin, columnExtent;
 };
 
 struct TileContractionsPass : tcc::impl::TileContractionsBase<TileContractionsPass> {

@@ -18,3 +18,38 @@ func.func @copy(%a: memref<4x8xf32>, %b: memref<4x8xf32>) {
   linalg.copy ins(%a : memref<4x8xf32>) outs(%b : memref<4x8xf32>)
   return
 }
+
+// A row reduction (every input reads the reduced dim last: LayerNorm's sums, global
+// pooling) keeps its rows outside, for threads, and the row innermost; the accumulation is
+// marked reassociable so that LLVM vectorizes it with partial sums.
+// CHECK-LABEL: func.func @row_sum
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]
+// CHECK: arith.addf %{{.*}}, %{{.*}} fastmath<reassoc> : f32
+#rin = affine_map<(i, k) -> (i, k)>
+#rout = affine_map<(i, k) -> (i)>
+func.func @row_sum(%a: memref<64x3136xf32>, %b: memref<64xf32>) {
+  linalg.generic {indexing_maps = [#rin, #rout], iterator_types = ["parallel", "reduction"]}
+      ins(%a : memref<64x3136xf32>) outs(%b : memref<64xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = arith.addf %out, %in : f32
+    linalg.yield %0 : f32
+  }
+  return
+}
+
+// A column reduction (the reduced dim is not the input's last) walks the output's
+// fastest dim innermost instead, and keeps its exact order of additions.
+// CHECK-LABEL: func.func @column_sum
+// CHECK: linalg.generic {{.*}} iterator_types = ["reduction", "parallel"]
+// CHECK-NOT: fastmath
+#cin = affine_map<(j, k) -> (k, j)>
+#cout = affine_map<(j, k) -> (j)>
+func.func @column_sum(%a: memref<128x64xf32>, %b: memref<64xf32>) {
+  linalg.generic {indexing_maps = [#cin, #cout], iterator_types = ["parallel", "reduction"]}
+      ins(%a : memref<128x64xf32>) outs(%b : memref<64xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = arith.addf %out, %in : f32
+    linalg.yield %0 : f32
+  }
+  return
+}

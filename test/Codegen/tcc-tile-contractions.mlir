@@ -109,3 +109,26 @@ func.func private @with_epilogue(%out: memref<6x16xf32>, %a: memref<6x32xf32>, %
   }
   return
 }
+
+// A large vector operand (256 x 768 floats, 768 KiB): threads split column panels (192
+// columns: whole 24-column register blocks, four panels), and each panel is used by every
+// row tile in turn, so it is read from memory once.
+// CHECK-LABEL: func.func private @panels
+// CHECK: scf.parallel (%[[P:.*]]) = (%c0) to (%c4) step (%c1)
+// CHECK: %[[FIRST:.*]] = arith.muli %[[P]], %c192
+// CHECK: scf.for %{{.*}} = %c0 to %c3 step %c1
+// CHECK: scf.for %[[J:.*]] = %c0 to %c192 step %c24
+// CHECK: arith.addi %[[FIRST]], %[[J]]
+#pa = affine_map<(i, j, k) -> (i, k)>
+#pb = affine_map<(i, j, k) -> (k, j)>
+#pc = affine_map<(i, j, k) -> (i, j)>
+func.func private @panels(%a: memref<12x256xf32>, %b: memref<256x768xf32>, %c: memref<12x768xf32>) attributes {tcc.kernel} {
+  linalg.generic {indexing_maps = [#pa, #pb, #pc], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<12x256xf32>, memref<256x768xf32>) outs(%c : memref<12x768xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %0 = arith.mulf %x, %y : f32
+    %1 = arith.addf %acc, %0 : f32
+    linalg.yield %1 : f32
+  }
+  return
+}
