@@ -77,6 +77,29 @@ bool isContraction(linalg::LinalgOp op) {
   });
 }
 
+/// A pooling window: `out = max/min/+(out, in)` where `in`'s last index follows the
+/// output's last (the tiler keeps such accumulators in registers, starting from the fill).
+bool isWindowReduction(linalg::LinalgOp op) {
+  Block *body = op.getBlock();
+  if (op.getNumReductionLoops() == 0 || op.getNumDpsInits() != 1 || !body ||
+      body->getOperations().size() != 2)
+    return false;
+  Operation *combine = body->getTerminator()->getOperand(0).getDefiningOp();
+  if (!isa_and_nonnull<arith::MaximumFOp, arith::MinimumFOp, arith::AddFOp>(combine))
+    return false;
+  AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  if (outMap.getNumResults() == 0)
+    return false;
+  AffineExpr fastest = outMap.getResults().back();
+  for (Value operand : combine->getOperands())
+    if (auto arg = dyn_cast<BlockArgument>(operand); arg && arg.getArgNumber() < op.getNumDpsInputs()) {
+      AffineMap map = op.getMatchingIndexingMap(op.getDpsInputOperand(arg.getArgNumber()));
+      auto dim = dyn_cast<AffineDimExpr>(fastest);
+      return dim && map.getNumResults() > 0 && map.getResults().back().isFunctionOfDim(dim.getPosition());
+    }
+  return false;
+}
+
 /// The elementwise op that reads a contraction's result once per element, in the same
 /// order, and is its only user: the contraction's epilogue (bias, activation, residual).
 linalg::GenericOp findEpilogue(linalg::LinalgOp contraction) {
@@ -127,13 +150,16 @@ SmallVector<Operation *> formKernel(Operation *op, const DenseSet<Operation *> &
       init = ownFill->getResult(0);
     }
   // Other reductions keep their fill as a kernel of its own: each is then one parallel loop
-  // nest that threads can split (only the tiler folds a fill into the loops after it).
-  if (!isContraction(contraction))
+  // nest that threads can split (only the tiler folds a fill into the loops after it: for
+  // contractions and pooling windows).
+  if (!isContraction(contraction) && !isWindowReduction(contraction))
     return {op};
   if (auto fill = init.getDefiningOp<linalg::FillOp>())
     if (fill->hasOneUse() && fill->getBlock() == op->getBlock())
       group.push_back(fill);
   group.push_back(op);
+  if (!isContraction(contraction))
+    return group;
   linalg::GenericOp epilogue = findEpilogue(contraction);
   if (epilogue && !taken.contains(epilogue)) {
     // The epilogue writes where the contraction wrote, when its body ignores the old value.

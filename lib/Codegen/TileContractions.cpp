@@ -56,6 +56,9 @@ struct Plan {
   SmallVector<unsigned> outer;            // parallel dims other than i and j, output order
   SmallVector<unsigned> reductions;       // reduction dims, loop order
   VectorType vectorType;
+  // How each reduction point updates an accumulator: acc + a * b (contractions), or
+  // max/min/+ of the vector operand alone (pooling windows; no scalar operand, no rows).
+  enum class Combine { MultiplyAdd, Max, Min, Add } combine = Combine::MultiplyAdd;
   // Kernel formation's companions: the fill of `out` just before the op (its value starts
   // the accumulators) and the elementwise epilogue just after it (applied to the
   // accumulators before they are stored, into the epilogue's output).
@@ -97,6 +100,37 @@ bool isMultiplyAdd(linalg::LinalgOp op) {
   return (mul.getLhs() == x && mul.getRhs() == y) || (mul.getLhs() == y && mul.getRhs() == x);
 }
 
+/// For a body `yield combine(out, in_k)` (max/min/add pooling over a window), the combine
+/// and the input k it reads; the other inputs (a window-shape operand) must be unused.
+std::optional<std::pair<Plan::Combine, unsigned>> windowCombine(linalg::LinalgOp op) {
+  Block *body = op.getBlock();
+  if (!body || body->getOperations().size() != 2)
+    return std::nullopt;
+  auto yield = dyn_cast<linalg::YieldOp>(body->getTerminator());
+  Operation *combine = yield && yield.getNumOperands() == 1 ? yield.getOperand(0).getDefiningOp() : nullptr;
+  if (!combine || combine->getNumOperands() != 2)
+    return std::nullopt;
+  Plan::Combine kind;
+  if (isa<arith::MaximumFOp>(combine))
+    kind = Plan::Combine::Max;
+  else if (isa<arith::MinimumFOp>(combine))
+    kind = Plan::Combine::Min;
+  else if (isa<arith::AddFOp>(combine))
+    kind = Plan::Combine::Add;
+  else
+    return std::nullopt;
+  Value acc = body->getArgument(body->getNumArguments() - 1);
+  Value other = combine->getOperand(0) == acc ? combine->getOperand(1)
+                : combine->getOperand(1) == acc ? combine->getOperand(0) : Value();
+  auto arg = dyn_cast_or_null<BlockArgument>(other);
+  if (!arg || arg.getOwner() != body || arg.getArgNumber() >= op.getNumDpsInputs())
+    return std::nullopt;
+  for (unsigned k = 0; k < op.getNumDpsInputs(); ++k)
+    if (k != arg.getArgNumber() && !body->getArgument(k).use_empty())
+      return std::nullopt;
+  return std::make_pair(kind, arg.getArgNumber());
+}
+
 /// The constant by which `expr` grows when dim `d` grows by one, if that is a constant
 /// for every value of the dims (i.e. `expr` is linear in d).
 std::optional<int64_t> coefficient(AffineExpr expr, unsigned d, unsigned numDims) {
@@ -111,11 +145,14 @@ std::optional<int64_t> coefficient(AffineExpr expr, unsigned d, unsigned numDims
 
 /// The plan for `op`, or nothing when it does not have the outer-product form.
 std::optional<Plan> planContraction(linalg::LinalgOp op, int64_t vectorBits) {
-  if (!op.hasPureBufferSemantics() || op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
-      op.hasIndexSemantics() || !isMultiplyAdd(op))
+  std::optional<std::pair<Plan::Combine, unsigned>> window = windowCombine(op);
+  if (!op.hasPureBufferSemantics() || op.getNumDpsInits() != 1 || op.hasIndexSemantics() ||
+      !(window || (op.getNumDpsInputs() == 2 && isMultiplyAdd(op))))
     return std::nullopt;
   Plan plan;
   plan.op = op;
+  if (window)
+    plan.combine = window->first;
   plan.out = op.getDpsInitOperand(0)->get();
   auto outType = dyn_cast<MemRefType>(plan.out.getType());
   if (!outType || outType.getRank() == 0)
@@ -148,17 +185,26 @@ std::optional<Plan> planContraction(linalg::LinalgOp op, int64_t vectorBits) {
   }
   plan.j = cast<AffineDimExpr>(plan.outMap.getResults().back()).getPosition();
 
-  // Exactly one input reads j, in its last index only.
-  OpOperand *first = op.getDpsInputOperand(0), *second = op.getDpsInputOperand(1);
-  AffineMap firstMap = op.getMatchingIndexingMap(first), secondMap = op.getMatchingIndexingMap(second);
-  bool firstReads = firstMap.isFunctionOfDim(plan.j), secondReads = secondMap.isFunctionOfDim(plan.j);
-  if (firstReads == secondReads)
-    return std::nullopt;
-  OpOperand *vectorOperand = firstReads ? first : second, *scalarOperand = firstReads ? second : first;
-  plan.vector = vectorOperand->get();
-  plan.scalar = scalarOperand->get();
-  plan.vectorMap = firstReads ? firstMap : secondMap;
-  plan.scalarMap = firstReads ? secondMap : firstMap;
+  if (window) {
+    // Pooling: the one input read is the vector operand; there is no scalar operand.
+    OpOperand *vectorOperand = op.getDpsInputOperand(window->second);
+    plan.vector = vectorOperand->get();
+    plan.vectorMap = op.getMatchingIndexingMap(vectorOperand);
+    if (!plan.vectorMap.isFunctionOfDim(plan.j))
+      return std::nullopt;
+  } else {
+    // Exactly one input reads j, in its last index only.
+    OpOperand *first = op.getDpsInputOperand(0), *second = op.getDpsInputOperand(1);
+    AffineMap firstMap = op.getMatchingIndexingMap(first), secondMap = op.getMatchingIndexingMap(second);
+    bool firstReads = firstMap.isFunctionOfDim(plan.j), secondReads = secondMap.isFunctionOfDim(plan.j);
+    if (firstReads == secondReads)
+      return std::nullopt;
+    OpOperand *vectorOperand = firstReads ? first : second, *scalarOperand = firstReads ? second : first;
+    plan.vector = vectorOperand->get();
+    plan.scalar = scalarOperand->get();
+    plan.vectorMap = firstReads ? firstMap : secondMap;
+    plan.scalarMap = firstReads ? secondMap : firstMap;
+  }
   if (plan.vectorMap.getNumResults() == 0 || !lastDimContiguous(plan.vector))
     return std::nullopt;
   ArrayRef<AffineExpr> vectorExprs = plan.vectorMap.getResults();
@@ -176,7 +222,7 @@ std::optional<Plan> planContraction(linalg::LinalgOp op, int64_t vectorBits) {
   // the innermost such in the output's order.
   for (AffineExpr expr : plan.outMap.getResults().drop_back()) {
     unsigned d = cast<AffineDimExpr>(expr).getPosition();
-    if (plan.scalarMap.isFunctionOfDim(d) && !plan.vectorMap.isFunctionOfDim(d))
+    if (plan.scalar && plan.scalarMap.isFunctionOfDim(d) && !plan.vectorMap.isFunctionOfDim(d))
       plan.i = d;
   }
   for (AffineExpr expr : plan.outMap.getResults().drop_back()) {
@@ -733,6 +779,23 @@ private:
       operands.push_back(vector::ShuffleOp::create(b, loc, loaded, loaded, picks));
     }
     SmallVector<Value> updated;
+    if (plan.combine != Plan::Combine::MultiplyAdd) {
+      for (int64_t v = 0; v < numVectors; ++v) {
+        Value acc = accumulators[v], x = operands[v];
+        switch (plan.combine) {
+        case Plan::Combine::Max:
+          updated.push_back(arith::MaximumFOp::create(b, loc, acc, x));
+          break;
+        case Plan::Combine::Min:
+          updated.push_back(arith::MinimumFOp::create(b, loc, acc, x));
+          break;
+        default:
+          updated.push_back(arith::AddFOp::create(b, loc, acc, x));
+          break;
+        }
+      }
+      return updated;
+    }
     for (int64_t m = 0; m < count; ++m) {
       DenseMap<unsigned, Value> point = dims;
       if (plan.i)

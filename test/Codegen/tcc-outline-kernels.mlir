@@ -93,3 +93,44 @@ func.func @main(%x: tensor<4x8xf32>, %w: tensor<8x16xf32>, %bias: tensor<4xf32>)
   } -> tensor<4x16xf32> loc("relu"("model.onnx":0:0))
   return %r : tensor<4x16xf32>
 }
+
+// -----
+
+// A pooling window (max over a window, read along the output's last dim) takes the fill of
+// its accumulator into its kernel; a row reduction (a sum over the last dim of its input)
+// leaves its fill a kernel of its own, so that each kernel is one parallel loop nest.
+#win_in = affine_map<(n, x, k) -> (n, x * 2 + k)>
+#win_out = affine_map<(n, x, k) -> (n, x)>
+#win_shape = affine_map<(n, x, k) -> (k)>
+#row_in = affine_map<(n, k) -> (n, k)>
+#row_out = affine_map<(n, k) -> (n)>
+// CHECK-LABEL: func.func private @kernel_0_pool
+// CHECK: linalg.fill
+// CHECK: linalg.generic
+// CHECK-LABEL: func.func private @kernel_1_sum
+// CHECK-NOT: linalg.generic
+// CHECK: linalg.fill
+// CHECK-LABEL: func.func private @kernel_2_sum
+// CHECK-NOT: linalg.fill
+// CHECK: linalg.generic
+func.func @main(%x: tensor<4x9xf32>, %window: tensor<3xf32>) -> (tensor<4x4xf32>, tensor<4xf32>) {
+  %neg = arith.constant 0xFF800000 : f32
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x4xf32>
+  %f = linalg.fill ins(%neg : f32) outs(%e : tensor<4x4xf32>) -> tensor<4x4xf32>
+  %p = linalg.generic {indexing_maps = [#win_in, #win_shape, #win_out], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x, %window : tensor<4x9xf32>, tensor<3xf32>) outs(%f : tensor<4x4xf32>) {
+  ^bb0(%in: f32, %w: f32, %acc: f32):
+    %0 = arith.maximumf %acc, %in : f32
+    linalg.yield %0 : f32
+  } -> tensor<4x4xf32> loc("pool"("model.onnx":0:0))
+  %e2 = tensor.empty() : tensor<4xf32>
+  %f2 = linalg.fill ins(%zero : f32) outs(%e2 : tensor<4xf32>) -> tensor<4xf32> loc("sum"("model.onnx":0:0))
+  %s = linalg.generic {indexing_maps = [#row_in, #row_out], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<4x9xf32>) outs(%f2 : tensor<4xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %0 = arith.addf %acc, %in : f32
+    linalg.yield %0 : f32
+  } -> tensor<4xf32> loc("sum"("model.onnx":0:0))
+  return %p, %s : tensor<4x4xf32>, tensor<4xf32>
+}

@@ -132,3 +132,28 @@ func.func private @panels(%a: memref<12x256xf32>, %b: memref<256x768xf32>, %c: m
   }
   return
 }
+
+// A max-pooling window (3x3, stride 2, one input read, a window-shape operand unused):
+// accumulators start from the fill's -inf in registers and take the max of strided vector
+// loads (16 elements, every second kept); the fill is gone.
+// CHECK-LABEL: func.func private @max_pool
+// CHECK-NOT: linalg.
+// CHECK: %[[NEG:.*]] = arith.constant dense<0xFF800000> : vector<8xf32>
+// CHECK: vector.maskedload %arg1{{.*}} : memref<1x4x9x9xf32>, vector<16xi1>, vector<16xf32> into vector<16xf32>
+// CHECK: vector.shuffle {{.*}} [0, 2, 4, 6, 8, 10, 12, 14]
+// CHECK: arith.maximumf
+// CHECK: vector.maskedstore %arg2
+#pin = affine_map<(n, c, y, x, ky, kx) -> (n, c, y * 2 + ky, x * 2 + kx)>
+#pwin = affine_map<(n, c, y, x, ky, kx) -> (ky, kx)>
+#pout = affine_map<(n, c, y, x, ky, kx) -> (n, c, y, x)>
+func.func private @max_pool(%window: memref<3x3xf32>, %x: memref<1x4x9x9xf32>, %y: memref<1x4x4x4xf32>) attributes {tcc.kernel} {
+  %neg = arith.constant 0xFF800000 : f32
+  linalg.fill ins(%neg : f32) outs(%y : memref<1x4x4x4xf32>)
+  linalg.generic {indexing_maps = [#pin, #pwin, #pout], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]}
+      ins(%x, %window : memref<1x4x9x9xf32>, memref<3x3xf32>) outs(%y : memref<1x4x4x4xf32>) {
+  ^bb0(%in: f32, %w: f32, %acc: f32):
+    %0 = arith.maximumf %acc, %in : f32
+    linalg.yield %0 : f32
+  }
+  return
+}
