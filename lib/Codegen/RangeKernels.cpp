@@ -46,6 +46,33 @@ scf::ParallelOp rangeLoop(func::FuncOp kernel) {
   return found;
 }
 
+/// Ops `region` runs, counting each loop's body times its trip count (a dynamic trip count
+/// counts as 64): an estimate of a kernel's work.
+double estimatedWork(Region &region) {
+  double work = 0;
+  for (Block &block : region)
+    for (Operation &op : block) {
+      double trips = 1;
+      auto tripCount = [](Value lower, Value upper, Value step) -> double {
+        APInt l, u, s;
+        if (matchPattern(lower, m_ConstantInt(&l)) && matchPattern(upper, m_ConstantInt(&u)) &&
+            matchPattern(step, m_ConstantInt(&s)) && s.getSExtValue() > 0)
+          return std::max<double>(0, double(u.getSExtValue() - l.getSExtValue()) / double(s.getSExtValue()));
+        return 64;
+      };
+      if (auto loop = dyn_cast<scf::ForOp>(op))
+        trips = tripCount(loop.getLowerBound(), loop.getUpperBound(), loop.getStep());
+      else if (auto parallel = dyn_cast<scf::ParallelOp>(op))
+        for (auto [l, u, s] : llvm::zip(parallel.getLowerBound(), parallel.getUpperBound(), parallel.getStep()))
+          trips *= tripCount(l, u, s);
+      double inner = 0;
+      for (Region &nested : op.getRegions())
+        inner += estimatedWork(nested);
+      work += 1 + trips * inner;
+    }
+  return work;
+}
+
 /// Integer arithmetic the caller can redo on the values it passes.
 bool isExtentArithmetic(Operation *op) {
   return op && isa<arith::AddIOp, arith::SubIOp, arith::MulIOp, arith::DivUIOp, arith::DivSIOp>(op);
@@ -113,6 +140,8 @@ bool extentComputable(Value bound) {
 }
 
 struct RangeKernelsPass : tcc::impl::RangeKernelsBase<RangeKernelsPass> {
+  using RangeKernelsBase::RangeKernelsBase;
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     auto main = module.lookupSymbol<func::FuncOp>("main");
@@ -124,7 +153,8 @@ struct RangeKernelsPass : tcc::impl::RangeKernelsBase<RangeKernelsPass> {
       if (!kernel->hasAttr("tcc.kernel"))
         continue;
       scf::ParallelOp loop = rangeLoop(kernel);
-      if (!loop || !extentComputable(loop.getUpperBound()[0]))
+      if (!loop || !extentComputable(loop.getUpperBound()[0]) ||
+          estimatedWork(kernel.getBody()) < double(minParallelWork))
         continue;
       Value bound = loop.getUpperBound()[0];
       Type index = builder.getIndexType();

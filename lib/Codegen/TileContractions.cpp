@@ -664,6 +664,27 @@ private:
       }
   }
 
+  /// A vector of sub-byte elements (i1) read lane by lane: in memory each takes a byte, but a
+  /// vector load of them reads packed bits. Indices past the end are clamped to the last
+  /// element (those lanes are masked off when stored).
+  Value subByteLanes(Value memref, AffineMap map, const DenseMap<unsigned, Value> &point, VectorType type) {
+    Value lanes = arith::ConstantOp::create(b, loc, type, b.getZeroAttr(type));
+    for (int64_t l = 0; l < type.getNumElements(); ++l) {
+      DenseMap<unsigned, Value> shifted = point;
+      shifted[plan.j] = offset(point.lookup(plan.j), l);
+      SmallVector<Value> index = indices(map, shifted);
+      for (auto [r, expr] : llvm::enumerate(map.getResults())) {
+        if (!expr.isFunctionOfDim(plan.j))
+          continue;
+        Value last = arith::SubIOp::create(b, loc, memref::DimOp::create(b, loc, memref, r), constant(1));
+        index[r] = arith::MinSIOp::create(b, loc, index[r], last);
+      }
+      Value element = memref::LoadOp::create(b, loc, memref, index);
+      lanes = vector::InsertOp::create(b, loc, element, lanes, l);
+    }
+    return lanes;
+  }
+
   /// The epilogue's body on one vector of accumulators at `point` (j = its first lane):
   /// operands that follow j are vector loads, the others one broadcast element.
   Value emitEpilogue(Value accumulator, Value mask, const DenseMap<unsigned, Value> &point) {
@@ -686,6 +707,8 @@ private:
       Value loaded;
       if (!map.isFunctionOfDim(plan.j))
         loaded = vector::BroadcastOp::create(b, loc, type, memref::LoadOp::create(b, loc, operand.get(), index));
+      else if (arg.getType().getIntOrFloatBitWidth() < 8)
+        loaded = subByteLanes(operand.get(), map, point, type);
       else if (mask)
         loaded = vector::MaskedLoadOp::create(b, loc, type, operand.get(), index, mask,
                                               arith::ConstantOp::create(b, loc, type, b.getZeroAttr(type)));

@@ -1,4 +1,4 @@
-// RUN: tcc-opt %s --tcc-range-kernels | FileCheck %s
+// RUN: tcc-opt %s --tcc-range-kernels=min-parallel-work=0 | FileCheck %s
 // Views of the arguments made in front of the loop (tcc-collapse-dims' collapse_shape, a
 // pad's subview) do not keep a kernel from running ranges; an extent that is a dim of such a
 // view is computed by the caller on the same view of what it passes.
@@ -46,3 +46,8 @@ func.func @main(%a: memref<?x4x4xf32>, %x: memref<8x8xf32>, %padded: memref<10x1
   call @kernel_1(%x, %padded) : (memref<8x8xf32>, memref<10x10xf32>) -> ()
   return
 }
+
+// RUN: tcc-opt %s --tcc-range-kernels | FileCheck %s --check-prefix=SMALL
+// With the default threshold these kernels (a few hundred ops) are too small to split.
+// SMALL: module attributes {tcc.parallel_kernels = []}
+// SMALL: func.func private @kernel_0(%{{.*}}: memref<?x4x4xf32>) attributes

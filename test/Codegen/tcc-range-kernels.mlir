@@ -1,4 +1,4 @@
-// RUN: tcc-opt %s --tcc-range-kernels | FileCheck %s
+// RUN: tcc-opt %s --tcc-range-kernels=min-parallel-work=0 | FileCheck %s
 // A kernel whose body is one scf.parallel runs a [begin, end) range of its first loop;
 // calls pass the whole range and the kernel is listed for parallel_for. @main gets the
 // import table as its first argument.

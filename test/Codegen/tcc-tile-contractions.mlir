@@ -110,6 +110,37 @@ func.func private @with_epilogue(%out: memref<6x16xf32>, %a: memref<6x32xf32>, %
   return
 }
 
+// An i1 epilogue operand along the vector dim (attention's causal mask) is read lane by
+// lane: a vector load of i1 would read packed bits where memory holds a byte per element.
+// Lanes past the 6 columns read the last column (index clamped), and the store masks them.
+// CHECK-LABEL: func.func private @bool_epilogue
+// CHECK-NOT: vector.load {{.*}} : memref<6x6xi1>
+// CHECK-NOT: vector.maskedload {{.*}} : memref<6x6xi1>
+// CHECK: memref.load %arg3[%c0, %c0] : memref<6x6xi1>
+// CHECK: %[[LAST:.*]] = memref.load %arg3[%c0, %c5] : memref<6x6xi1>
+// CHECK: %[[KEEP:.*]] = vector.from_elements {{.*}}, %[[LAST]], %[[LAST]], %[[LAST]] : vector<8xi1>
+// CHECK: arith.select %[[KEEP]], %{{.*}} : vector<8xi1>, vector<8xf32>
+// CHECK: vector.maskedstore %arg0
+func.func private @bool_epilogue(%out: memref<6x6xf32>, %a: memref<6x8xf32>, %b: memref<8x6xf32>, %keep: memref<6x6xi1>) attributes {tcc.epilogue, tcc.kernel} {
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  linalg.fill ins(%zero : f32) outs(%out : memref<6x6xf32>)
+  linalg.generic {indexing_maps = [#ea, #eb, #ec], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<6x8xf32>, memref<8x6xf32>) outs(%out : memref<6x6xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %0 = arith.mulf %x, %y : f32
+    %1 = arith.addf %acc, %0 : f32
+    linalg.yield %1 : f32
+  }
+  linalg.generic {indexing_maps = [#eid, #eid, #eid], iterator_types = ["parallel", "parallel"]}
+      ins(%out, %keep : memref<6x6xf32>, memref<6x6xi1>) outs(%out : memref<6x6xf32>) {
+  ^bb0(%in: f32, %k: i1, %o: f32):
+    %0 = arith.select %k, %in, %ninf : f32
+    linalg.yield %0 : f32
+  }
+  return
+}
+
 // A large vector operand (256 x 768 floats, 768 KiB): threads split column panels (192
 // columns: whole 24-column register blocks, four panels), and each panel is used by every
 // row tile in turn, so it is read from memory once.

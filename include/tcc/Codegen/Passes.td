@@ -189,8 +189,14 @@ def RangeKernels : Pass<"tcc-range-kernels", "mlir::ModuleOp"> {
     pass (0, extent). The kernel's name goes into the module attribute
     `tcc.parallel_kernels`, so that packaging can run the calls through the runtime's
     `parallel_for` (imports->parallel_for splits [0, extent) into chunks). @main gets the
-    import table as a first `!llvm.ptr` argument.
+    import table as a first `!llvm.ptr` argument. A kernel whose estimated work (ops times
+    static trip counts, 64 for a dynamic one) is below `min-parallel-work` runs on the
+    calling thread: waking a worker costs more than it saves.
   }];
+  let options = [
+    Option<"minParallelWork", "min-parallel-work", "int64_t", /*default=*/"32768",
+           "estimated ops below which a kernel is not split across threads">
+  ];
   let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::LLVM::LLVMDialect"];
 }
 
