@@ -7,8 +7,10 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/MemRef/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Dominance.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/RegionUtils.h"
@@ -173,6 +175,87 @@ SmallVector<Operation *> formKernel(Operation *op, const DenseSet<Operation *> &
   return group;
 }
 
+/// A padded copy of the group's result (a decomposed pad: `insert_slice %result into
+/// fill(empty)`, the fill's only use) is written in place: the group computes into a slice of
+/// the padded buffer, so the copy disappears. The padded buffer's empty + fill move up to the
+/// group's root buffer (the empty the group's inits lead back to), the group starts with
+/// `extract_slice` of it and ends with the `insert_slice`, which bufferize into one subview.
+void writeIntoPadded(SmallVectorImpl<Operation *> &group, DominanceInfo &dominance,
+                     SmallVectorImpl<Operation *> &dead) {
+  auto last = dyn_cast<linalg::LinalgOp>(group.back());
+  if (!last || last->getNumResults() != 1 || last.getNumDpsInits() != 1 || !last->getResult(0).hasOneUse() ||
+      !last.hasPureTensorSemantics())
+    return;
+  auto insert = dyn_cast<tensor::InsertSliceOp>(*last->getResult(0).getUsers().begin());
+  if (!insert || insert.getSource() != last->getResult(0) || insert->getBlock() != last->getBlock() ||
+      !insert.hasUnitStride() || insert.getSourceType() != insert.getResultType().clone(insert.getSourceType().getShape()) ||
+      insert.getSourceType().getRank() != insert.getResultType().getRank() ||
+      llvm::any_of(insert.getMixedOffsets(), [](OpFoldResult o) { return !getConstantIntValue(o); }))
+    return;
+  // Rows of the slice are what the tiler's vectors then run along: short ones (7, 14 wide)
+  // waste most lanes, where the contiguous result lets it merge rows; their copy is small.
+  int64_t width = insert.getSourceType().getShape().back();
+  if (ShapedType::isDynamic(width) || width < 48)
+    return;
+  auto padFill = insert.getDest().getDefiningOp<linalg::FillOp>();
+  if (!padFill || !padFill->hasOneUse() || padFill->getNumResults() != 1)
+    return;
+  auto padEmpty = padFill.getDpsInitOperand(0)->get().getDefiningOp<tensor::EmptyOp>();
+  if (!padEmpty || !padEmpty->hasOneUse() || !isClonable(padFill.getDpsInputOperand(0)->get()))
+    return;
+  // The root buffer: follow inits through the group's members.
+  DenseSet<Operation *> members(group.begin(), group.end());
+  Value root = last.getDpsInitOperand(0)->get();
+  while (Operation *def = root.getDefiningOp()) {
+    if (!members.contains(def))
+      break;
+    auto dps = dyn_cast<DestinationStyleOpInterface>(def);
+    if (!dps || dps.getNumDpsInits() != 1)
+      return;
+    root = dps.getDpsInitOperand(0)->get();
+  }
+  auto empty = root.getDefiningOp<tensor::EmptyOp>();
+  if (!empty || empty.getType() != insert.getSourceType())
+    return;
+  // The padded buffer goes right after the root buffer, so its sizes must be known there.
+  // (Sizes computed after it from values known there, as the dims resolved from the
+  // group's own sizes are, move with it.)
+  Operation *point = empty->getNextNode();
+  std::function<bool(Value)> available = [&](Value v) {
+    if (dominance.properlyDominates(v, point))
+      return true;
+    Operation *def = v.getDefiningOp();
+    if (!def || !isPure(def) || def->getNumRegions() != 0 || def->getBlock() != empty->getBlock() ||
+        !llvm::all_of(def->getOperands(), available))
+      return false;
+    def->moveBefore(point);
+    return true;
+  };
+  if (!llvm::all_of(padEmpty.getDynamicSizes(), available))
+    return;
+  padEmpty->moveBefore(point);
+  Operation *constant = padFill.getDpsInputOperand(0)->get().getDefiningOp();
+  if (!dominance.properlyDominates(constant->getResult(0), point))
+    constant->moveBefore(point);
+  padFill->moveBefore(point);
+  OpBuilder b(point);
+  auto slice = tensor::ExtractSliceOp::create(b, insert.getLoc(), insert.getSourceType(), padFill->getResult(0),
+                                              insert.getMixedOffsets(), empty.getMixedSizes(),
+                                              insert.getMixedStrides());
+  empty.getResult().replaceUsesWithIf(slice.getResult(), [&](OpOperand &use) {
+    return members.contains(use.getOwner());
+  });
+  // The same sizes on both slices, so bufferization sees one subview written in place.
+  OpBuilder after(insert);
+  auto reinsert = tensor::InsertSliceOp::create(after, insert.getLoc(), insert.getSource(), insert.getDest(),
+                                                insert.getMixedOffsets(), empty.getMixedSizes(),
+                                                insert.getMixedStrides());
+  insert.replaceAllUsesWith(reinsert.getResult());
+  dead.push_back(insert);
+  group.insert(group.begin(), slice);
+  group.push_back(reinsert);
+}
+
 struct OutlineKernelsPass : tcc::impl::OutlineKernelsBase<OutlineKernelsPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
@@ -182,6 +265,10 @@ struct OutlineKernelsPass : tcc::impl::OutlineKernelsBase<OutlineKernelsPass> {
     // A pad has no destination: as fill + insert_slice, every kernel writes into one.
     RewritePatternSet patterns(&getContext());
     linalg::populateDecomposePadPatterns(patterns);
+    // Sizes of the padded buffers from the sizes their inputs were made with (so they can
+    // move up, see writeIntoPadded).
+    memref::populateResolveRankedShapedTypeResultDimsPatterns(patterns);
+    tensor::DimOp::getCanonicalizationPatterns(patterns, &getContext());
     if (failed(applyPatternsGreedily(main, std::move(patterns))))
       return signalPassFailure();
     SymbolTable symbols(module);
@@ -191,14 +278,20 @@ struct OutlineKernelsPass : tcc::impl::OutlineKernelsBase<OutlineKernelsPass> {
     // kernel alone, and each group is one kernel in the contraction's place.
     DenseMap<Operation *, SmallVector<Operation *>> groups;
     DenseSet<Operation *> taken;
+    DominanceInfo dominance(main);
+    SmallVector<Operation *> dead; // replaced ops, erased once the kernels are known
     for (Operation *op : ops) {
+      if (taken.contains(op))
+        continue;
       SmallVector<Operation *> group = formKernel(op, taken);
+      writeIntoPadded(group, dominance, dead);
       if (group.size() > 1) {
         taken.insert(group.begin(), group.end());
         groups[op] = group;
       }
     }
     SmallVector<SmallVector<Operation *>> kernels;
+    taken.insert(dead.begin(), dead.end());
     for (Operation *op : ops) {
       auto it = groups.find(op);
       if (it != groups.end())
@@ -207,6 +300,8 @@ struct OutlineKernelsPass : tcc::impl::OutlineKernelsBase<OutlineKernelsPass> {
         kernels.push_back({op});
     }
     unsigned index = 0;
+    for (Operation *op : dead)
+      op->erase();
     for (SmallVector<Operation *> &group : kernels)
       outline(group, index++, module, symbols);
   }

@@ -25,7 +25,7 @@ static constexpr const char *kPrimToKernel =
     "tcc-entry-signature,"
     "eliminate-empty-tensors,canonicalize,cse,tcc-outline-kernels,"
     "one-shot-bufferize{bufferize-function-boundaries "
-    "function-boundary-type-conversion=identity-layout-map},canonicalize,drop-equivalent-buffer-results,"
+    "function-boundary-type-conversion=identity-layout-map},cse,canonicalize,drop-equivalent-buffer-results,"
     "buffer-results-to-out-params,canonicalize,tcc-plan-buffers";
 
 static constexpr const char *kKernelToLLVM =

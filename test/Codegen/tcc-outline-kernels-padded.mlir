@@ -1,0 +1,80 @@
+// RUN: tcc-opt %s --split-input-file --tcc-outline-kernels | FileCheck %s
+// RUN: tcc-opt %s --split-input-file --tcc-outline-kernels "--one-shot-bufferize=bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --cse --canonicalize | FileCheck %s --check-prefix=BUF
+// A padded result (a 1x1 convolution + ReLU feeding a 3x3 convolution's zero padding) is
+// written in place: the padded buffer is filled first, and the kernel computes into its
+// interior (extract_slice ... insert_slice of the same sizes), so there is no copy.
+
+// CHECK-LABEL: func.func private @kernel_0
+// CHECK-SAME: (%[[PADDED:.*]]: tensor<?x4x10x50xf32>, %[[N:.*]]: index
+// CHECK: %[[INTERIOR:.*]] = tensor.extract_slice %[[PADDED]][0, 0, 1, 1] [%[[N]], 4, 8, 48] [1, 1, 1, 1]
+// CHECK: linalg.fill {{.*}} outs(%[[INTERIOR]]
+// CHECK: linalg.generic
+// CHECK: %[[RELU:.*]] = linalg.generic
+// CHECK: arith.maximumf
+// CHECK: tensor.insert_slice %[[RELU]] into %[[PADDED]][0, 0, 1, 1] [%[[N]], 4, 8, 48] [1, 1, 1, 1]
+// CHECK-LABEL: func.func private @kernel_1
+// CHECK: linalg.fill {{.*}} -> tensor<?x4x10x50xf32>
+// CHECK-LABEL: func.func @main
+// CHECK: %[[FILLED:.*]] = call @kernel_1
+// CHECK: call @kernel_0(%[[FILLED]]
+
+// After bufferization: one subview of the padded buffer, no allocation, no copy.
+// BUF-LABEL: func.func private @kernel_0
+// BUF-NOT: memref.alloc
+// BUF-NOT: memref.copy
+// BUF: memref.subview %arg0[0, 0, 1, 1]
+// BUF-NOT: memref.alloc
+// BUF-NOT: memref.copy
+// BUF: return
+#x = affine_map<(n, c, h, w, k) -> (n, k, h, w)>
+#w = affine_map<(n, c, h, w, k) -> (c, k)>
+#o = affine_map<(n, c, h, w, k) -> (n, c, h, w)>
+#id = affine_map<(n, c, h, w) -> (n, c, h, w)>
+func.func @main(%x: tensor<?x16x8x48xf32>, %w: tensor<4x16xf32>) -> tensor<?x4x10x50xf32> {
+  %zero = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %x, %c0 : tensor<?x16x8x48xf32>
+  %e = tensor.empty(%n) : tensor<?x4x8x48xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<?x4x8x48xf32>) -> tensor<?x4x8x48xf32>
+  %c = linalg.generic {indexing_maps = [#x, #w, #o], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%x, %w : tensor<?x16x8x48xf32>, tensor<4x16xf32>) outs(%f : tensor<?x4x8x48xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<?x4x8x48xf32>
+  %r = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%c : tensor<?x4x8x48xf32>) outs(%e : tensor<?x4x8x48xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %m = arith.maximumf %a, %zero : f32
+    linalg.yield %m : f32
+  } -> tensor<?x4x8x48xf32>
+  %p = tensor.pad %r low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %zero : f32
+  } : tensor<?x4x8x48xf32> to tensor<?x4x10x50xf32>
+  return %p : tensor<?x4x10x50xf32>
+}
+
+// -----
+
+// Rows of 14 stay contiguous (the tiler merges them into long vectors); the pad copies.
+// CHECK-LABEL: func.func @main
+// CHECK: %[[RELU:.*]] = call @kernel_0({{.*}}) -> tensor<4x14x14xf32>
+// CHECK: %[[FILLED:.*]] = call @kernel_1({{.*}}) -> tensor<4x16x16xf32>
+// CHECK: call @kernel_2(%[[RELU]], %[[FILLED]])
+func.func @main(%x: tensor<4x14x14xf32>) -> tensor<4x16x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x14x14xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(c, h, w) -> (c, h, w)>, affine_map<(c, h, w) -> (c, h, w)>], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%x : tensor<4x14x14xf32>) outs(%e : tensor<4x14x14xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %m = arith.maximumf %a, %zero : f32
+    linalg.yield %m : f32
+  } -> tensor<4x14x14xf32>
+  %p = tensor.pad %r low[0, 1, 1] high[0, 1, 1] {
+  ^bb0(%i: index, %j: index, %k: index):
+    tensor.yield %zero : f32
+  } : tensor<4x14x14xf32> to tensor<4x16x16xf32>
+  return %p : tensor<4x16x16xf32>
+}
