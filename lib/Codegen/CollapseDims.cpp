@@ -104,6 +104,20 @@ void collapse(linalg::LinalgOp op, ArrayRef<ReassociationIndices> groups, IRRewr
     rewriter.replaceOp(op, collapsed->results);
 }
 
+/// A kernel that only fills a buffer (a padded buffer's border value) fills it as one flat
+/// run, so that threads can split it whatever its leading extent (a batch of 1).
+void flattenFill(linalg::FillOp fill, IRRewriter &rewriter) {
+  auto type = dyn_cast<MemRefType>(fill.getDpsInitOperand(0)->get().getType());
+  if (!type || type.getRank() < 2 || !type.getLayout().isIdentity() || !fill.hasPureBufferSemantics())
+    return;
+  rewriter.setInsertionPoint(fill);
+  ReassociationIndices all = llvm::to_vector(llvm::seq<int64_t>(0, type.getRank()));
+  Value flat = memref::CollapseShapeOp::create(rewriter, fill.getLoc(), fill.getDpsInitOperand(0)->get(),
+                                               ArrayRef<ReassociationIndices>{all});
+  linalg::FillOp::create(rewriter, fill.getLoc(), ValueRange{fill.getDpsInputOperand(0)->get()}, ValueRange{flat});
+  rewriter.eraseOp(fill);
+}
+
 struct CollapseDimsPass : tcc::impl::CollapseDimsBase<CollapseDimsPass> {
   void runOnOperation() override {
     IRRewriter rewriter(&getContext());
@@ -112,6 +126,9 @@ struct CollapseDimsPass : tcc::impl::CollapseDimsBase<CollapseDimsPass> {
         return;
       SmallVector<linalg::LinalgOp> ops;
       function.walk([&](linalg::LinalgOp op) { ops.push_back(op); });
+      if (ops.size() == 1)
+        if (auto fill = dyn_cast<linalg::FillOp>(ops.front().getOperation()))
+          return flattenFill(fill, rewriter);
       // An epilogue kernel: fill?, contraction, epilogue (see tcc-outline-kernels).
       linalg::LinalgOp contraction, epilogue;
       if (function->hasAttr("tcc.epilogue"))

@@ -325,7 +325,12 @@ struct OutlineKernelsPass : tcc::impl::OutlineKernelsBase<OutlineKernelsPass> {
       if (!isClonable(v))
         arguments.push_back(v);
 
-    std::string node = tcc::getLocationNodeName(last->getLoc());
+    // The op the kernel is about: the last one that computes (not the insert of a result
+    // written into a padded buffer).
+    Operation *computed = last;
+    if (group.size() > 1 && isa<tensor::InsertSliceOp>(last))
+      computed = group[group.size() - 2];
+    std::string node = tcc::getLocationNodeName(computed->getLoc());
     std::string name = "kernel_" + std::to_string(index) + (node.empty() ? "" : "_" + sanitize(node));
     OpBuilder builder(module.getBodyRegion());
     builder.setInsertionPoint(module.lookupSymbol<func::FuncOp>("main"));
@@ -333,11 +338,14 @@ struct OutlineKernelsPass : tcc::impl::OutlineKernelsBase<OutlineKernelsPass> {
     auto kernel = func::FuncOp::create(builder, last->getLoc(), name, type);
     kernel.setPrivate();
     kernel->setAttr("tcc.kernel", builder.getUnitAttr());
-    if (group.size() > 1 && isa<linalg::GenericOp>(last) && cast<linalg::LinalgOp>(last).getNumReductionLoops() == 0)
+    if (group.size() > 1 && isa<linalg::GenericOp>(computed) &&
+        cast<linalg::LinalgOp>(computed).getNumReductionLoops() == 0)
       kernel->setAttr("tcc.epilogue", builder.getUnitAttr());
     // Every ONNX node the kernel computes (several once fusion merged their ops).
     SmallVector<Attribute> nodes;
-    for (Operation *op : llvm::reverse(group))
+    for (Operation *op : llvm::reverse(group)) {
+      if (isa<tensor::ExtractSliceOp, tensor::InsertSliceOp>(op) && op != computed)
+        continue;
       op->getLoc()->walk([&](Location inner) {
         if (auto nameLoc = dyn_cast<NameLoc>(inner)) {
           Attribute nodeName = builder.getStringAttr(nameLoc.getName().strref());
@@ -346,6 +354,7 @@ struct OutlineKernelsPass : tcc::impl::OutlineKernelsBase<OutlineKernelsPass> {
         }
         return WalkResult::advance();
       });
+    }
     if (!nodes.empty())
       kernel->setAttr("tcc.nodes", builder.getArrayAttr(nodes));
     symbols.insert(kernel);

@@ -46,19 +46,51 @@ scf::ParallelOp rangeLoop(func::FuncOp kernel) {
   return found;
 }
 
-/// Ops `region` runs, counting each loop's body times its trip count (a dynamic trip count
-/// counts as 64): an estimate of a kernel's work.
+/// An index value's estimate: constants as they are, products, sums and quotients of
+/// estimates, anything else (a dynamic extent) 64.
+double estimatedValue(Value v) {
+  APInt constant;
+  if (matchPattern(v, m_ConstantInt(&constant)))
+    return double(constant.getSExtValue());
+  Operation *op = v.getDefiningOp();
+  if (isa_and_nonnull<arith::MulIOp>(op))
+    return estimatedValue(op->getOperand(0)) * estimatedValue(op->getOperand(1));
+  if (isa_and_nonnull<arith::AddIOp>(op))
+    return estimatedValue(op->getOperand(0)) + estimatedValue(op->getOperand(1));
+  if (isa_and_nonnull<arith::DivUIOp, arith::DivSIOp>(op))
+    return estimatedValue(op->getOperand(0)) / std::max(1.0, estimatedValue(op->getOperand(1)));
+  // A dim of a buffer: its static extent, or the extents a collapse_shape merged.
+  if (auto dim = dyn_cast_or_null<memref::DimOp>(op))
+    if (std::optional<int64_t> d = dim.getConstantIndex()) {
+      auto type = dyn_cast<MemRefType>(dim.getSource().getType());
+      if (!type || *d < 0 || *d >= type.getRank())
+        return 64;
+      if (!type.isDynamicDim(*d))
+        return double(type.getDimSize(*d));
+      if (auto collapse = dim.getSource().getDefiningOp<memref::CollapseShapeOp>()) {
+        double product = 1;
+        SmallVector<ReassociationIndices> groups = collapse.getReassociationIndices();
+        for (int64_t k : groups[*d]) {
+          int64_t extent = collapse.getSrcType().getDimSize(k);
+          product *= ShapedType::isDynamic(extent) ? 64 : double(extent);
+        }
+        return product;
+      }
+    }
+  return 64;
+}
+
+/// Ops `region` runs, counting each loop's body times its trip count (see estimatedValue): an estimate of a kernel's work.
 double estimatedWork(Region &region) {
   double work = 0;
   for (Block &block : region)
     for (Operation &op : block) {
       double trips = 1;
       auto tripCount = [](Value lower, Value upper, Value step) -> double {
-        APInt l, u, s;
-        if (matchPattern(lower, m_ConstantInt(&l)) && matchPattern(upper, m_ConstantInt(&u)) &&
-            matchPattern(step, m_ConstantInt(&s)) && s.getSExtValue() > 0)
-          return std::max<double>(0, double(u.getSExtValue() - l.getSExtValue()) / double(s.getSExtValue()));
-        return 64;
+        APInt s;
+        if (!matchPattern(step, m_ConstantInt(&s)) || s.getSExtValue() <= 0)
+          return 64;
+        return std::max<double>(0, (estimatedValue(upper) - estimatedValue(lower)) / double(s.getSExtValue()));
       };
       if (auto loop = dyn_cast<scf::ForOp>(op))
         trips = tripCount(loop.getLowerBound(), loop.getUpperBound(), loop.getStep());

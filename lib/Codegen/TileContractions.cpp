@@ -370,7 +370,7 @@ public:
     // for i), otherwise the outermost.
     auto tripCount = [&](unsigned d) -> std::optional<int64_t> {
       if (d == kPanel)
-        return *getConstantIntValue(extents[plan.j]) / panelWidth;
+        return panelCount();
       std::optional<int64_t> extent = getConstantIntValue(extents[d]);
       if (extent && plan.i && d == *plan.i)
         return (*extent + rows - 1) / rows;
@@ -418,7 +418,14 @@ public:
                               }
                               // One panel of columns, every row tile.
                               columnBegin = arith::MulIOp::create(b, loc, panel, constant(panelWidth));
-                              columnExtent = constant(panelWidth);
+                              int64_t columns = *getConstantIntValue(extents[plan.j]);
+                              columnExtent =
+                                  columns % panelWidth == 0
+                                      ? constant(panelWidth)
+                                      : arith::MinSIOp::create(
+                                            b, loc, constant(panelWidth),
+                                            arith::SubIOp::create(b, loc, constant(columns), columnBegin))
+                                            .getResult();
                               scf::ForOp::create(b, loc, constant(0), rowTiles(), constant(1), ValueRange{},
                                                  [&](OpBuilder &inner, Location, Value t, ValueRange) {
                                                    OpBuilder::InsertionGuard innerGuard(b);
@@ -466,6 +473,16 @@ private:
         panelWidth = width;
         return;
       }
+    // No width divides j (a classifier's 1000 columns): the last panel is narrower.
+    int64_t width = (256 / block) * block;
+    if (width >= block && *columns > width)
+      panelWidth = width;
+  }
+
+  /// The number of column panels (the last may be partial).
+  int64_t panelCount() {
+    int64_t columns = *getConstantIntValue(extents[plan.j]);
+    return (columns + panelWidth - 1) / panelWidth;
   }
 
   /// The register tile (rows x vectors) of least estimated cost that fits the registers

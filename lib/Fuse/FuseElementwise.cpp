@@ -70,8 +70,16 @@ bool shouldFuse(OpOperand *use) {
     return false;
   // Recomputed per user, a cheap producer must not make the consumer's body grow without
   // bound (x*x of x*x of ... would double it at each level).
-  if (isCheap(producer) && !producer->hasOneUse())
+  if (isCheap(producer) && !producer->hasOneUse()) {
+    // Not a contraction's epilogue (a convolution's bias add): recomputed by a consumer it
+    // would make the contraction's raw result a second reader's input, and kernel formation
+    // could no longer apply it in registers; stored once, every consumer reads it.
+    for (Value input : producer.getDpsInputs())
+      if (auto source = input.getDefiningOp<linalg::LinalgOp>();
+          source && source.getNumReductionLoops() > 0 && input.hasOneUse())
+        return false;
     return consumer.getBody()->getOperations().size() + producer.getBody()->getOperations().size() <= 24;
+  }
   // Fused, the producer runs once per point of the consumer: not when the consumer
   // broadcasts its result (a squeeze-excitation's sigmoid over channels would run per pixel).
   return producer->hasOneUse() && consumer.getMatchingIndexingMap(use).isPermutation();

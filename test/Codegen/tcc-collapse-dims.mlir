@@ -115,3 +115,16 @@ func.func private @conv_epilogue(%out: memref<1x16x7x7xf32>, %x: memref<1x8x7x7x
   }
   return
 }
+
+// -----
+
+// A kernel that only fills a buffer (a padded buffer's border value) fills it as one flat
+// run: threads split it whatever its leading extent (a batch of 1).
+// CHECK-LABEL: func.func private @fill_only
+// CHECK: %[[FLAT:.*]] = memref.collapse_shape %arg0 {{\[}}[0, 1, 2, 3]] : memref<?x96x114x114xf32> into memref<?xf32>
+// CHECK: linalg.fill ins(%{{.*}} : f32) outs(%[[FLAT]] : memref<?xf32>)
+func.func private @fill_only(%padded: memref<?x96x114x114xf32>) attributes {tcc.kernel} {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%padded : memref<?x96x114x114xf32>)
+  return
+}

@@ -188,3 +188,23 @@ func.func private @max_pool(%window: memref<3x3xf32>, %x: memref<1x4x9x9xf32>, %
   }
   return
 }
+
+// A classifier's matrix-vector product (1 x 512 . 512 x 1000, 2 MB of weights): one row,
+// so threads can only split columns. No panel width of whole register blocks divides 1000:
+// four panels of 256 columns, the last one 232 wide (min(256, 1000 - first)).
+// CHECK-LABEL: func.func private @partial_panels
+// CHECK: scf.parallel (%[[P:.*]]) = (%c0) to (%c4) step (%c1)
+// CHECK: %[[FIRST:.*]] = arith.muli %[[P]], %c256
+// CHECK: %[[LEFT:.*]] = arith.subi %c1000, %[[FIRST]]
+// CHECK: arith.minsi %[[LEFT]], %c256
+func.func private @partial_panels(%a: memref<1x512xf32>, %b: memref<512x1000xf32>, %c: memref<1x1000xf32>) attributes {tcc.kernel} {
+  linalg.generic {indexing_maps = [#pa, #pb, #pc], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<1x512xf32>, memref<512x1000xf32>) outs(%c : memref<1x1000xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %0 = arith.mulf %x, %y : f32
+    %1 = arith.addf %acc, %0 : f32
+    linalg.yield %1 : f32
+  }
+  return
+}
+
