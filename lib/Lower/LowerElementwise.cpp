@@ -263,10 +263,18 @@ Value buildScalar(OpBuilder &b, Location loc, Operation *op, ValueRange args) {
             .getResult();
       })
       .Case([&](prim::LogisticOp) -> Value {
-        // 1 / (1 + e^-x)
+        // 1 / (1 + e^min(-x, 88)): e^88 < 2^127 keeps the denominator finite (for x < -88
+        // the result is e^-88 ~ 6e-39 instead of a smaller number), so the division may be
+        // a reciprocal estimate with a Newton step (`arcp ninf`: vector rcp14/rcpps + one
+        // refinement on x86, within 2 ulp; a divide instruction per vector costs several
+        // times more, and sigmoid is every SiLU's and gate's inner op).
         Value one = floatValue(b, loc, x.getType(), 1.0);
-        Value e = math::ExpOp::create(b, loc, arith::NegFOp::create(b, loc, x));
-        return arith::DivFOp::create(b, loc, one, arith::AddFOp::create(b, loc, one, e));
+        Value exponent = arith::MinimumFOp::create(b, loc, arith::NegFOp::create(b, loc, x),
+                                                   floatValue(b, loc, x.getType(), 88.0));
+        Value e = math::ExpOp::create(b, loc, exponent);
+        auto flags = arith::FastMathFlagsAttr::get(
+            b.getContext(), arith::FastMathFlags::arcp | arith::FastMathFlags::ninf);
+        return arith::DivFOp::create(b, loc, one, arith::AddFOp::create(b, loc, one, e), flags);
       })
       .Case([&](prim::ExpOp) { return math::ExpOp::create(b, loc, x).getResult(); })
       .Case([&](prim::Expm1Op) { return math::ExpM1Op::create(b, loc, x).getResult(); })
