@@ -24,6 +24,37 @@ bool isView(Operation *op) {
   return isa<memref::CollapseShapeOp, memref::ExpandShapeOp>(op);
 }
 
+/// Threads split a loop's first dim. A dynamic first extent is usually the batch, 1 at
+/// batch 1: then the first dim of static extent >= 4 (channels) moves to the front (the dims
+/// of scf.parallel are unordered, so this only changes which one is split).
+void staticDimFirst(scf::ParallelOp loop) {
+  SmallVector<Value> lower = loop.getLowerBound(), upper = loop.getUpperBound(), step = loop.getStep();
+  if (matchPattern(upper[0], m_Constant()))
+    return;
+  for (unsigned k = 1; k < upper.size(); ++k) {
+    APInt extent;
+    if (!matchPattern(upper[k], m_ConstantInt(&extent)) || extent.getSExtValue() < 4 ||
+        !matchPattern(lower[k], m_Zero()) || !matchPattern(step[k], m_One()))
+      continue;
+    auto front = [&](SmallVector<Value> &values) {
+      std::rotate(values.begin(), values.begin() + k, values.begin() + k + 1);
+    };
+    front(lower);
+    front(upper);
+    front(step);
+    loop.getLowerBoundMutable().assign(lower);
+    loop.getUpperBoundMutable().assign(upper);
+    loop.getStepMutable().assign(step);
+    // The induction variables follow: the one of dim k becomes the first.
+    Block *body = loop.getBody();
+    BlockArgument moved = body->getArgument(k);
+    BlockArgument fresh = body->insertArgument(0u, moved.getType(), moved.getLoc());
+    moved.replaceAllUsesWith(fresh);
+    body->eraseArgument(k + 1);
+    return;
+  }
+}
+
 /// The kernel's one top-level scf.parallel whose first dim runs from 0 by 1.
 scf::ParallelOp rangeLoop(func::FuncOp kernel) {
   scf::ParallelOp found;
@@ -37,6 +68,8 @@ scf::ParallelOp rangeLoop(func::FuncOp kernel) {
       return nullptr;
     found = parallel;
   }
+  if (found)
+    staticDimFirst(found);
   if (!found || !matchPattern(found.getLowerBound()[0], m_Zero()) ||
       !matchPattern(found.getStep()[0], m_One()))
     return nullptr;

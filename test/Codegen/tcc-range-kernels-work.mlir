@@ -3,11 +3,18 @@
 // extent counts 64, but a dim of a collapse_shape counts the static extents it merged: a
 // flattened fill of ? x 96 x 114 x 114 floats is large (ranged); 16 x ? floats is not.
 
-// CHECK: module attributes {tcc.parallel_kernels = ["flat_fill"]}
+// CHECK: module attributes {tcc.parallel_kernels = ["flat_fill", "batch_first"]}
 // CHECK-LABEL: func.func private @flat_fill
 // CHECK-SAME: %{{.*}}: index, %{{.*}}: index)
 // CHECK-LABEL: func.func private @small
 // CHECK-SAME: (%{{.*}}: memref<16x?xf32>)
+// A dynamic first extent (a batch, 1 at batch 1) is not what threads split: the first dim
+// of static extent >= 4 (the 96 channels) moves to the front, its induction variable with it.
+// CHECK-LABEL: func.func private @batch_first
+// CHECK-SAME: (%[[X:.*]]: memref<?x96x3136xf32>, %[[S:.*]]: memref<?x96xf32>, %[[BEGIN:.*]]: index, %[[END:.*]]: index)
+// CHECK: scf.parallel (%[[C:.*]], %[[N:.*]], %[[P:.*]]) = (%[[BEGIN]], %c0, %c0) to (%[[END]], %{{.*}}, %c3136)
+// CHECK: memref.load %[[S]][%[[N]], %[[C]]]
+// CHECK: memref.store %{{.*}}, %[[X]][%[[N]], %[[C]], %[[P]]]
 func.func private @flat_fill(%padded: memref<?x96x114x114xf32>) attributes {tcc.kernel} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -34,10 +41,28 @@ func.func private @small(%a: memref<16x?xf32>) attributes {tcc.kernel} {
   }
   return
 }
-func.func @main(%a: memref<2x96x114x114xf32>, %b: memref<16x8xf32>) {
+func.func private @batch_first(%x: memref<?x96x3136xf32>, %s: memref<?x96xf32>) attributes {tcc.kernel} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c96 = arith.constant 96 : index
+  %c3136 = arith.constant 3136 : index
+  %n = memref.dim %x, %c0 : memref<?x96x3136xf32>
+  scf.parallel (%i, %c, %p) = (%c0, %c0, %c0) to (%n, %c96, %c3136) step (%c1, %c1, %c1) {
+    %v = memref.load %x[%i, %c, %p] : memref<?x96x3136xf32>
+    %w = memref.load %s[%i, %c] : memref<?x96xf32>
+    %m = arith.mulf %v, %w : f32
+    memref.store %m, %x[%i, %c, %p] : memref<?x96x3136xf32>
+    scf.reduce
+  }
+  return
+}
+func.func @main(%a: memref<2x96x114x114xf32>, %b: memref<16x8xf32>, %x: memref<1x96x3136xf32>, %s: memref<1x96xf32>) {
   %dyn = memref.cast %a : memref<2x96x114x114xf32> to memref<?x96x114x114xf32>
   call @flat_fill(%dyn) : (memref<?x96x114x114xf32>) -> ()
   %bd = memref.cast %b : memref<16x8xf32> to memref<16x?xf32>
   call @small(%bd) : (memref<16x?xf32>) -> ()
+  %xd = memref.cast %x : memref<1x96x3136xf32> to memref<?x96x3136xf32>
+  %sd = memref.cast %s : memref<1x96xf32> to memref<?x96xf32>
+  call @batch_first(%xd, %sd) : (memref<?x96x3136xf32>, memref<?x96xf32>) -> ()
   return
 }
