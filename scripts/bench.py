@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """tcc against ONNX Runtime on the same models and inputs, interleaved, in one run.
 
-    scripts/bench.py [--threads 1,2] [--rounds 3] [--runs 30] [MODEL_DIR ...]
+    scripts/bench.py [--threads 1,2] [--rounds 3] [--runs 30] [--cpu native] [MODEL_DIR ...]
 
 Each MODEL_DIR holds model.onnx and input_<k>_<name>.npy (the corpus layout; default: the
 models of ../shared/corpus and test/data/models). For each model tcc compiles a library for

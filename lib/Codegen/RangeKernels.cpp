@@ -25,13 +25,15 @@ bool isView(Operation *op) {
 }
 
 /// Threads split a loop's first dim. A dynamic first extent is usually the batch, 1 at
-/// batch 1: then the first dim of static extent >= 4 (channels) moves to the front (the dims
-/// of scf.parallel are unordered, so this only changes which one is split).
+/// batch 1: then the first dim of static extent >= 4 (channels) other than the innermost
+/// moves to the front (the dims of scf.parallel are unordered, so this only changes which one
+/// is split and the order of the outer loops).
 void staticDimFirst(scf::ParallelOp loop) {
   SmallVector<Value> lower = loop.getLowerBound(), upper = loop.getUpperBound(), step = loop.getStep();
   if (matchPattern(upper[0], m_Constant()))
     return;
-  for (unsigned k = 1; k < upper.size(); ++k) {
+  // Never the innermost dim: it is the one that walks memory contiguously (vectorized).
+  for (unsigned k = 1; k + 1 < upper.size(); ++k) {
     APInt extent;
     if (!matchPattern(upper[k], m_ConstantInt(&extent)) || extent.getSExtValue() < 4 ||
         !matchPattern(lower[k], m_Zero()) || !matchPattern(step[k], m_One()))

@@ -25,6 +25,7 @@
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -681,25 +682,23 @@ private:
       }
   }
 
-  /// A vector of sub-byte elements (i1) read lane by lane: in memory each takes a byte, but a
-  /// vector load of them reads packed bits. Indices past the end are clamped to the last
-  /// element (those lanes are masked off when stored).
-  Value subByteLanes(Value memref, AffineMap map, const DenseMap<unsigned, Value> &point, VectorType type) {
-    Value lanes = arith::ConstantOp::create(b, loc, type, b.getZeroAttr(type));
-    for (int64_t l = 0; l < type.getNumElements(); ++l) {
-      DenseMap<unsigned, Value> shifted = point;
-      shifted[plan.j] = offset(point.lookup(plan.j), l);
-      SmallVector<Value> index = indices(map, shifted);
-      for (auto [r, expr] : llvm::enumerate(map.getResults())) {
-        if (!expr.isFunctionOfDim(plan.j))
-          continue;
-        Value last = arith::SubIOp::create(b, loc, memref::DimOp::create(b, loc, memref, r), constant(1));
-        index[r] = arith::MinSIOp::create(b, loc, index[r], last);
-      }
-      Value element = memref::LoadOp::create(b, loc, memref, index);
-      lanes = vector::InsertOp::create(b, loc, element, lanes, l);
-    }
-    return lanes;
+  /// A vector of i1 elements: in memory each takes a byte, but a vector load of i1 reads
+  /// packed bits. So the bytes are loaded (masked like the other operands: no lane past the
+  /// end is touched) from the buffer's address and compared with 0.
+  Value boolLanes(Value memref, ArrayRef<Value> index, Value mask, VectorType type) {
+    auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, memref);
+    Value offset = metadata.getOffset();
+    for (auto [i, stride] : llvm::zip(index, metadata.getStrides()))
+      offset = arith::AddIOp::create(b, loc, offset, arith::MulIOp::create(b, loc, i, stride));
+    Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
+    Value address = arith::IndexCastOp::create(b, loc, b.getI64Type(),
+                                               arith::AddIOp::create(b, loc, base, offset));
+    Value pointer = LLVM::IntToPtrOp::create(b, loc, LLVM::LLVMPointerType::get(b.getContext()), address);
+    auto bytes = VectorType::get(type.getShape(), b.getI8Type());
+    Value zero = arith::ConstantOp::create(b, loc, bytes, b.getZeroAttr(bytes));
+    Value loaded = mask ? LLVM::MaskedLoadOp::create(b, loc, bytes, pointer, mask, zero, 1).getResult()
+                        : LLVM::LoadOp::create(b, loc, bytes, pointer, /*alignment=*/1).getResult();
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, loaded, zero);
   }
 
   /// The epilogue's body on one vector of accumulators at `point` (j = its first lane):
@@ -724,8 +723,8 @@ private:
       Value loaded;
       if (!map.isFunctionOfDim(plan.j))
         loaded = vector::BroadcastOp::create(b, loc, type, memref::LoadOp::create(b, loc, operand.get(), index));
-      else if (arg.getType().getIntOrFloatBitWidth() < 8)
-        loaded = subByteLanes(operand.get(), map, point, type);
+      else if (arg.getType().isInteger(1))
+        loaded = boolLanes(operand.get(), index, mask, type);
       else if (mask)
         loaded = vector::MaskedLoadOp::create(b, loc, type, operand.get(), index, mask,
                                               arith::ConstantOp::create(b, loc, type, b.getZeroAttr(type)));

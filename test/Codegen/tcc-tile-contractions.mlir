@@ -110,17 +110,19 @@ func.func private @with_epilogue(%out: memref<6x16xf32>, %a: memref<6x32xf32>, %
   return
 }
 
-// An i1 epilogue operand along the vector dim (attention's causal mask) is read lane by
-// lane: a vector load of i1 would read packed bits where memory holds a byte per element.
-// Lanes past the 6 columns read the last column (index clamped), and the store masks them.
+// An i1 epilogue operand along the vector dim (attention's causal mask): in memory each
+// element is a byte, but a vector load of i1 reads packed bits. The bytes are loaded from the
+// buffer's address (masked: 6 columns of 8 lanes, nothing past the end is touched) and
+// compared with 0.
 // CHECK-LABEL: func.func private @bool_epilogue
 // CHECK-NOT: vector.load {{.*}} : memref<6x6xi1>
 // CHECK-NOT: vector.maskedload {{.*}} : memref<6x6xi1>
-// CHECK: memref.load %arg3[%c0, %c0] : memref<6x6xi1>
-// CHECK: %[[LAST:.*]] = memref.load %arg3[%c0, %c5] : memref<6x6xi1>
-// CHECK: %[[KEEP:.*]] = vector.from_elements {{.*}}, %[[LAST]], %[[LAST]], %[[LAST]] : vector<8xi1>
+// CHECK: %[[BASE:.*]] = memref.extract_aligned_pointer_as_index %arg3 : memref<6x6xi1>
+// CHECK: %[[PTR:.*]] = llvm.inttoptr
+// CHECK: %[[BYTES:.*]] = llvm.intr.masked.load %[[PTR]], %[[MASK:.*]], %{{.*}} {alignment = 1 : i32} : (!llvm.ptr, vector<8xi1>, vector<8xi8>) -> vector<8xi8>
+// CHECK: %[[KEEP:.*]] = arith.cmpi ne, %[[BYTES]], %{{.*}} : vector<8xi8>
 // CHECK: arith.select %[[KEEP]], %{{.*}} : vector<8xi1>, vector<8xf32>
-// CHECK: vector.maskedstore %arg0
+// CHECK: vector.maskedstore %arg0[%c0, %c0], %[[MASK]]
 func.func private @bool_epilogue(%out: memref<6x6xf32>, %a: memref<6x8xf32>, %b: memref<8x6xf32>, %keep: memref<6x6xi1>) attributes {tcc.epilogue, tcc.kernel} {
   %zero = arith.constant 0.0 : f32
   %ninf = arith.constant 0xFF800000 : f32

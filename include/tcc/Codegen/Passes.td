@@ -31,14 +31,20 @@ def EntrySignature : Pass<"tcc-entry-signature", "mlir::ModuleOp"> {
 }
 
 def OutlineKernels : Pass<"tcc-outline-kernels", "mlir::ModuleOp"> {
-  let summary = "Outline each compute op of @main into a kernel function";
+  let summary = "Form kernels from the compute ops of @main and outline them";
   let description = [{
-    Every linalg op (and tensor.pad, tensor.insert_slice, scf.for) at the top level of @main
-    becomes a private function `@kernel_<k>_<node>` named after its ONNX node, called from
-    @main. Destinations (`outs`) are arguments, so after bufferization a kernel writes into
-    buffers its caller provides and allocates nothing; the host function is left with calls,
-    views and shape arithmetic. Scalar constants are cloned into the kernel; tensors (weights
-    included) are passed.
+    Every linalg op (and tensor.pad, tensor.insert_slice, scf.for without linalg ops) at the
+    top level of @main, or in a host loop, becomes part of a private function
+    `@kernel_<k>_<node>` named after the tail of its ONNX node's name and listing its nodes in
+    `tcc.nodes`, called from @main. Kernel formation groups a contraction with the fill of its
+    accumulator and its pointwise epilogue (the result's only user, reading it once in order;
+    the kernel is marked `tcc.epilogue`), and a pooling window with its fill; other ops are
+    kernels alone. Pads become fill + insert_slice; a group whose result is only padded (rows
+    of at least 24) computes into the padded buffer's interior (extract_slice ... insert_slice
+    of the same sizes), so no copy remains. Destinations (`outs`) are arguments, so after
+    bufferization a kernel writes into buffers its caller provides and allocates nothing; the
+    host function is left with calls, views and shape arithmetic. Scalar constants are cloned
+    into the kernel; tensors (weights included) are passed.
 
     ```mlir
     %r = linalg.generic ... ins(%a) outs(%e) {...}
@@ -108,13 +114,18 @@ def TileContractions : Pass<"tcc-tile-contractions", "mlir::ModuleOp"> {
     last index with a stride of 1 to 4 (matmul's B, a convolution's input row), and not at
     all by the other (A, the filter), becomes an outer product per reduction point: an
     `scf.parallel` over the other parallel dims, with a row dim i (one the scalar operand
-    reads and the vector operand does not: matmul's rows, the output channels) tiled by 6;
-    inside, 6 x 2 vector accumulators over j, reduction loops that load 2 vectors of b,
-    broadcast 6 scalars of a and issue 12 `vector.fma`, and the accumulators stored once.
-    Rows past the last full tile run one at a time and the columns past the last full block
-    one masked vector at a time, so dynamic extents need no other code. The outer loop
-    stays parallel (its first dim: the first of static trip count >= 8, else the outermost),
-    so `tcc-range-kernels` splits it over threads. Other linalg ops are left alone.
+    reads and the vector operand does not: matmul's rows, the output channels) tiled by R;
+    inside, R x V vector accumulators over j (R <= 8, V <= 4, chosen by a cost model within
+    the target's registers: 16 at vector-bits=256, 32 at 512), reduction loops that load V
+    vectors of b, broadcast R scalars of a and issue R x V `vector.fma`, and the accumulators
+    stored once. Remainder rows get an exact smaller tile and remainder columns masked
+    vectors. In a kernel marked `tcc.epilogue` the fill's value starts the accumulators and
+    the epilogue runs on them before the store. A large static vector operand (>= 512 KiB) is
+    split into column panels that threads split. Pooling windows (max/min/sum along j) are
+    tiled the same way without rows. The outer loop stays parallel (its first dim: the first
+    of static trip count >= 8, else the outermost), so `tcc-range-kernels` splits it over
+    threads. Other linalg ops are left alone. (The example shows the 6 x 2 tile of 8-lane
+    vectors.)
 
     ```mlir
     linalg.matmul ins(%a, %b : memref<?x64xf32>, memref<64x32xf32>) outs(%c : memref<?x32xf32>)
@@ -135,7 +146,7 @@ def TileContractions : Pass<"tcc-tile-contractions", "mlir::ModuleOp"> {
   ];
   let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect",
                            "::mlir::memref::MemRefDialect", "::mlir::arith::ArithDialect",
-                           "::mlir::affine::AffineDialect"];
+                           "::mlir::affine::AffineDialect", "::mlir::LLVM::LLVMDialect"];
 }
 
 def CollapseDims : Pass<"tcc-collapse-dims", "mlir::ModuleOp"> {
@@ -168,9 +179,12 @@ def OrderLoops : Pass<"tcc-order-loops", "mlir::ModuleOp"> {
     convolution that puts a reduction innermost, reading one operand with a stride, and LLVM
     cannot vectorize it. This pass generalizes named ops and interchanges the iterators to
     (parallel dims..., reduction dims..., the output's fastest dim), so the innermost loop
-    updates consecutive output elements from consecutive inputs. It only reorders loops:
-    every kernel computes the same values (float sums may associate in another order along
-    the reduction, which is still sequential).
+    updates consecutive output elements from consecutive inputs. Row reductions (every
+    input that reads a reduction dim reads the same one last: LayerNorm's and Softmax's
+    sums, global pooling) keep their parallel dims outside and the row innermost, with the
+    accumulation marked `fastmath<reassoc>` so LLVM vectorizes it (partial sums across
+    lanes: another order than sequential, the same for any thread count). Otherwise it
+    only reorders loops: every kernel computes the same values.
 
     ```mlir
     linalg.matmul ins(%a, %b) outs(%c)   // loops (i, j, k)

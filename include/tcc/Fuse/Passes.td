@@ -13,8 +13,10 @@ def FuseElementwise : Pass<"tcc-fuse-elementwise", "mlir::ModuleOp"> {
     producers of reductions (softmax's `x - max`, layer norm's centring) become one loop
     nest and no full-size intermediate is written. A producer is fused when it has one
     user that reads each of its elements once (not through a broadcast), or when it is
-    pure data movement or one non-transcendental op on stored values (a bias add, a cast),
-    which are recomputed per user instead of stored. Contractions (a
+    pure data movement or one arith op other than a division on stored values (a bias add,
+    a cast), which are recomputed per user instead of stored while the fused body stays
+    within 24 ops — except a contraction's only reader (a convolution's bias add), which
+    stays its epilogue. Contractions (a
     multiply-accumulate body with a reduction) are never consumers: they keep the form the
     contraction tiler recognizes, and their epilogues are fused at kernel formation.
 
