@@ -1,0 +1,35 @@
+// RUN: tcc-opt %s --tcc-tile-contractions=vector-bits=512 --canonicalize --cse | FileCheck %s
+// With 512-bit vectors, rows of at most 8 columns (a 7x7 map's output row) take 256-bit
+// vectors: 7 of 8 lanes in use instead of 7 of 16. Longer rows keep 512-bit vectors. The
+// register count stays the target's (32), so the tile may hold more than 16 vectors.
+
+// CHECK-LABEL: func.func private @seven_wide
+// CHECK: vector.fma {{.*}} : vector<8xf32>
+// CHECK-NOT: vector<16xf32>
+// CHECK: vector.maskedstore {{.*}} vector<8xf32>
+#x = affine_map<(o, y, x, c) -> (c, y, x)>
+#w = affine_map<(o, y, x, c) -> (o, c)>
+#out = affine_map<(o, y, x, c) -> (o, y, x)>
+func.func private @seven_wide(%in: memref<64x7x7xf32>, %filter: memref<128x64xf32>, %result: memref<128x7x7xf32>) attributes {tcc.kernel} {
+  linalg.generic {indexing_maps = [#x, #w, #out], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%in, %filter : memref<64x7x7xf32>, memref<128x64xf32>) outs(%result : memref<128x7x7xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %0 = arith.mulf %a, %b : f32
+    %1 = arith.addf %acc, %0 : f32
+    linalg.yield %1 : f32
+  }
+  return
+}
+
+// CHECK-LABEL: func.func private @fourteen_wide
+// CHECK: vector.fma {{.*}} : vector<16xf32>
+func.func private @fourteen_wide(%in: memref<64x14x14xf32>, %filter: memref<128x64xf32>, %result: memref<128x14x14xf32>) attributes {tcc.kernel} {
+  linalg.generic {indexing_maps = [#x, #w, #out], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%in, %filter : memref<64x14x14xf32>, memref<128x64xf32>) outs(%result : memref<128x14x14xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %0 = arith.mulf %a, %b : f32
+    %1 = arith.addf %acc, %0 : f32
+    linalg.yield %1 : f32
+  }
+  return
+}
