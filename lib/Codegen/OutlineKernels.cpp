@@ -175,13 +175,23 @@ SmallVector<Operation *> formKernel(Operation *op, const DenseSet<Operation *> &
   return group;
 }
 
+/// Whether two sizes are the same value: one SSA value, or the same dim of one tensor.
+bool sameExtent(OpFoldResult a, OpFoldResult b) {
+  if (a == b)
+    return true;
+  auto x = dyn_cast<Value>(a), y = dyn_cast<Value>(b);
+  auto dx = x ? x.getDefiningOp<tensor::DimOp>() : nullptr, dy = y ? y.getDefiningOp<tensor::DimOp>() : nullptr;
+  return dx && dy && dx.getSource() == dy.getSource() && dx.getConstantIndex() &&
+         dx.getConstantIndex() == dy.getConstantIndex();
+}
+
 /// A padded copy of the group's result (a decomposed pad: `insert_slice %result into
 /// fill(empty)`, the fill's only use) is written in place: the group computes into a slice of
 /// the padded buffer, so the copy disappears. The padded buffer's empty + fill move up to the
 /// group's root buffer (the empty the group's inits lead back to), the group starts with
 /// `extract_slice` of it and ends with the `insert_slice`, which bufferize into one subview.
 void writeIntoPadded(SmallVectorImpl<Operation *> &group, DominanceInfo &dominance,
-                     SmallVectorImpl<Operation *> &dead) {
+                     SmallVectorImpl<Operation *> &dead, SmallVectorImpl<Operation *> &border) {
   auto last = dyn_cast<linalg::LinalgOp>(group.back());
   if (!last || last->getNumResults() != 1 || last.getNumDpsInits() != 1 || !last->getResult(0).hasOneUse() ||
       !last.hasPureTensorSemantics())
@@ -234,13 +244,33 @@ void writeIntoPadded(SmallVectorImpl<Operation *> &group, DominanceInfo &dominan
   };
   if (!llvm::all_of(padEmpty.getDynamicSizes(), available))
     return;
+  // Only the border needs the padding value when every padded dim is static (a dynamic dim,
+  // the batch, must be the same size unpadded: then it has no border).
+  SmallVector<OpFoldResult> paddedSizes = padEmpty.getMixedSizes(), sizes = empty.getMixedSizes();
+  SmallVector<int64_t> lows, highs;
+  bool borderOnly = true;
+  for (auto [d, offset] : llvm::enumerate(insert.getMixedOffsets())) {
+    int64_t low = *getConstantIntValue(offset);
+    std::optional<int64_t> padded = getConstantIntValue(paddedSizes[d]), size = getConstantIntValue(sizes[d]);
+    if (padded && size) {
+      lows.push_back(low);
+      highs.push_back(*padded - low - *size);
+    } else if (!padded && !size && low == 0 && sameExtent(paddedSizes[d], sizes[d])) {
+      lows.push_back(0);
+      highs.push_back(0);
+    } else {
+      borderOnly = false;
+    }
+  }
   padEmpty->moveBefore(point);
   Operation *constant = padFill.getDpsInputOperand(0)->get().getDefiningOp();
   if (!dominance.properlyDominates(constant->getResult(0), point))
     constant->moveBefore(point);
-  padFill->moveBefore(point);
+  if (!borderOnly)
+    padFill->moveBefore(point);
   OpBuilder b(point);
-  auto slice = tensor::ExtractSliceOp::create(b, insert.getLoc(), insert.getSourceType(), padFill->getResult(0),
+  Value padded = borderOnly ? Value(padEmpty.getResult()) : padFill->getResult(0);
+  auto slice = tensor::ExtractSliceOp::create(b, insert.getLoc(), insert.getSourceType(), padded,
                                               insert.getMixedOffsets(), empty.getMixedSizes(),
                                               insert.getMixedStrides());
   empty.getResult().replaceUsesWithIf(slice.getResult(), [&](OpOperand &use) {
@@ -248,13 +278,54 @@ void writeIntoPadded(SmallVectorImpl<Operation *> &group, DominanceInfo &dominan
   });
   // The same sizes on both slices, so bufferization sees one subview written in place.
   OpBuilder after(insert);
-  auto reinsert = tensor::InsertSliceOp::create(after, insert.getLoc(), insert.getSource(), insert.getDest(),
+  auto reinsert = tensor::InsertSliceOp::create(after, insert.getLoc(), insert.getSource(), padded,
                                                 insert.getMixedOffsets(), empty.getMixedSizes(),
                                                 insert.getMixedStrides());
   insert.replaceAllUsesWith(reinsert.getResult());
   dead.push_back(insert);
   group.insert(group.begin(), slice);
   group.push_back(reinsert);
+  if (!borderOnly)
+    return;
+  // The border, slab by slab (dim d below or above the interior: the dims before d over the
+  // interior, those after over the whole extent, so no element is filled twice), filled in
+  // place after the group: one kernel of small fills instead of a fill of the whole buffer.
+  dead.push_back(padFill);
+  Value current = reinsert.getResult();
+  Value value = padFill.getDpsInputOperand(0)->get();
+  int64_t rank = static_cast<int64_t>(lows.size());
+  OpBuilder at(reinsert->getBlock(), std::next(reinsert->getIterator()));
+  for (int64_t d = 0; d < rank; ++d)
+    for (bool high : {false, true}) {
+      int64_t extent = high ? highs[d] : lows[d];
+      if (extent <= 0)
+        continue;
+      SmallVector<OpFoldResult> offsets, slabSizes, strides(rank, at.getIndexAttr(1));
+      for (int64_t k = 0; k < rank; ++k) {
+        if (k < d) {
+          offsets.push_back(at.getIndexAttr(lows[k]));
+          slabSizes.push_back(sizes[k]);
+        } else if (k == d) {
+          offsets.push_back(at.getIndexAttr(high ? lows[d] + *getConstantIntValue(sizes[d]) : 0));
+          slabSizes.push_back(at.getIndexAttr(extent));
+        } else {
+          offsets.push_back(at.getIndexAttr(0));
+          slabSizes.push_back(paddedSizes[k]);
+        }
+      }
+      auto slab = tensor::ExtractSliceOp::create(at, insert.getLoc(), current, offsets, slabSizes, strides);
+      auto fill = linalg::FillOp::create(at, insert.getLoc(), ValueRange{value}, ValueRange{slab.getResult()});
+      auto filled = tensor::InsertSliceOp::create(at, insert.getLoc(), fill.getResult(0), current, offsets,
+                                                  slabSizes, strides);
+      border.append({slab, fill, filled});
+      current = filled.getResult();
+    }
+  if (border.empty())
+    return;
+  DenseSet<Operation *> borderOps(border.begin(), border.end());
+  reinsert.getResult().replaceUsesWithIf(current, [&](OpOperand &use) {
+    return !borderOps.contains(use.getOwner());
+  });
 }
 
 struct OutlineKernelsPass : tcc::impl::OutlineKernelsBase<OutlineKernelsPass> {
@@ -281,22 +352,29 @@ struct OutlineKernelsPass : tcc::impl::OutlineKernelsBase<OutlineKernelsPass> {
     DenseSet<Operation *> taken;
     DominanceInfo dominance(main);
     SmallVector<Operation *> dead; // replaced ops, erased once the kernels are known
+    DenseMap<Operation *, SmallVector<Operation *>> borders; // a padded buffer's border fills
     for (Operation *op : ops) {
       if (taken.contains(op))
         continue;
       SmallVector<Operation *> group = formKernel(op, taken);
-      writeIntoPadded(group, dominance, dead);
+      SmallVector<Operation *> border;
+      writeIntoPadded(group, dominance, dead, border);
       if (group.size() > 1) {
         taken.insert(group.begin(), group.end());
         groups[op] = group;
       }
+      if (!border.empty())
+        borders[op] = border;
     }
     SmallVector<SmallVector<Operation *>> kernels;
     taken.insert(dead.begin(), dead.end());
     for (Operation *op : ops) {
       auto it = groups.find(op);
-      if (it != groups.end())
+      if (it != groups.end()) {
         kernels.push_back(it->second);
+        if (auto b = borders.find(op); b != borders.end())
+          kernels.push_back(b->second);
+      }
       else if (!taken.contains(op))
         kernels.push_back({op});
     }

@@ -1,8 +1,10 @@
 // RUN: tcc-opt %s --split-input-file --tcc-outline-kernels | FileCheck %s
 // RUN: tcc-opt %s --split-input-file --tcc-outline-kernels "--one-shot-bufferize=bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --cse --canonicalize | FileCheck %s --check-prefix=BUF
 // A padded result (a 1x1 convolution + ReLU feeding a 3x3 convolution's zero padding) is
-// written in place: the padded buffer is filled first, and the kernel computes into its
-// interior (extract_slice ... insert_slice of the same sizes), so there is no copy.
+// written in place: the kernel computes into the padded buffer's interior (extract_slice ...
+// insert_slice of the same sizes), so there is no copy; a second kernel then fills only the
+// border, slab by slab (rows 0 and 9 over all 50 columns, then columns 0 and 49 over rows
+// 1-8: no element twice), instead of the whole buffer.
 
 // CHECK-LABEL: func.func private @kernel_0
 // CHECK-SAME: (%[[PADDED:.*]]: tensor<?x4x10x50xf32>, %[[N:.*]]: index
@@ -13,12 +15,19 @@
 // CHECK: arith.maximumf
 // CHECK: tensor.insert_slice %[[RELU]] into %[[PADDED]][0, 0, 1, 1] [%[[N]], 4, 8, 48] [1, 1, 1, 1]
 // CHECK-LABEL: func.func private @kernel_1
-// CHECK: linalg.fill {{.*}} -> tensor<?x4x10x50xf32>
+// CHECK-SAME: (%[[WHOLE:.*]]: tensor<?x4x10x50xf32>, %[[N1:.*]]: index)
+// CHECK: %[[TOP:.*]] = tensor.extract_slice %[[WHOLE]][0, 0, 0, 0] [%[[N1]], 4, 1, 50]
+// CHECK: linalg.fill {{.*}} outs(%[[TOP]]
+// CHECK: tensor.extract_slice %{{.*}}[0, 0, 9, 0] [%[[N1]], 4, 1, 50]
+// CHECK: tensor.extract_slice %{{.*}}[0, 0, 1, 0] [%[[N1]], 4, 8, 1]
+// CHECK: tensor.extract_slice %{{.*}}[0, 0, 1, 49] [%[[N1]], 4, 8, 1]
+// CHECK-NOT: linalg.fill {{.*}} -> tensor<?x4x10x50xf32>
 // CHECK-LABEL: func.func @main
-// CHECK: %[[FILLED:.*]] = call @kernel_1
-// CHECK: call @kernel_0(%[[FILLED]]
+// CHECK: %[[EMPTY:.*]] = tensor.empty(%{{.*}}) : tensor<?x4x10x50xf32>
+// CHECK: %[[COMPUTED:.*]] = call @kernel_0(%[[EMPTY]]
+// CHECK: call @kernel_1(%[[COMPUTED]]
 
-// After bufferization: one subview of the padded buffer, no allocation, no copy.
+// After bufferization: subviews of the padded buffer, no allocation, no copy.
 // BUF-LABEL: func.func private @kernel_0
 // BUF-NOT: memref.alloc
 // BUF-NOT: memref.copy
