@@ -2,6 +2,9 @@
 #include "tcc/Package/Package.h"
 
 #include "llvm/ADT/StringMap.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/TargetSelect.h"
 #include "llvm/TargetParser/Host.h"
 #include "llvm/TargetParser/Triple.h"
 
@@ -26,6 +29,30 @@ std::string x86LevelFeatures(llvm::StringRef cpu) {
   if (cpu == "x86-64-v4")
     return v4;
   return "";
+}
+/// The checked features (as "+a,+b") of a CPU LLVM knows by name, from its CPU tables; empty
+/// when LLVM does not know the name.
+std::string namedCpuFeatures(const std::string &triple, llvm::StringRef cpu,
+                             llvm::ArrayRef<const char *> checked) {
+  static bool initialized = [] {
+    llvm::InitializeAllTargetInfos();
+    llvm::InitializeAllTargetMCs();
+    return true;
+  }();
+  (void)initialized;
+  std::string error;
+  llvm::Triple parsed(triple);
+  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(parsed, error);
+  if (!target)
+    return "";
+  std::unique_ptr<llvm::MCSubtargetInfo> info(target->createMCSubtargetInfo(parsed, cpu, ""));
+  if (!info || !info->isCPUStringValid(cpu))
+    return "";
+  std::string features;
+  for (const char *name : checked)
+    if (info->checkFeatures("+" + std::string(name)))
+      features += (features.empty() ? "+" : ",+") + std::string(name);
+  return features;
 }
 } // namespace
 
@@ -73,8 +100,13 @@ FailureOr<tcc::CpuTarget> tcc::resolveCpuTarget(llvm::StringRef target, llvm::St
     result.cpu = cpu.empty() ? "x86-64-v3" : cpu.str();
     result.requiredFeatures = x86LevelFeatures(result.cpu);
     if (result.requiredFeatures.empty() && !cpu.empty() && !cpu.starts_with("x86-64")) {
-      // A named CPU (znver4, skylake, ...): require the level its features imply, no more.
-      result.requiredFeatures = x86LevelFeatures("x86-64-v2");
+      // A named CPU (znver4, skylake, ...): LLVM generates code with all of its features, so
+      // the library requires the checked ones it has (a CPU without them gets a clear error
+      // at load time, not an illegal instruction), and the tiles use them (512-bit vectors
+      // when it has AVX-512).
+      std::string named = namedCpuFeatures(result.triple, result.cpu, kX86Checked);
+      result.requiredFeatures = named.empty() ? x86LevelFeatures("x86-64-v2") : named;
+      result.features = named;
     }
   } else {
     result.cpu = cpu.empty() ? "generic" : cpu.str();
