@@ -257,10 +257,21 @@ struct ConvolutionToLinalg : OpRewritePattern<prim::ConvolutionOp> {
   }
 
   /// `body` over `maps` (input, filter, result) and `iterators`, accumulating in `acc`.
+  /// `out += input * filter` over `parallel` then `reductions` loops, each operand indexed by
+  /// its expressions of those loops; the output starts from zero (`outDims`).
   static Value convolutionGeneric(PatternRewriter &rewriter, prim::ConvolutionOp op, Value input, Value filter,
-                                  Value init, ArrayRef<AffineMap> maps,
-                                  ArrayRef<utils::IteratorType> iterators, Type acc) {
+                                  ArrayRef<Value> outDims, ArrayRef<AffineExpr> inExprs,
+                                  ArrayRef<AffineExpr> filterExprs, ArrayRef<AffineExpr> outExprs,
+                                  int64_t parallel, int64_t reductions, Type acc) {
     Type element = op.getType().getElementType();
+    MLIRContext *ctx = rewriter.getContext();
+    int64_t numLoops = parallel + reductions;
+    SmallVector<AffineMap> maps = {AffineMap::get(numLoops, 0, inExprs, ctx),
+                                   AffineMap::get(numLoops, 0, filterExprs, ctx),
+                                   AffineMap::get(numLoops, 0, outExprs, ctx)};
+    SmallVector<utils::IteratorType> iterators(parallel, utils::IteratorType::parallel);
+    iterators.append(reductions, utils::IteratorType::reduction);
+    Value init = zeroResult(rewriter, op, outDims, acc);
     return linalg::GenericOp::create(
                rewriter, op.getLoc(), TypeRange{init.getType()}, ValueRange{input, filter},
                ValueRange{init}, maps, iterators,
@@ -277,27 +288,21 @@ struct ConvolutionToLinalg : OpRewritePattern<prim::ConvolutionOp> {
   static Value pointwiseConvolution(PatternRewriter &rewriter, prim::ConvolutionOp op, Value input,
                                     Value filter, ArrayRef<Value> outDims, Type acc) {
     Location loc = op.getLoc();
-    MLIRContext *ctx = rewriter.getContext();
     auto filterType = cast<RankedTensorType>(filter.getType());
     int64_t rank = filterType.getRank(), spatial = rank - 2;
     SmallVector<ReassociationIndices> toMatrix = {{0}, {}};
     for (int64_t d = 1; d < rank; ++d)
       toMatrix[1].push_back(d);
     Value matrix = tensor::CollapseShapeOp::create(rewriter, loc, filter, toMatrix);
-    int64_t numLoops = 3 + spatial, c = 2 + spatial;
+    int64_t c = 2 + spatial;
     auto dim = [&](int64_t i) { return rewriter.getAffineDimExpr(i); };
     SmallVector<AffineExpr> inExprs = {dim(0), dim(c)}, outExprs = {dim(0), dim(1)};
     for (int64_t s = 0; s < spatial; ++s) {
       inExprs.push_back(dim(2 + s));
       outExprs.push_back(dim(2 + s));
     }
-    SmallVector<AffineMap> maps = {AffineMap::get(numLoops, 0, inExprs, ctx),
-                                   AffineMap::get(numLoops, 0, {dim(1), dim(c)}, ctx),
-                                   AffineMap::get(numLoops, 0, outExprs, ctx)};
-    SmallVector<utils::IteratorType> iterators(c, utils::IteratorType::parallel);
-    iterators.push_back(utils::IteratorType::reduction);
-    return convolutionGeneric(rewriter, op, input, matrix, zeroResult(rewriter, op, outDims, acc), maps,
-                              iterators, acc);
+    return convolutionGeneric(rewriter, op, input, matrix, outDims, inExprs, {dim(1), dim(c)}, outExprs,
+                              /*parallel=*/c, /*reductions=*/1, acc);
   }
 
   /// One input and one output channel per group (depthwise):
@@ -307,7 +312,6 @@ struct ConvolutionToLinalg : OpRewritePattern<prim::ConvolutionOp> {
   static Value depthwiseConvolution(PatternRewriter &rewriter, prim::ConvolutionOp op, Value padded,
                                     Value filter, ArrayRef<Value> outDims, Type acc) {
     Location loc = op.getLoc();
-    MLIRContext *ctx = rewriter.getContext();
     auto filterType = cast<RankedTensorType>(filter.getType());
     int64_t rank = filterType.getRank(), spatial = rank - 2;
     ArrayRef<int64_t> strides = op.getStrides(), dilations = op.getDilations();
@@ -315,7 +319,6 @@ struct ConvolutionToLinalg : OpRewritePattern<prim::ConvolutionOp> {
     for (int64_t d = 2; d < rank; ++d)
       dropOne.push_back({d});
     Value taps = tensor::CollapseShapeOp::create(rewriter, loc, filter, dropOne);
-    int64_t numLoops = 2 + 2 * spatial;
     auto dim = [&](int64_t i) { return rewriter.getAffineDimExpr(i); };
     SmallVector<AffineExpr> inExprs = {dim(0), dim(1)}, filterExprs = {dim(1)}, outExprs = {dim(0), dim(1)};
     for (int64_t s = 0; s < spatial; ++s) {
@@ -324,13 +327,8 @@ struct ConvolutionToLinalg : OpRewritePattern<prim::ConvolutionOp> {
       filterExprs.push_back(k);
       outExprs.push_back(y);
     }
-    SmallVector<AffineMap> maps = {AffineMap::get(numLoops, 0, inExprs, ctx),
-                                   AffineMap::get(numLoops, 0, filterExprs, ctx),
-                                   AffineMap::get(numLoops, 0, outExprs, ctx)};
-    SmallVector<utils::IteratorType> iterators(2 + spatial, utils::IteratorType::parallel);
-    iterators.append(spatial, utils::IteratorType::reduction);
-    return convolutionGeneric(rewriter, op, padded, taps, zeroResult(rewriter, op, outDims, acc), maps,
-                              iterators, acc);
+    return convolutionGeneric(rewriter, op, padded, taps, outDims, inExprs, filterExprs, outExprs,
+                              /*parallel=*/2 + spatial, /*reductions=*/spatial, acc);
   }
 
   /// `padded` and `filter` are signless; so is the result.
