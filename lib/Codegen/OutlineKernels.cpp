@@ -4,6 +4,7 @@
 #include "tcc/Support/Diagnostics.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
@@ -338,9 +339,12 @@ struct OutlineKernelsPass : tcc::impl::OutlineKernelsBase<OutlineKernelsPass> {
     RewritePatternSet patterns(&getContext());
     linalg::populateDecomposePadPatterns(patterns);
     // Sizes of the padded buffers from the sizes their inputs were made with (so they can
-    // move up, see writeIntoPadded).
+    // move up, see writeIntoPadded); a model input's dims through its view to the symbols
+    // (`dim (to_tensor %view)` -> the view's size), as the other buffers' sizes are.
     memref::populateResolveRankedShapedTypeResultDimsPatterns(patterns);
     tensor::DimOp::getCanonicalizationPatterns(patterns, &getContext());
+    bufferization::ToTensorOp::getCanonicalizationPatterns(patterns, &getContext());
+    memref::DimOp::getCanonicalizationPatterns(patterns, &getContext());
     if (failed(applyPatternsGreedily(main, std::move(patterns))))
       return signalPassFailure();
     SymbolTable symbols(module);

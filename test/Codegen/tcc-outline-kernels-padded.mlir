@@ -87,3 +87,35 @@ func.func @main(%x: tensor<4x14x14xf32>) -> tensor<4x16x16xf32> {
   } : tensor<4x14x14xf32> to tensor<4x16x16xf32>
   return %p : tensor<4x16x16xf32>
 }
+
+// -----
+
+// As entry signatures leave a model: the batch is a symbol argument, the input a view of
+// the caller's bytes, and the buffers are sized by the symbol. The padded buffer's batch
+// (a dim of the input, through the view) is the same symbol, so only the border is filled.
+// CHECK-LABEL: func.func private @kernel_1
+// CHECK-SAME: (%[[WHOLE:.*]]: tensor<?x4x10x50xf32>, %[[N1:.*]]: index)
+// CHECK: tensor.extract_slice %[[WHOLE]][0, 0, 0, 0] [%[[N1]], 4, 1, 50]
+// CHECK-NOT: linalg.fill {{.*}} -> tensor<?x4x10x50xf32>
+// CHECK-LABEL: func.func @main
+// CHECK: %[[EMPTY:.*]] = tensor.empty(%arg0) : tensor<?x4x10x50xf32>
+// CHECK: %[[COMPUTED:.*]] = call @kernel_0(%[[EMPTY]]
+// CHECK: call @kernel_1(%[[COMPUTED]], %arg0)
+func.func @main(%n: index, %bytes: memref<?xi8>) -> tensor<?x4x10x50xf32> {
+  %zero = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %view = memref.view %bytes[%c0][%n] : memref<?xi8> to memref<?x4x8x48xf32>
+  %x = bufferization.to_tensor %view restrict : memref<?x4x8x48xf32> to tensor<?x4x8x48xf32>
+  %e = tensor.empty(%n) : tensor<?x4x8x48xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(n, c, h, w) -> (n, c, h, w)>, affine_map<(n, c, h, w) -> (n, c, h, w)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%x : tensor<?x4x8x48xf32>) outs(%e : tensor<?x4x8x48xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %m = arith.maximumf %a, %zero : f32
+    linalg.yield %m : f32
+  } -> tensor<?x4x8x48xf32>
+  %p = tensor.pad %r low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %zero : f32
+  } : tensor<?x4x8x48xf32> to tensor<?x4x10x50xf32>
+  return %p : tensor<?x4x10x50xf32>
+}
