@@ -96,9 +96,13 @@ struct ApproximateMathPass : tcc::impl::ApproximateMathBase<ApproximateMathPass>
         return signalPassFailure();
     }
     // Then rewrite ops without an approximation into ones with one (sinh -> exp, ...).
+    // Every expansion but fma's (into a multiply and an add, rounded twice): fma stays
+    // one instruction, as in the approximations' own polynomials.
     {
       RewritePatternSet patterns(&getContext());
-      math::populateExpansionPatterns(patterns);
+      math::populateExpansionPatterns(patterns, {"ctlz", "sinh", "cosh", "tan", "tanh", "asinh", "acosh",
+                                                 "atanh", "ceil", "exp2", "powf", "fpowi", "round",
+                                                 "roundeven", "rsqrt", "clampf"});
       if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
         return signalPassFailure();
     }

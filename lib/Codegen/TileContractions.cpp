@@ -328,15 +328,19 @@ void absorbNeighbours(Plan &plan) {
 
 /// Cycles of one reduction step of a rows x vectors register tile: two FMA pipes, a
 /// dependent FMA every 4 cycles per accumulator, two loads per cycle.
-double stepCycles(int64_t rows, int64_t vectors) {
+double stepCycles(int64_t rows, double vectors) {
   return std::max({rows * vectors / 2.0, 4.0, (rows + vectors) / 2.0});
 }
 
 /// Cycles per reduction point to cover an i x j output with rows x vectors tiles, the
-/// remainders done by exact smaller tiles.
-double tileCost(int64_t rows, int64_t vectors, int64_t lanes, int64_t iExtent, int64_t jExtent) {
+/// remainders done by exact smaller tiles (a column tail that fits half a vector counts
+/// half a vector when `halfTails`: see Emitter::narrowTail).
+double tileCost(int64_t rows, int64_t vectors, int64_t lanes, int64_t iExtent, int64_t jExtent,
+                bool halfTails) {
   int64_t block = vectors * lanes;
-  int64_t tailVectors = (jExtent % block + lanes - 1) / lanes;
+  double tailVectors = static_cast<double>((jExtent % block + lanes - 1) / lanes);
+  if (halfTails && jExtent % block != 0 && (jExtent % block) * 2 <= lanes)
+    tailVectors = 0.5;
   auto rowCost = [&](int64_t r) {
     return (jExtent / block) * stepCycles(r, vectors) +
            (tailVectors ? stepCycles(r, tailVectors) : 0.0);
@@ -354,7 +358,8 @@ public:
     // Loop extents, computed in front of the op (dims of its operands).
     for (Range range : op.createLoopRanges(b, loc))
       extents.push_back(getValueOrCreateConstantIndexOp(b, loc, range.size));
-    lanes = plan.vectorType.getNumElements();
+    type = plan.vectorType;
+    lanes = type.getNumElements();
     chooseTile(registers);
 
     Value one = constant(1);
@@ -499,7 +504,8 @@ private:
       for (int64_t v = 1; v <= 4; ++v) {
         if (r * v + v + 1 > registers)
           continue;
-        double cost = tileCost(r, v, lanes, std::max<int64_t>(iExtent, 1), std::max<int64_t>(jExtent, 1));
+        double cost = tileCost(r, v, lanes, std::max<int64_t>(iExtent, 1), std::max<int64_t>(jExtent, 1),
+                               halfTails());
         // Ties go to more accumulators in use (the columns may not fill v vectors).
         int64_t jVectors = (std::max<int64_t>(jExtent, 1) + lanes - 1) / lanes;
         bool more = r * std::min(v, jVectors) > rows * std::min(vectors, jVectors);
@@ -585,6 +591,16 @@ private:
       int64_t tail = *staticExtent % block;
       if (tail == 0)
         return;
+      if (narrowTail(tail)) {
+        // The columns left fit half a vector (a 7x7 map's 49th): one half-width vector.
+        VectorType wide = type;
+        type = VectorType::get({lanes / 2}, type.getElementType());
+        lanes /= 2;
+        emitMicroKernel(count, {tail == lanes ? nullptr : constant(tail)}, firstRow, shift(fullEnd), dims);
+        type = wide;
+        lanes = type.getNumElements();
+        return;
+      }
       SmallVector<Value> lefts;
       for (int64_t v = 0; v * lanes < tail; ++v)
         lefts.push_back(tail - v * lanes >= lanes ? nullptr : constant(tail - v * lanes));
@@ -605,6 +621,12 @@ private:
       scf::YieldOp::create(b, loc);
     });
   }
+
+  /// Whether a static tail of `tail` columns takes one half-width vector: on 512-bit
+  /// vectors, when it fits. Cores that split 512-bit FMAs in two (Zen 4) then do half the
+  /// work for it; the others the same.
+  bool narrowTail(int64_t tail) const { return halfTails() && tail * 2 <= lanes; }
+  bool halfTails() const { return type.getNumElements() * type.getElementTypeBitWidth() >= 512; }
 
   /// The indices `map` gives at the dim values `dims`.
   SmallVector<Value> indices(AffineMap map, const DenseMap<unsigned, Value> &dims) {
@@ -638,7 +660,6 @@ private:
   /// (masked loads and stores).
   void emitMicroKernel(int64_t count, ArrayRef<Value> lefts, Value firstRow, Value column,
                        DenseMap<unsigned, Value> dims) {
-    VectorType type = plan.vectorType;
     SmallVector<Value> masks;
     for (Value left : lefts)
       masks.push_back(left ? mask(left, lanes) : nullptr);
@@ -705,7 +726,7 @@ private:
   Value emitEpilogue(Value accumulator, Value mask, const DenseMap<unsigned, Value> &point) {
     linalg::GenericOp epilogue = plan.epilogue;
     Block *body = epilogue.getBody();
-    int64_t numLanes = plan.vectorType.getNumElements();
+    int64_t numLanes = lanes;
     auto vectorOf = [&](Type t) { return VectorType::get({numLanes}, t); };
     IRMapping mapping;
     for (OpOperand &operand : epilogue->getOpOperands()) {
@@ -783,7 +804,6 @@ private:
   SmallVector<Value> emitUpdate(int64_t count, ArrayRef<Value> lefts, ArrayRef<Value> masks,
                                 Value firstRow, Value column, DenseMap<unsigned, Value> dims,
                                 ValueRange accumulators) {
-    VectorType type = plan.vectorType;
     int64_t stride = plan.stride, numVectors = lefts.size();
     SmallVector<Value> operands;
     for (int64_t v = 0; v < numVectors; ++v) {
@@ -851,6 +871,7 @@ private:
   OpBuilder &b;
   Location loc;
   SmallVector<Value> extents;
+  VectorType type;                 // the vectors of the code being emitted, `lanes` wide
   int64_t lanes = 1, rows = 1, vectors = 1;
   // Column panels (choosePanels): their width, and inside one, its first column and extent.
   static constexpr unsigned kPanel = ~0u;

@@ -25,3 +25,12 @@ func.func @math_f64(%x: f64) -> f64 {
   %0 = math.exp %x : f64
   return %0 : f64
 }
+
+// fma stays one op (one rounding; the sigmoid's exponent rounding relies on it).
+// CHECK-LABEL: func.func @fused
+// CHECK: %[[F:.*]] = math.fma %arg0, %arg1, %arg2 : vector<16xf32>
+// CHECK-NEXT: return %[[F]]
+func.func @fused(%a: vector<16xf32>, %b: vector<16xf32>, %c: vector<16xf32>) -> vector<16xf32> {
+  %0 = math.fma %a, %b, %c : vector<16xf32>
+  return %0 : vector<16xf32>
+}

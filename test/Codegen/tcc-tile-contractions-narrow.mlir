@@ -33,3 +33,26 @@ func.func private @fourteen_wide(%in: memref<64x14x14xf32>, %filter: memref<128x
   }
   return
 }
+
+// A 14x14 map as one run of 196 columns: three full blocks of 4 x 16 lanes, and the 4
+// columns left take one 256-bit vector (a core that splits 512-bit FMAs in two does half
+// the work for them), not a 512-bit one with 4 of 16 lanes in use.
+// CHECK-LABEL: func.func private @tail_of_four
+// CHECK: vector.fma {{.*}} : vector<16xf32>
+// CHECK: vector.maskedload {{.*}} vector<8xf32>
+// CHECK: vector.fma {{.*}} : vector<8xf32>
+// CHECK: vector.maskedstore {{.*}} vector<8xf32>
+// CHECK-NOT: vector.maskedstore {{.*}} vector<16xf32>
+#x1 = affine_map<(o, p, c) -> (c, p)>
+#w1 = affine_map<(o, p, c) -> (o, c)>
+#out1 = affine_map<(o, p, c) -> (o, p)>
+func.func private @tail_of_four(%in: memref<64x196xf32>, %filter: memref<128x64xf32>, %result: memref<128x196xf32>) attributes {tcc.kernel} {
+  linalg.generic {indexing_maps = [#x1, #w1, #out1], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%in, %filter : memref<64x196xf32>, memref<128x64xf32>) outs(%result : memref<128x196xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %0 = arith.mulf %a, %b : f32
+    %1 = arith.addf %acc, %0 : f32
+    linalg.yield %1 : f32
+  }
+  return
+}

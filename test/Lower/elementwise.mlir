@@ -191,3 +191,34 @@ func.func @splat_operand(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
   %0 = prim.max %x, %zero : tensor<2x3xf32>
   return %0 : tensor<2x3xf32>
 }
+
+// float32 sigmoid: m / (1 + e^z) with z = max(-|x|, -87.33) (sign bit set, then clamped),
+// e^z = 2^k e^r by the rounding constant's bits and a polynomial of fmas, m = e^z for x < 0
+// and 1 otherwise; the division is a reciprocal estimate (arcp). float64 keeps 1 / (1 + e^-x).
+// CHECK-LABEL: func.func @logistic
+// CHECK: ^bb0(%[[X:.*]]: f32, %{{.*}}: f32):
+// CHECK: %[[BITS:.*]] = arith.bitcast %[[X]] : f32 to i32
+// CHECK: %[[NEG:.*]] = arith.ori %[[BITS]], %{{.*}} : i32
+// CHECK: %[[Z0:.*]] = arith.bitcast %[[NEG]] : i32 to f32
+// CHECK: %[[LOW:.*]] = arith.cmpf olt, %[[Z0]], %{{.*}} : f32
+// CHECK: %[[Z:.*]] = arith.select %[[LOW]], %{{.*}}, %[[Z0]] : f32
+// CHECK: %[[T:.*]] = math.fma %[[Z]], %{{.*}}, %{{.*}} : f32
+// CHECK: math.fma
+// CHECK: %[[SHIFTED:.*]] = arith.shli %{{.*}}, %{{.*}} : i32
+// CHECK: %[[SCALE:.*]] = arith.bitcast %[[SHIFTED]] : i32 to f32
+// CHECK: %[[E:.*]] = arith.mulf %{{.*}}, %[[SCALE]] : f32
+// CHECK: %[[NEGATIVE:.*]] = arith.cmpf olt, %[[X]], %{{.*}} : f32
+// CHECK: %[[M:.*]] = arith.select %[[NEGATIVE]], %[[E]], %{{.*}} : f32
+// CHECK: %[[D:.*]] = arith.addf %{{.*}}, %[[E]] : f32
+// CHECK: arith.divf %[[M]], %[[D]] fastmath<ninf,arcp> : f32
+// CHECK-LABEL: func.func @logistic_f64
+// CHECK: math.exp
+// CHECK: arith.divf
+func.func @logistic(%x: tensor<8xf32>) -> tensor<8xf32> {
+  %0 = prim.logistic %x : tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+func.func @logistic_f64(%x: tensor<8xf64>) -> tensor<8xf64> {
+  %0 = prim.logistic %x : tensor<8xf64>
+  return %0 : tensor<8xf64>
+}
