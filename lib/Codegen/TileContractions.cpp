@@ -53,6 +53,10 @@ struct Plan {
   AffineMap scalarMap, vectorMap, outMap; // their indexing maps
   unsigned j = 0;                         // the output's fastest dim
   std::optional<unsigned> i;              // the row dim, if any
+  // Whether the rows are read by the vector operand (one vector load per row and vector,
+  // the scalar broadcast once per reduction point: a depthwise convolution's output rows,
+  // a pooling window's) instead of by the scalar operand (one broadcast per row).
+  bool rowsOnVector = false;
   int64_t stride = 1;                     // how far the vector operand moves per step of j
   SmallVector<unsigned> outer;            // parallel dims other than i and j, output order
   SmallVector<unsigned> reductions;       // reduction dims, loop order
@@ -226,6 +230,19 @@ std::optional<Plan> planContraction(linalg::LinalgOp op, int64_t vectorBits) {
     if (plan.scalar && plan.scalarMap.isFunctionOfDim(d) && !plan.vectorMap.isFunctionOfDim(d))
       plan.i = d;
   }
+  // Without one, rows of the vector operand that the scalar does not read: each accumulator
+  // then has its own vector loads, but a tile of them hides the FMA latency that one row of
+  // vectors waits on (a depthwise 5x5 convolution's 25 dependent FMAs per output row).
+  // Not for strided reads: their loads (two vectors and a shuffle each) would then be per
+  // row too (measured slower: efficientnet_b0's stride-2 depthwise kernels).
+  if (!plan.i && plan.stride == 1)
+    for (AffineExpr expr : plan.outMap.getResults().drop_back()) {
+      unsigned d = cast<AffineDimExpr>(expr).getPosition();
+      if (plan.vectorMap.isFunctionOfDim(d) && !(plan.scalar && plan.scalarMap.isFunctionOfDim(d))) {
+        plan.i = d;
+        plan.rowsOnVector = true;
+      }
+    }
   for (AffineExpr expr : plan.outMap.getResults().drop_back()) {
     unsigned d = cast<AffineDimExpr>(expr).getPosition();
     if (d != plan.i)
@@ -326,24 +343,28 @@ void absorbNeighbours(Plan &plan) {
   plan.epilogueMaps = maps;
 }
 
-/// Cycles of one reduction step of a rows x vectors register tile: two FMA pipes, a
-/// dependent FMA every 4 cycles per accumulator, two loads per cycle.
-double stepCycles(int64_t rows, double vectors) {
-  return std::max({rows * vectors / 2.0, 4.0, (rows + vectors) / 2.0});
+/// Cycles of one reduction step of a rows x vectors register tile: `fmas` full-width FMAs
+/// per cycle (2; 1 where a 512-bit FMA issues as two halves), a dependent FMA every 4
+/// cycles per accumulator, two loads per cycle.
+double stepCycles(int64_t rows, double vectors, double fmas, bool rowsOnVector) {
+  double loads = rowsOnVector ? rows * std::ceil(vectors) + 1 : rows + std::ceil(vectors);
+  return std::max({rows * vectors / fmas, 4.0, loads / 2.0});
 }
 
 /// Cycles per reduction point to cover an i x j output with rows x vectors tiles, the
 /// remainders done by exact smaller tiles (a column tail that fits half a vector counts
 /// half a vector when `halfTails`: see Emitter::narrowTail).
 double tileCost(int64_t rows, int64_t vectors, int64_t lanes, int64_t iExtent, int64_t jExtent,
-                bool halfTails) {
+                bool halfTails, double fmas, bool rowsOnVector) {
   int64_t block = vectors * lanes;
   double tailVectors = static_cast<double>((jExtent % block + lanes - 1) / lanes);
+  // A half-width vector costs a full one where full-width FMAs issue at once, half of one
+  // where they issue as two halves.
   if (halfTails && jExtent % block != 0 && (jExtent % block) * 2 <= lanes)
-    tailVectors = 0.5;
+    tailVectors = fmas < 2 ? 0.5 : 1.0;
   auto rowCost = [&](int64_t r) {
-    return (jExtent / block) * stepCycles(r, vectors) +
-           (tailVectors ? stepCycles(r, tailVectors) : 0.0);
+    return (jExtent / block) * stepCycles(r, vectors, fmas, rowsOnVector) +
+           (tailVectors ? stepCycles(r, tailVectors, fmas, rowsOnVector) : 0.0);
   };
   return (iExtent / rows) * rowCost(rows) + (iExtent % rows ? rowCost(iExtent % rows) : 0.0);
 }
@@ -351,7 +372,8 @@ double tileCost(int64_t rows, int64_t vectors, int64_t lanes, int64_t iExtent, i
 /// Emits the loops of one plan in place of its op.
 class Emitter {
 public:
-  Emitter(const Plan &plan, OpBuilder &b, Location loc) : plan(plan), b(b), loc(loc) {}
+  Emitter(const Plan &plan, OpBuilder &b, Location loc, bool splitWideFma)
+      : plan(plan), b(b), loc(loc), splitWideFma(splitWideFma) {}
 
   void emit(int64_t registers) {
     linalg::LinalgOp op = plan.op;
@@ -461,7 +483,7 @@ private:
   /// at most 256 columns, two panels or more. Otherwise none (panelWidth = 0).
   void choosePanels() {
     std::optional<int64_t> columns = getConstantIntValue(extents[plan.j]);
-    if (!plan.i || !columns)
+    if (!plan.i || plan.rowsOnVector || !columns)
       return;
     int64_t reduction = 1;
     for (unsigned d : plan.reductions) {
@@ -504,8 +526,9 @@ private:
       for (int64_t v = 1; v <= 4; ++v) {
         if (r * v + v + 1 > registers)
           continue;
+
         double cost = tileCost(r, v, lanes, std::max<int64_t>(iExtent, 1), std::max<int64_t>(jExtent, 1),
-                               halfTails());
+                               halfTails(), splitWideFma && halfTails() ? 1.0 : 2.0, plan.rowsOnVector);
         // Ties go to more accumulators in use (the columns may not fill v vectors).
         int64_t jVectors = (std::max<int64_t>(jExtent, 1) + lanes - 1) / lanes;
         bool more = r * std::min(v, jVectors) > rows * std::min(vectors, jVectors);
@@ -800,76 +823,94 @@ private:
     return SmallVector<Value>(loop.getResults());
   }
 
-  /// One reduction point: acc[m][v] += a[m] * b[v].
+  /// One reduction point: acc[m][v] += a[m] * b[v] (or a * b[m][v] when the rows are the
+  /// vector operand's; the pooling combines: acc[m][v] = max/min/+(acc[m][v], b[m][v])).
   SmallVector<Value> emitUpdate(int64_t count, ArrayRef<Value> lefts, ArrayRef<Value> masks,
                                 Value firstRow, Value column, DenseMap<unsigned, Value> dims,
                                 ValueRange accumulators) {
-    int64_t stride = plan.stride, numVectors = lefts.size();
-    SmallVector<Value> operands;
-    for (int64_t v = 0; v < numVectors; ++v) {
-      DenseMap<unsigned, Value> point = dims;
-      point[plan.j] = offset(column, v * lanes);
-      SmallVector<Value> index = indices(plan.vectorMap, point);
-      if (stride == 1) {
-        operands.push_back(
-            masks[v] ? vector::MaskedLoadOp::create(b, loc, type, plan.vector, index, masks[v],
-                                                    arith::ConstantOp::create(b, loc, type, b.getZeroAttr(type)))
-                           .getResult()
-                     : vector::LoadOp::create(b, loc, type, plan.vector, index).getResult());
-        continue;
-      }
-      // lanes x stride consecutive elements, of which every stride-th is used; the load
-      // stops after the last used one, so it never reads past the operand's row.
-      VectorType wide = VectorType::get({lanes * stride}, type.getElementType());
-      Value used = lefts[v] ? arith::MinUIOp::create(b, loc, lefts[v], constant(lanes)).getResult()
-                            : constant(lanes);
-      Value wideCount = arith::SubIOp::create(
-          b, loc, arith::MulIOp::create(b, loc, used, constant(stride)), constant(stride - 1));
-      // An empty vector (used = 0) reads nothing.
-      wideCount = arith::MaxSIOp::create(b, loc, wideCount, constant(0));
-      Value wideMask = vector::CreateMaskOp::create(
-          b, loc, VectorType::get({lanes * stride}, b.getI1Type()), ValueRange{wideCount});
-      Value loaded = vector::MaskedLoadOp::create(b, loc, wide, plan.vector, index, wideMask,
-                                                  arith::ConstantOp::create(b, loc, wide, b.getZeroAttr(wide)));
-      SmallVector<int64_t> picks;
-      for (int64_t l = 0; l < lanes; ++l)
-        picks.push_back(l * stride);
-      operands.push_back(vector::ShuffleOp::create(b, loc, loaded, loaded, picks));
-    }
-    SmallVector<Value> updated;
-    if (plan.combine != Plan::Combine::MultiplyAdd) {
-      for (int64_t v = 0; v < numVectors; ++v) {
-        Value acc = accumulators[v], x = operands[v];
-        switch (plan.combine) {
-        case Plan::Combine::Max:
-          updated.push_back(arith::MaximumFOp::create(b, loc, acc, x));
-          break;
-        case Plan::Combine::Min:
-          updated.push_back(arith::MinimumFOp::create(b, loc, acc, x));
-          break;
-        default:
-          updated.push_back(arith::AddFOp::create(b, loc, acc, x));
-          break;
-        }
-      }
-      return updated;
-    }
-    for (int64_t m = 0; m < count; ++m) {
+    int64_t numVectors = lefts.size();
+    auto rowPoint = [&](int64_t m) {
       DenseMap<unsigned, Value> point = dims;
       if (plan.i)
         point[*plan.i] = offset(firstRow, m);
-      Value scalar = memref::LoadOp::create(b, loc, plan.scalar, indices(plan.scalarMap, point));
-      Value broadcast = vector::BroadcastOp::create(b, loc, type, scalar);
+      return point;
+    };
+    // The vector operand: one set of vectors, or one per row.
+    SmallVector<Value> operands;
+    for (int64_t m = 0; m < (plan.rowsOnVector ? count : 1); ++m)
       for (int64_t v = 0; v < numVectors; ++v)
-        updated.push_back(vector::FMAOp::create(b, loc, broadcast, operands[v],
+        operands.push_back(loadVector(plan.rowsOnVector ? rowPoint(m) : dims, column, v, lefts[v], masks[v]));
+    auto operand = [&](int64_t m, int64_t v) {
+      return operands[plan.rowsOnVector ? m * numVectors + v : v];
+    };
+    SmallVector<Value> updated;
+    if (plan.combine != Plan::Combine::MultiplyAdd) {
+      for (int64_t m = 0; m < count; ++m)
+        for (int64_t v = 0; v < numVectors; ++v) {
+          Value acc = accumulators[m * numVectors + v], x = operand(m, v);
+          switch (plan.combine) {
+          case Plan::Combine::Max:
+            updated.push_back(arith::MaximumFOp::create(b, loc, acc, x));
+            break;
+          case Plan::Combine::Min:
+            updated.push_back(arith::MinimumFOp::create(b, loc, acc, x));
+            break;
+          default:
+            updated.push_back(arith::AddFOp::create(b, loc, acc, x));
+            break;
+          }
+        }
+      return updated;
+    }
+    Value shared; // the scalar when no row reads it
+    for (int64_t m = 0; m < count; ++m) {
+      Value broadcast = shared;
+      if (!broadcast) {
+        Value scalar = memref::LoadOp::create(b, loc, plan.scalar, indices(plan.scalarMap, rowPoint(m)));
+        broadcast = vector::BroadcastOp::create(b, loc, type, scalar);
+        if (plan.rowsOnVector)
+          shared = broadcast;
+      }
+      for (int64_t v = 0; v < numVectors; ++v)
+        updated.push_back(vector::FMAOp::create(b, loc, broadcast, operand(m, v),
                                                 accumulators[m * numVectors + v]));
     }
     return updated;
   }
 
+  /// Vector v of the vector operand at `dims` (j = column + v * lanes); `left`, when not
+  /// null, is how many columns are left from its first (masked by `mask`).
+  Value loadVector(DenseMap<unsigned, Value> point, Value column, int64_t v, Value left, Value mask) {
+    int64_t stride = plan.stride;
+    point[plan.j] = offset(column, v * lanes);
+    SmallVector<Value> index = indices(plan.vectorMap, point);
+    if (stride == 1)
+      return mask ? vector::MaskedLoadOp::create(b, loc, type, plan.vector, index, mask,
+                                                 arith::ConstantOp::create(b, loc, type, b.getZeroAttr(type)))
+                        .getResult()
+                  : vector::LoadOp::create(b, loc, type, plan.vector, index).getResult();
+    // lanes x stride consecutive elements, of which every stride-th is used; the load
+    // stops after the last used one, so it never reads past the operand's row.
+    VectorType wide = VectorType::get({lanes * stride}, type.getElementType());
+    Value used = left ? arith::MinUIOp::create(b, loc, left, constant(lanes)).getResult() : constant(lanes);
+    Value wideCount = arith::SubIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, used, constant(stride)), constant(stride - 1));
+    // An empty vector (used = 0) reads nothing.
+    wideCount = arith::MaxSIOp::create(b, loc, wideCount, constant(0));
+    Value wideMask = vector::CreateMaskOp::create(
+        b, loc, VectorType::get({lanes * stride}, b.getI1Type()), ValueRange{wideCount});
+    Value loaded = vector::MaskedLoadOp::create(b, loc, wide, plan.vector, index, wideMask,
+                                                arith::ConstantOp::create(b, loc, wide, b.getZeroAttr(wide)));
+    SmallVector<int64_t> picks;
+    for (int64_t l = 0; l < lanes; ++l)
+      picks.push_back(l * stride);
+    return vector::ShuffleOp::create(b, loc, loaded, loaded, picks);
+  }
+
   const Plan &plan;
   OpBuilder &b;
   Location loc;
+  bool splitWideFma; // 512-bit FMAs issue as two halves (see the pass option)
   SmallVector<Value> extents;
   VectorType type;                 // the vectors of the code being emitted, `lanes` wide
   int64_t lanes = 1, rows = 1, vectors = 1;
@@ -909,7 +950,7 @@ struct TileContractionsPass : tcc::impl::TileContractionsBase<TileContractionsPa
       // made between the two.
       builder.setInsertionPoint(plan.epilogue ? plan.epilogue.getOperation() : plan.op.getOperation());
       // The registers are the target's (32 with AVX-512, for any vector width).
-      Emitter(plan, builder, plan.op.getLoc()).emit(vectorBits >= 512 ? 32 : 16);
+      Emitter(plan, builder, plan.op.getLoc(), splitWideFma).emit(vectorBits >= 512 ? 32 : 16);
       plan.op->erase();
       if (plan.fill)
         plan.fill->erase();

@@ -112,7 +112,10 @@ LogicalResult tcc::compileModule(ModuleOp module, const CompileOptions &options,
     // (--cpu=native on such a CPU, or a named one), else 256-bit (AVX2, NEON pairs).
     llvm::StringRef features = options.target.features;
     int vectorBits = features.contains("+avx512f") ? 512 : 256;
-    if (failed(buildKernelToLLVMPipeline(pm, vectorBits))) {
+    // Zen 4 has AVX-512 on 256-bit FMA units (a 512-bit FMA issues twice); later cores
+    // and Intel's have full-width ones.
+    bool splitWideFma = options.target.cpu == "znver4";
+    if (failed(buildKernelToLLVMPipeline(pm, vectorBits, splitWideFma))) {
       error = "internal error: the LLVM pipeline does not parse";
       return failure();
     }

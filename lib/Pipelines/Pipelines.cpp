@@ -29,7 +29,7 @@ static constexpr const char *kPrimToKernel =
     "buffer-results-to-out-params,canonicalize,tcc-plan-buffers";
 
 static constexpr const char *kKernelToLLVM =
-    "tcc-collapse-dims,cse,tcc-tile-contractions{{vector-bits={0}},tcc-expand-copies,tcc-order-loops,convert-linalg-to-parallel-loops,tcc-range-kernels,"
+    "tcc-collapse-dims,cse,tcc-tile-contractions{{vector-bits={0} split-wide-fma={1}},tcc-expand-copies,tcc-order-loops,convert-linalg-to-parallel-loops,tcc-range-kernels,"
     "tcc-lower-checks,tcc-approximate-math,canonicalize,"
     "expand-strided-metadata,lower-affine,convert-scf-to-cf,convert-math-to-funcs,"
     "convert-vector-to-llvm,finalize-memref-to-llvm,convert-arith-to-llvm,convert-math-to-llvm,"
@@ -40,8 +40,10 @@ mlir::LogicalResult tcc::buildPrimToKernelPipeline(mlir::OpPassManager &pm) {
   return mlir::parsePassPipeline(kPrimToKernel, pm);
 }
 
-mlir::LogicalResult tcc::buildKernelToLLVMPipeline(mlir::OpPassManager &pm, int vectorBits) {
-  return mlir::parsePassPipeline(llvm::formatv(kKernelToLLVM, vectorBits).str(), pm);
+mlir::LogicalResult tcc::buildKernelToLLVMPipeline(mlir::OpPassManager &pm, int vectorBits,
+                                                    bool splitWideFma) {
+  return mlir::parsePassPipeline(llvm::formatv(kKernelToLLVM, vectorBits, splitWideFma ? "true" : "false").str(),
+                                 pm);
 }
 
 void tcc::registerPipelines() {

@@ -143,6 +143,9 @@ def TileContractions : Pass<"tcc-tile-contractions", "mlir::ModuleOp"> {
   let options = [
     Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"256",
            "bits of one vector register (256: AVX2, the default x86-64-v3 target; 512: AVX-512)">,
+    Option<"splitWideFma", "split-wide-fma", "bool", /*default=*/"false",
+           "the core runs a 512-bit FMA as two 256-bit halves (AMD Zen 4): the tile cost counts "
+           "a 512-bit FMA twice a 256-bit one, so short column tails on half-width vectors pay off">,
   ];
   let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect",
                            "::mlir::memref::MemRefDialect", "::mlir::arith::ArithDialect",

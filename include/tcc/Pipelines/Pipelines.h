@@ -20,7 +20,9 @@ mlir::LogicalResult buildPrimToKernelPipeline(mlir::OpPassManager &pm);
 
 /// buffers -> the LLVM dialect: contraction tiles for `vectorBits`-bit vectors (256: AVX2,
 /// 512: AVX-512), loops, run-time checks, math approximations, LLVM.
-mlir::LogicalResult buildKernelToLLVMPipeline(mlir::OpPassManager &pm, int vectorBits = 256);
+/// `splitWideFma`: the target core runs a 512-bit FMA as two 256-bit halves (Zen 4).
+mlir::LogicalResult buildKernelToLLVMPipeline(mlir::OpPassManager &pm, int vectorBits = 256,
+                                              bool splitWideFma = false);
 
 /// Registers the pipelines above under their names (`tcc-onnx-to-prim`,
 /// `tcc-prim-to-kernel`, `tcc-kernel-to-llvm`) for tcc-opt.

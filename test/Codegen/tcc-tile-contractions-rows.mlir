@@ -1,0 +1,57 @@
+// RUN: tcc-opt %s --split-input-file --tcc-tile-contractions=vector-bits=512 --canonicalize --cse | FileCheck %s
+// A depthwise convolution has no row dim the filter reads and the input does not, so the
+// rows are the output rows, read by the input (the vector operand): per filter tap, one
+// broadcast of the tap and one vector load per output row, into 7 accumulators (one per
+// output row of the 7x7 map) instead of one dependent FMA chain per row.
+
+// CHECK-LABEL: func.func private @depthwise
+// CHECK: scf.parallel (%[[C:[^)]*]]) =
+// CHECK-COUNT-7: vector.maskedload %arg2
+// CHECK: scf.for %[[KH:[^ ]*]] =
+// CHECK: scf.for %[[KW:[^ ]*]] =
+// CHECK-COUNT-7: vector.maskedload %arg0
+// CHECK: %[[TAP:.*]] = memref.load %arg1[%[[C]], %[[KH]], %[[KW]]]
+// CHECK: %[[B:.*]] = vector.broadcast %[[TAP]] : f32 to vector<8xf32>
+// CHECK-COUNT-7: vector.fma %[[B]]
+// CHECK-NOT: memref.load %arg1
+// CHECK: scf.yield
+#x = affine_map<(c, h, w, kh, kw) -> (c, h + kh, w + kw)>
+#f = affine_map<(c, h, w, kh, kw) -> (c, kh, kw)>
+#o = affine_map<(c, h, w, kh, kw) -> (c, h, w)>
+func.func private @depthwise(%in: memref<8x11x11xf32>, %filter: memref<8x5x5xf32>, %result: memref<8x7x7xf32>) attributes {tcc.kernel} {
+  linalg.generic {indexing_maps = [#x, #f, #o], iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction"]}
+      ins(%in, %filter : memref<8x11x11xf32>, memref<8x5x5xf32>) outs(%result : memref<8x7x7xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %0 = arith.mulf %a, %b : f32
+    %1 = arith.addf %acc, %0 : f32
+    linalg.yield %1 : f32
+  }
+  return
+}
+
+// -----
+
+// With stride 2 the input's vectors are gathered (two loads and a shuffle each): those stay
+// one set per tile, so the rows stay 1.
+// CHECK-LABEL: func.func private @depthwise_stride2
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK: vector.shuffle
+// CHECK-NOT: vector.shuffle
+// CHECK: memref.load %arg1
+// CHECK: vector.fma
+// CHECK-NOT: vector.fma
+// CHECK: scf.yield
+#x2 = affine_map<(c, h, w, kh, kw) -> (c, 2 * h + kh, 2 * w + kw)>
+#f2 = affine_map<(c, h, w, kh, kw) -> (c, kh, kw)>
+#o2 = affine_map<(c, h, w, kh, kw) -> (c, h, w)>
+func.func private @depthwise_stride2(%in: memref<8x17x17xf32>, %filter: memref<8x5x5xf32>, %result: memref<8x7x7xf32>) attributes {tcc.kernel} {
+  linalg.generic {indexing_maps = [#x2, #f2, #o2], iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction"]}
+      ins(%in, %filter : memref<8x17x17xf32>, memref<8x5x5xf32>) outs(%result : memref<8x7x7xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %0 = arith.mulf %a, %b : f32
+    %1 = arith.addf %acc, %0 : f32
+    linalg.yield %1 : f32
+  }
+  return
+}
