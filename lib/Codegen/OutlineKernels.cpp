@@ -169,8 +169,20 @@ SmallVector<Operation *> formKernel(Operation *op, const DenseSet<Operation *> &
     Value result = contraction->getResult(0);
     Block *body = epilogue.getBody();
     if (epilogue.getResult(0).getType() == result.getType() &&
-        body->getArgument(body->getNumArguments() - 1).use_empty())
+        body->getArgument(body->getNumArguments() - 1).use_empty()) {
+      // Where the epilogue wrote into a real destination (a model output), the contraction
+      // accumulates there from the start: no scratch buffer, no copy into the output.
+      Value dest = epilogue.getDpsInitOperand(0)->get();
+      auto fill = group.front() != op ? dyn_cast<linalg::FillOp>(group.front()) : nullptr;
+      auto scratch = fill ? fill.getDpsInitOperand(0)->get().getDefiningOp<tensor::EmptyOp>() : nullptr;
+      Operation *destOp = dest.getDefiningOp();
+      if (scratch && scratch->hasOneUse() && !dest.getDefiningOp<tensor::EmptyOp>() &&
+          dest.getType() == scratch.getType() &&
+          (!destOp ? cast<BlockArgument>(dest).getOwner() == fill->getBlock()
+                   : destOp->getBlock() == fill->getBlock() && destOp->isBeforeInBlock(fill)))
+        fill.getDpsInitOperand(0)->set(dest);
       epilogue.getDpsInitOperand(0)->set(result);
+    }
     group.push_back(epilogue);
   }
   return group;

@@ -134,3 +134,34 @@ func.func @main(%x: tensor<4x9xf32>, %window: tensor<3xf32>) -> (tensor<4x4xf32>
   } -> tensor<4xf32> loc("sum"("model.onnx":0:0))
   return %p, %s : tensor<4x4xf32>, tensor<4xf32>
 }
+
+// -----
+
+// A contraction + epilogue whose result is a model output: the epilogue wrote into the
+// output's tensor, so the contraction accumulates there from the start (its fill's empty is
+// replaced by the output) and the epilogue runs in place: the kernel writes the output,
+// nothing is copied into it afterwards.
+// CHECK-LABEL: func.func private @kernel_0
+// CHECK-SAME: (%[[OUT:.*]]: tensor<4x8xf32>,
+// CHECK: %[[FILLED:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[OUT]] : tensor<4x8xf32>)
+// CHECK: %[[ACC:.*]] = linalg.matmul {{.*}} outs(%[[FILLED]] : tensor<4x8xf32>)
+// CHECK: linalg.generic {{.*}} ins(%[[ACC]] : tensor<4x8xf32>) outs(%[[ACC]] : tensor<4x8xf32>)
+// CHECK-LABEL: func.func @main
+// CHECK: %[[DEST:.*]] = bufferization.to_tensor
+// CHECK: %[[R:.*]] = call @kernel_0(%[[DEST]],
+// CHECK: bufferization.materialize_in_destination %[[R]]
+func.func @main(%a: tensor<4x16xf32>, %b: tensor<16x8xf32>, %o: memref<4x8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %dest = bufferization.to_tensor %o restrict writable : memref<4x8xf32> to tensor<4x8xf32>
+  %e = tensor.empty() : tensor<4x8xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %m = linalg.matmul ins(%a, %b : tensor<4x16xf32>, tensor<16x8xf32>) outs(%f : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%m : tensor<4x8xf32>) outs(%dest : tensor<4x8xf32>) {
+  ^bb0(%x: f32, %y: f32):
+    %v = arith.maximumf %x, %zero : f32
+    linalg.yield %v : f32
+  } -> tensor<4x8xf32>
+  bufferization.materialize_in_destination %r in writable %o : (tensor<4x8xf32>, memref<4x8xf32>) -> ()
+  return
+}

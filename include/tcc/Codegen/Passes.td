@@ -221,7 +221,8 @@ def ExpandCopies : Pass<"tcc-expand-copies", "mlir::ModuleOp"> {
   let summary = "Turn memref.copy into linalg.copy, so that copies become loops";
   let description = [{
     `memref.copy` between strided buffers lowers to a call of a runtime library function;
-    models call none. As `linalg.copy` it becomes loops like every other kernel.
+    models call none. As `linalg.copy` it becomes loops like every other kernel. Copies
+    between contiguous (identity-layout) buffers stay: they lower to one `memcpy`.
   }];
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
