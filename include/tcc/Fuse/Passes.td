@@ -30,4 +30,26 @@ def FuseElementwise : Pass<"tcc-fuse-elementwise", "mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def FoldScales : Pass<"tcc-fold-scales", "mlir::ModuleOp"> {
+  let summary = "Move a per-channel scale of a contraction's input into its weights";
+  let description = [{
+    On tensors, after fusion. A contraction (`out + a * b`) whose input is an all-parallel
+    `x * s` with one user, where the scale `s` is constant along every dim of `x` that the
+    weights do not read (a squeeze-excitation's per-image, per-channel scale before a 1x1
+    convolution), reads `x` and scaled weights `W'[n,o,c] = W[o,c] s[n,c]` instead, when
+    `W'` has fewer elements than the map it avoids (`o < h w`, static extents): the
+    full pass over the map becomes a pass over the (smaller) weights.
+
+    ```mlir
+    %m = linalg.generic {x * s, s: (n,c,h,w) -> (n,c,0,0)} ins(%s, %x)
+    %y = linalg.generic {out + a * b, a: (n,o,h,w,c) -> (n,c,h,w), b: -> (o,c)} ins(%m, %W)
+    // becomes
+    %w = linalg.generic {W * s: (n,o,c) -> (o,c), (n,c,0,0)} ins(%W, %s)   // [n, o, c]
+    %y = linalg.generic {out + a * b, a: -> (n,c,h,w), b: -> (n,o,c)} ins(%x, %w)
+    ```
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect", "::mlir::tensor::TensorDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 #endif // TCC_FUSE_PASSES
