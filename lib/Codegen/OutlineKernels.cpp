@@ -25,7 +25,19 @@ using namespace mlir;
 
 namespace {
 
+bool containsLinalg(Operation *op) {
+  bool found = false;
+  op->walk([&](linalg::LinalgOp) { found = true; });
+  return found;
+}
+
+/// Ops that become kernels: linalg ops, pads and slice inserts, loops, and tensor-valued
+/// branches without linalg ops (a one-element scatter's guarded insert, once its loop of one
+/// iteration is folded away: left in @main, bufferization would copy its operand inside it).
 bool isKernelOp(Operation *op) {
+  if (isa<scf::IfOp>(op))
+    return op->getNumResults() > 0 && !containsLinalg(op) &&
+           llvm::any_of(op->getResultTypes(), [](Type t) { return isa<RankedTensorType>(t); });
   return isa<linalg::LinalgOp, tensor::PadOp, tensor::InsertSliceOp, scf::ForOp>(op);
 }
 
@@ -33,12 +45,7 @@ bool isKernelOp(Operation *op) {
 /// the host, and its body's compute ops become kernels called once per iteration. Loops
 /// without linalg ops (sort, scatter, compaction) are kernels themselves.
 bool isHostLoop(Operation *op) {
-  auto loop = dyn_cast<scf::ForOp>(op);
-  if (!loop)
-    return false;
-  bool runsKernels = false;
-  loop.getBody()->walk([&](linalg::LinalgOp) { runsKernels = true; });
-  return runsKernels;
+  return isa<scf::ForOp>(op) && containsLinalg(op);
 }
 
 /// The ops of `block` to outline, looking into host loops.
@@ -198,6 +205,96 @@ bool sameExtent(OpFoldResult a, OpFoldResult b) {
          dx.getConstantIndex() == dy.getConstantIndex();
 }
 
+/// The pad extents of `insert` (a decomposed pad: its source into a buffer of the padded
+/// sizes) per dim, when only the border needs the padding value: every padded dim static,
+/// a dynamic one (the batch) only when it is the same size unpadded.
+std::optional<std::pair<SmallVector<int64_t>, SmallVector<int64_t>>>
+borderExtents(tensor::InsertSliceOp insert, ArrayRef<OpFoldResult> paddedSizes, ArrayRef<OpFoldResult> sizes) {
+  SmallVector<int64_t> lows, highs;
+  for (auto [d, offset] : llvm::enumerate(insert.getMixedOffsets())) {
+    int64_t low = *getConstantIntValue(offset);
+    std::optional<int64_t> padded = getConstantIntValue(paddedSizes[d]), size = getConstantIntValue(sizes[d]);
+    if (padded && size) {
+      lows.push_back(low);
+      highs.push_back(*padded - low - *size);
+    } else if (!padded && !size && low == 0 && sameExtent(paddedSizes[d], sizes[d])) {
+      lows.push_back(0);
+      highs.push_back(0);
+    } else {
+      return std::nullopt;
+    }
+  }
+  return std::make_pair(lows, highs);
+}
+
+/// Fills the border of `current` (a padded buffer whose interior is written) with `value`,
+/// slab by slab after `at`: dim d below or above the interior, the dims before d over the
+/// interior, those after over the whole extent, so no element is filled twice. Returns the
+/// filled buffer; the ops made are appended to `border`.
+Value fillBorder(OpBuilder &at, Location loc, Value current, Value value, ArrayRef<int64_t> lows,
+                 ArrayRef<int64_t> highs, ArrayRef<OpFoldResult> sizes, ArrayRef<OpFoldResult> paddedSizes,
+                 SmallVectorImpl<Operation *> &border) {
+  int64_t rank = static_cast<int64_t>(lows.size());
+  for (int64_t d = 0; d < rank; ++d)
+    for (bool high : {false, true}) {
+      int64_t extent = high ? highs[d] : lows[d];
+      if (extent <= 0)
+        continue;
+      SmallVector<OpFoldResult> offsets, slabSizes, strides(rank, at.getIndexAttr(1));
+      for (int64_t k = 0; k < rank; ++k) {
+        if (k < d) {
+          offsets.push_back(at.getIndexAttr(lows[k]));
+          slabSizes.push_back(sizes[k]);
+        } else if (k == d) {
+          offsets.push_back(at.getIndexAttr(high ? lows[d] + *getConstantIntValue(sizes[d]) : 0));
+          slabSizes.push_back(at.getIndexAttr(extent));
+        } else {
+          offsets.push_back(at.getIndexAttr(0));
+          slabSizes.push_back(paddedSizes[k]);
+        }
+      }
+      auto slab = tensor::ExtractSliceOp::create(at, loc, current, offsets, slabSizes, strides);
+      auto fill = linalg::FillOp::create(at, loc, ValueRange{value}, ValueRange{slab.getResult()});
+      auto filled = tensor::InsertSliceOp::create(at, loc, fill.getResult(0), current, offsets, slabSizes, strides);
+      border.append({slab, fill, filled});
+      current = filled.getResult();
+    }
+  return current;
+}
+
+/// A decomposed pad that stays a copy (`insert_slice %x into fill(empty)`, the fill's only
+/// use): the copy writes the interior, so only the border is filled, by the same kernel
+/// (appended to `border`), instead of a fill of the whole buffer the copy then overwrites.
+void copyIntoBorder(tensor::InsertSliceOp insert, SmallVectorImpl<Operation *> &dead,
+                    SmallVectorImpl<Operation *> &border) {
+  auto padFill = insert.getDest().getDefiningOp<linalg::FillOp>();
+  if (!padFill || !padFill->hasOneUse() || padFill->getNumResults() != 1 || !insert.hasUnitStride() ||
+      insert.getSourceType().getRank() != insert.getResultType().getRank() ||
+      llvm::any_of(insert.getMixedOffsets(), [](OpFoldResult o) { return !getConstantIntValue(o); }))
+    return;
+  auto padEmpty = padFill.getDpsInitOperand(0)->get().getDefiningOp<tensor::EmptyOp>();
+  if (!padEmpty || !padEmpty->hasOneUse())
+    return;
+  SmallVector<OpFoldResult> paddedSizes = padEmpty.getMixedSizes(), sizes = insert.getMixedSizes();
+  auto extents = borderExtents(insert, paddedSizes, sizes);
+  if (!extents)
+    return;
+  Value value = padFill.getDpsInputOperand(0)->get();
+  if (auto def = value.getDefiningOp(); def && def->getBlock() == insert->getBlock() && !def->isBeforeInBlock(insert))
+    return;
+  insert.getDestMutable().assign(padEmpty.getResult());
+  dead.push_back(padFill);
+  OpBuilder at(insert->getBlock(), std::next(insert->getIterator()));
+  SmallVector<Operation *> made;
+  Value filled = fillBorder(at, insert.getLoc(), insert.getResult(), value, extents->first, extents->second,
+                            sizes, paddedSizes, made);
+  if (made.empty())
+    return;
+  DenseSet<Operation *> ops(made.begin(), made.end());
+  insert.getResult().replaceUsesWithIf(filled, [&](OpOperand &use) { return !ops.contains(use.getOwner()); });
+  border.append(made);
+}
+
 /// A padded copy of the group's result (a decomposed pad: `insert_slice %result into
 /// fill(empty)`, the fill's only use) is written in place: the group computes into a slice of
 /// the padded buffer, so the copy disappears. The padded buffer's empty + fill move up to the
@@ -260,21 +357,8 @@ void writeIntoPadded(SmallVectorImpl<Operation *> &group, DominanceInfo &dominan
   // Only the border needs the padding value when every padded dim is static (a dynamic dim,
   // the batch, must be the same size unpadded: then it has no border).
   SmallVector<OpFoldResult> paddedSizes = padEmpty.getMixedSizes(), sizes = empty.getMixedSizes();
-  SmallVector<int64_t> lows, highs;
-  bool borderOnly = true;
-  for (auto [d, offset] : llvm::enumerate(insert.getMixedOffsets())) {
-    int64_t low = *getConstantIntValue(offset);
-    std::optional<int64_t> padded = getConstantIntValue(paddedSizes[d]), size = getConstantIntValue(sizes[d]);
-    if (padded && size) {
-      lows.push_back(low);
-      highs.push_back(*padded - low - *size);
-    } else if (!padded && !size && low == 0 && sameExtent(paddedSizes[d], sizes[d])) {
-      lows.push_back(0);
-      highs.push_back(0);
-    } else {
-      borderOnly = false;
-    }
-  }
+  auto extents = borderExtents(insert, paddedSizes, sizes);
+  bool borderOnly = extents.has_value();
   padEmpty->moveBefore(point);
   Operation *constant = padFill.getDpsInputOperand(0)->get().getDefiningOp();
   if (!dominance.properlyDominates(constant->getResult(0), point))
@@ -300,39 +384,12 @@ void writeIntoPadded(SmallVectorImpl<Operation *> &group, DominanceInfo &dominan
   group.push_back(reinsert);
   if (!borderOnly)
     return;
-  // The border, slab by slab (dim d below or above the interior: the dims before d over the
-  // interior, those after over the whole extent, so no element is filled twice), filled in
-  // place after the group: one kernel of small fills instead of a fill of the whole buffer.
+  // The border, filled in place after the group: one kernel of small fills instead of a
+  // fill of the whole buffer.
   dead.push_back(padFill);
-  Value current = reinsert.getResult();
-  Value value = padFill.getDpsInputOperand(0)->get();
-  int64_t rank = static_cast<int64_t>(lows.size());
   OpBuilder at(reinsert->getBlock(), std::next(reinsert->getIterator()));
-  for (int64_t d = 0; d < rank; ++d)
-    for (bool high : {false, true}) {
-      int64_t extent = high ? highs[d] : lows[d];
-      if (extent <= 0)
-        continue;
-      SmallVector<OpFoldResult> offsets, slabSizes, strides(rank, at.getIndexAttr(1));
-      for (int64_t k = 0; k < rank; ++k) {
-        if (k < d) {
-          offsets.push_back(at.getIndexAttr(lows[k]));
-          slabSizes.push_back(sizes[k]);
-        } else if (k == d) {
-          offsets.push_back(at.getIndexAttr(high ? lows[d] + *getConstantIntValue(sizes[d]) : 0));
-          slabSizes.push_back(at.getIndexAttr(extent));
-        } else {
-          offsets.push_back(at.getIndexAttr(0));
-          slabSizes.push_back(paddedSizes[k]);
-        }
-      }
-      auto slab = tensor::ExtractSliceOp::create(at, insert.getLoc(), current, offsets, slabSizes, strides);
-      auto fill = linalg::FillOp::create(at, insert.getLoc(), ValueRange{value}, ValueRange{slab.getResult()});
-      auto filled = tensor::InsertSliceOp::create(at, insert.getLoc(), fill.getResult(0), current, offsets,
-                                                  slabSizes, strides);
-      border.append({slab, fill, filled});
-      current = filled.getResult();
-    }
+  Value current = fillBorder(at, insert.getLoc(), reinsert.getResult(), padFill.getDpsInputOperand(0)->get(),
+                             extents->first, extents->second, sizes, paddedSizes, border);
   if (border.empty())
     return;
   DenseSet<Operation *> borderOps(border.begin(), border.end());
@@ -370,11 +427,13 @@ struct OutlineKernelsPass : tcc::impl::OutlineKernelsBase<OutlineKernelsPass> {
     SmallVector<Operation *> dead; // replaced ops, erased once the kernels are known
     DenseMap<Operation *, SmallVector<Operation *>> borders; // a padded buffer's border fills
     for (Operation *op : ops) {
-      if (taken.contains(op))
+      if (taken.contains(op) || llvm::is_contained(dead, op))
         continue;
       SmallVector<Operation *> group = formKernel(op, taken);
       SmallVector<Operation *> border;
       writeIntoPadded(group, dominance, dead, border);
+      if (auto insert = dyn_cast<tensor::InsertSliceOp>(op); insert && group.size() == 1)
+        copyIntoBorder(insert, dead, border);
       if (group.size() > 1) {
         taken.insert(group.begin(), group.end());
         groups[op] = group;
@@ -391,8 +450,12 @@ struct OutlineKernelsPass : tcc::impl::OutlineKernelsBase<OutlineKernelsPass> {
         if (auto b = borders.find(op); b != borders.end())
           kernels.push_back(b->second);
       }
-      else if (!taken.contains(op))
+      else if (!taken.contains(op)) {
+        // A pad's copy fills the border too (copyIntoBorder).
         kernels.push_back({op});
+        if (auto b = borders.find(op); b != borders.end())
+          llvm::append_range(kernels.back(), b->second);
+      }
     }
     unsigned index = 0;
     for (Operation *op : dead)

@@ -53,9 +53,11 @@ int64_t lastUse(Value value, const DenseMap<Operation *, int64_t> &position, Blo
         if (seen.insert(alias).second)
           work.push_back(alias);
       };
+      // So does a select between buffers (a branch folded into one, e.g. a compaction of
+      // one element): its result may be this one.
       if (isa<ViewLikeOpInterface>(use.getOwner()) || isa<memref::CollapseShapeOp,
                                                            memref::ExpandShapeOp,
-                                                           memref::CastOp>(use.getOwner()))
+                                                           memref::CastOp, arith::SelectOp>(use.getOwner()))
         for (Value result : use.getOwner()->getResults())
           follow(result);
       // A loop-carried buffer lives on in the loop's iteration argument and result.

@@ -335,11 +335,17 @@ Value buildScalar(OpBuilder &b, Location loc, Operation *op, ValueRange args) {
       .Case([&](prim::AtanOp) { return math::AtanOp::create(b, loc, x).getResult(); })
       .Case([&](prim::SinhOp) { return math::SinhOp::create(b, loc, x).getResult(); })
       .Case([&](prim::CoshOp) { return math::CoshOp::create(b, loc, x).getResult(); })
-      .Case([&](prim::TanhOp) { return math::TanhOp::create(b, loc, x).getResult(); })
+      .Case([&](prim::TanhOp) {
+        // tanh is odd: the approximation's result takes x's sign (tanh(-0) = -0).
+        return math::CopySignOp::create(b, loc, math::TanhOp::create(b, loc, x), x).getResult();
+      })
       .Case([&](prim::AsinhOp) { return math::AsinhOp::create(b, loc, x).getResult(); })
       .Case([&](prim::AcoshOp) { return math::AcoshOp::create(b, loc, x).getResult(); })
       .Case([&](prim::AtanhOp) { return math::AtanhOp::create(b, loc, x).getResult(); })
-      .Case([&](prim::ErfOp) { return math::ErfOp::create(b, loc, x).getResult(); })
+      .Case([&](prim::ErfOp) {
+        // erf is odd too: erf(-0) = -0.
+        return math::CopySignOp::create(b, loc, math::ErfOp::create(b, loc, x), x).getResult();
+      })
       .Case([&](prim::FloorOp) { return math::FloorOp::create(b, loc, x).getResult(); })
       .Case([&](prim::CeilOp) { return math::CeilOp::create(b, loc, x).getResult(); })
       .Case([&](prim::RoundEvenOp) { return math::RoundEvenOp::create(b, loc, x).getResult(); })

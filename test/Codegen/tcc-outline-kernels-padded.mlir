@@ -67,11 +67,22 @@ func.func @main(%x: tensor<?x16x8x48xf32>, %w: tensor<4x16xf32>) -> tensor<?x4x1
 
 // -----
 
-// Rows of 14 stay contiguous (the tiler merges them into long vectors); the pad copies.
+// Rows of 14 stay contiguous (the tiler merges them into long vectors); the pad copies,
+// and the copy's kernel fills only the border (rows 0 and 15, then columns 0 and 15 of
+// rows 1-14), not the whole buffer first.
+// CHECK-LABEL: func.func private @kernel_1
+// CHECK-SAME: (%[[SRC:.*]]: tensor<4x14x14xf32>, %[[DST:.*]]: tensor<4x16x16xf32>)
+// CHECK: %[[COPIED:.*]] = tensor.insert_slice %[[SRC]] into %[[DST]][0, 1, 1] [4, 14, 14]
+// CHECK: tensor.extract_slice %[[COPIED]][0, 0, 0] [4, 1, 16]
+// CHECK: tensor.extract_slice %{{.*}}[0, 15, 0] [4, 1, 16]
+// CHECK: tensor.extract_slice %{{.*}}[0, 1, 0] [4, 14, 1]
+// CHECK: tensor.extract_slice %{{.*}}[0, 1, 15] [4, 14, 1]
+// CHECK-NOT: linalg.fill {{.*}} -> tensor<4x16x16xf32>
 // CHECK-LABEL: func.func @main
 // CHECK: %[[RELU:.*]] = call @kernel_0({{.*}}) -> tensor<4x14x14xf32>
-// CHECK: %[[FILLED:.*]] = call @kernel_1({{.*}}) -> tensor<4x16x16xf32>
-// CHECK: call @kernel_2(%[[RELU]], %[[FILLED]])
+// CHECK: %[[EMPTY:.*]] = tensor.empty() : tensor<4x16x16xf32>
+// CHECK: call @kernel_1(%[[RELU]], %[[EMPTY]])
+// CHECK-NOT: call
 func.func @main(%x: tensor<4x14x14xf32>) -> tensor<4x16x16xf32> {
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<4x14x14xf32>

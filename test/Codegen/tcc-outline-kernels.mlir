@@ -165,3 +165,26 @@ func.func @main(%a: tensor<4x16xf32>, %b: tensor<16x8xf32>, %o: memref<4x8xf32>)
   bufferization.materialize_in_destination %r in writable %o : (tensor<4x8xf32>, memref<4x8xf32>) -> ()
   return
 }
+
+// -----
+
+// A tensor-valued branch without linalg ops (a one-element scatter's guarded insert, once
+// its loop of one iteration is folded away) is a kernel: left in @main, bufferization would
+// copy its operand inside the branch.
+// CHECK-LABEL: func.func private @kernel_0
+// CHECK: scf.if
+// CHECK: tensor.insert
+// CHECK-LABEL: func.func @main
+// CHECK-NOT: scf.if
+// CHECK: call @kernel_0
+func.func @main(%t: tensor<4xi64>, %i: index, %v: i64) -> tensor<4xi64> {
+  %c4 = arith.constant 4 : index
+  %inside = arith.cmpi ult, %i, %c4 : index
+  %r = scf.if %inside -> (tensor<4xi64>) {
+    %s = tensor.insert %v into %t[%i] : tensor<4xi64>
+    scf.yield %s : tensor<4xi64>
+  } else {
+    scf.yield %t : tensor<4xi64>
+  }
+  return %r : tensor<4xi64>
+}

@@ -222,3 +222,13 @@ func.func @logistic_f64(%x: tensor<8xf64>) -> tensor<8xf64> {
   %0 = prim.logistic %x : tensor<8xf64>
   return %0 : tensor<8xf64>
 }
+
+// tanh and erf are odd: the approximation's result takes x's sign (f(-0) = -0).
+// CHECK-LABEL: func.func @odd
+// CHECK: ^bb0(%[[X:.*]]: f32, %{{.*}}: f32):
+// CHECK: %[[T:.*]] = math.tanh %[[X]] : f32
+// CHECK: math.copysign %[[T]], %[[X]] : f32
+func.func @odd(%x: tensor<8xf32>) -> tensor<8xf32> {
+  %0 = prim.tanh %x : tensor<8xf32>
+  return %0 : tensor<8xf32>
+}

@@ -13,8 +13,8 @@ step counted, so results near a zero of the function or in float32's subnormal r
 judged by their absolute error (tanh and erf near 0 and GELU's left tail, where 1 + erf(x)
 cancels, in steps of 2^-24; sigmoid below 1e-38). A function fails when its worst error
 exceeds its bound (the table in sweeps(); docs/ARCHITECTURE.md, "Math", lists the same) or
-when a special value is wrong: NaN must stay NaN, infinities must be exact, other special
-values are held to the same bound.
+when a special value is wrong: NaN must stay NaN, infinities and signed zeros must be exact,
+other special values are held to the same bound.
 
     run.py BIN_DIR WORK_DIR [--cpu default,native]
 """
@@ -55,8 +55,8 @@ def sweeps():
 SPECIAL = {
     "exp": [(np.inf, np.inf), (-np.inf, 0.0), (np.nan, np.nan), (0.0, 1.0), (-100.0, 0.0)],
     "log": [(np.inf, np.inf), (0.0, -np.inf), (-1.0, np.nan), (np.nan, np.nan), (1.0, 0.0)],
-    "tanh": [(np.inf, 1.0), (-np.inf, -1.0), (np.nan, np.nan), (0.0, 0.0)],
-    "erf": [(np.inf, 1.0), (-np.inf, -1.0), (np.nan, np.nan), (0.0, 0.0)],
+    "tanh": [(np.inf, 1.0), (-np.inf, -1.0), (np.nan, np.nan), (0.0, 0.0), (-0.0, -0.0)],
+    "erf": [(np.inf, 1.0), (-np.inf, -1.0), (np.nan, np.nan), (0.0, 0.0), (-0.0, -0.0)],
     "sigmoid": [(np.inf, 1.0), (-np.inf, 0.0), (np.nan, np.nan), (0.0, 0.5)],
     "softplus": [(np.nan, np.nan), (0.0, math.log(2.0))],
     "gelu": [(np.nan, np.nan), (0.0, 0.0)],
@@ -134,6 +134,8 @@ def main():
                     return bool(np.isnan(expected) and np.isnan(got))
                 if np.isinf(expected) or np.isinf(got):
                     return bool(expected == got)
+                if expected == 0.0 and got == 0.0:  # signed zeros must keep their sign
+                    return bool(np.signbit(expected) == np.signbit(got))
                 return float(ulp_errors(got, expected, unit)) <= bound
 
             wrong = [(s, e, float(v)) for (s, e), v in zip(SPECIAL[name], special)
