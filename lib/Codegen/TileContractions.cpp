@@ -850,10 +850,10 @@ private:
           Value acc = accumulators[m * numVectors + v], x = operand(m, v);
           switch (plan.combine) {
           case Plan::Combine::Max:
-            updated.push_back(arith::MaximumFOp::create(b, loc, acc, x));
+            updated.push_back(extremum(acc, x, arith::CmpFPredicate::OGT));
             break;
           case Plan::Combine::Min:
-            updated.push_back(arith::MinimumFOp::create(b, loc, acc, x));
+            updated.push_back(extremum(acc, x, arith::CmpFPredicate::OLT));
             break;
           default:
             updated.push_back(arith::AddFOp::create(b, loc, acc, x));
@@ -876,6 +876,16 @@ private:
                                                 accumulators[m * numVectors + v]));
     }
     return updated;
+  }
+
+  /// max (OGT) or min (OLT) of a window's accumulator and a new value, NaN from either side
+  /// kept: `acc > x ? acc : x` (one vmaxps/vminps on x86, which yields x when either is
+  /// NaN), then a NaN accumulator stays. (arith.maximumf also orders -0 below +0, which
+  /// x86 has no instruction for: about six instructions per window point.)
+  Value extremum(Value acc, Value x, arith::CmpFPredicate predicate) {
+    Value pick = arith::SelectOp::create(b, loc, arith::CmpFOp::create(b, loc, predicate, acc, x), acc, x);
+    Value nan = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, acc, acc);
+    return arith::SelectOp::create(b, loc, nan, acc, pick);
   }
 
   /// Vector v of the vector operand at `dims` (j = column + v * lanes); `left`, when not

@@ -168,13 +168,19 @@ func.func private @panels(%a: memref<12x256xf32>, %b: memref<256x768xf32>, %c: m
 
 // A max-pooling window (3x3, stride 2, one input read, a window-shape operand unused):
 // accumulators start from the fill's -inf in registers and take the max of strided vector
-// loads (16 elements, every second kept); the fill is gone.
+// loads (16 elements, every second kept); the fill is gone. The max is `acc > x ? acc : x`
+// (one vmaxps, which yields x when either is NaN) with a NaN accumulator kept, so NaN
+// propagates from any window point.
 // CHECK-LABEL: func.func private @max_pool
 // CHECK-NOT: linalg.
 // CHECK: %[[NEG:.*]] = arith.constant dense<0xFF800000> : vector<8xf32>
 // CHECK: vector.maskedload %arg1{{.*}} : memref<1x4x9x9xf32>, vector<16xi1>, vector<16xf32> into vector<16xf32>
-// CHECK: vector.shuffle {{.*}} [0, 2, 4, 6, 8, 10, 12, 14]
-// CHECK: arith.maximumf
+// CHECK: %[[X:.*]] = vector.shuffle {{.*}} [0, 2, 4, 6, 8, 10, 12, 14]
+// CHECK: %[[GT:.*]] = arith.cmpf ogt, %[[ACC:.*]], %[[X]] : vector<8xf32>
+// CHECK: %[[PICK:.*]] = arith.select %[[GT]], %[[ACC]], %[[X]]
+// CHECK: %[[NAN:.*]] = arith.cmpf uno, %[[ACC]], %[[ACC]] : vector<8xf32>
+// CHECK: arith.select %[[NAN]], %[[ACC]], %[[PICK]]
+// CHECK-NOT: arith.maximumf
 // CHECK: vector.maskedstore %arg2
 #pin = affine_map<(n, c, y, x, ky, kx) -> (n, c, y * 2 + ky, x * 2 + kx)>
 #pwin = affine_map<(n, c, y, x, ky, kx) -> (ky, kx)>
