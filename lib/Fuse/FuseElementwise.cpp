@@ -112,11 +112,33 @@ struct FuseProducer : OpRewritePattern<linalg::GenericOp> {
   }
 };
 
+/// A splat constant input (Clip's bounds after their broadcast fused in, as 0-d tensors)
+/// becomes a scalar constant in the body: kernels then see the value (a max with 0 needs
+/// no NaN handling for the constant side) instead of loading it from a buffer.
+struct SplatInputToScalar : OpRewritePattern<linalg::GenericOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(linalg::GenericOp op, PatternRewriter &rewriter) const override {
+    for (OpOperand *input : op.getDpsInputOperands()) {
+      auto constant = input->get().getDefiningOp<arith::ConstantOp>();
+      auto splat = constant ? dyn_cast<SplatElementsAttr>(constant.getValue()) : nullptr;
+      BlockArgument arg = op.getMatchingBlockArgument(input);
+      if (!splat || arg.use_empty() || !splat.getElementType().isIntOrFloat())
+        continue;
+      rewriter.setInsertionPointToStart(op.getBody());
+      Value scalar = arith::ConstantOp::create(rewriter, op.getLoc(), splat.getSplatValue<TypedAttr>());
+      rewriter.replaceAllUsesWith(arg, scalar);
+      return success();
+    }
+    return failure();
+  }
+};
+
 struct FuseElementwisePass : tcc::impl::FuseElementwiseBase<FuseElementwisePass> {
   void runOnOperation() override {
     MLIRContext *context = &getContext();
     RewritePatternSet patterns(context);
-    patterns.add<FuseProducer>(context);
+    patterns.add<FuseProducer, SplatInputToScalar>(context);
     linalg::populateEraseUnusedOperandsAndResultsPatterns(patterns);
     linalg::GenericOp::getCanonicalizationPatterns(patterns, context);
     tensor::EmptyOp::getCanonicalizationPatterns(patterns, context);

@@ -34,3 +34,22 @@ func.func @fused(%a: vector<16xf32>, %b: vector<16xf32>, %c: vector<16xf32>) -> 
   %0 = math.fma %a, %b, %c : vector<16xf32>
   return %0 : vector<16xf32>
 }
+
+// max/min with a constant that is not NaN: one compare and select (one vmaxps/vminps),
+// keeping a NaN x. With a variable other side, the general op stays.
+// CHECK-LABEL: func.func @clip
+// CHECK-DAG: %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : vector<16xf32>
+// CHECK-DAG: %[[SIX:.*]] = arith.constant dense<6.000000e+00> : vector<16xf32>
+// CHECK: %[[BELOW:.*]] = arith.cmpf olt, %arg0, %[[ZERO]] : vector<16xf32>
+// CHECK: %[[LOW:.*]] = arith.select %[[BELOW]], %[[ZERO]], %arg0
+// CHECK: %[[ABOVE:.*]] = arith.cmpf ogt, %[[LOW]], %[[SIX]] : vector<16xf32>
+// CHECK: %[[HIGH:.*]] = arith.select %[[ABOVE]], %[[SIX]], %[[LOW]]
+// CHECK: arith.maximumf %[[HIGH]], %arg1
+func.func @clip(%x: vector<16xf32>, %y: vector<16xf32>) -> vector<16xf32> {
+  %zero = arith.constant dense<0.0> : vector<16xf32>
+  %six = arith.constant dense<6.0> : vector<16xf32>
+  %0 = arith.maximumf %x, %zero : vector<16xf32>
+  %1 = arith.minimumf %0, %six : vector<16xf32>
+  %2 = arith.maximumf %1, %y : vector<16xf32>
+  return %2 : vector<16xf32>
+}

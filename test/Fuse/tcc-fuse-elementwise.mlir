@@ -134,3 +134,27 @@ func.func @contraction(%x: tensor<4x8xf32>, %w: tensor<8x16xf32>, %acc: tensor<4
   } -> tensor<4x16xf32>
   return %r : tensor<4x16xf32>
 }
+
+// -----
+
+// Clip's bounds as 0-d splat constants: they become scalar constants in the body (the
+// kernel then knows them; the inputs go).
+// CHECK-LABEL: func.func @clip_bounds
+// CHECK-DAG: %[[LO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-DAG: %[[HI:.*]] = arith.constant 6.000000e+00 : f32
+// CHECK: linalg.generic {{.*}} ins(%arg0 : tensor<4x8xf32>)
+// CHECK: arith.maximumf %{{.*}}, %[[LO]]
+// CHECK: arith.minimumf %{{.*}}, %[[HI]]
+func.func @clip_bounds(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %lo = arith.constant dense<0.0> : tensor<f32>
+  %hi = arith.constant dense<6.0> : tensor<f32>
+  %e = tensor.empty() : tensor<4x8xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> ()>, affine_map<(i, j) -> ()>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %lo, %hi : tensor<4x8xf32>, tensor<f32>, tensor<f32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%a: f32, %l: f32, %h: f32, %o: f32):
+    %m = arith.maximumf %a, %l : f32
+    %n = arith.minimumf %m, %h : f32
+    linalg.yield %n : f32
+  } -> tensor<4x8xf32>
+  return %r : tensor<4x8xf32>
+}
