@@ -25,12 +25,14 @@ bool isView(Operation *op) {
 }
 
 /// Threads split a loop's first dim. A dynamic first extent is usually the batch, 1 at
-/// batch 1: then the first dim of static extent >= 4 (channels) other than the innermost
-/// moves to the front (the dims of scf.parallel are unordered, so this only changes which one
-/// is split and the order of the outer loops).
-void staticDimFirst(scf::ParallelOp loop) {
+/// batch 1: then it is merged with the first later dim of static extent >= 4 (channels,
+/// row tiles) other than the innermost into one dim of both extents' product, batch-major
+/// (k -> batch k / E, dim k % E): threads get that dim's parallelism at batch 1, and at
+/// larger batches each thread's range stays within few images (their maps stay in cache)
+/// instead of walking every image for each channel.
+void mergeBatchDim(scf::ParallelOp loop) {
   SmallVector<Value> lower = loop.getLowerBound(), upper = loop.getUpperBound(), step = loop.getStep();
-  if (matchPattern(upper[0], m_Constant()))
+  if (matchPattern(upper[0], m_Constant()) || !matchPattern(lower[0], m_Zero()) || !matchPattern(step[0], m_One()))
     return;
   // Never the innermost dim: it is the one that walks memory contiguously (vectorized).
   for (unsigned k = 1; k + 1 < upper.size(); ++k) {
@@ -38,21 +40,24 @@ void staticDimFirst(scf::ParallelOp loop) {
     if (!matchPattern(upper[k], m_ConstantInt(&extent)) || extent.getSExtValue() < 4 ||
         !matchPattern(lower[k], m_Zero()) || !matchPattern(step[k], m_One()))
       continue;
-    auto front = [&](SmallVector<Value> &values) {
-      std::rotate(values.begin(), values.begin() + k, values.begin() + k + 1);
-    };
-    front(lower);
-    front(upper);
-    front(step);
+    OpBuilder b(loop);
+    Location loc = loop.getLoc();
+    Value width = upper[k];
+    upper[0] = arith::MulIOp::create(b, loc, upper[0], width);
+    lower.erase(lower.begin() + k);
+    upper.erase(upper.begin() + k);
+    step.erase(step.begin() + k);
     loop.getLowerBoundMutable().assign(lower);
     loop.getUpperBoundMutable().assign(upper);
     loop.getStepMutable().assign(step);
-    // The induction variables follow: the one of dim k becomes the first.
     Block *body = loop.getBody();
-    BlockArgument moved = body->getArgument(k);
-    BlockArgument fresh = body->insertArgument(0u, moved.getType(), moved.getLoc());
-    moved.replaceAllUsesWith(fresh);
-    body->eraseArgument(k + 1);
+    BlockArgument merged = body->getArgument(0), inner = body->getArgument(k);
+    b.setInsertionPointToStart(body);
+    Value batch = arith::DivUIOp::create(b, loc, merged, width);
+    Value index = arith::RemUIOp::create(b, loc, merged, width);
+    merged.replaceAllUsesExcept(batch, SmallPtrSet<Operation *, 2>{batch.getDefiningOp(), index.getDefiningOp()});
+    inner.replaceAllUsesWith(index);
+    body->eraseArgument(k);
     return;
   }
 }
@@ -71,7 +76,7 @@ scf::ParallelOp rangeLoop(func::FuncOp kernel) {
     found = parallel;
   }
   if (found)
-    staticDimFirst(found);
+    mergeBatchDim(found);
   if (!found || !matchPattern(found.getLowerBound()[0], m_Zero()) ||
       !matchPattern(found.getStep()[0], m_One()))
     return nullptr;

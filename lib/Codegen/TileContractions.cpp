@@ -404,8 +404,12 @@ public:
         return (*extent + rows - 1) / rows;
       return extent;
     };
+    // A dynamic first dim (the batch) stays first: tcc-range-kernels merges it with the next
+    // static one, batch-major, so that threads split both.
     for (unsigned k = 0; k < order.size(); ++k) {
       std::optional<int64_t> trips = tripCount(order[k]);
+      if (!trips && k == 0 && order.size() > 1)
+        break;
       if (trips && *trips >= (order[k] == kPanel ? 2 : 8)) {
         std::rotate(order.begin(), order.begin() + k, order.begin() + k + 1);
         break;
@@ -426,10 +430,27 @@ public:
       emitRows(1, nullptr, DenseMap<unsigned, Value>());
       return;
     }
+    // A dynamic first dim (the batch) and a static second one become one dim, batch-major
+    // (k -> k / E, k % E): threads split it at any batch, and each thread's range covers few
+    // images, whose data stays in cache across its tiles.
+    Value merged;
+    if (order.size() > 1 && !tripCount(order[0]) && tripCount(order[1])) {
+      merged = upper[1];
+      upper[0] = arith::MulIOp::create(b, loc, upper[0], merged);
+      lower.erase(lower.begin() + 1);
+      upper.erase(upper.begin() + 1);
+      steps.erase(steps.begin() + 1);
+    }
     scf::ParallelOp::create(b, loc, lower, upper, steps,
-                            [&](OpBuilder &nested, Location, ValueRange ivs) {
+                            [&](OpBuilder &nested, Location, ValueRange loopIvs) {
                               OpBuilder::InsertionGuard guard(b);
                               moveTo(nested);
+                              SmallVector<Value> ivs(loopIvs);
+                              if (merged) {
+                                Value k = ivs[0];
+                                ivs[0] = arith::DivUIOp::create(b, loc, k, merged);
+                                ivs.insert(ivs.begin() + 1, arith::RemUIOp::create(b, loc, k, merged));
+                              }
                               DenseMap<unsigned, Value> dims;
                               Value tile, panel;
                               for (auto [d, iv] : llvm::zip(order, ivs)) {

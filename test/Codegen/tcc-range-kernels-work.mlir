@@ -8,17 +8,23 @@
 // CHECK-SAME: %{{.*}}: index, %{{.*}}: index)
 // CHECK-LABEL: func.func private @small
 // CHECK-SAME: (%{{.*}}: memref<16x?xf32>)
-// A dynamic first extent (a batch, 1 at batch 1) is not what threads split: the first dim
-// of static extent >= 4 (the 96 channels) moves to the front, its induction variable with it.
+// A dynamic first extent (a batch, 1 at batch 1) alone is not enough for threads: it is
+// merged with the first dim of static extent >= 4 (the 96 channels), batch-major: threads
+// split n x 96 (k -> image k / 96, channel k % 96), and the caller passes that product.
 // CHECK-LABEL: func.func private @batch_first
 // CHECK-SAME: (%[[X:.*]]: memref<?x96x3136xf32>, %[[S:.*]]: memref<?x96xf32>, %[[BEGIN:.*]]: index, %[[END:.*]]: index)
-// CHECK: scf.parallel (%[[C:.*]], %[[N:.*]], %[[P:.*]]) = (%[[BEGIN]], %c0, %c0) to (%[[END]], %{{.*}}, %c3136)
+// CHECK: scf.parallel (%[[K:.*]], %[[P:.*]]) = (%[[BEGIN]], %c0) to (%[[END]], %c3136)
+// CHECK: %[[N:.*]] = arith.divui %[[K]], %c96
+// CHECK: %[[C:.*]] = arith.remui %[[K]], %c96
 // CHECK: memref.load %[[S]][%[[N]], %[[C]]]
 // CHECK: memref.store %{{.*}}, %[[X]][%[[N]], %[[C]], %[[P]]]
 // The innermost dim walks memory contiguously (LLVM vectorizes it): it never moves.
 // CHECK-LABEL: func.func private @inner_stays
 // CHECK-SAME: (%{{.*}}: memref<?x1024xf32>, %[[B2:.*]]: index, %[[E2:.*]]: index)
 // CHECK: scf.parallel (%{{.*}}, %{{.*}}) = (%[[B2]], %c0) to (%[[E2]], %c1024)
+// CHECK-LABEL: func.func @main
+// CHECK: %[[EXTENT:.*]] = arith.muli %{{.*}}, %c96
+// CHECK: call @batch_first(%{{.*}}, %{{.*}}, %c0{{.*}}, %[[EXTENT]])
 func.func private @flat_fill(%padded: memref<?x96x114x114xf32>) attributes {tcc.kernel} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
