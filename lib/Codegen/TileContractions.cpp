@@ -548,8 +548,15 @@ private:
         if (r * v + v + 1 > registers)
           continue;
 
+        double fmas = splitWideFma && halfTails() ? 1.0 : 2.0;
         double cost = tileCost(r, v, lanes, std::max<int64_t>(iExtent, 1), std::max<int64_t>(jExtent, 1),
-                               halfTails(), splitWideFma && halfTails() ? 1.0 : 2.0, plan.rowsOnVector);
+                               halfTails(), fmas, plan.rowsOnVector);
+        // Rows known only at run time (a classifier's batch) may be one: then the tile's
+        // single-row remainder is all there is, and with one vector it waits on each FMA.
+        // Count that case beside the average row of 64.
+        if (plan.i && !getConstantIntValue(extents[*plan.i]))
+          cost = cost / 64 + tileCost(r, v, lanes, 1, std::max<int64_t>(jExtent, 1), halfTails(), fmas,
+                                      plan.rowsOnVector);
         // Ties go to more accumulators in use (the columns may not fill v vectors).
         int64_t jVectors = (std::max<int64_t>(jExtent, 1) + lanes - 1) / lanes;
         bool more = r * std::min(v, jVectors) > rows * std::min(vectors, jVectors);
