@@ -122,7 +122,13 @@ def TileContractions : Pass<"tcc-tile-contractions", "mlir::ModuleOp"> {
     vectors. In a kernel marked `tcc.epilogue` the fill's value starts the accumulators and
     the epilogue runs on them before the store. A large static vector operand (>= 512 KiB) is
     split into column panels that threads split. Pooling windows (max/min/sum along j) are
-    tiled the same way without rows. The outer loop stays parallel (its first dim: the first
+    tiled the same way. Without a row dim of the scalar operand (a depthwise convolution, a
+    pooling window), output rows that the vector operand reads with stride 1 are the rows:
+    their own vector loads, one broadcast per reduction point. With 512-bit vectors a static
+    column tail of at most half a vector takes a 256-bit vector (`split-wide-fma`: the cost
+    counts a 512-bit FMA as two, as Zen 4 issues it). Rows of dynamic extent also count the
+    one-row case in the tile cost; a dynamic first dim and the next static one become one
+    parallel dim, batch-major. The outer loop stays parallel (its first dim: the first
     of static trip count >= 8, else the outermost), so `tcc-range-kernels` splits it over
     threads. Other linalg ops are left alone. (The example shows the 6 x 2 tile of 8-lane
     vectors.)
