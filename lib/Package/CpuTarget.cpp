@@ -99,6 +99,9 @@ FailureOr<tcc::CpuTarget> tcc::resolveCpuTarget(llvm::StringRef target, llvm::St
   if (arch == "x86_64") {
     result.cpu = cpu.empty() ? "x86-64-v3" : cpu.str();
     result.requiredFeatures = x86LevelFeatures(result.cpu);
+    // The AVX-512 level: its features are the code's too, so the tiles take 512-bit vectors.
+    if (result.cpu == "x86-64-v4")
+      result.features = result.requiredFeatures;
     if (result.requiredFeatures.empty() && !cpu.empty() && !cpu.starts_with("x86-64")) {
       // A named CPU (znver4, skylake, ...): LLVM generates code with all of its features, so
       // the library requires the checked ones it has (a CPU without them gets a clear error
