@@ -227,10 +227,14 @@ def ExpandCopies : Pass<"tcc-expand-copies", "mlir::ModuleOp"> {
   let summary = "Turn memref.copy into linalg.copy, so that copies become loops";
   let description = [{
     `memref.copy` between strided buffers lowers to a call of a runtime library function;
-    models call none. As `linalg.copy` it becomes loops like every other kernel. Copies
-    between contiguous (identity-layout) buffers stay: they lower to one `memcpy`.
+    models call none. Copies between contiguous (identity-layout) buffers stay: they lower to
+    one `memcpy`. When both sides are contiguous from some dim on in blocks of at least 256
+    elements (a channel slice of a concatenation, per image), the copy becomes a loop over the
+    dims before it with one `memcpy` per block (1-D views). Others become `linalg.copy`,
+    loops like every other kernel.
   }];
-  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect", "::mlir::scf::SCFDialect",
+                           "::mlir::arith::ArithDialect", "::mlir::memref::MemRefDialect"];
 }
 
 #endif // TCC_CODEGEN_PASSES
