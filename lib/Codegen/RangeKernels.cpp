@@ -1,6 +1,8 @@
 //===- RangeKernels.cpp - kernels that run a range of their outermost parallel loop -----===//
 #include "tcc/Codegen/Passes.h"
 
+#include "ParallelLoops.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -25,11 +27,8 @@ bool isView(Operation *op) {
 }
 
 /// Threads split a loop's first dim. A dynamic first extent is usually the batch, 1 at
-/// batch 1: then it is merged with the first later dim of static extent >= 4 (channels,
-/// row tiles) other than the innermost into one dim of both extents' product, batch-major
-/// (k -> batch k / E, dim k % E): threads get that dim's parallelism at batch 1, and at
-/// larger batches each thread's range stays within few images (their maps stay in cache)
-/// instead of walking every image for each channel.
+/// batch 1: then it is merged with the first later dim of static extent >= 4 (channels)
+/// other than the innermost (ParallelLoops.h), batch-major.
 void mergeBatchDim(scf::ParallelOp loop) {
   SmallVector<Value> lower = loop.getLowerBound(), upper = loop.getUpperBound(), step = loop.getStep();
   if (matchPattern(upper[0], m_Constant()) || !matchPattern(lower[0], m_Zero()) || !matchPattern(step[0], m_One()))
@@ -40,24 +39,7 @@ void mergeBatchDim(scf::ParallelOp loop) {
     if (!matchPattern(upper[k], m_ConstantInt(&extent)) || extent.getSExtValue() < 4 ||
         !matchPattern(lower[k], m_Zero()) || !matchPattern(step[k], m_One()))
       continue;
-    OpBuilder b(loop);
-    Location loc = loop.getLoc();
-    Value width = upper[k];
-    upper[0] = arith::MulIOp::create(b, loc, upper[0], width);
-    lower.erase(lower.begin() + k);
-    upper.erase(upper.begin() + k);
-    step.erase(step.begin() + k);
-    loop.getLowerBoundMutable().assign(lower);
-    loop.getUpperBoundMutable().assign(upper);
-    loop.getStepMutable().assign(step);
-    Block *body = loop.getBody();
-    BlockArgument merged = body->getArgument(0), inner = body->getArgument(k);
-    b.setInsertionPointToStart(body);
-    Value batch = arith::DivUIOp::create(b, loc, merged, width);
-    Value index = arith::RemUIOp::create(b, loc, merged, width);
-    merged.replaceAllUsesExcept(batch, SmallPtrSet<Operation *, 2>{batch.getDefiningOp(), index.getDefiningOp()});
-    inner.replaceAllUsesWith(index);
-    body->eraseArgument(k);
+    tcc::mergeIntoFirstDim(loop, k);
     return;
   }
 }

@@ -22,6 +22,8 @@
 //===----------------------------------------------------------------------------------===//
 #include "tcc/Codegen/Passes.h"
 
+#include "ParallelLoops.h"
+
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -430,27 +432,10 @@ public:
       emitRows(1, nullptr, DenseMap<unsigned, Value>());
       return;
     }
-    // A dynamic first dim (the batch) and a static second one become one dim, batch-major
-    // (k -> k / E, k % E): threads split it at any batch, and each thread's range covers few
-    // images, whose data stays in cache across its tiles.
-    Value merged;
-    if (order.size() > 1 && !tripCount(order[0]) && tripCount(order[1])) {
-      merged = upper[1];
-      upper[0] = arith::MulIOp::create(b, loc, upper[0], merged);
-      lower.erase(lower.begin() + 1);
-      upper.erase(upper.begin() + 1);
-      steps.erase(steps.begin() + 1);
-    }
-    scf::ParallelOp::create(b, loc, lower, upper, steps,
-                            [&](OpBuilder &nested, Location, ValueRange loopIvs) {
+    auto parallel = scf::ParallelOp::create(b, loc, lower, upper, steps,
+                            [&](OpBuilder &nested, Location, ValueRange ivs) {
                               OpBuilder::InsertionGuard guard(b);
                               moveTo(nested);
-                              SmallVector<Value> ivs(loopIvs);
-                              if (merged) {
-                                Value k = ivs[0];
-                                ivs[0] = arith::DivUIOp::create(b, loc, k, merged);
-                                ivs.insert(ivs.begin() + 1, arith::RemUIOp::create(b, loc, k, merged));
-                              }
                               DenseMap<unsigned, Value> dims;
                               Value tile, panel;
                               for (auto [d, iv] : llvm::zip(order, ivs)) {
@@ -483,6 +468,10 @@ public:
                                                    scf::YieldOp::create(b, loc);
                                                  });
                             });
+    // A dynamic first dim (the batch) and a static second one become one dim, batch-major
+    // (ParallelLoops.h): threads split it at any batch.
+    if (order.size() > 1 && !tripCount(order[0]) && tripCount(order[1]))
+      tcc::mergeIntoFirstDim(parallel, 1);
   }
 
 private:
