@@ -23,6 +23,7 @@ namespace {
 
 constexpr uint32_t kAbiVersion = 1; // TCC_ABI_VERSION
 constexpr int32_t kDataDependentDim = -2; // TCC_DIM_DATA_DEPENDENT
+constexpr uint32_t kImagesAlone = 1;      // TCC_MODEL_IMAGES_ALONE
 constexpr const char *kDescriptorSymbol = "tcc_model_descriptor_v1";
 
 struct DescriptorBuilder {
@@ -415,10 +416,21 @@ std::unique_ptr<llvm::Module> tcc::buildModelModule(ModuleOp mlirModule,
 
   auto *descriptorType = llvm::StructType::get(
       context, {b.i32, b.i32, b.ptr, b.ptr, b.ptr, b.ptr, b.i32, b.i32, b.i32, b.i32, b.ptr, b.ptr,
-                b.ptr, b.ptr, b.ptr, b.ptr, b.i32, b.i32, b.ptr, b.ptr, b.ptr, b.i64});
+                b.ptr, b.ptr, b.ptr, b.ptr, b.i32, b.i32, b.ptr, b.ptr, b.ptr, b.i64, b.i32, b.i32});
   module->setTargetTriple(llvm::Triple(target.triple));
   // The C layout on LP64 targets.
-  uint64_t size = 4 + 4 + 4 * 8 + 4 * 4 + 6 * 8 + 4 + 4 + 3 * 8 + 8;
+  uint64_t size = 4 + 4 + 4 * 8 + 4 * 4 + 6 * 8 + 4 + 4 + 3 * 8 + 8 + 4 + 4;
+  // The batch symbol (tcc-mark-batch-split proved that images are computed alone, so every
+  // output's dim 0 is the batch, even where its extent's formula was not the lone symbol).
+  int32_t batchSymbol = -1;
+  if (auto batch = mlirModule->getAttrOfType<FlatSymbolRefAttr>("tcc.batch_split"))
+    for (auto [s, symbol] : llvm::enumerate(interface.symbols))
+      if (symbol.name == batch.getValue())
+        batchSymbol = static_cast<int32_t>(s);
+  if (batchSymbol >= 0)
+    for (TensorInterface &output : published.outputs)
+      if (!output.shape.empty() && output.shape[0] < 0)
+        output.symbols[0] = batchSymbol;
   // Parameters: their descriptions, offsets, and the initial values (tcc_initial_parameters,
   // defined in the weights object).
   llvm::Constant *initialParameters = llvm::ConstantPointerNull::get(b.ptr);
@@ -442,7 +454,9 @@ std::unique_ptr<llvm::Module> tcc::buildModelModule(ModuleOp mlirModule,
        llvm::ConstantInt::get(b.i32, interface.parameters.size()), llvm::ConstantInt::get(b.i32, 0),
        describe(interface.parameters, "parameters"),
        b.array<int64_t>(b.i64, interface.parameterOffsets, "parameter_offsets"), initialParameters,
-       llvm::ConstantInt::get(b.i64, interface.parametersSize)});
+       llvm::ConstantInt::get(b.i64, interface.parametersSize),
+       llvm::ConstantInt::get(b.i32, batchSymbol < 0 ? 0 : batchSymbol),
+       llvm::ConstantInt::get(b.i32, batchSymbol < 0 ? 0 : kImagesAlone)});
   auto *global = new llvm::GlobalVariable(*module, descriptorType, true,
                                           llvm::GlobalValue::ExternalLinkage, descriptor,
                                           kDescriptorSymbol);

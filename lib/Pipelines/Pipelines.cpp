@@ -21,7 +21,7 @@ void tcc::buildOnnxToPrimPipeline(mlir::OpPassManager &pm) {
 // pass that tcc-opt can also run alone.
 static constexpr const char *kPrimToKernel =
     "tcc-fold-weights,canonicalize,tcc-lower-prim-to-linalg,tcc-signless-types,canonicalize,cse,"
-    "tcc-fuse-elementwise,canonicalize,cse,tcc-fold-scales,"
+    "tcc-fuse-elementwise,canonicalize,cse,tcc-fold-scales,tcc-mark-batch-split,"
     "tcc-entry-signature,"
     "eliminate-empty-tensors,canonicalize,cse,tcc-outline-kernels,"
     "one-shot-bufferize{bufferize-function-boundaries "

@@ -12,6 +12,7 @@
 #include "status_internal.h"
 
 #include <dlfcn.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,15 +72,65 @@ static tcc_status validate_tensor(const char *where, int is_input, int32_t index
   return NULL;
 }
 
+#if UINTPTR_MAX == UINT64_MAX
+_Static_assert(offsetof(tcc_model_descriptor, batch_symbol) == TCC_MODEL_DESCRIPTOR_V1_SIZE,
+               "batch_symbol follows the first release's descriptor");
+#endif
+
+/// The descriptor's flags (0 when it predates them).
+static uint32_t descriptor_flags(const tcc_model_descriptor *d) {
+  return d->size >= offsetof(tcc_model_descriptor, flags) + sizeof(d->flags) ? d->flags : 0;
+}
+
+int32_t tcc_descriptor_batch_symbol(const tcc_model_descriptor *d) {
+  return descriptor_flags(d) & TCC_MODEL_IMAGES_ALONE ? d->batch_symbol : -1;
+}
+
+/// A batch symbol must be dim 0 of every input and output and no other dim, and the model
+/// must have no parameters and no data-dependent outputs (model_abi.h).
+static tcc_status validate_batch_symbol(const char *where, const tcc_model_descriptor *d) {
+  uint32_t flags = descriptor_flags(d);
+  if (flags & ~TCC_MODEL_IMAGES_ALONE)
+    return tcc_make_status(TCC_STATUS_INVALID_MODEL, "%s: unknown descriptor flags 0x%x", where,
+                           (unsigned)(flags & ~TCC_MODEL_IMAGES_ALONE));
+  if (!(flags & TCC_MODEL_IMAGES_ALONE))
+    return NULL;
+  int32_t batch = d->batch_symbol;
+  if (batch < 0 || batch >= d->num_symbols)
+    return tcc_make_status(TCC_STATUS_INVALID_MODEL,
+                           "%s: batch_symbol is %d, expected a symbol (0 to %d)", where,
+                           (int)batch, (int)d->num_symbols - 1);
+  if (d->num_parameters > 0)
+    return tcc_make_status(TCC_STATUS_INVALID_MODEL,
+                           "%s: a model with parameters cannot have a batch_symbol", where);
+  for (int side = 0; side < 2; ++side) {
+    int32_t count = side == 0 ? d->num_inputs : d->num_outputs;
+    for (int32_t i = 0; i < count; ++i) {
+      const tcc_tensor_desc *t = side == 0 ? &d->inputs[i] : &d->outputs[i];
+      int ok = t->rank >= 1 && t->dim_symbols && t->dim_symbols[0] == batch;
+      for (int32_t k = 1; ok && k < t->rank; ++k)
+        ok = t->dim_symbols[k] != batch && t->dim_symbols[k] != TCC_DIM_DATA_DEPENDENT;
+      if (!ok)
+        return tcc_make_status(TCC_STATUS_INVALID_MODEL,
+                               "%s: batch_symbol %d '%s' must be dim 0 of every input and output "
+                               "and no other dim, but %s %d '%s' is not so (or has a "
+                               "data-dependent dim)",
+                               where, (int)batch, d->symbols[batch].name,
+                               side == 0 ? "input" : "output", (int)i, t->name);
+    }
+  }
+  return NULL;
+}
+
 static tcc_status validate_descriptor(const char *where, const tcc_model_descriptor *d) {
   if (d->abi_version != TCC_ABI_VERSION)
     return tcc_make_status(TCC_STATUS_INCOMPATIBLE,
                            "%s: the model has ABI version %u, this runtime reads version %d",
                            where, (unsigned)d->abi_version, TCC_ABI_VERSION);
-  if (d->size < sizeof(tcc_model_descriptor))
+  if (d->size < TCC_MODEL_DESCRIPTOR_V1_SIZE)
     return tcc_make_status(TCC_STATUS_INCOMPATIBLE,
-                           "%s: the model's descriptor has %u bytes, expected at least %zu", where,
-                           (unsigned)d->size, sizeof(tcc_model_descriptor));
+                           "%s: the model's descriptor has %u bytes, expected at least %d", where,
+                           (unsigned)d->size, TCC_MODEL_DESCRIPTOR_V1_SIZE);
   const char *missing_string = !d->tcc_version     ? "tcc_version"
                                : !d->target_triple ? "target_triple"
                                : !d->cpu           ? "cpu"
@@ -167,6 +218,9 @@ static tcc_status validate_descriptor(const char *where, const tcc_model_descrip
                              where, (int)i, p->name, (long long)offset,
                              (long long)d->parameters_size);
   }
+  tcc_status status = validate_batch_symbol(where, d);
+  if (status)
+    return status;
   // Every symbol gets its value from an input dim; one that no input uses cannot be bound.
   for (int32_t s = 0; s < d->num_symbols; ++s) {
     int bound = 0;
@@ -447,6 +501,10 @@ int32_t tcc_model_num_outputs(const tcc_model *model) {
 
 int32_t tcc_model_num_symbols(const tcc_model *model) {
   return model ? model->descriptor->num_symbols : 0;
+}
+
+int32_t tcc_model_batch_symbol(const tcc_model *model) {
+  return model ? tcc_descriptor_batch_symbol(model->descriptor) : -1;
 }
 
 static tcc_status tensor_info(const char *function, const tcc_model *model, int32_t index,

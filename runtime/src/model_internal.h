@@ -53,6 +53,9 @@ tcc_status tcc_model_bind_inputs(const tcc_model *model, const char *function,
 tcc_status tcc_model_compute_output_shapes(const tcc_model *model, const char *function,
                                            const int64_t *symbol_values, int64_t *shapes);
 
+/// The descriptor's batch_symbol, or -1 when the descriptor predates the field.
+int32_t tcc_descriptor_batch_symbol(const tcc_model_descriptor *d);
+
 /// For a model loaded with TCC_MODEL_FLAG_SKIP_CPU_CHECK, checks its CPU features now.
 tcc_status tcc_model_check_cpu_again(const tcc_model *model, const char *where);
 

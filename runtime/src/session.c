@@ -10,6 +10,7 @@
 #include "threads_internal.h"
 
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,6 +38,16 @@ struct tcc_session {
   void *workspace;
   size_t workspace_capacity;
   void *parameters; // parameters_size bytes, 64-byte aligned; NULL without parameters
+
+  // Image by image (the model's batch_symbol, unless TCC_SESSION_FLAG_WHOLE_BATCH): up to
+  // num_threads lanes, each running images alone with its own symbol values, tensor
+  // addresses and workspace slot.
+  int32_t batch_symbol; // -1: whole batches
+  int64_t *lane_symbol_values; // num_threads x num_symbols
+  void **lane_input_data;      // num_threads x num_inputs
+  void **lane_output_data;     // num_threads x num_outputs
+  int64_t *input_image_bytes, *output_image_bytes; // per tensor, this run
+  int32_t *lane_codes;         // num_threads
 
   tcc_import_table imports;
   // Set by report_error (from any thread of the pool); read after the run returns.
@@ -122,13 +133,20 @@ tcc_status tcc_session_create(tcc_model *model, const tcc_session_options *optio
                            model ? "out_session" : "model");
   tcc_session_options resolved = TCC_SESSION_OPTIONS_INIT;
   if (options) {
-    if (options->size < sizeof(tcc_session_options))
+    size_t minimum = offsetof(tcc_session_options, num_threads) + sizeof(options->num_threads);
+    if (options->size < minimum)
       return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT,
                              "%s: options->size is %zu, expected at least %zu (initialize "
                              "options with TCC_SESSION_OPTIONS_INIT)",
-                             function, options->size, sizeof(tcc_session_options));
+                             function, options->size, minimum);
     resolved.num_threads = options->num_threads;
+    // flags was appended; a smaller struct has none.
+    if (options->size >= offsetof(tcc_session_options, flags) + sizeof(options->flags))
+      resolved.flags = options->flags;
   }
+  if (resolved.flags & ~(uint32_t)TCC_SESSION_FLAG_WHOLE_BATCH)
+    return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT, "%s: unknown flag bits 0x%x", function,
+                           (unsigned)(resolved.flags & ~(uint32_t)TCC_SESSION_FLAG_WHOLE_BATCH));
   if (resolved.num_threads < 0 || resolved.num_threads > TCC_MAX_THREADS)
     return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT,
                            "%s: num_threads is %d, expected 0 (one per core) to %d", function,
@@ -156,6 +174,24 @@ tcc_status tcc_session_create(tcc_model *model, const tcc_session_options *optio
   session->input_end = allocate_array((size_t)d->num_inputs, sizeof(uintptr_t));
   session->output_begin = allocate_array((size_t)d->num_outputs, sizeof(uintptr_t));
   session->output_end = allocate_array((size_t)d->num_outputs, sizeof(uintptr_t));
+  session->batch_symbol = resolved.flags & TCC_SESSION_FLAG_WHOLE_BATCH
+                              ? -1
+                              : tcc_descriptor_batch_symbol(d);
+  if (session->batch_symbol >= 0) {
+    size_t lanes = (size_t)num_threads;
+    session->lane_symbol_values = allocate_array(lanes * (size_t)d->num_symbols, sizeof(int64_t));
+    session->lane_input_data = allocate_array(lanes * (size_t)d->num_inputs, sizeof(void *));
+    session->lane_output_data = allocate_array(lanes * (size_t)d->num_outputs, sizeof(void *));
+    session->input_image_bytes = allocate_array((size_t)d->num_inputs, sizeof(int64_t));
+    session->output_image_bytes = allocate_array((size_t)d->num_outputs, sizeof(int64_t));
+    session->lane_codes = allocate_array(lanes, sizeof(int32_t));
+    if (!session->lane_symbol_values || !session->lane_input_data ||
+        !session->lane_output_data || !session->input_image_bytes ||
+        !session->output_image_bytes || !session->lane_codes) {
+      tcc_session_release(session);
+      return tcc_make_status(TCC_STATUS_RESOURCE_EXHAUSTED, "%s: out of memory", function);
+    }
+  }
   if (!session->symbol_values || !session->output_shapes || !session->actual_shapes ||
       !session->input_data ||
       !session->output_data || !session->input_begin || !session->input_end ||
@@ -208,6 +244,12 @@ void tcc_session_release(tcc_session *session) {
   free(session->input_end);
   free(session->output_begin);
   free(session->output_end);
+  free(session->lane_symbol_values);
+  free(session->lane_input_data);
+  free(session->lane_output_data);
+  free(session->input_image_bytes);
+  free(session->output_image_bytes);
+  free(session->lane_codes);
   tcc_model_release(session->model);
   free(session);
 }
@@ -314,6 +356,99 @@ static tcc_status reserve_workspace(tcc_session *session, const char *function, 
   return NULL;
 }
 
+/// Runs images [first, first + count) of this run's tensors through lane `lane`'s tables and
+/// workspace slot, one image per call of the model, and returns the first failing code.
+static int32_t run_images(tcc_session *session, int32_t lane, int64_t first, int64_t count,
+                          void *workspace) {
+  const tcc_model_descriptor *d = session->model->descriptor;
+  int64_t *symbols = session->lane_symbol_values + (size_t)lane * (size_t)d->num_symbols;
+  void **inputs = session->lane_input_data + (size_t)lane * (size_t)d->num_inputs;
+  void **outputs = session->lane_output_data + (size_t)lane * (size_t)d->num_outputs;
+  memcpy(symbols, session->symbol_values, (size_t)d->num_symbols * sizeof(int64_t));
+  symbols[session->batch_symbol] = 1;
+  for (int64_t image = first; image < first + count; ++image) {
+    if (atomic_load_explicit(&session->error_reported, memory_order_relaxed))
+      return TCC_RUN_OK; // another lane failed; its message is the run's
+    for (int32_t i = 0; i < d->num_inputs; ++i)
+      inputs[i] = session->input_image_bytes[i]
+                      ? (char *)session->input_data[i] + image * session->input_image_bytes[i]
+                      : session->input_data[i];
+    for (int32_t o = 0; o < d->num_outputs; ++o)
+      outputs[o] = session->output_image_bytes[o]
+                       ? (char *)session->output_data[o] + image * session->output_image_bytes[o]
+                       : session->output_data[o];
+    int32_t code = d->run(&session->imports, symbols, inputs, outputs, workspace);
+    if (code != TCC_RUN_OK)
+      return code;
+  }
+  return TCC_RUN_OK;
+}
+
+/// What the lanes of one split run share.
+typedef struct lane_plan {
+  tcc_session *session;
+  int64_t images_per_lane;
+  size_t slot_bytes;
+} lane_plan;
+
+static void run_lanes(void *arg, int64_t begin, int64_t end) {
+  const lane_plan *plan = arg;
+  tcc_session *session = plan->session;
+  for (int64_t lane = begin; lane < end; ++lane)
+    session->lane_codes[lane] =
+        run_images(session, (int32_t)lane, lane * plan->images_per_lane, plan->images_per_lane,
+                   (char *)session->workspace + (size_t)lane * plan->slot_bytes);
+}
+
+/// The image-by-image run of a model with a batch symbol (batch >= 2): `lanes` threads
+/// each run a contiguous block of images alone, then the images left over (batch % lanes)
+/// run one at a time with the whole pool inside each kernel. Returns the model's code.
+static tcc_status run_split(tcc_session *session, const char *function, int32_t *out_code) {
+  const tcc_model *model = session->model;
+  const tcc_model_descriptor *d = model->descriptor;
+  int64_t batch = session->symbol_values[session->batch_symbol];
+  int64_t lanes = batch < session->num_threads ? batch : session->num_threads;
+  memcpy(session->lane_symbol_values, session->symbol_values,
+         (size_t)d->num_symbols * sizeof(int64_t));
+  session->lane_symbol_values[session->batch_symbol] = 1;
+  int64_t image_bytes = d->workspace_size(session->lane_symbol_values);
+  if (image_bytes < 0)
+    return tcc_make_status(TCC_STATUS_INTERNAL,
+                           "%s: the model's workspace_size returned the negative size %lld",
+                           function, (long long)image_bytes);
+  uint64_t slot = ((uint64_t)image_bytes + WORKSPACE_ALIGNMENT - 1) / WORKSPACE_ALIGNMENT *
+                  WORKSPACE_ALIGNMENT;
+  if (slot > (uint64_t)INT64_MAX / (uint64_t)lanes)
+    return tcc_make_status(TCC_STATUS_RESOURCE_EXHAUSTED,
+                           "%s: %lld workspace slots of %llu bytes overflow", function,
+                           (long long)lanes, (unsigned long long)slot);
+  tcc_status status = reserve_workspace(session, function, (int64_t)(slot * (uint64_t)lanes));
+  if (status)
+    return status;
+  // Tensors are dense and row-major with the batch as dim 0: image k starts k * size/batch
+  // bytes in.
+  for (int32_t i = 0; i < d->num_inputs; ++i)
+    session->input_image_bytes[i] =
+        (int64_t)((session->input_end[i] - session->input_begin[i]) / (uint64_t)batch);
+  for (int32_t o = 0; o < d->num_outputs; ++o)
+    session->output_image_bytes[o] =
+        (int64_t)((session->output_end[o] - session->output_begin[o]) / (uint64_t)batch);
+
+  lane_plan plan = {session, batch / lanes, (size_t)slot};
+  if (lanes == 1)
+    run_lanes(&plan, 0, 1);
+  else
+    tcc_thread_pool_parallel_for(session->pool, lanes, run_lanes, &plan);
+  int32_t code = TCC_RUN_OK;
+  for (int64_t lane = 0; lane < lanes && code == TCC_RUN_OK; ++lane)
+    code = session->lane_codes[lane];
+  int64_t done = plan.images_per_lane * lanes;
+  if (code == TCC_RUN_OK && done < batch)
+    code = run_images(session, 0, done, batch - done, session->workspace);
+  *out_code = code;
+  return NULL;
+}
+
 static tcc_status run_checked(tcc_session *session, const DLTensor *const *inputs,
                               size_t num_inputs, const DLTensor *const *outputs,
                               size_t num_outputs) {
@@ -336,7 +471,8 @@ static tcc_status run_checked(tcc_session *session, const DLTensor *const *input
                                            session->output_shapes);
   if (!status)
     status = check_outputs(session, function, outputs, num_outputs);
-  if (!status)
+  int split = session->batch_symbol >= 0 && session->symbol_values[session->batch_symbol] >= 2;
+  if (!status && !split)
     status = reserve_workspace(session, function, d->workspace_size(session->symbol_values));
   if (status)
     return status;
@@ -353,8 +489,15 @@ static tcc_status run_checked(tcc_session *session, const DLTensor *const *input
                                                : session->output_shapes[offset + k];
     offset += (size_t)entry->info.rank;
   }
-  int32_t code = d->run(&session->imports, session->symbol_values, session->input_data,
-                        session->output_data, session->workspace);
+  int32_t code = TCC_RUN_OK;
+  if (split) {
+    status = run_split(session, function, &code);
+    if (status)
+      return status;
+  } else {
+    code = d->run(&session->imports, session->symbol_values, session->input_data,
+                  session->output_data, session->workspace);
+  }
   session->stats.runs++;
   int reported = atomic_load(&session->error_reported);
   if (code == TCC_RUN_OK && !reported) {

@@ -285,8 +285,24 @@ TEST_CASE("inconsistent descriptors are rejected with a message", "[model][descr
       {"abi version", [](TestModel &m) { m.descriptor.abi_version = 3; },
        TCC_STATUS_INCOMPATIBLE, "the model has ABI version 3, this runtime reads version 1"},
       {"small size",
-       [](TestModel &m) { m.descriptor.size = sizeof(tcc_model_descriptor) - 8; },
+       [](TestModel &m) { m.descriptor.size = TCC_MODEL_DESCRIPTOR_V1_SIZE - 8; },
        TCC_STATUS_INCOMPATIBLE, "expected at least"},
+      {"unknown descriptor flags", [](TestModel &m) { m.descriptor.flags = 6; },
+       TCC_STATUS_INVALID_MODEL, "unknown descriptor flags 0x6"},
+      {"batch symbol out of range",
+       [](TestModel &m) {
+         m.descriptor.flags = TCC_MODEL_IMAGES_ALONE;
+         m.descriptor.batch_symbol = 1;
+       },
+       TCC_STATUS_INVALID_MODEL, "batch_symbol is 1, expected a symbol (0 to 0)"},
+      {"batch symbol not leading an output",
+       [](TestModel &m) {
+         m.descriptor.flags = TCC_MODEL_IMAGES_ALONE;
+         m.outputs[0].dim_symbols = m.staticDims;
+       },
+       TCC_STATUS_INVALID_MODEL,
+       "batch_symbol 0 'n' must be dim 0 of every input and output and no other dim, but output "
+       "0 'y' is not so"},
       {"null tcc_version", [](TestModel &m) { m.descriptor.tcc_version = nullName; },
        TCC_STATUS_INVALID_MODEL, "the descriptor's tcc_version is null"},
       {"null target", [](TestModel &m) { m.descriptor.target_triple = nullName; },

@@ -12,6 +12,8 @@
 
 #include <atomic>
 #include <cstdint>
+#include <mutex>
+#include <set>
 
 namespace tcc_test {
 
@@ -27,6 +29,11 @@ struct TestModelBehaviour {
   tcc_session *reenter = nullptr;      // run calls tcc_session_run on it
   tcc_status reenterStatus = nullptr;  // what that call returned
   std::atomic<int64_t> innerIterations{0};
+  // What run saw: calls, the largest n, and the distinct workspace addresses.
+  std::atomic<int64_t> runCalls{0};
+  std::atomic<int64_t> largestBatch{0};
+  std::mutex mutex;
+  std::set<void *> workspaces;
 };
 
 inline TestModelBehaviour &behaviour() {
@@ -38,6 +45,7 @@ struct TestModel {
   tcc_symbol_desc symbols[2] = {{"n", 1, 16}, {"m", 1, 16}};
   int64_t shape[2] = {-1, 2};
   int32_t dimSymbols[2] = {0, -1};
+  int32_t staticDims[2] = {-1, -1};
   tcc_tensor_desc inputs[1] = {{"x", TCC_DTYPE_FLOAT32, 2, shape, dimSymbols}};
   tcc_tensor_desc outputs[1] = {{"y", TCC_DTYPE_FLOAT32, 2, shape, dimSymbols}};
   tcc_model_descriptor descriptor{};
@@ -54,6 +62,9 @@ struct TestModel {
     b.reenter = nullptr;
     b.reenterStatus = nullptr;
     b.innerIterations = 0;
+    b.runCalls = 0;
+    b.largestBatch = 0;
+    b.workspaces.clear();
     descriptor.abi_version = TCC_ABI_VERSION;
     descriptor.size = sizeof(tcc_model_descriptor);
     descriptor.tcc_version = "test";
@@ -101,8 +112,15 @@ struct TestModel {
   }
 
   static int32_t run(const tcc_import_table *imports, const int64_t *symbolValues,
-                     void *const *inputs, void *const *outputs, void *) {
+                     void *const *inputs, void *const *outputs, void *workspace) {
     TestModelBehaviour &b = behaviour();
+    b.runCalls++;
+    for (int64_t seen = b.largestBatch; seen < symbolValues[0];)
+      b.largestBatch.compare_exchange_weak(seen, symbolValues[0]);
+    {
+      std::lock_guard<std::mutex> lock(b.mutex);
+      b.workspaces.insert(workspace);
+    }
     Args args{imports, static_cast<const float *>(inputs[0]), static_cast<float *>(outputs[0])};
     imports->parallel_for(imports->context, symbolValues[0], scale, &args);
     if (b.reportError)

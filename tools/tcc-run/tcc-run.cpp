@@ -2,6 +2,7 @@
 //
 //   tcc-run MODEL.so [--input FILE.npy]... [--output-dir DIR] [--compare REF.npy]...
 //                    [--rtol R] [--atol A] [--benchmark N] [--warmup W] [--threads T]
+//                    [--whole-batch]
 //
 // Inputs are given in the model's input order. --output-dir writes DIR/output_<k>.npy;
 // --compare checks output k against the k-th reference (|a - b| <= atol + rtol |b|, NaN equal
@@ -48,6 +49,7 @@ struct Options {
   int benchmarkRuns = 0;
   int warmupRuns = 5;
   int threads = 0;
+  bool wholeBatch = false;
   bool info = false;
 };
 
@@ -272,8 +274,9 @@ void printInfo(const tcc_model *model) {
   for (int32_t s = 0; s < numSymbols; ++s) {
     tcc_symbol_info info{};
     check(tcc_model_symbol_info(model, s, &info));
-    std::printf("symbol %s: [%lld, %s]\n", info.name, static_cast<long long>(info.min),
-                info.max < 0 ? "unbounded" : std::to_string(info.max).c_str());
+    std::printf("symbol %s: [%lld, %s]%s\n", info.name, static_cast<long long>(info.min),
+                info.max < 0 ? "unbounded" : std::to_string(info.max).c_str(),
+                s == tcc_model_batch_symbol(model) ? " (the batch: images run alone)" : "");
   }
   auto describe = [](const char *what, int32_t index, const tcc_tensor_info &info) {
     std::string dims;
@@ -342,6 +345,8 @@ int runTool(const Options &options) {
 
   tcc_session_options sessionOptions = TCC_SESSION_OPTIONS_INIT;
   sessionOptions.num_threads = options.threads;
+  if (options.wholeBatch)
+    sessionOptions.flags |= TCC_SESSION_FLAG_WHOLE_BATCH;
   tcc_session *rawSession = nullptr;
   check(tcc_session_create(model.get(), &sessionOptions, &rawSession));
   std::unique_ptr<tcc_session, SessionDeleter> session(rawSession);
@@ -425,6 +430,8 @@ int main(int argc, char **argv) {
       ->check(CLI::Range(0, 1000000000));
   app.add_option("--threads", options.threads, "threads per run; 0 = one per core (default)")
       ->check(CLI::Range(0, 1024));
+  app.add_flag("--whole-batch", options.wholeBatch,
+               "run the whole batch at once, even when the model may run image by image");
   app.add_flag("--info", options.info,
                "print the model's symbols (with their ranges), inputs, outputs and parameters; "
                "with no "

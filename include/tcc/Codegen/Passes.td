@@ -30,6 +30,33 @@ def EntrySignature : Pass<"tcc-entry-signature", "mlir::ModuleOp"> {
                            "::mlir::tensor::TensorDialect", "::mlir::func::FuncDialect"];
 }
 
+def MarkBatchSplit : Pass<"tcc-mark-batch-split", "mlir::ModuleOp"> {
+  let summary = "Prove that @main computes each image of its batch alone, for the runtime";
+  let description = [{
+    Runs on linalg on tensors, before tcc-entry-signature. When every input and output of
+    @main leads with one symbol (alone, in no other dim; it admits 1) and every op keeps the
+    images apart (linalg ops whose batched operands share one parallel loop that nothing else
+    reads; pads, reshapes, slices, concatenations that leave the batch dim whole), and the
+    weights are used at least `min-weight-reuse` times per image (contraction multiply-adds
+    per image / weight elements), the module gets `tcc.batch_split = @symbol`. The packager
+    publishes it as the descriptor's `batch_symbol`: the runtime may then run the model on one
+    image at a time (model_abi.h). Anything not understood leaves the module unmarked.
+
+    ```mlir
+    func.func @main(%x: tensor<?x3x8x8xf32>) -> tensor<?x4x8x8xf32>  // %x bound to [@n]
+    // a convolution, a bias, a ReLU: module attributes {tcc.batch_split = @n}
+    ```
+  }];
+  let options = [
+    Option<"minWeightReuse", "min-weight-reuse", "int64_t", /*default=*/"32",
+           "Mark only models whose contractions use each weight element at least this many "
+           "times per image on average">,
+    Option<"explain", "explain", "bool", /*default=*/"false",
+           "Emit a remark saying why a module is not marked">,
+  ];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect", "::mlir::tensor::TensorDialect"];
+}
+
 def OutlineKernels : Pass<"tcc-outline-kernels", "mlir::ModuleOp"> {
   let summary = "Form kernels from the compute ops of @main and outline them";
   let description = [{

@@ -132,7 +132,23 @@ typedef struct tcc_model_descriptor {
   const int64_t *parameter_offsets;
   const void *initial_parameters;
   int64_t parameters_size;
+  /* Appended after the first release (a descriptor that ends before them has neither).
+   * With TCC_MODEL_IMAGES_ALONE in flags, batch_symbol names the symbol that is dim 0 of
+   * every input and output and no other dim, and the model promises that it computes each
+   * image alone: for any b, images [b, b+k) of the outputs are what run gives for images
+   * [b, b+k) of the inputs with the symbol set to k (k >= 1), whatever the other images
+   * hold. The runtime may then run the model image by image, or several images at once on
+   * different threads with their own workspaces. Such a model has no parameters and no
+   * data-dependent outputs. */
+  int32_t batch_symbol;
+  uint32_t flags; /* TCC_MODEL_* bits; others must be 0 */
 } tcc_model_descriptor;
+
+/* tcc_model_descriptor.flags: batch_symbol is valid (see there). */
+#define TCC_MODEL_IMAGES_ALONE 1u
+
+/* The descriptor's size before batch_symbol was appended; smaller ones are refused. */
+#define TCC_MODEL_DESCRIPTOR_V1_SIZE 144
 
 #ifdef __cplusplus
 }

@@ -215,6 +215,9 @@ TCC_API int32_t tcc_model_num_inputs(const tcc_model *model);
 TCC_API int32_t tcc_model_num_outputs(const tcc_model *model);
 /// The number of symbolic dims of the model. Thread-safe.
 TCC_API int32_t tcc_model_num_symbols(const tcc_model *model);
+/// The symbol that is the batch (dim 0 of every input and output) of a model that computes
+/// each image alone, so that sessions may run it image by image; -1 when there is none.
+TCC_API int32_t tcc_model_batch_symbol(const tcc_model *model);
 
 /// One input or output of a model. All pointers are owned by the model and live as long as it.
 typedef struct tcc_tensor_info {
@@ -279,9 +282,22 @@ typedef struct tcc_session_options {
   /// 0 = one per core available to the process, 1 = everything runs on the caller's thread,
   /// T > 1 = T - 1 worker threads created with the session (at most 1024).
   int32_t num_threads;
+  /// TCC_SESSION_FLAG_* bits; unknown bits are an error. (Appended after the first release:
+  /// an options struct whose size ends before it means no flags.)
+  uint32_t flags;
 } tcc_session_options;
 
-#define TCC_SESSION_OPTIONS_INIT {sizeof(tcc_session_options), 0}
+/// Bits of tcc_session_options.flags.
+enum {
+  /// Always run the whole batch at once. By default, a model whose compiler proved that it
+  /// computes each image alone (tcc_model_batch_symbol) runs one image at a time, and with
+  /// several threads, several images at once, each on its own thread and workspace slot
+  /// (its intermediates stay in cache and its threads never wait on each other). Results
+  /// are the same either way.
+  TCC_SESSION_FLAG_WHOLE_BATCH = 1u << 0,
+};
+
+#define TCC_SESSION_OPTIONS_INIT {sizeof(tcc_session_options), 0, 0}
 
 /// Sets `options` to the defaults (same as TCC_SESSION_OPTIONS_INIT). Thread-safe.
 TCC_API void tcc_session_options_init(tcc_session_options *options);
