@@ -2,6 +2,7 @@
 #include "tcc/Codegen/Passes.h"
 
 #include "tcc/Support/Diagnostics.h"
+#include "tcc/Support/LinalgBodies.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -70,21 +71,6 @@ std::string sanitize(StringRef name) {
 bool isClonable(Value v) {
   auto constant = v.getDefiningOp<arith::ConstantOp>();
   return constant && !isa<ShapedType>(constant.getType());
-}
-
-/// A reduction whose body accumulates `out + x * y`: a contraction or convolution.
-bool isContraction(linalg::LinalgOp op) {
-  if (op.getNumReductionLoops() == 0 || op.getNumDpsInits() != 1 || !op.getBlock())
-    return false;
-  auto yield = dyn_cast<linalg::YieldOp>(op.getBlock()->getTerminator());
-  if (!yield || yield.getNumOperands() != 1)
-    return false;
-  Operation *add = yield.getOperand(0).getDefiningOp();
-  if (!isa_and_nonnull<arith::AddFOp, arith::AddIOp>(add))
-    return false;
-  return llvm::any_of(add->getOperands(), [](Value term) {
-    return isa_and_nonnull<arith::MulFOp, arith::MulIOp>(term.getDefiningOp());
-  });
 }
 
 /// A pooling window: `out = max/min/+(out, in)` where `in`'s last index follows the
@@ -162,13 +148,13 @@ SmallVector<Operation *> formKernel(Operation *op, const DenseSet<Operation *> &
   // Other reductions keep their fill as a kernel of its own: each is then one parallel loop
   // nest that threads can split (only the tiler folds a fill into the loops after it: for
   // contractions and pooling windows).
-  if (!isContraction(contraction) && !isWindowReduction(contraction))
+  if (!tcc::accumulatesProducts(contraction) && !isWindowReduction(contraction))
     return {op};
   if (auto fill = init.getDefiningOp<linalg::FillOp>())
     if (fill->hasOneUse() && fill->getBlock() == op->getBlock())
       group.push_back(fill);
   group.push_back(op);
-  if (!isContraction(contraction))
+  if (!tcc::accumulatesProducts(contraction))
     return group;
   linalg::GenericOp epilogue = findEpilogue(contraction);
   if (epilogue && !taken.contains(epilogue)) {

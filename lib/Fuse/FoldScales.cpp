@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------------------===//
 #include "tcc/Fuse/Passes.h"
+#include "tcc/Support/LinalgBodies.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -27,23 +28,6 @@ namespace tcc {
 using namespace mlir;
 
 namespace {
-
-/// Whether `op`'s body is `yield out + in0 * in1` (any operand order) on floats.
-bool isMultiplyAccumulate(linalg::GenericOp op) {
-  if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 || op.getNumReductionLoops() == 0)
-    return false;
-  Block *body = op.getBody();
-  if (body->getOperations().size() != 3)
-    return false;
-  auto add = cast<linalg::YieldOp>(body->getTerminator()).getOperand(0).getDefiningOp<arith::AddFOp>();
-  if (!add)
-    return false;
-  Value acc = body->getArgument(2);
-  Value product = add.getLhs() == acc ? add.getRhs() : add.getRhs() == acc ? add.getLhs() : Value();
-  auto mul = product ? product.getDefiningOp<arith::MulFOp>() : nullptr;
-  return mul && ((mul.getLhs() == body->getArgument(0) && mul.getRhs() == body->getArgument(1)) ||
-                 (mul.getLhs() == body->getArgument(1) && mul.getRhs() == body->getArgument(0)));
-}
 
 /// For an all-parallel `yield in0 * in1`, the input operand with the identity map (the map)
 /// and the other one (the scale).
@@ -82,7 +66,7 @@ struct FoldScaleIntoWeights : OpRewritePattern<linalg::GenericOp> {
   using OpRewritePattern::OpRewritePattern;
 
   LogicalResult matchAndRewrite(linalg::GenericOp op, PatternRewriter &rewriter) const override {
-    if (!isMultiplyAccumulate(op) || !op.hasPureTensorSemantics())
+    if (!tcc::isMultiplyAdd(op) || !op.hasPureTensorSemantics())
       return failure();
     for (unsigned k = 0; k < 2; ++k) {
       OpOperand *scaledOperand = op.getDpsInputOperand(k), *weights = op.getDpsInputOperand(1 - k);

@@ -1,5 +1,6 @@
 //===- FuseElementwise.cpp - pointwise producers merged into their consumers -----------===//
 #include "tcc/Fuse/Passes.h"
+#include "tcc/Support/LinalgBodies.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -15,22 +16,6 @@ namespace tcc {
 using namespace mlir;
 
 namespace {
-
-/// A reduction whose body yields `out + x * y`: a contraction, left for the tiler.
-bool isContraction(linalg::GenericOp op) {
-  if (op.getNumReductionLoops() == 0)
-    return false;
-  auto yield = cast<linalg::YieldOp>(op.getBody()->getTerminator());
-  if (yield.getNumOperands() != 1)
-    return false;
-  Operation *add = yield.getOperand(0).getDefiningOp();
-  if (!isa_and_nonnull<arith::AddFOp, arith::AddIOp>(add))
-    return false;
-  for (Value term : add->getOperands())
-    if (isa_and_nonnull<arith::MulFOp, arith::MulIOp>(term.getDefiningOp()))
-      return true;
-  return false;
-}
 
 /// The number of arithmetic ops of `op`'s body, or -1 when it has others (math, divisions).
 int64_t arithmeticOps(linalg::GenericOp op) {
@@ -66,7 +51,7 @@ bool isCheap(linalg::GenericOp op) {
 bool shouldFuse(OpOperand *use) {
   auto producer = use->get().getDefiningOp<linalg::GenericOp>();
   auto consumer = dyn_cast<linalg::GenericOp>(use->getOwner());
-  if (!producer || !consumer || isContraction(consumer))
+  if (!producer || !consumer || tcc::accumulatesProducts(consumer))
     return false;
   // Recomputed per user, a cheap producer must not make the consumer's body grow without
   // bound (x*x of x*x of ... would double it at each level).

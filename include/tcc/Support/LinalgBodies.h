@@ -1,0 +1,27 @@
+//===- LinalgBodies.h - what a linalg op's body computes, asked by several stages --*- C++ -*-===//
+//
+// Fusion, kernel formation, the scale folding and the contraction tiler each ask whether an
+// op is a contraction; they ask it here, so that they agree on what one is.
+//
+//===----------------------------------------------------------------------------------===//
+#ifndef TCC_SUPPORT_LINALGBODIES_H
+#define TCC_SUPPORT_LINALGBODIES_H
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+
+namespace tcc {
+
+/// A reduction with one output whose body yields `out + x * y` for some products x * y
+/// (float or integer; the factors may be computed in the body: a convert, a zero point):
+/// a contraction or a convolution. Fusion never merges into such an op, and kernel formation
+/// gives it its fill and epilogue.
+bool accumulatesProducts(mlir::linalg::LinalgOp op);
+
+/// A reduction whose body is exactly `yield out + in0 * in1` on floats (any operand order of
+/// the add and of the product), with two inputs and one output: what the contraction tiler
+/// emits as vector FMAs, and what a scale can move through.
+bool isMultiplyAdd(mlir::linalg::LinalgOp op);
+
+} // namespace tcc
+
+#endif // TCC_SUPPORT_LINALGBODIES_H
