@@ -96,8 +96,8 @@ func.func @main(%x: tensor<?x4xf32>) -> tensor<?x4xf32> {
 
 // -----
 
-// A reshape that merges the batch with another dim ([n, 2, 3] -> [2n, 3]) moves rows
-// between images.
+// A reshape that merges the batch with another dim ([n, 2, 3] -> [2n, 3]) into an output:
+// the output does not lead with the batch.
 // CHECK-LABEL: {{^}}module {{[{]$}}
 // REUSE1-LABEL: {{^}}module {{[{]$}}
 prim.symbol @n
@@ -263,5 +263,81 @@ func.func @main(%x: tensor<?x4xf32>, %z: tensor<?x4xf32>) -> tensor<?x4xf32> {
 prim.symbol @n {divisor = 8 : i64}
 func.func @main(%x: tensor<?x4xf32>) -> tensor<?x4xf32> {
   prim.bind_shape %x [@n] affine_map<()[s0] -> (s0, 4)> : tensor<?x4xf32>
+  return %x : tensor<?x4xf32>
+}
+
+// -----
+
+// The batch folded with the heads for attention ([n, 4, 3] -> [4 n, 3]: image b is rows
+// [4 b, 4 b + 4)), computed on, and unfolded by an extent that a Reshape's 0 / -1 formula
+// leaves: `n == 0 ? 4 n : n` is n for every n, `m == -1` never holds (its branch, a
+// division, is opaque and never taken), and the element-count check holds for every n.
+// CHECK-LABEL: {{^}}module attributes {tcc.batch_split = @n}
+// REUSE1-LABEL: {{^}}module attributes {tcc.batch_split = @n}
+prim.symbol @n
+func.func @main(%x: tensor<?x4x3xf32>) -> tensor<?x4x3xf32> {
+  prim.bind_shape %x [@n] affine_map<()[s0] -> (s0, 4, 3)> : tensor<?x4x3xf32>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c12 = arith.constant 12 : index
+  %cm1 = arith.constant -1 : index
+  %n = tensor.dim %x, %c0 : tensor<?x4x3xf32>
+  %folded = tensor.collapse_shape %x [[0, 1], [2]] : tensor<?x4x3xf32> into tensor<?x3xf32>
+  %rows = tensor.dim %folded, %c0 : tensor<?x3xf32>
+  %e = tensor.empty(%rows) : tensor<?x3xf32>
+  %y = linalg.generic {
+      indexing_maps = [affine_map<(r, j) -> (r, j)>, affine_map<(r, j) -> (r, j)>],
+      iterator_types = ["parallel", "parallel"]}
+      ins(%folded : tensor<?x3xf32>) outs(%e : tensor<?x3xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %t = arith.mulf %a, %a : f32
+    linalg.yield %t : f32
+  } -> tensor<?x3xf32>
+  %four_n = arith.muli %n, %c4 : index
+  %is0 = arith.cmpi eq, %n, %c0 : index
+  %m = arith.select %is0, %four_n, %n : index
+  %isneg = arith.cmpi eq, %m, %cm1 : index
+  %total = arith.muli %n, %c12 : index
+  %per = arith.maxsi %total, %c1 : index
+  %inferred = arith.floordivsi %total, %per : index
+  %out = arith.select %isneg, %inferred, %m : index
+  %count = arith.muli %out, %c12 : index
+  %same = arith.cmpi eq, %count, %total : index
+  prim.check %same, "the reshape target must have as many elements as the input"
+  %z = tensor.expand_shape %y [[0, 1], [2]] output_shape [%out, 4, 3] : tensor<?x3xf32> into tensor<?x4x3xf32>
+  return %z : tensor<?x4x3xf32>
+}
+
+// -----
+
+// Folded the other way round ([4, n, 3] -> [4 n, 3]: image b is not one block of rows).
+// CHECK-LABEL: {{^}}module {{[{]$}}
+// REUSE1-LABEL: {{^}}module {{[{]$}}
+prim.symbol @n
+func.func @main(%x: tensor<?x4x3xf32>) -> tensor<?x4x3xf32> {
+  prim.bind_shape %x [@n] affine_map<()[s0] -> (s0, 4, 3)> : tensor<?x4x3xf32>
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %x, %c0 : tensor<?x4x3xf32>
+  %e = tensor.empty(%n) : tensor<4x?x3xf32>
+  %t = linalg.transpose ins(%x : tensor<?x4x3xf32>) outs(%e : tensor<4x?x3xf32>) permutation = [1, 0, 2]
+  %folded = tensor.collapse_shape %t [[0, 1], [2]] : tensor<4x?x3xf32> into tensor<?x3xf32>
+  %z = tensor.expand_shape %folded [[0, 1], [2]] output_shape [%n, 4, 3] : tensor<?x3xf32> into tensor<?x4x3xf32>
+  return %z : tensor<?x4x3xf32>
+}
+
+// -----
+
+// A check that holds for some batch extents only (n >= 2) might fail for one image.
+// CHECK-LABEL: {{^}}module {{[{]$}}
+// REUSE1-LABEL: {{^}}module {{[{]$}}
+prim.symbol @n
+func.func @main(%x: tensor<?x4xf32>) -> tensor<?x4xf32> {
+  prim.bind_shape %x [@n] affine_map<()[s0] -> (s0, 4)> : tensor<?x4xf32>
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %n = tensor.dim %x, %c0 : tensor<?x4xf32>
+  %big = arith.cmpi sge, %n, %c2 : index
+  prim.check %big, "the batch is at least 2"
   return %x : tensor<?x4xf32>
 }
