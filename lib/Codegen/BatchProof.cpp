@@ -258,23 +258,71 @@ bool BatchProof::select(Value result, const Condition &cond, Value x, Value y) {
 // Tensors
 //===----------------------------------------------------------------------------------===//
 
+/// Whether `op` clamps an index of loop `l` (over [0, F N)) to a range that holds it: min with
+/// a bound of at least F N - 1, max with a constant of at most 0. Such an index is l itself.
+bool BatchProof::isHarmlessClamp(Operation *op, int64_t factor) const {
+  if (!isa<arith::MinSIOp, arith::MaxSIOp>(op))
+    return false;
+  for (Value bound : op->getOperands()) {
+    if (op->getParentOp()->isAncestor(bound.getParentBlock()->getParentOp()) &&
+        !isa<BlockArgument>(bound) && bound.getDefiningOp() &&
+        isa<arith::MinSIOp, arith::MaxSIOp, linalg::IndexOp>(bound.getDefiningOp()))
+      continue; // the clamped index
+    std::optional<Affine> f = affine(bound);
+    if (!f)
+      return false;
+    if (isa<arith::MinSIOp>(op) ? !(f->a == factor && f->b >= -1) : !(f->a == 0 && f->b <= 0))
+      return false;
+  }
+  return true;
+}
+
+/// The linalg.index under harmless clamps of `index`, if that is what it is.
+static linalg::IndexOp clampedIndex(Value index) {
+  while (Operation *def = index.getDefiningOp()) {
+    if (auto direct = dyn_cast<linalg::IndexOp>(def))
+      return direct;
+    if (!isa<arith::MinSIOp, arith::MaxSIOp>(def))
+      return nullptr;
+    // The operand defined inside the body is the index; the other is the bound.
+    Value inner = def->getOperand(0), other = def->getOperand(1);
+    if (!inner.getDefiningOp() || isa<arith::ConstantOp>(inner.getDefiningOp()))
+      std::swap(inner, other);
+    index = inner;
+  }
+  return nullptr;
+}
+
 bool BatchProof::bodyKeepsImages(linalg::LinalgOp op, std::optional<unsigned> loop,
                                  int64_t factor) const {
   bool ok = true;
+  // The image's own index reads the image's own slice of a batched tensor (a gather written
+  // as tensor.extract at linalg.index, maybe clamped to the range it is in), and nothing else.
+  std::function<bool(Value)> onlyImageIndex = [&](Value index) {
+    for (OpOperand &use : index.getUses()) {
+      Operation *user = use.getOwner();
+      if (isHarmlessClamp(user, factor)) {
+        if (!onlyImageIndex(user->getResult(0)))
+          return false;
+        continue;
+      }
+      auto extract = dyn_cast<tensor::ExtractOp>(user);
+      std::optional<Batched> b = extract ? batched(extract.getTensor()) : std::nullopt;
+      if (!b || b->factor != factor || use.getOperandNumber() != 1 + b->dim)
+        return false;
+    }
+    return true;
+  };
   op->walk([&](Operation *inner) {
     if (inner == op.getOperation())
       return;
-    // The image's own index reads the image's own slice of a batched tensor (a gather
-    // written as tensor.extract at linalg.index), and nothing else.
     if (auto index = dyn_cast<linalg::IndexOp>(inner)) {
       if (loop && index.getDim() == *loop)
-        for (OpOperand &use : index->getUses()) {
-          auto extract = dyn_cast<tensor::ExtractOp>(use.getOwner());
-          std::optional<Batched> b = extract ? batched(extract.getTensor()) : std::nullopt;
-          ok &= b && b->factor == factor && use.getOperandNumber() == 1 + b->dim;
-        }
+        ok &= onlyImageIndex(index);
       return;
     }
+    if (loop && isHarmlessClamp(inner, factor))
+      return; // its bound may be the batch extent; its uses were checked from the index
     for (OpOperand &use : inner->getOpOperands()) {
       Value operand = use.get();
       if (op->isAncestor(operand.getParentBlock()->getParentOp()) || isInvariant(operand))
@@ -285,7 +333,7 @@ bool BatchProof::bodyKeepsImages(linalg::LinalgOp op, std::optional<unsigned> lo
         ok = false;
         continue;
       }
-      auto index = extract.getIndices()[b->dim].getDefiningOp<linalg::IndexOp>();
+      linalg::IndexOp index = clampedIndex(extract.getIndices()[b->dim]);
       ok &= index && index.getDim() == *loop && op->isAncestor(index);
     }
   });

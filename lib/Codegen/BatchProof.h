@@ -88,6 +88,7 @@ private:
   bool visitLinalg(mlir::linalg::LinalgOp op);
   bool bodyKeepsImages(mlir::linalg::LinalgOp op, std::optional<unsigned> loop,
                        int64_t factor) const;
+  bool isHarmlessClamp(mlir::Operation *op, int64_t factor) const;
   bool visitPad(mlir::tensor::PadOp op);
   bool visitCollapse(mlir::tensor::CollapseShapeOp op);
   bool visitExpand(mlir::tensor::ExpandShapeOp op);

@@ -341,3 +341,57 @@ func.func @main(%x: tensor<?x4xf32>) -> tensor<?x4xf32> {
   prim.check %big, "the batch is at least 2"
   return %x : tensor<?x4xf32>
 }
+
+// -----
+
+// A slice written as a gather whose image index is clamped to the range it is in
+// (max(min(b, n - 1), 0) = b): the image reads its own slice.
+// CHECK-LABEL: {{^}}module attributes {tcc.batch_split = @n}
+// REUSE1-LABEL: {{^}}module attributes {tcc.batch_split = @n}
+prim.symbol @n
+func.func @main(%x: tensor<?x4xf32>) -> tensor<?x2xf32> {
+  prim.bind_shape %x [@n] affine_map<()[s0] -> (s0, 4)> : tensor<?x4xf32>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %n = tensor.dim %x, %c0 : tensor<?x4xf32>
+  %last = arith.subi %n, %c1 : index
+  %e = tensor.empty(%n) : tensor<?x2xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(b, j) -> (b, j)>], iterator_types = ["parallel", "parallel"]}
+      outs(%e : tensor<?x2xf32>) {
+  ^bb0(%o: f32):
+    %b = linalg.index 0 : index
+    %j = linalg.index 1 : index
+    %lo = arith.minsi %b, %last : index
+    %in = arith.maxsi %lo, %c0 : index
+    %k = arith.addi %j, %c2 : index
+    %v = tensor.extract %x[%in, %k] : tensor<?x4xf32>
+    linalg.yield %v : f32
+  } -> tensor<?x2xf32>
+  return %y : tensor<?x2xf32>
+}
+
+// -----
+
+// Clamped below the last image (min(b, n - 2)): the last image would read another's row.
+// CHECK-LABEL: {{^}}module {{[{]$}}
+// REUSE1-LABEL: {{^}}module {{[{]$}}
+prim.symbol @n
+func.func @main(%x: tensor<?x4xf32>) -> tensor<?x2xf32> {
+  prim.bind_shape %x [@n] affine_map<()[s0] -> (s0, 4)> : tensor<?x4xf32>
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %n = tensor.dim %x, %c0 : tensor<?x4xf32>
+  %last = arith.subi %n, %c2 : index
+  %e = tensor.empty(%n) : tensor<?x2xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(b, j) -> (b, j)>], iterator_types = ["parallel", "parallel"]}
+      outs(%e : tensor<?x2xf32>) {
+  ^bb0(%o: f32):
+    %b = linalg.index 0 : index
+    %j = linalg.index 1 : index
+    %lo = arith.minsi %b, %last : index
+    %v = tensor.extract %x[%lo, %j] : tensor<?x4xf32>
+    linalg.yield %v : f32
+  } -> tensor<?x2xf32>
+  return %y : tensor<?x2xf32>
+}
