@@ -200,6 +200,24 @@ struct PlanBuffersPass : tcc::impl::PlanBuffersBase<PlanBuffersPass> {
       if (failed(applyPatternsGreedily(main, std::move(patterns))))
         return signalPassFailure();
     }
+    // Kernels write only into the buffers their caller passes: a kernel that allocates
+    // would materialize an intermediate of its own (a fused group that did not stay fused,
+    // a copy bufferization inserted) outside the plan, at every call.
+    bool kernelsAllocate = false;
+    for (auto kernel : module.getOps<func::FuncOp>()) {
+      if (!kernel->hasAttr("tcc.kernel"))
+        continue;
+      kernel.walk([&](Operation *op) {
+        if (isa<memref::AllocOp, memref::AllocaOp>(op)) {
+          op->emitError() << "internal error: kernel @" << kernel.getSymName()
+                          << " allocates a buffer of its own (an intermediate its fused ops "
+                             "should have kept in registers or in the caller's buffers)";
+          kernelsAllocate = true;
+        }
+      });
+    }
+    if (kernelsAllocate)
+      return signalPassFailure();
     Block &block = main.getBody().front();
     DenseMap<Operation *, int64_t> position;
     int64_t index = 0;
