@@ -47,6 +47,17 @@ void runImages(tcc_session *session, int64_t n) {
     REQUIRE(y.data[i] == 2.0f * values[i]);
 }
 
+/// What run saw since the behaviour was reset: calls, the largest n, distinct workspaces.
+void checkCalls(int64_t calls, int64_t largestBatch, size_t workspaces) {
+  TestModelBehaviour &b = behaviour();
+  CHECK(b.runCalls == calls);
+  CHECK(b.largestBatch == largestBatch);
+  CHECK(b.workspaces.size() == workspaces);
+  b.runCalls = 0;
+  b.largestBatch = 0;
+  b.workspaces.clear();
+}
+
 } // namespace
 
 TEST_CASE("the batch symbol is published", "[batch]") {
@@ -61,10 +72,7 @@ TEST_CASE("one thread runs the images one at a time", "[batch][run]") {
   ImagesAloneModel m;
   Session session = createSession(m.model.get(), 1, 0);
   runImages(session.get(), 5);
-  TestModelBehaviour &b = behaviour();
-  CHECK(b.runCalls == 5);
-  CHECK(b.largestBatch == 1);
-  CHECK(b.workspaces.size() == 1);
+  checkCalls(5, 1, 1);
 }
 
 TEST_CASE("threads run images at once, each with its own workspace slot", "[batch][run][threads]") {
@@ -72,10 +80,7 @@ TEST_CASE("threads run images at once, each with its own workspace slot", "[batc
   Session session = createSession(m.model.get(), 2, 0);
   // 5 images on 2 threads: 2 lanes of 2 images, then the last image alone.
   runImages(session.get(), 5);
-  TestModelBehaviour &b = behaviour();
-  CHECK(b.runCalls == 5);
-  CHECK(b.largestBatch == 1);
-  CHECK(b.workspaces.size() == 2);
+  checkCalls(5, 1, 2);
   tcc_session_stats stats = TCC_SESSION_STATS_INIT;
   REQUIRE_OK(tcc_session_get_stats(session.get(), &stats));
   CHECK(stats.workspace_bytes == 2 * 64); // two 64-byte slots
@@ -84,35 +89,29 @@ TEST_CASE("threads run images at once, each with its own workspace slot", "[batc
   REQUIRE_OK(tcc_session_get_stats(session.get(), &stats));
   CHECK(stats.workspace_allocations == 1);
   CHECK(stats.runs == 2);
+  checkCalls(5, 1, 2);
 
   // More threads than images: one lane per image.
   Session wide = createSession(m.model.get(), 8, 0);
-  b.workspaces.clear();
-  b.runCalls = 0;
   runImages(wide.get(), 3);
-  CHECK(b.runCalls == 3);
-  CHECK(b.workspaces.size() == 3);
+  checkCalls(3, 1, 3);
 }
 
 TEST_CASE("a single image and TCC_SESSION_FLAG_WHOLE_BATCH run the batch at once", "[batch][run]") {
   ImagesAloneModel m;
   Session session = createSession(m.model.get(), 2, 0);
   runImages(session.get(), 1);
-  TestModelBehaviour &b = behaviour();
-  CHECK(b.runCalls == 1);
+  checkCalls(1, 1, 1);
 
   Session whole = createSession(m.model.get(), 2, TCC_SESSION_FLAG_WHOLE_BATCH);
-  b.runCalls = 0;
   runImages(whole.get(), 6);
-  CHECK(b.runCalls == 1);
-  CHECK(b.largestBatch == 6);
+  checkCalls(1, 6, 1);
 
   // A model without the promise always runs whole batches.
   ImagesAloneModel plain(false);
   Session other = createSession(plain.model.get(), 2, 0);
-  b.runCalls = 0;
   runImages(other.get(), 6);
-  CHECK(b.runCalls == 1);
+  checkCalls(1, 6, 1);
 }
 
 TEST_CASE("a failing image fails the run with the model's message", "[batch][run]") {
