@@ -330,24 +330,31 @@ static tcc_status check_outputs(tcc_session *session, const char *function,
   return NULL;
 }
 
-/// Makes the workspace at least `bytes` large; grows it only when needed.
-static tcc_status reserve_workspace(tcc_session *session, const char *function, int64_t bytes) {
+/// Makes the workspace hold `slots` slots of `bytes` each (the model's workspace_size, one slot
+/// per lane of an image-by-image run, else one), every slot 64-byte aligned; grows it only
+/// when needed. *out_stride is the distance between slots.
+static tcc_status reserve_workspace(tcc_session *session, const char *function, int64_t bytes,
+                                    int64_t slots, size_t *out_stride) {
   if (bytes < 0)
     return tcc_make_status(TCC_STATUS_INTERNAL,
                            "%s: the model's workspace_size returned the negative size %lld",
                            function, (long long)bytes);
-  if (session->workspace && (uint64_t)bytes <= session->workspace_capacity)
+  uint64_t stride = ((uint64_t)bytes + WORKSPACE_ALIGNMENT - 1) / WORKSPACE_ALIGNMENT *
+                    WORKSPACE_ALIGNMENT;
+  if (stride > SIZE_MAX / (uint64_t)slots)
+    return tcc_make_status(TCC_STATUS_RESOURCE_EXHAUSTED,
+                           "%s: cannot allocate a workspace of %lld slots of %lld bytes", function,
+                           (long long)slots, (long long)bytes);
+  *out_stride = (size_t)stride;
+  uint64_t needed = stride * (uint64_t)slots;
+  if (session->workspace && needed <= session->workspace_capacity)
     return NULL;
-  uint64_t rounded = ((uint64_t)bytes + WORKSPACE_ALIGNMENT - 1) / WORKSPACE_ALIGNMENT *
-                     WORKSPACE_ALIGNMENT;
-  if (rounded == 0)
-    rounded = WORKSPACE_ALIGNMENT;
-  void *workspace = rounded <= SIZE_MAX ? aligned_alloc(WORKSPACE_ALIGNMENT, (size_t)rounded)
-                                        : NULL;
+  uint64_t rounded = needed ? needed : WORKSPACE_ALIGNMENT;
+  void *workspace = aligned_alloc(WORKSPACE_ALIGNMENT, (size_t)rounded);
   if (!workspace)
     return tcc_make_status(TCC_STATUS_RESOURCE_EXHAUSTED,
                            "%s: cannot allocate a workspace of %lld bytes", function,
-                           (long long)bytes);
+                           (long long)rounded);
   free(session->workspace);
   session->workspace = workspace;
   session->workspace_capacity = (size_t)rounded;
@@ -411,18 +418,9 @@ static tcc_status run_split(tcc_session *session, const char *function, int32_t 
   memcpy(session->lane_symbol_values, session->symbol_values,
          (size_t)d->num_symbols * sizeof(int64_t));
   session->lane_symbol_values[session->batch_symbol] = 1;
-  int64_t image_bytes = d->workspace_size(session->lane_symbol_values);
-  if (image_bytes < 0)
-    return tcc_make_status(TCC_STATUS_INTERNAL,
-                           "%s: the model's workspace_size returned the negative size %lld",
-                           function, (long long)image_bytes);
-  uint64_t slot = ((uint64_t)image_bytes + WORKSPACE_ALIGNMENT - 1) / WORKSPACE_ALIGNMENT *
-                  WORKSPACE_ALIGNMENT;
-  if (slot > (uint64_t)INT64_MAX / (uint64_t)lanes)
-    return tcc_make_status(TCC_STATUS_RESOURCE_EXHAUSTED,
-                           "%s: %lld workspace slots of %llu bytes overflow", function,
-                           (long long)lanes, (unsigned long long)slot);
-  tcc_status status = reserve_workspace(session, function, (int64_t)(slot * (uint64_t)lanes));
+  size_t slot;
+  tcc_status status = reserve_workspace(session, function,
+                                        d->workspace_size(session->lane_symbol_values), lanes, &slot);
   if (status)
     return status;
   // Tensors are dense and row-major with the batch as dim 0: image k starts k * size/batch
@@ -434,7 +432,7 @@ static tcc_status run_split(tcc_session *session, const char *function, int32_t 
     session->output_image_bytes[o] =
         (int64_t)((session->output_end[o] - session->output_begin[o]) / (uint64_t)batch);
 
-  lane_plan plan = {session, batch / lanes, (size_t)slot};
+  lane_plan plan = {session, batch / lanes, slot};
   if (lanes == 1)
     run_lanes(&plan, 0, 1);
   else
@@ -472,8 +470,10 @@ static tcc_status run_checked(tcc_session *session, const DLTensor *const *input
   if (!status)
     status = check_outputs(session, function, outputs, num_outputs);
   int split = session->batch_symbol >= 0 && session->symbol_values[session->batch_symbol] >= 2;
+  size_t stride;
   if (!status && !split)
-    status = reserve_workspace(session, function, d->workspace_size(session->symbol_values));
+    status = reserve_workspace(session, function, d->workspace_size(session->symbol_values), 1,
+                               &stride);
   if (status)
     return status;
 
