@@ -22,6 +22,7 @@ def Prim_Dialect : Dialect {
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::tensor::TensorDialect"];
   let hasConstantMaterializer = 1;
+  let useDefaultTypePrinterParser = 1;
 }
 
 class Prim_Enum<string name, string summary, list<I32EnumAttrCase> cases>
@@ -40,5 +41,16 @@ def Prim_ReduceKind : Prim_Enum<"ReduceKind", "reduction combiner", [
 
 def Prim_ArgReduceKind : Prim_Enum<"ArgReduceKind", "arg reduction", [
   I32EnumAttrCase<"Argmax", 0, "argmax">, I32EnumAttrCase<"Argmin", 1, "argmin">]>;
+
+def Prim_StringType : TypeDef<Prim_Dialect, "String"> {
+  let mnemonic = "string";
+  let summary = "an element of an ONNX string tensor";
+  let description = [{
+    A byte string (UTF-8 by convention). Tensors of strings only move (data movement ops,
+    select, compact) or meet the string primitives (`prim.format`, `prim.parse`,
+    `prim.change_case`, `prim.string_in`). Lowering gives each element the runtime's
+    `tcc_string` layout, `{const char *data, int64_t size}`, as an `i128`.
+  }];
+}
 
 #endif // TCC_PRIM_BASE

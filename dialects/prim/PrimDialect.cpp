@@ -10,11 +10,17 @@ using namespace tcc::prim;
 
 #include "dialects/prim/PrimDialect.cpp.inc"
 #include "dialects/prim/PrimEnums.cpp.inc"
+#define GET_TYPEDEF_CLASSES
+#include "dialects/prim/PrimTypes.cpp.inc"
 
 #define GET_OP_CLASSES
 #include "dialects/prim/PrimOps.cpp.inc"
 
 void PrimDialect::initialize() {
+  addTypes<
+#define GET_TYPEDEF_LIST
+#include "dialects/prim/PrimTypes.cpp.inc"
+      >();
   addOperations<
 #define GET_OP_LIST
 #include "dialects/prim/PrimOps.cpp.inc"

@@ -15,6 +15,8 @@
 
 #include "dialects/prim/PrimDialect.h.inc"
 #include "dialects/prim/PrimEnums.h.inc"
+#define GET_TYPEDEF_CLASSES
+#include "dialects/prim/PrimTypes.h.inc"
 
 namespace tcc::prim {
 

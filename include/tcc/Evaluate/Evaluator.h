@@ -14,6 +14,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace mlir {
@@ -30,6 +31,8 @@ struct Tensor {
   mlir::Type elementType;
   llvm::SmallVector<int64_t> shape;
   std::vector<uint8_t> bytes;
+  /// The elements of a string tensor (elementType `!prim.string`), whose `bytes` are empty.
+  std::vector<std::string> strings;
 
   int64_t getNumElements() const;
   /// Element `i` as a double (integers converted; i64 beyond 2^53 loses precision).

@@ -33,6 +33,7 @@ typedef enum tcc_dtype {
   TCC_DTYPE_INT16 = 5,
   TCC_DTYPE_INT32 = 6,
   TCC_DTYPE_INT64 = 7,
+  TCC_DTYPE_STRING = 8, /* one tcc_string per element (16 bytes, 16-byte aligned) */
   TCC_DTYPE_BOOL = 9, /* one byte per element, 0 or 1 */
   TCC_DTYPE_FLOAT16 = 10,
   TCC_DTYPE_FLOAT64 = 11,
@@ -40,6 +41,22 @@ typedef enum tcc_dtype {
   TCC_DTYPE_UINT64 = 13,
   TCC_DTYPE_BFLOAT16 = 16
 } tcc_dtype;
+
+#if defined(__cplusplus)
+#define TCC_ALIGNAS_16 alignas(16)
+#else
+#define TCC_ALIGNAS_16 _Alignas(16)
+#endif
+
+/* An element of a TCC_DTYPE_STRING tensor: `size` bytes at `data` (UTF-8 by convention, not
+ * necessarily NUL-terminated; `data` may be NULL when `size` is 0). A string tensor is an
+ * array of these, aligned to 16 bytes like every tensor is aligned to its element size; the
+ * bytes they point to belong to whoever made them (the caller for inputs; for outputs the
+ * session, the model's constants or an input's bytes, valid until the session's next run). */
+typedef struct tcc_string {
+  TCC_ALIGNAS_16 const char *data;
+  int64_t size;
+} tcc_string;
 
 /* A symbolic dim of the model (an ONNX dim_param), with the range the model accepts. */
 typedef struct tcc_symbol_desc {
@@ -85,7 +102,33 @@ typedef struct tcc_import_table {
    * aligned), which run reads and, for a training step, updates in place. Required by
    * models with parameters. */
   void *parameters;
+  /* Appended after the first release: string functions, which models with string tensors
+   * call (they check that `size` covers them). Strings they make belong to the session and
+   * stay valid until its next run or release. They may be called from several threads at
+   * once (kernels run through parallel_for). A failure (memory, a text that is not a
+   * number) is recorded as the run's error, as report_error does, and the function then
+   * writes an empty string or zero, so the run goes on and fails when it returns. */
+  /* *out = the text of *value, one element of `dtype`: integers in decimal, floats as NumPy
+   * prints them (the shortest digits that read back to the same value, positional for
+   * 1e-4 <= |x| < 1e16 with ".0" when integral, else "1.5e-07"; "nan", "inf", "-inf"),
+   * bools "True" / "False". */
+  void (*string_format)(void *context, int32_t dtype, const void *value, tcc_string *out);
+  /* *out (one element of `dtype`) = the number *text spells: leading and trailing white
+   * space allowed; "NaN", "INF", "+INF", "-INF" in any case; integers in decimal (a float
+   * text for an integer dtype is an error); bools "True"/"False"/"1"/"0" (any case). */
+  void (*string_parse)(void *context, const tcc_string *text, int32_t dtype, void *out);
+  /* *out = *text with its letters in upper case (upper != 0) or lower case, UTF-8 code point
+   * by code point (towupper/towlower of C.UTF-8); invalid UTF-8 bytes are kept as they are. */
+  void (*string_change_case)(void *context, const tcc_string *text, int32_t upper,
+                             tcc_string *out);
+  /* Whether *text is one of the `count` strings packed in `set` (each: its byte count as a
+   * little-endian int64, then its bytes); with ignore_case, both sides compare lower-cased. */
+  int32_t (*string_find)(void *context, const tcc_string *text, const char *set, int64_t count,
+                         int32_t ignore_case);
 } tcc_import_table;
+
+/* The import table's size before the string functions were appended. */
+#define TCC_IMPORT_TABLE_V1_SIZE 48
 
 /* Status codes returned by tcc_model_descriptor.run. */
 enum {
