@@ -63,6 +63,11 @@ LogicalResult IsInfOp::inferReturnTypes(MLIRContext *ctx, std::optional<Location
   return inferPredicate(ctx, adaptor.getOperand(), types);
 }
 
+LogicalResult StringInOp::inferReturnTypes(MLIRContext *ctx, std::optional<Location>,
+                                           Adaptor adaptor, SmallVectorImpl<Type> &types) {
+  return inferPredicate(ctx, adaptor.getOperand(), types);
+}
+
 LogicalResult CompareOp::inferReturnTypes(MLIRContext *ctx, std::optional<Location>,
                                           Adaptor adaptor, SmallVectorImpl<Type> &types) {
   return inferPredicate(ctx, adaptor.getLhs(), types);

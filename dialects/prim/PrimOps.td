@@ -26,5 +26,6 @@ include "dialects/prim/PrimElementwise.td"
 include "dialects/prim/PrimDataMovement.td"
 include "dialects/prim/PrimReductions.td"
 include "dialects/prim/PrimShapes.td"
+include "dialects/prim/PrimStrings.td"
 
 #endif // TCC_PRIM_OPS

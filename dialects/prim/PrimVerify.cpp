@@ -313,3 +313,35 @@ LogicalResult DimOp::verify() {
                          << getOperand().getType().getRank();
   return success();
 }
+
+namespace {
+/// Format and parse keep the shape and pair a number type with strings.
+LogicalResult verifyTextConversion(Operation *op, RankedTensorType number,
+                                   RankedTensorType text, StringRef numberName) {
+  if (failed(verifySameShape(op, op->getOperand(0).getType(), op->getResult(0).getType(),
+                             "operand", "result")))
+    return failure();
+  Type element = number.getElementType();
+  if (!element.isIntOrFloat() || (isa<FloatType>(element) && !element.isF16() &&
+                                  !element.isBF16() && !element.isF32() && !element.isF64()) ||
+      (isa<IntegerType>(element) && !llvm::is_contained({1u, 8u, 16u, 32u, 64u},
+                                                        element.getIntOrFloatBitWidth())))
+    return op->emitOpError() << "the " << numberName << " must be f16, bf16, f32, f64, i1 or "
+                             << "an 8-64 bit integer, got " << element;
+  (void)text;
+  return success();
+}
+} // namespace
+
+LogicalResult FormatOp::verify() {
+  return verifyTextConversion(*this, getOperand().getType(), getResult().getType(), "operand");
+}
+
+LogicalResult ParseOp::verify() {
+  return verifyTextConversion(*this, getResult().getType(), getOperand().getType(), "result");
+}
+
+LogicalResult StringInOp::verify() {
+  return verifySameShape(*this, getOperand().getType(), getResult().getType(), "operand",
+                         "result");
+}

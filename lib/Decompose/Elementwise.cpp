@@ -282,17 +282,19 @@ LogicalResult clip11(NodeRewriter &n) {
   return clipWithBounds(n, x, n.getOptionalInput(1), n.getOptionalInput(2));
 }
 
-// cast(x) = convert(x, to)
+// cast(x) = convert(x, to); to STRING = format(x) (NumPy's text), from STRING = parse(x)
 LogicalResult castRule(NodeRewriter &n) {
   Value x = n.getInput(0);
   if (!x)
     return failure();
   int64_t to = n.getInt("to", 0);
-  Type element = elementTypeOfOnnxCode(n.getContext(), to);
+  constexpr int64_t kString = 8; // TensorProto.STRING
+  Type element = to == kString ? Type(prim::StringType::get(n.getContext()))
+                               : elementTypeOfOnnxCode(n.getContext(), to);
   if (!element)
     return n.emitError() << "casting to ONNX data type " << to
                          << " is not supported (supported: float, double, float16, bfloat16, "
-                            "bool, int8..int64, uint8..uint64)";
+                            "bool, int8..int64, uint8..uint64, string)";
   return n.setResults(convert(n, x, element));
 }
 

@@ -304,6 +304,11 @@ Value tcc::decompose::convert(NodeRewriter &n, Value value, Type elementType) {
   auto type = cast<RankedTensorType>(value.getType());
   if (type.getElementType() == elementType)
     return value;
+  // To and from strings: the text of a number, the number of a text.
+  if (isa<prim::StringType>(elementType))
+    return prim::FormatOp::create(n.getBuilder(), n.getLoc(), type.clone(elementType), value);
+  if (isa<prim::StringType>(type.getElementType()))
+    return prim::ParseOp::create(n.getBuilder(), n.getLoc(), type.clone(elementType), value);
   return prim::ConvertOp::create(n.getBuilder(), n.getLoc(), type.clone(elementType), value);
 }
 

@@ -37,6 +37,7 @@ void registerLinearAlgebraRules(RuleRegistry &registry); // LinearAlgebra.cpp
 void registerLinearAttentionRules(RuleRegistry &registry); // LinearAttention.cpp
 void registerFlexAttentionRules(RuleRegistry &registry); // FlexAttention.cpp (ai.onnx.preview)
 void registerTextRules(RuleRegistry &registry);          // Text.cpp
+void registerStringRules(RuleRegistry &registry);        // Strings.cpp
 
 inline void registerAllRuleFamilies(RuleRegistry &registry) {
   registerElementwiseRules(registry);
@@ -70,6 +71,7 @@ inline void registerAllRuleFamilies(RuleRegistry &registry) {
   registerLinearAttentionRules(registry);
   registerFlexAttentionRules(registry);
   registerTextRules(registry);
+  registerStringRules(registry);
 }
 
 } // namespace tcc::decompose

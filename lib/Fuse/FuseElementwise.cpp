@@ -1,5 +1,7 @@
 //===- FuseElementwise.cpp - pointwise producers merged into their consumers -----------===//
 #include "tcc/Fuse/Passes.h"
+
+#include "dialects/prim/PrimDialect.h"
 #include "tcc/Support/LinalgBodies.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -37,6 +39,10 @@ int64_t arithmeticOps(linalg::GenericOp op) {
 /// that last condition recomputation cascades: LayerNorm's chain of one-op steps, and through
 /// it the residual stream, would be recomputed by every later layer.
 bool isCheap(linalg::GenericOp op) {
+  // A runtime call (a string primitive's element) is never cheap: it may allocate, and a
+  // stopword lookup scans its whole set.
+  if (!op.getBody()->getOps<tcc::prim::RuntimeCallOp>().empty())
+    return false;
   int64_t count = arithmeticOps(op);
   if (count == 0)
     return true;

@@ -172,6 +172,16 @@ FailureOr<ElementsAttr> TensorImporter::importTensor(::onnx::TensorProto &tensor
   if (!count || llvm::MulOverflow(*count, elementBytes, totalBytes))
     return emitError(loc) << what << " has more elements or bytes than int64 can count";
   auto type = RankedTensorType::get(shape, *elementType);
+  if (dataType == kString) {
+    // The elements are the repeated `string_data` field (raw_data and external data cannot
+    // hold strings).
+    if (tensor.string_data_size() != *count)
+      return emitError(loc) << what << " has " << tensor.string_data_size()
+                            << " elements in string_data; expected " << *count
+                            << " (its dims' product)";
+    SmallVector<StringRef> strings(tensor.string_data().begin(), tensor.string_data().end());
+    return ElementsAttr(DenseStringElementsAttr::get(type, strings));
+  }
   bool isBool = dataType == kBool;
 
   // Find the bytes: in an external file, in raw_data (ideally where it lies in the mmapped

@@ -6,6 +6,7 @@
 #include "SymbolImport.h"
 
 #include "dialects/onnx/OnnxDialect.h"
+#include "dialects/prim/PrimDialect.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Diagnostics.h"
@@ -124,7 +125,8 @@ FailureOr<Type> tcc::import::importElementType(int32_t dataType, StringRef what,
   case kUint4: return Type(unsignedInt(4));
   case kInt2: return Type(signedInt(2));
   case kUint2: return Type(unsignedInt(2));
-  case kString: case kComplex64: case kComplex128:
+  case kString: return Type(tcc::prim::StringType::get(context));
+  case kComplex64: case kComplex128:
     return emitError(loc) << what << " has element type " << getDataTypeName(dataType)
                           << ", which tcc does not support";
   case kUndefined:

@@ -27,6 +27,7 @@ void tcc::populatePrimToLinalgPatterns(RewritePatternSet &patterns) {
   lower::populateReductionLoweringPatterns(patterns);
   lower::populateContractionLoweringPatterns(patterns);
   lower::populateShapeLoweringPatterns(patterns);
+  lower::populateStringLoweringPatterns(patterns);
 }
 
 namespace {
@@ -38,6 +39,8 @@ struct LowerPrimToLinalgPass : tcc::impl::LowerPrimToLinalgBase<LowerPrimToLinal
                            math::MathDialect, scf::SCFDialect, func::FuncDialect>();
     target.addIllegalDialect<prim::PrimDialect>();
     target.addLegalOp<prim::CheckOp, prim::SymbolOp, prim::BindShapeOp>();
+    // The lowered form of string primitives (LowerStrings.cpp; tcc-lower-runtime-calls).
+    target.addLegalOp<prim::RuntimeCallOp, prim::RunContextOp>();
     // Joins unsigned tensors to the signless ones compute ops work on (tcc-signless-types).
     target.addLegalOp<UnrealizedConversionCastOp>();
     RewritePatternSet patterns(&getContext());

@@ -18,6 +18,9 @@ Type lower::signless(Type type) {
     return signless(shaped);
   if (auto integer = dyn_cast<IntegerType>(type); integer && !integer.isSignless())
     return IntegerType::get(type.getContext(), integer.getWidth());
+  // A string is its tcc_string {data, size}: 16 bytes, data in the low half.
+  if (isa<prim::StringType>(type))
+    return IntegerType::get(type.getContext(), 128);
   return type;
 }
 

@@ -13,6 +13,7 @@ void populateDataMovementLoweringPatterns(mlir::RewritePatternSet &patterns); //
 void populateReductionLoweringPatterns(mlir::RewritePatternSet &patterns);    // LowerReductions.cpp
 void populateContractionLoweringPatterns(mlir::RewritePatternSet &patterns);  // LowerContractions.cpp
 void populateShapeLoweringPatterns(mlir::RewritePatternSet &patterns);        // LowerShapes.cpp
+void populateStringLoweringPatterns(mlir::RewritePatternSet &patterns);       // LowerStrings.cpp
 
 /// Code generation computes on signless integers, while prim's element types carry the
 /// signedness (`uiN`). Patterns decide the scalar semantics from the prim op's types and

@@ -73,12 +73,16 @@ struct DescriptorBuilder {
 };
 
 /// The import table's layout (tcc_import_table): abi_version, size, context, parallel_for,
-/// report_error, set_output_extent, parameters.
+/// report_error, set_output_extent, parameters, then the string functions (string_format,
+/// string_parse, string_change_case, string_find; tcc-lower-runtime-calls calls them).
 llvm::StructType *importTableType(llvm::LLVMContext &context) {
   auto *i32 = llvm::Type::getInt32Ty(context);
   auto *ptr = llvm::PointerType::getUnqual(context);
-  return llvm::StructType::get(context, {i32, i32, ptr, ptr, ptr, ptr, ptr});
+  return llvm::StructType::get(context, {i32, i32, ptr, ptr, ptr, ptr, ptr, ptr, ptr, ptr, ptr});
 }
+
+/// The table's size up to its last string function (LP64).
+constexpr uint64_t kImportTableWithStrings = 11 * 8;
 
 /// Runs the calls of parallel kernels (see tcc-range-kernels) in @main through
 /// imports->parallel_for: each call `kernel(p..., 0, extent)` becomes
@@ -252,6 +256,7 @@ std::unique_ptr<llvm::Module> tcc::buildModelModule(ModuleOp mlirModule,
   if (auto list = mlirModule->getAttrOfType<ArrayAttr>("tcc.check_messages"))
     for (Attribute a : list)
       messages.push_back(cast<StringAttr>(a).getValue().str());
+  bool usesStringFunctions = mlirModule->hasAttr("tcc.uses_string_functions");
   llvm::StringSet<> parallelKernels;
   if (auto list = mlirModule->getAttrOfType<ArrayAttr>("tcc.parallel_kernels"))
     for (Attribute a : list)
@@ -343,6 +348,32 @@ std::unique_ptr<llvm::Module> tcc::buildModelModule(ModuleOp mlirModule,
   auto *report = llvm::BasicBlock::Create(context, "report", run);
   auto *done = llvm::BasicBlock::Create(context, "done", run);
   ir.SetInsertPoint(entry);
+  if (usesStringFunctions) {
+    // A model with string tensors needs the string functions appended to the import table
+    // (model_abi.h); an older runtime's table ends before them.
+    auto *check = llvm::BasicBlock::Create(context, "strings", run, failed);
+    auto *tooOld = llvm::BasicBlock::Create(context, "old_runtime", run, failed);
+    llvm::Value *size = ir.CreateLoad(b.i32, ir.CreateStructGEP(importTableType(context), imports, 1));
+    ir.CreateCondBr(ir.CreateICmpUGE(size, llvm::ConstantInt::get(b.i32, kImportTableWithStrings)),
+                    check, tooOld);
+    ir.SetInsertPoint(tooOld);
+    llvm::Value *reportFn = ir.CreateLoad(b.ptr, ir.CreateStructGEP(importTableType(context), imports, 4));
+    llvm::Value *reportContext = ir.CreateLoad(b.ptr, ir.CreateStructGEP(importTableType(context), imports, 2));
+    auto *call = llvm::BasicBlock::Create(context, "old_runtime_report", run, failed);
+    auto *give = llvm::BasicBlock::Create(context, "old_runtime_fail", run, failed);
+    ir.CreateCondBr(ir.CreateIsNull(reportFn), give, call);
+    ir.SetInsertPoint(call);
+    ir.CreateCall(llvm::FunctionType::get(llvm::Type::getVoidTy(context), {b.ptr, b.ptr}, false),
+                  reportFn,
+                  {reportContext, b.string("the model has string tensors, but the runtime's "
+                                           "import table has no string functions (update the "
+                                           "tcc runtime)")});
+    ir.CreateBr(give);
+    ir.SetInsertPoint(give);
+    ir.CreateRet(llvm::ConstantInt::get(b.i32, 1));
+    ir.SetInsertPoint(check);
+    entry = check;
+  }
   std::vector<llvm::Value *> args = {imports};
   for (llvm::Value *symbol : loadSymbols(ir, run->getArg(1), numSymbols))
     args.push_back(symbol);

@@ -16,6 +16,8 @@ int32_t dtypeOf(Type type) {
   if (type.isF64()) return 11;
   if (type.isBF16()) return 16;
   if (type.isInteger(1)) return 9;
+  // Strings: !prim.string, or the i128 (tcc_string's bits) it lowers to.
+  if (isa<prim::StringType>(type) || type.isInteger(128)) return 8;
   auto integer = dyn_cast<IntegerType>(type);
   if (!integer)
     return 0;

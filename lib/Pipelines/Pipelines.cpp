@@ -30,7 +30,7 @@ static constexpr const char *kPrimToKernel =
 
 static constexpr const char *kKernelToLLVM =
     "tcc-collapse-dims,cse,tcc-tile-contractions{{vector-bits={0} split-wide-fma={1}},tcc-expand-copies,tcc-order-loops,convert-linalg-to-parallel-loops,tcc-range-kernels,"
-    "tcc-lower-checks,tcc-approximate-math,canonicalize,"
+    "tcc-lower-checks,tcc-approximate-math,tcc-lower-runtime-calls,canonicalize,"
     "expand-strided-metadata,lower-affine,convert-scf-to-cf,convert-math-to-funcs,"
     "convert-vector-to-llvm,finalize-memref-to-llvm,convert-arith-to-llvm,convert-math-to-llvm,"
     "convert-index-to-llvm,convert-func-to-llvm,"

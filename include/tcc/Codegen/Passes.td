@@ -250,6 +250,32 @@ def RangeKernels : Pass<"tcc-range-kernels", "mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::LLVM::LLVMDialect"];
 }
 
+def LowerRuntimeCalls : Pass<"tcc-lower-runtime-calls", "mlir::ModuleOp"> {
+  let summary = "Turn prim.runtime_call into calls through the run's import table";
+  let description = [{
+    Runs after `tcc-range-kernels` (which gives @main the import table as its first
+    argument). Every `prim.run_context` of @main becomes that argument's address; every
+    `prim.runtime_call` (a string primitive's element, see lib/Lower/LowerStrings.cpp)
+    becomes a load of the function pointer and the table's `context` from the table and an
+    indirect call, with its operand and result passed through stack slots in the function's
+    entry block (tcc_string and numbers by address, as model_abi.h declares them). A
+    `string_find` set becomes a private constant global. The module gets the unit attribute
+    `tcc.uses_string_functions`, so that packaging makes `run` refuse an import table too old
+    to have them.
+
+    ```mlir
+    %s = prim.runtime_call "string_format"(%tbl, %x) {dtype = 1 : i32} : f32 -> i128
+    // becomes, with %slot and %out allocas of the entry block
+    %t = llvm.inttoptr %tbl : i64 to !llvm.ptr
+    %ctx = llvm.load (gep %t[0, 2]), %fn = llvm.load (gep %t[0, 7])
+    llvm.store %x, %slot
+    llvm.call %fn(%ctx, %c1_i32, %slot, %out) : !llvm.ptr, (!llvm.ptr, i32, !llvm.ptr, !llvm.ptr) -> ()
+    %s = llvm.load %out : !llvm.ptr -> i128
+    ```
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 def ExpandCopies : Pass<"tcc-expand-copies", "mlir::ModuleOp"> {
   let summary = "Turn memref.copy into linalg.copy, so that copies become loops";
   let description = [{

@@ -1,0 +1,196 @@
+//===- LowerRuntimeCalls.cpp - prim.runtime_call -> calls through the import table -----===//
+//
+// String primitives lower to one prim.runtime_call per element (lib/Lower/LowerStrings.cpp),
+// whose first operand is the address of the run's import table. Here each becomes LLVM-dialect
+// code: load the function pointer and the table's `context`, pass the element and the result
+// by address (stack slots of the function's entry block, so loops do not grow the stack), call.
+// The table's layout is model_abi.h's tcc_import_table (packaging's importTableType).
+//
+//===----------------------------------------------------------------------------------===//
+#include "tcc/Codegen/Passes.h"
+
+#include "dialects/prim/PrimDialect.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+
+namespace tcc {
+#define GEN_PASS_DEF_LOWERRUNTIMECALLS
+#include "tcc/Codegen/Passes.h.inc"
+} // namespace tcc
+
+using namespace mlir;
+using namespace tcc;
+
+namespace {
+
+/// Field indices of tcc_import_table.
+enum ImportField : int32_t {
+  kContext = 2,
+  kStringFormat = 7,
+  kStringParse = 8,
+  kStringChangeCase = 9,
+  kStringFind = 10,
+  kNumImportFields = 11
+};
+
+LLVM::LLVMStructType importTableType(MLIRContext *ctx) {
+  Type i32 = IntegerType::get(ctx, 32), ptr = LLVM::LLVMPointerType::get(ctx);
+  SmallVector<Type> fields = {i32, i32};
+  fields.append(kNumImportFields - 2, ptr);
+  return LLVM::LLVMStructType::getLiteral(ctx, fields);
+}
+
+/// The bytes a value occupies in its stack slot: i1 travels as one byte (tcc's bool).
+Type slotType(Type type) {
+  return type.isInteger(1) ? IntegerType::get(type.getContext(), 8) : type;
+}
+
+struct LowerRuntimeCallsPass : tcc::impl::LowerRuntimeCallsBase<LowerRuntimeCallsPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    MLIRContext *ctx = &getContext();
+    SmallVector<prim::RunContextOp> contexts;
+    SmallVector<prim::RuntimeCallOp> calls;
+    module.walk([&](Operation *op) {
+      if (auto c = dyn_cast<prim::RunContextOp>(op))
+        contexts.push_back(c);
+      else if (auto c = dyn_cast<prim::RuntimeCallOp>(op))
+        calls.push_back(c);
+    });
+    if (contexts.empty() && calls.empty())
+      return;
+    auto ptr = LLVM::LLVMPointerType::get(ctx);
+    auto main = module.lookupSymbol<func::FuncOp>("main");
+    if (!main || main.getNumArguments() == 0 || main.getArgument(0).getType() != ptr) {
+      module.emitError() << "internal error: tcc-lower-runtime-calls needs @main's import "
+                            "table argument (run tcc-range-kernels first)";
+      return signalPassFailure();
+    }
+    for (prim::RunContextOp c : contexts) {
+      if (c->getParentOfType<func::FuncOp>() != main) {
+        c.emitError() << "internal error: prim.run_context outside @main";
+        return signalPassFailure();
+      }
+      OpBuilder b(c);
+      c.replaceAllUsesWith(
+          LLVM::PtrToIntOp::create(b, c.getLoc(), b.getI64Type(), main.getArgument(0)).getResult());
+      c.erase();
+    }
+    unsigned nextSet = 0;
+    for (prim::RuntimeCallOp call : calls)
+      if (failed(lower(call, module, nextSet)))
+        return signalPassFailure();
+    module->setAttr("tcc.uses_string_functions", UnitAttr::get(ctx));
+  }
+
+  LogicalResult lower(prim::RuntimeCallOp call, ModuleOp module, unsigned &nextSet) {
+    MLIRContext *ctx = &getContext();
+    Location loc = call.getLoc();
+    auto ptr = LLVM::LLVMPointerType::get(ctx);
+    Type i32 = IntegerType::get(ctx, 32), i64 = IntegerType::get(ctx, 64);
+    auto voidType = LLVM::LLVMVoidType::get(ctx);
+    auto func = call->getParentOfType<FunctionOpInterface>();
+    if (!func || func.getFunctionBody().empty())
+      return call.emitError() << "internal error: prim.runtime_call outside a function";
+
+    StringRef callee = call.getCallee();
+    ImportField field;
+    if (callee == "string_format")
+      field = kStringFormat;
+    else if (callee == "string_parse")
+      field = kStringParse;
+    else if (callee == "string_change_case")
+      field = kStringChangeCase;
+    else if (callee == "string_find")
+      field = kStringFind;
+    else
+      return call.emitError() << "internal error: unknown runtime function '" << callee << "'";
+
+    // Stack slots in the entry block: one for the operand, one for the result.
+    OpBuilder entry(ctx);
+    entry.setInsertionPointToStart(&func.getFunctionBody().front());
+    Value one = LLVM::ConstantOp::create(entry, loc, i64, entry.getI64IntegerAttr(1));
+    auto slot = [&](Type type) {
+      return LLVM::AllocaOp::create(entry, loc, ptr, slotType(type), one, /*alignment=*/16)
+          .getResult();
+    };
+    Type operandType = call.getOperand().getType(), resultType = call.getResult().getType();
+    Value in = slot(operandType);
+    Value out = field == kStringFind ? Value() : slot(resultType);
+
+    OpBuilder b(call);
+    auto table = importTableType(ctx);
+    Value base = LLVM::IntToPtrOp::create(b, loc, ptr, call.getTable());
+    auto load = [&](int32_t index) {
+      Value address = LLVM::GEPOp::create(b, loc, ptr, table, base,
+                                          ArrayRef<LLVM::GEPArg>{0, index});
+      return LLVM::LoadOp::create(b, loc, ptr, address).getResult();
+    };
+    Value context = load(kContext), function = load(field);
+    Value operand = call.getOperand();
+    if (operandType.isInteger(1))
+      operand = LLVM::ZExtOp::create(b, loc, slotType(operandType), operand);
+    LLVM::StoreOp::create(b, loc, operand, in);
+    auto constant32 = [&](int64_t v) {
+      return LLVM::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(v)).getResult();
+    };
+
+    Value result;
+    switch (field) {
+    case kStringFormat: // (context, dtype, const void *value, tcc_string *out)
+    case kStringParse: { // (context, const tcc_string *text, dtype, void *out)
+      Value dtype = constant32(call.getDtype());
+      auto type = LLVM::LLVMFunctionType::get(voidType, {ptr, ptr, i32, ptr});
+      SmallVector<Value> args = {function, context, in, dtype, out};
+      if (field == kStringFormat) {
+        type = LLVM::LLVMFunctionType::get(voidType, {ptr, i32, ptr, ptr});
+        args = {function, context, dtype, in, out};
+      }
+      LLVM::CallOp::create(b, loc, type, args);
+      result = LLVM::LoadOp::create(b, loc, slotType(resultType), out);
+      break;
+    }
+    case kStringChangeCase: { // (context, const tcc_string *text, int32 upper, tcc_string *out)
+      auto type = LLVM::LLVMFunctionType::get(voidType, {ptr, ptr, i32, ptr});
+      LLVM::CallOp::create(b, loc, type,
+                           ValueRange{function, context, in, constant32(call.getFlag()), out});
+      result = LLVM::LoadOp::create(b, loc, resultType, out);
+      break;
+    }
+    default: { // find: (context, const tcc_string *text, const char *set, int64 count, int32)
+      Value set;
+      StringRef packed = call.getSet();
+      if (packed.empty()) {
+        set = LLVM::ZeroOp::create(b, loc, ptr);
+      } else {
+        OpBuilder top(module.getBodyRegion());
+        std::string name = "tcc_string_set_" + std::to_string(nextSet++);
+        auto arrayType = LLVM::LLVMArrayType::get(IntegerType::get(ctx, 8), packed.size());
+        LLVM::GlobalOp::create(top, loc, arrayType, /*isConstant=*/true,
+                               LLVM::Linkage::Private, name, top.getStringAttr(packed),
+                               /*alignment=*/8);
+        set = LLVM::AddressOfOp::create(b, loc, ptr, name);
+      }
+      Value count = LLVM::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(call.getCount()));
+      auto type = LLVM::LLVMFunctionType::get(i32, {ptr, ptr, ptr, i64, i32});
+      Value found =
+          LLVM::CallOp::create(b, loc, type,
+                               ValueRange{function, context, in, set, count,
+                                          constant32(call.getFlag())})
+              .getResult();
+      result = found;
+      break;
+    }
+    }
+    if (resultType.isInteger(1))
+      result = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ne, result,
+                                    LLVM::ConstantOp::create(b, loc, result.getType(),
+                                                             b.getIntegerAttr(result.getType(), 0)));
+    call.replaceAllUsesWith(result);
+    call.erase();
+    return success();
+  }
+};
+
+} // namespace

@@ -1,0 +1,129 @@
+//===- LowerStrings.cpp - string primitives -> linalg.generic of runtime calls ----------===//
+//
+// Each element of a string primitive is one call of a runtime string function (model_abi.h)
+// through the run's import table:
+//
+//   %s = prim.format %x : tensor<?xf32> to tensor<?x!prim.string>
+//   // becomes
+//   %table = prim.run_context                       // @main's import table, as i64
+//   %t = tensor.from_elements %table : tensor<i64>
+//   %s = linalg.generic ins(%x, %t : tensor<?xf32>, tensor<i64>) outs(%e : tensor<?xi128>) {
+//     ^bb0(%v: f32, %tbl: i64, %out: i128):
+//       %r = prim.runtime_call "string_format"(%tbl, %v) {dtype = 1 : i32} : f32 -> i128
+//       linalg.yield %r : i128
+//   }
+//
+// The table travels as a 0-d tensor operand, so fusion, kernel formation, bufferization and
+// loops treat it like any other input; tcc-lower-runtime-calls turns the calls into LLVM.
+// Strings are i128s in tcc_string's layout from here on (lower::signless).
+//
+//===----------------------------------------------------------------------------------===//
+#include "LoweringPatterns.h"
+
+#include "dialects/prim/PrimDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "llvm/Support/Endian.h"
+
+using namespace mlir;
+using namespace tcc;
+
+namespace {
+
+/// The tcc_dtype (ONNX TensorProto code) of a number type, before signless types.
+int32_t dtypeOf(Type type) {
+  if (type.isF32()) return 1;
+  if (type.isF16()) return 10;
+  if (type.isF64()) return 11;
+  if (type.isBF16()) return 16;
+  if (type.isInteger(1)) return 9;
+  auto integer = cast<IntegerType>(type);
+  bool u = integer.isUnsigned();
+  switch (integer.getWidth()) {
+  case 8: return u ? 2 : 3;
+  case 16: return u ? 4 : 5;
+  case 32: return u ? 12 : 6;
+  default: return u ? 13 : 7;
+  }
+}
+
+/// The texts of `set` packed for string_find: each a little-endian int64 byte count, then
+/// its bytes.
+std::string packSet(ArrayAttr set) {
+  std::string packed;
+  for (Attribute a : set) {
+    StringRef text = cast<StringAttr>(a).getValue();
+    char size[8];
+    llvm::support::endian::write64le(size, static_cast<uint64_t>(text.size()));
+    packed.append(size, 8);
+    packed.append(text.begin(), text.end());
+  }
+  return packed;
+}
+
+struct StringOpToGeneric : RewritePattern {
+  StringOpToGeneric(MLIRContext *ctx)
+      : RewritePattern(MatchAnyOpTypeTag(), /*benefit=*/2, ctx) {}
+
+  LogicalResult matchAndRewrite(Operation *op, PatternRewriter &rewriter) const override {
+    if (!isa<prim::FormatOp, prim::ParseOp, prim::ChangeCaseOp, prim::StringInOp>(op))
+      return failure();
+    Location loc = op->getLoc();
+    Value operand = op->getOperand(0);
+    auto type = cast<RankedTensorType>(op->getResult(0).getType());
+    auto signlessType = lower::signless(type);
+    Type resultElement = signlessType.getElementType();
+
+    Value table = prim::RunContextOp::create(rewriter, loc, rewriter.getI64Type());
+    Value tableTensor = tensor::FromElementsOp::create(
+        rewriter, loc, RankedTensorType::get({}, rewriter.getI64Type()), ValueRange{table});
+    Value input = lower::castToSignless(rewriter, loc, operand);
+    Value init = lower::createEmpty(rewriter, loc, signlessType,
+                                    lower::getDynamicDims(rewriter, loc, operand));
+    int64_t rank = type.getRank();
+    AffineMap identity = rewriter.getMultiDimIdentityMap(rank);
+    AffineMap scalar = AffineMap::get(rank, 0, {}, rewriter.getContext());
+    SmallVector<utils::IteratorType> iterators(rank, utils::IteratorType::parallel);
+
+    std::string callee;
+    int32_t dtype = 0, flag = 0;
+    std::string set;
+    int64_t count = 0;
+    if (auto format = dyn_cast<prim::FormatOp>(op)) {
+      callee = "string_format";
+      dtype = dtypeOf(format.getOperand().getType().getElementType());
+    } else if (auto parse = dyn_cast<prim::ParseOp>(op)) {
+      callee = "string_parse";
+      dtype = dtypeOf(type.getElementType());
+    } else if (auto change = dyn_cast<prim::ChangeCaseOp>(op)) {
+      callee = "string_change_case";
+      flag = change.getUpper();
+    } else {
+      auto in = cast<prim::StringInOp>(op);
+      callee = "string_find";
+      flag = in.getIgnoreCase();
+      set = packSet(in.getSet());
+      count = in.getSet().size();
+    }
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{signlessType}, ValueRange{input, tableTensor},
+        ValueRange{init}, ArrayRef<AffineMap>{identity, scalar, identity}, iterators,
+        [&](OpBuilder &b, Location nested, ValueRange args) {
+          auto call = prim::RuntimeCallOp::create(
+              b, nested, resultElement, b.getStringAttr(callee), args[1], args[0],
+              b.getI32IntegerAttr(dtype), b.getI32IntegerAttr(flag), b.getStringAttr(set),
+              b.getI64IntegerAttr(count));
+          linalg::YieldOp::create(b, nested, call.getResult());
+        });
+    rewriter.replaceOp(op, lower::castToType(rewriter, loc, generic.getResult(0), type));
+    return success();
+  }
+};
+
+} // namespace
+
+void lower::populateStringLoweringPatterns(RewritePatternSet &patterns) {
+  patterns.add<StringOpToGeneric>(patterns.getContext());
+}
