@@ -1,12 +1,16 @@
 //===- Npy.cpp - NumPy .npy files <-> host tensors -------------------------------------===//
 #include "tcc/Evaluate/Npy.h"
 
+#include "dialects/prim/PrimDialect.h"
+
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/MLIRContext.h"
+#include "llvm/Support/ConvertUTF.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <cstring>
 
 using namespace mlir;
@@ -107,7 +111,23 @@ llvm::Expected<Tensor> tcc::eval::readNpy(llvm::StringRef path, MLIRContext &con
     return fail(path, "malformed header");
   if (*order != "False")
     return fail(path, "Fortran-order arrays are not supported");
-  Type type = typeFromDescr(context, descr->trim("'\""));
+  // Strings: '<U{n}' (n UTF-32 code units per element) or '|S{n}' (n bytes), trailing NULs
+  // padding; they become !prim.string elements (UTF-8) in Tensor::strings.
+  llvm::StringRef descrText = descr->trim("'\"");
+  char stringKind = 0;
+  uint64_t stringWidth = 0;
+  Type type;
+  if (descrText.size() >= 3 && (descrText[1] == 'U' || descrText[1] == 'S')) {
+    stringKind = descrText[1];
+    char order = descrText[0];
+    if (descrText.drop_front(2).getAsInteger(10, stringWidth) || stringWidth > (1u << 30) ||
+        (stringKind == 'U' ? (order != '<' && order != '=') : order == '>'))
+      return fail(path, "unsupported dtype " + *descr);
+    context.getOrLoadDialect<tcc::prim::PrimDialect>();
+    type = tcc::prim::StringType::get(&context);
+  } else {
+    type = typeFromDescr(context, descrText);
+  }
   if (!type)
     return fail(path, "unsupported dtype " + *descr);
   llvm::StringRef dims = shapeText->trim("() ");
@@ -125,9 +145,45 @@ llvm::Expected<Tensor> tcc::eval::readNpy(llvm::StringRef path, MLIRContext &con
     shape.push_back(d);
     elements *= d;
   }
+  size_t dataStart = headerStart + headerLength;
+  if (stringKind) {
+    uint64_t elementSize = stringWidth * (stringKind == 'U' ? 4 : 1), bytes = 0;
+    if (__builtin_mul_overflow(static_cast<uint64_t>(elements), elementSize, &bytes) ||
+        data.size() - dataStart != bytes)
+      return fail(path, "holds " + llvm::Twine(data.size() - dataStart) +
+                            " data bytes, not the shape's " + llvm::Twine(elements) + " x " +
+                            llvm::Twine(elementSize));
+    Tensor tensor;
+    tensor.elementType = type;
+    tensor.shape = shape;
+    tensor.strings.resize(elements);
+    for (int64_t i = 0; i < elements; ++i) {
+      const char *element = data.data() + dataStart + i * elementSize;
+      std::string &text = tensor.strings[i];
+      if (stringKind == 'S') {
+        size_t length = elementSize;
+        while (length > 0 && element[length - 1] == '\0')
+          --length;
+        text.assign(element, length);
+        continue;
+      }
+      size_t units = stringWidth;
+      uint32_t unit = 0;
+      while (units > 0 && (std::memcpy(&unit, element + (units - 1) * 4, 4), unit == 0))
+        --units;
+      for (size_t u = 0; u < units; ++u) {
+        std::memcpy(&unit, element + u * 4, 4);
+        char buffer[8], *end = buffer;
+        if ((unit >= 0xD800 && unit <= 0xDFFF) || !llvm::ConvertCodePointToUTF8(unit, end))
+          return fail(path, "string element " + llvm::Twine(i) + " holds the code point " +
+                                llvm::Twine(unit) + ", which has no UTF-8");
+        text.append(buffer, end);
+      }
+    }
+    return tensor;
+  }
   Tensor tensor = Tensor::zeros(type, shape);
   size_t bytes = tensor.bytes.size();
-  size_t dataStart = headerStart + headerLength;
   if (data.size() - dataStart != bytes)
     return fail(path, "holds " + llvm::Twine(data.size() - dataStart) + " data bytes, expected " +
                           llvm::Twine(bytes));
@@ -137,6 +193,44 @@ llvm::Expected<Tensor> tcc::eval::readNpy(llvm::StringRef path, MLIRContext &con
 
 llvm::Error tcc::eval::writeNpy(llvm::StringRef path, const Tensor &tensor) {
   std::string descr = descrFromType(tensor.elementType);
+  // Strings: '<U{n}' (n the most code points, at least 1), or '|S{n}' (n the most bytes) when
+  // an element is not valid UTF-8.
+  std::vector<char> stringData;
+  if (isa<tcc::prim::StringType>(tensor.elementType)) {
+    if (static_cast<int64_t>(tensor.strings.size()) != tensor.getNumElements())
+      return fail(path, "the string tensor holds " + llvm::Twine(tensor.strings.size()) +
+                            " strings for " + llvm::Twine(tensor.getNumElements()) +
+                            " elements");
+    std::vector<std::vector<llvm::UTF32>> codePoints(tensor.strings.size());
+    bool unicode = true;
+    size_t maxBytes = 1, maxCodePoints = 1;
+    for (auto [i, text] : llvm::enumerate(tensor.strings)) {
+      maxBytes = std::max(maxBytes, text.size());
+      if (!unicode)
+        continue;
+      codePoints[i].resize(text.size());
+      auto *source = reinterpret_cast<const llvm::UTF8 *>(text.data());
+      llvm::UTF32 *target = codePoints[i].data();
+      if (llvm::ConvertUTF8toUTF32(&source, source + text.size(), &target,
+                                   target + codePoints[i].size(),
+                                   llvm::strictConversion) != llvm::conversionOK) {
+        unicode = false;
+        continue;
+      }
+      codePoints[i].resize(target - codePoints[i].data());
+      maxCodePoints = std::max(maxCodePoints, codePoints[i].size());
+    }
+    size_t width = unicode ? 4 * maxCodePoints : maxBytes;
+    stringData.assign(tensor.strings.size() * width, '\0');
+    for (auto [i, text] : llvm::enumerate(tensor.strings)) {
+      char *slot = stringData.data() + i * width;
+      if (unicode)
+        std::memcpy(slot, codePoints[i].data(), 4 * codePoints[i].size());
+      else
+        std::memcpy(slot, text.data(), text.size());
+    }
+    descr = unicode ? "<U" + std::to_string(maxCodePoints) : "|S" + std::to_string(maxBytes);
+  }
   if (descr.empty())
     return fail(path, "no .npy dtype for this element type");
   std::string shape = "(";
@@ -159,6 +253,9 @@ llvm::Error tcc::eval::writeNpy(llvm::StringRef path, const Tensor &tensor) {
   uint16_t length = static_cast<uint16_t>(header.size());
   os << static_cast<char>(length & 0xff) << static_cast<char>(length >> 8);
   os << header;
-  os.write(reinterpret_cast<const char *>(tensor.bytes.data()), tensor.bytes.size());
+  if (isa<tcc::prim::StringType>(tensor.elementType))
+    os.write(stringData.data(), stringData.size());
+  else
+    os.write(reinterpret_cast<const char *>(tensor.bytes.data()), tensor.bytes.size());
   return llvm::Error::success();
 }

@@ -5,7 +5,10 @@
 
 #include "tcc/Evaluate/Npy.h"
 
+#include "dialects/prim/PrimDialect.h"
+
 #include "mlir/IR/BuiltinTypes.h"
+#include "llvm/Support/ConvertUTF.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
@@ -14,6 +17,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <set>
 
@@ -21,6 +25,41 @@ using namespace mlir;
 using tcc::eval::Tensor;
 
 namespace {
+/// A string element for messages, as tcc-run prints them: between double quotes, `"` and `\`
+/// escaped, control bytes and bytes that are not valid UTF-8 as \xNN (\n and \t as such),
+/// cut after 200 bytes with "...".
+std::string quote(const std::string &text) {
+  std::string out = "\"";
+  size_t n = std::min<size_t>(text.size(), 200), i = 0;
+  auto bytes = reinterpret_cast<const llvm::UTF8 *>(text.data());
+  while (i < n) {
+    unsigned char c = bytes[i];
+    unsigned length = c >= 0x80 ? llvm::getNumBytesForUTF8(c) : 1;
+    if (c >= 0x80 && length > 1 && i + length <= n &&
+        llvm::isLegalUTF8Sequence(bytes + i, bytes + i + length)) {
+      out.append(text, i, length);
+      i += length;
+      continue;
+    }
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += static_cast<char>(c);
+    } else if (c == '\n') {
+      out += "\\n";
+    } else if (c == '\t') {
+      out += "\\t";
+    } else if (c < 0x20 || c >= 0x7f) {
+      char escape[8];
+      std::snprintf(escape, sizeof(escape), "\\x%02x", c);
+      out += escape;
+    } else {
+      out += static_cast<char>(c);
+    }
+    ++i;
+  }
+  return out + "\"" + (text.size() > n ? "..." : "");
+}
+
 std::vector<std::string> numberedFiles(const std::string &dir, llvm::StringRef prefix) {
   std::vector<std::string> files;
   for (int i = 0;; ++i) {
@@ -217,6 +256,20 @@ std::string tcc::conformance::compareTensors(const Tensor &actual, const Tensor 
       return s + "]";
     };
     return "shape " + shape(actual.shape) + ", expected " + shape(expected.shape);
+  }
+  if (isa<tcc::prim::StringType>(actual.elementType)) {
+    // Strings compare exactly; the tolerances do not apply.
+    int64_t count = actual.getNumElements();
+    if (static_cast<int64_t>(actual.strings.size()) != count ||
+        static_cast<int64_t>(expected.strings.size()) != count)
+      return "holds " + std::to_string(actual.strings.size()) + " strings (expected " +
+             std::to_string(expected.strings.size()) + ") for " + std::to_string(count) +
+             " elements";
+    for (int64_t i = 0; i < count; ++i)
+      if (actual.strings[i] != expected.strings[i])
+        return "element " + std::to_string(i) + " is " + quote(actual.strings[i]) +
+               ", expected " + quote(expected.strings[i]);
+    return "";
   }
   bool isFloat = isa<FloatType>(actual.elementType);
   for (int64_t i = 0; i < actual.getNumElements(); ++i) {

@@ -30,8 +30,8 @@ struct DataSet {
 std::string readDataSets(const std::string &dir, mlir::MLIRContext &context,
                          std::vector<DataSet> &sets);
 
-/// "" when `actual` matches `expected` within |a - e| <= atol + rtol |e| (NaN == NaN),
-/// otherwise what differs.
+/// "" when `actual` matches `expected` within |a - e| <= atol + rtol |e| (NaN == NaN), or,
+/// for string tensors, holds exactly the same elements; otherwise what differs.
 std::string compareTensors(const eval::Tensor &actual, const eval::Tensor &expected, double rtol,
                            double atol);
 

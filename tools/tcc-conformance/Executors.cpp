@@ -3,6 +3,8 @@
 
 #include "TensorProtoReader.h"
 
+#include "dialects/prim/PrimDialect.h"
+
 #include "tcc/Import/Importer.h"
 #include "tcc/InitAll.h"
 #include "tcc/Pipelines/Compiler.h"
@@ -165,12 +167,48 @@ struct FirstError {
   ScopedDiagnosticHandler handler;
 };
 
+/// Whether `type` is `!prim.string` or a shaped type of them.
+bool isStringType(Type type) {
+  if (auto shaped = dyn_cast<ShapedType>(type))
+    type = shaped.getElementType();
+  return isa<tcc::prim::StringType>(type);
+}
+
+/// Whether `main` has a string value anywhere: arguments, results, or inside.
+bool usesStrings(func::FuncOp main) {
+  if (llvm::any_of(main.getArgumentTypes(), isStringType) ||
+      llvm::any_of(main.getResultTypes(), isStringType))
+    return true;
+  bool found = false;
+  main.walk([&](Operation *op) {
+    if (llvm::any_of(op->getResultTypes(), isStringType) ||
+        llvm::any_of(op->getOperandTypes(), isStringType))
+      found = true;
+    return found ? WalkResult::interrupt() : WalkResult::advance();
+  });
+  return found;
+}
+
+std::string typeName(Type type) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << type;
+  return text;
+}
+
 class ReferenceExecutable : public Executable {
 public:
   ReferenceExecutable(std::unique_ptr<MLIRContext> context, OwningOpRef<ModuleOp> module)
       : context(std::move(context)), module(std::move(module)) {}
   std::string run(const std::vector<Tensor> &given, std::vector<Tensor> &outputs) override {
     auto main = module->lookupSymbol<func::FuncOp>("main");
+    if (!main)
+      return "no @main function";
+    // The evaluator computes with numbers only: refuse strings here, cleanly, rather than
+    // leave them to ops that do not expect them.
+    if (usesStrings(main) ||
+        llvm::any_of(given, [](const Tensor &t) { return isStringType(t.elementType); }))
+      return "evaluate: the reference evaluator does not support string tensors (!prim.string)";
     std::vector<Tensor> inputs = given;
     for (Tensor &t : inputs)
       t.elementType = inContext(t.elementType, *context);
@@ -191,6 +229,16 @@ std::string statusText(tcc_status status) {
   std::string text = tcc_status_message(status);
   tcc_status_free(status);
   return text;
+}
+
+/// The DLPack type of a model dtype: the ABI's {kDLOpaqueHandle, 128 bits, 1 lane} for
+/// strings (model_abi.h), else the runtime's.
+tcc_status dlpackType(int32_t dtype, DLDataType *type) {
+  if (dtype == TCC_DTYPE_STRING) {
+    *type = DLDataType{kDLOpaqueHandle, 8 * sizeof(tcc_string), 1};
+    return nullptr;
+  }
+  return tcc_dtype_to_dlpack(dtype, type);
 }
 
 class CompiledExecutable : public Executable {
@@ -216,14 +264,36 @@ public:
     std::vector<DLTensor> in(numInputs), out(numOutputs);
     std::vector<const DLTensor *> inPtrs, outPtrs;
     std::vector<Tensor> results;
+    // String tensors are passed as arrays of tcc_string (16-byte aligned, as std::vector
+    // allocates them): the inputs' point into the data sets' strings, the outputs' are
+    // filled by the run and copied into Tensor::strings after it.
+    std::vector<std::vector<tcc_string>> inStrings(numInputs), outStrings(numOutputs);
     for (int32_t i = 0; i < numInputs; ++i) {
       tcc_tensor_info info;
       if (tcc_status s = tcc_model_input_info(model, i, &info))
         return statusText(s);
       DLDataType dtype;
-      if (tcc_status s = tcc_dtype_to_dlpack(info.dtype, &dtype))
+      if (tcc_status s = dlpackType(info.dtype, &dtype))
         return statusText(s);
-      in[i] = DLTensor{const_cast<uint8_t *>(inputs[i].bytes.data()), {kDLCPU, 0},
+      bool modelStrings = info.dtype == TCC_DTYPE_STRING;
+      if (modelStrings != isStringType(inputs[i].elementType))
+        return "input " + std::to_string(i) + " '" + info.name + "': the model expects " +
+               (modelStrings ? "strings" : tcc_dtype_name(info.dtype)) + ", the data are " +
+               typeName(inputs[i].elementType);
+      void *data = const_cast<uint8_t *>(inputs[i].bytes.data());
+      if (modelStrings) {
+        int64_t count = inputs[i].getNumElements();
+        if (static_cast<int64_t>(inputs[i].strings.size()) != count)
+          return "input " + std::to_string(i) + " '" + info.name + "' holds " +
+                 std::to_string(inputs[i].strings.size()) + " strings for " +
+                 std::to_string(count) + " elements";
+        std::vector<tcc_string> &elements = inStrings[i];
+        elements.reserve(std::max<int64_t>(count, 1)); // a valid pointer even when empty
+        for (const std::string &text : inputs[i].strings)
+          elements.push_back(tcc_string{text.data(), static_cast<int64_t>(text.size())});
+        data = elements.data();
+      }
+      in[i] = DLTensor{data, {kDLCPU, 0},
                        static_cast<int32_t>(inputs[i].shape.size()), dtype,
                        const_cast<int64_t *>(inputs[i].shape.data()), nullptr, 0};
       inPtrs.push_back(&in[i]);
@@ -259,9 +329,15 @@ public:
       tcc_tensor_info info;
       if (tcc_status s = tcc_model_output_info(model, i, &info))
         return statusText(s);
-      if (tcc_status s = tcc_dtype_to_dlpack(info.dtype, &dtype))
+      if (tcc_status s = dlpackType(info.dtype, &dtype))
         return statusText(s);
-      out[i] = DLTensor{results[i].bytes.data(), {kDLCPU, 0},
+      void *data = results[i].bytes.data();
+      if (info.dtype == TCC_DTYPE_STRING) {
+        outStrings[i].assign(std::max<int64_t>(results[i].getNumElements(), 1),
+                             tcc_string{nullptr, 0});
+        data = outStrings[i].data();
+      }
+      out[i] = DLTensor{data, {kDLCPU, 0},
                         static_cast<int32_t>(results[i].shape.size()), dtype,
                         results[i].shape.data(), nullptr, 0};
       outPtrs.push_back(&out[i]);
@@ -279,6 +355,24 @@ public:
         results[i].shape = actual;
         results[i].bytes.resize(results[i].getNumElements() *
                                 tcc::eval::getElementByteSize(results[i].elementType));
+      }
+      // Copy the strings now: they belong to the session (or the inputs) and last only
+      // until its next run.
+      if (isStringType(results[i].elementType)) {
+        int64_t count = results[i].getNumElements();
+        if (count > static_cast<int64_t>(outStrings[i].size()))
+          return "run: output " + std::to_string(i) + " has " + std::to_string(count) +
+                 " elements, more than the " + std::to_string(outStrings[i].size()) +
+                 " allocated";
+        results[i].strings.resize(count);
+        for (int64_t k = 0; k < count; ++k) {
+          const tcc_string &element = outStrings[i][k];
+          if (element.size < 0 || (element.size > 0 && !element.data))
+            return "run: output " + std::to_string(i) + " element " + std::to_string(k) +
+                   " is a malformed string (size " + std::to_string(element.size) + ")";
+          results[i].strings[k].assign(element.data ? element.data : "",
+                                       static_cast<size_t>(element.size));
+        }
       }
     }
     outputs = std::move(results);

@@ -3,6 +3,8 @@
 
 #include "tcc/Import/Importer.h"
 
+#include "dialects/prim/PrimDialect.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/MLIRContext.h"
@@ -67,6 +69,12 @@ Tensor cycle(const Tensor &base, llvm::ArrayRef<int64_t> shape) {
   int64_t count = result.getNumElements(), baseCount = base.getNumElements();
   if (count == 0 || baseCount == 0)
     return result;
+  // A string tensor's elements are its strings; others', their bytes.
+  bool strings = isa<tcc::prim::StringType>(base.elementType);
+  if (strings)
+    result.strings.assign(static_cast<size_t>(count), std::string());
+  if (strings && static_cast<int64_t>(base.strings.size()) != baseCount)
+    return result;
   size_t elementSize = base.bytes.size() / baseCount;
   size_t rank = shape.size();
   llvm::SmallVector<int64_t> index(rank, 0);
@@ -74,8 +82,11 @@ Tensor cycle(const Tensor &base, llvm::ArrayRef<int64_t> shape) {
     int64_t source = 0;
     for (size_t d = 0; d < rank; ++d)
       source = source * base.shape[d] + index[d] % base.shape[d];
-    std::memcpy(result.bytes.data() + i * elementSize, base.bytes.data() + source * elementSize,
-                elementSize);
+    if (strings)
+      result.strings[i] = base.strings[source];
+    else
+      std::memcpy(result.bytes.data() + i * elementSize,
+                  base.bytes.data() + source * elementSize, elementSize);
     for (size_t d = rank; d-- > 0;) {
       if (++index[d] < shape[d])
         break;

@@ -1,6 +1,8 @@
 //===- TensorProtoReader.cpp - ONNX test data (.pb TensorProto) -> host tensors -------===//
 #include "TensorProtoReader.h"
 
+#include "dialects/prim/PrimDialect.h"
+
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -27,6 +29,10 @@ Type tcc::conformance::elementTypeOfOnnxCode(MLIRContext &ctx, int code) {
   case ::onnx::TensorProto::UINT16: return IntegerType::get(&ctx, 16, IntegerType::Unsigned);
   case ::onnx::TensorProto::UINT32: return IntegerType::get(&ctx, 32, IntegerType::Unsigned);
   case ::onnx::TensorProto::UINT64: return IntegerType::get(&ctx, 64, IntegerType::Unsigned);
+  case ::onnx::TensorProto::STRING:
+    // The data sets' context may not have loaded prim yet.
+    ctx.getOrLoadDialect<tcc::prim::PrimDialect>();
+    return tcc::prim::StringType::get(&ctx);
   default: return nullptr;
   }
 }
@@ -129,6 +135,21 @@ llvm::Expected<tcc::eval::Tensor> convertTensorProto(const ::onnx::TensorProto &
     if (d < 0 || d > (int64_t(1) << 31) || (d > 0 && elements > (int64_t(1) << 31) / d))
       return llvm::createStringError("%s: shape is negative or too large", path.str().c_str());
     elements *= d;
+  }
+  if (proto.data_type() == ::onnx::TensorProto::STRING) {
+    // string_data holds the elements (bytes, UTF-8 by convention); there is no raw form.
+    if (proto.has_raw_data())
+      return llvm::createStringError("%s: a string tensor with raw_data (strings are stored "
+                                     "in string_data)",
+                                     path.str().c_str());
+    if (proto.string_data_size() != elements)
+      return llvm::createStringError("%s: %d strings for %lld elements", path.str().c_str(),
+                                     proto.string_data_size(), (long long)elements);
+    tcc::eval::Tensor tensor;
+    tensor.elementType = type;
+    tensor.shape = shape;
+    tensor.strings.assign(proto.string_data().begin(), proto.string_data().end());
+    return tensor;
   }
   tcc::eval::Tensor tensor = tcc::eval::Tensor::zeros(type, shape);
   int64_t count = tensor.getNumElements();

@@ -15,10 +15,12 @@ class MLIRContext;
 
 namespace tcc::conformance {
 
-/// The MLIR element type of an ONNX TensorProto data type code (tcc_dtype), or null.
+/// The MLIR element type of an ONNX TensorProto data type code (tcc_dtype), or null. STRING
+/// (8) is `!prim.string` (loading the prim dialect into `context` if need be).
 mlir::Type elementTypeOfOnnxCode(mlir::MLIRContext &context, int code);
 
-/// Reads a serialized TensorProto file (an ONNX test case's input_N.pb / output_N.pb).
+/// Reads a serialized TensorProto file (an ONNX test case's input_N.pb / output_N.pb). A
+/// STRING tensor's elements (string_data) go to Tensor::strings, its bytes stay empty.
 llvm::Expected<eval::Tensor> readTensorProtoFile(llvm::StringRef path,
                                                  mlir::MLIRContext &context);
 

@@ -1,9 +1,11 @@
 //===- Compare.cpp - comparing tcc-run's outputs with reference arrays ----------------===//
 #include "Compare.h"
+#include "NpyFile.h"
 
 #include "tcc/model_abi.h"
 
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 
 namespace tcc_run {
@@ -78,6 +80,83 @@ std::string formatIndex(const std::vector<int64_t> &shape, int64_t index) {
     index /= shape[d];
   }
   return formatShape(position);
+}
+
+std::string quoteString(const char *data, int64_t size, size_t limit) {
+  std::string text = "\"";
+  const unsigned char *bytes = reinterpret_cast<const unsigned char *>(data);
+  size_t n = size > 0 && data ? static_cast<size_t>(size) : 0;
+  auto hex = [&](unsigned char c) {
+    char escape[8];
+    std::snprintf(escape, sizeof(escape), "\\x%02x", c);
+    text += escape;
+  };
+  size_t i = 0;
+  for (; i < n && i < limit;) {
+    unsigned char c = bytes[i];
+    if (c == '"' || c == '\\') {
+      text += '\\';
+      text += static_cast<char>(c);
+      ++i;
+    } else if (c == '\n') {
+      text += "\\n";
+      ++i;
+    } else if (c == '\t') {
+      text += "\\t";
+      ++i;
+    } else if (c < 0x20 || c == 0x7f) {
+      hex(c);
+      ++i;
+    } else if (c < 0x80) {
+      text += static_cast<char>(c);
+      ++i;
+    } else {
+      // A whole valid UTF-8 sequence is kept as it is; anything else byte by byte as \xNN.
+      size_t length = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 0;
+      std::vector<uint32_t> decoded;
+      if (length && length <= n - i &&
+          decodeUtf8(reinterpret_cast<const char *>(bytes + i), length, decoded)) {
+        text.append(reinterpret_cast<const char *>(bytes + i), length);
+        i += length;
+      } else {
+        hex(c);
+        ++i;
+      }
+    }
+  }
+  text += '"';
+  if (i < n)
+    text += "...";
+  return text;
+}
+
+Comparison compareStrings(const std::vector<int64_t> &actualShape, const void *actual,
+                          const std::vector<int64_t> &expectedShape, const void *expected,
+                          int64_t count) {
+  Comparison result;
+  if (actualShape != expectedShape) {
+    result.problem = "the shape " + formatShape(actualShape) + " differs from the reference's " +
+                     formatShape(expectedShape);
+    return result;
+  }
+  result.count = count;
+  const tcc_string *a = static_cast<const tcc_string *>(actual);
+  const tcc_string *b = static_cast<const tcc_string *>(expected);
+  for (int64_t i = 0; i < count; ++i) {
+    bool same = a[i].size == b[i].size &&
+                (a[i].size <= 0 ||
+                 (a[i].data && b[i].data &&
+                  std::memcmp(a[i].data, b[i].data, static_cast<size_t>(a[i].size)) == 0));
+    if (same)
+      continue;
+    if (result.mismatches++ == 0) {
+      result.firstMismatch = i;
+      result.firstActualText = quoteString(a[i].data, a[i].size);
+      result.firstExpectedText = quoteString(b[i].data, b[i].size);
+    }
+  }
+  result.pass = result.mismatches == 0;
+  return result;
 }
 
 Comparison compareArrays(int32_t actualDtype, const std::vector<int64_t> &actualShape,

@@ -18,6 +18,8 @@ struct Comparison {
   int64_t count = 0;
   int64_t firstMismatch = -1;
   double firstActual = 0, firstExpected = 0;
+  /// String tensors: the first mismatching elements, quoted (quoteString).
+  std::string firstActualText, firstExpectedText;
 };
 
 /// Compares `actual` (tcc dtype `actualDtype`) with `expected` elementwise: equal when
@@ -27,6 +29,16 @@ Comparison compareArrays(int32_t actualDtype, const std::vector<int64_t> &actual
                          const void *actual, int32_t expectedDtype,
                          const std::vector<int64_t> &expectedShape, const void *expected,
                          int64_t count, double rtol, double atol);
+
+/// Compares two string tensors (arrays of `count` tcc_string): equal when the shapes are and
+/// every element holds the same bytes. maxAbsError and relativeL2Error stay 0.
+Comparison compareStrings(const std::vector<int64_t> &actualShape, const void *actual,
+                          const std::vector<int64_t> &expectedShape, const void *expected,
+                          int64_t count);
+
+/// `size` bytes of text between double quotes, for messages: `"` and `\` escaped, control
+/// bytes and bytes that are not valid UTF-8 as \xNN, cut after `limit` bytes with "...".
+std::string quoteString(const char *data, int64_t size, size_t limit = 200);
 
 /// Element `index` of an array of tcc dtype `dtype`, as a double (NaN for unknown dtypes).
 double elementValue(int32_t dtype, const void *data, int64_t index);

@@ -9,7 +9,9 @@
 #include "NpyFile.h"
 
 #include "tcc/model_abi.h"
+#include "tcc/runtime.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -162,13 +164,28 @@ std::string parseHeader(const std::string &header, NpyArray &out, bool &fortranO
   return "";
 }
 
-std::string resolveDescr(const std::string &descr, int32_t &dtype, size_t &size) {
+/// The tcc dtype and bytes per element of a descr; `stringKind` is 'U' or 'S' for the string
+/// kinds (dtype TCC_DTYPE_STRING, `size` the bytes per element in the file), else 0.
+std::string resolveDescr(const std::string &descr, int32_t &dtype, size_t &size,
+                         char &stringKind) {
+  stringKind = 0;
   if (descr.size() < 3)
     return "unsupported dtype '" + descr + "'";
   char order = descr[0], kind = descr[1];
   if (order == '>')
     return "big-endian data ('" + descr + "') is not supported";
   std::string digits = descr.substr(2);
+  if (kind == 'U' || kind == 'S') {
+    // Up to 9 digits: at most 4e9 bytes per element, no overflow below.
+    if (digits.size() > 9 || digits.find_first_not_of("0123456789") != std::string::npos ||
+        (kind == 'U' && order != '<' && order != '=') ||
+        (kind == 'S' && order != '|' && order != '<' && order != '='))
+      return "unsupported dtype '" + descr + "'";
+    size = static_cast<size_t>(std::stoul(digits)) * (kind == 'U' ? 4 : 1);
+    dtype = TCC_DTYPE_STRING;
+    stringKind = kind;
+    return "";
+  }
   if (digits.size() != 1 || digits[0] < '1' || digits[0] > '8')
     return "unsupported dtype '" + descr + "'";
   size = static_cast<size_t>(digits[0] - '0');
@@ -180,7 +197,56 @@ std::string resolveDescr(const std::string &descr, int32_t &dtype, size_t &size)
       return "";
     }
   return "unsupported dtype '" + descr +
-         "' (supported: f2 f4 f8 i1 i2 i4 i8 u1 u2 u4 u8 b1)";
+         "' (supported: f2 f4 f8 i1 i2 i4 i8 u1 u2 u4 u8 b1, U and S strings)";
+}
+
+std::string hexCodePoint(uint32_t c) {
+  char text[16];
+  std::snprintf(text, sizeof(text), "U+%04X", c);
+  return text;
+}
+
+/// Fills `out.data` (count tcc_string) and `out.stringBytes` from the file's `elementSize`
+/// bytes per element at `raw`: UTF-32LE code units ('U') or bytes ('S'), trailing NULs cut.
+std::string readStrings(const char *raw, size_t elementSize, char stringKind, NpyArray &out) {
+  size_t count = static_cast<size_t>(out.count);
+  std::vector<std::pair<size_t, size_t>> spans(count); // offset, size in stringBytes
+  for (size_t i = 0; i < count; ++i) {
+    const char *element = raw + i * elementSize;
+    size_t start = out.stringBytes.size();
+    if (stringKind == 'S') {
+      size_t length = elementSize;
+      while (length > 0 && element[length - 1] == '\0')
+        --length;
+      out.stringBytes.insert(out.stringBytes.end(), element, element + length);
+    } else {
+      size_t units = elementSize / 4;
+      uint32_t unit = 0;
+      while (units > 0 && (std::memcpy(&unit, element + (units - 1) * 4, 4), unit == 0))
+        --units;
+      for (size_t u = 0; u < units; ++u) {
+        std::memcpy(&unit, element + u * 4, 4);
+        if (!encodeUtf8(unit, out.stringBytes))
+          return "string element " + std::to_string(i) + " holds " + hexCodePoint(unit) +
+                 ", which is not a Unicode scalar value (no UTF-8 for it)";
+      }
+    }
+    spans[i] = {start, out.stringBytes.size() - start};
+  }
+  // Never empty, so that every element points somewhere (even one of size 0).
+  out.stringBytes.push_back('\0');
+  uint64_t bytes = 0;
+  if (__builtin_mul_overflow(static_cast<uint64_t>(count), sizeof(tcc_string), &bytes))
+    return "the shape is too large";
+  out.data = AlignedBuffer(static_cast<size_t>(bytes));
+  if (!out.data.data())
+    return "out of memory";
+  tcc_string *elements = static_cast<tcc_string *>(out.data.data());
+  for (size_t i = 0; i < count; ++i) {
+    elements[i].data = out.stringBytes.data() + spans[i].first;
+    elements[i].size = static_cast<int64_t>(spans[i].second);
+  }
+  return "";
 }
 
 uint32_t readLittleEndian(const std::string &bytes, size_t offset, size_t count) {
@@ -191,6 +257,81 @@ uint32_t readLittleEndian(const std::string &bytes, size_t offset, size_t count)
 }
 
 } // namespace
+
+size_t dtypeSize(int32_t dtype) {
+  return dtype == TCC_DTYPE_STRING ? sizeof(tcc_string) : tcc_dtype_size(dtype);
+}
+
+const char *dtypeName(int32_t dtype) {
+  return dtype == TCC_DTYPE_STRING ? "string" : tcc_dtype_name(dtype);
+}
+
+bool encodeUtf8(uint32_t c, std::vector<char> &out) {
+  if (c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF))
+    return false;
+  if (c < 0x80) {
+    out.push_back(static_cast<char>(c));
+  } else if (c < 0x800) {
+    out.push_back(static_cast<char>(0xC0 | (c >> 6)));
+    out.push_back(static_cast<char>(0x80 | (c & 0x3F)));
+  } else if (c < 0x10000) {
+    out.push_back(static_cast<char>(0xE0 | (c >> 12)));
+    out.push_back(static_cast<char>(0x80 | ((c >> 6) & 0x3F)));
+    out.push_back(static_cast<char>(0x80 | (c & 0x3F)));
+  } else {
+    out.push_back(static_cast<char>(0xF0 | (c >> 18)));
+    out.push_back(static_cast<char>(0x80 | ((c >> 12) & 0x3F)));
+    out.push_back(static_cast<char>(0x80 | ((c >> 6) & 0x3F)));
+    out.push_back(static_cast<char>(0x80 | (c & 0x3F)));
+  }
+  return true;
+}
+
+bool decodeUtf8(const char *text, size_t size, std::vector<uint32_t> &out) {
+  size_t initial = out.size();
+  const unsigned char *bytes = reinterpret_cast<const unsigned char *>(text);
+  for (size_t i = 0; i < size;) {
+    unsigned char lead = bytes[i];
+    uint32_t c;
+    size_t length;
+    if (lead < 0x80) {
+      c = lead;
+      length = 1;
+    } else if (lead >= 0xC2 && lead <= 0xDF) {
+      c = lead & 0x1F;
+      length = 2;
+    } else if (lead >= 0xE0 && lead <= 0xEF) {
+      c = lead & 0x0F;
+      length = 3;
+    } else if (lead >= 0xF0 && lead <= 0xF4) {
+      c = lead & 0x07;
+      length = 4;
+    } else {
+      out.resize(initial);
+      return false;
+    }
+    if (size - i < length) {
+      out.resize(initial);
+      return false;
+    }
+    for (size_t k = 1; k < length; ++k) {
+      if ((bytes[i + k] & 0xC0) != 0x80) {
+        out.resize(initial);
+        return false;
+      }
+      c = (c << 6) | (bytes[i + k] & 0x3F);
+    }
+    // Overlong forms, surrogates, past U+10FFFF.
+    if ((length == 3 && c < 0x800) || (length == 4 && (c < 0x10000 || c > 0x10FFFF)) ||
+        (c >= 0xD800 && c <= 0xDFFF)) {
+      out.resize(initial);
+      return false;
+    }
+    out.push_back(c);
+    i += length;
+  }
+  return true;
+}
 
 std::string npyDescr(int32_t dtype) {
   if (dtype == TCC_DTYPE_BFLOAT16)
@@ -231,7 +372,8 @@ std::string readNpy(const std::string &path, NpyArray &out) {
   if (!error.empty())
     return error;
   size_t elementSize = 0;
-  error = resolveDescr(out.descr, out.dtype, elementSize);
+  char stringKind = 0;
+  error = resolveDescr(out.descr, out.dtype, elementSize, stringKind);
   if (!error.empty())
     return error;
   if (fortranOrder && out.shape.size() > 1)
@@ -249,6 +391,8 @@ std::string readNpy(const std::string &path, NpyArray &out) {
     return "the shape needs " + std::to_string(dataBytes) + " bytes of data, the file has " +
            std::to_string(available);
   out.count = static_cast<int64_t>(count);
+  if (stringKind)
+    return readStrings(bytes.data() + preamble + headerLength, elementSize, stringKind, out);
   out.data = AlignedBuffer(static_cast<size_t>(dataBytes));
   if (!out.data.data())
     return "out of memory";
@@ -264,11 +408,10 @@ std::string readNpy(const std::string &path, NpyArray &out) {
   return "";
 }
 
-std::string writeNpy(const std::string &path, int32_t dtype, const std::vector<int64_t> &shape,
-                     const void *data, size_t bytes) {
-  std::string descr = npyDescr(dtype);
-  if (descr.empty())
-    return "no .npy dtype for tcc dtype " + std::to_string(dtype);
+namespace {
+/// Writes a .npy file of `descr` whose data are `bytes` bytes at `data`.
+std::string writeRaw(const std::string &path, const std::string &descr,
+                     const std::vector<int64_t> &shape, const void *data, size_t bytes) {
   std::string shapeText = "(";
   for (size_t i = 0; i < shape.size(); ++i)
     shapeText += (i ? ", " : "") + std::to_string(shape[i]);
@@ -299,6 +442,56 @@ std::string writeNpy(const std::string &path, int32_t dtype, const std::vector<i
   if (!ok)
     return std::string("cannot write it: ") + std::strerror(savedErrno ? savedErrno : errno);
   return "";
+}
+
+/// A string tensor as '<U{n}' (all elements valid UTF-8) or '|S{n}'.
+std::string writeStrings(const std::string &path, const std::vector<int64_t> &shape,
+                         const tcc_string *elements, size_t count) {
+  std::vector<std::vector<uint32_t>> codePoints(count);
+  bool unicode = true;
+  size_t maxBytes = 1, maxCodePoints = 1;
+  for (size_t i = 0; i < count; ++i) {
+    const tcc_string &element = elements[i];
+    if (element.size < 0 || (element.size > 0 && !element.data))
+      return "string element " + std::to_string(i) + " is malformed (size " +
+             std::to_string(element.size) + (element.data ? "" : ", data NULL") + ")";
+    size_t size = static_cast<size_t>(element.size);
+    maxBytes = std::max(maxBytes, size);
+    if (unicode && !decodeUtf8(element.data, size, codePoints[i]))
+      unicode = false;
+    if (unicode)
+      maxCodePoints = std::max(maxCodePoints, codePoints[i].size());
+  }
+  size_t width = unicode ? maxCodePoints * 4 : maxBytes;
+  uint64_t total = 0;
+  if (__builtin_mul_overflow(static_cast<uint64_t>(count), static_cast<uint64_t>(width), &total) ||
+      total > static_cast<uint64_t>(SIZE_MAX / 2))
+    return "the string tensor is too large to write";
+  std::vector<char> payload(static_cast<size_t>(total), '\0');
+  for (size_t i = 0; i < count; ++i) {
+    char *slot = payload.data() + i * width;
+    if (unicode) {
+      for (size_t k = 0; k < codePoints[i].size(); ++k)
+        std::memcpy(slot + 4 * k, &codePoints[i][k], 4);
+    } else if (elements[i].size > 0) {
+      std::memcpy(slot, elements[i].data, static_cast<size_t>(elements[i].size));
+    }
+  }
+  std::string descr = unicode ? "<U" + std::to_string(maxCodePoints)
+                              : "|S" + std::to_string(maxBytes);
+  return writeRaw(path, descr, shape, payload.data(), payload.size());
+}
+} // namespace
+
+std::string writeNpy(const std::string &path, int32_t dtype, const std::vector<int64_t> &shape,
+                     const void *data, size_t bytes) {
+  if (dtype == TCC_DTYPE_STRING)
+    return writeStrings(path, shape, static_cast<const tcc_string *>(data),
+                        bytes / sizeof(tcc_string));
+  std::string descr = npyDescr(dtype);
+  if (descr.empty())
+    return "no .npy dtype for tcc dtype " + std::to_string(dtype);
+  return writeRaw(path, descr, shape, data, bytes);
 }
 
 } // namespace tcc_run

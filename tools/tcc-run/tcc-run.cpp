@@ -77,17 +77,23 @@ struct SessionDeleter {
   void operator()(tcc_session *session) const { tcc_session_release(session); }
 };
 
-/// A tensor of the run: its shape, its data, and the DLTensor that points at them.
+/// A tensor of the run: its shape, its data, and the DLTensor that points at them. A string
+/// tensor's data are tcc_string elements (16 bytes, 16-byte aligned): an input's point into
+/// its stringBytes, an output's into memory of the session (valid until its next run).
 struct Tensor {
   int32_t dtype = 0;
   std::vector<int64_t> shape;
   int64_t count = 0;
   tcc_run::AlignedBuffer data;
+  std::vector<char> stringBytes;
   DLTensor dl{};
 
   void point() {
     DLDataType type{};
-    check(tcc_dtype_to_dlpack(dtype, &type));
+    if (dtype == TCC_DTYPE_STRING) // the ABI's type of strings, whether the runtime knows it or not
+      type = DLDataType{kDLOpaqueHandle, 8 * sizeof(tcc_string), 1};
+    else
+      check(tcc_dtype_to_dlpack(dtype, &type));
     dl.data = data.data();
     dl.device = DLDevice{kDLCPU, 0};
     dl.ndim = static_cast<int>(shape.size());
@@ -145,13 +151,15 @@ std::vector<Tensor> readInputs(tcc_model *model, const Options &options) {
     // DLPack cannot tell bool from uint8: compare dtypes here, where the file says which.
     if (array.dtype != info.dtype)
       fail(kExitError, describe(info, "input", static_cast<int32_t>(i)) + " expects " +
-                           tcc_dtype_name(info.dtype) + ", but '" + options.inputs[i] +
-                           "' holds " + tcc_dtype_name(array.dtype) + " ('" + array.descr + "')");
+                           tcc_run::dtypeName(info.dtype) + ", but '" + options.inputs[i] +
+                           "' holds " + tcc_run::dtypeName(array.dtype) + " ('" + array.descr +
+                           "')");
     Tensor &tensor = inputs[i];
     tensor.dtype = array.dtype;
     tensor.shape = array.shape;
     tensor.count = array.count;
     tensor.data = std::move(array.data);
+    tensor.stringBytes = std::move(array.stringBytes); // keeps its buffer: data points into it
     tensor.point();
   }
   return inputs;
@@ -181,7 +189,7 @@ std::vector<Tensor> allocateOutputs(tcc_model *model, const std::vector<const DL
       if (__builtin_mul_overflow(count, static_cast<uint64_t>(extent), &count))
         fail(kExitError, "output " + std::to_string(o) + " is too large");
     uint64_t bytes = 0;
-    if (__builtin_mul_overflow(count, tcc_dtype_size(tensor.dtype), &bytes))
+    if (__builtin_mul_overflow(count, tcc_run::dtypeSize(tensor.dtype), &bytes))
       fail(kExitError, "output " + std::to_string(o) + " is too large");
     tensor.count = static_cast<int64_t>(count);
     tensor.data = tcc_run::AlignedBuffer(static_cast<size_t>(bytes));
@@ -203,7 +211,8 @@ void writeOutputs(tcc_model *model, const std::vector<Tensor> &outputs, const st
                            .string();
     const Tensor &tensor = outputs[o];
     std::string message =
-        tcc_run::writeNpy(path, tensor.dtype, tensor.shape, tensor.data.data(), static_cast<size_t>(tensor.count) * tcc_dtype_size(tensor.dtype));
+        tcc_run::writeNpy(path, tensor.dtype, tensor.shape, tensor.data.data(),
+                          static_cast<size_t>(tensor.count) * tcc_run::dtypeSize(tensor.dtype));
     if (!message.empty())
       fail(kExitError, "'" + path + "': " + message);
     if (tensor.dtype == TCC_DTYPE_BFLOAT16) {
@@ -227,6 +236,35 @@ bool compareOutputs(tcc_model *model, const std::vector<Tensor> &outputs, const 
     if (!error.empty())
       fail(kExitError, "--compare '" + options.compares[k] + "': " + error);
     const Tensor &actual = outputs[k];
+    bool actualString = actual.dtype == TCC_DTYPE_STRING;
+    if (actualString != (reference.dtype == TCC_DTYPE_STRING)) {
+      std::printf("%s: the output is %s, but the reference '%s' holds %s ('%s'): FAIL\n",
+                  name.c_str(), tcc_run::dtypeName(actual.dtype), options.compares[k].c_str(),
+                  tcc_run::dtypeName(reference.dtype), reference.descr.c_str());
+      allPass = false;
+      continue;
+    }
+    if (actualString) {
+      // Strings compare exactly, element by element; tolerances do not apply.
+      tcc_run::Comparison result =
+          tcc_run::compareStrings(actual.shape, actual.data.data(), reference.shape,
+                                  reference.data.data(), actual.count);
+      if (!result.problem.empty()) {
+        std::printf("%s: %s: FAIL\n", name.c_str(), result.problem.c_str());
+        allPass = false;
+      } else if (result.pass) {
+        std::printf("%s: mismatches=0/%lld PASS\n", name.c_str(),
+                    static_cast<long long>(result.count));
+      } else {
+        std::printf("%s: mismatches=%lld/%lld FAIL (first at %s: %s vs %s)\n", name.c_str(),
+                    static_cast<long long>(result.mismatches),
+                    static_cast<long long>(result.count),
+                    tcc_run::formatIndex(actual.shape, result.firstMismatch).c_str(),
+                    result.firstActualText.c_str(), result.firstExpectedText.c_str());
+        allPass = false;
+      }
+      continue;
+    }
     tcc_run::Comparison result = tcc_run::compareArrays(
         actual.dtype, actual.shape, actual.data.data(), reference.dtype, reference.shape,
         reference.data.data(), actual.count, options.rtol, options.atol);
@@ -257,11 +295,17 @@ void printOutputs(tcc_model *model, const std::vector<Tensor> &outputs) {
     check(tcc_model_output_info(model, static_cast<int32_t>(o), &info));
     const Tensor &tensor = outputs[o];
     std::printf("%s: %s %s", describe(info, "output", static_cast<int32_t>(o)).c_str(),
-                tcc_dtype_name(tensor.dtype), tcc_run::formatShape(tensor.shape).c_str());
+                tcc_run::dtypeName(tensor.dtype), tcc_run::formatShape(tensor.shape).c_str());
     int64_t shown = std::min<int64_t>(tensor.count, 8);
     std::printf(":");
-    for (int64_t i = 0; i < shown; ++i)
-      std::printf(" %.9g", tcc_run::elementValue(tensor.dtype, tensor.data.data(), i));
+    for (int64_t i = 0; i < shown; ++i) {
+      if (tensor.dtype == TCC_DTYPE_STRING) {
+        const tcc_string &element = static_cast<const tcc_string *>(tensor.data.data())[i];
+        std::printf(" %s", tcc_run::quoteString(element.data, element.size, 40).c_str());
+      } else {
+        std::printf(" %.9g", tcc_run::elementValue(tensor.dtype, tensor.data.data(), i));
+      }
+    }
     if (tensor.count > shown)
       std::printf(" ...");
     std::printf("\n");
@@ -287,7 +331,7 @@ void printInfo(const tcc_model *model) {
       else
         dims += info.dim_names[d] ? info.dim_names[d] : "?";
     }
-    std::printf("%s %d '%s': %s [%s]\n", what, index, info.name, tcc_dtype_name(info.dtype),
+    std::printf("%s %d '%s': %s [%s]\n", what, index, info.name, tcc_run::dtypeName(info.dtype),
                 dims.c_str());
   };
   for (int32_t i = 0; i < tcc_model_num_inputs(model); ++i) {
