@@ -4,6 +4,9 @@
 // {kDLUInt, 8, 1}, one byte per element holding 0 or 1 (what NumPy's and PyTorch's exporters
 // produced before kDLBool); kDLBool (code 6 since DLPack 0.8) is accepted too.
 //
+// DLPack has no string type either. A TCC_DTYPE_STRING tensor is {kDLOpaqueHandle, 128, 1}:
+// each element is one 16-byte tcc_string {data, size} (model_abi.h), opaque to DLPack.
+//
 //===------------------------------------------------------------------------------------===//
 #include "dtype_internal.h"
 #include "status_internal.h"
@@ -23,6 +26,7 @@ static const dtype_entry dtype_table[] = {
     {TCC_DTYPE_FLOAT16, "float16", kDLFloat, 16},  {TCC_DTYPE_FLOAT64, "float64", kDLFloat, 64},
     {TCC_DTYPE_UINT32, "uint32", kDLUInt, 32},     {TCC_DTYPE_UINT64, "uint64", kDLUInt, 64},
     {TCC_DTYPE_BFLOAT16, "bfloat16", kDLBfloat, 16},
+    {TCC_DTYPE_STRING, "string", kDLOpaqueHandle, 128}, // one tcc_string per element
 };
 
 static const dtype_entry *find_dtype(int32_t dtype) {
@@ -107,6 +111,9 @@ void tcc_format_dlpack_type(DLDataType type, char *buffer, size_t capacity) {
     break;
   case TCC_DLPACK_BOOL_CODE:
     kind = "bool";
+    break;
+  case kDLOpaqueHandle:
+    kind = "opaque";
     break;
   default:
     kind = NULL;

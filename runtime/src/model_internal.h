@@ -48,6 +48,14 @@ tcc_status tcc_model_bind_inputs(const tcc_model *model, const char *function,
                                  const DLTensor *const *inputs, size_t num_inputs,
                                  int64_t *symbol_values);
 
+/// Checks the elements of the string inputs (they passed tcc_model_bind_inputs): sizes not
+/// negative, data present for non-empty strings and not wrapping around, and not bytes of
+/// `strings` (a previous run's outputs, which the run about to start would overwrite).
+struct tcc_strings;
+tcc_status tcc_check_string_inputs(const tcc_model *model, const char *function,
+                                   const DLTensor *const *inputs,
+                                   const struct tcc_strings *strings);
+
 /// Calls the model's output_shapes for `symbol_values` (already in range) into `shapes`
 /// (output_shapes_length entries) and checks the result against the declared outputs.
 tcc_status tcc_model_compute_output_shapes(const tcc_model *model, const char *function,

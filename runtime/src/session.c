@@ -2,11 +2,13 @@
 //
 // Everything a run needs is allocated when the session is created (the per-run tables) or
 // the first time a run needs it (the workspace, which then only grows), so that repeated runs
-// of one size allocate nothing.
+// of one size allocate nothing. The strings a run makes live in the session's string arena
+// (strings.c), which is reset when the next run starts.
 //
 //===------------------------------------------------------------------------------------===//
 #include "model_internal.h"
 #include "status_internal.h"
+#include "strings_internal.h"
 #include "threads_internal.h"
 
 #include <stdatomic.h>
@@ -38,6 +40,7 @@ struct tcc_session {
   void *workspace;
   size_t workspace_capacity;
   void *parameters; // parameters_size bytes, 64-byte aligned; NULL without parameters
+  tcc_strings *strings; // the bytes of the strings runs make; reset by each run
 
   // Image by image (the model's batch_symbol, unless TCC_SESSION_FLAG_WHOLE_BATCH): up to
   // num_threads lanes, each running images alone with its own symbol values, tensor
@@ -82,6 +85,36 @@ static void import_report_error(void *context, const char *message) {
   memcpy(session->error_message, message, length);
   session->error_message[length] = '\0';
 }
+
+// The string functions, appended to the table after the first release: models compiled
+// before them check `size` against the old layout, models with strings against this one.
+_Static_assert(offsetof(tcc_import_table, string_format) == TCC_IMPORT_TABLE_V1_SIZE,
+               "the string functions follow the first release's import table");
+_Static_assert(sizeof(tcc_string) == 16 && _Alignof(tcc_string) == 16,
+               "a tcc_string is 16 bytes, 16-byte aligned");
+// The arena reports failures through import_report_error (see tcc_session_create).
+
+static void import_string_format(void *context, int32_t dtype, const void *value,
+                                 tcc_string *out) {
+  tcc_strings_format(((tcc_session *)context)->strings, dtype, value, out);
+}
+
+static void import_string_parse(void *context, const tcc_string *text, int32_t dtype,
+                                void *out) {
+  tcc_strings_parse(((tcc_session *)context)->strings, text, dtype, out);
+}
+
+static void import_string_change_case(void *context, const tcc_string *text, int32_t upper,
+                                      tcc_string *out) {
+  tcc_strings_change_case(((tcc_session *)context)->strings, text, upper, out);
+}
+
+static int32_t import_string_find(void *context, const tcc_string *text, const char *set,
+                                  int64_t count, int32_t ignore_case) {
+  return tcc_strings_find(((tcc_session *)context)->strings, text, set, count, ignore_case);
+}
+
+tcc_strings *tcc_session_strings(tcc_session *session) { return session->strings; }
 
 /// Offset of output `output` in the output-after-output shape tables.
 static size_t output_offset(const tcc_model *model, int32_t output) {
@@ -200,6 +233,8 @@ tcc_status tcc_session_create(tcc_model *model, const tcc_session_options *optio
     return tcc_make_status(TCC_STATUS_RESOURCE_EXHAUSTED, "%s: out of memory", function);
   }
   status = tcc_thread_pool_create(num_threads, &session->pool);
+  if (!status)
+    status = tcc_strings_create(import_report_error, session, &session->strings);
   if (status) {
     tcc_session_release(session);
     return status;
@@ -210,6 +245,10 @@ tcc_status tcc_session_create(tcc_model *model, const tcc_session_options *optio
   session->imports.parallel_for = import_parallel_for;
   session->imports.report_error = import_report_error;
   session->imports.set_output_extent = import_set_output_extent;
+  session->imports.string_format = import_string_format;
+  session->imports.string_parse = import_string_parse;
+  session->imports.string_change_case = import_string_change_case;
+  session->imports.string_find = import_string_find;
   if (d->num_parameters > 0) {
     size_t bytes = ((size_t)d->parameters_size + WORKSPACE_ALIGNMENT - 1) / WORKSPACE_ALIGNMENT *
                    WORKSPACE_ALIGNMENT;
@@ -233,6 +272,7 @@ void tcc_session_release(tcc_session *session) {
   if (!session)
     return;
   tcc_thread_pool_destroy(session->pool);
+  tcc_strings_destroy(session->strings);
   free(session->workspace);
   free(session->parameters);
   free(session->symbol_values);
@@ -458,6 +498,9 @@ static tcc_status run_checked(tcc_session *session, const DLTensor *const *input
       tcc_model_bind_inputs(model, function, inputs, num_inputs, session->symbol_values);
   if (status)
     return status;
+  status = tcc_check_string_inputs(model, function, inputs, session->strings);
+  if (status)
+    return status;
   for (size_t i = 0; i < num_inputs; ++i) {
     uint64_t bytes = tcc_tensor_bytes(&model->inputs[i], inputs[i]);
     void *address = bytes ? tcc_tensor_address(inputs[i]) : empty_tensor_data;
@@ -479,6 +522,8 @@ static tcc_status run_checked(tcc_session *session, const DLTensor *const *input
 
   atomic_store(&session->error_reported, 0);
   session->has_run = 0;
+  // The previous run's strings end here (model_abi.h: valid until the next run).
+  tcc_strings_reset(session->strings);
   // Data-dependent extents start unknown (-1); the run reports them.
   size_t offset = 0;
   for (int32_t o = 0; o < d->num_outputs; ++o) {
@@ -500,6 +545,11 @@ static tcc_status run_checked(tcc_session *session, const DLTensor *const *input
   }
   session->stats.runs++;
   int reported = atomic_load(&session->error_reported);
+  if (tcc_strings_out_of_memory(session->strings))
+    return tcc_make_status(TCC_STATUS_RESOURCE_EXHAUSTED,
+                           "%s: out of memory for the strings the model makes (first error: "
+                           "%s)",
+                           function, session->error_message);
   if (code == TCC_RUN_OK && !reported) {
     for (size_t k = 0; k < model->output_shapes_length; ++k)
       if (session->actual_shapes[k] < 0)

@@ -9,6 +9,7 @@
 #include "dtype_internal.h"
 #include "model_internal.h"
 #include "status_internal.h"
+#include "strings_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -125,6 +126,41 @@ tcc_status tcc_check_tensor_layout(const char *function, const char *kind, size_
                              function, kind, index, name, entry->element_size);
   }
   *out_bytes = bytes;
+  return NULL;
+}
+
+tcc_status tcc_check_string_inputs(const tcc_model *model, const char *function,
+                                   const DLTensor *const *inputs,
+                                   const struct tcc_strings *strings) {
+  for (int32_t i = 0; i < model->descriptor->num_inputs; ++i) {
+    const tcc_tensor_entry *entry = &model->inputs[i];
+    if (entry->info.dtype != TCC_DTYPE_STRING)
+      continue;
+    // The model reads every element's bytes: a bad element would make it read anywhere.
+    uint64_t count = tcc_tensor_bytes(entry, inputs[i]) / sizeof(tcc_string);
+    const tcc_string *elements = count ? tcc_tensor_address(inputs[i]) : NULL;
+    for (uint64_t k = 0; k < count; ++k) {
+      const char *data = elements[k].data;
+      int64_t size = elements[k].size;
+      if (size < 0 || (size > 0 && !data))
+        return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT,
+                               "%s: input %d '%s': string %llu has size %lld and %s data, "
+                               "expected a size >= 0 and data for a non-empty string",
+                               function, (int)i, entry->info.name, (unsigned long long)k,
+                               (long long)size, data ? "non-null" : "null");
+      if (size > 0 && (uintptr_t)data + (uint64_t)size < (uintptr_t)data)
+        return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT,
+                               "%s: input %d '%s': string %llu: data + size (%lld) overflows",
+                               function, (int)i, entry->info.name, (unsigned long long)k,
+                               (long long)size);
+      if (size > 0 && strings && tcc_strings_owns(strings, data))
+        return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT,
+                               "%s: input %d '%s': string %llu points into the strings of the "
+                               "session's previous run, which this run replaces (copy them "
+                               "first)",
+                               function, (int)i, entry->info.name, (unsigned long long)k);
+    }
+  }
   return NULL;
 }
 

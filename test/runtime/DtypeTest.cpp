@@ -19,6 +19,8 @@ const DtypeCase kDtypes[] = {
     {TCC_DTYPE_FLOAT16, "float16", 2, kDLFloat, 16}, {TCC_DTYPE_FLOAT64, "float64", 8, kDLFloat, 64},
     {TCC_DTYPE_UINT32, "uint32", 4, kDLUInt, 32},    {TCC_DTYPE_UINT64, "uint64", 8, kDLUInt, 64},
     {TCC_DTYPE_BFLOAT16, "bfloat16", 2, kDLBfloat, 16},
+    // One tcc_string {data, size} per element, opaque to DLPack.
+    {TCC_DTYPE_STRING, "string", 16, kDLOpaqueHandle, 128},
 };
 } // namespace
 
@@ -29,12 +31,13 @@ TEST_CASE("dtype names and sizes", "[dtype]") {
     CHECK(tcc_dtype_size(c.dtype) == c.size);
   }
   CHECK(std::string(tcc_dtype_name(0)) == "unknown");
-  CHECK(std::string(tcc_dtype_name(8)) == "unknown"); // ONNX STRING
+  CHECK(std::string(tcc_dtype_name(14)) == "unknown"); // ONNX COMPLEX64
+  CHECK(tcc_dtype_size(TCC_DTYPE_STRING) == sizeof(tcc_string));
   CHECK(tcc_dtype_size(0) == 0);
   CHECK(tcc_dtype_size(-1) == 0);
 }
 
-TEST_CASE("dtypes map to DLPack types and bool is uint8", "[dtype]") {
+TEST_CASE("dtypes map to DLPack types, bool is uint8, string is opaque", "[dtype]") {
   for (const DtypeCase &c : kDtypes) {
     INFO(c.name);
     DLDataType type{};
@@ -74,6 +77,8 @@ TEST_CASE("DLPack types without a dtype are errors", "[dtype]") {
                TCC_STATUS_INVALID_ARGUMENT, {"complex64"});
   requireError(tcc_dtype_from_dlpack(DLDataType{kDLInt, 4, 1}, &dtype),
                TCC_STATUS_INVALID_ARGUMENT, {"int4"});
+  requireError(tcc_dtype_from_dlpack(DLDataType{kDLOpaqueHandle, 64, 1}, &dtype),
+               TCC_STATUS_INVALID_ARGUMENT, {"opaque64"});
   requireError(tcc_dtype_from_dlpack(DLDataType{99, 16, 1}, &dtype),
                TCC_STATUS_INVALID_ARGUMENT, {"code99:16"});
   requireError(tcc_dtype_from_dlpack(kFloat32, nullptr), TCC_STATUS_INVALID_ARGUMENT,

@@ -29,7 +29,12 @@
 // - Tensors are DLPack 0.6 `DLTensor`s in CPU memory, dense and row-major. DLPack 0.6 has no
 //   boolean type: a TCC_DTYPE_BOOL tensor is {kDLUInt, 8 bits, 1 lane}, one byte per element
 //   holding 0 or 1; the boolean code of later DLPack versions ({6, 8, 1}, kDLBool) is
-//   accepted as well.
+//   accepted as well. DLPack has no string type: a TCC_DTYPE_STRING tensor is
+//   {kDLOpaqueHandle (3), 128 bits, 1 lane}, an array of tcc_string {data, size} (16 bytes,
+//   16-byte aligned; see model_abi.h). The bytes of input strings stay the caller's; those
+//   of output strings belong to the session (or are an input's or the model's) and stay
+//   valid until the session's next run or release, so copy them before passing them to the
+//   next run of the same session (a run refuses inputs that point into its own strings).
 // - Untrusted data (model files, tensors passed to run) never makes the runtime crash or read
 //   out of bounds: every inconsistency is reported as a status.
 //
@@ -121,13 +126,14 @@ TCC_API const char *tcc_dtype_name(int32_t dtype);
 /// Bytes per element of a dtype, or 0 for an unknown dtype. Thread-safe.
 TCC_API size_t tcc_dtype_size(int32_t dtype);
 
-/// The DLPack type of a dtype (TCC_DTYPE_BOOL -> {kDLUInt, 8, 1}). Fails with
-/// INVALID_ARGUMENT for an unknown dtype. Thread-safe.
+/// The DLPack type of a dtype (TCC_DTYPE_BOOL -> {kDLUInt, 8, 1}, TCC_DTYPE_STRING ->
+/// {kDLOpaqueHandle, 128, 1}). Fails with INVALID_ARGUMENT for an unknown dtype. Thread-safe.
 TCC_API tcc_status tcc_dtype_to_dlpack(int32_t dtype, DLDataType *out_type);
 
 /// The dtype of a DLPack type. {kDLUInt, 8, 1} is TCC_DTYPE_UINT8 (DLPack 0.6 cannot tell a
 /// bool from a uint8; tensors passed to a TCC_DTYPE_BOOL input are accepted either way);
-/// {6 (kDLBool of DLPack >= 0.8), 8, 1} is TCC_DTYPE_BOOL. Fails with INVALID_ARGUMENT for
+/// {6 (kDLBool of DLPack >= 0.8), 8, 1} is TCC_DTYPE_BOOL; {kDLOpaqueHandle, 128, 1} is
+/// TCC_DTYPE_STRING. Fails with INVALID_ARGUMENT for
 /// types tcc has no dtype for (vectors, complex, odd widths). Thread-safe.
 TCC_API tcc_status tcc_dtype_from_dlpack(DLDataType type, int32_t *out_dtype);
 
@@ -326,8 +332,10 @@ TCC_API int32_t tcc_session_num_threads(const tcc_session *session);
 /// consistent and in range, see tcc_model_bind_symbols; output shapes as
 /// tcc_model_output_shapes says), compact row-major (strides NULL or equal to the row-major
 /// strides), aligned to its element size, with non-NULL data unless it has no elements.
-/// Outputs must not overlap inputs or each other. Any violation is an error that names the
-/// tensor, the dim, and expected vs actual; nothing is run then.
+/// Outputs must not overlap inputs or each other. Every element of a string input must have
+/// a size >= 0 and, unless empty, non-NULL data. Any violation is an error that names the
+/// tensor, the dim or element, and expected vs actual; nothing is run then. String outputs
+/// point to bytes valid until the session's next run or release (see the conventions above).
 /// The caller keeps ownership of all tensors; the outputs' data is written. The workspace is
 /// kept between runs and grows only when a run needs more. Not thread-safe: one thread at a
 /// time per session (a concurrent call fails with INTERNAL rather than corrupting state).
