@@ -81,8 +81,9 @@ llvm::StructType *importTableType(llvm::LLVMContext &context) {
   return llvm::StructType::get(context, {i32, i32, ptr, ptr, ptr, ptr, ptr, ptr, ptr, ptr, ptr});
 }
 
-/// The table's size up to its last string function (LP64).
-constexpr uint64_t kImportTableWithStrings = 11 * 8;
+/// The table's size up to its last string function on LP64: two int32s, nine pointers
+/// (model_abi.h's sizeof(tcc_import_table) with the string functions).
+constexpr uint64_t kImportTableWithStrings = 2 * 4 + 9 * 8;
 
 /// Runs the calls of parallel kernels (see tcc-range-kernels) in @main through
 /// imports->parallel_for: each call `kernel(p..., 0, extent)` becomes
