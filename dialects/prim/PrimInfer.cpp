@@ -68,6 +68,11 @@ LogicalResult StringInOp::inferReturnTypes(MLIRContext *ctx, std::optional<Locat
   return inferPredicate(ctx, adaptor.getOperand(), types);
 }
 
+LogicalResult StringEqualOp::inferReturnTypes(MLIRContext *ctx, std::optional<Location>,
+                                              Adaptor adaptor, SmallVectorImpl<Type> &types) {
+  return inferPredicate(ctx, adaptor.getLhs(), types);
+}
+
 LogicalResult CompareOp::inferReturnTypes(MLIRContext *ctx, std::optional<Location>,
                                           Adaptor adaptor, SmallVectorImpl<Type> &types) {
   return inferPredicate(ctx, adaptor.getLhs(), types);

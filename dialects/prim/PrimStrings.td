@@ -1,7 +1,8 @@
 //===- PrimStrings.td - string tensors: text <-> numbers, case, membership -------------===//
 //
-// The four string primitives are elementwise; ONNX's Cast to and from STRING and
-// StringNormalizer decompose onto them (with prim.compact for the stopwords). Their lowered
+// The string primitives are elementwise; ONNX's Cast to and from STRING, StringNormalizer
+// (with prim.compact for the stopwords), Equal on strings and StringConcat decompose onto
+// them. Their lowered
 // form is one `prim.runtime_call` per element: the runtime owns text formatting, parsing,
 // Unicode case mapping and the bytes of the strings a run makes (model_abi.h).
 //
@@ -67,13 +68,29 @@ def Prim_StringInOp : Prim_ElementwiseOp<"string_in", [InferTypeOpAdaptor]> {
   let hasVerifier = 1;
 }
 
+def Prim_StringEqualOp : Prim_ElementwiseOp<"string_equal", [InferTypeOpAdaptor,
+    AllTypesMatch<["lhs", "rhs"]>]> {
+  let summary = "whether two texts hold the same bytes (Equal on strings)";
+  let arguments = (ins Prim_StringTensor:$lhs, Prim_StringTensor:$rhs);
+  let results = (outs Prim_BoolTensor:$result);
+  let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($lhs)";
+}
+
+def Prim_StringConcatOp : Prim_ElementwiseOp<"string_concat", [SameOperandsAndResultType]> {
+  let summary = "the bytes of lhs followed by those of rhs (StringConcat)";
+  let arguments = (ins Prim_StringTensor:$lhs, Prim_StringTensor:$rhs);
+  let results = (outs Prim_StringTensor:$result);
+  let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($result)";
+}
+
 def Prim_RuntimeCallOp : Prim_Op<"runtime_call", [Pure]> {
   let summary = "one call of a runtime string function on scalars (lowered string ops)";
   let description = [{
     The body of a lowered string primitive: `callee` is one of the import table's string
-    functions (`string_format`, `string_parse`, `string_change_case`, `string_find`),
-    `table` the address of the run's import table (`prim.run_context`), `operand` one
-    element (a string is an i128 in tcc_string's layout, data pointer in the low half).
+    functions (`string_format`, `string_parse`, `string_change_case`, `string_find`,
+    `string_equal`, `string_concat`), `table` the address of the run's import table
+    (`prim.run_context`), `elements` one element per operand of the string op (a string is
+    an i128 in tcc_string's layout, data pointer in the low half).
     `dtype` is the number's tcc_dtype for format and parse, `flag` is `upper` for
     change_case and `ignore_case` for find, `set` the packed texts of find (each a
     little-endian int64 byte count, then its bytes) and `count` their number.
@@ -81,14 +98,14 @@ def Prim_RuntimeCallOp : Prim_Op<"runtime_call", [Pure]> {
     may be merged with an equal one or dropped when unused, and then an unused parse
     reports no error).
   }];
-  let arguments = (ins StrAttr:$callee, I64:$table, AnyType:$operand,
+  let arguments = (ins StrAttr:$callee, I64:$table, Variadic<AnyType>:$elements,
                        DefaultValuedAttr<I32Attr, "0">:$dtype,
                        DefaultValuedAttr<I32Attr, "0">:$flag,
                        DefaultValuedAttr<StrAttr, "\"\"">:$set,
                        DefaultValuedAttr<I64Attr, "0">:$count);
   let results = (outs AnyType:$result);
   let assemblyFormat = [{
-    $callee `(` $table `,` $operand `)` attr-dict `:` type($operand) `->` type($result)
+    $callee `(` $table `,` $elements `)` attr-dict `:` type($elements) `->` type($result)
   }];
 }
 

@@ -14,6 +14,8 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 
+#include <algorithm>
+
 namespace tcc {
 #define GEN_PASS_DEF_LOWERRUNTIMECALLS
 #include "tcc/Codegen/Passes.h.inc"
@@ -31,7 +33,9 @@ enum ImportField : int32_t {
   kStringParse = 8,
   kStringChangeCase = 9,
   kStringFind = 10,
-  kNumImportFields = 11
+  kStringEqual = 11,
+  kStringConcat = 12,
+  kNumImportFields = 13
 };
 
 LLVM::LLVMStructType importTableType(MLIRContext *ctx) {
@@ -78,13 +82,18 @@ struct LowerRuntimeCallsPass : tcc::impl::LowerRuntimeCallsBase<LowerRuntimeCall
       c.erase();
     }
     unsigned nextSet = 0;
+    int32_t lastField = kStringFind;
     for (prim::RuntimeCallOp call : calls)
-      if (failed(lower(call, module, nextSet)))
+      if (failed(lower(call, module, nextSet, lastField)))
         return signalPassFailure();
-    module->setAttr("tcc.uses_string_functions", UnitAttr::get(ctx));
+    // The import table must reach the last function called: 8 bytes per field on LP64 (two
+    // int32s, then pointers).
+    module->setAttr("tcc.uses_string_functions",
+                    IntegerAttr::get(IntegerType::get(ctx, 64), 8 * int64_t(lastField)));
   }
 
-  LogicalResult lower(prim::RuntimeCallOp call, ModuleOp module, unsigned &nextSet) {
+  LogicalResult lower(prim::RuntimeCallOp call, ModuleOp module, unsigned &nextSet,
+                      int32_t &lastField) {
     MLIRContext *ctx = &getContext();
     Location loc = call.getLoc();
     auto ptr = LLVM::LLVMPointerType::get(ctx);
@@ -104,6 +113,10 @@ struct LowerRuntimeCallsPass : tcc::impl::LowerRuntimeCallsBase<LowerRuntimeCall
       field = kStringChangeCase;
     else if (callee == "string_find")
       field = kStringFind;
+    else if (callee == "string_equal")
+      field = kStringEqual;
+    else if (callee == "string_concat")
+      field = kStringConcat;
     else
       return call.emitError() << "internal error: unknown runtime function '" << callee << "'";
 
@@ -115,9 +128,16 @@ struct LowerRuntimeCallsPass : tcc::impl::LowerRuntimeCallsBase<LowerRuntimeCall
       return LLVM::AllocaOp::create(entry, loc, ptr, slotType(type), one, /*alignment=*/16)
           .getResult();
     };
-    Type operandType = call.getOperand().getType(), resultType = call.getResult().getType();
-    Value in = slot(operandType);
-    Value out = field == kStringFind ? Value() : slot(resultType);
+    lastField = std::max<int32_t>(lastField, field);
+    unsigned expected = field == kStringEqual || field == kStringConcat ? 2 : 1;
+    if (call.getElements().size() != expected)
+      return call.emitError() << "internal error: '" << callee << "' takes " << expected
+                              << " operand(s), got " << call.getElements().size();
+    Type resultType = call.getResult().getType();
+    SmallVector<Value> in;
+    for (Value operand : call.getElements())
+      in.push_back(slot(operand.getType()));
+    Value out = field == kStringFind || field == kStringEqual ? Value() : slot(resultType);
 
     OpBuilder b(call);
     auto table = importTableType(ctx);
@@ -128,10 +148,12 @@ struct LowerRuntimeCallsPass : tcc::impl::LowerRuntimeCallsBase<LowerRuntimeCall
       return LLVM::LoadOp::create(b, loc, ptr, address).getResult();
     };
     Value context = load(kContext), function = load(field);
-    Value operand = call.getOperand();
-    if (operandType.isInteger(1))
-      operand = LLVM::ZExtOp::create(b, loc, slotType(operandType), operand);
-    LLVM::StoreOp::create(b, loc, operand, in);
+    for (auto [operand, slotOf] : llvm::zip(call.getElements(), in)) {
+      Value stored = operand;
+      if (operand.getType().isInteger(1))
+        stored = LLVM::ZExtOp::create(b, loc, slotType(operand.getType()), operand);
+      LLVM::StoreOp::create(b, loc, stored, slotOf);
+    }
     auto constant32 = [&](int64_t v) {
       return LLVM::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(v)).getResult();
     };
@@ -142,10 +164,10 @@ struct LowerRuntimeCallsPass : tcc::impl::LowerRuntimeCallsBase<LowerRuntimeCall
     case kStringParse: { // (context, const tcc_string *text, dtype, void *out)
       Value dtype = constant32(call.getDtype());
       auto type = LLVM::LLVMFunctionType::get(voidType, {ptr, ptr, i32, ptr});
-      SmallVector<Value> args = {function, context, in, dtype, out};
+      SmallVector<Value> args = {function, context, in[0], dtype, out};
       if (field == kStringFormat) {
         type = LLVM::LLVMFunctionType::get(voidType, {ptr, i32, ptr, ptr});
-        args = {function, context, dtype, in, out};
+        args = {function, context, dtype, in[0], out};
       }
       LLVM::CallOp::create(b, loc, type, args);
       result = LLVM::LoadOp::create(b, loc, slotType(resultType), out);
@@ -154,7 +176,19 @@ struct LowerRuntimeCallsPass : tcc::impl::LowerRuntimeCallsBase<LowerRuntimeCall
     case kStringChangeCase: { // (context, const tcc_string *text, int32 upper, tcc_string *out)
       auto type = LLVM::LLVMFunctionType::get(voidType, {ptr, ptr, i32, ptr});
       LLVM::CallOp::create(b, loc, type,
-                           ValueRange{function, context, in, constant32(call.getFlag()), out});
+                           ValueRange{function, context, in[0], constant32(call.getFlag()), out});
+      result = LLVM::LoadOp::create(b, loc, resultType, out);
+      break;
+    }
+    case kStringEqual: { // (context, const tcc_string *a, const tcc_string *b) -> int32
+      auto type = LLVM::LLVMFunctionType::get(i32, {ptr, ptr, ptr});
+      result = LLVM::CallOp::create(b, loc, type, ValueRange{function, context, in[0], in[1]})
+                   .getResult();
+      break;
+    }
+    case kStringConcat: { // (context, const tcc_string *a, const tcc_string *b, tcc_string *out)
+      auto type = LLVM::LLVMFunctionType::get(voidType, {ptr, ptr, ptr, ptr});
+      LLVM::CallOp::create(b, loc, type, ValueRange{function, context, in[0], in[1], out});
       result = LLVM::LoadOp::create(b, loc, resultType, out);
       break;
     }
@@ -176,7 +210,7 @@ struct LowerRuntimeCallsPass : tcc::impl::LowerRuntimeCallsBase<LowerRuntimeCall
       auto type = LLVM::LLVMFunctionType::get(i32, {ptr, ptr, ptr, i64, i32});
       Value found =
           LLVM::CallOp::create(b, loc, type,
-                               ValueRange{function, context, in, set, count,
+                               ValueRange{function, context, in[0], set, count,
                                           constant32(call.getFlag())})
               .getResult();
       result = found;

@@ -147,6 +147,13 @@ LogicalResult compareRule(NodeRewriter &n) {
   SmallVector<Value> ops = broadcastAll(n, {a, b});
   if (ops.empty())
     return failure();
+  // Strings (Equal, opset 19) compare their bytes.
+  if (isa<prim::StringType>(elementOf(ops[0])) || isa<prim::StringType>(elementOf(ops[1]))) {
+    if (Direction != prim::CompareDirection::Eq || elementOf(ops[0]) != elementOf(ops[1]))
+      return n.emitError() << "strings compare only for equality, and only with strings";
+    return n.setResults(
+        prim::StringEqualOp::create(n.getBuilder(), n.getLoc(), ops[0], ops[1]).getResult());
+  }
   return n.setResults(
       prim::CompareOp::create(n.getBuilder(), n.getLoc(), Direction, ops[0], ops[1]).getResult());
 }

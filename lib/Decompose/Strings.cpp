@@ -1,7 +1,8 @@
-//===- Strings.cpp - StringNormalizer --------------------------------------------------===//
+//===- Strings.cpp - StringNormalizer, StringConcat ------------------------------------===//
 //
-// String tensors meet four primitives (prim.format, prim.parse, prim.change_case,
-// prim.string_in; Cast's rule reaches the first two through `convert`). StringNormalizer
+// String tensors meet six primitives (prim.format, prim.parse, prim.change_case,
+// prim.string_in, prim.string_equal, prim.string_concat; Cast's rule reaches the first two
+// through `convert`, Equal's the fifth). StringNormalizer
 // removes stopwords with prim.compact, so its output extent is data-dependent.
 //
 //===----------------------------------------------------------------------------------===//
@@ -84,8 +85,24 @@ LogicalResult stringNormalizer(NodeRewriter &n) {
   return n.setResults(y);
 }
 
+// StringConcat(X, Y) = string_concat(X, Y), broadcast (NumPy rules)
+LogicalResult stringConcat(NodeRewriter &n) {
+  Value x = n.getInput(0), y = n.getInput(1);
+  if (!x || !y)
+    return failure();
+  for (Value v : {x, y})
+    if (!isa<prim::StringType>(typeOf(v).getElementType()))
+      return n.emitError() << "inputs must be string tensors, got " << v.getType();
+  SmallVector<Value> ops = broadcastAll(n, {x, y});
+  if (ops.empty())
+    return failure();
+  return n.setResults(
+      prim::StringConcatOp::create(n.getBuilder(), n.getLoc(), ops[0], ops[1]).getResult());
+}
+
 } // namespace
 
 void tcc::decompose::registerStringRules(RuleRegistry &r) {
   r.add("", "StringNormalizer", 10, stringNormalizer);
+  r.add("", "StringConcat", 20, stringConcat);
 }

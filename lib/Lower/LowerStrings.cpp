@@ -68,10 +68,12 @@ struct StringOpToGeneric : RewritePattern {
       : RewritePattern(MatchAnyOpTypeTag(), /*benefit=*/2, ctx) {}
 
   LogicalResult matchAndRewrite(Operation *op, PatternRewriter &rewriter) const override {
-    if (!isa<prim::FormatOp, prim::ParseOp, prim::ChangeCaseOp, prim::StringInOp>(op))
+    if (!isa<prim::FormatOp, prim::ParseOp, prim::ChangeCaseOp, prim::StringInOp,
+             prim::StringEqualOp, prim::StringConcatOp>(op))
       return failure();
     Location loc = op->getLoc();
     Value operand = op->getOperand(0);
+    unsigned numOperands = op->getNumOperands();
     auto type = cast<RankedTensorType>(op->getResult(0).getType());
     auto signlessType = lower::signless(type);
     Type resultElement = signlessType.getElementType();
@@ -79,7 +81,10 @@ struct StringOpToGeneric : RewritePattern {
     Value table = prim::RunContextOp::create(rewriter, loc, rewriter.getI64Type());
     Value tableTensor = tensor::FromElementsOp::create(
         rewriter, loc, RankedTensorType::get({}, rewriter.getI64Type()), ValueRange{table});
-    Value input = lower::castToSignless(rewriter, loc, operand);
+    SmallVector<Value> inputs;
+    for (Value v : op->getOperands())
+      inputs.push_back(lower::castToSignless(rewriter, loc, v));
+    inputs.push_back(tableTensor);
     Value init = lower::createEmpty(rewriter, loc, signlessType,
                                     lower::getDynamicDims(rewriter, loc, operand));
     int64_t rank = type.getRank();
@@ -100,6 +105,10 @@ struct StringOpToGeneric : RewritePattern {
     } else if (auto change = dyn_cast<prim::ChangeCaseOp>(op)) {
       callee = "string_change_case";
       flag = change.getUpper();
+    } else if (isa<prim::StringEqualOp>(op)) {
+      callee = "string_equal";
+    } else if (isa<prim::StringConcatOp>(op)) {
+      callee = "string_concat";
     } else {
       auto in = cast<prim::StringInOp>(op);
       callee = "string_find";
@@ -107,12 +116,15 @@ struct StringOpToGeneric : RewritePattern {
       set = packSet(in.getSet());
       count = in.getSet().size();
     }
+    SmallVector<AffineMap> maps(numOperands, identity);
+    maps.push_back(scalar);
+    maps.push_back(identity);
     auto generic = linalg::GenericOp::create(
-        rewriter, loc, TypeRange{signlessType}, ValueRange{input, tableTensor},
-        ValueRange{init}, ArrayRef<AffineMap>{identity, scalar, identity}, iterators,
+        rewriter, loc, TypeRange{signlessType}, inputs, ValueRange{init}, maps, iterators,
         [&](OpBuilder &b, Location nested, ValueRange args) {
           auto call = prim::RuntimeCallOp::create(
-              b, nested, resultElement, b.getStringAttr(callee), args[1], args[0],
+              b, nested, resultElement, b.getStringAttr(callee), args[numOperands],
+              args.take_front(numOperands),
               b.getI32IntegerAttr(dtype), b.getI32IntegerAttr(flag), b.getStringAttr(set),
               b.getI64IntegerAttr(count));
           linalg::YieldOp::create(b, nested, call.getResult());

@@ -74,16 +74,16 @@ struct DescriptorBuilder {
 
 /// The import table's layout (tcc_import_table): abi_version, size, context, parallel_for,
 /// report_error, set_output_extent, parameters, then the string functions (string_format,
-/// string_parse, string_change_case, string_find; tcc-lower-runtime-calls calls them).
+/// string_parse, string_change_case, string_find, string_equal, string_concat;
+/// tcc-lower-runtime-calls calls them and records the table size they need).
 llvm::StructType *importTableType(llvm::LLVMContext &context) {
   auto *i32 = llvm::Type::getInt32Ty(context);
   auto *ptr = llvm::PointerType::getUnqual(context);
-  return llvm::StructType::get(context, {i32, i32, ptr, ptr, ptr, ptr, ptr, ptr, ptr, ptr, ptr});
+  return llvm::StructType::get(context,
+                               {i32, i32, ptr, ptr, ptr, ptr, ptr, ptr, ptr, ptr, ptr, ptr, ptr});
 }
 
-/// The table's size up to its last string function on LP64: two int32s, nine pointers
-/// (model_abi.h's sizeof(tcc_import_table) with the string functions).
-constexpr uint64_t kImportTableWithStrings = 2 * 4 + 9 * 8;
+
 
 /// Runs the calls of parallel kernels (see tcc-range-kernels) in @main through
 /// imports->parallel_for: each call `kernel(p..., 0, extent)` becomes
@@ -257,7 +257,10 @@ std::unique_ptr<llvm::Module> tcc::buildModelModule(ModuleOp mlirModule,
   if (auto list = mlirModule->getAttrOfType<ArrayAttr>("tcc.check_messages"))
     for (Attribute a : list)
       messages.push_back(cast<StringAttr>(a).getValue().str());
-  bool usesStringFunctions = mlirModule->hasAttr("tcc.uses_string_functions");
+  // The import-table size the model's string functions need (tcc-lower-runtime-calls).
+  uint64_t stringTableSize = 0;
+  if (auto size = mlirModule->getAttrOfType<IntegerAttr>("tcc.uses_string_functions"))
+    stringTableSize = size.getInt();
   llvm::StringSet<> parallelKernels;
   if (auto list = mlirModule->getAttrOfType<ArrayAttr>("tcc.parallel_kernels"))
     for (Attribute a : list)
@@ -349,13 +352,13 @@ std::unique_ptr<llvm::Module> tcc::buildModelModule(ModuleOp mlirModule,
   auto *report = llvm::BasicBlock::Create(context, "report", run);
   auto *done = llvm::BasicBlock::Create(context, "done", run);
   ir.SetInsertPoint(entry);
-  if (usesStringFunctions) {
+  if (stringTableSize) {
     // A model with string tensors needs the string functions appended to the import table
     // (model_abi.h); an older runtime's table ends before them.
     auto *check = llvm::BasicBlock::Create(context, "strings", run, failed);
     auto *tooOld = llvm::BasicBlock::Create(context, "old_runtime", run, failed);
     llvm::Value *size = ir.CreateLoad(b.i32, ir.CreateStructGEP(importTableType(context), imports, 1));
-    ir.CreateCondBr(ir.CreateICmpUGE(size, llvm::ConstantInt::get(b.i32, kImportTableWithStrings)),
+    ir.CreateCondBr(ir.CreateICmpUGE(size, llvm::ConstantInt::get(b.i32, stringTableSize)),
                     check, tooOld);
     ir.SetInsertPoint(tooOld);
     llvm::Value *reportFn = ir.CreateLoad(b.ptr, ir.CreateStructGEP(importTableType(context), imports, 4));

@@ -114,6 +114,15 @@ static int32_t import_string_find(void *context, const tcc_string *text, const c
   return tcc_strings_find(((tcc_session *)context)->strings, text, set, count, ignore_case);
 }
 
+static int32_t import_string_equal(void *context, const tcc_string *a, const tcc_string *b) {
+  return tcc_strings_equal(((tcc_session *)context)->strings, a, b);
+}
+
+static void import_string_concat(void *context, const tcc_string *a, const tcc_string *b,
+                                 tcc_string *out) {
+  tcc_strings_concat(((tcc_session *)context)->strings, a, b, out);
+}
+
 tcc_strings *tcc_session_strings(tcc_session *session) { return session->strings; }
 
 /// Offset of output `output` in the output-after-output shape tables.
@@ -249,6 +258,8 @@ tcc_status tcc_session_create(tcc_model *model, const tcc_session_options *optio
   session->imports.string_parse = import_string_parse;
   session->imports.string_change_case = import_string_change_case;
   session->imports.string_find = import_string_find;
+  session->imports.string_equal = import_string_equal;
+  session->imports.string_concat = import_string_concat;
   if (d->num_parameters > 0) {
     size_t bytes = ((size_t)d->parameters_size + WORKSPACE_ALIGNMENT - 1) / WORKSPACE_ALIGNMENT *
                    WORKSPACE_ALIGNMENT;

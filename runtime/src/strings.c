@@ -1014,3 +1014,41 @@ int32_t tcc_strings_find(tcc_strings *strings, const tcc_string *text, const cha
   }
   return 0;
 }
+
+//===------------------------------------------------------------------------------------===//
+// string_equal, string_concat
+//===------------------------------------------------------------------------------------===//
+
+int32_t tcc_strings_equal(tcc_strings *strings, const tcc_string *a, const tcc_string *b) {
+  if (!check_text(strings, a, "string_equal") || !check_text(strings, b, "string_equal"))
+    return 0;
+  return a->size == b->size && (a->size == 0 || memcmp(a->data, b->data, (size_t)a->size) == 0);
+}
+
+void tcc_strings_concat(tcc_strings *strings, const tcc_string *a, const tcc_string *b,
+                        tcc_string *out) {
+  tcc_string result = {NULL, 0};
+  if (!check_text(strings, a, "string_concat") || !check_text(strings, b, "string_concat")) {
+    *out = result;
+    return;
+  }
+  // One side empty: the other is the result (its bytes already live long enough).
+  if (a->size == 0 || b->size == 0) {
+    *out = a->size == 0 ? *b : *a;
+    return;
+  }
+  if (a->size > INT64_MAX - b->size) {
+    report(strings, "string_concat: the result would have more than INT64_MAX bytes");
+    *out = result;
+    return;
+  }
+  size_t length = (size_t)(a->size + b->size);
+  char *data = tcc_strings_allocate(strings, length);
+  if (data) {
+    memcpy(data, a->data, (size_t)a->size);
+    memcpy(data + a->size, b->data, (size_t)b->size);
+    result.data = data;
+    result.size = (int64_t)length;
+  }
+  *out = result;
+}

@@ -62,6 +62,9 @@ void tcc_strings_change_case(tcc_strings *strings, const tcc_string *text, int32
                              tcc_string *out);
 int32_t tcc_strings_find(tcc_strings *strings, const tcc_string *text, const char *set,
                          int64_t count, int32_t ignore_case);
+int32_t tcc_strings_equal(tcc_strings *strings, const tcc_string *a, const tcc_string *b);
+void tcc_strings_concat(tcc_strings *strings, const tcc_string *a, const tcc_string *b,
+                        tcc_string *out);
 
 /// The session's tcc_strings (session.c), for tests.
 tcc_strings *tcc_session_strings(tcc_session *session);

@@ -379,6 +379,45 @@ TEST_CASE("string_find compares exactly or ignoring case", "[strings]") {
         std::vector<std::string>{"string_find: string 1 of the set has the negative size -2"});
 }
 
+TEST_CASE("string_equal compares bytes", "[strings]") {
+  Strings s;
+  auto equal = [&](const std::string &a, const std::string &b) {
+    tcc_string x = view(a), y = view(b);
+    return tcc_strings_equal(s.strings, &x, &y);
+  };
+  CHECK(equal("abc", "abc") == 1);
+  CHECK(equal("abc", "abd") == 0);
+  CHECK(equal("abc", "ab") == 0);
+  CHECK(equal("", "") == 1);
+  CHECK(equal("", "a") == 0);
+  CHECK(equal("A", "a") == 0);
+  CHECK(equal(std::string("a\0b", 3), std::string("a\0c", 3)) == 0);
+  tcc_string empty{nullptr, 0}, other = view("");
+  CHECK(tcc_strings_equal(s.strings, &empty, &other) == 1);
+  CHECK(s.take().empty());
+  tcc_string broken{nullptr, 3};
+  CHECK(tcc_strings_equal(s.strings, &broken, &other) == 0);
+  CHECK(s.take() == std::vector<std::string>{"string_equal: a string of size 3 with null data"});
+}
+
+TEST_CASE("string_concat joins bytes in the arena", "[strings]") {
+  Strings s;
+  auto concat = [&](const std::string &a, const std::string &b) {
+    tcc_string x = view(a), y = view(b), out{};
+    tcc_strings_concat(s.strings, &x, &y, &out);
+    return text(out);
+  };
+  CHECK(concat("abc", "def") == "abcdef");
+  CHECK(concat("", "def") == "def");
+  CHECK(concat("abc", "") == "abc");
+  CHECK(concat("", "") == "");
+  CHECK(concat("Straße", " ü") == "Straße ü");
+  CHECK(concat(std::string("a\0", 2), "b") == std::string("a\0b", 3));
+  std::string big(100000, 'x');
+  CHECK(concat(big, big) == big + big);
+  CHECK(s.take().empty());
+}
+
 //===------------------------------------------------------------------------------------===//
 // The arena
 //===------------------------------------------------------------------------------------===//

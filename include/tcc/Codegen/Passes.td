@@ -259,9 +259,9 @@ def LowerRuntimeCalls : Pass<"tcc-lower-runtime-calls", "mlir::ModuleOp"> {
     becomes a load of the function pointer and the table's `context` from the table and an
     indirect call, with its operand and result passed through stack slots in the function's
     entry block (tcc_string and numbers by address, as model_abi.h declares them). A
-    `string_find` set becomes a private constant global. The module gets the unit attribute
-    `tcc.uses_string_functions`, so that packaging makes `run` refuse an import table too old
-    to have them.
+    `string_find` set becomes a private constant global. The module gets the attribute
+    `tcc.uses_string_functions`, the import-table size the called functions need (bytes), so
+    that packaging makes `run` refuse an import table too old to have them.
 
     ```mlir
     %s = prim.runtime_call "string_format"(%tbl, %x) {dtype = 1 : i32} : f32 -> i128

@@ -103,7 +103,7 @@ typedef struct tcc_import_table {
    * models with parameters. */
   void *parameters;
   /* Appended after the first release: string functions, which models with string tensors
-   * call (they check that `size` covers them). Strings they make belong to the session and
+   * call (they check that `size` covers the ones they call). Strings they make belong to the session and
    * stay valid until its next run or release. They may be called from several threads at
    * once (kernels run through parallel_for). A failure (memory, a text that is not a
    * number) is recorded as the run's error, as report_error does, and the function then
@@ -125,6 +125,11 @@ typedef struct tcc_import_table {
    * little-endian int64, then its bytes); with ignore_case, both sides compare lower-cased. */
   int32_t (*string_find)(void *context, const tcc_string *text, const char *set, int64_t count,
                          int32_t ignore_case);
+  /* Whether *a and *b hold the same bytes. */
+  int32_t (*string_equal)(void *context, const tcc_string *a, const tcc_string *b);
+  /* *out = the bytes of *a followed by those of *b. */
+  void (*string_concat)(void *context, const tcc_string *a, const tcc_string *b,
+                        tcc_string *out);
 } tcc_import_table;
 
 /* The import table's size before the string functions were appended. */
