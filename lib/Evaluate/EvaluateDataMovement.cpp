@@ -2,7 +2,7 @@
 //
 // Each op computes its result extents from its operands (and its `index` size operands),
 // checks every read against the operand's actual extents, then copies elements by their
-// row-major positions.
+// row-major positions with copyElement, so strings move as numbers do.
 //
 //===----------------------------------------------------------------------------------===//
 #include "EvaluateOps.h"
@@ -10,8 +10,6 @@
 #include "dialects/prim/PrimDialect.h"
 
 #include "llvm/ADT/TypeSwitch.h"
-
-#include <cstring>
 
 using namespace mlir;
 using namespace tcc::eval;
@@ -25,11 +23,6 @@ int64_t linearize(llvm::ArrayRef<int64_t> index, llvm::ArrayRef<int64_t> strides
   for (auto [i, stride] : llvm::zip(index, strides))
     position += i * stride;
   return position;
-}
-
-/// Copies element `from` of `src` into element `to` of `dst` (one element type).
-void copyElement(Tensor &dst, int64_t to, const Tensor &src, int64_t from) {
-  storeBits(dst, to, loadBits(src, from));
 }
 
 /// Fills `result` with result[j...] = operand[sourceIndex(j...)], visiting every result
@@ -90,6 +83,7 @@ llvm::Expected<Results> reshape(prim::ReshapeOp op, const Environment &env) {
                      formatShape(*shape) + " (" + llvm::Twine(result->getNumElements()) +
                      " elements)");
   result->bytes = operand.bytes; // row-major order is unchanged
+  result->strings = operand.strings;
   return Results{std::move(*result)};
 }
 
@@ -291,7 +285,7 @@ llvm::Expected<Results> compact(prim::CompactOp op, const Environment &env) {
   if (mask.getNumElements() != extent)
     return makeError("the mask has " + llvm::Twine(mask.getNumElements()) +
                      " entries, expected " + llvm::Twine(extent));
-  int64_t outer = 1, inner = getElementByteSize(operand.elementType);
+  int64_t outer = 1, inner = 1;
   for (int64_t d = 0; d < dim; ++d)
     outer *= operand.shape[d];
   for (int64_t d = dim + 1; d < rank; ++d)
@@ -305,12 +299,11 @@ llvm::Expected<Results> compact(prim::CompactOp op, const Environment &env) {
   llvm::Expected<Tensor> result = makeTensor(operand.elementType, shape);
   if (!result)
     return result.takeError();
-  uint8_t *to = result->bytes.data();
+  int64_t to = 0;
   for (int64_t o = 0; o < outer; ++o)
-    for (int64_t i : kept) {
-      std::memcpy(to, operand.bytes.data() + (o * extent + i) * inner, inner);
-      to += inner;
-    }
+    for (int64_t i : kept)
+      for (int64_t k = 0; k < inner; ++k)
+        copyElement(*result, to++, operand, (o * extent + i) * inner + k);
   return Results{std::move(*result)};
 }
 

@@ -259,7 +259,7 @@ llvm::Expected<Results> select(prim::SelectOp op, const Environment &env) {
   const Tensor &pred = env.get(op.getPred());
   const Tensor &onTrue = env.get(op.getOnTrue()), &onFalse = env.get(op.getOnFalse());
   for (int64_t i = 0, e = pred.getNumElements(); i < e; ++i)
-    storeBits(*result, i, loadBits(pred.getInt(i) ? onTrue : onFalse, i));
+    copyElement(*result, i, pred.getInt(i) ? onTrue : onFalse, i);
   return Results{std::move(*result)};
 }
 

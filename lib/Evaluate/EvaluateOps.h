@@ -59,6 +59,8 @@ FamilyResult evaluateDataMovementOp(mlir::Operation *op, const Environment &env)
 FamilyResult evaluateStructuredOp(mlir::Operation *op, const Environment &env);
 /// prim.dim, prim.check, prim.bind_shape and prim.symbol (PrimShapes.td).
 FamilyResult evaluateShapeOp(mlir::Operation *op, const Environment &env, EvaluationState &state);
+/// prim.format, prim.parse, prim.change_case and prim.string_in (PrimStrings.td).
+FamilyResult evaluateStringOp(mlir::Operation *op, const Environment &env);
 /// The upstream arith and tensor ops that decomposed IR contains.
 FamilyResult evaluateUpstreamOp(mlir::Operation *op, const Environment &env);
 
@@ -123,6 +125,13 @@ int64_t saturatingFloatToInt(double v, unsigned width, bool isUnsigned);
 /// Stores integer `v` (read as unsigned when `isUnsigned`) into float element `i` of `t`,
 /// rounded to nearest even once.
 void setIntegerAsFloat(Tensor &t, int64_t i, int64_t v, bool isUnsigned);
+
+/// True for `!prim.string`, whose tensors hold their elements in `strings`.
+bool isStringElement(mlir::Type type);
+
+/// Copies element `from` of `src` into element `to` of `dst` (one element type, strings
+/// included): the one way data movement moves elements.
+void copyElement(Tensor &dst, int64_t to, const Tensor &src, int64_t from);
 
 /// The raw bits of element `i` (zero-extended).
 uint64_t loadBits(const Tensor &t, int64_t i);

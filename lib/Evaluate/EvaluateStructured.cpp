@@ -13,7 +13,6 @@
 
 #include <cmath>
 #include <algorithm>
-#include <cstring>
 #include <limits>
 
 using namespace mlir;
@@ -504,7 +503,6 @@ llvm::Expected<Results> sort(prim::SortOp op, const Environment &env) {
     outer *= operand.shape[d];
   for (int64_t d = dim + 1; d < rank; ++d)
     inner *= operand.shape[d];
-  int64_t elementBytes = getElementByteSize(operand.elementType);
   std::vector<int64_t> order(extent);
   for (int64_t o = 0; o < outer; ++o)
     for (int64_t in = 0; in < inner; ++in) {
@@ -515,8 +513,7 @@ llvm::Expected<Results> sort(prim::SortOp op, const Environment &env) {
         return descending ? less(at(b), at(a)) : less(at(a), at(b));
       });
       for (int64_t r = 0; r < extent; ++r) {
-        std::memcpy(values->bytes.data() + at(r) * elementBytes,
-                    operand.bytes.data() + at(order[r]) * elementBytes, elementBytes);
+        copyElement(*values, at(r), operand, at(order[r]));
         indices->setInt(at(r), order[r]);
       }
     }
@@ -553,7 +550,6 @@ llvm::Expected<Results> scatter(prim::ScatterOp op, const Environment &env) {
     combiner = *c;
   }
   Tensor result = operand;
-  int64_t elementBytes = getElementByteSize(operand.elementType);
   for (int64_t row = 0; row < rows; ++row) {
     int64_t base = 0;
     bool inside = true;
@@ -570,8 +566,7 @@ llvm::Expected<Results> scatter(prim::ScatterOp op, const Environment &env) {
         combiner->store(result, to,
                         combiner->combine(combiner->load(result, to), combiner->load(updates, from)));
       else
-        std::memcpy(result.bytes.data() + to * elementBytes,
-                    updates.bytes.data() + from * elementBytes, elementBytes);
+        copyElement(result, to, updates, from);
     }
   }
   return Results{std::move(result)};

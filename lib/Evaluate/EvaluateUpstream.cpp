@@ -223,7 +223,7 @@ llvm::Expected<Results> select(arith::SelectOp op, const Environment &env) {
   if (!result)
     return result.takeError();
   for (int64_t i = 0, e = onTrue.getNumElements(); i < e; ++i)
-    storeBits(*result, i, loadBits(condition.getInt(i) ? onTrue : onFalse, i));
+    copyElement(*result, i, condition.getInt(i) ? onTrue : onFalse, i);
   return Results{std::move(*result)};
 }
 
@@ -236,7 +236,7 @@ llvm::Expected<Results> fromElements(tensor::FromElementsOp op, const Environmen
     return makeError("expected " + llvm::Twine(result->getNumElements()) + " elements, got " +
                      llvm::Twine(op.getElements().size()));
   for (auto [i, value] : llvm::enumerate(op.getElements()))
-    storeBits(*result, i, loadBits(env.get(value), 0));
+    copyElement(*result, i, env.get(value), 0);
   return Results{std::move(*result)};
 }
 
@@ -255,7 +255,7 @@ llvm::Expected<Results> extract(tensor::ExtractOp op, const Environment &env) {
   llvm::Expected<Tensor> result = makeTensor(source.elementType, {});
   if (!result)
     return result.takeError();
-  storeBits(*result, 0, loadBits(source, position));
+  copyElement(*result, 0, source, position);
   return Results{std::move(*result)};
 }
 

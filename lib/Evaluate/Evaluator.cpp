@@ -67,7 +67,7 @@ llvm::Error checkMatchesType(const Tensor &tensor, Type type, const llvm::Twine 
     for (int64_t d = 0; d < ranked.getRank(); ++d)
       if (!ranked.isDynamicDim(d) && ranked.getDimSize(d) != tensor.shape[d])
         return mismatch();
-  } else if (type.isIntOrIndexOrFloat()) {
+  } else if (type.isIntOrIndexOrFloat() || isStringElement(type)) {
     if (tensor.elementType != type || !tensor.shape.empty())
       return mismatch();
   } else {
@@ -79,6 +79,10 @@ llvm::Error checkMatchesType(const Tensor &tensor, Type type, const llvm::Twine 
       tensor.getNumElements() * getElementByteSize(tensor.elementType))
     return makeError(what + " holds " + llvm::Twine(tensor.bytes.size()) + " bytes, expected " +
                      llvm::Twine(tensor.getNumElements() * getElementByteSize(tensor.elementType)));
+  int64_t strings = isStringElement(tensor.elementType) ? tensor.getNumElements() : 0;
+  if (static_cast<int64_t>(tensor.strings.size()) != strings)
+    return makeError(what + " holds " + llvm::Twine(tensor.strings.size()) +
+                     " strings, expected " + llvm::Twine(strings));
   return llvm::Error::success();
 }
 
@@ -91,6 +95,8 @@ FamilyResult dispatch(Operation *op, const Environment &env, EvaluationState &st
   if (FamilyResult r = evaluateStructuredOp(op, env))
     return r;
   if (FamilyResult r = evaluateShapeOp(op, env, state))
+    return r;
+  if (FamilyResult r = evaluateStringOp(op, env))
     return r;
   return evaluateUpstreamOp(op, env);
 }

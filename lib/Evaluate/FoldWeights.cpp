@@ -10,6 +10,7 @@
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace tcc::eval {
@@ -64,6 +65,11 @@ void transposeConstantRhs(tcc::prim::DotGeneralOp op) {
 bool isFoldable(Operation *op, SmallVectorImpl<ElementsAttr> &operands) {
   if (!isa<tcc::prim::PrimDialect>(op->getDialect()) || op->getNumRegions() != 0 ||
       op->getNumOperands() == 0 || op->getNumResults() == 0 || !isPure(op))
+    return false;
+  // Strings stay code: a folded string would be a constant of texts, which compiled code
+  // cannot hold, and case mapping depends on the machine's C.UTF-8 tables.
+  auto isString = [](Type t) { return isa<tcc::prim::StringType>(getElementTypeOrSelf(t)); };
+  if (llvm::any_of(op->getOperandTypes(), isString) || llvm::any_of(op->getResultTypes(), isString))
     return false;
   int64_t inputElements = 0;
   for (Value v : op->getOperands()) {

@@ -2,10 +2,13 @@
 //
 // Every element is stored little-endian in its type's natural width (i1 as one byte 0/1,
 // index as i64). Floats round to nearest even when stored; integers wrap to their width and
-// read back sign- or zero-extended according to the type's signedness.
+// read back sign- or zero-extended according to the type's signedness. String tensors hold
+// their elements in `strings` (no bytes); copyElement moves an element of any type.
 //
 //===----------------------------------------------------------------------------------===//
 #include "EvaluateOps.h"
+
+#include "dialects/prim/PrimDialect.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
@@ -41,7 +44,11 @@ void storeFloat(Tensor &t, int64_t i, const llvm::APFloat &value) {
 // Element types.
 //===----------------------------------------------------------------------------------===//
 
+bool tcc::eval::detail::isStringElement(Type type) { return isa<tcc::prim::StringType>(type); }
+
 bool tcc::eval::isSupportedElementType(Type type) {
+  if (isStringElement(type))
+    return true;
   if (type.isF16() || type.isBF16() || type.isF32() || type.isF64() || type.isIndex())
     return true;
   if (auto integer = dyn_cast<IntegerType>(type)) {
@@ -52,7 +59,7 @@ bool tcc::eval::isSupportedElementType(Type type) {
 }
 
 int64_t tcc::eval::getElementByteSize(Type type) {
-  if (!isSupportedElementType(type))
+  if (!isSupportedElementType(type) || isStringElement(type))
     return 0;
   if (type.isIndex())
     return 8;
@@ -121,6 +128,16 @@ void tcc::eval::detail::storeBits(Tensor &t, int64_t i, uint64_t bits) {
   int64_t size = getElementByteSize(t.elementType);
   for (int64_t b = 0; b < size; ++b)
     t.bytes[i * size + b] = static_cast<uint8_t>(bits >> (8 * b));
+}
+
+void tcc::eval::detail::copyElement(Tensor &dst, int64_t to, const Tensor &src, int64_t from) {
+  if (!isStringElement(dst.elementType)) {
+    storeBits(dst, to, loadBits(src, from));
+    return;
+  }
+  if (to >= 0 && to < static_cast<int64_t>(dst.strings.size()) && from >= 0 &&
+      from < static_cast<int64_t>(src.strings.size()))
+    dst.strings[to] = src.strings[from];
 }
 
 void tcc::eval::detail::setIntegerAsFloat(Tensor &t, int64_t i, int64_t v, bool isUnsigned) {
@@ -207,6 +224,8 @@ Tensor Tensor::zeros(Type elementType, llvm::ArrayRef<int64_t> shape) {
   t.elementType = elementType;
   t.shape.assign(shape.begin(), shape.end());
   t.bytes.assign(t.getNumElements() * getElementByteSize(elementType), 0);
+  if (isStringElement(elementType))
+    t.strings.assign(t.getNumElements(), std::string()); // the zero string is the empty one
   return t;
 }
 
@@ -217,7 +236,8 @@ llvm::Expected<Tensor> tcc::eval::detail::makeTensor(Type elementType,
     llvm::raw_string_ostream(text) << elementType;
     return makeError("unsupported element type " + text);
   }
-  int64_t bytes = getElementByteSize(elementType);
+  // A string counts as 16 bytes (the compiled code's {data, size}) plus its text.
+  int64_t bytes = isStringElement(elementType) ? 16 : getElementByteSize(elementType);
   for (int64_t extent : shape) {
     if (extent < 0)
       return makeError("negative extent in shape " + formatShape(shape));
@@ -250,7 +270,14 @@ llvm::Expected<Tensor> tcc::eval::tensorFromAttr(ElementsAttr attr) {
     if (dense.getNumElements() != t.getNumElements())
       return makeError("elements attribute holds " + llvm::Twine(dense.getNumElements()) +
                        " elements, expected " + llvm::Twine(t.getNumElements()));
+    if (isStringElement(elementType) != isa<DenseStringElementsAttr>(dense))
+      return makeError("a string tensor needs a dense attribute of strings and vice versa");
     int64_t i = 0;
+    if (isStringElement(elementType)) {
+      for (llvm::StringRef text : dense.getValues<llvm::StringRef>())
+        t.strings[i++] = text.str();
+      return t;
+    }
     // Splat attributes iterate their one value getNumElements() times.
     if (isa<FloatType>(elementType)) {
       for (const llvm::APFloat &v : dense.getValues<llvm::APFloat>())

@@ -3,9 +3,12 @@
 // Floats print with the fewest significant digits that read back to the same value of
 // their type (so an f32 0.1 prints as 0.1, not 0.100000001), positional where that is short
 // (as numpy does) and with `.0` on integral values so that floats and integers differ.
+// Strings print quoted, with `"`, `\` and bytes outside printable ASCII escaped as `\XX`.
 //
 //===----------------------------------------------------------------------------------===//
 #include "EvaluateOps.h"
+
+#include "llvm/ADT/StringExtras.h"
 
 #include <cmath>
 #include <cstdio>
@@ -61,6 +64,12 @@ std::string formatFloat(double v, Type type) {
 
 std::string formatElement(const Tensor &t, int64_t i) {
   Type type = t.elementType;
+  if (isStringElement(type)) {
+    std::string text = "\"";
+    llvm::raw_string_ostream os(text);
+    llvm::printEscapedString(i < static_cast<int64_t>(t.strings.size()) ? t.strings[i] : "", os);
+    return text + "\"";
+  }
   if (isa<FloatType>(type))
     return formatFloat(t.getDouble(i), type);
   if (type.isInteger(1))

@@ -42,3 +42,23 @@ func.func @main(%x: tensor<2x17xf32>) -> tensor<2x16xf32> {
   %y = prim.dot_general %x, %w contracting = [1] x [1] batching = [] x [] : (tensor<2x17xf32>, tensor<16x17xf32>) -> tensor<2x16xf32>
   return %y : tensor<2x16xf32>
 }
+
+// -----
+
+// Ops on strings stay code: a folded format would be a constant of texts (which compiled code
+// cannot hold), and text semantics belong to the runtime (case mapping follows the running
+// machine's C.UTF-8 tables).
+// CHECK-LABEL: func.func @main
+// CHECK: prim.format
+// CHECK: prim.reshape
+// CHECK: prim.parse
+// CHECK: prim.string_in
+func.func @main() -> (tensor<2x1x!prim.string>, tensor<2xf32>, tensor<2xi1>) {
+  %a = arith.constant dense<[1.5, 2.0]> : tensor<2xf32>
+  %s = prim.format %a : tensor<2xf32> to tensor<2x!prim.string>
+  %r = prim.reshape %s : (tensor<2x!prim.string>) -> tensor<2x1x!prim.string>
+  %t = arith.constant dense<["1.5", "2"]> : tensor<2x!prim.string>
+  %x = prim.parse %t : tensor<2x!prim.string> to tensor<2xf32>
+  %m = prim.string_in %t set = ["2"] ignore_case = true : tensor<2x!prim.string>
+  return %r, %x, %m : tensor<2x1x!prim.string>, tensor<2xf32>, tensor<2xi1>
+}

@@ -174,21 +174,6 @@ bool isStringType(Type type) {
   return isa<tcc::prim::StringType>(type);
 }
 
-/// Whether `main` has a string value anywhere: arguments, results, or inside.
-bool usesStrings(func::FuncOp main) {
-  if (llvm::any_of(main.getArgumentTypes(), isStringType) ||
-      llvm::any_of(main.getResultTypes(), isStringType))
-    return true;
-  bool found = false;
-  main.walk([&](Operation *op) {
-    if (llvm::any_of(op->getResultTypes(), isStringType) ||
-        llvm::any_of(op->getOperandTypes(), isStringType))
-      found = true;
-    return found ? WalkResult::interrupt() : WalkResult::advance();
-  });
-  return found;
-}
-
 std::string typeName(Type type) {
   std::string text;
   llvm::raw_string_ostream os(text);
@@ -204,11 +189,6 @@ public:
     auto main = module->lookupSymbol<func::FuncOp>("main");
     if (!main)
       return "no @main function";
-    // The evaluator computes with numbers only: refuse strings here, cleanly, rather than
-    // leave them to ops that do not expect them.
-    if (usesStrings(main) ||
-        llvm::any_of(given, [](const Tensor &t) { return isStringType(t.elementType); }))
-      return "evaluate: the reference evaluator does not support string tensors (!prim.string)";
     std::vector<Tensor> inputs = given;
     for (Tensor &t : inputs)
       t.elementType = inContext(t.elementType, *context);

@@ -50,11 +50,12 @@ struct Tensor {
   static Tensor zeros(mlir::Type elementType, llvm::ArrayRef<int64_t> shape);
 };
 
-/// The bytes per element of a supported element type (i1 counts as 1), 0 for another type.
+/// The bytes per element of a supported element type (i1 counts as 1), 0 for strings (whose
+/// elements are in Tensor::strings) and for an unsupported type.
 int64_t getElementByteSize(mlir::Type elementType);
 
 /// True for the element types the evaluator computes with: f16 bf16 f32 f64, i1, signless,
-/// signed and unsigned integers of 8, 16, 32 and 64 bits, and index (as i64).
+/// signed and unsigned integers of 8, 16, 32 and 64 bits, index (as i64), and `!prim.string`.
 bool isSupportedElementType(mlir::Type elementType);
 
 /// Prints `tensor` as `tensor<2x3xf32> = [[1.0, 2.0, 3.0], [...]]`: its actual shape, then its
