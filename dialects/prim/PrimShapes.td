@@ -8,9 +8,12 @@ def Prim_SymbolOp : Prim_Op<"symbol", [Symbol, HasParent<"::mlir::ModuleOp">]> {
     ```
     `min` and `max` bound the value (no `max`: unbounded); every value is a multiple of
     `divisor`. ONNX `dim_param` names become symbols; `tcc --dim` sets values and ranges.
+    A `computed` symbol is bound by no input dim: its value is computed from the inputs'
+    data before the run (`prim.data_symbol`; the extent of a Range with run-time bounds).
   }];
   let arguments = (ins SymbolNameAttr:$sym_name, DefaultValuedAttr<I64Attr, "1">:$min,
-                       OptionalAttr<I64Attr>:$max, DefaultValuedAttr<I64Attr, "1">:$divisor);
+                       OptionalAttr<I64Attr>:$max, DefaultValuedAttr<I64Attr, "1">:$divisor,
+                       UnitAttr:$computed);
   let assemblyFormat = "$sym_name attr-dict";
   let hasVerifier = 1;
 }
@@ -43,6 +46,24 @@ def Prim_DimOp : Prim_Op<"dim", [Pure]> {
     for a function argument bound by `prim.bind_shape`, to the first argument bound to the
     same symbol. Equal dims then become one SSA value and the checks between them fold away.
   }];
+}
+
+def Prim_DataSymbolOp : Prim_Op<"data_symbol", [Pure,
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "a computed symbol's value: an extent known from the inputs' data";
+  let description = [{
+    ```mlir
+    %n = prim.data_symbol @range_r(%count) : index
+    ```
+    `%count` is computed from input elements (scalars read with `tensor.extract`) and symbols
+    alone; the result is the value of the module's `computed` symbol, which extents use like
+    any symbol. tcc-entry-signature moves the computation into `@data_symbols`, which the
+    runtime calls before sizing outputs and the workspace, so nothing is allocated during a
+    run.
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$symbol, Index:$value);
+  let results = (outs Index:$result);
+  let assemblyFormat = "$symbol `(` $value `)` attr-dict `:` type($result)";
 }
 
 def Prim_CheckOp : Prim_Op<"check"> {

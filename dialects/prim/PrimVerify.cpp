@@ -345,3 +345,13 @@ LogicalResult StringInOp::verify() {
   return verifySameShape(*this, getOperand().getType(), getResult().getType(), "operand",
                          "result");
 }
+
+LogicalResult DataSymbolOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  auto symbol = symbolTable.lookupNearestSymbolFrom<SymbolOp>(*this, getSymbolAttr());
+  if (!symbol)
+    return emitOpError() << "refers to " << getSymbolAttr() << ", which is not a prim.symbol";
+  if (!symbol.getComputed())
+    return emitOpError() << "refers to " << getSymbolAttr()
+                         << ", which is not a computed symbol";
+  return success();
+}

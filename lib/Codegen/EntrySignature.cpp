@@ -137,6 +137,98 @@ FailureOr<Value> cloneExtent(OpBuilder &b, Value extent, IRMapping &mapping) {
   return failure();
 }
 
+/// Whether `op` may run in @data_symbols, before the model: scalar arithmetic, and reading
+/// input elements through their views.
+bool runsBeforeTheModel(Operation *op) {
+  if (op->getNumRegions() != 0)
+    return false;
+  StringRef dialect = op->getDialect() ? op->getDialect()->getNamespace() : "";
+  return dialect == "arith" || dialect == "math" || dialect == "index" ||
+         isa<affine::AffineApplyOp, affine::AffineMinOp, affine::AffineMaxOp, memref::ViewOp,
+             bufferization::ToTensorOp, tensor::ExtractOp>(op);
+}
+
+/// Moves the computations of @main's prim.data_symbol values into a new public function
+/// `@data_symbols(symbols..., inputs...) -> (one index per computed symbol, in the module's
+/// order)` and replaces each prim.data_symbol with its symbol's argument. The computations
+/// may only read input elements and do scalar arithmetic; anything else is an error at the
+/// node that needs the symbol.
+LogicalResult moveDataSymbols(ModuleOp module, func::FuncOp main,
+                              MutableArrayRef<prim::SymbolOp> symbols, unsigned firstInput,
+                              unsigned numInputs) {
+  SmallVector<prim::DataSymbolOp> ops;
+  main.walk([&](prim::DataSymbolOp op) { ops.push_back(op); });
+  SmallVector<unsigned> computed;
+  for (auto [i, symbol] : llvm::enumerate(symbols))
+    if (symbol.getComputed())
+      computed.push_back(i);
+  if (computed.empty() && ops.empty())
+    return success();
+  OpBuilder b(main);
+  Location loc = main.getLoc();
+  Type index = b.getIndexType();
+  SmallVector<Type> argTypes(symbols.size(), index);
+  for (unsigned i = 0; i < numInputs; ++i)
+    argTypes.push_back(main.getArgument(firstInput + i).getType());
+  auto fn = func::FuncOp::create(b, loc, "data_symbols",
+                                 b.getFunctionType(argTypes, SmallVector<Type>(computed.size(), index)));
+  Block *body = fn.addEntryBlock();
+  OpBuilder in = OpBuilder::atBlockBegin(body);
+  IRMapping mapping;
+  for (unsigned s = 0; s < symbols.size(); ++s)
+    mapping.map(main.getArgument(s), fn.getArgument(s));
+  for (unsigned i = 0; i < numInputs; ++i)
+    mapping.map(main.getArgument(firstInput + i), fn.getArgument(symbols.size() + i));
+
+  std::function<FailureOr<Value>(Value, prim::DataSymbolOp)> clone =
+      [&](Value v, prim::DataSymbolOp user) -> FailureOr<Value> {
+    if (Value known = mapping.lookupOrNull(v))
+      return known;
+    Operation *op = v.getDefiningOp();
+    if (!op || !runsBeforeTheModel(op)) {
+      InFlightDiagnostic diag = user.emitError()
+          << "the extent named by symbol '" << user.getSymbol()
+          << "' is computed at run time from ";
+      if (op)
+        diag << "'" << op->getName() << "'";
+      else
+        diag << "a value that is not a graph input";
+      diag << "; tcc computes such extents (Range's length) only from graph inputs' "
+              "elements and scalar arithmetic on them";
+      return failure();
+    }
+    for (Value operand : op->getOperands())
+      if (failed(clone(operand, user)))
+        return failure();
+    Operation *copy = in.clone(*op, mapping);
+    return copy->getResult(cast<OpResult>(v).getResultNumber());
+  };
+
+  SmallVector<Value> results(computed.size());
+  for (prim::DataSymbolOp op : ops) {
+    auto it = llvm::find_if(computed, [&](unsigned s) {
+      return symbols[s].getSymNameAttr() == op.getSymbolAttr().getAttr();
+    });
+    if (it == computed.end())
+      return op.emitError() << "internal error: " << op.getSymbolAttr()
+                            << " is not a computed symbol";
+    unsigned k = it - computed.begin();
+    FailureOr<Value> value = clone(op.getValue(), op);
+    if (failed(value))
+      return failure();
+    if (results[k] && results[k] != *value)
+      return op.emitError() << "internal error: two computations of " << op.getSymbolAttr();
+    results[k] = *value;
+    op.replaceAllUsesWith(main.getArgument(*it));
+    op.erase();
+  }
+  for (Value &v : results)
+    if (!v) // no longer used: any value in its range
+      v = arith::ConstantIndexOp::create(in, loc, 0);
+  func::ReturnOp::create(in, loc, results);
+  return success();
+}
+
 struct EntrySignaturePass : tcc::impl::EntrySignatureBase<EntrySignaturePass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
@@ -288,6 +380,12 @@ struct EntrySignaturePass : tcc::impl::EntrySignatureBase<EntrySignaturePass> {
     }
     for (auto [value, bind] : binds)
       bind.erase();
+
+    // 2b. Computed symbols (prim.data_symbol, Range with run-time bounds): their values are
+    // computed from input elements by @data_symbols(symbols..., inputs...), which the
+    // runtime calls before sizing anything; in @main they are symbol arguments like any.
+    if (failed(moveDataSymbols(module, main, symbols, firstInput, numInputs)))
+      return signalPassFailure();
 
     // 3. Output extents: dims of the returned values, resolved to symbol arithmetic.
     auto ret = cast<func::ReturnOp>(entry.getTerminator());

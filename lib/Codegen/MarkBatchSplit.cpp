@@ -45,6 +45,14 @@ struct MarkBatchSplitPass : tcc::impl::MarkBatchSplitBase<MarkBatchSplitPass> {
     std::optional<StringAttr> symbol = batchSymbol(module, main);
     if (!symbol)
       return;
+    // A symbol computed from the inputs' data (Range's length) is computed for the whole
+    // batch; the runtime would not compute it per image.
+    for (auto s : module.getOps<prim::SymbolOp>())
+      if (s.getComputed()) {
+        if (explain)
+          s.emitRemark("the batch is not split: the model has a symbol computed from data");
+        return;
+      }
     BatchProof proof;
     for (BlockArgument arg : main.getArguments())
       proof.setBatched(arg, BatchProof::Batched{0, 1});

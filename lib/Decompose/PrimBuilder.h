@@ -97,6 +97,20 @@ mlir::Value broadcastTo(NodeRewriter &n, mlir::Value value,
 /// dim is assumed >= 2 unless it is proven 1): a `prim.check` states it. Empty on error.
 llvm::SmallVector<mlir::Value> broadcastAll(NodeRewriter &n, mlir::ValueRange values);
 
+/// The one element of `value` (static shape, one element) as a scalar; null otherwise.
+mlir::Value readScalar(NodeRewriter &n, mlir::Value value);
+
+/// A `computed` module symbol (named after the node and `what`) whose value is `count`, an
+/// index computed from input elements before the run (ComputedSymbols.cpp); returns the
+/// `prim.data_symbol` that extents use.
+mlir::Value computedSymbol(NodeRewriter &n, mlir::Value count, llvm::StringRef what);
+
+/// Range's length from run-time start, limit and delta (scalars read from the tensors), as a
+/// computed symbol; -1, outside the symbol's range, when delta is 0 or the count is not
+/// finite (the run then fails naming the symbol).
+mlir::FailureOr<mlir::Value> runtimeRangeCount(NodeRewriter &n, mlir::Value start,
+                                               mlir::Value limit, mlir::Value delta);
+
 /// `value` converted to `elementType` (no op when it already has it).
 mlir::Value convert(NodeRewriter &n, mlir::Value value, mlir::Type elementType);
 

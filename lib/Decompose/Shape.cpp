@@ -588,6 +588,26 @@ LogicalResult constantOfShape(NodeRewriter &n) {
   return n.setResults(fill(n, scalar, *target));
 }
 
+/// Whether an index value reads tensor elements (a bound that is a graph input's value, not
+/// a dim or a constant).
+bool readsTensorData(OpFoldResult value) {
+  auto v = dyn_cast<Value>(value);
+  SmallVector<Value> work;
+  if (v)
+    work.push_back(v);
+  llvm::SmallPtrSet<Operation *, 16> seen;
+  while (!work.empty()) {
+    Operation *op = work.pop_back_val().getDefiningOp();
+    if (!op || !seen.insert(op).second)
+      continue;
+    if (auto extract = dyn_cast<tensor::ExtractOp>(op))
+      if (!matchPattern(extract.getTensor(), m_Constant()))
+        return true;
+    llvm::append_range(work, op->getOperands());
+  }
+  return false;
+}
+
 // range(start, limit, delta) = start + delta * iota(max(ceil((limit - start) / delta), 0))
 LogicalResult range(NodeRewriter &n) {
   Value start = n.getInput(0), limit = n.getInput(1), delta = n.getInput(2);
@@ -599,11 +619,12 @@ LogicalResult range(NodeRewriter &n) {
   if (isa<IntegerType>(element)) {
     auto s = getShapeElements(n, start), l = getShapeElements(n, limit),
          d = getShapeElements(n, delta);
-    if (!s || !l || !d || s->size() != 1 || l->size() != 1 || d->size() != 1)
-      return n.emitError() << "start, limit and delta must be scalars";
-    // ceil((l - s) / d) for either sign of d is floor((l - s + d - sign(d)) / d).
-    OpFoldResult diff = subIndex(n, (*l)[0], (*s)[0]);
-    count = maxIndex(n, ceilDivIndex(n, diff, (*d)[0]), b.getIndexAttr(0));
+    if (s && l && d && s->size() == 1 && l->size() == 1 && d->size() == 1 &&
+        !readsTensorData((*s)[0]) && !readsTensorData((*l)[0]) && !readsTensorData((*d)[0])) {
+      // ceil((l - s) / d) for either sign of d is floor((l - s + d - sign(d)) / d).
+      OpFoldResult diff = subIndex(n, (*l)[0], (*s)[0]);
+      count = maxIndex(n, ceilDivIndex(n, diff, (*d)[0]), b.getIndexAttr(0));
+    }
   } else {
     auto constant = [](Value v) -> std::optional<double> {
       DenseFPElementsAttr attr;
@@ -637,14 +658,20 @@ LogicalResult range(NodeRewriter &n) {
         return (*elements)[0];
       };
       auto si = integral(start, s), li = integral(limit, l), di = integral(delta, d);
-      if (!si || !li || !di)
-        return n.emitError() << "floating-point Range needs constant start, limit and delta, "
-                                "or integral ones computable at compile time (constants, or "
-                                "integers converted to float)";
-      if (auto step = getConstantIntValue(*di); step && *step == 0)
-        return n.emitError() << "delta must not be 0";
-      count = maxIndex(n, ceilDivIndex(n, subIndex(n, *li, *si), *di), b.getIndexAttr(0));
+      if (si && li && di) {
+        if (auto step = getConstantIntValue(*di); step && *step == 0)
+          return n.emitError() << "delta must not be 0";
+        count = maxIndex(n, ceilDivIndex(n, subIndex(n, *li, *si), *di), b.getIndexAttr(0));
+      }
     }
+  }
+  // Bounds known only at run time: the length is a symbol computed from them before the
+  // run (ComputedSymbols.cpp).
+  if (!count) {
+    FailureOr<Value> computed = runtimeRangeCount(n, start, limit, delta);
+    if (failed(computed))
+      return failure();
+    count = *computed;
   }
   SmallVector<OpFoldResult> dims = {count};
   // Opset 27's stash_type (default float32) is the type 16-bit float ranges compute in.

@@ -140,5 +140,14 @@ FamilyResult tcc::eval::detail::evaluateShapeOp(Operation *op, const Environment
       .Case([&](prim::CheckOp typed) { return check(typed, env); })
       .Case([&](prim::BindShapeOp typed) { return bindShape(typed, env, state); })
       .Case([&](prim::SymbolOp) { return llvm::Expected<Results>(Results{}); })
+      .Case([&](prim::DataSymbolOp typed) -> llvm::Expected<Results> {
+        // A computed symbol is its value; below the minimum 0 there is none (Range's delta 0).
+        const Tensor &value = env.get(typed.getValue());
+        if (value.getInt(0) < 0)
+          return makeError("symbol '" + typed.getSymbol().str() + "', computed from the "
+                           "inputs' data, is " + std::to_string(value.getInt(0)) +
+                           ", outside its range [0, unbounded]");
+        return Results{value};
+      })
       .Default(std::nullopt);
 }

@@ -422,6 +422,27 @@ llvm::Expected<Results> stringIn(prim::StringInOp op, const Environment &env) {
   return Results{std::move(*result)};
 }
 
+// string_equal(a, b) = the same bytes; string_concat(a, b) = a's bytes then b's
+llvm::Expected<Results> stringEqual(prim::StringEqualOp op, const Environment &env) {
+  const Tensor &a = env.get(op.getLhs()), &b = env.get(op.getRhs());
+  llvm::Expected<Tensor> result = makeTensor(getResultElementType(op), a.shape);
+  if (!result)
+    return result.takeError();
+  for (int64_t i = 0, e = a.getNumElements(); i < e; ++i)
+    result->setInt(i, a.strings[i] == b.strings[i]);
+  return Results{std::move(*result)};
+}
+
+llvm::Expected<Results> stringConcat(prim::StringConcatOp op, const Environment &env) {
+  const Tensor &a = env.get(op.getLhs()), &b = env.get(op.getRhs());
+  llvm::Expected<Tensor> result = makeTensor(a.elementType, a.shape);
+  if (!result)
+    return result.takeError();
+  for (int64_t i = 0, e = a.getNumElements(); i < e; ++i)
+    result->strings[i] = a.strings[i] + b.strings[i];
+  return Results{std::move(*result)};
+}
+
 } // namespace
 
 FamilyResult tcc::eval::detail::evaluateStringOp(Operation *op, const Environment &env) {
@@ -430,5 +451,7 @@ FamilyResult tcc::eval::detail::evaluateStringOp(Operation *op, const Environmen
       .Case([&](prim::ParseOp typed) { return parse(typed, env); })
       .Case([&](prim::ChangeCaseOp typed) { return changeCaseOp(typed, env); })
       .Case([&](prim::StringInOp typed) { return stringIn(typed, env); })
+      .Case([&](prim::StringEqualOp typed) { return stringEqual(typed, env); })
+      .Case([&](prim::StringConcatOp typed) { return stringConcat(typed, env); })
       .Default(std::nullopt);
 }

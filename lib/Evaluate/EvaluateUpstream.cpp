@@ -11,6 +11,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 #include <cmath>
@@ -379,6 +380,7 @@ FamilyResult evaluateArithFloatOp(Operation *op, const Environment &env) {
       .Case<arith::UIToFPOp, arith::FPToUIOp>(
           [&](auto) { return castNumeric(op, env, /*isSigned=*/false); })
       .Case([&](arith::ExtFOp) { return map([](double a, double) { return a; }); })
+      .Case([&](math::CeilOp) { return map([](double a, double) { return std::ceil(a); }); })
       .Case([&](arith::TruncFOp typed) -> llvm::Expected<Results> {
         if (typed.getRoundingmode() &&
             *typed.getRoundingmode() != arith::RoundingMode::to_nearest_even)

@@ -41,6 +41,8 @@ struct LowerPrimToLinalgPass : tcc::impl::LowerPrimToLinalgBase<LowerPrimToLinal
     target.addLegalOp<prim::CheckOp, prim::SymbolOp, prim::BindShapeOp>();
     // The lowered form of string primitives (LowerStrings.cpp; tcc-lower-runtime-calls).
     target.addLegalOp<prim::RuntimeCallOp, prim::RunContextOp>();
+    // Computed symbols stay until tcc-entry-signature moves their computation out.
+    target.addLegalOp<prim::DataSymbolOp>();
     // Joins unsigned tensors to the signless ones compute ops work on (tcc-signless-types).
     target.addLegalOp<UnrealizedConversionCastOp>();
     RewritePatternSet patterns(&getContext());

@@ -451,10 +451,48 @@ std::unique_ptr<llvm::Module> tcc::buildModelModule(ModuleOp mlirModule,
 
   auto *descriptorType = llvm::StructType::get(
       context, {b.i32, b.i32, b.ptr, b.ptr, b.ptr, b.ptr, b.i32, b.i32, b.i32, b.i32, b.ptr, b.ptr,
-                b.ptr, b.ptr, b.ptr, b.ptr, b.i32, b.i32, b.ptr, b.ptr, b.ptr, b.i64, b.i32, b.i32});
+                b.ptr, b.ptr, b.ptr, b.ptr, b.i32, b.i32, b.ptr, b.ptr, b.ptr, b.i64, b.i32, b.i32,
+                b.ptr, b.ptr});
   module->setTargetTriple(llvm::Triple(target.triple));
   // The C layout on LP64 targets.
-  uint64_t size = 4 + 4 + 4 * 8 + 4 * 4 + 6 * 8 + 4 + 4 + 3 * 8 + 8 + 4 + 4;
+  uint64_t size = 4 + 4 + 4 * 8 + 4 * 4 + 6 * 8 + 4 + 4 + 3 * 8 + 8 + 4 + 4 + 2 * 8;
+  // Computed symbols (Range's length from run-time bounds): which they are, and
+  // tcc_compute_symbols, which calls @data_symbols (tcc-entry-signature).
+  llvm::Constant *symbolComputed = llvm::ConstantPointerNull::get(b.ptr);
+  llvm::Constant *computeSymbols = llvm::ConstantPointerNull::get(b.ptr);
+  if (llvm::any_of(interface.symbols, [](const SymbolInterface &s) { return s.computed; })) {
+    std::vector<uint8_t> flags;
+    std::vector<size_t> computed;
+    for (auto [s, symbol] : llvm::enumerate(interface.symbols)) {
+      flags.push_back(symbol.computed ? 1 : 0);
+      if (symbol.computed)
+        computed.push_back(s);
+    }
+    symbolComputed = b.array<uint8_t>(llvm::Type::getInt8Ty(context), flags, "symbol_computed");
+    llvm::Function *dataSymbols = module->getFunction("data_symbols");
+    size_t numInputs = interface.inputs.size();
+    if (!dataSymbols || dataSymbols->arg_size() != numSymbols + 5 * numInputs) {
+      error = "internal error: @data_symbols does not have the expected signature";
+      return nullptr;
+    }
+    // int32_t compute_symbols(int64_t *symbol_values, void *const *inputs)
+    llvm::Function *compute = b.function("tcc_compute_symbols", b.i32, {b.ptr, b.ptr});
+    ir.SetInsertPoint(llvm::BasicBlock::Create(context, "entry", compute));
+    std::vector<llvm::Value *> callArgs = loadSymbols(ir, compute->getArg(0), numSymbols);
+    for (size_t i = 0; i < numInputs; ++i) {
+      llvm::Value *pointer = ir.CreateLoad(b.ptr, ir.CreateConstGEP1_64(b.ptr, compute->getArg(1), i));
+      for (llvm::Value *field : {pointer, pointer, static_cast<llvm::Value *>(ir.getInt64(0)),
+                                 static_cast<llvm::Value *>(ir.getInt64(0)),
+                                 static_cast<llvm::Value *>(ir.getInt64(1))})
+        callArgs.push_back(field);
+    }
+    llvm::Value *values = ir.CreateCall(dataSymbols, callArgs);
+    for (auto [k, s] : llvm::enumerate(computed))
+      ir.CreateStore(computed.size() == 1 ? values : ir.CreateExtractValue(values, k),
+                     ir.CreateConstGEP1_64(b.i64, compute->getArg(0), s));
+    ir.CreateRet(llvm::ConstantInt::get(b.i32, 0));
+    computeSymbols = compute;
+  }
   // The batch symbol (tcc-mark-batch-split proved that images are computed alone, so every
   // output's dim 0 is the batch, even where its extent's formula was not the lone symbol).
   int32_t batchSymbol = -1;
@@ -491,7 +529,8 @@ std::unique_ptr<llvm::Module> tcc::buildModelModule(ModuleOp mlirModule,
        b.array<int64_t>(b.i64, interface.parameterOffsets, "parameter_offsets"), initialParameters,
        llvm::ConstantInt::get(b.i64, interface.parametersSize),
        llvm::ConstantInt::get(b.i32, batchSymbol < 0 ? 0 : batchSymbol),
-       llvm::ConstantInt::get(b.i32, batchSymbol < 0 ? 0 : kImagesAlone)});
+       llvm::ConstantInt::get(b.i32, batchSymbol < 0 ? 0 : kImagesAlone), symbolComputed,
+       computeSymbols});
   auto *global = new llvm::GlobalVariable(*module, descriptorType, true,
                                           llvm::GlobalValue::ExternalLinkage, descriptor,
                                           kDescriptorSymbol);

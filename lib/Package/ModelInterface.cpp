@@ -42,7 +42,8 @@ FailureOr<tcc::ModelInterface> tcc::getModelInterface(ModuleOp module) {
     symbolIndex[symbol.getSymNameAttr()] = static_cast<int32_t>(interface.symbols.size());
     interface.symbols.push_back(
         {symbol.getSymName().str(), static_cast<int64_t>(symbol.getMin()),
-         symbol.getMax() ? static_cast<int64_t>(*symbol.getMax()) : int64_t(-1)});
+         symbol.getMax() ? static_cast<int64_t>(*symbol.getMax()) : int64_t(-1),
+         symbol.getComputed()});
   }
   // Dims bound to a lone symbol name it.
   DenseMap<std::pair<Value, int64_t>, int32_t> boundDims;

@@ -86,6 +86,18 @@ int32_t tcc_descriptor_batch_symbol(const tcc_model_descriptor *d) {
   return descriptor_flags(d) & TCC_MODEL_IMAGES_ALONE ? d->batch_symbol : -1;
 }
 
+#if UINTPTR_MAX == UINT64_MAX
+_Static_assert(offsetof(tcc_model_descriptor, symbol_computed) == TCC_MODEL_DESCRIPTOR_V2_SIZE,
+               "symbol_computed follows batch_symbol and flags");
+#endif
+
+int tcc_descriptor_symbol_computed(const tcc_model_descriptor *d, int32_t s) {
+  if (d->size < offsetof(tcc_model_descriptor, compute_symbols) + sizeof(d->compute_symbols) ||
+      !d->symbol_computed)
+    return 0;
+  return d->symbol_computed[s] != 0;
+}
+
 /// A batch symbol must be dim 0 of every input and output and no other dim, and the model
 /// must have no parameters and no data-dependent outputs (model_abi.h).
 static tcc_status validate_batch_symbol(const char *where, const tcc_model_descriptor *d) {
@@ -221,12 +233,23 @@ static tcc_status validate_descriptor(const char *where, const tcc_model_descrip
   tcc_status status = validate_batch_symbol(where, d);
   if (status)
     return status;
-  // Every symbol gets its value from an input dim; one that no input uses cannot be bound.
+  // Every symbol gets its value from an input dim, or is computed from input elements by
+  // compute_symbols; one that no input uses and nothing computes cannot be bound.
   for (int32_t s = 0; s < d->num_symbols; ++s) {
     int bound = 0;
     for (int32_t i = 0; i < d->num_inputs && !bound; ++i)
       for (int32_t k = 0; k < d->inputs[i].rank && !bound; ++k)
         bound = d->inputs[i].dim_symbols && d->inputs[i].dim_symbols[k] == s;
+    if (tcc_descriptor_symbol_computed(d, s)) {
+      if (bound || !d->compute_symbols || tcc_descriptor_batch_symbol(d) >= 0)
+        return tcc_make_status(TCC_STATUS_INVALID_MODEL,
+                               "%s: symbol %d '%s' is computed from the inputs' data, but %s",
+                               where, (int)s, d->symbols[s].name,
+                               bound ? "an input dim binds it too"
+                               : !d->compute_symbols ? "compute_symbols is null"
+                                                     : "the model has a batch_symbol");
+      continue;
+    }
     if (!bound)
       return tcc_make_status(TCC_STATUS_INVALID_MODEL,
                              "%s: symbol %d '%s' is used by no input, so its value cannot be "
@@ -505,6 +528,12 @@ int32_t tcc_model_num_symbols(const tcc_model *model) {
 
 int32_t tcc_model_batch_symbol(const tcc_model *model) {
   return model ? tcc_descriptor_batch_symbol(model->descriptor) : -1;
+}
+
+int32_t tcc_model_symbol_computed(const tcc_model *model, int32_t index) {
+  if (!model || index < 0 || index >= model->descriptor->num_symbols)
+    return 0;
+  return tcc_descriptor_symbol_computed(model->descriptor, index);
 }
 
 static tcc_status tensor_info(const char *function, const tcc_model *model, int32_t index,

@@ -64,6 +64,10 @@ tcc_status tcc_model_compute_output_shapes(const tcc_model *model, const char *f
 /// The descriptor's batch_symbol, or -1 when the descriptor predates the field.
 int32_t tcc_descriptor_batch_symbol(const tcc_model_descriptor *d);
 
+/// Whether symbol `s` is computed from input elements (compute_symbols) rather than bound
+/// from an input dim (0 for descriptors that predate computed symbols).
+int tcc_descriptor_symbol_computed(const tcc_model_descriptor *d, int32_t s);
+
 /// For a model loaded with TCC_MODEL_FLAG_SKIP_CPU_CHECK, checks its CPU features now.
 tcc_status tcc_model_check_cpu_again(const tcc_model *model, const char *where);
 

@@ -176,6 +176,52 @@ static void find_first_use(const tcc_model *model, int32_t s, size_t *out_input,
       }
 }
 
+/// Runs the model's compute_symbols (symbols whose values come from input elements, such as
+/// a Range's length) once the input shapes have bound the others, and checks each computed
+/// value against its symbol's range.
+static tcc_status compute_symbols(const tcc_model *model, const char *function,
+                                  const DLTensor *const *inputs, int64_t *symbol_values) {
+  const tcc_model_descriptor *d = model->descriptor;
+  int any = 0;
+  for (int32_t s = 0; s < d->num_symbols && !any; ++s)
+    any = tcc_descriptor_symbol_computed(d, s);
+  if (!any)
+    return NULL;
+  // The input addresses, as run gets them (a small model needs no allocation).
+  enum { kOnStack = 32 };
+  void *on_stack[kOnStack];
+  size_t count = (size_t)d->num_inputs;
+  void **addresses = count <= kOnStack ? on_stack : malloc(count * sizeof(void *));
+  if (!addresses)
+    return tcc_make_status(TCC_STATUS_RESOURCE_EXHAUSTED, "%s: out of memory", function);
+  static _Alignas(64) unsigned char empty[64];
+  for (size_t i = 0; i < count; ++i)
+    addresses[i] = tcc_tensor_bytes(&model->inputs[i], inputs[i]) ? tcc_tensor_address(inputs[i])
+                                                                   : empty;
+  int32_t code = d->compute_symbols(symbol_values, addresses);
+  if (addresses != on_stack)
+    free(addresses);
+  if (code != TCC_RUN_OK)
+    return tcc_make_status(code == TCC_RUN_CHECK_FAILED ? TCC_STATUS_CHECK_FAILED
+                                                        : TCC_STATUS_INTERNAL,
+                           "%s: the model's compute_symbols failed with code %d", function,
+                           (int)code);
+  for (int32_t s = 0; s < d->num_symbols; ++s) {
+    if (!tcc_descriptor_symbol_computed(d, s) || in_range(&d->symbols[s], symbol_values[s]))
+      continue;
+    char range[64];
+    format_range(&d->symbols[s], range, sizeof(range));
+    return tcc_make_status(TCC_STATUS_OUT_OF_RANGE,
+                           "%s: symbol '%s', computed from the inputs' data, is %lld, outside its "
+                           "range %s%s",
+                           function, d->symbols[s].name, (long long)symbol_values[s], range,
+                           symbol_values[s] == -1 ? " (-1: the inputs give it no value, e.g. a "
+                                                    "Range whose delta is 0)"
+                                                  : "");
+  }
+  return NULL;
+}
+
 tcc_status tcc_model_bind_inputs(const tcc_model *model, const char *function,
                                  const DLTensor *const *inputs, size_t num_inputs,
                                  int64_t *symbol_values) {
@@ -235,7 +281,7 @@ tcc_status tcc_model_bind_inputs(const tcc_model *model, const char *function,
                              (int)first_dim, symbol->name, (long long)symbol_values[s]);
     }
   }
-  return NULL;
+  return compute_symbols(model, function, inputs, symbol_values);
 }
 
 tcc_status tcc_model_compute_output_shapes(const tcc_model *model, const char *function,

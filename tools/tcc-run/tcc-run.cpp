@@ -320,7 +320,9 @@ void printInfo(const tcc_model *model) {
     check(tcc_model_symbol_info(model, s, &info));
     std::printf("symbol %s: [%lld, %s]%s\n", info.name, static_cast<long long>(info.min),
                 info.max < 0 ? "unbounded" : std::to_string(info.max).c_str(),
-                s == tcc_model_batch_symbol(model) ? " (the batch: images run alone)" : "");
+                s == tcc_model_batch_symbol(model) ? " (the batch: images run alone)"
+                : tcc_model_symbol_computed(model, s) ? " (computed from the inputs' data)"
+                                                      : "");
   }
   auto describe = [](const char *what, int32_t index, const tcc_tensor_info &info) {
     std::string dims;

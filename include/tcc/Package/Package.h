@@ -33,6 +33,8 @@ struct TensorInterface {
 struct SymbolInterface {
   std::string name;
   int64_t min = 1, max = -1;
+  /// Computed from input elements before the run (@data_symbols), not bound by an input dim.
+  bool computed = false;
 };
 
 /// What a compiled model publishes: its inputs, outputs and symbolic dims.

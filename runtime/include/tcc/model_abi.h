@@ -190,6 +190,17 @@ typedef struct tcc_model_descriptor {
    * data-dependent outputs. */
   int32_t batch_symbol;
   uint32_t flags; /* TCC_MODEL_* bits; others must be 0 */
+  /* Appended with computed symbols. symbol_computed has num_symbols entries, 1 for a
+   * symbol that no input dim binds: the model computes its value from input elements (the
+   * length of a Range whose bounds are inputs); NULL when there is none. compute_symbols
+   * (required then) is called after the other symbols are bound from the input shapes and
+   * before output_shapes or workspace_size: it reads the input buffers (as run gets them)
+   * and the bound symbol values, and writes the value of every computed symbol into
+   * symbol_values. A value outside the symbol's range fails the run; the model writes -1
+   * when there is no value (a Range with delta 0, a length that is not finite). Returns a
+   * TCC_RUN_* code. A model with computed symbols has no batch_symbol. */
+  const uint8_t *symbol_computed;
+  int32_t (*compute_symbols)(int64_t *symbol_values, void *const *inputs);
 } tcc_model_descriptor;
 
 /* tcc_model_descriptor.flags: batch_symbol is valid (see there). */
@@ -197,6 +208,8 @@ typedef struct tcc_model_descriptor {
 
 /* The descriptor's size before batch_symbol was appended; smaller ones are refused. */
 #define TCC_MODEL_DESCRIPTOR_V1_SIZE 144
+/* ... and before symbol_computed was appended (after batch_symbol and flags). */
+#define TCC_MODEL_DESCRIPTOR_V2_SIZE 152
 
 #ifdef __cplusplus
 }

@@ -224,6 +224,10 @@ TCC_API int32_t tcc_model_num_symbols(const tcc_model *model);
 /// The symbol that is the batch (dim 0 of every input and output) of a model that computes
 /// each image alone, so that sessions may run it image by image; -1 when there is none.
 TCC_API int32_t tcc_model_batch_symbol(const tcc_model *model);
+/// 1 when symbol `index` is computed from the inputs' elements (the length of a Range whose
+/// bounds are inputs) rather than bound by an input dim; 0 otherwise or for a bad index.
+/// tcc_model_bind_symbols computes such symbols too. Thread-safe.
+TCC_API int32_t tcc_model_symbol_computed(const tcc_model *model, int32_t index);
 
 /// One input or output of a model. All pointers are owned by the model and live as long as it.
 typedef struct tcc_tensor_info {
