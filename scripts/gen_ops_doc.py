@@ -124,7 +124,7 @@ def generate(tcc):
         "tcc has rules for %d of the %d operators of the default domain (ai.onnx) in onnx %s,"
         % (len(supported), len(onnx_ops), schemas["onnx_version"]),
         "at opsets 1 to 28. String tensors are supported (Cast, StringNormalizer, Equal,",
-        "StringConcat and data movement; not StringSplit or RegexFullMatch). The ai.onnx.ml",
+        "StringConcat, RegexFullMatch and data movement; not StringSplit). The ai.onnx.ml",
         "domain is refused with an error that names the node. A later version of an op is",
         "covered by an older rule only when ONNX kept its inputs, outputs and attributes.",
         "",

@@ -73,6 +73,11 @@ LogicalResult StringEqualOp::inferReturnTypes(MLIRContext *ctx, std::optional<Lo
   return inferPredicate(ctx, adaptor.getLhs(), types);
 }
 
+LogicalResult StringMatchOp::inferReturnTypes(MLIRContext *ctx, std::optional<Location>,
+                                              Adaptor adaptor, SmallVectorImpl<Type> &types) {
+  return inferPredicate(ctx, adaptor.getOperand(), types);
+}
+
 LogicalResult CompareOp::inferReturnTypes(MLIRContext *ctx, std::optional<Location>,
                                           Adaptor adaptor, SmallVectorImpl<Type> &types) {
   return inferPredicate(ctx, adaptor.getLhs(), types);

@@ -1,8 +1,8 @@
 //===- PrimStrings.td - string tensors: text <-> numbers, case, membership -------------===//
 //
 // The string primitives are elementwise; ONNX's Cast to and from STRING, StringNormalizer
-// (with prim.compact for the stopwords), Equal on strings and StringConcat decompose onto
-// them. Their lowered
+// (with prim.compact for the stopwords), Equal on strings, StringConcat and RegexFullMatch
+// decompose onto them. Their lowered
 // form is one `prim.runtime_call` per element: the runtime owns text formatting, parsing,
 // Unicode case mapping and the bytes of the strings a run makes (model_abi.h).
 //
@@ -83,17 +83,30 @@ def Prim_StringConcatOp : Prim_ElementwiseOp<"string_concat", [SameOperandsAndRe
   let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($result)";
 }
 
+def Prim_StringMatchOp : Prim_ElementwiseOp<"string_match", [InferTypeOpAdaptor]> {
+  let summary = "whether all of each text matches a constant RE2 pattern (RegexFullMatch)";
+  let description = [{
+    The runtime's engine accepts RE2's common syntax (classes, \d \s \w \b, groups,
+    alternation, repetition, lazy quantifiers); flags, look-around, backreferences and
+    \p{...} are a run-time error naming the construct.
+  }];
+  let arguments = (ins Prim_StringTensor:$operand, StrAttr:$pattern);
+  let results = (outs Prim_BoolTensor:$result);
+  let assemblyFormat = "$operand `pattern` `=` $pattern attr-dict `:` type($operand)";
+}
+
 def Prim_RuntimeCallOp : Prim_Op<"runtime_call", [Pure]> {
   let summary = "one call of a runtime string function on scalars (lowered string ops)";
   let description = [{
     The body of a lowered string primitive: `callee` is one of the import table's string
     functions (`string_format`, `string_parse`, `string_change_case`, `string_find`,
-    `string_equal`, `string_concat`), `table` the address of the run's import table
+    `string_equal`, `string_concat`, `string_match`), `table` the address of the run's import table
     (`prim.run_context`), `elements` one element per operand of the string op (a string is
     an i128 in tcc_string's layout, data pointer in the low half).
     `dtype` is the number's tcc_dtype for format and parse, `flag` is `upper` for
     change_case and `ignore_case` for find, `set` the packed texts of find (each a
-    little-endian int64 byte count, then its bytes) and `count` their number.
+    little-endian int64 byte count, then its bytes) and `count` their number, or match's
+    pattern and its byte count.
     It is Pure as far as the compiler is concerned: the strings it makes are values (a call
     may be merged with an equal one or dropped when unused, and then an unused parse
     reports no error).

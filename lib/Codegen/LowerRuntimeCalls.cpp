@@ -35,7 +35,8 @@ enum ImportField : int32_t {
   kStringFind = 10,
   kStringEqual = 11,
   kStringConcat = 12,
-  kNumImportFields = 13
+  kStringMatch = 13,
+  kNumImportFields = 14
 };
 
 LLVM::LLVMStructType importTableType(MLIRContext *ctx) {
@@ -92,6 +93,20 @@ struct LowerRuntimeCallsPass : tcc::impl::LowerRuntimeCallsBase<LowerRuntimeCall
                     IntegerAttr::get(IntegerType::get(ctx, 64), 8 * int64_t(lastField)));
   }
 
+  /// The address of `bytes` as a private constant global (null when empty).
+  Value constantBytes(OpBuilder &b, ModuleOp module, Location loc, StringRef bytes,
+                      unsigned &nextSet) {
+    auto ptr = LLVM::LLVMPointerType::get(b.getContext());
+    if (bytes.empty())
+      return LLVM::ZeroOp::create(b, loc, ptr);
+    OpBuilder top(module.getBodyRegion());
+    std::string name = "tcc_string_set_" + std::to_string(nextSet++);
+    auto arrayType = LLVM::LLVMArrayType::get(IntegerType::get(b.getContext(), 8), bytes.size());
+    LLVM::GlobalOp::create(top, loc, arrayType, /*isConstant=*/true, LLVM::Linkage::Private,
+                           name, top.getStringAttr(bytes), /*alignment=*/8);
+    return LLVM::AddressOfOp::create(b, loc, ptr, name);
+  }
+
   LogicalResult lower(prim::RuntimeCallOp call, ModuleOp module, unsigned &nextSet,
                       int32_t &lastField) {
     MLIRContext *ctx = &getContext();
@@ -117,6 +132,8 @@ struct LowerRuntimeCallsPass : tcc::impl::LowerRuntimeCallsBase<LowerRuntimeCall
       field = kStringEqual;
     else if (callee == "string_concat")
       field = kStringConcat;
+    else if (callee == "string_match")
+      field = kStringMatch;
     else
       return call.emitError() << "internal error: unknown runtime function '" << callee << "'";
 
@@ -137,7 +154,9 @@ struct LowerRuntimeCallsPass : tcc::impl::LowerRuntimeCallsBase<LowerRuntimeCall
     SmallVector<Value> in;
     for (Value operand : call.getElements())
       in.push_back(slot(operand.getType()));
-    Value out = field == kStringFind || field == kStringEqual ? Value() : slot(resultType);
+    Value out = field == kStringFind || field == kStringEqual || field == kStringMatch
+                    ? Value()
+                    : slot(resultType);
 
     OpBuilder b(call);
     auto table = importTableType(ctx);
@@ -192,20 +211,17 @@ struct LowerRuntimeCallsPass : tcc::impl::LowerRuntimeCallsBase<LowerRuntimeCall
       result = LLVM::LoadOp::create(b, loc, resultType, out);
       break;
     }
+    case kStringMatch: { // (context, const tcc_string *text, const char *pattern, int64 size)
+      Value pattern = constantBytes(b, module, loc, call.getSet(), nextSet);
+      Value size = LLVM::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(call.getCount()));
+      auto type = LLVM::LLVMFunctionType::get(i32, {ptr, ptr, ptr, i64});
+      result = LLVM::CallOp::create(b, loc, type, ValueRange{function, context, in[0], pattern,
+                                                             size})
+                   .getResult();
+      break;
+    }
     default: { // find: (context, const tcc_string *text, const char *set, int64 count, int32)
-      Value set;
-      StringRef packed = call.getSet();
-      if (packed.empty()) {
-        set = LLVM::ZeroOp::create(b, loc, ptr);
-      } else {
-        OpBuilder top(module.getBodyRegion());
-        std::string name = "tcc_string_set_" + std::to_string(nextSet++);
-        auto arrayType = LLVM::LLVMArrayType::get(IntegerType::get(ctx, 8), packed.size());
-        LLVM::GlobalOp::create(top, loc, arrayType, /*isConstant=*/true,
-                               LLVM::Linkage::Private, name, top.getStringAttr(packed),
-                               /*alignment=*/8);
-        set = LLVM::AddressOfOp::create(b, loc, ptr, name);
-      }
+      Value set = constantBytes(b, module, loc, call.getSet(), nextSet);
       Value count = LLVM::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(call.getCount()));
       auto type = LLVM::LLVMFunctionType::get(i32, {ptr, ptr, ptr, i64, i32});
       Value found =

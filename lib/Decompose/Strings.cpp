@@ -1,8 +1,8 @@
-//===- Strings.cpp - StringNormalizer, StringConcat ------------------------------------===//
+//===- Strings.cpp - StringNormalizer, StringConcat, RegexFullMatch --------------------===//
 //
-// String tensors meet six primitives (prim.format, prim.parse, prim.change_case,
-// prim.string_in, prim.string_equal, prim.string_concat; Cast's rule reaches the first two
-// through `convert`, Equal's the fifth). StringNormalizer
+// String tensors meet seven primitives (prim.format, prim.parse, prim.change_case,
+// prim.string_in, prim.string_equal, prim.string_concat, prim.string_match; Cast's rule
+// reaches the first two through `convert`, Equal's the fifth). StringNormalizer
 // removes stopwords with prim.compact, so its output extent is data-dependent.
 //
 //===----------------------------------------------------------------------------------===//
@@ -100,9 +100,25 @@ LogicalResult stringConcat(NodeRewriter &n) {
       prim::StringConcatOp::create(n.getBuilder(), n.getLoc(), ops[0], ops[1]).getResult());
 }
 
+// RegexFullMatch(X) = string_match(X, pattern): the runtime's engine (RE2 syntax)
+LogicalResult regexFullMatch(NodeRewriter &n) {
+  Value x = n.getInput(0);
+  if (!x)
+    return failure();
+  if (!isa<prim::StringType>(typeOf(x).getElementType()))
+    return n.emitError() << "X must be a string tensor, got " << x.getType();
+  if (!n.hasAttr("pattern"))
+    return n.emitError() << "the attribute 'pattern' is required";
+  std::string pattern = n.getString("pattern", "");
+  return n.setResults(prim::StringMatchOp::create(n.getBuilder(), n.getLoc(), x,
+                                                  n.getBuilder().getStringAttr(pattern))
+                          .getResult());
+}
+
 } // namespace
 
 void tcc::decompose::registerStringRules(RuleRegistry &r) {
+  r.add("", "RegexFullMatch", 20, regexFullMatch);
   r.add("", "StringNormalizer", 10, stringNormalizer);
   r.add("", "StringConcat", 20, stringConcat);
 }

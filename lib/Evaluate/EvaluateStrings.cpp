@@ -28,6 +28,8 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
 
+#include <regex>
+
 #include <charconv>
 #include <clocale>
 #include <cmath>
@@ -443,6 +445,27 @@ llvm::Expected<Results> stringConcat(prim::StringConcatOp op, const Environment 
   return Results{std::move(*result)};
 }
 
+// string_match(x, pattern) = all of x matches the pattern. The evaluator reads RE2's syntax
+// with std::regex's ECMAScript grammar, which agrees on the constructs the runtime accepts
+// (classes, \d \s \w \b, groups, alternation, repetition, lazy quantifiers); `.` is a
+// byte here and a code point in the runtime, which only non-ASCII texts can tell apart.
+llvm::Expected<Results> stringMatch(prim::StringMatchOp op, const Environment &env) {
+  const Tensor &x = env.get(op.getOperand());
+  llvm::Expected<Tensor> result = makeTensor(getResultElementType(op), x.shape);
+  if (!result)
+    return result.takeError();
+  std::regex pattern;
+  try {
+    pattern = std::regex(op.getPattern().str(), std::regex::ECMAScript);
+  } catch (const std::regex_error &e) {
+    return makeError("RegexFullMatch: the pattern '" + op.getPattern().str() +
+                     "' cannot be used: " + e.what());
+  }
+  for (int64_t i = 0, e = x.getNumElements(); i < e; ++i)
+    result->setInt(i, std::regex_match(x.strings[i], pattern));
+  return Results{std::move(*result)};
+}
+
 } // namespace
 
 FamilyResult tcc::eval::detail::evaluateStringOp(Operation *op, const Environment &env) {
@@ -453,5 +476,6 @@ FamilyResult tcc::eval::detail::evaluateStringOp(Operation *op, const Environmen
       .Case([&](prim::StringInOp typed) { return stringIn(typed, env); })
       .Case([&](prim::StringEqualOp typed) { return stringEqual(typed, env); })
       .Case([&](prim::StringConcatOp typed) { return stringConcat(typed, env); })
+      .Case([&](prim::StringMatchOp typed) { return stringMatch(typed, env); })
       .Default(std::nullopt);
 }

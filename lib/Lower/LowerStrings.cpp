@@ -69,7 +69,7 @@ struct StringOpToGeneric : RewritePattern {
 
   LogicalResult matchAndRewrite(Operation *op, PatternRewriter &rewriter) const override {
     if (!isa<prim::FormatOp, prim::ParseOp, prim::ChangeCaseOp, prim::StringInOp,
-             prim::StringEqualOp, prim::StringConcatOp>(op))
+             prim::StringEqualOp, prim::StringConcatOp, prim::StringMatchOp>(op))
       return failure();
     Location loc = op->getLoc();
     Value operand = op->getOperand(0);
@@ -109,6 +109,10 @@ struct StringOpToGeneric : RewritePattern {
       callee = "string_equal";
     } else if (isa<prim::StringConcatOp>(op)) {
       callee = "string_concat";
+    } else if (auto match = dyn_cast<prim::StringMatchOp>(op)) {
+      callee = "string_match";
+      set = match.getPattern().str();
+      count = static_cast<int64_t>(set.size());
     } else {
       auto in = cast<prim::StringInOp>(op);
       callee = "string_find";

@@ -74,13 +74,13 @@ struct DescriptorBuilder {
 
 /// The import table's layout (tcc_import_table): abi_version, size, context, parallel_for,
 /// report_error, set_output_extent, parameters, then the string functions (string_format,
-/// string_parse, string_change_case, string_find, string_equal, string_concat;
+/// string_parse, string_change_case, string_find, string_equal, string_concat, string_match;
 /// tcc-lower-runtime-calls calls them and records the table size they need).
 llvm::StructType *importTableType(llvm::LLVMContext &context) {
   auto *i32 = llvm::Type::getInt32Ty(context);
   auto *ptr = llvm::PointerType::getUnqual(context);
-  return llvm::StructType::get(context,
-                               {i32, i32, ptr, ptr, ptr, ptr, ptr, ptr, ptr, ptr, ptr, ptr, ptr});
+  return llvm::StructType::get(
+      context, {i32, i32, ptr, ptr, ptr, ptr, ptr, ptr, ptr, ptr, ptr, ptr, ptr, ptr});
 }
 
 

@@ -123,6 +123,11 @@ static void import_string_concat(void *context, const tcc_string *a, const tcc_s
   tcc_strings_concat(((tcc_session *)context)->strings, a, b, out);
 }
 
+static int32_t import_string_match(void *context, const tcc_string *text, const char *pattern,
+                                   int64_t pattern_size) {
+  return tcc_strings_match(((tcc_session *)context)->strings, text, pattern, pattern_size);
+}
+
 tcc_strings *tcc_session_strings(tcc_session *session) { return session->strings; }
 
 /// Offset of output `output` in the output-after-output shape tables.
@@ -260,6 +265,7 @@ tcc_status tcc_session_create(tcc_model *model, const tcc_session_options *optio
   session->imports.string_find = import_string_find;
   session->imports.string_equal = import_string_equal;
   session->imports.string_concat = import_string_concat;
+  session->imports.string_match = import_string_match;
   if (d->num_parameters > 0) {
     size_t bytes = ((size_t)d->parameters_size + WORKSPACE_ALIGNMENT - 1) / WORKSPACE_ALIGNMENT *
                    WORKSPACE_ALIGNMENT;

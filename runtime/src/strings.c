@@ -20,6 +20,8 @@
 //===------------------------------------------------------------------------------------===//
 #include "strings_internal.h"
 
+#include "regex_internal.h"
+
 #include "status_internal.h"
 
 #include <locale.h>
@@ -52,6 +54,7 @@ static char *chunk_bytes(chunk *c) { return (char *)(c + 1); }
 
 struct tcc_strings {
   pthread_mutex_t mutex;
+  tcc_regex_cache *regexes; // RegexFullMatch's compiled patterns
   // The head takes small strings; big strings get chunks of their own after it.
   chunk *chunks;
   size_t run_bytes; // bytes handed out since the last reset
@@ -70,6 +73,12 @@ tcc_status tcc_strings_create(tcc_strings_report_fn report, void *report_context
     free(strings);
     return tcc_make_status(TCC_STATUS_RESOURCE_EXHAUSTED,
                            "tcc_session_create: cannot create the string arena's mutex");
+  }
+  strings->regexes = tcc_regex_cache_create();
+  if (!strings->regexes) {
+    pthread_mutex_destroy(&strings->mutex);
+    free(strings);
+    return tcc_make_status(TCC_STATUS_RESOURCE_EXHAUSTED, "tcc_session_create: out of memory");
   }
   atomic_init(&strings->out_of_memory, 0);
   strings->report = report;
@@ -91,6 +100,7 @@ void tcc_strings_destroy(tcc_strings *strings) {
   if (!strings)
     return;
   free_chunks(strings->chunks, NULL);
+  tcc_regex_cache_destroy(strings->regexes);
   pthread_mutex_destroy(&strings->mutex);
   free(strings);
 }
@@ -1051,4 +1061,30 @@ void tcc_strings_concat(tcc_strings *strings, const tcc_string *a, const tcc_str
     result.size = (int64_t)length;
   }
   *out = result;
+}
+
+//===------------------------------------------------------------------------------------===//
+// string_match
+//===------------------------------------------------------------------------------------===//
+
+int32_t tcc_strings_match(tcc_strings *strings, const tcc_string *text, const char *pattern,
+                          int64_t pattern_size) {
+  if (!check_text(strings, text, "string_match"))
+    return 0;
+  if (pattern_size < 0 || (pattern_size > 0 && !pattern)) {
+    report(strings, "string_match: the pattern is null or has a negative size");
+    return 0;
+  }
+  char error[200];
+  int matched = tcc_regex_full_match(strings->regexes, pattern ? pattern : "",
+                                     (size_t)pattern_size, text->data ? text->data : "",
+                                     (size_t)text->size, error, sizeof(error));
+  if (matched < 0) {
+    char message[320];
+    snprintf(message, sizeof(message), "RegexFullMatch: the pattern '%.*s' cannot be used: %s",
+             (int)(pattern_size > 60 ? 60 : pattern_size), pattern ? pattern : "", error);
+    report(strings, message);
+    return 0;
+  }
+  return matched;
 }

@@ -65,6 +65,8 @@ int32_t tcc_strings_find(tcc_strings *strings, const tcc_string *text, const cha
 int32_t tcc_strings_equal(tcc_strings *strings, const tcc_string *a, const tcc_string *b);
 void tcc_strings_concat(tcc_strings *strings, const tcc_string *a, const tcc_string *b,
                         tcc_string *out);
+int32_t tcc_strings_match(tcc_strings *strings, const tcc_string *text, const char *pattern,
+                          int64_t pattern_size);
 
 /// The session's tcc_strings (session.c), for tests.
 tcc_strings *tcc_session_strings(tcc_session *session);

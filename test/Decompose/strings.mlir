@@ -66,3 +66,21 @@ module {
     onnx.yield %0 : !onnx.value
   }
 }
+
+// -----
+
+// RegexFullMatch (opset 20): prim.string_match with the pattern; Equal on strings compares
+// bytes; StringConcat broadcasts.
+// CHECK-LABEL: func.func @regex_equal_concat
+// CHECK: prim.string_match %arg0 pattern = "a\\d+" : tensor<3x!prim.string>
+// CHECK: prim.string_equal %arg0, %arg1 : tensor<3x!prim.string>
+// CHECK: %[[B:.*]] = prim.broadcast_in_dim %arg2
+// CHECK: prim.string_concat %arg0, %[[B]] : tensor<3x!prim.string>
+module {
+  func.func @regex_equal_concat(%arg0: tensor<3x!prim.string>, %arg1: tensor<3x!prim.string>, %arg2: tensor<1x!prim.string>) -> (tensor<3xi1>, tensor<3xi1>, tensor<3x!prim.string>) {
+    %0 = onnx.node "RegexFullMatch" opset 20 (%arg0) {pattern = "a\\d+"} : (tensor<3x!prim.string>) -> !onnx.value
+    %1 = onnx.node "Equal" opset 19 (%arg0, %arg1) {} : (tensor<3x!prim.string>, tensor<3x!prim.string>) -> !onnx.value
+    %2 = onnx.node "StringConcat" opset 20 (%arg0, %arg2) {} : (tensor<3x!prim.string>, tensor<1x!prim.string>) -> !onnx.value
+    onnx.yield %0, %1, %2 : !onnx.value, !onnx.value, !onnx.value
+  }
+}

@@ -115,7 +115,9 @@ typedef struct tcc_import_table {
   void (*string_format)(void *context, int32_t dtype, const void *value, tcc_string *out);
   /* *out (one element of `dtype`) = the number *text spells: leading and trailing white
    * space allowed; "NaN", "INF", "+INF", "-INF" in any case; integers in decimal (a float
-   * text for an integer dtype is an error); bools "True"/"False"/"1"/"0" (any case). */
+   * text for an integer dtype is an error); bools "True"/"False"/"1"/"0" (any case).
+   * float32 and float64 round once; float16 and bfloat16 round through float64 (a text
+   * within 2^-53 of a halfway point between two of their values may round the other way). */
   void (*string_parse)(void *context, const tcc_string *text, int32_t dtype, void *out);
   /* *out = *text with its letters in upper case (upper != 0) or lower case, UTF-8 code point
    * by code point (towupper/towlower of C.UTF-8); invalid UTF-8 bytes are kept as they are. */
@@ -130,6 +132,11 @@ typedef struct tcc_import_table {
   /* *out = the bytes of *a followed by those of *b. */
   void (*string_concat)(void *context, const tcc_string *a, const tcc_string *b,
                         tcc_string *out);
+  /* Whether all of *text matches `pattern` (pattern_size bytes, RE2 syntax: the model's
+   * constant, the same address on every call). A pattern the runtime cannot use is recorded
+   * as the run's error, naming the construct. */
+  int32_t (*string_match)(void *context, const tcc_string *text, const char *pattern,
+                          int64_t pattern_size);
 } tcc_import_table;
 
 /* The import table's size before the string functions were appended. */
