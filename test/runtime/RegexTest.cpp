@@ -1,7 +1,7 @@
 //===- RegexTest.cpp - RegexFullMatch's RE2 -> POSIX translation and matching ------------===//
 #include "regex_internal.h"
 
-#include <catch2/catch_test_macros.hpp>
+#include <catch2/catch.hpp>
 
 #include <cstdlib>
 #include <memory>
