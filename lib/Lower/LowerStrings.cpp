@@ -21,6 +21,7 @@
 #include "LoweringPatterns.h"
 
 #include "dialects/prim/PrimDialect.h"
+#include "tcc/Support/DataTypes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -31,23 +32,6 @@ using namespace mlir;
 using namespace tcc;
 
 namespace {
-
-/// The tcc_dtype (ONNX TensorProto code) of a number type, before signless types.
-int32_t dtypeOf(Type type) {
-  if (type.isF32()) return 1;
-  if (type.isF16()) return 10;
-  if (type.isF64()) return 11;
-  if (type.isBF16()) return 16;
-  if (type.isInteger(1)) return 9;
-  auto integer = cast<IntegerType>(type);
-  bool u = integer.isUnsigned();
-  switch (integer.getWidth()) {
-  case 8: return u ? 2 : 3;
-  case 16: return u ? 4 : 5;
-  case 32: return u ? 12 : 6;
-  default: return u ? 13 : 7;
-  }
-}
 
 /// The texts of `set` packed for string_find: each a little-endian int64 byte count, then
 /// its bytes.
@@ -98,10 +82,11 @@ struct StringOpToGeneric : RewritePattern {
     int64_t count = 0;
     if (auto format = dyn_cast<prim::FormatOp>(op)) {
       callee = "string_format";
-      dtype = dtypeOf(format.getOperand().getType().getElementType());
+      // The dtype is read before signless types lose the signedness.
+      dtype = getOnnxDataType(format.getOperand().getType().getElementType());
     } else if (auto parse = dyn_cast<prim::ParseOp>(op)) {
       callee = "string_parse";
-      dtype = dtypeOf(type.getElementType());
+      dtype = getOnnxDataType(type.getElementType());
     } else if (auto change = dyn_cast<prim::ChangeCaseOp>(op)) {
       callee = "string_change_case";
       flag = change.getUpper();

@@ -2,6 +2,7 @@
 #include "tcc/Package/Package.h"
 
 #include "dialects/prim/PrimDialect.h"
+#include "tcc/Support/DataTypes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
@@ -9,26 +10,12 @@ using namespace mlir;
 using namespace tcc;
 
 namespace {
-/// The ONNX TensorProto code of an element type, or 0.
+/// The ONNX TensorProto code of an element type, or 0; strings are !prim.string, or the i128
+/// (tcc_string's bits) they lower to.
 int32_t dtypeOf(Type type) {
-  if (type.isF32()) return 1;
-  if (type.isF16()) return 10;
-  if (type.isF64()) return 11;
-  if (type.isBF16()) return 16;
-  if (type.isInteger(1)) return 9;
-  // Strings: !prim.string, or the i128 (tcc_string's bits) it lowers to.
-  if (isa<prim::StringType>(type) || type.isInteger(128)) return 8;
-  auto integer = dyn_cast<IntegerType>(type);
-  if (!integer)
-    return 0;
-  bool u = integer.isUnsigned();
-  switch (integer.getWidth()) {
-  case 8: return u ? 2 : 3;
-  case 16: return u ? 4 : 5;
-  case 32: return u ? 12 : 6;
-  case 64: return u ? 13 : 7;
-  default: return 0;
-  }
+  if (isa<prim::StringType>(type) || type.isInteger(128))
+    return 8;
+  return getOnnxDataType(type);
 }
 } // namespace
 

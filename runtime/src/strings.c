@@ -472,60 +472,35 @@ static size_t format_float(double value, int32_t dtype, char *buffer, size_t cap
   return length;
 }
 
+/// An integer element widened: signed dtypes to *s (returns 1), unsigned ones to *u
+/// (returns 2); 0 for other dtypes.
+static int load_integer(int32_t dtype, const void *value, int64_t *s, uint64_t *u) {
+  switch (dtype) {
+  case TCC_DTYPE_INT8: { int8_t v; memcpy(&v, value, sizeof(v)); *s = v; return 1; }
+  case TCC_DTYPE_INT16: { int16_t v; memcpy(&v, value, sizeof(v)); *s = v; return 1; }
+  case TCC_DTYPE_INT32: { int32_t v; memcpy(&v, value, sizeof(v)); *s = v; return 1; }
+  case TCC_DTYPE_INT64: { int64_t v; memcpy(&v, value, sizeof(v)); *s = v; return 1; }
+  case TCC_DTYPE_UINT8: { uint8_t v; memcpy(&v, value, sizeof(v)); *u = v; return 2; }
+  case TCC_DTYPE_UINT16: { uint16_t v; memcpy(&v, value, sizeof(v)); *u = v; return 2; }
+  case TCC_DTYPE_UINT32: { uint32_t v; memcpy(&v, value, sizeof(v)); *u = v; return 2; }
+  case TCC_DTYPE_UINT64: { uint64_t v; memcpy(&v, value, sizeof(v)); *u = v; return 2; }
+  default: return 0;
+  }
+}
+
 void tcc_strings_format(tcc_strings *strings, int32_t dtype, const void *value,
                         tcc_string *out) {
   init_locales();
   char buffer[64];
   int length = -1;
-  switch (dtype) {
-  case TCC_DTYPE_INT8: {
-    int8_t v;
-    memcpy(&v, value, sizeof(v));
-    length = snprintf(buffer, sizeof(buffer), "%d", (int)v);
-    break;
-  }
-  case TCC_DTYPE_INT16: {
-    int16_t v;
-    memcpy(&v, value, sizeof(v));
-    length = snprintf(buffer, sizeof(buffer), "%d", (int)v);
-    break;
-  }
-  case TCC_DTYPE_INT32: {
-    int32_t v;
-    memcpy(&v, value, sizeof(v));
-    length = snprintf(buffer, sizeof(buffer), "%ld", (long)v);
-    break;
-  }
-  case TCC_DTYPE_INT64: {
-    int64_t v;
-    memcpy(&v, value, sizeof(v));
-    length = snprintf(buffer, sizeof(buffer), "%lld", (long long)v);
-    break;
-  }
-  case TCC_DTYPE_UINT8: {
-    uint8_t v;
-    memcpy(&v, value, sizeof(v));
-    length = snprintf(buffer, sizeof(buffer), "%u", (unsigned)v);
-    break;
-  }
-  case TCC_DTYPE_UINT16: {
-    uint16_t v;
-    memcpy(&v, value, sizeof(v));
-    length = snprintf(buffer, sizeof(buffer), "%u", (unsigned)v);
-    break;
-  }
-  case TCC_DTYPE_UINT32: {
-    uint32_t v;
-    memcpy(&v, value, sizeof(v));
-    length = snprintf(buffer, sizeof(buffer), "%lu", (unsigned long)v);
-    break;
-  }
-  case TCC_DTYPE_UINT64: {
-    uint64_t v;
-    memcpy(&v, value, sizeof(v));
-    length = snprintf(buffer, sizeof(buffer), "%llu", (unsigned long long)v);
-    break;
-  }
+  int64_t signed_value = 0;
+  uint64_t unsigned_value = 0;
+  int integer = load_integer(dtype, value, &signed_value, &unsigned_value);
+  if (integer == 1)
+    length = snprintf(buffer, sizeof(buffer), "%lld", (long long)signed_value);
+  else if (integer == 2)
+    length = snprintf(buffer, sizeof(buffer), "%llu", (unsigned long long)unsigned_value);
+  else switch (dtype) {
   case TCC_DTYPE_BOOL: {
     uint8_t v;
     memcpy(&v, value, sizeof(v));
