@@ -22,6 +22,8 @@ namespace {
 
 /// Loops without a trip count stop when their condition folds to false; this bounds them.
 constexpr int64_t kMaxUnrolledIterations = 4096;
+/// The largest constant trip count of a loop kept as a loop (it runs every iteration).
+constexpr int64_t kMaxLoopTrips = int64_t(1) << 32;
 
 /// The region of graph attribute `name`; null after an error.
 Region *getSubgraph(NodeRewriter &n, StringRef name) {
@@ -148,6 +150,14 @@ LogicalResult runTimeLoop(NodeRewriter &n, Region &body, Value m, ArrayRef<Value
   if (!m)
     return n.emitError() << "a loop without a trip count (M) whose condition is known only at "
                             "run time is not supported: tcc needs a bound on the iterations";
+  // A kept loop runs all M iterations (those after the condition turns false change
+  // nothing), so M must be a real bound, not the INT64_MAX that exporters write for a while
+  // loop: that would never end.
+  if (std::optional<int64_t> constant = foldToInteger(m); constant && *constant > kMaxLoopTrips)
+    return n.emitError() << "the trip count M = " << *constant << " is not a bound the loop "
+                         << "reaches (a while loop); tcc runs a loop whose condition is known "
+                         << "only at run time for all M iterations, so M must be at most "
+                         << kMaxLoopTrips;
   for (Value v : carried)
     if (!isa<RankedTensorType>(v.getType()))
       return n.emitError() << "loop-carried values must be tensors";
