@@ -7,6 +7,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -43,6 +44,12 @@ struct LowerPrimToLinalgPass : tcc::impl::LowerPrimToLinalgBase<LowerPrimToLinal
     target.addLegalOp<prim::RuntimeCallOp, prim::RunContextOp>();
     // Computed symbols stay until tcc-entry-signature moves their computation out.
     target.addLegalOp<prim::DataSymbolOp>();
+    target.addLegalDialect<LLVM::LLVMDialect>();
+    // Constant string tensors with texts become code that builds their elements.
+    target.addDynamicallyLegalOp<arith::ConstantOp>([](arith::ConstantOp op) {
+      auto strings = dyn_cast<DenseStringElementsAttr>(op.getValue());
+      return !strings || !lower::hasText(strings);
+    });
     // Joins unsigned tensors to the signless ones compute ops work on (tcc-signless-types).
     target.addLegalOp<UnrealizedConversionCastOp>();
     RewritePatternSet patterns(&getContext());

@@ -24,8 +24,10 @@
 #include "tcc/Support/DataTypes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/SymbolTable.h"
 #include "llvm/Support/Endian.h"
 
 using namespace mlir;
@@ -123,8 +125,73 @@ struct StringOpToGeneric : RewritePattern {
   }
 };
 
+/// A constant string tensor with texts: the texts' bytes become one private global, and each
+/// element is built at run time from its address, `{blob + offset, size}`, by a generic over
+/// constant offsets and sizes (a tensor constant cannot hold addresses itself).
+struct StringConstantToGeneric : OpRewritePattern<arith::ConstantOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(arith::ConstantOp op, PatternRewriter &rewriter) const override {
+    auto strings = dyn_cast<DenseStringElementsAttr>(op.getValue());
+    if (!strings || !lower::hasText(strings))
+      return failure();
+    Location loc = op.getLoc();
+    auto type = cast<RankedTensorType>(op.getType());
+    auto module = op->getParentOfType<ModuleOp>();
+    std::string blob;
+    SmallVector<int64_t> offsets, sizes;
+    for (StringRef text : strings.getRawStringData()) {
+      offsets.push_back(static_cast<int64_t>(blob.size()));
+      sizes.push_back(static_cast<int64_t>(text.size()));
+      blob += text.str();
+    }
+    std::string name = "tcc_string_constant";
+    for (int k = 0; SymbolTable::lookupSymbolIn(module, name); ++k)
+      name = "tcc_string_constant_" + std::to_string(k);
+    {
+      OpBuilder top(module.getBodyRegion());
+      auto arrayType = LLVM::LLVMArrayType::get(rewriter.getI8Type(), blob.size());
+      LLVM::GlobalOp::create(top, loc, arrayType, /*isConstant=*/true, LLVM::Linkage::Private,
+                             name, top.getStringAttr(blob), /*alignment=*/1);
+    }
+    Type i64 = rewriter.getI64Type(), i128 = rewriter.getIntegerType(128);
+    auto table = [&](ArrayRef<int64_t> values) {
+      auto tableType = RankedTensorType::get(type.getShape(), i64);
+      return arith::ConstantOp::create(rewriter, loc, tableType,
+                                       DenseElementsAttr::get(tableType, values))
+          .getResult();
+    };
+    Value offsetTable = table(offsets), sizeTable = table(sizes);
+    auto resultType = RankedTensorType::get(type.getShape(), i128);
+    Value init = tensor::EmptyOp::create(rewriter, loc, type.getShape(), i128);
+    AffineMap identity = rewriter.getMultiDimIdentityMap(type.getRank());
+    SmallVector<utils::IteratorType> iterators(type.getRank(), utils::IteratorType::parallel);
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{resultType}, ValueRange{offsetTable, sizeTable},
+        ValueRange{init}, ArrayRef<AffineMap>{identity, identity, identity}, iterators,
+        [&](OpBuilder &b, Location nested, ValueRange args) {
+          // tcc_string's bits: the data pointer in the low half, the size in the high half.
+          Value base = LLVM::AddressOfOp::create(b, nested, LLVM::LLVMPointerType::get(b.getContext()),
+                                                 name);
+          Value address = arith::AddIOp::create(
+              b, nested, LLVM::PtrToIntOp::create(b, nested, i64, base), args[0]);
+          Value low = arith::ExtUIOp::create(b, nested, i128, address);
+          Value high = arith::ShLIOp::create(
+              b, nested, arith::ExtUIOp::create(b, nested, i128, args[1]),
+              arith::ConstantOp::create(b, nested, i128, b.getIntegerAttr(i128, 64)));
+          linalg::YieldOp::create(b, nested,
+                                  arith::OrIOp::create(b, nested, low, high).getResult());
+        });
+    rewriter.replaceOp(op, lower::castToType(rewriter, loc, generic.getResult(0), type));
+    return success();
+  }
+};
+
 } // namespace
 
+bool lower::hasText(DenseStringElementsAttr strings) {
+  return llvm::any_of(strings.getRawStringData(), [](StringRef s) { return !s.empty(); });
+}
+
 void lower::populateStringLoweringPatterns(RewritePatternSet &patterns) {
-  patterns.add<StringOpToGeneric>(patterns.getContext());
+  patterns.add<StringOpToGeneric, StringConstantToGeneric>(patterns.getContext());
 }

@@ -15,6 +15,10 @@ void populateContractionLoweringPatterns(mlir::RewritePatternSet &patterns);  //
 void populateShapeLoweringPatterns(mlir::RewritePatternSet &patterns);        // LowerShapes.cpp
 void populateStringLoweringPatterns(mlir::RewritePatternSet &patterns);       // LowerStrings.cpp
 
+/// Whether a constant string tensor holds a non-empty text (such constants are lowered to
+/// code that builds their elements; empty ones are zero bits).
+bool hasText(mlir::DenseStringElementsAttr strings);
+
 /// Code generation computes on signless integers, while prim's element types carry the
 /// signedness (`uiN`). Patterns decide the scalar semantics from the prim op's types and
 /// build linalg ops on signless tensors; `builtin.unrealized_conversion_cast` joins those

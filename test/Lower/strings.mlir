@@ -44,3 +44,22 @@ func.func @empty_constant() -> tensor<2x!prim.string> {
   return %c : tensor<2x!prim.string>
 }
 
+// -----
+
+// A constant with texts: the bytes in one private global, each element {blob + offset, size}
+// built by a generic over constant offsets and sizes.
+// CHECK: llvm.mlir.global private constant @tcc_string_constant("abcd")
+// CHECK-LABEL: func.func @text_constant
+// CHECK-DAG: %[[OFF:.*]] = arith.constant dense<[0, 1, 1]> : tensor<3xi64>
+// CHECK-DAG: %[[SIZE:.*]] = arith.constant dense<[1, 0, 3]> : tensor<3xi64>
+// CHECK: linalg.generic {{.*}} ins(%[[OFF]], %[[SIZE]] : tensor<3xi64>, tensor<3xi64>) outs(%{{.*}} : tensor<3xi128>)
+// CHECK: %[[BASE:.*]] = llvm.mlir.addressof @tcc_string_constant : !llvm.ptr
+// CHECK: %[[P:.*]] = llvm.ptrtoint %[[BASE]] : !llvm.ptr to i64
+// CHECK: arith.addi %[[P]], %{{.*}} : i64
+// CHECK: arith.shli %{{.*}}, %{{.*}} : i128
+// CHECK: arith.ori %{{.*}}, %{{.*}} : i128
+func.func @text_constant() -> tensor<3x!prim.string> {
+  %c = arith.constant dense<["a", "", "bcd"]> : tensor<3x!prim.string>
+  return %c : tensor<3x!prim.string>
+}
+

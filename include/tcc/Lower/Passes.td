@@ -33,7 +33,7 @@ def LowerPrimToLinalg : Pass<"tcc-lower-prim-to-linalg", "mlir::ModuleOp"> {
   }];
   let dependentDialects = ["::mlir::linalg::LinalgDialect", "::mlir::tensor::TensorDialect",
                            "::mlir::arith::ArithDialect", "::mlir::math::MathDialect",
-                           "::mlir::scf::SCFDialect"];
+                           "::mlir::scf::SCFDialect", "::mlir::LLVM::LLVMDialect"];
 }
 
 def SignlessTypes : Pass<"tcc-signless-types", "mlir::ModuleOp"> {
