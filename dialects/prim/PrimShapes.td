@@ -92,6 +92,11 @@ def Prim_LoopOp : Prim_Op<"loop", [RecursiveMemoryEffects,
     kernels once per iteration. Per-iteration outputs are carried buffers the body updates
     (e.g. with prim.scatter at the iteration's row).
 
+    `exit_unless = k` names a carried `tensor<i1>` (ONNX Loop's run-time condition): the
+    loop may stop before any iteration that starts with it false. The body must leave every
+    carried value unchanged in such an iteration, so stopping changes no result; it is what
+    lets a while loop (a trip count of INT64_MAX, or none) end.
+
     ```mlir
     %h = prim.loop %n carrying(%h0 : tensor<4xf32>) {
     ^bb0(%i: index, %prev: tensor<4xf32>):
@@ -100,13 +105,31 @@ def Prim_LoopOp : Prim_Op<"loop", [RecursiveMemoryEffects,
     } -> tensor<4xf32>
     ```
   }];
-  let arguments = (ins Index:$count, Variadic<AnyRankedTensor>:$inits);
+  let arguments = (ins Index:$count, Variadic<AnyRankedTensor>:$inits,
+                       OptionalAttr<I64Attr>:$exit_unless);
+  let builders = [
+    OpBuilder<(ins "::mlir::TypeRange":$results, "::mlir::Value":$count,
+                   "::mlir::ValueRange":$inits), [{
+      build($_builder, $_state, results, count, inits, ::mlir::IntegerAttr());
+    }]>
+  ];
   let results = (outs Variadic<AnyRankedTensor>:$results);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
     $count (`carrying` `(` $inits^ `:` type($inits) `)`)? $body attr-dict (`->` type($results)^)?
   }];
   let hasVerifier = 1;
+}
+
+def Prim_ExitUnlessOp : Prim_Op<"exit_unless"> {
+  let summary = "the lowered form of prim.loop's exit_unless: stop the enclosing loop when false";
+  let description = [{
+    First in the body of the scf.for a prim.loop with `exit_unless` lowers to, reading the
+    carried condition. tcc-loop-exits turns that loop into an scf.while that tests it before
+    every iteration (a loop without it runs every iteration, which changes nothing).
+  }];
+  let arguments = (ins I1:$condition);
+  let assemblyFormat = "$condition attr-dict";
 }
 
 def Prim_YieldOp : Prim_Op<"yield", [Pure, Terminator, ReturnLike, HasParent<"LoopOp">]> {

@@ -265,6 +265,13 @@ LogicalResult LoopOp::verify() {
   if (!llvm::equal(yield.getValues().getTypes(), getInits().getTypes()))
     return emitOpError() << "the body must yield the types of the carried values ("
                          << getInits().getTypes() << "), got " << yield.getValues().getTypes();
+  if (std::optional<int64_t> k = getExitUnless()) {
+    auto type = *k >= 0 && *k < static_cast<int64_t>(getInits().size())
+                    ? dyn_cast<RankedTensorType>(getInits()[*k].getType())
+                    : RankedTensorType();
+    if (!type || type.getRank() != 0 || !type.getElementType().isInteger(1))
+      return emitOpError() << "exit_unless must name a carried tensor<i1>, got " << *k;
+  }
   return success();
 }
 

@@ -58,6 +58,10 @@ SmallVector<Value> cloneBody(VjpBuilder &b, prim::LoopOp loop, Value i, ValueRan
 // loop: tape v_i, then ct_i = VJP_body(i, v_i)(ct_{i+1}) for i = count-1 .. 0; dv0 = ct_0.
 LogicalResult loopRule(VjpBuilder &b, Operation *op, Cts g, Out d) {
   auto loop = cast<prim::LoopOp>(op);
+  // A while loop's tape would be as long as its bound (INT64_MAX for ONNX's while loops).
+  if (loop.getExitUnless())
+    return op->emitError() << "the gradient of a loop that its condition ends (a while loop) "
+                              "is not supported";
   Value count = loop.getCount();
   SmallVector<Value> inits(loop.getInits());
   // Row i of tape k: v_i[k], for the float carried values (the others are taped too when

@@ -76,7 +76,7 @@ static void closeLoops(Block &block, DenseMap<Value, Value> &replaced) {
     SmallVector<Value> inits(loop.getInits());
     llvm::append_range(inits, floats);
     auto closed = prim::LoopOp::create(b, loop.getLoc(), ValueRange(inits).getTypes(),
-                                       loop.getCount(), inits);
+                                       loop.getCount(), inits, loop.getExitUnlessAttr());
     closed.getBody().takeBody(loop.getBody());
     Block &body = closed.getBody().front();
     Operation *yield = body.getTerminator();

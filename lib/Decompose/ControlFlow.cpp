@@ -22,7 +22,8 @@ namespace {
 
 /// Loops without a trip count stop when their condition folds to false; this bounds them.
 constexpr int64_t kMaxUnrolledIterations = 4096;
-/// The largest constant trip count of a loop kept as a loop (it runs every iteration).
+/// The largest constant trip count of a loop kept as a loop whose condition is always true
+/// (it runs every iteration).
 constexpr int64_t kMaxLoopTrips = int64_t(1) << 32;
 
 /// The region of graph attribute `name`; null after an error.
@@ -134,12 +135,12 @@ LogicalResult ifRule(NodeRewriter &n) {
 // Loop(M, cond, v...): for i in [0, M) while cond: (cond, v..., s...) = body(i, cond, v...);
 // outputs v... and each s stacked along a new axis 0. Unrolled: M and every cond must be
 // known while compiling.
-/// Loop as a prim.loop over M iterations (M a compile-time constant or known only at run
-/// time), the body inlined once into it. A condition known only at run time (the cond input,
-/// or the body's cond output) is carried along: once it is false the carried values stop
-/// changing, v' = active ? body(v) : v, active' = active and cond_out (the remaining
-/// iterations still run, their results discarded). There can be no scan outputs (their size
-/// would be the number of iterations run, which no buffer is bounded by while compiling).
+/// Loop as a prim.loop over M iterations (M a compile-time constant, known only at run time,
+/// or absent: INT64_MAX), the body inlined once into it. A condition known only at run time
+/// (the cond input, or the body's cond output) is carried along: once it is false the
+/// carried values stop changing, v' = active ? body(v) : v, active' = active and cond_out,
+/// and the loop's exit_unless ends it there. There can be no scan outputs (their size would
+/// be the number of iterations run, which no buffer is bounded by while compiling).
 LogicalResult runTimeLoop(NodeRewriter &n, Region &body, Value m, ArrayRef<Value> carried,
                           size_t numScans) {
   if (numScans)
@@ -147,17 +148,8 @@ LogicalResult runTimeLoop(NodeRewriter &n, Region &body, Value m, ArrayRef<Value
                             "outputs (here "
                          << numScans << ") are not supported: their size is the number of "
                                         "iterations run";
-  if (!m)
-    return n.emitError() << "a loop without a trip count (M) whose condition is known only at "
-                            "run time is not supported: tcc needs a bound on the iterations";
-  // A kept loop runs all M iterations (those after the condition turns false change
-  // nothing), so M must be a real bound, not the INT64_MAX that exporters write for a while
-  // loop: that would never end.
-  if (std::optional<int64_t> constant = foldToInteger(m); constant && *constant > kMaxLoopTrips)
-    return n.emitError() << "the trip count M = " << *constant << " is not a bound the loop "
-                         << "reaches (a while loop); tcc runs a loop whose condition is known "
-                         << "only at run time for all M iterations, so M must be at most "
-                         << kMaxLoopTrips;
+  // Without M the condition alone ends the loop (a while loop): count INT64_MAX.
+  std::optional<int64_t> constantTrips = m ? foldToInteger(m) : std::optional<int64_t>(INT64_MAX);
   for (Value v : carried)
     if (!isa<RankedTensorType>(v.getType()))
       return n.emitError() << "loop-carried values must be tensors";
@@ -173,14 +165,20 @@ LogicalResult runTimeLoop(NodeRewriter &n, Region &body, Value m, ArrayRef<Value
     active = reshape(n, convert(n, c, i1), {});
   }
   // count = max(M, 0) as an index.
-  Value count = arith::IndexCastOp::create(
-      b, loc, b.getIndexType(),
-      tensor::ExtractOp::create(b, loc, reshape(n, convert(n, m, b.getI64Type()), {}),
-                                ValueRange{}));
-  count = arith::MaxSIOp::create(b, loc, count, arith::ConstantIndexOp::create(b, loc, 0));
+  Value count;
+  if (m) {
+    count = arith::IndexCastOp::create(
+        b, loc, b.getIndexType(),
+        tensor::ExtractOp::create(b, loc, reshape(n, convert(n, m, b.getI64Type()), {}),
+                                  ValueRange{}));
+    count = arith::MaxSIOp::create(b, loc, count, arith::ConstantIndexOp::create(b, loc, 0));
+  } else {
+    count = arith::ConstantIndexOp::create(b, loc, INT64_MAX);
+  }
   SmallVector<Value> inits(carried);
   inits.push_back(active);
   auto loop = prim::LoopOp::create(b, loc, ValueRange(inits).getTypes(), count, inits);
+  bool exitsEarly = false;
   {
     OpBuilder::InsertionGuard guard(b);
     Block *block = b.createBlock(&loop.getBody());
@@ -210,6 +208,15 @@ LogicalResult runTimeLoop(NodeRewriter &n, Region &body, Value m, ArrayRef<Value
                                         : std::nullopt;
     std::optional<int64_t> startsActive = foldToInteger(active);
     bool frozen = !(always && *always != 0 && startsActive && *startsActive != 0);
+    exitsEarly = frozen;
+    // Frozen, the condition ends the loop (exit_unless; the iterations after it turns false
+    // would change nothing). Otherwise all M iterations run: M must be a real bound.
+    if (!frozen && constantTrips && *constantTrips > kMaxLoopTrips) {
+      n.setDimCache(cache);
+      return n.emitError() << "the loop's condition is always true and its trip count M is "
+                           << (m ? "" : "absent (") << (m ? std::to_string(*constantTrips) : "")
+                           << (m ? "" : ")") << ": it would never end";
+    }
     SmallVector<Value> yielded;
     for (unsigned k = 0; k < carried.size(); ++k) {
       Value v = (*results)[1 + k];
@@ -233,6 +240,9 @@ LogicalResult runTimeLoop(NodeRewriter &n, Region &body, Value m, ArrayRef<Value
     n.setDimCache(cache);
     prim::YieldOp::create(b, loc, yielded);
   }
+  // The carried condition (the last carried value) stops the loop once false.
+  if (exitsEarly)
+    loop.setExitUnless(static_cast<int64_t>(carried.size()));
   return n.setResults(loop.getResults().drop_back());
 }
 

@@ -103,15 +103,19 @@ FamilyResult dispatch(Operation *op, const Environment &env, EvaluationState &st
 
 llvm::Error evaluateOp(Operation *op, Environment &env, EvaluationState &state);
 
-/// prim.loop: the body's ops, in order, `count` times, the carried values passed from each
-/// iteration's yield to the next.
+/// prim.loop: the body's ops, in order, `count` times (or until the exit_unless value is
+/// false), the carried values passed from each iteration's yield to the next.
 llvm::Error evaluateLoop(prim::LoopOp loop, Environment &env, EvaluationState &state) {
   int64_t count = env.get(loop.getCount()).getInt(0);
   std::vector<Tensor> carried;
   for (Value init : loop.getInits())
     carried.push_back(env.get(init));
   Block &body = loop.getBody().front();
+  std::optional<int64_t> exitUnless = loop.getExitUnless();
   for (int64_t i = 0; i < count; ++i) {
+    // A while loop's condition: an iteration that starts with it false changes nothing.
+    if (exitUnless && carried[*exitUnless].getInt(0) == 0)
+      break;
     Tensor index = Tensor::zeros(IndexType::get(loop.getContext()), {});
     index.setInt(0, i);
     env.set(body.getArgument(0), std::move(index));

@@ -39,7 +39,7 @@ struct LowerPrimToLinalgPass : tcc::impl::LowerPrimToLinalgBase<LowerPrimToLinal
     target.addLegalDialect<linalg::LinalgDialect, tensor::TensorDialect, arith::ArithDialect,
                            math::MathDialect, scf::SCFDialect, func::FuncDialect>();
     target.addIllegalDialect<prim::PrimDialect>();
-    target.addLegalOp<prim::CheckOp, prim::SymbolOp, prim::BindShapeOp>();
+    target.addLegalOp<prim::CheckOp, prim::SymbolOp, prim::BindShapeOp, prim::ExitUnlessOp>();
     // The lowered form of string primitives (LowerStrings.cpp; tcc-lower-runtime-calls).
     target.addLegalOp<prim::RuntimeCallOp, prim::RunContextOp>();
     // Computed symbols stay until tcc-entry-signature moves their computation out.

@@ -53,6 +53,15 @@ struct LoopToFor : OpRewritePattern<prim::LoopOp> {
                               rewriter.getStringAttr("a loop-carried value changed its extent"));
       }
     }
+    // A while loop's condition (exit_unless): read first in every iteration; tcc-loop-exits
+    // makes the loop stop when it is false.
+    if (std::optional<int64_t> k = op.getExitUnless()) {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(body);
+      Value flag = tensor::ExtractOp::create(rewriter, loc, body->getArgument(*k + 1),
+                                             ValueRange{});
+      prim::ExitUnlessOp::create(rewriter, loc, flag);
+    }
     // Each next value is copied into its iteration argument, so the loop updates its carried
     // buffers in place (bufferization requires yields equivalent to the iteration arguments).
     Operation *yield = body->getTerminator();

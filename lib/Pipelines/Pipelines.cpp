@@ -26,7 +26,7 @@ static constexpr const char *kPrimToKernel =
     "eliminate-empty-tensors,canonicalize,cse,tcc-outline-kernels,"
     "one-shot-bufferize{bufferize-function-boundaries "
     "function-boundary-type-conversion=identity-layout-map},cse,canonicalize,drop-equivalent-buffer-results,"
-    "buffer-results-to-out-params,canonicalize,tcc-plan-buffers";
+    "buffer-results-to-out-params,canonicalize,tcc-plan-buffers,tcc-loop-exits";
 
 static constexpr const char *kKernelToLLVM =
     "tcc-collapse-dims,cse,tcc-tile-contractions{{vector-bits={0} split-wide-fma={1}},tcc-expand-copies,tcc-order-loops,convert-linalg-to-parallel-loops,tcc-range-kernels,"

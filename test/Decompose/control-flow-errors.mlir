@@ -16,34 +16,6 @@ module {
 // -----
 
 module {
-  func.func @loop_runtime_condition_no_trip_count(%c: tensor<i1>, %y: tensor<1xf32>) -> tensor<*xf32> {
-    %none = onnx.none
-    // CHECK: error: node 'loop' (Loop, opset 13): a loop without a trip count (M) whose condition is known only at run time is not supported: tcc needs a bound on the iterations
-    %0 = onnx.node "Loop" opset 13 (%none, %c, %y) {} subgraphs ["body"] {
-    ^bb0(%i: tensor<i64>, %cin: tensor<i1>, %yin: !onnx.value):
-      onnx.yield %cin, %yin : tensor<i1>, !onnx.value
-    } : (none, tensor<i1>, tensor<1xf32>) -> !onnx.value loc("loop"("m.onnx":0:0))
-    onnx.yield %0 : !onnx.value
-  }
-}
-
-// -----
-
-module {
-  func.func @loop_runtime_condition_int64_max(%c: tensor<i1>, %y: tensor<1xf32>) -> tensor<*xf32> {
-    %m = arith.constant dense<9223372036854775807> : tensor<i64>
-    // CHECK: error: node 'loop' (Loop, opset 13): the trip count M = 9223372036854775807 is not a bound the loop reaches (a while loop); tcc runs a loop whose condition is known only at run time for all M iterations, so M must be at most 4294967296
-    %0 = onnx.node "Loop" opset 13 (%m, %c, %y) {} subgraphs ["body"] {
-    ^bb0(%i: tensor<i64>, %cin: tensor<i1>, %yin: !onnx.value):
-      onnx.yield %cin, %yin : tensor<i1>, !onnx.value
-    } : (tensor<i64>, tensor<i1>, tensor<1xf32>) -> !onnx.value loc("loop"("m.onnx":0:0))
-    onnx.yield %0 : !onnx.value
-  }
-}
-
-// -----
-
-module {
   func.func @if_branches_differ(%c: tensor<i1>) -> tensor<*xf32> {
     %a = arith.constant dense<[1.0, 2.0]> : tensor<2xf32>
     %b = arith.constant dense<[1.0, 2.0, 3.0]> : tensor<3xf32>

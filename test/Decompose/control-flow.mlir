@@ -36,3 +36,31 @@ module {
     onnx.yield %0, %a, %1 : !onnx.value, tensor<2xf32>, !onnx.value
   }
 }
+
+// -----
+
+// A while loop (no trip count, a condition known only at run time): a prim.loop bounded by
+// INT64_MAX that its carried condition ends (exit_unless names it); the carried values
+// freeze once it is false.
+// CHECK-LABEL: func.func @while_loop(
+// CHECK: %[[MAX:.*]] = arith.constant 9223372036854775807 : index
+// CHECK: %[[L:.*]]:2 = prim.loop %[[MAX]] carrying(%{{.*}}, %{{.*}} : tensor<1xf32>, tensor<i1>)
+// CHECK: prim.select
+// CHECK: prim.and
+// CHECK: } {exit_unless = 1 : i64} -> tensor<1xf32>, tensor<i1>
+// CHECK: return %[[L]]#0
+module {
+  func.func @while_loop(%c: tensor<i1>, %y: tensor<1xf32>) -> tensor<*xf32> {
+    %none = onnx.none
+    %0 = onnx.node "Loop" opset 13 (%none, %c, %y) {} subgraphs ["body"] {
+    ^bb0(%i: tensor<i64>, %cin: tensor<i1>, %yin: !onnx.value):
+      %one = arith.constant dense<1.0> : tensor<1xf32>
+      %ten = arith.constant dense<10.0> : tensor<1xf32>
+      %next = onnx.node "Add" opset 13 (%yin, %one) {} : (!onnx.value, tensor<1xf32>) -> !onnx.value
+      %lt = onnx.node "Less" opset 13 (%next, %ten) {} : (!onnx.value, tensor<1xf32>) -> !onnx.value
+      %cout = onnx.node "Squeeze" opset 13 (%lt) {} : (!onnx.value) -> !onnx.value
+      onnx.yield %cout, %next : !onnx.value, !onnx.value
+    } : (none, tensor<i1>, tensor<1xf32>) -> !onnx.value
+    onnx.yield %0 : !onnx.value
+  }
+}

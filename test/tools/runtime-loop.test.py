@@ -36,9 +36,9 @@ def model(scan):
     return m
 
 
-def while_model():
-    """x = 2x while max(x) < 100 (cond computed in the body), at most M times; the output
-    is the final x (a scan of x would be refused)."""
+def while_model(with_trip_count=True):
+    """x = 2x while max(x) < 100 (cond computed in the body), at most M times (or without M:
+    a plain while loop); the output is the final x (a scan of x would be refused)."""
     body = helper.make_graph(
         [helper.make_node("Mul", ["x_in", "two"], ["x_out"], name="mul"),
          helper.make_node("ReduceMax", ["x_out"], ["top"], keepdims=0, name="top"),
@@ -50,18 +50,23 @@ def while_model():
          helper.make_tensor_value_info("x_out", TensorProto.FLOAT, [3])],
         [numpy_helper.from_array(np.array(2.0, np.float32), "two"),
          numpy_helper.from_array(np.array(100.0, np.float32), "hundred")])
+    inputs = [helper.make_tensor_value_info("x0", TensorProto.FLOAT, [3])]
+    if with_trip_count:
+        inputs.insert(0, helper.make_tensor_value_info("M", TensorProto.INT64, []))
     graph = helper.make_graph(
-        [helper.make_node("Loop", ["M", "", "x0"], ["x"], name="loop", body=body)], "g",
-        [helper.make_tensor_value_info("M", TensorProto.INT64, []),
-         helper.make_tensor_value_info("x0", TensorProto.FLOAT, [3])],
-        [helper.make_tensor_value_info("x", TensorProto.FLOAT, None)])
+        [helper.make_node("Loop", ["M" if with_trip_count else "", "", "x0"], ["x"],
+                          name="loop", body=body)], "g",
+        inputs, [helper.make_tensor_value_info("x", TensorProto.FLOAT, None)])
     m = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
     m.ir_version = 8
     return m
 
 
 onnx.save(while_model(), os.path.join(d, "while.onnx"))
+onnx.save(while_model(False), os.path.join(d, "while_no_m.onnx"))
 np.save(os.path.join(d, "m20.npy"), np.array(20, np.int64))
+# What exporters write for a while loop: M = INT64_MAX.
+np.save(os.path.join(d, "m_max.npy"), np.array(np.iinfo(np.int64).max, np.int64))
 onnx.save(model(False), os.path.join(d, "loop.onnx"))
 onnx.save(model(True), os.path.join(d, "scan.onnx"))
 x0 = np.array([1, 2, 3], np.float32)
@@ -80,3 +85,11 @@ for k, value in enumerate([np.array(7, np.int64), x0]):
         f.write(numpy_helper.from_array(value).SerializeToString())
 with open(os.path.join(case, "output_0.pb"), "wb") as f:
     f.write(numpy_helper.from_array(x).SerializeToString())
+# A while loop without M as a conformance case: doubling [1, 2, 3] until max >= 100.
+while_case = os.path.join(d, "while_case", "test_data_set_0")
+os.makedirs(while_case)
+onnx.save(while_model(False), os.path.join(d, "while_case", "model.onnx"))
+with open(os.path.join(while_case, "input_0.pb"), "wb") as f:
+    f.write(numpy_helper.from_array(x0).SerializeToString())
+with open(os.path.join(while_case, "output_0.pb"), "wb") as f:
+    f.write(numpy_helper.from_array(np.array([64, 128, 192], np.float32), "x").SerializeToString())

@@ -250,6 +250,39 @@ def RangeKernels : Pass<"tcc-range-kernels", "mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::LLVM::LLVMDialect"];
 }
 
+def LoopExits : Pass<"tcc-loop-exits", "mlir::ModuleOp"> {
+  let summary = "Give while loops (prim.exit_unless) an exit: scf.for -> scf.while";
+  let description = [{
+    Runs after bufferization and tcc-plan-buffers, when a loop's carried values are buffers
+    and the loop has no iteration arguments. An `scf.for` whose body starts with
+    `%c = memref.load %flag[]; prim.exit_unless %c` (a prim.loop with exit_unless: ONNX Loop
+    with a run-time condition) becomes an `scf.while` that loads the flag and tests
+    `i < ub and flag` before every iteration. Without it the loop would run every iteration
+    up to its bound, which for an ONNX while loop is INT64_MAX.
+
+    ```mlir
+    scf.for %i = %lb to %ub step %s {
+      %c = memref.load %flag[] : memref<i1>
+      prim.exit_unless %c
+      ...
+    }
+    // becomes
+    scf.while (%i = %lb) : (index) -> index {
+      %in = arith.cmpi slt, %i, %ub : index
+      %c = memref.load %flag[] : memref<i1>
+      %go = arith.andi %in, %c : i1
+      scf.condition(%go) %i : index
+    } do {
+    ^bb0(%i: index):
+      ...
+      %next = arith.addi %i, %s : index
+      scf.yield %next : index
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::arith::ArithDialect"];
+}
+
 def LowerRuntimeCalls : Pass<"tcc-lower-runtime-calls", "mlir::ModuleOp"> {
   let summary = "Turn prim.runtime_call into calls through the run's import table";
   let description = [{
