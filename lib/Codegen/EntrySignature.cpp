@@ -27,6 +27,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/MemRef/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -180,11 +181,75 @@ LogicalResult moveDataSymbols(ModuleOp module, func::FuncOp main,
   for (unsigned i = 0; i < numInputs; ++i)
     mapping.map(main.getArgument(firstInput + i), fn.getArgument(symbols.size() + i));
 
-  std::function<FailureOr<Value>(Value, prim::DataSymbolOp)> clone =
-      [&](Value v, prim::DataSymbolOp user) -> FailureOr<Value> {
+  std::function<FailureOr<Value>(Value, prim::DataSymbolOp)> clone;
+  // The element of a one-element tensor computed by arithmetic on other one-element tensors
+  // (a 0-d linalg.generic: ONNX's Sub, Div, Ceil, Cast... on scalars), as scalar code: the
+  // generic's body cloned with its block arguments bound to its operands' elements.
+  std::function<FailureOr<Value>(Value, prim::DataSymbolOp)> element =
+      [&](Value tensor, prim::DataSymbolOp user) -> FailureOr<Value> {
+    auto type = dyn_cast<RankedTensorType>(tensor.getType());
+    Operation *op = tensor.getDefiningOp();
+    if (!type || !type.hasStaticShape() || type.getNumElements() != 1 || !op)
+      return failure();
+    if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
+      auto dense = dyn_cast<DenseElementsAttr>(constant.getValue());
+      if (!dense)
+        return failure();
+      return arith::ConstantOp::create(in, constant.getLoc(), type.getElementType(),
+                                       cast<TypedAttr>(dense.getSplatValue<Attribute>()))
+          .getResult();
+    }
+    if (isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(op))
+      return element(op->getOperand(0), user);
+    if (isa<bufferization::ToTensorOp>(op)) {
+      FailureOr<Value> source = clone(tensor, user);
+      if (failed(source))
+        return failure();
+      SmallVector<Value> zeros(type.getRank(),
+                               arith::ConstantIndexOp::create(in, op->getLoc(), 0));
+      return tensor::ExtractOp::create(in, op->getLoc(), *source, zeros).getResult();
+    }
+    auto generic = dyn_cast<linalg::GenericOp>(op);
+    if (!generic || generic.getNumLoops() != 0 || generic.getNumResults() != 1)
+      return failure();
+    IRMapping body;
+    Block &block = generic.getRegion().front();
+    for (OpOperand &operand : generic->getOpOperands()) {
+      BlockArgument arg = block.getArgument(operand.getOperandNumber());
+      if (arg.use_empty())
+        continue;
+      FailureOr<Value> scalar = element(operand.get(), user);
+      if (failed(scalar))
+        return failure();
+      body.map(arg, *scalar);
+    }
+    for (Operation &inner : block.without_terminator()) {
+      if (!runsBeforeTheModel(&inner))
+        return failure();
+      // Values the body captures from @main (constants, symbols) come along.
+      for (Value operand : inner.getOperands())
+        if (!body.contains(operand) && !generic->isAncestor(operand.getParentBlock()->getParentOp())) {
+          FailureOr<Value> outside = clone(operand, user);
+          if (failed(outside))
+            return failure();
+          body.map(operand, *outside);
+        }
+      in.clone(inner, body);
+    }
+    return body.lookupOrDefault(block.getTerminator()->getOperand(0));
+  };
+  clone = [&](Value v, prim::DataSymbolOp user) -> FailureOr<Value> {
     if (Value known = mapping.lookupOrNull(v))
       return known;
     Operation *op = v.getDefiningOp();
+    if (auto extract = dyn_cast_or_null<tensor::ExtractOp>(op))
+      if (!extract.getTensor().getDefiningOp<bufferization::ToTensorOp>()) {
+        FailureOr<Value> scalar = element(extract.getTensor(), user);
+        if (succeeded(scalar)) {
+          mapping.map(v, *scalar);
+          return *scalar;
+        }
+      }
     if (!op || !runsBeforeTheModel(op)) {
       InFlightDiagnostic diag = user.emitError()
           << "the extent named by symbol '" << user.getSymbol()

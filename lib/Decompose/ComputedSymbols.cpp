@@ -11,6 +11,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
 
 using namespace mlir;
@@ -38,6 +39,26 @@ std::string nodeName(NodeRewriter &n) {
 }
 
 } // namespace
+
+/// Whether an index value reads tensor elements (a bound that is a graph input's value, not
+/// a dim or a constant).
+bool tcc::decompose::readsTensorData(OpFoldResult value) {
+  auto v = dyn_cast<Value>(value);
+  SmallVector<Value> work;
+  if (v)
+    work.push_back(v);
+  llvm::SmallPtrSet<Operation *, 16> seen;
+  while (!work.empty()) {
+    Operation *op = work.pop_back_val().getDefiningOp();
+    if (!op || !seen.insert(op).second)
+      continue;
+    if (auto extract = dyn_cast<tensor::ExtractOp>(op))
+      if (!matchPattern(extract.getTensor(), m_Constant()))
+        return true;
+    llvm::append_range(work, op->getOperands());
+  }
+  return false;
+}
 
 Value tcc::decompose::readScalar(NodeRewriter &n, Value value) {
   auto type = cast<RankedTensorType>(value.getType());

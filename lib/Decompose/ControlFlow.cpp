@@ -139,15 +139,14 @@ LogicalResult ifRule(NodeRewriter &n) {
 /// or absent: INT64_MAX), the body inlined once into it. A condition known only at run time
 /// (the cond input, or the body's cond output) is carried along: once it is false the
 /// carried values stop changing, v' = active ? body(v) : v, active' = active and cond_out,
-/// and the loop's exit_unless ends it there. There can be no scan outputs (their size would
-/// be the number of iterations run, which no buffer is bounded by while compiling).
+/// and the loop's exit_unless ends it there. Scan outputs are carried buffers of M rows (M a
+/// symbol: computed from the inputs' elements when it is an input), written row by row
+/// while the loop runs; their extent is the number of rows written, bounded by M.
 LogicalResult runTimeLoop(NodeRewriter &n, Region &body, Value m, ArrayRef<Value> carried,
                           size_t numScans) {
-  if (numScans)
-    return n.emitError() << "with a trip count or condition known only at run time, scan "
-                            "outputs (here "
-                         << numScans << ") are not supported: their size is the number of "
-                                        "iterations run";
+  if (numScans && !m)
+    return n.emitError() << "scan outputs (here " << numScans << ") of a loop without a trip "
+                            "count M are not supported: M bounds their extent";
   // Without M the condition alone ends the loop (a while loop): count INT64_MAX.
   std::optional<int64_t> constantTrips = m ? foldToInteger(m) : std::optional<int64_t>(INT64_MAX);
   for (Value v : carried)
@@ -175,10 +174,15 @@ LogicalResult runTimeLoop(NodeRewriter &n, Region &body, Value m, ArrayRef<Value
   } else {
     count = arith::ConstantIndexOp::create(b, loc, INT64_MAX);
   }
+  // Scan outputs are carried buffers of M rows: M must be a symbol (static, a dim, or
+  // computed from the inputs' elements before the run).
+  if (numScans && readsTensorData(count))
+    count = computedSymbol(n, count, "trip_count");
   SmallVector<Value> inits(carried);
   inits.push_back(active);
   auto loop = prim::LoopOp::create(b, loc, ValueRange(inits).getTypes(), count, inits);
   bool exitsEarly = false;
+  SmallVector<Value> scanInits; // the scan buffers, then the row count
   {
     OpBuilder::InsertionGuard guard(b);
     Block *block = b.createBlock(&loop.getBody());
@@ -198,10 +202,11 @@ LogicalResult runTimeLoop(NodeRewriter &n, Region &body, Value m, ArrayRef<Value
       n.setDimCache(cache);
       return failure();
     }
-    if (results->size() != 1 + carried.size()) {
+    if (results->size() != 1 + carried.size() + numScans) {
       n.setDimCache(cache);
       return n.emitError() << "the body has " << results->size() << " outputs; expected "
-                           << 1 + carried.size() << " (cond and the loop-carried values)";
+                           << 1 + carried.size() + numScans
+                           << " (cond, the loop-carried values, the scan outputs)";
     }
     std::optional<int64_t> always = isa<RankedTensorType>((*results)[0].getType())
                                         ? foldToInteger((*results)[0])
@@ -237,13 +242,90 @@ LogicalResult runTimeLoop(NodeRewriter &n, Region &body, Value m, ArrayRef<Value
       next = prim::AndOp::create(b, loc, running,
                                  reshape(n, convert(n, (*results)[0], i1), {}));
     yielded.push_back(next);
+    // Scan output k: a buffer of M rows; iteration i writes its row i while running (row -1,
+    // which prim.scatter skips, after the condition turned false); a counter counts the rows.
+    Type i64 = b.getI64Type();
+    for (size_t k = 0; k < numScans; ++k) {
+      Value v = (*results)[1 + carried.size() + k];
+      auto type = dyn_cast<RankedTensorType>(v.getType());
+      if (!type || !type.hasStaticShape()) {
+        n.setDimCache(cache);
+        return n.emitError() << "scan output " << k << " of a loop kept as a loop must have a "
+                             << "static shape, got " << v.getType();
+      }
+      SmallVector<OpFoldResult> dims = {OpFoldResult(count)};
+      for (int64_t extent : type.getShape())
+        dims.push_back(b.getIndexAttr(extent));
+      Value zeros;
+      {
+        OpBuilder::InsertionGuard atLoop(b);
+        b.setInsertionPoint(loop);
+        zeros = fill(n, scalarConstant(n, type.getElementType(), 0), dims);
+      }
+      scanInits.push_back(zeros);
+      Value buffer = block->addArgument(zeros.getType(), loc);
+      Value at = prim::SelectOp::create(
+          b, loc, running,
+          makeShapeTensor(n, {OpFoldResult(block->getArgument(0))}, i64, /*scalar=*/true),
+          scalarConstant(n, i64, -1));
+      SmallVector<OpFoldResult> rowDims = {b.getIndexAttr(1)};
+      llvm::append_range(rowDims, ArrayRef<OpFoldResult>(dims).drop_front());
+      Value row = reshape(n, v, rowDims);
+      yielded.push_back(prim::ScatterOp::create(b, loc, zeros.getType(), buffer,
+                                                reshape(n, at, {b.getIndexAttr(1),
+                                                                b.getIndexAttr(1)}),
+                                                row, prim::ReduceKindAttr())
+                            .getResult());
+    }
+    if (numScans) {
+      OpBuilder::InsertionGuard atLoop(b);
+      b.setInsertionPoint(loop);
+      scanInits.push_back(scalarConstant(n, i64, 0));
+    }
+    if (numScans) {
+      Value rows = block->addArgument(scanInits.back().getType(), loc);
+      yielded.push_back(prim::AddOp::create(b, loc, rows, convert(n, running, i64)));
+    }
     n.setDimCache(cache);
     prim::YieldOp::create(b, loc, yielded);
   }
-  // The carried condition (the last carried value) stops the loop once false.
+  // With scan outputs the loop carries their buffers and the row count too.
+  if (numScans) {
+    SmallVector<Value> allInits(inits);
+    llvm::append_range(allInits, scanInits);
+    OpBuilder::InsertionGuard atLoop(b);
+    b.setInsertionPoint(loop);
+    auto closed = prim::LoopOp::create(b, loc, ValueRange(allInits).getTypes(), count, allInits);
+    closed.getBody().takeBody(loop.getBody());
+    loop.erase();
+    loop = closed;
+  }
+  // The carried condition stops the loop once false.
   if (exitsEarly)
     loop.setExitUnless(static_cast<int64_t>(carried.size()));
-  return n.setResults(loop.getResults().drop_back());
+  SmallVector<Value> outputs(loop.getResults().take_front(carried.size()));
+  if (numScans) {
+    // The rows written: all M, or (when the condition may end the loop) the count, a
+    // data-dependent extent bounded by M.
+    Value extent = count;
+    if (exitsEarly) {
+      Value rows = arith::IndexCastOp::create(
+          b, loc, b.getIndexType(),
+          tensor::ExtractOp::create(b, loc, loop.getResults().back(), ValueRange{}));
+      extent = arith::MinSIOp::create(b, loc, rows, count);
+    }
+    for (size_t k = 0; k < numScans; ++k) {
+      Value buffer = loop.getResult(carried.size() + 1 + k);
+      auto type = cast<RankedTensorType>(buffer.getType());
+      SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0)), sizes;
+      sizes.push_back(extent);
+      for (int64_t d = 1; d < type.getRank(); ++d)
+        sizes.push_back(b.getIndexAttr(type.getDimSize(d)));
+      outputs.push_back(b.createOrFold<prim::SliceOp>(loc, buffer, offsets, sizes,
+                                                      SmallVector<int64_t>(type.getRank(), 1)));
+    }
+  }
+  return n.setResults(outputs);
 }
 
 LogicalResult loop(NodeRewriter &n) {

@@ -97,6 +97,10 @@ mlir::Value broadcastTo(NodeRewriter &n, mlir::Value value,
 /// dim is assumed >= 2 unless it is proven 1): a `prim.check` states it. Empty on error.
 llvm::SmallVector<mlir::Value> broadcastAll(NodeRewriter &n, mlir::ValueRange values);
 
+/// Whether an index value reads tensor elements (a graph input's value), not only dims and
+/// constants.
+bool readsTensorData(mlir::OpFoldResult value);
+
 /// The one element of `value` (static shape, one element) as a scalar; null otherwise.
 mlir::Value readScalar(NodeRewriter &n, mlir::Value value);
 

@@ -588,26 +588,6 @@ LogicalResult constantOfShape(NodeRewriter &n) {
   return n.setResults(fill(n, scalar, *target));
 }
 
-/// Whether an index value reads tensor elements (a bound that is a graph input's value, not
-/// a dim or a constant).
-bool readsTensorData(OpFoldResult value) {
-  auto v = dyn_cast<Value>(value);
-  SmallVector<Value> work;
-  if (v)
-    work.push_back(v);
-  llvm::SmallPtrSet<Operation *, 16> seen;
-  while (!work.empty()) {
-    Operation *op = work.pop_back_val().getDefiningOp();
-    if (!op || !seen.insert(op).second)
-      continue;
-    if (auto extract = dyn_cast<tensor::ExtractOp>(op))
-      if (!matchPattern(extract.getTensor(), m_Constant()))
-        return true;
-    llvm::append_range(work, op->getOperands());
-  }
-  return false;
-}
-
 // range(start, limit, delta) = start + delta * iota(max(ceil((limit - start) / delta), 0))
 LogicalResult range(NodeRewriter &n) {
   Value start = n.getInput(0), limit = n.getInput(1), delta = n.getInput(2);

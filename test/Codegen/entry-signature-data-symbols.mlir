@@ -31,6 +31,38 @@ module {
 
 // -----
 
+// Arithmetic on one-element tensors (a 0-d linalg.generic, as ONNX's Sub or Cast on scalars
+// lower) becomes scalar code: the generic's body with its arguments bound to the elements.
+// CHECK-LABEL: func.func @data_symbols
+// CHECK-SAME: (%{{.*}}: index, %[[L:.*]]: memref<?xi8>) -> index
+// CHECK: %[[T:.*]] = bufferization.to_tensor
+// CHECK: %[[X:.*]] = tensor.extract %[[T]][] : tensor<i64>
+// CHECK: %[[Y:.*]] = arith.addi %[[X]], %{{.*}} : i64
+// CHECK: %[[I:.*]] = arith.index_cast %[[Y]] : i64 to index
+// CHECK: return %[[I]] : index
+// CHECK-NOT: linalg.generic
+// CHECK-LABEL: func.func @output_shapes
+module {
+  prim.symbol @count {computed, min = 0 : i64}
+  func.func @main(%limit: tensor<i64> {onnx.name = "limit"}) -> (tensor<?xf32> {onnx.name = "y"}) {
+    %two = arith.constant 2 : i64
+    %e0 = tensor.empty() : tensor<i64>
+    %plus = linalg.generic {indexing_maps = [affine_map<() -> ()>, affine_map<() -> ()>], iterator_types = []}
+        ins(%limit : tensor<i64>) outs(%e0 : tensor<i64>) {
+      ^bb0(%a: i64, %o: i64):
+        %s = arith.addi %a, %two : i64
+        linalg.yield %s : i64
+    } -> tensor<i64>
+    %l = tensor.extract %plus[] : tensor<i64>
+    %i = arith.index_cast %l : i64 to index
+    %c = prim.data_symbol @count(%i) : index
+    %e = tensor.empty(%c) : tensor<?xf32>
+    return %e : tensor<?xf32>
+  }
+}
+
+// -----
+
 // A length computed by anything but scalar arithmetic on input elements is refused.
 module {
   prim.symbol @n

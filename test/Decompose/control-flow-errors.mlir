@@ -2,13 +2,13 @@
 // The control-flow and sequence rules' errors: what tcc needs to know while compiling.
 
 module {
-  func.func @loop_runtime_trip_count_scan(%m: tensor<i64>, %y: tensor<1xf32>) -> tensor<*xf32> {
-    %c = arith.constant dense<true> : tensor<i1>
-    // CHECK: error: node 'loop' (Loop, opset 13): with a trip count or condition known only at run time, scan outputs (here 1) are not supported: their size is the number of iterations run
-    %0:2 = onnx.node "Loop" opset 13 (%m, %c, %y) {} subgraphs ["body"] {
+  func.func @while_loop_scan(%c: tensor<i1>, %y: tensor<1xf32>) -> tensor<*xf32> {
+    %none = onnx.none
+    // CHECK: error: node 'loop' (Loop, opset 13): scan outputs (here 1) of a loop without a trip count M are not supported: M bounds their extent
+    %0:2 = onnx.node "Loop" opset 13 (%none, %c, %y) {} subgraphs ["body"] {
     ^bb0(%i: tensor<i64>, %cin: tensor<i1>, %yin: !onnx.value):
       onnx.yield %cin, %yin, %yin : tensor<i1>, !onnx.value, !onnx.value
-    } : (tensor<i64>, tensor<i1>, tensor<1xf32>) -> (!onnx.value, !onnx.value) loc("loop"("m.onnx":0:0))
+    } : (none, tensor<i1>, tensor<1xf32>) -> (!onnx.value, !onnx.value) loc("loop"("m.onnx":0:0))
     onnx.yield %0#1 : !onnx.value
   }
 }

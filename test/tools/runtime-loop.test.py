@@ -36,27 +36,31 @@ def model(scan):
     return m
 
 
-def while_model(with_trip_count=True):
+def while_model(with_trip_count=True, scan=False):
     """x = 2x while max(x) < 100 (cond computed in the body), at most M times (or without M:
     a plain while loop); the output is the final x (a scan of x would be refused)."""
     body = helper.make_graph(
         [helper.make_node("Mul", ["x_in", "two"], ["x_out"], name="mul"),
          helper.make_node("ReduceMax", ["x_out"], ["top"], keepdims=0, name="top"),
-         helper.make_node("Less", ["top", "hundred"], ["c_out"], name="less")], "body",
+         helper.make_node("Less", ["top", "hundred"], ["c_out"], name="less")]
+        + ([helper.make_node("Identity", ["x_out"], ["x_scan"], name="scan")] if scan else []),
+        "body",
         [helper.make_tensor_value_info("i", TensorProto.INT64, []),
          helper.make_tensor_value_info("c_in", TensorProto.BOOL, []),
          helper.make_tensor_value_info("x_in", TensorProto.FLOAT, [3])],
         [helper.make_tensor_value_info("c_out", TensorProto.BOOL, []),
-         helper.make_tensor_value_info("x_out", TensorProto.FLOAT, [3])],
+         helper.make_tensor_value_info("x_out", TensorProto.FLOAT, [3])]
+        + ([helper.make_tensor_value_info("x_scan", TensorProto.FLOAT, [3])] if scan else []),
         [numpy_helper.from_array(np.array(2.0, np.float32), "two"),
          numpy_helper.from_array(np.array(100.0, np.float32), "hundred")])
     inputs = [helper.make_tensor_value_info("x0", TensorProto.FLOAT, [3])]
     if with_trip_count:
         inputs.insert(0, helper.make_tensor_value_info("M", TensorProto.INT64, []))
     graph = helper.make_graph(
-        [helper.make_node("Loop", ["M" if with_trip_count else "", "", "x0"], ["x"],
-                          name="loop", body=body)], "g",
-        inputs, [helper.make_tensor_value_info("x", TensorProto.FLOAT, None)])
+        [helper.make_node("Loop", ["M" if with_trip_count else "", "", "x0"],
+                          ["x"] + (["xs"] if scan else []), name="loop", body=body)], "g",
+        inputs, [helper.make_tensor_value_info("x", TensorProto.FLOAT, None)]
+        + ([helper.make_tensor_value_info("xs", TensorProto.FLOAT, None)] if scan else []))
     m = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
     m.ir_version = 8
     return m
@@ -64,6 +68,8 @@ def while_model(with_trip_count=True):
 
 onnx.save(while_model(), os.path.join(d, "while.onnx"))
 onnx.save(while_model(False), os.path.join(d, "while_no_m.onnx"))
+onnx.save(while_model(True, scan=True), os.path.join(d, "while_scan.onnx"))
+onnx.save(while_model(False, scan=True), os.path.join(d, "while_scan_no_m.onnx"))
 np.save(os.path.join(d, "m20.npy"), np.array(20, np.int64))
 # What exporters write for a while loop: M = INT64_MAX.
 np.save(os.path.join(d, "m_max.npy"), np.array(np.iinfo(np.int64).max, np.int64))
