@@ -364,20 +364,28 @@ static int reads_back(const char *text, int32_t dtype, double value) {
   }
 }
 
+/// The sign, the digits (at most 24) and the exponent of "-d.ddde+XX" as printf writes it.
+static void split_scientific(const char *scientific, char digits[24], size_t *count,
+                             int *negative, int *exponent) {
+  const char *p = scientific;
+  *count = 0;
+  *negative = *p == '-';
+  if (*negative)
+    ++p;
+  for (; *p && *p != 'e'; ++p)
+    if (*p >= '0' && *p <= '9' && *count < 24)
+      digits[(*count)++] = *p;
+  *exponent = *p == 'e' ? atoi(p + 1) : 0;
+}
+
 /// Writes the decimal one unit of the last digit further from zero than `scientific`
 /// ("-d.ddde+XX" as printf writes it), with as many digits: 1.25e-07 -> 1.26e-07,
 /// 9.9e+01 -> 1.0e+02.
 static void next_decimal_away(const char *scientific, char *out, size_t capacity) {
   char digits[24];
-  size_t count = 0;
-  const char *p = scientific;
-  int negative = *p == '-';
-  if (negative)
-    ++p;
-  for (; *p && *p != 'e'; ++p)
-    if (*p >= '0' && *p <= '9' && count < sizeof(digits))
-      digits[count++] = *p;
-  int exponent = *p == 'e' ? atoi(p + 1) : 0;
+  size_t count;
+  int negative, exponent;
+  split_scientific(scientific, digits, &count, &negative, &exponent);
   size_t i = count;
   while (i > 0 && digits[i - 1] == '9')
     digits[--i] = '0';
@@ -431,15 +439,9 @@ static size_t format_float(double value, int32_t dtype, char *buffer, size_t cap
 
   // Positional: take the digits and the exponent apart from "-d.ddde+XX".
   char digits[24];
-  size_t count = 0;
-  const char *p = scientific;
-  int negative = *p == '-';
-  if (negative)
-    ++p;
-  for (; *p && *p != 'e'; ++p)
-    if (*p >= '0' && *p <= '9' && count < sizeof(digits))
-      digits[count++] = *p;
-  int exponent = *p == 'e' ? atoi(p + 1) : 0;
+  size_t count;
+  int negative, exponent;
+  split_scientific(scientific, digits, &count, &negative, &exponent);
   while (count > 1 && digits[count - 1] == '0')
     --count;
   size_t length = 0;
