@@ -147,8 +147,7 @@ LogicalResult runTimeLoop(NodeRewriter &n, Region &body, Value m, ArrayRef<Value
   if (numScans && !m)
     return n.emitError() << "scan outputs (here " << numScans << ") of a loop without a trip "
                             "count M are not supported: M bounds their extent";
-  // Without M the condition alone ends the loop (a while loop): count INT64_MAX.
-  std::optional<int64_t> constantTrips = m ? foldToInteger(m) : std::optional<int64_t>(INT64_MAX);
+  std::optional<int64_t> constantTrips = m ? foldToInteger(m) : std::nullopt;
   for (Value v : carried)
     if (!isa<RankedTensorType>(v.getType()))
       return n.emitError() << "loop-carried values must be tensors";
@@ -171,7 +170,7 @@ LogicalResult runTimeLoop(NodeRewriter &n, Region &body, Value m, ArrayRef<Value
         tensor::ExtractOp::create(b, loc, reshape(n, convert(n, m, b.getI64Type()), {}),
                                   ValueRange{}));
     count = arith::MaxSIOp::create(b, loc, count, arith::ConstantIndexOp::create(b, loc, 0));
-  } else {
+  } else { // a while loop: the condition alone ends it
     count = arith::ConstantIndexOp::create(b, loc, INT64_MAX);
   }
   // Scan outputs are carried buffers of M rows: M must be a symbol (static, a dim, or
@@ -218,9 +217,8 @@ LogicalResult runTimeLoop(NodeRewriter &n, Region &body, Value m, ArrayRef<Value
     // would change nothing). Otherwise all M iterations run: M must be a real bound.
     if (!frozen && constantTrips && *constantTrips > kMaxLoopTrips) {
       n.setDimCache(cache);
-      return n.emitError() << "the loop's condition is always true and its trip count M is "
-                           << (m ? "" : "absent (") << (m ? std::to_string(*constantTrips) : "")
-                           << (m ? "" : ")") << ": it would never end";
+      return n.emitError() << "the loop's condition is always true and its trip count M = "
+                           << *constantTrips << " is no real bound: it would never end";
     }
     SmallVector<Value> yielded;
     for (unsigned k = 0; k < carried.size(); ++k) {

@@ -19,8 +19,6 @@ using namespace tcc::decompose;
 
 namespace {
 
-RankedTensorType typeOf(Value v) { return cast<RankedTensorType>(v.getType()); }
-
 /// 0, 1, ..., extent-1 as i64.
 Value iota(NodeRewriter &n, OpFoldResult extent) {
   OpBuilder &b = n.getBuilder();

@@ -15,8 +15,6 @@ using namespace tcc::decompose;
 
 namespace {
 
-RankedTensorType typeOf(Value v) { return cast<RankedTensorType>(v.getType()); }
-
 /// An integer index tensor as i64 with negative entries wrapped: idx < 0 ? idx + extent : idx.
 Value wrapIndices(NodeRewriter &n, Value indices, OpFoldResult extent) {
   OpBuilder &b = n.getBuilder();

@@ -10,7 +10,10 @@
 
 namespace tcc::decompose {
 
-/// The rank and element type of a ranked tensor value.
+/// The type, rank and element type of a ranked tensor value.
+inline mlir::RankedTensorType typeOf(mlir::Value v) {
+  return mlir::cast<mlir::RankedTensorType>(v.getType());
+}
 inline int64_t rankOf(mlir::Value v) { return mlir::cast<mlir::RankedTensorType>(v.getType()).getRank(); }
 inline mlir::Type elementOf(mlir::Value v) {
   return mlir::cast<mlir::RankedTensorType>(v.getType()).getElementType();

@@ -24,8 +24,6 @@ using namespace tcc::decompose;
 
 namespace {
 
-RankedTensorType typeOf(Value v) { return cast<RankedTensorType>(v.getType()); }
-
 /// The 64-bit key of the node's stream: the seed attribute, or a hash of the node's name.
 uint64_t streamKey(NodeRewriter &n) {
   uint64_t key;

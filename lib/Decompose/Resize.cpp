@@ -351,8 +351,6 @@ template <typename T> Value vectorConstant(NodeRewriter &n, ArrayRef<T> values, 
   return arith::ConstantOp::create(n.getBuilder(), n.getLoc(), cast<TypedAttr>(attr));
 }
 
-RankedTensorType typeOf(Value v) { return cast<RankedTensorType>(v.getType()); }
-
 /// A 1-d tensor along `axis` of a tensor of extents `dims`.
 Value alongAxis(NodeRewriter &n, Value v, ArrayRef<OpFoldResult> dims, int64_t axis) {
   OpBuilder &b = n.getBuilder();

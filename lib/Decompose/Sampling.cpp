@@ -34,8 +34,6 @@ constexpr int64_t kMaxTapCombinations = 256;
 /// The most sampling points per bin and axis an adaptive RoiAlign may use.
 constexpr int64_t kMaxRoiSamples = 1024;
 
-RankedTensorType typeOf(Value v) { return cast<RankedTensorType>(v.getType()); }
-
 /// The type sampled values of `element` are interpolated in: f64 for f64 and integers, else
 /// f32 (16-bit floats are widened).
 Type computeTypeFor(NodeRewriter &n, Type element) {

@@ -34,8 +34,6 @@ constexpr int64_t kMaxConstantMatrix = int64_t(1) << 22;
 /// The longest window or DFT whose values tcc computes while compiling.
 constexpr int64_t kMaxConstantLength = int64_t(1) << 30;
 
-RankedTensorType typeOf(Value v) { return cast<RankedTensorType>(v.getType()); }
-
 /// A number as a person writes it (11, not 1.100000e+01).
 std::string formatNumber(double value) {
   std::ostringstream os;

@@ -19,8 +19,6 @@ using namespace tcc::decompose;
 
 namespace {
 
-RankedTensorType typeOf(Value v) { return cast<RankedTensorType>(v.getType()); }
-
 // StringNormalizer(X [C] or [1, C]):
 //   keep[i] = not string_in(X[i], stopwords, ignore_case = !is_case_sensitive)
 //   Y       = change_case(X) (LOWER, UPPER; NONE keeps X)
