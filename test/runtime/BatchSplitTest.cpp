@@ -24,15 +24,6 @@ struct ImagesAloneModel {
   }
 };
 
-Session createSession(tcc_model *model, int32_t numThreads, uint32_t flags) {
-  tcc_session_options options = TCC_SESSION_OPTIONS_INIT;
-  options.num_threads = numThreads;
-  options.flags = flags;
-  tcc_session *session = nullptr;
-  REQUIRE_OK(tcc_session_create(model, &options, &session));
-  return Session(session);
-}
-
 /// Runs the model on n images (x = 0, 1, 2, ...) and checks y = 2 x.
 void runImages(tcc_session *session, int64_t n) {
   std::vector<float> values(static_cast<size_t>(n) * 2);

@@ -69,9 +69,10 @@ inline Model loadModel(const std::string &name) {
   return Model(model);
 }
 
-inline Session createSession(tcc_model *model, int32_t numThreads) {
+inline Session createSession(tcc_model *model, int32_t numThreads, uint32_t flags = 0) {
   tcc_session_options options = TCC_SESSION_OPTIONS_INIT;
   options.num_threads = numThreads;
+  options.flags = flags;
   tcc_session *session = nullptr;
   REQUIRE_OK(tcc_session_create(model, &options, &session));
   return Session(session);

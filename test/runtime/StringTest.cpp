@@ -478,15 +478,6 @@ TEST_CASE("the string arena reports running out of memory", "[strings]") {
 
 namespace {
 
-Session createSessionWithFlags(tcc_model *model, int32_t numThreads, uint32_t flags) {
-  tcc_session_options options = TCC_SESSION_OPTIONS_INIT;
-  options.num_threads = numThreads;
-  options.flags = flags;
-  tcc_session *session = nullptr;
-  REQUIRE_OK(tcc_session_create(model, &options, &session));
-  return Session(session);
-}
-
 std::vector<tcc_string> views(const std::vector<std::string> &strings) {
   std::vector<tcc_string> result;
   for (const std::string &s : strings)
@@ -602,7 +593,7 @@ TEST_CASE("warm runs do not grow the string arena", "[strings]") {
   Model model = loadModel("strings");
   for (uint32_t flags : {0u, static_cast<uint32_t>(TCC_SESSION_FLAG_WHOLE_BATCH)}) {
     INFO("flags " << flags);
-    Session session = createSessionWithFlags(model.get(), 4, flags);
+    Session session = createSession(model.get(), 4, flags);
     tcc_strings *strings = tcc_session_strings(session.get());
     // About 20000 x 16 bytes of strings: several chunks in the first run.
     std::vector<std::string> xs, numbers;
@@ -695,7 +686,7 @@ TEST_CASE("string functions run on many threads at once", "[strings]") {
   // Whole batches (the kernel's parallel_for on 8 threads) and image by image (8 lanes).
   for (uint32_t flags : {static_cast<uint32_t>(TCC_SESSION_FLAG_WHOLE_BATCH), 0u}) {
     INFO("flags " << flags);
-    Session session = createSessionWithFlags(model.get(), 8, flags);
+    Session session = createSession(model.get(), 8, flags);
     StringsRun t(xs, numbers);
     Strings reference;
     for (int run = 0; run < 3; ++run) {
