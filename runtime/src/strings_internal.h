@@ -54,7 +54,22 @@ void tcc_strings_get_stats(const tcc_strings *strings, tcc_strings_stats *out_st
 /// recorded and reported) when memory runs out. Thread-safe.
 char *tcc_strings_allocate(tcc_strings *strings, size_t bytes);
 
-/// The import table's functions, with the semantics of model_abi.h. Thread-safe.
+/// Reports a failure (the run then fails); `message` may be a temporary.
+void tcc_strings_report(tcc_strings *strings, const char *message);
+
+/// Reports running out of memory: the run then fails with RESOURCE_EXHAUSTED.
+void tcc_strings_report_out_of_memory(tcc_strings *strings, const char *message);
+
+/// Whether a string from the model is usable (size >= 0, data when size > 0); reports it
+/// otherwise, naming `function`.
+int tcc_strings_check_text(tcc_strings *strings, const tcc_string *text, const char *function);
+
+/// Copies `length` bytes into the arena as *out; {NULL, 0} when empty or out of memory.
+void tcc_strings_make(tcc_strings *strings, const char *bytes, size_t length,
+                      tcc_string *out);
+
+/// The import table's functions, with the semantics of model_abi.h (format and parse in
+/// string_numbers.c, the others in strings.c). Thread-safe.
 void tcc_strings_format(tcc_strings *strings, int32_t dtype, const void *value,
                         tcc_string *out);
 void tcc_strings_parse(tcc_strings *strings, const tcc_string *text, int32_t dtype, void *out);
