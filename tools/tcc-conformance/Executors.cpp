@@ -211,16 +211,6 @@ std::string statusText(tcc_status status) {
   return text;
 }
 
-/// The DLPack type of a model dtype: the ABI's {kDLOpaqueHandle, 128 bits, 1 lane} for
-/// strings (model_abi.h), else the runtime's.
-tcc_status dlpackType(int32_t dtype, DLDataType *type) {
-  if (dtype == TCC_DTYPE_STRING) {
-    *type = DLDataType{kDLOpaqueHandle, 8 * sizeof(tcc_string), 1};
-    return nullptr;
-  }
-  return tcc_dtype_to_dlpack(dtype, type);
-}
-
 class CompiledExecutable : public Executable {
 public:
   ~CompiledExecutable() override {
@@ -253,7 +243,7 @@ public:
       if (tcc_status s = tcc_model_input_info(model, i, &info))
         return statusText(s);
       DLDataType dtype;
-      if (tcc_status s = dlpackType(info.dtype, &dtype))
+      if (tcc_status s = tcc_dtype_to_dlpack(info.dtype, &dtype))
         return statusText(s);
       bool modelStrings = info.dtype == TCC_DTYPE_STRING;
       if (modelStrings != isStringType(inputs[i].elementType))
@@ -309,7 +299,7 @@ public:
       tcc_tensor_info info;
       if (tcc_status s = tcc_model_output_info(model, i, &info))
         return statusText(s);
-      if (tcc_status s = dlpackType(info.dtype, &dtype))
+      if (tcc_status s = tcc_dtype_to_dlpack(info.dtype, &dtype))
         return statusText(s);
       void *data = results[i].bytes.data();
       if (info.dtype == TCC_DTYPE_STRING) {

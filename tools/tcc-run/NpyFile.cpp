@@ -258,14 +258,6 @@ uint32_t readLittleEndian(const std::string &bytes, size_t offset, size_t count)
 
 } // namespace
 
-size_t dtypeSize(int32_t dtype) {
-  return dtype == TCC_DTYPE_STRING ? sizeof(tcc_string) : tcc_dtype_size(dtype);
-}
-
-const char *dtypeName(int32_t dtype) {
-  return dtype == TCC_DTYPE_STRING ? "string" : tcc_dtype_name(dtype);
-}
-
 bool encodeUtf8(uint32_t c, std::vector<char> &out) {
   if (c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF))
     return false;

@@ -67,14 +67,6 @@ std::string writeNpy(const std::string &path, int32_t dtype, const std::vector<i
 /// have one per array: see writeNpy).
 std::string npyDescr(int32_t dtype);
 
-/// Bytes per element of a tcc dtype: 16 for TCC_DTYPE_STRING (a tcc_string), else
-/// tcc_dtype_size's (0 for an unknown dtype). The tool's own, so that it does not depend on
-/// the runtime knowing strings.
-size_t dtypeSize(int32_t dtype);
-
-/// The name of a tcc dtype: "string" for TCC_DTYPE_STRING, else tcc_dtype_name's.
-const char *dtypeName(int32_t dtype);
-
 /// The code points of `size` bytes of UTF-8, appended to `out`; false (and `out` unchanged)
 /// when they are not valid UTF-8 (overlong forms, surrogates and values past U+10FFFF are
 /// invalid).

@@ -90,10 +90,7 @@ struct Tensor {
 
   void point() {
     DLDataType type{};
-    if (dtype == TCC_DTYPE_STRING) // the ABI's type of strings, whether the runtime knows it or not
-      type = DLDataType{kDLOpaqueHandle, 8 * sizeof(tcc_string), 1};
-    else
-      check(tcc_dtype_to_dlpack(dtype, &type));
+    check(tcc_dtype_to_dlpack(dtype, &type));
     dl.data = data.data();
     dl.device = DLDevice{kDLCPU, 0};
     dl.ndim = static_cast<int>(shape.size());
@@ -151,8 +148,8 @@ std::vector<Tensor> readInputs(tcc_model *model, const Options &options) {
     // DLPack cannot tell bool from uint8: compare dtypes here, where the file says which.
     if (array.dtype != info.dtype)
       fail(kExitError, describe(info, "input", static_cast<int32_t>(i)) + " expects " +
-                           tcc_run::dtypeName(info.dtype) + ", but '" + options.inputs[i] +
-                           "' holds " + tcc_run::dtypeName(array.dtype) + " ('" + array.descr +
+                           tcc_dtype_name(info.dtype) + ", but '" + options.inputs[i] +
+                           "' holds " + tcc_dtype_name(array.dtype) + " ('" + array.descr +
                            "')");
     Tensor &tensor = inputs[i];
     tensor.dtype = array.dtype;
@@ -189,7 +186,7 @@ std::vector<Tensor> allocateOutputs(tcc_model *model, const std::vector<const DL
       if (__builtin_mul_overflow(count, static_cast<uint64_t>(extent), &count))
         fail(kExitError, "output " + std::to_string(o) + " is too large");
     uint64_t bytes = 0;
-    if (__builtin_mul_overflow(count, tcc_run::dtypeSize(tensor.dtype), &bytes))
+    if (__builtin_mul_overflow(count, tcc_dtype_size(tensor.dtype), &bytes))
       fail(kExitError, "output " + std::to_string(o) + " is too large");
     tensor.count = static_cast<int64_t>(count);
     tensor.data = tcc_run::AlignedBuffer(static_cast<size_t>(bytes));
@@ -212,7 +209,7 @@ void writeOutputs(tcc_model *model, const std::vector<Tensor> &outputs, const st
     const Tensor &tensor = outputs[o];
     std::string message =
         tcc_run::writeNpy(path, tensor.dtype, tensor.shape, tensor.data.data(),
-                          static_cast<size_t>(tensor.count) * tcc_run::dtypeSize(tensor.dtype));
+                          static_cast<size_t>(tensor.count) * tcc_dtype_size(tensor.dtype));
     if (!message.empty())
       fail(kExitError, "'" + path + "': " + message);
     if (tensor.dtype == TCC_DTYPE_BFLOAT16) {
@@ -239,8 +236,8 @@ bool compareOutputs(tcc_model *model, const std::vector<Tensor> &outputs, const 
     bool actualString = actual.dtype == TCC_DTYPE_STRING;
     if (actualString != (reference.dtype == TCC_DTYPE_STRING)) {
       std::printf("%s: the output is %s, but the reference '%s' holds %s ('%s'): FAIL\n",
-                  name.c_str(), tcc_run::dtypeName(actual.dtype), options.compares[k].c_str(),
-                  tcc_run::dtypeName(reference.dtype), reference.descr.c_str());
+                  name.c_str(), tcc_dtype_name(actual.dtype), options.compares[k].c_str(),
+                  tcc_dtype_name(reference.dtype), reference.descr.c_str());
       allPass = false;
       continue;
     }
@@ -295,7 +292,7 @@ void printOutputs(tcc_model *model, const std::vector<Tensor> &outputs) {
     check(tcc_model_output_info(model, static_cast<int32_t>(o), &info));
     const Tensor &tensor = outputs[o];
     std::printf("%s: %s %s", describe(info, "output", static_cast<int32_t>(o)).c_str(),
-                tcc_run::dtypeName(tensor.dtype), tcc_run::formatShape(tensor.shape).c_str());
+                tcc_dtype_name(tensor.dtype), tcc_run::formatShape(tensor.shape).c_str());
     int64_t shown = std::min<int64_t>(tensor.count, 8);
     std::printf(":");
     for (int64_t i = 0; i < shown; ++i) {
@@ -333,7 +330,7 @@ void printInfo(const tcc_model *model) {
       else
         dims += info.dim_names[d] ? info.dim_names[d] : "?";
     }
-    std::printf("%s %d '%s': %s [%s]\n", what, index, info.name, tcc_run::dtypeName(info.dtype),
+    std::printf("%s %d '%s': %s [%s]\n", what, index, info.name, tcc_dtype_name(info.dtype),
                 dims.c_str());
   };
   for (int32_t i = 0; i < tcc_model_num_inputs(model); ++i) {
