@@ -4,10 +4,11 @@
 // whose first operand is the address of the run's import table. Here each becomes LLVM-dialect
 // code: load the function pointer and the table's `context`, pass the element and the result
 // by address (stack slots of the function's entry block, so loops do not grow the stack), call.
-// The table's layout is model_abi.h's tcc_import_table (packaging's importTableType).
+// The table's layout is model_abi.h's tcc_import_table, described in tcc/Package/ModelAbi.h.
 //
 //===----------------------------------------------------------------------------------===//
 #include "tcc/Codegen/Passes.h"
+#include "tcc/Package/ModelAbi.h"
 
 #include "dialects/prim/PrimDialect.h"
 
@@ -23,27 +24,24 @@ namespace tcc {
 
 using namespace mlir;
 using namespace tcc;
+namespace abi = tcc::abi;
 
 namespace {
 
-/// Field indices of tcc_import_table.
+/// The fields of tcc_import_table this pass reads (tcc/Package/ModelAbi.h).
 enum ImportField : int32_t {
-  kContext = 2,
-  kStringFormat = 7,
-  kStringParse = 8,
-  kStringChangeCase = 9,
-  kStringFind = 10,
-  kStringEqual = 11,
-  kStringConcat = 12,
-  kStringMatch = 13,
-  kNumImportFields = 14
+  kContext = abi::kImport_context,
+  kStringFormat = abi::kImport_string_format,
+  kStringParse = abi::kImport_string_parse,
+  kStringChangeCase = abi::kImport_string_change_case,
+  kStringFind = abi::kImport_string_find,
+  kStringEqual = abi::kImport_string_equal,
+  kStringConcat = abi::kImport_string_concat,
+  kStringMatch = abi::kImport_string_match,
 };
 
 LLVM::LLVMStructType importTableType(MLIRContext *ctx) {
-  Type i32 = IntegerType::get(ctx, 32), ptr = LLVM::LLVMPointerType::get(ctx);
-  SmallVector<Type> fields = {i32, i32};
-  fields.append(kNumImportFields - 2, ptr);
-  return LLVM::LLVMStructType::getLiteral(ctx, fields);
+  return abi::llvmDialectStructType(ctx, abi::kImportKinds);
 }
 
 /// The bytes a value occupies in its stack slot: i1 travels as one byte (tcc's bool).
@@ -87,10 +85,10 @@ struct LowerRuntimeCallsPass : tcc::impl::LowerRuntimeCallsBase<LowerRuntimeCall
     for (prim::RuntimeCallOp call : calls)
       if (failed(lower(call, module, nextSet, lastField)))
         return signalPassFailure();
-    // The import table must reach the last function called: 8 bytes per field on LP64 (two
-    // int32s, then pointers).
+    // The import table must reach the last function called.
     module->setAttr("tcc.uses_string_functions",
-                    IntegerAttr::get(IntegerType::get(ctx, 64), 8 * int64_t(lastField)));
+                    IntegerAttr::get(IntegerType::get(ctx, 64),
+                                     abi::importTableSizeThrough(abi::ImportField(lastField))));
   }
 
   /// The address of `bytes` as a private constant global (null when empty).

@@ -655,8 +655,8 @@ struct TileContractionsPass : tcc::impl::TileContractionsBase<TileContractionsPa
       // With an epilogue, the code goes where the epilogue was: views of its operands are
       // made between the two.
       builder.setInsertionPoint(plan.epilogue ? plan.epilogue.getOperation() : plan.op.getOperation());
-      // The registers are the target's (32 with AVX-512, for any vector width).
-      Emitter(plan, builder, plan.op.getLoc(), splitWideFma).emit(vectorBits >= 512 ? 32 : 16);
+      // The registers are the target's (x86-64 has 32 with AVX-512, for any vector width).
+      Emitter(plan, builder, plan.op.getLoc(), splitWideFma).emit(vectorRegisters);
       plan.op->erase();
       if (plan.fill)
         plan.fill->erase();

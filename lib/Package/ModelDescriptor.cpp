@@ -6,6 +6,7 @@
 // check status), @workspace_size and @output_shapes (functions of the symbol values).
 //
 //===----------------------------------------------------------------------------------===//
+#include "tcc/Package/ModelAbi.h"
 #include "tcc/Package/Package.h"
 #include "tcc/Version.h"
 
@@ -21,10 +22,7 @@ using namespace mlir;
 
 namespace {
 
-constexpr uint32_t kAbiVersion = 1; // TCC_ABI_VERSION
-constexpr int32_t kDataDependentDim = -2; // TCC_DIM_DATA_DEPENDENT
-constexpr uint32_t kImagesAlone = 1;      // TCC_MODEL_IMAGES_ALONE
-constexpr const char *kDescriptorSymbol = "tcc_model_descriptor_v1";
+namespace abi = tcc::abi;
 
 struct DescriptorBuilder {
   llvm::Module &module;
@@ -72,18 +70,10 @@ struct DescriptorBuilder {
   }
 };
 
-/// The import table's layout (tcc_import_table): abi_version, size, context, parallel_for,
-/// report_error, set_output_extent, parameters, then the string functions (string_format,
-/// string_parse, string_change_case, string_find, string_equal, string_concat, string_match;
-/// tcc-lower-runtime-calls calls them and records the table size they need).
+/// The import table's layout (tcc_import_table).
 llvm::StructType *importTableType(llvm::LLVMContext &context) {
-  auto *i32 = llvm::Type::getInt32Ty(context);
-  auto *ptr = llvm::PointerType::getUnqual(context);
-  return llvm::StructType::get(
-      context, {i32, i32, ptr, ptr, ptr, ptr, ptr, ptr, ptr, ptr, ptr, ptr, ptr, ptr});
+  return abi::llvmStructType(context, abi::kImportKinds);
 }
-
-
 
 /// Runs the calls of parallel kernels (see tcc-range-kernels) in @main through
 /// imports->parallel_for: each call `kernel(p..., 0, extent)` becomes
@@ -117,10 +107,10 @@ void distributeKernels(llvm::Module &module, llvm::Function &main,
     ir.CreateCondBr(ir.CreateIsNull(imports), inline_, withTable);
     ir.SetInsertPoint(withTable);
     llvm::StructType *table = importTableType(context);
-    llvm::Value *fn = ir.CreateLoad(ptr, ir.CreateStructGEP(table, imports, 3));
+    llvm::Value *fn = ir.CreateLoad(ptr, ir.CreateStructGEP(table, imports, abi::kImport_parallel_for));
     ir.CreateCondBr(ir.CreateIsNull(fn), inline_, pool);
     ir.SetInsertPoint(pool);
-    llvm::Value *poolContext = ir.CreateLoad(ptr, ir.CreateStructGEP(table, imports, 2));
+    llvm::Value *poolContext = ir.CreateLoad(ptr, ir.CreateStructGEP(table, imports, abi::kImport_context));
     ir.CreateCall(llvm::FunctionType::get(voidType, {ptr, i64, ptr, ptr}, false), fn,
                   {poolContext, count, body, arg});
     ir.CreateRetVoid();
@@ -208,16 +198,20 @@ void routeOutputExtents(llvm::Module &module, llvm::Function &main) {
   auto *done = llvm::BasicBlock::Create(context, "done", helper);
   llvm::Value *imports = helper->getArg(0);
   ir.SetInsertPoint(entry);
-  // The field (bytes 32..40 on LP64) exists when imports->size covers it (tables of older
-  // runtimes do not).
+  // The field exists when imports->size covers it (tables of older runtimes do not).
   llvm::StructType *table = importTableType(context);
-  llvm::Value *size = ir.CreateLoad(i32, ir.CreateStructGEP(table, imports, 1));
-  ir.CreateCondBr(ir.CreateICmpUGE(size, llvm::ConstantInt::get(i32, 5 * 8)), check, done);
+  llvm::Value *size = ir.CreateLoad(i32, ir.CreateStructGEP(table, imports, abi::kImport_size));
+  ir.CreateCondBr(
+      ir.CreateICmpUGE(size, llvm::ConstantInt::get(i32, abi::importTableSizeThrough(
+                                                             abi::kImport_set_output_extent))),
+      check, done);
   ir.SetInsertPoint(check);
-  llvm::Value *fn = ir.CreateLoad(ptr, ir.CreateStructGEP(table, imports, 5));
+  llvm::Value *fn =
+      ir.CreateLoad(ptr, ir.CreateStructGEP(table, imports, abi::kImport_set_output_extent));
   ir.CreateCondBr(ir.CreateIsNull(fn), done, call);
   ir.SetInsertPoint(call);
-  llvm::Value *tableContext = ir.CreateLoad(ptr, ir.CreateStructGEP(table, imports, 2));
+  llvm::Value *tableContext =
+      ir.CreateLoad(ptr, ir.CreateStructGEP(table, imports, abi::kImport_context));
   ir.CreateCall(llvm::FunctionType::get(voidType, {ptr, i32, i32, i64}, false), fn,
                 {tableContext, ir.CreateTrunc(helper->getArg(1), i32),
                  ir.CreateTrunc(helper->getArg(2), i32), helper->getArg(3)});
@@ -250,7 +244,7 @@ std::vector<llvm::Value *> loadSymbols(llvm::IRBuilder<> &ir, llvm::Value *array
 
 std::unique_ptr<llvm::Module> tcc::buildModelModule(ModuleOp mlirModule,
                                                     const ModelInterface &interface,
-                                                    const CpuTarget &target,
+                                                    const HostMachine &host,
                                                     llvm::LLVMContext &context,
                                                     std::string &error) {
   std::vector<std::string> messages;
@@ -272,7 +266,7 @@ std::unique_ptr<llvm::Module> tcc::buildModelModule(ModuleOp mlirModule,
       if (o < published.outputs.size() &&
           dims.size() == static_cast<int64_t>(published.outputs[o].symbols.size()))
         for (auto [d, s] : llvm::enumerate(dims.asArrayRef()))
-          if ((s >= 0 || s == kDataDependentDim) && published.outputs[o].shape[d] < 0)
+          if ((s >= 0 || s == TCC_DIM_DATA_DEPENDENT) && published.outputs[o].shape[d] < 0)
             published.outputs[o].symbols[d] = s;
 
   // Symbol declarations and tcc's own argument attributes (onnx.name, tcc.workspace) have no
@@ -357,12 +351,15 @@ std::unique_ptr<llvm::Module> tcc::buildModelModule(ModuleOp mlirModule,
     // (model_abi.h); an older runtime's table ends before them.
     auto *check = llvm::BasicBlock::Create(context, "strings", run, failed);
     auto *tooOld = llvm::BasicBlock::Create(context, "old_runtime", run, failed);
-    llvm::Value *size = ir.CreateLoad(b.i32, ir.CreateStructGEP(importTableType(context), imports, 1));
+    llvm::Value *size = ir.CreateLoad(
+        b.i32, ir.CreateStructGEP(importTableType(context), imports, abi::kImport_size));
     ir.CreateCondBr(ir.CreateICmpUGE(size, llvm::ConstantInt::get(b.i32, stringTableSize)),
                     check, tooOld);
     ir.SetInsertPoint(tooOld);
-    llvm::Value *reportFn = ir.CreateLoad(b.ptr, ir.CreateStructGEP(importTableType(context), imports, 4));
-    llvm::Value *reportContext = ir.CreateLoad(b.ptr, ir.CreateStructGEP(importTableType(context), imports, 2));
+    llvm::Value *reportFn = ir.CreateLoad(
+        b.ptr, ir.CreateStructGEP(importTableType(context), imports, abi::kImport_report_error));
+    llvm::Value *reportContext = ir.CreateLoad(
+        b.ptr, ir.CreateStructGEP(importTableType(context), imports, abi::kImport_context));
     auto *call = llvm::BasicBlock::Create(context, "old_runtime_report", run, failed);
     auto *give = llvm::BasicBlock::Create(context, "old_runtime_fail", run, failed);
     ir.CreateCondBr(ir.CreateIsNull(reportFn), give, call);
@@ -392,7 +389,8 @@ std::unique_ptr<llvm::Module> tcc::buildModelModule(ModuleOp mlirModule,
   for (size_t i = 0; i < interface.outputs.size(); ++i)
     pushBuffer(ir.CreateLoad(b.ptr, ir.CreateConstGEP1_64(b.ptr, outputs, i)));
   if (hasParameters) // the session's parameter buffer, imports->parameters
-    pushBuffer(ir.CreateLoad(b.ptr, ir.CreateStructGEP(importTableType(context), imports, 6)));
+    pushBuffer(ir.CreateLoad(
+        b.ptr, ir.CreateStructGEP(importTableType(context), imports, abi::kImport_parameters)));
   pushBuffer(ws);
   llvm::Value *status = ir.CreateCall(main, args);
   ir.CreateCondBr(ir.CreateICmpEQ(status, llvm::ConstantInt::get(b.i32, 0)), done, failed);
@@ -400,7 +398,8 @@ std::unique_ptr<llvm::Module> tcc::buildModelModule(ModuleOp mlirModule,
   // A failed check: hand its message to imports->report_error(context, message).
   ir.SetInsertPoint(failed);
   auto *importType = importTableType(context);
-  llvm::Value *reportFn = ir.CreateLoad(b.ptr, ir.CreateStructGEP(importType, imports, 4));
+  llvm::Value *reportFn =
+      ir.CreateLoad(b.ptr, ir.CreateStructGEP(importType, imports, abi::kImport_report_error));
   ir.CreateCondBr(ir.CreateIsNull(reportFn), done, report);
   ir.SetInsertPoint(report);
   std::vector<llvm::Constant *> messageStrings;
@@ -419,7 +418,8 @@ std::unique_ptr<llvm::Module> tcc::buildModelModule(ModuleOp mlirModule,
                             index, llvm::ConstantInt::get(b.i64, 0));
     message = ir.CreateLoad(b.ptr, ir.CreateGEP(type, table, {ir.getInt64(0), index}));
   }
-  llvm::Value *reportContext = ir.CreateLoad(b.ptr, ir.CreateStructGEP(importType, imports, 2));
+  llvm::Value *reportContext =
+      ir.CreateLoad(b.ptr, ir.CreateStructGEP(importType, imports, abi::kImport_context));
   ir.CreateCall(llvm::FunctionType::get(llvm::Type::getVoidTy(context), {b.ptr, b.ptr}, false),
                 reportFn, {reportContext, message});
   ir.CreateBr(done);
@@ -431,31 +431,33 @@ std::unique_ptr<llvm::Module> tcc::buildModelModule(ModuleOp mlirModule,
   ir.CreateRet(result);
 
   // Metadata.
-  auto *tensorType = llvm::StructType::get(context, {b.ptr, b.i32, b.i32, b.ptr, b.ptr});
+  auto *tensorType = abi::llvmStructType(context, abi::kTensorKinds);
   auto describe = [&](const std::vector<TensorInterface> &list, llvm::StringRef what) {
     std::vector<llvm::Constant *> items;
-    for (auto [i, t] : llvm::enumerate(list))
-      items.push_back(llvm::ConstantStruct::get(
-          tensorType, {b.string(t.name), llvm::ConstantInt::get(b.i32, t.dtype),
-                       llvm::ConstantInt::get(b.i32, t.shape.size()),
-                       b.array<int64_t>(b.i64, t.shape, (what + "_shape").str()),
-                       b.array<int32_t>(b.i32, t.symbols, (what + "_symbols").str())}));
+    for (const TensorInterface &t : list) {
+      llvm::Constant *fields[abi::kNumTensorFields];
+      fields[abi::kTensor_name] = b.string(t.name);
+      fields[abi::kTensor_dtype] = llvm::ConstantInt::get(b.i32, t.dtype);
+      fields[abi::kTensor_rank] = llvm::ConstantInt::get(b.i32, t.shape.size());
+      fields[abi::kTensor_shape] = b.array<int64_t>(b.i64, t.shape, (what + "_shape").str());
+      fields[abi::kTensor_dim_symbols] =
+          b.array<int32_t>(b.i32, t.symbols, (what + "_symbols").str());
+      items.push_back(llvm::ConstantStruct::get(tensorType, fields));
+    }
     return b.structArray(tensorType, items, what);
   };
-  auto *symbolType = llvm::StructType::get(context, {b.ptr, b.i64, b.i64});
+  auto *symbolType = abi::llvmStructType(context, abi::kSymbolKinds);
   std::vector<llvm::Constant *> symbols;
-  for (const SymbolInterface &s : interface.symbols)
-    symbols.push_back(llvm::ConstantStruct::get(
-        symbolType, {b.string(s.name), llvm::ConstantInt::get(b.i64, s.min),
-                     llvm::ConstantInt::get(b.i64, s.max)}));
+  for (const SymbolInterface &s : interface.symbols) {
+    llvm::Constant *fields[abi::kNumSymbolFields];
+    fields[abi::kSymbol_name] = b.string(s.name);
+    fields[abi::kSymbol_min] = llvm::ConstantInt::get(b.i64, s.min);
+    fields[abi::kSymbol_max] = llvm::ConstantInt::get(b.i64, s.max);
+    symbols.push_back(llvm::ConstantStruct::get(symbolType, fields));
+  }
 
-  auto *descriptorType = llvm::StructType::get(
-      context, {b.i32, b.i32, b.ptr, b.ptr, b.ptr, b.ptr, b.i32, b.i32, b.i32, b.i32, b.ptr, b.ptr,
-                b.ptr, b.ptr, b.ptr, b.ptr, b.i32, b.i32, b.ptr, b.ptr, b.ptr, b.i64, b.i32, b.i32,
-                b.ptr, b.ptr});
-  module->setTargetTriple(llvm::Triple(target.triple));
-  // The C layout on LP64 targets.
-  uint64_t size = 4 + 4 + 4 * 8 + 4 * 4 + 6 * 8 + 4 + 4 + 3 * 8 + 8 + 4 + 4 + 2 * 8;
+  auto *descriptorType = abi::llvmStructType(context, abi::kDescriptorKinds);
+  module->setTargetTriple(llvm::Triple(host.triple));
   // Computed symbols (Range's length from run-time bounds): which they are, and
   // tcc_compute_symbols, which calls @data_symbols (tcc-entry-signature).
   llvm::Constant *symbolComputed = llvm::ConstantPointerNull::get(b.ptr);
@@ -514,26 +516,39 @@ std::unique_ptr<llvm::Module> tcc::buildModelModule(ModuleOp mlirModule,
     declared->setVisibility(llvm::GlobalValue::HiddenVisibility);
     initialParameters = declared;
   }
-  auto *descriptor = llvm::ConstantStruct::get(
-      descriptorType,
-      {llvm::ConstantInt::get(b.i32, kAbiVersion), llvm::ConstantInt::get(b.i32, size),
-       b.string(tcc::kVersion), b.string(target.triple), b.string(target.cpu),
-       b.string(target.requiredFeatures),
-       llvm::ConstantInt::get(b.i32, interface.symbols.size()),
-       llvm::ConstantInt::get(b.i32, interface.inputs.size()),
-       llvm::ConstantInt::get(b.i32, interface.outputs.size()), llvm::ConstantInt::get(b.i32, 0),
-       b.structArray(symbolType, symbols, "symbols"), describe(interface.inputs, "inputs"),
-       describe(published.outputs, "outputs"), workspace, shapes, run,
-       llvm::ConstantInt::get(b.i32, interface.parameters.size()), llvm::ConstantInt::get(b.i32, 0),
-       describe(interface.parameters, "parameters"),
-       b.array<int64_t>(b.i64, interface.parameterOffsets, "parameter_offsets"), initialParameters,
-       llvm::ConstantInt::get(b.i64, interface.parametersSize),
-       llvm::ConstantInt::get(b.i32, batchSymbol < 0 ? 0 : batchSymbol),
-       llvm::ConstantInt::get(b.i32, batchSymbol < 0 ? 0 : kImagesAlone), symbolComputed,
-       computeSymbols});
+  llvm::Constant *fields[abi::kNumDescriptorFields];
+  auto i32 = [&](int64_t value) { return llvm::ConstantInt::get(b.i32, value); };
+  fields[abi::kDescriptor_abi_version] = i32(TCC_ABI_VERSION);
+  fields[abi::kDescriptor_size] = i32(sizeof(tcc_model_descriptor));
+  fields[abi::kDescriptor_tcc_version] = b.string(tcc::kVersion);
+  fields[abi::kDescriptor_target_triple] = b.string(host.triple);
+  fields[abi::kDescriptor_cpu] = b.string(host.cpu);
+  fields[abi::kDescriptor_cpu_features] = b.string(host.requiredFeatures);
+  fields[abi::kDescriptor_num_symbols] = i32(interface.symbols.size());
+  fields[abi::kDescriptor_num_inputs] = i32(interface.inputs.size());
+  fields[abi::kDescriptor_num_outputs] = i32(interface.outputs.size());
+  fields[abi::kDescriptor_reserved] = i32(0);
+  fields[abi::kDescriptor_symbols] = b.structArray(symbolType, symbols, "symbols");
+  fields[abi::kDescriptor_inputs] = describe(interface.inputs, "inputs");
+  fields[abi::kDescriptor_outputs] = describe(published.outputs, "outputs");
+  fields[abi::kDescriptor_workspace_size] = workspace;
+  fields[abi::kDescriptor_output_shapes] = shapes;
+  fields[abi::kDescriptor_run] = run;
+  fields[abi::kDescriptor_num_parameters] = i32(interface.parameters.size());
+  fields[abi::kDescriptor_reserved2] = i32(0);
+  fields[abi::kDescriptor_parameters] = describe(interface.parameters, "parameters");
+  fields[abi::kDescriptor_parameter_offsets] =
+      b.array<int64_t>(b.i64, interface.parameterOffsets, "parameter_offsets");
+  fields[abi::kDescriptor_initial_parameters] = initialParameters;
+  fields[abi::kDescriptor_parameters_size] = llvm::ConstantInt::get(b.i64, interface.parametersSize);
+  fields[abi::kDescriptor_batch_symbol] = i32(batchSymbol < 0 ? 0 : batchSymbol);
+  fields[abi::kDescriptor_flags] = i32(batchSymbol < 0 ? 0 : TCC_MODEL_IMAGES_ALONE);
+  fields[abi::kDescriptor_symbol_computed] = symbolComputed;
+  fields[abi::kDescriptor_compute_symbols] = computeSymbols;
+  auto *descriptor = llvm::ConstantStruct::get(descriptorType, fields);
   auto *global = new llvm::GlobalVariable(*module, descriptorType, true,
                                           llvm::GlobalValue::ExternalLinkage, descriptor,
-                                          kDescriptorSymbol);
+                                          TCC_MODEL_SYMBOL);
   global->setVisibility(llvm::GlobalValue::DefaultVisibility);
   global->setAlignment(llvm::Align(8));
   std::string problems;

@@ -101,6 +101,11 @@ LogicalResult tcc::compileModule(ModuleOp module, const CompileOptions &options,
     module->print(text, options.printing);
     return success();
   }
+  if (!options.target) {
+    error = "internal error: no target to compile for";
+    return failure();
+  }
+  const Target &target = *options.target;
   std::vector<char> weights, parameters;
   if (failed(packWeights(module, weights)) ||
       failed(packParameters(module, *interface, parameters)))
@@ -108,15 +113,8 @@ LogicalResult tcc::compileModule(ModuleOp module, const CompileOptions &options,
   {
     PassManager pm(module.getContext());
     configure(pm, options);
-    // The target's vector width for the contraction tiles: AVX-512 when the code may use it
-    // (--cpu=native on such a CPU, or a named one), else 256-bit (AVX2, NEON pairs).
-    llvm::StringRef features = options.target.features;
-    int vectorBits = features.contains("+avx512f") ? 512 : 256;
-    // Zen 4 has AVX-512 on 256-bit FMA units (a 512-bit FMA issues twice); later cores
-    // and Intel's have full-width ones.
-    bool splitWideFma = options.target.cpu == "znver4";
-    if (failed(buildKernelToLLVMPipeline(pm, vectorBits, splitWideFma))) {
-      error = "internal error: the LLVM pipeline does not parse";
+    if (failed(target.buildKernelPipeline(pm))) {
+      error = "internal error: the " + target.getName().str() + " kernel pipeline does not parse";
       return failure();
     }
     if (failed(pm.run(module)))
@@ -124,7 +122,7 @@ LogicalResult tcc::compileModule(ModuleOp module, const CompileOptions &options,
   }
   llvm::LLVMContext llvmContext;
   std::unique_ptr<llvm::Module> llvmModule =
-      buildModelModule(module, *interface, options.target, llvmContext, error);
+      buildModelModule(module, *interface, target.getHost(), llvmContext, error);
   if (!llvmModule)
     return failure();
   if (emit == EmitKind::LLVM) {
@@ -132,7 +130,7 @@ LogicalResult tcc::compileModule(ModuleOp module, const CompileOptions &options,
     return success();
   }
   llvm::SmallVector<char, 0> code;
-  if (failed(emitMachineCode(*llvmModule, options.target, emit == EmitKind::Asm, code, error)))
+  if (failed(target.emitHostCode(*llvmModule, emit == EmitKind::Asm, code, error)))
     return failure();
   if (emit == EmitKind::Asm) {
     text.write(code.data(), code.size());
@@ -151,10 +149,10 @@ LogicalResult tcc::compileModule(ModuleOp module, const CompileOptions &options,
     std::unique_ptr<llvm::Module> weightsModule =
         buildWeightsModule(weights, parameters, llvmContext);
     llvm::SmallVector<char, 0> weightsObject;
-    if (failed(emitMachineCode(*weightsModule, options.target, /*assembly=*/false, weightsObject,
-                               error, /*optimize=*/false)))
+    if (failed(target.emitHostCode(*weightsModule, /*assembly=*/false, weightsObject, error,
+                                   /*optimize=*/false)))
       return failure();
     objects.push_back(std::move(weightsObject));
   }
-  return linkSharedLibrary(objects, outputPath, error);
+  return target.linkLibrary(objects, outputPath, error);
 }

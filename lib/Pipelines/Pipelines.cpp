@@ -1,9 +1,8 @@
 //===- Pipelines.cpp - the stages tcc runs, assembled from passes ---------------------===//
 #include "tcc/Pipelines/Pipelines.h"
 
-#include "llvm/Support/FormatVariadic.h"
-
 #include "tcc/Decompose/Passes.h"
+#include "tcc/Target/Target.h"
 
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -28,22 +27,8 @@ static constexpr const char *kPrimToKernel =
     "function-boundary-type-conversion=identity-layout-map},cse,canonicalize,drop-equivalent-buffer-results,"
     "buffer-results-to-out-params,canonicalize,tcc-plan-buffers,tcc-loop-exits";
 
-static constexpr const char *kKernelToLLVM =
-    "tcc-collapse-dims,cse,tcc-tile-contractions{{vector-bits={0} split-wide-fma={1}},tcc-expand-copies,tcc-order-loops,convert-linalg-to-parallel-loops,tcc-range-kernels,"
-    "tcc-lower-checks,tcc-approximate-math,tcc-lower-runtime-calls,canonicalize,"
-    "expand-strided-metadata,lower-affine,convert-scf-to-cf,convert-math-to-funcs,"
-    "convert-vector-to-llvm,finalize-memref-to-llvm,convert-arith-to-llvm,convert-math-to-llvm,"
-    "convert-index-to-llvm,convert-func-to-llvm,"
-    "convert-cf-to-llvm,reconcile-unrealized-casts,canonicalize";
-
 mlir::LogicalResult tcc::buildPrimToKernelPipeline(mlir::OpPassManager &pm) {
   return mlir::parsePassPipeline(kPrimToKernel, pm);
-}
-
-mlir::LogicalResult tcc::buildKernelToLLVMPipeline(mlir::OpPassManager &pm, int vectorBits,
-                                                    bool splitWideFma) {
-  return mlir::parsePassPipeline(llvm::formatv(kKernelToLLVM, vectorBits, splitWideFma ? "true" : "false").str(),
-                                 pm);
 }
 
 void tcc::registerPipelines() {
@@ -53,7 +38,6 @@ void tcc::registerPipelines() {
   mlir::PassPipelineRegistration<>(
       "tcc-prim-to-kernel", "Lower prim to linalg, bufferize, plan the workspace",
       [](mlir::OpPassManager &pm) { (void)buildPrimToKernelPipeline(pm); });
-  mlir::PassPipelineRegistration<>(
-      "tcc-kernel-to-llvm", "Lower buffers and loops to the LLVM dialect",
-      [](mlir::OpPassManager &pm) { (void)buildKernelToLLVMPipeline(pm, 256); });
+  // The kernel pipelines after these are the targets' (tcc::registerTargetPipelines).
+  tcc::registerTargetPipelines();
 }

@@ -1,4 +1,4 @@
-// RUN: tcc-opt %s --tcc-tile-contractions="vector-bits=512 split-wide-fma=true" --canonicalize --cse | FileCheck %s
+// RUN: tcc-opt %s --tcc-tile-contractions="vector-bits=512 vector-registers=32 split-wide-fma=true" --canonicalize --cse | FileCheck %s
 // A dynamic batch before the row tiles: the two become one parallel dim of n x 8 (the 64
 // output channels in tiles of 8 rows), batch-major: threads split it at any batch (at batch
 // 1, the tiles), and each thread's range walks few images, whose inputs stay in cache

@@ -1,4 +1,4 @@
-// RUN: tcc-opt %s --tcc-tile-contractions=vector-bits=512 --canonicalize --cse | FileCheck %s
+// RUN: tcc-opt %s --tcc-tile-contractions="vector-bits=512 vector-registers=32" --canonicalize --cse | FileCheck %s
 // With 512-bit vectors, rows of at most 8 columns (a 7x7 map's output row) take 256-bit
 // vectors: 7 of 8 lanes in use instead of 7 of 16. Longer rows keep 512-bit vectors. The
 // register count stays the target's (32), so the tile may hold more than 16 vectors.

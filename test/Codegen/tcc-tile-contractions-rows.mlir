@@ -1,4 +1,4 @@
-// RUN: tcc-opt %s --split-input-file --tcc-tile-contractions=vector-bits=512 --canonicalize --cse | FileCheck %s
+// RUN: tcc-opt %s --split-input-file --tcc-tile-contractions="vector-bits=512 vector-registers=32" --canonicalize --cse | FileCheck %s
 // A depthwise convolution has no row dim the filter reads and the input does not, so the
 // rows are the output rows, read by the input (the vector operand): per filter tap, one
 // broadcast of the tap and one vector load per output row, into 7 accumulators (one per

@@ -368,10 +368,10 @@ std::string compileTo(const std::string &dir, const std::vector<unsigned> &bind,
   tcc::CompileOptions options;
   options.emit = tcc::EmitKind::So;
   std::string targetError, compileError;
-  auto target = tcc::resolveCpuTarget("host", "", targetError);
+  auto target = tcc::createTarget("host", "", targetError);
   if (failed(target))
     return targetError;
-  options.target = *target;
+  options.target = std::move(*target);
   if (failed(tcc::compileModule(*module, options, llvm::nulls(), path, compileError)))
     return "compile: " + (error.empty() ? compileError : error);
   return "";

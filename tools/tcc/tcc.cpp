@@ -161,13 +161,13 @@ int compile(const Options &options) {
   }
   compileOptions.printing.elideLargeElementsAttrs(16).elideLargeResourceString(64);
   std::string error;
-  mlir::FailureOr<tcc::CpuTarget> target =
-      tcc::resolveCpuTarget(options.target, options.cpu, error);
+  mlir::FailureOr<std::unique_ptr<tcc::Target>> target =
+      tcc::createTarget(options.target, options.cpu, error);
   if (mlir::failed(target)) {
     llvm::errs() << "tcc: error: " << error << "\n";
     return kExitUsageError;
   }
-  compileOptions.target = *target;
+  compileOptions.target = std::move(*target);
   bool binary = compileOptions.emit == tcc::EmitKind::Obj || compileOptions.emit == tcc::EmitKind::So;
   if (binary && options.output.empty() && !options.check) {
     llvm::errs() << "tcc: error: --emit=" << options.emit << " needs -o PATH\n";

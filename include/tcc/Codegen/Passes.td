@@ -130,7 +130,7 @@ def ApproximateMath : Pass<"tcc-approximate-math", "mlir::ModuleOp"> {
     (sqrt, floor, abs, fma) stay.
   }];
   let dependentDialects = ["::mlir::math::MathDialect", "::mlir::arith::ArithDialect",
-                           "::mlir::vector::VectorDialect", "::mlir::x86vector::X86VectorDialect"];
+                           "::mlir::vector::VectorDialect"];
 }
 
 def TileContractions : Pass<"tcc-tile-contractions", "mlir::ModuleOp"> {
@@ -143,7 +143,7 @@ def TileContractions : Pass<"tcc-tile-contractions", "mlir::ModuleOp"> {
     `scf.parallel` over the other parallel dims, with a row dim i (one the scalar operand
     reads and the vector operand does not: matmul's rows, the output channels) tiled by R;
     inside, R x V vector accumulators over j (R <= 8, V <= 4, chosen by a cost model within
-    the target's registers: 16 at vector-bits=256, 32 at 512), reduction loops that load V
+    the target's `vector-registers`), reduction loops that load V
     vectors of b, broadcast R scalars of a and issue R x V `vector.fma`, and the accumulators
     stored once. Remainder rows get an exact smaller tile and remainder columns masked
     vectors. In a kernel marked `tcc.epilogue` the fill's value starts the accumulators and
@@ -175,7 +175,11 @@ def TileContractions : Pass<"tcc-tile-contractions", "mlir::ModuleOp"> {
   }];
   let options = [
     Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"256",
-           "bits of one vector register (256: AVX2, the default x86-64-v3 target; 512: AVX-512)">,
+           "bits of one vector register (128: NEON; 256: AVX2, the default x86-64-v3 target; "
+           "512: AVX-512)">,
+    Option<"vectorRegisters", "vector-registers", "int64_t", /*default=*/"16",
+           "architectural vector registers, which bound the tile (x86-64: 16, 32 with AVX-512; "
+           "AArch64: 32); the target's info gives both">,
     Option<"splitWideFma", "split-wide-fma", "bool", /*default=*/"false",
            "the core runs a 512-bit FMA as two 256-bit halves (AMD Zen 4): the tile cost counts "
            "a 512-bit FMA twice a 256-bit one, so short column tails on half-width vectors pay off">,

@@ -1,12 +1,15 @@
 //===- Package.h - from the LLVM dialect to model.so -----------------------------*- C++ -*-===//
 //
-// The last stages of the pipeline: the model's interface (what the descriptor publishes),
-// the CPU target, LLVM IR with the model descriptor (runtime/include/tcc/model_abi.h),
-// machine code, and the in-process link into a shared library.
+// The target-neutral last stages: the model's interface (what the descriptor publishes), the
+// weights blob, and LLVM IR with the model descriptor (runtime/include/tcc/model_abi.h,
+// through tcc/Package/ModelAbi.h). Machine code and the link are the target's
+// (tcc/Target/Target.h).
 //
 //===----------------------------------------------------------------------------------===//
 #ifndef TCC_PACKAGE_PACKAGE_H
 #define TCC_PACKAGE_PACKAGE_H
+
+#include "tcc/Target/Target.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/LLVM.h"
@@ -53,19 +56,6 @@ struct ModelInterface {
 /// (`onnx.name`), element types, shapes and the symbols bound to the inputs.
 mlir::FailureOr<ModelInterface> getModelInterface(mlir::ModuleOp module);
 
-/// The machine code is generated for.
-struct CpuTarget {
-  std::string triple;   ///< e.g. x86_64-unknown-linux-gnu
-  std::string cpu;      ///< e.g. x86-64-v3
-  std::string features; ///< the LLVM feature string for `cpu` (may be empty)
-  std::string requiredFeatures; ///< what the runtime checks at load, e.g. "+avx2,+fma"
-};
-
-/// Resolves `--target` ("host", "cpu", "cpu:x86_64-linux", "cpu:aarch64-linux") and `--cpu`
-/// ("" for the portable baseline x86-64-v3 / generic armv8.2-a, "native", or a CPU name).
-mlir::FailureOr<CpuTarget> resolveCpuTarget(llvm::StringRef target, llvm::StringRef cpu,
-                                            std::string &error);
-
 /// Moves every large constant global into one 64-byte-aligned blob (`blob`), replacing its
 /// uses with views into the external global `tcc_weights`. Run after bufferization.
 mlir::LogicalResult packWeights(mlir::ModuleOp module, std::vector<char> &blob);
@@ -86,18 +76,8 @@ std::unique_ptr<llvm::Module> buildWeightsModule(llvm::ArrayRef<char> blob,
 /// descriptor, its entry points and queries. Only the descriptor symbol is exported.
 std::unique_ptr<llvm::Module> buildModelModule(mlir::ModuleOp module,
                                                const ModelInterface &interface,
-                                               const CpuTarget &target,
+                                               const HostMachine &host,
                                                llvm::LLVMContext &context, std::string &error);
-
-/// Optimizes `module` (O3, unless `optimize` is false) and emits an object file or assembly.
-mlir::LogicalResult emitMachineCode(llvm::Module &module, const CpuTarget &target,
-                                    bool assembly, llvm::SmallVectorImpl<char> &out,
-                                    std::string &error, bool optimize = true);
-
-/// Links `objects` into the shared library `outputPath` with the in-process LLD, adding
-/// compiler-rt's builtins statically. In-process links are serialized.
-mlir::LogicalResult linkSharedLibrary(llvm::ArrayRef<llvm::SmallVector<char, 0>> objects,
-                                      llvm::StringRef outputPath, std::string &error);
 
 } // namespace tcc
 

@@ -3,11 +3,13 @@
 #define TCC_PIPELINES_COMPILER_H
 
 #include "tcc/Package/Package.h"
+#include "tcc/Target/Target.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OperationSupport.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <memory>
 #include <optional>
 
 namespace tcc {
@@ -20,7 +22,8 @@ std::optional<EmitKind> parseEmitKind(llvm::StringRef name);
 
 struct CompileOptions {
   EmitKind emit = EmitKind::So;
-  CpuTarget target;
+  /// What to compile for (tcc::createTarget); required from the kernel stage on.
+  std::shared_ptr<const Target> target;
   bool printIrAfterAll = false;
   mlir::OpPrintingFlags printing;
   /// Differentiate (tcc-autodiff): what with respect to ("params", "inputs" or names) and

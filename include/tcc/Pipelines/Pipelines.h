@@ -18,14 +18,9 @@ void buildOnnxToPrimPipeline(mlir::OpPassManager &pm);
 /// result is the IR `tcc --emit=kernel` prints.
 mlir::LogicalResult buildPrimToKernelPipeline(mlir::OpPassManager &pm);
 
-/// buffers -> the LLVM dialect: contraction tiles for `vectorBits`-bit vectors (256: AVX2,
-/// 512: AVX-512), loops, run-time checks, math approximations, LLVM.
-/// `splitWideFma`: the target core runs a 512-bit FMA as two 256-bit halves (Zen 4).
-mlir::LogicalResult buildKernelToLLVMPipeline(mlir::OpPassManager &pm, int vectorBits = 256,
-                                              bool splitWideFma = false);
-
 /// Registers the pipelines above under their names (`tcc-onnx-to-prim`,
-/// `tcc-prim-to-kernel`, `tcc-kernel-to-llvm`) for tcc-opt.
+/// `tcc-prim-to-kernel`) and the targets' (`tcc-kernel-to-llvm`, the CPU's) for tcc-opt.
+/// After `tcc-prim-to-kernel` the pipeline is the target's (Target::buildKernelPipeline).
 void registerPipelines();
 
 } // namespace tcc

@@ -1,5 +1,5 @@
-//===- MachineCode.cpp - LLVM IR -> optimized object code ----------------------------===//
-#include "tcc/Package/Package.h"
+//===- MachineCode.cpp - LLVM IR -> optimized object code for a host machine ---------===//
+#include "tcc/Target/Target.h"
 
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
@@ -13,7 +13,7 @@
 using namespace mlir;
 
 namespace {
-std::unique_ptr<llvm::TargetMachine> createTargetMachine(const tcc::CpuTarget &target,
+std::unique_ptr<llvm::TargetMachine> createTargetMachine(const tcc::HostMachine &target,
                                                          std::string &error) {
   static bool initialized = [] {
     llvm::InitializeAllTargetInfos();
@@ -35,7 +35,7 @@ std::unique_ptr<llvm::TargetMachine> createTargetMachine(const tcc::CpuTarget &t
 }
 } // namespace
 
-LogicalResult tcc::emitMachineCode(llvm::Module &module, const CpuTarget &target, bool assembly,
+LogicalResult tcc::emitMachineCode(llvm::Module &module, const HostMachine &target, bool assembly,
                                    llvm::SmallVectorImpl<char> &out, std::string &error,
                                    bool optimize) {
   std::unique_ptr<llvm::TargetMachine> machine = createTargetMachine(target, error);

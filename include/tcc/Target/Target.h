@@ -1,0 +1,107 @@
+//===- Target.h - the machine a model is compiled for ---------------------------*- C++ -*-===//
+//
+// One interface per target, one folder per implementation (lib/Target/<name>/). The stages
+// before code generation (import, decomposition, lowering, fusion, planning) know no target
+// beyond the TargetInfo they are given; everything that depends on the machine (the kernel
+// pipeline, launch lowering, machine code, packaging, the link) is a member of the target.
+// `--target` and `--cpu` are parsed once, by createTarget.
+//
+//===----------------------------------------------------------------------------------===//
+#ifndef TCC_TARGET_TARGET_H
+#define TCC_TARGET_TARGET_H
+
+#include "mlir/Support/LLVM.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <memory>
+#include <string>
+
+namespace llvm {
+class Module;
+} // namespace llvm
+
+namespace mlir {
+class OpPassManager;
+} // namespace mlir
+
+namespace tcc {
+
+/// The CPU that runs model.so's host code (and, for the CPU target, its kernels).
+struct HostMachine {
+  std::string triple;   ///< e.g. x86_64-unknown-linux-gnu, aarch64-unknown-linux-gnu
+  std::string cpu;      ///< e.g. x86-64-v3, generic, neoverse-v2
+  std::string features; ///< the LLVM feature string the code is generated with (may be empty)
+  /// What the runtime checks at load, e.g. "+avx2,+fma" (model_abi.h, cpu_features).
+  std::string requiredFeatures;
+};
+
+/// What kernel code generation may ask of a target's processor.
+struct TargetInfo {
+  /// Widest vector register the kernels use, in bits (NEON 128, AVX2 256, AVX-512 512).
+  int64_t vectorBits = 256;
+  /// Architectural vector registers, which bound register tiles (x86: 16, 32 with AVX-512;
+  /// AArch64: 32).
+  int64_t vectorRegisters = 16;
+  /// A full-width FMA issues as two halves (AMD Zen 4's AVX-512): tiles then prefer
+  /// half-width vectors for short column tails.
+  bool splitWideFma = false;
+};
+
+/// A compilation target: a processor for the kernels and a host machine for the rest.
+class Target {
+public:
+  virtual ~Target();
+
+  /// The target's name as `--target` spells its kind: "cpu", later "nvidia", "amd", "apple".
+  virtual llvm::StringRef getName() const = 0;
+  const HostMachine &getHost() const { return host; }
+  const TargetInfo &getInfo() const { return info; }
+
+  /// Buffers and loops (the IR `--emit=kernel` prints) to the LLVM dialect: the target's
+  /// kernel code generation, its launch lowering and the host code's lowering.
+  virtual mlir::LogicalResult buildKernelPipeline(mlir::OpPassManager &pm) const = 0;
+
+  /// Optimizes `module` (O3 unless `optimize` is false) and emits host machine code: an
+  /// object file, or assembly when `assembly` is set.
+  virtual mlir::LogicalResult emitHostCode(llvm::Module &module, bool assembly,
+                                           llvm::SmallVectorImpl<char> &out,
+                                           std::string &error, bool optimize = true) const;
+
+  /// Links `objects` into the shared library at `outputPath` (ELF or Mach-O by the host
+  /// triple), with the host's compiler builtins linked in statically.
+  virtual mlir::LogicalResult linkLibrary(llvm::ArrayRef<llvm::SmallVector<char, 0>> objects,
+                                          llvm::StringRef outputPath, std::string &error) const;
+
+protected:
+  Target(HostMachine host, TargetInfo info) : host(std::move(host)), info(info) {}
+
+  HostMachine host;
+  TargetInfo info;
+};
+
+/// Parses `--target` ("host", "cpu", "cpu:x86_64-linux", "cpu:aarch64-linux") and `--cpu`
+/// ("" for the target's portable baseline, "native", or a CPU name) into a target. On a bad
+/// value, `error` says what is accepted.
+mlir::FailureOr<std::unique_ptr<Target>> createTarget(llvm::StringRef spec, llvm::StringRef cpu,
+                                                      std::string &error);
+
+/// Registers each target's pipelines under their names, for tcc-opt.
+void registerTargetPipelines();
+
+/// Optimizes and emits machine code for `machine` (the helper behind emitHostCode, for
+/// targets that generate more than one kind of code).
+mlir::LogicalResult emitMachineCode(llvm::Module &module, const HostMachine &machine,
+                                    bool assembly, llvm::SmallVectorImpl<char> &out,
+                                    std::string &error, bool optimize = true);
+
+/// Links `objects` into a shared library for `triple` with the in-process LLD and the
+/// compiler builtins found for that triple (compiler-rt, else the cross toolchain's libgcc).
+/// In-process links are serialized.
+mlir::LogicalResult linkSharedLibrary(llvm::ArrayRef<llvm::SmallVector<char, 0>> objects,
+                                      llvm::StringRef triple, llvm::StringRef outputPath,
+                                      std::string &error);
+
+} // namespace tcc
+
+#endif // TCC_TARGET_TARGET_H

@@ -1,0 +1,205 @@
+//===- CpuTarget.cpp - x86-64 and AArch64: which CPU, its registers, its pipeline -----===//
+#include "CpuTarget.h"
+
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/TargetParser/Host.h"
+#include "llvm/TargetParser/Triple.h"
+
+using namespace mlir;
+
+namespace {
+/// The features the runtime can check, per architecture (runtime/src/cpu_features.c).
+constexpr const char *kX86Checked[] = {"sse4.2", "avx", "avx2", "fma", "f16c", "bmi", "bmi2",
+                                       "avx512f", "avx512bw", "avx512vl", "avx512dq",
+                                       "avx512bf16", "avx512vnni"};
+constexpr const char *kAArch64Checked[] = {"neon", "fullfp16", "dotprod", "bf16", "sve"};
+
+/// CPUs whose 512-bit FMAs issue as two 256-bit halves (AMD Zen 4); later cores and
+/// Intel's have full-width units.
+constexpr llvm::StringLiteral kSplitWideFmaCpus[] = {"znver4"};
+
+/// The checked features a named x86 micro-architecture level implies.
+std::string x86LevelFeatures(llvm::StringRef cpu) {
+  std::string v2 = "+sse4.2";
+  std::string v3 = v2 + ",+avx,+avx2,+bmi,+bmi2,+f16c,+fma";
+  std::string v4 = v3 + ",+avx512f,+avx512bw,+avx512vl,+avx512dq";
+  if (cpu == "x86-64-v2")
+    return v2;
+  if (cpu == "x86-64-v3")
+    return v3;
+  if (cpu == "x86-64-v4")
+    return v4;
+  return "";
+}
+
+/// The checked features (as "+a,+b") of a CPU LLVM knows by name, from its CPU tables; empty
+/// when LLVM does not know the name.
+std::string namedCpuFeatures(const std::string &triple, llvm::StringRef cpu,
+                             llvm::ArrayRef<const char *> checked) {
+  static bool initialized = [] {
+    llvm::InitializeAllTargetInfos();
+    llvm::InitializeAllTargetMCs();
+    return true;
+  }();
+  (void)initialized;
+  std::string error;
+  llvm::Triple parsed(triple);
+  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(parsed, error);
+  if (!target)
+    return "";
+  std::unique_ptr<llvm::MCSubtargetInfo> info(target->createMCSubtargetInfo(parsed, cpu, ""));
+  if (!info || !info->isCPUStringValid(cpu))
+    return "";
+  std::string features;
+  for (const char *name : checked)
+    if (info->checkFeatures("+" + std::string(name)))
+      features += (features.empty() ? "+" : ",+") + std::string(name);
+  return features;
+}
+
+/// Whether an LLVM feature string ("+a,-b,...") enables `name`.
+bool enables(llvm::StringRef features, llvm::StringRef name) {
+  llvm::SmallVector<llvm::StringRef> entries;
+  features.split(entries, ',', -1, /*KeepEmpty=*/false);
+  return llvm::any_of(entries, [&](llvm::StringRef entry) {
+    return entry.consume_front("+") && entry == name;
+  });
+}
+
+/// The host machine for `arch` and `cpu` (see createCpuTarget).
+FailureOr<tcc::HostMachine> resolveHost(llvm::StringRef arch, llvm::StringRef cpu,
+                                        llvm::StringRef hostArch, std::string &error) {
+  tcc::HostMachine result;
+  result.triple = (arch + "-unknown-linux-gnu").str();
+  bool native = cpu == "native";
+  if (native && arch != hostArch) {
+    error = "--cpu=native needs the host's architecture, not " + arch.str();
+    return failure();
+  }
+  if (native) {
+    result.cpu = llvm::sys::getHostCPUName().str();
+    llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
+    std::string llvmFeatures, required;
+    for (auto &entry : features) {
+      llvmFeatures += (llvmFeatures.empty() ? "" : ",") + std::string(entry.second ? "+" : "-") +
+                      entry.first().str();
+    }
+    auto checked = arch == "x86_64" ? llvm::ArrayRef<const char *>(kX86Checked)
+                                    : llvm::ArrayRef<const char *>(kAArch64Checked);
+    for (const char *name : checked)
+      if (features.lookup(name))
+        required += (required.empty() ? "+" : ",+") + std::string(name);
+    result.features = llvmFeatures;
+    result.requiredFeatures = required;
+    return result;
+  }
+  if (arch == "x86_64") {
+    result.cpu = cpu.empty() ? "x86-64-v3" : cpu.str();
+    result.requiredFeatures = x86LevelFeatures(result.cpu);
+    // The AVX-512 level: its features are the code's too, so the tiles take 512-bit vectors.
+    if (result.cpu == "x86-64-v4")
+      result.features = result.requiredFeatures;
+    if (result.requiredFeatures.empty() && !cpu.empty() && !cpu.starts_with("x86-64")) {
+      // A named CPU (znver4, skylake, ...): LLVM generates code with all of its features, so
+      // the library requires the checked ones it has (a CPU without them gets a clear error
+      // at load time, not an illegal instruction), and the tiles use them (512-bit vectors
+      // when it has AVX-512).
+      std::string named = namedCpuFeatures(result.triple, result.cpu, kX86Checked);
+      result.requiredFeatures = named.empty() ? x86LevelFeatures("x86-64-v2") : named;
+      result.features = named;
+    }
+    return result;
+  }
+  result.cpu = cpu.empty() ? "generic" : cpu.str();
+  result.features = cpu.empty() ? "+v8.2a,+neon,+fullfp16" : "";
+  result.requiredFeatures = cpu.empty() ? "+neon,+fullfp16" : "+neon";
+  if (!cpu.empty()) {
+    // A named core (neoverse-v1, neoverse-v2, ...) requires the checked features it has.
+    std::string named = namedCpuFeatures(result.triple, result.cpu, kAArch64Checked);
+    if (!named.empty())
+      result.requiredFeatures = named;
+  }
+  return result;
+}
+
+/// What the kernels may use of the host's vector unit.
+tcc::TargetInfo describeProcessor(const tcc::HostMachine &host) {
+  tcc::TargetInfo info;
+  if (llvm::Triple(host.triple).isAArch64()) {
+    // NEON: 32 registers of 128 bits. (SVE's wider vectors are not used yet.)
+    info.vectorBits = 128;
+    info.vectorRegisters = 32;
+    return info;
+  }
+  // x86-64: AVX-512 when the code may use it (--cpu=native on such a CPU, or a named one),
+  // else AVX2; AVX-512 also doubles the register file.
+  info.vectorBits = enables(host.features, "avx512f") ? 512 : 256;
+  info.vectorRegisters = info.vectorBits >= 512 ? 32 : 16;
+  info.splitWideFma = llvm::is_contained(kSplitWideFmaCpus, host.cpu);
+  return info;
+}
+
+// Kernels on buffers to the LLVM dialect: contraction tiles for the target's vector
+// registers, loops, kernels that take a range of their outer loop (run through the
+// runtime's parallel_for), run-time checks, polynomial math, LLVM. Each step is a registered
+// pass that tcc-opt can run alone.
+constexpr const char *kCpuKernelPipeline =
+    "tcc-collapse-dims,cse,tcc-tile-contractions{{vector-bits={0} vector-registers={1} "
+    "split-wide-fma={2}},tcc-expand-copies,tcc-order-loops,convert-linalg-to-parallel-loops,"
+    "tcc-range-kernels,tcc-lower-checks,tcc-approximate-math,tcc-lower-runtime-calls,"
+    "canonicalize,expand-strided-metadata,lower-affine,convert-scf-to-cf,convert-math-to-funcs,"
+    "convert-vector-to-llvm,finalize-memref-to-llvm,convert-arith-to-llvm,convert-math-to-llvm,"
+    "convert-index-to-llvm,convert-func-to-llvm,convert-cf-to-llvm,reconcile-unrealized-casts,"
+    "canonicalize";
+
+class CpuTarget final : public tcc::Target {
+public:
+  CpuTarget(tcc::HostMachine host) : Target(host, describeProcessor(host)) {}
+
+  llvm::StringRef getName() const override { return "cpu"; }
+
+  LogicalResult buildKernelPipeline(OpPassManager &pm) const override {
+    return parsePassPipeline(llvm::formatv(kCpuKernelPipeline, info.vectorBits,
+                                           info.vectorRegisters,
+                                           info.splitWideFma ? "true" : "false")
+                                 .str(),
+                             pm);
+  }
+};
+} // namespace
+
+FailureOr<std::unique_ptr<tcc::Target>>
+tcc::createCpuTarget(llvm::StringRef variant, llvm::StringRef cpu, std::string &error) {
+  llvm::Triple host(llvm::sys::getDefaultTargetTriple());
+  llvm::StringRef hostArch = host.getArch() == llvm::Triple::aarch64 ? "aarch64" : "x86_64";
+  llvm::StringRef arch;
+  if (variant.empty())
+    arch = hostArch;
+  else if (variant == "x86_64-linux")
+    arch = "x86_64";
+  else if (variant == "aarch64-linux")
+    arch = "aarch64";
+  else
+    return failure(); // createTarget names what is supported
+  FailureOr<HostMachine> machine = resolveHost(arch, cpu, hostArch, error);
+  if (failed(machine))
+    return failure();
+  return std::unique_ptr<Target>(std::make_unique<CpuTarget>(*machine));
+}
+
+void tcc::registerCpuTargetPipelines() {
+  // tcc-opt runs the default x86-64 pipeline by this name (the tiles' options can be set on
+  // tcc-tile-contractions when the passes are given one by one).
+  PassPipelineRegistration<>(
+      "tcc-kernel-to-llvm", "Lower buffers and loops to the LLVM dialect (CPU, x86-64-v3)",
+      [](OpPassManager &pm) {
+        (void)parsePassPipeline(llvm::formatv(kCpuKernelPipeline, 256, 16, "false").str(), pm);
+      });
+}

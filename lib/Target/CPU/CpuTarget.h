@@ -1,0 +1,22 @@
+//===- CpuTarget.h - x86-64 and AArch64 CPUs: kernels in the host code ------*- C++ -*-===//
+#ifndef TCC_LIB_TARGET_CPU_CPUTARGET_H
+#define TCC_LIB_TARGET_CPU_CPUTARGET_H
+
+#include "tcc/Target/Target.h"
+
+namespace tcc {
+
+/// The CPU target for `variant` ("" for this machine's architecture, "x86_64-linux",
+/// "aarch64-linux") and `cpu` ("" for the portable baseline: x86-64-v3, or armv8.2-a with
+/// NEON and fp16; "native"; or a CPU LLVM knows). Fails with `error` set for a `cpu` that
+/// cannot be used, and with `error` empty for an unknown variant.
+mlir::FailureOr<std::unique_ptr<Target>> createCpuTarget(llvm::StringRef variant,
+                                                         llvm::StringRef cpu,
+                                                         std::string &error);
+
+/// Registers the CPU kernel pipeline for tcc-opt (`tcc-kernel-to-llvm`).
+void registerCpuTargetPipelines();
+
+} // namespace tcc
+
+#endif // TCC_LIB_TARGET_CPU_CPUTARGET_H

@@ -1,0 +1,57 @@
+//===- Target.cpp - the table of targets and what they share -------------------------===//
+#include "tcc/Target/Target.h"
+
+#include "CPU/CpuTarget.h"
+
+#include "llvm/TargetParser/Host.h"
+#include "llvm/TargetParser/Triple.h"
+
+using namespace mlir;
+
+tcc::Target::~Target() = default;
+
+LogicalResult tcc::Target::emitHostCode(llvm::Module &module, bool assembly,
+                                        llvm::SmallVectorImpl<char> &out, std::string &error,
+                                        bool optimize) const {
+  return emitMachineCode(module, host, assembly, out, error, optimize);
+}
+
+LogicalResult tcc::Target::linkLibrary(llvm::ArrayRef<llvm::SmallVector<char, 0>> objects,
+                                       llvm::StringRef outputPath, std::string &error) const {
+  return linkSharedLibrary(objects, host.triple, outputPath, error);
+}
+
+namespace {
+/// A kind of target: the prefix of `--target` before ':' and the factory that reads the rest
+/// (adding a target is a folder under lib/Target plus a row here).
+struct TargetKind {
+  llvm::StringRef name;
+  FailureOr<std::unique_ptr<tcc::Target>> (*create)(llvm::StringRef variant, llvm::StringRef cpu,
+                                                    std::string &error);
+};
+constexpr TargetKind kTargetKinds[] = {{"cpu", tcc::createCpuTarget}};
+
+constexpr const char *kSupported =
+    "host, cpu, cpu:x86_64-linux, cpu:aarch64-linux (GPU targets are not available yet)";
+} // namespace
+
+FailureOr<std::unique_ptr<tcc::Target>> tcc::createTarget(llvm::StringRef spec,
+                                                          llvm::StringRef cpu,
+                                                          std::string &error) {
+  // "host" is the CPU target for this machine's architecture.
+  if (spec.empty() || spec == "host")
+    spec = "cpu";
+  auto [kind, variant] = spec.split(':');
+  for (const TargetKind &candidate : kTargetKinds) {
+    if (candidate.name != kind)
+      continue;
+    FailureOr<std::unique_ptr<Target>> target = candidate.create(variant, cpu, error);
+    if (failed(target) && error.empty())
+      error = "unknown target '" + spec.str() + "'; supported: " + kSupported;
+    return target;
+  }
+  error = "unknown target '" + spec.str() + "'; supported: " + kSupported;
+  return failure();
+}
+
+void tcc::registerTargetPipelines() { registerCpuTargetPipelines(); }
