@@ -488,6 +488,12 @@ void tcc_model_release(tcc_model *model) {
     destroy_model(model);
 }
 
+const tcc_device *tcc_model_device(const tcc_model *model) {
+  // Every descriptor today is of CPU code; a device field will come with the first GPU models.
+  (void)model;
+  return &tcc_cpu_device;
+}
+
 tcc_status tcc_model_check_cpu_again(const tcc_model *model, const char *where) {
   if (!(model->flags & TCC_MODEL_FLAG_SKIP_CPU_CHECK))
     return NULL;

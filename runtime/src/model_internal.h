@@ -4,6 +4,7 @@
 
 #include <stdatomic.h>
 
+#include "device.h"
 #include "tcc/runtime.h"
 
 /// Limits beyond which a descriptor's counts are treated as corrupt.
@@ -34,13 +35,19 @@ struct tcc_model {
 /// Describes a tensor for messages: "input 1 'b'".
 #define TCC_TENSOR_FORMAT "%s %zu '%s'"
 
-/// Checks one tensor passed for `entry` (everything but the dims' values and the symbols):
-/// not null, on the CPU, of the right dtype and rank, with non-negative dims, compact
-/// row-major strides, data present and aligned. On success *out_bytes is its size in bytes.
-/// `function` and `kind` ("input"/"output") go into the message.
-tcc_status tcc_check_tensor_layout(const char *function, const char *kind, size_t index,
-                                   const tcc_tensor_entry *entry, const DLTensor *tensor,
-                                   uint64_t *out_bytes);
+/// The device the model's code runs on: its sessions allocate their workspace and parameters
+/// there and its tensors must be in its memory. Every model is a CPU model today; when GPU
+/// models exist, a descriptor field will name the device type, looked up with
+/// tcc_device_for_type when the model is loaded. Static; thread-safe.
+const tcc_device *tcc_model_device(const tcc_model *model);
+
+/// Checks one tensor passed for `entry` of `model` (everything but the dims' values and the
+/// symbols): not null, on the model's device, of the right dtype and rank, with non-negative
+/// dims, compact row-major strides, data present and aligned. On success *out_bytes is its
+/// size in bytes. `function` and `kind` ("input"/"output") go into the message.
+tcc_status tcc_check_tensor_layout(const tcc_model *model, const char *function,
+                                   const char *kind, size_t index, const tcc_tensor_entry *entry,
+                                   const DLTensor *tensor, uint64_t *out_bytes);
 
 /// Checks the inputs (count, each tensor, dims) and binds every symbol to its value in
 /// `symbol_values` (num_symbols entries).

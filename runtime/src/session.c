@@ -1,11 +1,13 @@
-//===- session.c - a session: thread pool, workspace and the run entry point -------------===//
+//===- session.c - a session: device queue, workspace and the run entry point ------------===//
 //
 // Everything a run needs is allocated when the session is created (the per-run tables) or
 // the first time a run needs it (the workspace, which then only grows), so that repeated runs
 // of one size allocate nothing. The strings a run makes live in the session's string arena
-// (strings.c), which is reset when the next run starts.
+// (strings.c), which is reset when the next run starts. The workspace, the parameters and the
+// parallel loops belong to the model's device (device.h): the CPU's heap and thread pool.
 //
 //===------------------------------------------------------------------------------------===//
+#include "device.h"
 #include "model_internal.h"
 #include "status_internal.h"
 #include "strings_internal.h"
@@ -23,8 +25,9 @@
 
 struct tcc_session {
   tcc_model *model; // one reference
+  const tcc_device *device; // the model's
   int32_t num_threads;
-  tcc_thread_pool *pool;
+  tcc_device_queue *queue; // runs the parallel loops (the CPU's: a thread pool)
   _Atomic int running;
 
   // Per-run tables, sized for the model when the session is created.
@@ -37,9 +40,9 @@ struct tcc_session {
   void **output_data;
   // Byte ranges of the tensors of this run, for the overlap check; empty ones are [0, 0).
   uintptr_t *input_begin, *input_end, *output_begin, *output_end;
-  void *workspace;
+  void *workspace; // device memory
   size_t workspace_capacity;
-  void *parameters; // parameters_size bytes, 64-byte aligned; NULL without parameters
+  void *parameters; // device memory, parameters_size bytes, 64-byte aligned (or NULL: none)
   tcc_strings *strings; // the bytes of the strings runs make; reset by each run
 
   // Image by image (the model's batch_symbol, unless TCC_SESSION_FLAG_WHOLE_BATCH): up to
@@ -67,13 +70,6 @@ static _Alignas(WORKSPACE_ALIGNMENT) unsigned char empty_tensor_data[WORKSPACE_A
 // The import table given to the model
 //===------------------------------------------------------------------------------------===//
 
-static void import_parallel_for(void *context, int64_t count,
-                                void (*body)(void *arg, int64_t begin, int64_t end),
-                                void *arg) {
-  tcc_session *session = context;
-  tcc_thread_pool_parallel_for(session->pool, count, body, arg);
-}
-
 static void import_report_error(void *context, const char *message) {
   tcc_session *session = context;
   // The first error wins; kernels running in parallel may report at the same time.
@@ -84,6 +80,20 @@ static void import_report_error(void *context, const char *message) {
   size_t length = strnlen(message, MAX_ERROR_MESSAGE - 1);
   memcpy(session->error_message, message, length);
   session->error_message[length] = '\0';
+}
+
+static void import_parallel_for(void *context, int64_t count,
+                                void (*body)(void *arg, int64_t begin, int64_t end),
+                                void *arg) {
+  tcc_session *session = context;
+  // An empty loop is no error for the import (model_abi.h), unlike for launch.
+  if (count <= 0 || !body)
+    return;
+  tcc_status status = session->device->launch(session->device, session->queue, count, body, arg);
+  if (status) { // never on the CPU; a GPU's failure fails the run with its message
+    import_report_error(context, tcc_status_message(status));
+    tcc_status_free(status);
+  }
 }
 
 // The string functions, appended to the table after the first release: models compiled
@@ -208,6 +218,7 @@ tcc_status tcc_session_create(tcc_model *model, const tcc_session_options *optio
   if (!session)
     return tcc_make_status(TCC_STATUS_RESOURCE_EXHAUSTED, "%s: out of memory", function);
   session->model = model;
+  session->device = tcc_model_device(model);
   tcc_model_retain(model);
   session->num_threads = num_threads;
   atomic_init(&session->running, 0);
@@ -246,7 +257,7 @@ tcc_status tcc_session_create(tcc_model *model, const tcc_session_options *optio
     tcc_session_release(session);
     return tcc_make_status(TCC_STATUS_RESOURCE_EXHAUSTED, "%s: out of memory", function);
   }
-  status = tcc_thread_pool_create(num_threads, &session->pool);
+  status = session->device->create_queue(session->device, num_threads, &session->queue);
   if (!status)
     status = tcc_strings_create(import_report_error, session, &session->strings);
   if (status) {
@@ -267,16 +278,24 @@ tcc_status tcc_session_create(tcc_model *model, const tcc_session_options *optio
   session->imports.string_concat = import_string_concat;
   session->imports.string_match = import_string_match;
   if (d->num_parameters > 0) {
+    const tcc_device *device = session->device;
     size_t bytes = ((size_t)d->parameters_size + WORKSPACE_ALIGNMENT - 1) / WORKSPACE_ALIGNMENT *
                    WORKSPACE_ALIGNMENT;
-    session->parameters = aligned_alloc(WORKSPACE_ALIGNMENT, bytes ? bytes : WORKSPACE_ALIGNMENT);
-    if (!session->parameters) {
+    status = device->allocate(device, bytes ? bytes : WORKSPACE_ALIGNMENT, WORKSPACE_ALIGNMENT,
+                              &session->parameters);
+    if (status)
+      status = tcc_annotate_status(status, "%s: cannot allocate the %lld-byte parameter buffer",
+                                   function, (long long)d->parameters_size);
+    else
+      status = tcc_annotate_status(device->copy(device, session->parameters,
+                                                d->initial_parameters,
+                                                (size_t)d->parameters_size,
+                                                TCC_COPY_HOST_TO_DEVICE),
+                                   "%s: cannot initialize the parameter buffer", function);
+    if (status) {
       tcc_session_release(session);
-      return tcc_make_status(TCC_STATUS_RESOURCE_EXHAUSTED,
-                             "%s: cannot allocate the %lld-byte parameter buffer", function,
-                             (long long)d->parameters_size);
+      return status;
     }
-    memcpy(session->parameters, d->initial_parameters, (size_t)d->parameters_size);
   }
   session->imports.parameters = session->parameters;
   tcc_session_stats stats = TCC_SESSION_STATS_INIT;
@@ -288,10 +307,11 @@ tcc_status tcc_session_create(tcc_model *model, const tcc_session_options *optio
 void tcc_session_release(tcc_session *session) {
   if (!session)
     return;
-  tcc_thread_pool_destroy(session->pool);
+  const tcc_device *device = session->device;
+  device->destroy_queue(device, session->queue);
   tcc_strings_destroy(session->strings);
-  free(session->workspace);
-  free(session->parameters);
+  device->free(device, session->workspace);
+  device->free(device, session->parameters);
   free(session->symbol_values);
   free(session->output_shapes);
   free(session->actual_shapes);
@@ -355,7 +375,8 @@ static tcc_status check_outputs(tcc_session *session, const char *function,
     const tcc_tensor_entry *entry = &model->outputs[o];
     const DLTensor *tensor = outputs[o];
     uint64_t bytes;
-    tcc_status status = tcc_check_tensor_layout(function, "output", o, entry, tensor, &bytes);
+    tcc_status status =
+        tcc_check_tensor_layout(model, function, "output", o, entry, tensor, &bytes);
     if (status)
       return status;
     for (int32_t k = 0; k < entry->info.rank; ++k) {
@@ -407,12 +428,13 @@ static tcc_status reserve_workspace(tcc_session *session, const char *function, 
   if (session->workspace && needed <= session->workspace_capacity)
     return NULL;
   uint64_t rounded = needed ? needed : WORKSPACE_ALIGNMENT;
-  void *workspace = aligned_alloc(WORKSPACE_ALIGNMENT, (size_t)rounded);
-  if (!workspace)
-    return tcc_make_status(TCC_STATUS_RESOURCE_EXHAUSTED,
-                           "%s: cannot allocate a workspace of %lld bytes", function,
-                           (long long)rounded);
-  free(session->workspace);
+  const tcc_device *device = session->device;
+  void *workspace = NULL;
+  tcc_status status = device->allocate(device, (size_t)rounded, WORKSPACE_ALIGNMENT, &workspace);
+  if (status)
+    return tcc_annotate_status(status, "%s: cannot allocate a workspace of %lld bytes", function,
+                               (long long)rounded);
+  device->free(device, session->workspace);
   session->workspace = workspace;
   session->workspace_capacity = (size_t)rounded;
   session->stats.workspace_allocations++;
@@ -490,10 +512,15 @@ static tcc_status run_split(tcc_session *session, const char *function, int32_t 
         (int64_t)((session->output_end[o] - session->output_begin[o]) / (uint64_t)batch);
 
   lane_plan plan = {session, batch / lanes, slot};
+  const tcc_device *device = session->device;
   if (lanes == 1)
     run_lanes(&plan, 0, 1);
   else
-    tcc_thread_pool_parallel_for(session->pool, lanes, run_lanes, &plan);
+    status = device->launch(device, session->queue, lanes, run_lanes, &plan);
+  if (!status)
+    status = device->synchronize(device, session->queue);
+  if (status)
+    return tcc_annotate_status(status, "%s: cannot run the batch image by image", function);
   int32_t code = TCC_RUN_OK;
   for (int64_t lane = 0; lane < lanes && code == TCC_RUN_OK; ++lane)
     code = session->lane_codes[lane];
@@ -639,8 +666,8 @@ static tcc_status find_parameter(const tcc_session *session, const char *functio
     if (strcmp(entry->info.name, name) != 0)
       continue;
     uint64_t bytes;
-    tcc_status status = tcc_check_tensor_layout(function, "parameter", (size_t)i, entry, tensor,
-                                                &bytes);
+    tcc_status status = tcc_check_tensor_layout(model, function, "parameter", (size_t)i, entry,
+                                                tensor, &bytes);
     if (status)
       return status;
     for (int32_t k = 0; k < entry->info.rank; ++k)
@@ -665,9 +692,11 @@ tcc_status tcc_session_read_parameter(const tcc_session *session, const char *na
                                      &address, &bytes);
   if (status)
     return status;
+  // The destination passed the check of the model's device: a copy within the device.
   if (bytes)
-    memcpy(tcc_tensor_address(destination), address, (size_t)bytes);
-  return NULL;
+    status = session->device->copy(session->device, tcc_tensor_address(destination), address,
+                                   (size_t)bytes, TCC_COPY_DEVICE_TO_DEVICE);
+  return tcc_annotate_status(status, "tcc_session_read_parameter: parameter '%s'", name);
 }
 
 tcc_status tcc_session_write_parameter(tcc_session *session, const char *name,
@@ -681,7 +710,9 @@ tcc_status tcc_session_write_parameter(tcc_session *session, const char *name,
   if (atomic_load(&session->running))
     return tcc_make_status(TCC_STATUS_INTERNAL,
                            "tcc_session_write_parameter: the session is running");
+  // A copy within the device, as for read; the CPU's tolerates overlap (memmove).
   if (bytes)
-    memmove(address, tcc_tensor_address(source), (size_t)bytes);
-  return NULL;
+    status = session->device->copy(session->device, address, tcc_tensor_address(source),
+                                   (size_t)bytes, TCC_COPY_DEVICE_TO_DEVICE);
+  return tcc_annotate_status(status, "tcc_session_write_parameter: parameter '%s'", name);
 }

@@ -41,6 +41,30 @@ tcc_status tcc_make_status(tcc_status_code code, const char *format, ...) {
   return status;
 }
 
+tcc_status tcc_annotate_status(tcc_status cause, const char *format, ...) {
+  if (!cause)
+    return NULL;
+  va_list args;
+  va_start(args, format);
+  va_list measure;
+  va_copy(measure, args);
+  int length = vsnprintf(NULL, 0, format, measure);
+  va_end(measure);
+  char *context = length >= 0 ? malloc((size_t)length + 1) : NULL;
+  if (!context) {
+    va_end(args);
+    return cause;
+  }
+  vsnprintf(context, (size_t)length + 1, format, args);
+  va_end(args);
+  tcc_status status = tcc_make_status(cause->code, "%s: %s", context, cause->message);
+  free(context);
+  if (status->is_static)
+    return cause; // out of memory: the cause says more than "out of memory"
+  tcc_status_free(cause);
+  return status;
+}
+
 const char *tcc_runtime_version(void) { return TCC_RUNTIME_VERSION; }
 
 tcc_status_code tcc_status_code_of(tcc_status status) {

@@ -1,9 +1,9 @@
 //===- tensor_checks.c - checking DLTensors against a model, binding symbolic dims -------===//
 //
 // Tensors come from the caller and are not trusted: every property the model's code relies on
-// (dtype, rank, extents, dense row-major layout, alignment, CPU memory) is checked here before
-// any of it runs, and every mismatch becomes a status that names the tensor, the dim, and
-// expected vs actual.
+// (dtype, rank, extents, dense row-major layout, alignment, the model's device) is checked
+// here before any of it runs, and every mismatch becomes a status that names the tensor, the
+// dim, and expected vs actual.
 //
 //===------------------------------------------------------------------------------------===//
 #include "dtype_internal.h"
@@ -13,29 +13,6 @@
 
 #include <stdio.h>
 #include <stdlib.h>
-
-static const char *device_name(int device_type) {
-  switch (device_type) {
-  case kDLCUDA:
-    return "CUDA";
-  case kDLCUDAHost:
-    return "CUDA host";
-  case kDLOpenCL:
-    return "OpenCL";
-  case kDLVulkan:
-    return "Vulkan";
-  case kDLMetal:
-    return "Metal";
-  case kDLROCM:
-    return "ROCm";
-  case kDLROCMHost:
-    return "ROCm host";
-  case kDLCUDAManaged:
-    return "CUDA managed";
-  default:
-    return "unknown";
-  }
-}
 
 /// Writes "[1, 64]" or "[1, unbounded]".
 static void format_range(const tcc_symbol_desc *symbol, char *buffer, size_t capacity) {
@@ -49,19 +26,32 @@ static int in_range(const tcc_symbol_desc *symbol, int64_t value) {
   return value >= symbol->min && (symbol->max == -1 || value <= symbol->max);
 }
 
-tcc_status tcc_check_tensor_layout(const char *function, const char *kind, size_t index,
-                                   const tcc_tensor_entry *entry, const DLTensor *tensor,
-                                   uint64_t *out_bytes) {
+/// The error for a tensor on another device than the model's: UNIMPLEMENTED when the runtime
+/// has no backend for the tensor's device (a feature to come), else INVALID_ARGUMENT.
+static tcc_status wrong_device(const tcc_device *expected, const char *function, const char *kind,
+                               size_t index, const char *name, DLDeviceType given) {
+  const tcc_device *backend = NULL;
+  tcc_status lookup = tcc_device_for_type(given, &backend);
+  tcc_status_code code = lookup ? TCC_STATUS_UNIMPLEMENTED : TCC_STATUS_INVALID_ARGUMENT;
+  tcc_status_free(lookup);
+  return tcc_make_status(code,
+                         "%s: " TCC_TENSOR_FORMAT " is on device type %d (%s); only %s tensors "
+                         "(%s) are supported",
+                         function, kind, index, name, (int)given, tcc_device_type_name(given),
+                         tcc_device_type_name(expected->type),
+                         tcc_device_type_enumerator(expected->type));
+}
+
+tcc_status tcc_check_tensor_layout(const tcc_model *model, const char *function,
+                                   const char *kind, size_t index, const tcc_tensor_entry *entry,
+                                   const DLTensor *tensor, uint64_t *out_bytes) {
   const char *name = entry->info.name;
   if (!tensor)
     return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT, "%s: " TCC_TENSOR_FORMAT " is null",
                            function, kind, index, name);
-  if (tensor->device.device_type != kDLCPU)
-    return tcc_make_status(TCC_STATUS_UNIMPLEMENTED,
-                           "%s: " TCC_TENSOR_FORMAT " is on device type %d (%s); only CPU "
-                           "tensors (kDLCPU) are supported",
-                           function, kind, index, name, (int)tensor->device.device_type,
-                           device_name(tensor->device.device_type));
+  const tcc_device *device = tcc_model_device(model);
+  if (tensor->device.device_type != device->type)
+    return wrong_device(device, function, kind, index, name, tensor->device.device_type);
   if (!tcc_dtype_accepts_dlpack(entry->info.dtype, tensor->dtype)) {
     char actual[48];
     tcc_format_dlpack_type(tensor->dtype, actual, sizeof(actual));
@@ -238,7 +228,8 @@ tcc_status tcc_model_bind_inputs(const tcc_model *model, const char *function,
     const tcc_tensor_entry *entry = &model->inputs[i];
     const DLTensor *tensor = inputs[i];
     uint64_t bytes;
-    tcc_status status = tcc_check_tensor_layout(function, "input", i, entry, tensor, &bytes);
+    tcc_status status =
+        tcc_check_tensor_layout(model, function, "input", i, entry, tensor, &bytes);
     if (status)
       return status;
     for (int32_t k = 0; k < entry->info.rank; ++k) {

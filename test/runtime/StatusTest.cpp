@@ -1,6 +1,10 @@
 //===- StatusTest.cpp - tcc_status and tcc_runtime_version ------------------------------===//
 #include "RuntimeTestUtils.h"
 
+extern "C" {
+#include "status_internal.h"
+}
+
 #include <cstring>
 
 using namespace tcc_test;
@@ -52,4 +56,17 @@ TEST_CASE("the runtime reports its version", "[status]") {
   std::string version = tcc_runtime_version();
   CHECK(version == TCC_PROJECT_VERSION);
   CHECK(TCC_RUNTIME_API_VERSION == 1);
+}
+
+TEST_CASE("an annotated status puts its context first and keeps the cause's code", "[status]") {
+  tcc_status cause = tcc_make_status(TCC_STATUS_RESOURCE_EXHAUSTED,
+                                     "cpu device: allocate: out of memory for %d bytes", 128);
+  Status status(tcc_annotate_status(cause, "%s: cannot allocate a workspace of %d bytes",
+                                    "tcc_session_run", 128));
+  REQUIRE(status != nullptr);
+  CHECK(tcc_status_code_of(status.get()) == TCC_STATUS_RESOURCE_EXHAUSTED);
+  CHECK(std::string(tcc_status_message(status.get())) ==
+        "tcc_session_run: cannot allocate a workspace of 128 bytes: cpu device: allocate: out of "
+        "memory for 128 bytes");
+  CHECK(tcc_annotate_status(nullptr, "%s: nothing failed", "f") == nullptr);
 }
