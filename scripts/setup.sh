@@ -14,6 +14,8 @@ packages=(
   libonnx-dev libprotobuf-dev protobuf-compiler libonnx-testdata
   libcli11-dev libfmt-dev catch2 libdlpack-dev
   python3 python3-numpy python3-onnx
+  # --target cpu:aarch64-linux: the cross-built runtime and tcc-run, run under qemu in the tests
+  gcc-aarch64-linux-gnu g++-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user
 )
 
 missing=()

@@ -24,3 +24,12 @@ config.substitutions.append(("%testdata", "/usr/share/libonnx-testdata/data"))
 # folder of libtcc_runtime.so.
 config.substitutions.append(("%fixtures", config.tcc_fixtures_dir))
 config.substitutions.append(("%tcc_libdir", config.tcc_lib_dir))
+
+# AArch64: models compiled with --target cpu:aarch64-linux run under qemu-aarch64 with the
+# cross-built tcc-run (cmake/CrossRuntime.cmake), when the build made one.
+aarch64_run = os.path.join(config.tcc_aarch64_bin_dir, "tcc-run")
+if os.path.isfile(aarch64_run) and os.path.isfile(config.qemu_aarch64):
+    config.available_features.add("aarch64-qemu")
+    config.substitutions.append(
+        ("%aarch64-tcc-run", "%s -L /usr/aarch64-linux-gnu %s" % (config.qemu_aarch64, aarch64_run)))
+config.substitutions.append(("%examples", os.path.join(config.tcc_src_root, "examples")))
