@@ -8,7 +8,9 @@
 #include "tcc/Fuse/Passes.h"
 #include "tcc/Evaluate/Passes.h"
 #include "tcc/Pipelines/Pipelines.h"
+#include "tcc/Target/Target.h"
 
+#include "dialects/kernel/KernelDialect.h"
 #include "dialects/onnx/OnnxDialect.h"
 #include "dialects/prim/PrimDialect.h"
 
@@ -27,7 +29,7 @@
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 
 void tcc::registerAllDialects(mlir::DialectRegistry &registry) {
-  registry.insert<tcc::onnx::OnnxDialect, tcc::prim::PrimDialect, mlir::arith::ArithDialect,
+  registry.insert<tcc::onnx::OnnxDialect, tcc::prim::PrimDialect, tcc::kernel::KernelDialect, mlir::arith::ArithDialect,
                   mlir::func::FuncDialect, mlir::tensor::TensorDialect,
                   mlir::linalg::LinalgDialect, mlir::math::MathDialect, mlir::scf::SCFDialect>();
   // Code generation uses upstream dialects throughout (bufferization, memref, llvm, ...) and
@@ -47,4 +49,5 @@ void tcc::registerAllPasses() {
   tcc::registerCodegenPasses();
   mlir::registerAllPasses();
   tcc::registerPipelines();
+  tcc::registerTargetPasses();
 }

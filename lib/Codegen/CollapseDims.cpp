@@ -1,5 +1,6 @@
 //===- CollapseDims.cpp - a kernel's loops that walk memory together merged into one ----===//
 #include "tcc/Codegen/Passes.h"
+#include "dialects/kernel/KernelDialect.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -122,7 +123,7 @@ struct CollapseDimsPass : tcc::impl::CollapseDimsBase<CollapseDimsPass> {
   void runOnOperation() override {
     IRRewriter rewriter(&getContext());
     getOperation().walk([&](func::FuncOp function) {
-      if (!function->hasAttr("tcc.kernel"))
+      if (!tcc::kernel::isKernel(function))
         return;
       SmallVector<linalg::LinalgOp> ops;
       function.walk([&](linalg::LinalgOp op) { ops.push_back(op); });
@@ -131,7 +132,7 @@ struct CollapseDimsPass : tcc::impl::CollapseDimsBase<CollapseDimsPass> {
           return flattenFill(fill, rewriter);
       // An epilogue kernel: fill?, contraction, epilogue (see tcc-outline-kernels).
       linalg::LinalgOp contraction, epilogue;
-      if (function->hasAttr("tcc.epilogue"))
+      if (tcc::kernel::getKernelAttr(function).getEpilogue())
         for (auto [k, op] : llvm::enumerate(ops))
           if (op.getNumReductionLoops() > 0 && k + 1 < ops.size()) {
             contraction = op;

@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------------------===//
 #include "ContractionPlan.h"
+#include "dialects/kernel/KernelDialect.h"
 
 #include "tcc/Support/LinalgBodies.h"
 
@@ -211,8 +212,8 @@ static bool isVectorizableBody(linalg::GenericOp epilogue) {
 }
 
 /// Adds kernel formation's fill and epilogue (tcc-outline-kernels groups them with the
-/// contraction and marks the kernel `tcc.epilogue` when the contraction's result has no
-/// other reader) to `plan`, where the tiled code can absorb them.
+/// contraction and sets `epilogue` in the kernel's #kernel.kernel when the contraction's
+/// result has no other reader) to `plan`, where the tiled code can absorb them.
 void tcc::tiling::absorbNeighbours(Plan &plan) {
   Operation *op = plan.op;
   // The buffer under views that merged its dims (tcc-collapse-dims): the fill covers it all.
@@ -237,7 +238,8 @@ void tcc::tiling::absorbNeighbours(Plan &plan) {
   while (next && touchesNoMemory(next))
     next = next->getNextNode();
   auto epilogue = dyn_cast_or_null<linalg::GenericOp>(next);
-  if (!function || !function->hasAttr("tcc.epilogue") || !epilogue ||
+  if (!function || !tcc::kernel::isKernel(function) ||
+      !tcc::kernel::getKernelAttr(function).getEpilogue() || !epilogue ||
       !epilogue.hasPureBufferSemantics() || epilogue.getNumDpsInits() != 1 ||
       epilogue.getNumReductionLoops() != 0 || epilogue.hasIndexSemantics() ||
       !isVectorizableBody(epilogue))

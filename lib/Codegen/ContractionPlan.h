@@ -52,8 +52,8 @@ struct Plan {
 std::optional<Plan> planContraction(linalg::LinalgOp op, int64_t vectorBits);
 
 /// Adds kernel formation's fill and epilogue (tcc-outline-kernels groups them with the
-/// contraction and marks the kernel `tcc.epilogue` when the contraction's result has no
-/// other reader) to `plan`, where the tiled code can absorb them.
+/// contraction and sets `epilogue` in the kernel's #kernel.kernel when the contraction's
+/// result has no other reader) to `plan`, where the tiled code can absorb them.
 void absorbNeighbours(Plan &plan);
 
 /// Cycles per reduction point to cover an i x j output with rows x vectors tiles, the

@@ -1,6 +1,7 @@
 //===- LowerChecks.cpp - prim.check -> an early error return from @main -------------===//
 #include "tcc/Codegen/Passes.h"
 
+#include "dialects/kernel/KernelDialect.h"
 #include "dialects/prim/PrimDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -66,7 +67,7 @@ struct LowerChecksPass : tcc::impl::LowerChecksBase<LowerChecksPass> {
                                ValueRange{});
       check.erase();
     }
-    module->setAttr("tcc.check_messages", builder.getArrayAttr(messages));
+    tcc::kernel::setCheckMessages(module, messages);
   }
 };
 } // namespace

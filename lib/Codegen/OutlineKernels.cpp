@@ -4,6 +4,8 @@
 #include "tcc/Support/Diagnostics.h"
 #include "tcc/Support/LinalgBodies.h"
 
+#include "dialects/kernel/KernelDialect.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -94,6 +96,26 @@ bool isWindowReduction(linalg::LinalgOp op) {
       return dim && map.getNumResults() > 0 && map.getResults().back().isFunctionOfDim(dim.getPosition());
     }
   return false;
+}
+
+/// What a kernel formed from `group` computes (see #kernel.kernel); `computed` is the op
+/// the kernel is about.
+tcc::kernel::KernelKind kindOf(ArrayRef<Operation *> group, Operation *computed) {
+  using tcc::kernel::KernelKind;
+  for (Operation *op : group)
+    if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
+      if (tcc::accumulatesProducts(linalgOp))
+        return KernelKind::contraction;
+      if (isWindowReduction(linalgOp))
+        return KernelKind::window;
+    }
+  if (isa<linalg::FillOp>(computed))
+    return KernelKind::fill;
+  if (isa<linalg::LinalgOp>(computed))
+    return KernelKind::generic;
+  if (isa<scf::ForOp>(computed))
+    return KernelKind::loop;
+  return KernelKind::copy;
 }
 
 /// The elementwise op that reads a contraction's result once per element, in the same
@@ -481,10 +503,10 @@ struct OutlineKernelsPass : tcc::impl::OutlineKernelsBase<OutlineKernelsPass> {
     auto type = builder.getFunctionType(ValueRange(arguments).getTypes(), last->getResultTypes());
     auto kernel = func::FuncOp::create(builder, last->getLoc(), name, type);
     kernel.setPrivate();
-    kernel->setAttr("tcc.kernel", builder.getUnitAttr());
-    if (group.size() > 1 && isa<linalg::GenericOp>(computed) &&
-        cast<linalg::LinalgOp>(computed).getNumReductionLoops() == 0)
-      kernel->setAttr("tcc.epilogue", builder.getUnitAttr());
+    tcc::kernel::KernelKind kind = kindOf(group, computed);
+    bool epilogue = kind == tcc::kernel::KernelKind::contraction && group.size() > 1 &&
+                    isa<linalg::GenericOp>(computed) &&
+                    cast<linalg::LinalgOp>(computed).getNumReductionLoops() == 0;
     // Every ONNX node the kernel computes (several once fusion merged their ops).
     SmallVector<Attribute> nodes;
     for (Operation *op : llvm::reverse(group)) {
@@ -499,8 +521,9 @@ struct OutlineKernelsPass : tcc::impl::OutlineKernelsBase<OutlineKernelsPass> {
         return WalkResult::advance();
       });
     }
-    if (!nodes.empty())
-      kernel->setAttr("tcc.nodes", builder.getArrayAttr(nodes));
+    tcc::kernel::setKernelAttr(kernel, tcc::kernel::KernelAttr::get(builder.getContext(), kind,
+                                                                    epilogue,
+                                                                    builder.getArrayAttr(nodes)));
     symbols.insert(kernel);
     Block *body = kernel.addEntryBlock();
     builder.setInsertionPointToStart(body);

@@ -1,5 +1,6 @@
 //===- PlanBuffers.cpp - one workspace for all intermediates, offsets from liveness -----===//
 #include "tcc/Codegen/Passes.h"
+#include "dialects/kernel/KernelDialect.h"
 
 #include "InvariantLoops.h"
 #include "SymbolExpressions.h"
@@ -205,7 +206,7 @@ struct PlanBuffersPass : tcc::impl::PlanBuffersBase<PlanBuffersPass> {
     // a copy bufferization inserted) outside the plan, at every call.
     bool kernelsAllocate = false;
     for (auto kernel : module.getOps<func::FuncOp>()) {
-      if (!kernel->hasAttr("tcc.kernel"))
+      if (!tcc::kernel::isKernel(kernel))
         continue;
       kernel.walk([&](Operation *op) {
         if (isa<memref::AllocOp, memref::AllocaOp>(op)) {

@@ -3,6 +3,8 @@
 
 #include "ParallelLoops.h"
 
+#include "dialects/kernel/KernelDialect.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -202,9 +204,8 @@ struct RangeKernelsPass : tcc::impl::RangeKernelsBase<RangeKernelsPass> {
     if (!main || main.isExternal())
       return;
     OpBuilder builder(&getContext());
-    SmallVector<Attribute> parallel;
     for (auto kernel : module.getOps<func::FuncOp>()) {
-      if (!kernel->hasAttr("tcc.kernel"))
+      if (!tcc::kernel::isKernel(kernel))
         continue;
       scf::ParallelOp loop = rangeLoop(kernel);
       if (!loop || !extentComputable(loop.getUpperBound()[0]) ||
@@ -218,21 +219,20 @@ struct RangeKernelsPass : tcc::impl::RangeKernelsBase<RangeKernelsPass> {
         return signalPassFailure();
       loop.getLowerBoundMutable()[0].set(kernel.getArgument(first));
       loop.getUpperBoundMutable()[0].set(kernel.getArgument(first + 1));
-      parallel.push_back(kernel.getSymNameAttr());
-      // Every call runs the whole range.
+      // Every call becomes a launch over the whole range.
       auto uses = SymbolTable::getSymbolUses(kernel, module);
-      for (SymbolTable::SymbolUse use : *uses) {
-        auto call = dyn_cast<func::CallOp>(use.getUser());
-        if (!call)
-          continue;
+      SmallVector<func::CallOp> calls;
+      for (SymbolTable::SymbolUse use : *uses)
+        if (auto call = dyn_cast<func::CallOp>(use.getUser()))
+          calls.push_back(call);
+      for (func::CallOp call : calls) {
         OpBuilder at(call);
-        SmallVector<Value> operands(call.getOperands());
-        operands.push_back(arith::ConstantIndexOp::create(at, call.getLoc(), 0));
-        operands.push_back(extentAtCall(bound, call, at));
-        call->setOperands(operands);
+        Value extent = extentAtCall(bound, call, at);
+        tcc::kernel::LaunchOp::create(at, call.getLoc(), call.getCalleeAttr(),
+                                      call.getOperands(), extent);
+        call.erase();
       }
     }
-    module->setAttr("tcc.parallel_kernels", builder.getArrayAttr(parallel));
     // The host passes the import table on to parallel_for.
     if (failed(main.insertArgument(0, LLVM::LLVMPointerType::get(&getContext()), {},
                                    main.getLoc())))

@@ -21,6 +21,7 @@
 //
 //===----------------------------------------------------------------------------------===//
 #include "tcc/Codegen/Passes.h"
+#include "dialects/kernel/KernelDialect.h"
 
 #include "ContractionPlan.h"
 #include "ParallelLoops.h"
@@ -632,7 +633,7 @@ struct TileContractionsPass : tcc::impl::TileContractionsBase<TileContractionsPa
   void runOnOperation() override {
     std::vector<Plan> plans;
     getOperation().walk([&](func::FuncOp function) {
-      if (!function->hasAttr("tcc.kernel"))
+      if (!tcc::kernel::isKernel(function))
         return;
       function.walk([&](linalg::LinalgOp op) {
         if (std::optional<Plan> plan = planContraction(op, vectorBits)) {

@@ -10,13 +10,14 @@
 #include "tcc/Package/Package.h"
 #include "tcc/Version.h"
 
+#include "dialects/kernel/KernelDialect.h"
+
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Verifier.h"
-#include "llvm/ADT/StringSet.h"
 
 using namespace mlir;
 
@@ -73,108 +74,6 @@ struct DescriptorBuilder {
 /// The import table's layout (tcc_import_table).
 llvm::StructType *importTableType(llvm::LLVMContext &context) {
   return abi::llvmStructType(context, abi::kImportKinds);
-}
-
-/// Runs the calls of parallel kernels (see tcc-range-kernels) in @main through
-/// imports->parallel_for: each call `kernel(p..., 0, extent)` becomes
-/// `tcc_parallel_for(imports, extent, trampoline, {p...})`, and the trampoline calls
-/// `kernel(p..., begin, end)` for the chunk it is given. Without a parallel_for the range
-/// runs inline.
-void distributeKernels(llvm::Module &module, llvm::Function &main,
-                       const llvm::StringSet<> &parallelKernels) {
-  llvm::LLVMContext &context = module.getContext();
-  auto *ptr = llvm::PointerType::getUnqual(context);
-  auto *i64 = llvm::Type::getInt64Ty(context);
-  auto *voidType = llvm::Type::getVoidTy(context);
-  auto *bodyType = llvm::FunctionType::get(voidType, {ptr, i64, i64}, false);
-  llvm::IRBuilder<> ir(context);
-
-  // void tcc_parallel_for(imports, count, body, arg)
-  llvm::Function *dispatch = nullptr;
-  auto getDispatch = [&]() {
-    if (dispatch)
-      return dispatch;
-    dispatch = llvm::Function::Create(llvm::FunctionType::get(voidType, {ptr, i64, ptr, ptr}, false),
-                                      llvm::GlobalValue::InternalLinkage, "tcc_parallel_for",
-                                      module);
-    auto *entry = llvm::BasicBlock::Create(context, "entry", dispatch);
-    auto *pool = llvm::BasicBlock::Create(context, "pool", dispatch);
-    auto *inline_ = llvm::BasicBlock::Create(context, "inline", dispatch);
-    auto *withTable = llvm::BasicBlock::Create(context, "table", dispatch);
-    llvm::Value *imports = dispatch->getArg(0), *count = dispatch->getArg(1),
-                *body = dispatch->getArg(2), *arg = dispatch->getArg(3);
-    ir.SetInsertPoint(entry);
-    ir.CreateCondBr(ir.CreateIsNull(imports), inline_, withTable);
-    ir.SetInsertPoint(withTable);
-    llvm::StructType *table = importTableType(context);
-    llvm::Value *fn = ir.CreateLoad(ptr, ir.CreateStructGEP(table, imports, abi::kImport_parallel_for));
-    ir.CreateCondBr(ir.CreateIsNull(fn), inline_, pool);
-    ir.SetInsertPoint(pool);
-    llvm::Value *poolContext = ir.CreateLoad(ptr, ir.CreateStructGEP(table, imports, abi::kImport_context));
-    ir.CreateCall(llvm::FunctionType::get(voidType, {ptr, i64, ptr, ptr}, false), fn,
-                  {poolContext, count, body, arg});
-    ir.CreateRetVoid();
-    ir.SetInsertPoint(inline_);
-    ir.CreateCall(bodyType, body, {arg, llvm::ConstantInt::get(i64, 0), count});
-    ir.CreateRetVoid();
-    return dispatch;
-  };
-
-  std::vector<llvm::CallInst *> calls;
-  for (llvm::BasicBlock &block : main)
-    for (llvm::Instruction &inst : block)
-      if (auto *call = llvm::dyn_cast<llvm::CallInst>(&inst))
-        if (llvm::Function *callee = call->getCalledFunction())
-          if (parallelKernels.contains(callee->getName()))
-            calls.push_back(call);
-  llvm::DenseMap<llvm::Function *, llvm::Function *> trampolines;
-  for (llvm::CallInst *call : calls) {
-    llvm::Function *kernel = call->getCalledFunction();
-    unsigned numArgs = call->arg_size();
-    if (numArgs < 2)
-      continue;
-    // The arguments before (begin, end) travel in an array of 8-byte slots: pointers and
-    // integers of up to 64 bits (memref descriptors are both).
-    unsigned numSlots = numArgs - 2;
-    bool slotted = true;
-    for (unsigned i = 0; i < numSlots; ++i) {
-      llvm::Type *type = call->getArgOperand(i)->getType();
-      slotted &= type->isPointerTy() || (type->isIntegerTy() && type->getIntegerBitWidth() <= 64);
-    }
-    if (!slotted)
-      continue;
-    llvm::Function *&trampoline = trampolines[kernel];
-    if (!trampoline) {
-      trampoline = llvm::Function::Create(bodyType, llvm::GlobalValue::InternalLinkage,
-                                          (kernel->getName() + "_range").str(), module);
-      ir.SetInsertPoint(llvm::BasicBlock::Create(context, "entry", trampoline));
-      std::vector<llvm::Value *> args;
-      for (unsigned i = 0; i < numSlots; ++i) {
-        llvm::Type *type = kernel->getArg(i)->getType();
-        llvm::Value *slot = ir.CreateConstGEP1_64(i64, trampoline->getArg(0), i);
-        args.push_back(type->isPointerTy() ? ir.CreateLoad(ptr, slot)
-                                           : ir.CreateTrunc(ir.CreateLoad(i64, slot), type));
-      }
-      args.push_back(trampoline->getArg(1));
-      args.push_back(trampoline->getArg(2));
-      ir.CreateCall(kernel, args);
-      ir.CreateRetVoid();
-    }
-    llvm::Function *dispatcher = getDispatch(); // (moves the builder: before the inserts)
-    // The slots are a stack array in @main's entry block.
-    ir.SetInsertPoint(&*main.getEntryBlock().getFirstInsertionPt());
-    llvm::Value *argv =
-        ir.CreateAlloca(llvm::ArrayType::get(i64, std::max(numSlots, 1u)), nullptr, "argv");
-    ir.SetInsertPoint(call);
-    for (unsigned i = 0; i < numSlots; ++i) {
-      llvm::Value *value = call->getArgOperand(i);
-      if (!value->getType()->isPointerTy())
-        value = ir.CreateSExt(value, i64);
-      ir.CreateStore(value, ir.CreateConstGEP1_64(i64, argv, i));
-    }
-    ir.CreateCall(dispatcher, {main.getArg(0), call->getArgOperand(numArgs - 1), trampoline, argv});
-    call->eraseFromParent();
-  }
 }
 
 /// Routes @main's calls of `tcc_report_output_extent(output, dim, extent)` (written by
@@ -248,17 +147,13 @@ std::unique_ptr<llvm::Module> tcc::buildModelModule(ModuleOp mlirModule,
                                                     llvm::LLVMContext &context,
                                                     std::string &error) {
   std::vector<std::string> messages;
-  if (auto list = mlirModule->getAttrOfType<ArrayAttr>("tcc.check_messages"))
+  if (ArrayAttr list = tcc::kernel::getCheckMessages(mlirModule))
     for (Attribute a : list)
       messages.push_back(cast<StringAttr>(a).getValue().str());
   // The import-table size the model's string functions need (tcc-lower-runtime-calls).
   uint64_t stringTableSize = 0;
   if (auto size = mlirModule->getAttrOfType<IntegerAttr>("tcc.uses_string_functions"))
     stringTableSize = size.getInt();
-  llvm::StringSet<> parallelKernels;
-  if (auto list = mlirModule->getAttrOfType<ArrayAttr>("tcc.parallel_kernels"))
-    for (Attribute a : list)
-      parallelKernels.insert(cast<StringAttr>(a).getValue());
   // Output dims that are a lone symbol (tcc-entry-signature found them).
   ModelInterface published = interface;
   if (auto list = mlirModule->getAttrOfType<ArrayAttr>("tcc.output_symbols"))
@@ -274,8 +169,16 @@ std::unique_ptr<llvm::Module> tcc::buildModelModule(ModuleOp mlirModule,
   for (Operation &op : llvm::make_early_inc_range(mlirModule.getBody()->getOperations()))
     if (op.getName().getStringRef() == "prim.symbol")
       op.erase();
-  for (auto func : mlirModule.getOps<LLVM::LLVMFuncOp>())
+  // Kernels stay functions of their own (inlining them all into the host function makes one
+  // huge function that the optimizer is slow on, and kernels are the unit later stages
+  // parallelize).
+  for (auto func : mlirModule.getOps<LLVM::LLVMFuncOp>()) {
     func.removeArgAttrsAttr();
+    if (tcc::kernel::isKernel(func)) {
+      func.setNoInline(true);
+      func->removeAttr(tcc::kernel::KernelDialect::kKernelAttrName);
+    }
+  }
   std::unique_ptr<llvm::Module> module = translateModuleToLLVMIR(mlirModule, context, "model");
   if (!module) {
     error = "translation to LLVM IR failed";
@@ -297,16 +200,10 @@ std::unique_ptr<llvm::Module> tcc::buildModelModule(ModuleOp mlirModule,
     error = "internal error: the host functions do not have the expected signatures";
     return nullptr;
   }
-  // Nothing but the descriptor is visible outside the model. Kernels stay functions of their
-  // own (inlining them all into the host function makes one huge function that the
-  // optimizer is slow on, and kernels are the unit later stages parallelize).
-  for (llvm::Function &f : *module) {
-    if (f.isDeclaration())
-      continue;
-    f.setLinkage(llvm::GlobalValue::InternalLinkage);
-    if (f.getName().starts_with("kernel_"))
-      f.addFnAttr(llvm::Attribute::NoInline);
-  }
+  // Nothing but the descriptor is visible outside the model.
+  for (llvm::Function &f : *module)
+    if (!f.isDeclaration())
+      f.setLinkage(llvm::GlobalValue::InternalLinkage);
   for (llvm::GlobalVariable &g : module->globals())
     if (!g.isDeclaration())
       g.setLinkage(llvm::GlobalValue::InternalLinkage);
@@ -334,7 +231,6 @@ std::unique_ptr<llvm::Module> tcc::buildModelModule(ModuleOp mlirModule,
     ir.CreateRet(llvm::ConstantInt::get(b.i32, 0));
   }
 
-  distributeKernels(*module, *main, parallelKernels);
   routeOutputExtents(*module, *main);
 
   // int32_t run(imports, symbol_values, inputs, outputs, workspace)

@@ -2,7 +2,6 @@
 #include "tcc/Pipelines/Pipelines.h"
 
 #include "tcc/Decompose/Passes.h"
-#include "tcc/Target/Target.h"
 
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -38,6 +37,4 @@ void tcc::registerPipelines() {
   mlir::PassPipelineRegistration<>(
       "tcc-prim-to-kernel", "Lower prim to linalg, bufferize, plan the workspace",
       [](mlir::OpPassManager &pm) { (void)buildPrimToKernelPipeline(pm); });
-  // The kernel pipelines after these are the targets' (tcc::registerTargetPipelines).
-  tcc::registerTargetPipelines();
 }

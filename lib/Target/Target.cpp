@@ -54,4 +54,4 @@ FailureOr<std::unique_ptr<tcc::Target>> tcc::createTarget(llvm::StringRef spec,
   return failure();
 }
 
-void tcc::registerTargetPipelines() { registerCpuTargetPipelines(); }
+void tcc::registerTargetPasses() { registerCpuTarget(); }

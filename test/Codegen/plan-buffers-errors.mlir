@@ -14,7 +14,7 @@ func.func @main(%n: index {tcc.symbol = "n"}, %sizes: memref<1xindex>) {
 
 // Kernels never allocate: a fused kernel that needs a buffer of its own would materialize an
 // intermediate outside the workspace plan.
-func.func private @kernel_0_scaled(%out: memref<4xf32>, %in: memref<4xf32>) attributes {tcc.kernel} {
+func.func private @kernel_0_scaled(%out: memref<4xf32>, %in: memref<4xf32>) attributes {kernel.kernel = #kernel.kernel<kind = generic>} {
   // expected-error @+1 {{internal error: kernel @kernel_0_scaled allocates a buffer of its own}}
   %tmp = memref.alloc() : memref<4xf32>
   memref.copy %in, %tmp : memref<4xf32> to memref<4xf32>

@@ -10,7 +10,7 @@
 // CHECK: linalg.generic {indexing_maps = [#[[ID]], #[[C]], #[[ID]]], iterator_types = ["parallel", "parallel", "parallel"]} ins(%[[X]], %arg1 : memref<1x672x196xf32>, memref<672xf32>) outs(%[[Y]] : memref<1x672x196xf32>)
 #id = affine_map<(n, c, h, w) -> (n, c, h, w)>
 #channel = affine_map<(n, c, h, w) -> (c)>
-func.func private @bias(%x: memref<1x672x14x14xf32>, %b: memref<672xf32>, %y: memref<1x672x14x14xf32>) attributes {tcc.kernel} {
+func.func private @bias(%x: memref<1x672x14x14xf32>, %b: memref<672xf32>, %y: memref<1x672x14x14xf32>) attributes {kernel.kernel = #kernel.kernel<kind = generic>} {
   linalg.generic {indexing_maps = [#id, #channel, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
       ins(%x, %b : memref<1x672x14x14xf32>, memref<672xf32>) outs(%y : memref<1x672x14x14xf32>) {
   ^bb0(%in: f32, %in_0: f32, %out: f32):
@@ -35,7 +35,7 @@ func.func private @bias(%x: memref<1x672x14x14xf32>, %b: memref<672xf32>, %y: me
 // CHECK: iterator_types = ["parallel", "parallel"]
 #id2 = affine_map<(h, w) -> (h, w)>
 #t2 = affine_map<(h, w) -> (w, h)>
-func.func private @transposed(%x: memref<8x8xf32>, %y: memref<8x8xf32>) attributes {tcc.kernel} {
+func.func private @transposed(%x: memref<8x8xf32>, %y: memref<8x8xf32>) attributes {kernel.kernel = #kernel.kernel<kind = generic>} {
   linalg.generic {indexing_maps = [#t2, #id2], iterator_types = ["parallel", "parallel"]}
       ins(%x : memref<8x8xf32>) outs(%y : memref<8x8xf32>) {
   ^bb0(%in: f32, %out: f32):
@@ -45,7 +45,7 @@ func.func private @transposed(%x: memref<8x8xf32>, %y: memref<8x8xf32>) attribut
 }
 #offset = affine_map<(a, b, c) -> (a + 1, b, c)>
 #id3 = affine_map<(a, b, c) -> (a, b, c)>
-func.func private @slice(%x: memref<2x3x4xf32>, %y: memref<1x3x4xf32>) attributes {tcc.kernel} {
+func.func private @slice(%x: memref<2x3x4xf32>, %y: memref<1x3x4xf32>) attributes {kernel.kernel = #kernel.kernel<kind = generic>} {
   linalg.generic {indexing_maps = [#offset, #id3], iterator_types = ["parallel", "parallel", "parallel"]}
       ins(%x : memref<2x3x4xf32>) outs(%y : memref<1x3x4xf32>) {
   ^bb0(%in: f32, %out: f32):
@@ -53,7 +53,7 @@ func.func private @slice(%x: memref<2x3x4xf32>, %y: memref<1x3x4xf32>) attribute
   }
   return
 }
-func.func private @strided(%x: memref<8x8xf32, strided<[10, 1]>>, %y: memref<8x8xf32>) attributes {tcc.kernel} {
+func.func private @strided(%x: memref<8x8xf32, strided<[10, 1]>>, %y: memref<8x8xf32>) attributes {kernel.kernel = #kernel.kernel<kind = generic>} {
   linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]}
       ins(%x : memref<8x8xf32, strided<[10, 1]>>) outs(%y : memref<8x8xf32>) {
   ^bb0(%in: f32, %out: f32):
@@ -71,7 +71,7 @@ func.func private @strided(%x: memref<8x8xf32, strided<[10, 1]>>, %y: memref<8x8
 // CHECK: iterator_types = ["parallel", "reduction"]
 #in4 = affine_map<(n, c, h, w) -> (n, c, h, w)>
 #out4 = affine_map<(n, c, h, w) -> (n, c)>
-func.func private @pool(%x: memref<8x8x7x7xf32>, %y: memref<8x8xf32>) attributes {tcc.kernel} {
+func.func private @pool(%x: memref<8x8x7x7xf32>, %y: memref<8x8xf32>) attributes {kernel.kernel = #kernel.kernel<kind = generic>} {
   linalg.generic {indexing_maps = [#in4, #out4], iterator_types = ["parallel", "parallel", "reduction", "reduction"]}
       ins(%x : memref<8x8x7x7xf32>) outs(%y : memref<8x8xf32>) {
   ^bb0(%in: f32, %out: f32):
@@ -96,7 +96,7 @@ func.func private @pool(%x: memref<8x8x7x7xf32>, %y: memref<8x8xf32>) attributes
 #cout = affine_map<(n, o, h, w, c) -> (n, o, h, w)>
 #eid = affine_map<(n, o, h, w) -> (n, o, h, w)>
 #ebias = affine_map<(n, o, h, w) -> (o)>
-func.func private @conv_epilogue(%out: memref<1x16x7x7xf32>, %x: memref<1x8x7x7xf32>, %w: memref<16x8xf32>, %b: memref<16xf32>) attributes {tcc.epilogue, tcc.kernel} {
+func.func private @conv_epilogue(%out: memref<1x16x7x7xf32>, %x: memref<1x8x7x7xf32>, %w: memref<16x8xf32>, %b: memref<16xf32>) attributes {kernel.kernel = #kernel.kernel<kind = contraction, epilogue = true>} {
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%out : memref<1x16x7x7xf32>)
   linalg.generic {indexing_maps = [#cin, #cw, #cout], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
@@ -123,7 +123,7 @@ func.func private @conv_epilogue(%out: memref<1x16x7x7xf32>, %x: memref<1x8x7x7x
 // CHECK-LABEL: func.func private @fill_only
 // CHECK: %[[FLAT:.*]] = memref.collapse_shape %arg0 {{\[}}[0, 1, 2, 3]] : memref<?x96x114x114xf32> into memref<?xf32>
 // CHECK: linalg.fill ins(%{{.*}} : f32) outs(%[[FLAT]] : memref<?xf32>)
-func.func private @fill_only(%padded: memref<?x96x114x114xf32>) attributes {tcc.kernel} {
+func.func private @fill_only(%padded: memref<?x96x114x114xf32>) attributes {kernel.kernel = #kernel.kernel<kind = generic>} {
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%padded : memref<?x96x114x114xf32>)
   return

@@ -1,7 +1,7 @@
 // RUN: tcc-opt %s --tcc-lower-checks | FileCheck %s
 // A failed check returns its 1-based index; the messages are kept for the descriptor.
 
-// CHECK: module attributes {tcc.check_messages = ["first", "second"]}
+// CHECK: module attributes {kernel.check_messages = ["first", "second"]}
 // CHECK-LABEL: func.func @main
 // CHECK-SAME: -> i32
 // CHECK: cf.cond_br %arg0, ^[[OK1:.*]], ^[[FAIL1:.*]]

@@ -5,7 +5,7 @@
 #id = affine_map<(d0) -> (d0)>
 // CHECK-LABEL: func.func private @kernel_0_relu
 // CHECK-SAME: (%[[X:.*]]: tensor<4xf32>, %[[INIT:.*]]: tensor<4xf32>) -> tensor<4xf32>
-// CHECK-SAME: attributes {tcc.kernel, tcc.nodes = ["relu"]}
+// CHECK-SAME: attributes {kernel.kernel = #kernel.kernel<kind = generic, nodes = ["relu"]>}
 // CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK: linalg.generic
 // CHECK: arith.maximumf %{{.*}}, %[[ZERO]]
@@ -56,7 +56,8 @@ func.func @main(%x: tensor<4xf32>, %n: index) -> tensor<4xf32> {
 // -----
 
 // Kernel formation: a contraction, the fill of its accumulator and its elementwise epilogue
-// (the only reader of its result) are one kernel marked tcc.epilogue, named after the last
+// (the only reader of its result) are one contraction kernel with `epilogue = true`, named
+// after the last
 // node; the epilogue writes in place over the contraction's result.
 #a = affine_map<(i, j, k) -> (i, k)>
 #b = affine_map<(i, j, k) -> (k, j)>
@@ -64,7 +65,7 @@ func.func @main(%x: tensor<4xf32>, %n: index) -> tensor<4xf32> {
 #id = affine_map<(i, j) -> (i, j)>
 #row = affine_map<(i, j) -> (i)>
 // CHECK-LABEL: func.func private @kernel_0_relu
-// CHECK-SAME: attributes {tcc.epilogue, tcc.kernel, tcc.nodes = ["relu", "matmul"]}
+// CHECK-SAME: attributes {kernel.kernel = #kernel.kernel<kind = contraction, epilogue = true, nodes = ["relu", "matmul"]>}
 // CHECK: %[[F:.*]] = linalg.fill
 // CHECK: %[[M:.*]] = linalg.generic {{.*}} outs(%[[F]] : tensor<4x16xf32>)
 // CHECK: %[[R:.*]] = linalg.generic {{.*}} ins(%[[M]], %{{.*}} : tensor<4x16xf32>, tensor<4xf32>) outs(%[[M]] : tensor<4x16xf32>)

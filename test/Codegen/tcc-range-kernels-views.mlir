@@ -3,7 +3,6 @@
 // pad's subview) do not keep a kernel from running ranges; an extent that is a dim of such a
 // view is computed by the caller on the same view of what it passes.
 
-// CHECK: module attributes {tcc.parallel_kernels = ["kernel_0", "kernel_1"]}
 // CHECK-LABEL: func.func private @kernel_0
 // CHECK-SAME: (%{{.*}}: memref<?x4x4xf32>, %[[BEGIN:.*]]: index, %[[END:.*]]: index)
 // CHECK: memref.collapse_shape
@@ -15,9 +14,9 @@
 // CHECK-LABEL: func.func @main
 // CHECK: %[[V:.*]] = memref.collapse_shape %arg1 {{\[}}[0, 1], [2]]
 // CHECK: %[[D:.*]] = memref.dim %[[V]], %{{.*}}
-// CHECK: call @kernel_0(%arg1, %{{.*}}, %[[D]])
-// CHECK: call @kernel_1(%arg2, %arg3, %{{.*}}, %{{.*}})
-func.func private @kernel_0(%a: memref<?x4x4xf32>) attributes {tcc.kernel} {
+// CHECK: kernel.launch @kernel_0(%arg1) range(%[[D]])
+// CHECK: kernel.launch @kernel_1(%arg2, %arg3) range(%{{.*}})
+func.func private @kernel_0(%a: memref<?x4x4xf32>) attributes {kernel.kernel = #kernel.kernel<kind = generic>} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %one = arith.constant 1.0 : f32
@@ -29,7 +28,7 @@ func.func private @kernel_0(%a: memref<?x4x4xf32>) attributes {tcc.kernel} {
   }
   return
 }
-func.func private @kernel_1(%x: memref<8x8xf32>, %padded: memref<10x10xf32>) attributes {tcc.kernel} {
+func.func private @kernel_1(%x: memref<8x8xf32>, %padded: memref<10x10xf32>) attributes {kernel.kernel = #kernel.kernel<kind = generic>} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c8 = arith.constant 8 : index
@@ -49,5 +48,5 @@ func.func @main(%a: memref<?x4x4xf32>, %x: memref<8x8xf32>, %padded: memref<10x1
 
 // RUN: tcc-opt %s --tcc-range-kernels | FileCheck %s --check-prefix=SMALL
 // With the default threshold these kernels (a few hundred ops) are too small to split.
-// SMALL: module attributes {tcc.parallel_kernels = []}
 // SMALL: func.func private @kernel_0(%{{.*}}: memref<?x4x4xf32>) attributes
+// SMALL-NOT: kernel.launch

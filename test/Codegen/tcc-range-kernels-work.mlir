@@ -3,7 +3,6 @@
 // extent counts 64, but a dim of a collapse_shape counts the static extents it merged: a
 // flattened fill of ? x 96 x 114 x 114 floats is large (ranged); 16 x ? floats is not.
 
-// CHECK: module attributes {tcc.parallel_kernels = ["flat_fill", "batch_first", "inner_stays"]}
 // CHECK-LABEL: func.func private @flat_fill
 // CHECK-SAME: %{{.*}}: index, %{{.*}}: index)
 // CHECK-LABEL: func.func private @small
@@ -23,9 +22,12 @@
 // CHECK-SAME: (%{{.*}}: memref<?x1024xf32>, %[[B2:.*]]: index, %[[E2:.*]]: index)
 // CHECK: scf.parallel (%{{.*}}, %{{.*}}) = (%[[B2]], %c0) to (%[[E2]], %c1024)
 // CHECK-LABEL: func.func @main
+// CHECK: kernel.launch @flat_fill(
+// CHECK: call @small(
 // CHECK: %[[EXTENT:.*]] = arith.muli %{{.*}}, %c96
-// CHECK: call @batch_first(%{{.*}}, %{{.*}}, %c0{{.*}}, %[[EXTENT]])
-func.func private @flat_fill(%padded: memref<?x96x114x114xf32>) attributes {tcc.kernel} {
+// CHECK: kernel.launch @batch_first(%{{.*}}, %{{.*}}) range(%[[EXTENT]])
+// CHECK: kernel.launch @inner_stays(
+func.func private @flat_fill(%padded: memref<?x96x114x114xf32>) attributes {kernel.kernel = #kernel.kernel<kind = generic>} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %zero = arith.constant 0.0 : f32
@@ -37,7 +39,7 @@ func.func private @flat_fill(%padded: memref<?x96x114x114xf32>) attributes {tcc.
   }
   return
 }
-func.func private @small(%a: memref<16x?xf32>) attributes {tcc.kernel} {
+func.func private @small(%a: memref<16x?xf32>) attributes {kernel.kernel = #kernel.kernel<kind = generic>} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c16 = arith.constant 16 : index
@@ -51,7 +53,7 @@ func.func private @small(%a: memref<16x?xf32>) attributes {tcc.kernel} {
   }
   return
 }
-func.func private @batch_first(%x: memref<?x96x3136xf32>, %s: memref<?x96xf32>) attributes {tcc.kernel} {
+func.func private @batch_first(%x: memref<?x96x3136xf32>, %s: memref<?x96xf32>) attributes {kernel.kernel = #kernel.kernel<kind = generic>} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c96 = arith.constant 96 : index
@@ -66,7 +68,7 @@ func.func private @batch_first(%x: memref<?x96x3136xf32>, %s: memref<?x96xf32>) 
   }
   return
 }
-func.func private @inner_stays(%x: memref<?x1024xf32>) attributes {tcc.kernel} {
+func.func private @inner_stays(%x: memref<?x1024xf32>) attributes {kernel.kernel = #kernel.kernel<kind = generic>} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c1024 = arith.constant 1024 : index

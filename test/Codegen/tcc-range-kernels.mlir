@@ -1,9 +1,8 @@
 // RUN: tcc-opt %s --tcc-range-kernels=min-parallel-work=0 | FileCheck %s
 // A kernel whose body is one scf.parallel runs a [begin, end) range of its first loop;
-// calls pass the whole range and the kernel is listed for parallel_for. @main gets the
-// import table as its first argument.
+// its calls become kernel.launch over the whole range (run through parallel_for). @main
+// gets the import table as its first argument.
 
-// CHECK: module attributes {tcc.parallel_kernels = ["kernel_0", "kernel_1"]}
 // CHECK-LABEL: func.func private @kernel_0
 // CHECK-SAME: (%[[A:.*]]: memref<8x4xf32>, %[[BEGIN:.*]]: index, %[[END:.*]]: index)
 // CHECK: scf.parallel (%{{.*}}, %{{.*}}) = (%[[BEGIN]], %{{.*}}) to (%[[END]], %{{.*}})
@@ -17,14 +16,12 @@
 // CHECK-SAME: (%{{.*}}: memref<8xf32>) attributes
 // CHECK-LABEL: func.func @main
 // CHECK-SAME: (%{{.*}}: !llvm.ptr, %[[X:.*]]: memref<8x4xf32>, %[[Y:.*]]: memref<?x3xf32>, %[[Z:.*]]: memref<8xf32>)
-// CHECK: %[[ZERO:.*]] = arith.constant 0 : index
 // CHECK: %[[EIGHT:.*]] = arith.constant 8 : index
-// CHECK: call @kernel_0(%[[X]], %[[ZERO]], %[[EIGHT]])
-// CHECK: %[[ZERO1:.*]] = arith.constant 0 : index
+// CHECK: kernel.launch @kernel_0(%[[X]]) range(%[[EIGHT]]) : memref<8x4xf32>
 // CHECK: %[[DIM:.*]] = memref.dim %[[Y]], %{{.*}} : memref<?x3xf32>
-// CHECK: call @kernel_1(%[[Y]], %[[ZERO1]], %[[DIM]])
+// CHECK: kernel.launch @kernel_1(%[[Y]]) range(%[[DIM]]) : memref<?x3xf32>
 // CHECK: call @kernel_2(%[[Z]]) :
-func.func private @kernel_0(%a: memref<8x4xf32>) attributes {tcc.kernel} {
+func.func private @kernel_0(%a: memref<8x4xf32>) attributes {kernel.kernel = #kernel.kernel<kind = generic>} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
@@ -36,7 +33,7 @@ func.func private @kernel_0(%a: memref<8x4xf32>) attributes {tcc.kernel} {
   }
   return
 }
-func.func private @kernel_1(%b: memref<?x3xf32>) attributes {tcc.kernel} {
+func.func private @kernel_1(%b: memref<?x3xf32>) attributes {kernel.kernel = #kernel.kernel<kind = generic>} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c3 = arith.constant 3 : index
@@ -48,7 +45,7 @@ func.func private @kernel_1(%b: memref<?x3xf32>) attributes {tcc.kernel} {
   }
   return
 }
-func.func private @kernel_2(%z: memref<8xf32>) attributes {tcc.kernel} {
+func.func private @kernel_2(%z: memref<8xf32>) attributes {kernel.kernel = #kernel.kernel<kind = generic>} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c8 = arith.constant 8 : index

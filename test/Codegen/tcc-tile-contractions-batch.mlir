@@ -12,7 +12,7 @@
 #x = affine_map<(n, o, p, c) -> (n, c, p)>
 #w = affine_map<(n, o, p, c) -> (o, c)>
 #out = affine_map<(n, o, p, c) -> (n, o, p)>
-func.func private @batched_1x1(%in: memref<?x32x196xf32>, %filter: memref<64x32xf32>, %result: memref<?x64x196xf32>) attributes {tcc.kernel} {
+func.func private @batched_1x1(%in: memref<?x32x196xf32>, %filter: memref<64x32xf32>, %result: memref<?x64x196xf32>) attributes {kernel.kernel = #kernel.kernel<kind = generic>} {
   linalg.generic {indexing_maps = [#x, #w, #out], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
       ins(%in, %filter : memref<?x32x196xf32>, memref<64x32xf32>) outs(%result : memref<?x64x196xf32>) {
   ^bb0(%a: f32, %b: f32, %acc: f32):
@@ -37,7 +37,7 @@ func.func private @batched_1x1(%in: memref<?x32x196xf32>, %filter: memref<64x32x
 #a = affine_map<(m, n, k) -> (m, k)>
 #b = affine_map<(m, n, k) -> (k, n)>
 #c = affine_map<(m, n, k) -> (m, n)>
-func.func private @classifier(%x: memref<?x1280xf32>, %w: memref<1280x1000xf32>, %y: memref<?x1000xf32>) attributes {tcc.kernel} {
+func.func private @classifier(%x: memref<?x1280xf32>, %w: memref<1280x1000xf32>, %y: memref<?x1000xf32>) attributes {kernel.kernel = #kernel.kernel<kind = generic>} {
   linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
       ins(%x, %w : memref<?x1280xf32>, memref<1280x1000xf32>) outs(%y : memref<?x1000xf32>) {
   ^bb0(%p: f32, %q: f32, %acc: f32):

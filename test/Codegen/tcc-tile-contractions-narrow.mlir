@@ -10,7 +10,7 @@
 #x = affine_map<(o, y, x, c) -> (c, y, x)>
 #w = affine_map<(o, y, x, c) -> (o, c)>
 #out = affine_map<(o, y, x, c) -> (o, y, x)>
-func.func private @seven_wide(%in: memref<64x7x7xf32>, %filter: memref<128x64xf32>, %result: memref<128x7x7xf32>) attributes {tcc.kernel} {
+func.func private @seven_wide(%in: memref<64x7x7xf32>, %filter: memref<128x64xf32>, %result: memref<128x7x7xf32>) attributes {kernel.kernel = #kernel.kernel<kind = generic>} {
   linalg.generic {indexing_maps = [#x, #w, #out], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
       ins(%in, %filter : memref<64x7x7xf32>, memref<128x64xf32>) outs(%result : memref<128x7x7xf32>) {
   ^bb0(%a: f32, %b: f32, %acc: f32):
@@ -23,7 +23,7 @@ func.func private @seven_wide(%in: memref<64x7x7xf32>, %filter: memref<128x64xf3
 
 // CHECK-LABEL: func.func private @fourteen_wide
 // CHECK: vector.fma {{.*}} : vector<16xf32>
-func.func private @fourteen_wide(%in: memref<64x14x14xf32>, %filter: memref<128x64xf32>, %result: memref<128x14x14xf32>) attributes {tcc.kernel} {
+func.func private @fourteen_wide(%in: memref<64x14x14xf32>, %filter: memref<128x64xf32>, %result: memref<128x14x14xf32>) attributes {kernel.kernel = #kernel.kernel<kind = generic>} {
   linalg.generic {indexing_maps = [#x, #w, #out], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
       ins(%in, %filter : memref<64x14x14xf32>, memref<128x64xf32>) outs(%result : memref<128x14x14xf32>) {
   ^bb0(%a: f32, %b: f32, %acc: f32):
@@ -46,7 +46,7 @@ func.func private @fourteen_wide(%in: memref<64x14x14xf32>, %filter: memref<128x
 #x1 = affine_map<(o, p, c) -> (c, p)>
 #w1 = affine_map<(o, p, c) -> (o, c)>
 #out1 = affine_map<(o, p, c) -> (o, p)>
-func.func private @tail_of_four(%in: memref<64x196xf32>, %filter: memref<128x64xf32>, %result: memref<128x196xf32>) attributes {tcc.kernel} {
+func.func private @tail_of_four(%in: memref<64x196xf32>, %filter: memref<128x64xf32>, %result: memref<128x196xf32>) attributes {kernel.kernel = #kernel.kernel<kind = generic>} {
   linalg.generic {indexing_maps = [#x1, #w1, #out1], iterator_types = ["parallel", "parallel", "reduction"]}
       ins(%in, %filter : memref<64x196xf32>, memref<128x64xf32>) outs(%result : memref<128x196xf32>) {
   ^bb0(%a: f32, %b: f32, %acc: f32):

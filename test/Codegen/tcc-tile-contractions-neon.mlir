@@ -15,7 +15,7 @@
 // SIXTEEN-LABEL: func.func private @matmul
 // SIXTEEN-COUNT-12: vector.fma
 // SIXTEEN-NOT: vector.fma
-func.func private @matmul(%a: memref<12x64xf32>, %b: memref<64x16xf32>, %c: memref<12x16xf32>) attributes {tcc.kernel} {
+func.func private @matmul(%a: memref<12x64xf32>, %b: memref<64x16xf32>, %c: memref<12x16xf32>) attributes {kernel.kernel = #kernel.kernel<kind = generic>} {
   linalg.matmul ins(%a, %b : memref<12x64xf32>, memref<64x16xf32>) outs(%c : memref<12x16xf32>)
   return
 }

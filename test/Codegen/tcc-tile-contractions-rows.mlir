@@ -18,7 +18,7 @@
 #x = affine_map<(c, h, w, kh, kw) -> (c, h + kh, w + kw)>
 #f = affine_map<(c, h, w, kh, kw) -> (c, kh, kw)>
 #o = affine_map<(c, h, w, kh, kw) -> (c, h, w)>
-func.func private @depthwise(%in: memref<8x11x11xf32>, %filter: memref<8x5x5xf32>, %result: memref<8x7x7xf32>) attributes {tcc.kernel} {
+func.func private @depthwise(%in: memref<8x11x11xf32>, %filter: memref<8x5x5xf32>, %result: memref<8x7x7xf32>) attributes {kernel.kernel = #kernel.kernel<kind = generic>} {
   linalg.generic {indexing_maps = [#x, #f, #o], iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction"]}
       ins(%in, %filter : memref<8x11x11xf32>, memref<8x5x5xf32>) outs(%result : memref<8x7x7xf32>) {
   ^bb0(%a: f32, %b: f32, %acc: f32):
@@ -45,7 +45,7 @@ func.func private @depthwise(%in: memref<8x11x11xf32>, %filter: memref<8x5x5xf32
 #x2 = affine_map<(c, h, w, kh, kw) -> (c, 2 * h + kh, 2 * w + kw)>
 #f2 = affine_map<(c, h, w, kh, kw) -> (c, kh, kw)>
 #o2 = affine_map<(c, h, w, kh, kw) -> (c, h, w)>
-func.func private @depthwise_stride2(%in: memref<8x17x17xf32>, %filter: memref<8x5x5xf32>, %result: memref<8x7x7xf32>) attributes {tcc.kernel} {
+func.func private @depthwise_stride2(%in: memref<8x17x17xf32>, %filter: memref<8x5x5xf32>, %result: memref<8x7x7xf32>) attributes {kernel.kernel = #kernel.kernel<kind = generic>} {
   linalg.generic {indexing_maps = [#x2, #f2, #o2], iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction"]}
       ins(%in, %filter : memref<8x17x17xf32>, memref<8x5x5xf32>) outs(%result : memref<8x7x7xf32>) {
   ^bb0(%a: f32, %b: f32, %acc: f32):

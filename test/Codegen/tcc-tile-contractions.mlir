@@ -15,7 +15,7 @@
 // CHECK: scf.yield
 // CHECK-COUNT-12: vector.store
 // CHECK-NOT: linalg.matmul
-func.func private @matmul(%a: memref<12x64xf32>, %b: memref<64x16xf32>, %c: memref<12x16xf32>) attributes {tcc.kernel} {
+func.func private @matmul(%a: memref<12x64xf32>, %b: memref<64x16xf32>, %c: memref<12x16xf32>) attributes {kernel.kernel = #kernel.kernel<kind = generic>} {
   linalg.matmul ins(%a, %b : memref<12x64xf32>, memref<64x16xf32>) outs(%c : memref<12x16xf32>)
   return
 }
@@ -37,7 +37,7 @@ func.func private @matmul(%a: memref<12x64xf32>, %b: memref<64x16xf32>, %c: memr
 // CHECK: scf.index_switch
 // CHECK: case 1 {
 // CHECK-NOT: linalg.matmul
-func.func private @matmul_dynamic(%a: memref<?x32xf32>, %b: memref<32x?xf32>, %c: memref<?x?xf32>) attributes {tcc.kernel} {
+func.func private @matmul_dynamic(%a: memref<?x32xf32>, %b: memref<32x?xf32>, %c: memref<?x?xf32>) attributes {kernel.kernel = #kernel.kernel<kind = generic>} {
   linalg.matmul ins(%a, %b : memref<?x32xf32>, memref<32x?xf32>) outs(%c : memref<?x?xf32>)
   return
 }
@@ -50,7 +50,7 @@ func.func private @matmul_dynamic(%a: memref<?x32xf32>, %b: memref<32x?xf32>, %c
 // CHECK: vector.shuffle {{.*}} [0, 2, 4, 6, 8, 10, 12, 14]
 // CHECK: vector.fma
 // CHECK-NOT: linalg.conv_2d_nchw_fchw
-func.func private @conv_stride2(%x: memref<?x4x17x17xf32>, %w: memref<8x4x3x3xf32>, %y: memref<?x8x8x8xf32>) attributes {tcc.kernel} {
+func.func private @conv_stride2(%x: memref<?x4x17x17xf32>, %w: memref<8x4x3x3xf32>, %y: memref<?x8x8x8xf32>) attributes {kernel.kernel = #kernel.kernel<kind = generic>} {
   linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%x, %w : memref<?x4x17x17xf32>, memref<8x4x3x3xf32>) outs(%y : memref<?x8x8x8xf32>)
   return
 }
@@ -59,7 +59,7 @@ func.func private @conv_stride2(%x: memref<?x4x17x17xf32>, %w: memref<8x4x3x3xf3
 // kernels stay as they are.
 // CHECK-LABEL: func.func private @integer
 // CHECK: linalg.matmul
-func.func private @integer(%a: memref<4x8xi32>, %b: memref<8x16xi32>, %c: memref<4x16xi32>) attributes {tcc.kernel} {
+func.func private @integer(%a: memref<4x8xi32>, %b: memref<8x16xi32>, %c: memref<4x16xi32>) attributes {kernel.kernel = #kernel.kernel<kind = generic>} {
   linalg.matmul ins(%a, %b : memref<4x8xi32>, memref<8x16xi32>) outs(%c : memref<4x16xi32>)
   return
 }
@@ -70,7 +70,7 @@ func.func @not_a_kernel(%a: memref<4x8xf32>, %b: memref<8x16xf32>, %c: memref<4x
   return
 }
 
-// Kernel formation's group (tcc.epilogue): the fill's value starts the accumulators (no
+// Kernel formation's group (`epilogue = true`): the fill's value starts the accumulators (no
 // store of zeros, no load of them) and bias + ReLU run on the registers before the one
 // store; neither the fill nor the epilogue remains.
 // CHECK-LABEL: func.func private @with_epilogue
@@ -90,7 +90,7 @@ func.func @not_a_kernel(%a: memref<4x8xf32>, %b: memref<8x16xf32>, %c: memref<4x
 #ec = affine_map<(i, j, k) -> (i, j)>
 #eid = affine_map<(i, j) -> (i, j)>
 #erow = affine_map<(i, j) -> (i)>
-func.func private @with_epilogue(%out: memref<6x16xf32>, %a: memref<6x32xf32>, %b: memref<32x16xf32>, %bias: memref<6xf32>) attributes {tcc.epilogue, tcc.kernel} {
+func.func private @with_epilogue(%out: memref<6x16xf32>, %a: memref<6x32xf32>, %b: memref<32x16xf32>, %bias: memref<6xf32>) attributes {kernel.kernel = #kernel.kernel<kind = contraction, epilogue = true>} {
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%out : memref<6x16xf32>)
   linalg.generic {indexing_maps = [#ea, #eb, #ec], iterator_types = ["parallel", "parallel", "reduction"]}
@@ -123,7 +123,7 @@ func.func private @with_epilogue(%out: memref<6x16xf32>, %a: memref<6x32xf32>, %
 // CHECK: %[[KEEP:.*]] = arith.cmpi ne, %[[BYTES]], %{{.*}} : vector<8xi8>
 // CHECK: arith.select %[[KEEP]], %{{.*}} : vector<8xi1>, vector<8xf32>
 // CHECK: vector.maskedstore %arg0[%c0, %c0], %[[MASK]]
-func.func private @bool_epilogue(%out: memref<6x6xf32>, %a: memref<6x8xf32>, %b: memref<8x6xf32>, %keep: memref<6x6xi1>) attributes {tcc.epilogue, tcc.kernel} {
+func.func private @bool_epilogue(%out: memref<6x6xf32>, %a: memref<6x8xf32>, %b: memref<8x6xf32>, %keep: memref<6x6xi1>) attributes {kernel.kernel = #kernel.kernel<kind = contraction, epilogue = true>} {
   %zero = arith.constant 0.0 : f32
   %ninf = arith.constant 0xFF800000 : f32
   linalg.fill ins(%zero : f32) outs(%out : memref<6x6xf32>)
@@ -155,7 +155,7 @@ func.func private @bool_epilogue(%out: memref<6x6xf32>, %a: memref<6x8xf32>, %b:
 #pa = affine_map<(i, j, k) -> (i, k)>
 #pb = affine_map<(i, j, k) -> (k, j)>
 #pc = affine_map<(i, j, k) -> (i, j)>
-func.func private @panels(%a: memref<12x256xf32>, %b: memref<256x768xf32>, %c: memref<12x768xf32>) attributes {tcc.kernel} {
+func.func private @panels(%a: memref<12x256xf32>, %b: memref<256x768xf32>, %c: memref<12x768xf32>) attributes {kernel.kernel = #kernel.kernel<kind = generic>} {
   linalg.generic {indexing_maps = [#pa, #pb, #pc], iterator_types = ["parallel", "parallel", "reduction"]}
       ins(%a, %b : memref<12x256xf32>, memref<256x768xf32>) outs(%c : memref<12x768xf32>) {
   ^bb0(%x: f32, %y: f32, %acc: f32):
@@ -185,7 +185,7 @@ func.func private @panels(%a: memref<12x256xf32>, %b: memref<256x768xf32>, %c: m
 #pin = affine_map<(n, c, y, x, ky, kx) -> (n, c, y * 2 + ky, x * 2 + kx)>
 #pwin = affine_map<(n, c, y, x, ky, kx) -> (ky, kx)>
 #pout = affine_map<(n, c, y, x, ky, kx) -> (n, c, y, x)>
-func.func private @max_pool(%window: memref<3x3xf32>, %x: memref<1x4x9x9xf32>, %y: memref<1x4x4x4xf32>) attributes {tcc.kernel} {
+func.func private @max_pool(%window: memref<3x3xf32>, %x: memref<1x4x9x9xf32>, %y: memref<1x4x4x4xf32>) attributes {kernel.kernel = #kernel.kernel<kind = generic>} {
   %neg = arith.constant 0xFF800000 : f32
   linalg.fill ins(%neg : f32) outs(%y : memref<1x4x4x4xf32>)
   linalg.generic {indexing_maps = [#pin, #pwin, #pout], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]}
@@ -205,7 +205,7 @@ func.func private @max_pool(%window: memref<3x3xf32>, %x: memref<1x4x9x9xf32>, %
 // CHECK: %[[FIRST:.*]] = arith.muli %[[P]], %c256
 // CHECK: %[[LEFT:.*]] = arith.subi %c1000, %[[FIRST]]
 // CHECK: arith.minsi %[[LEFT]], %c256
-func.func private @partial_panels(%a: memref<1x512xf32>, %b: memref<512x1000xf32>, %c: memref<1x1000xf32>) attributes {tcc.kernel} {
+func.func private @partial_panels(%a: memref<1x512xf32>, %b: memref<512x1000xf32>, %c: memref<1x1000xf32>) attributes {kernel.kernel = #kernel.kernel<kind = generic>} {
   linalg.generic {indexing_maps = [#pa, #pb, #pc], iterator_types = ["parallel", "parallel", "reduction"]}
       ins(%a, %b : memref<1x512xf32>, memref<512x1000xf32>) outs(%c : memref<1x1000xf32>) {
   ^bb0(%x: f32, %y: f32, %acc: f32):

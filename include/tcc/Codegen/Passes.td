@@ -62,10 +62,11 @@ def OutlineKernels : Pass<"tcc-outline-kernels", "mlir::ModuleOp"> {
   let description = [{
     Every linalg op (and tensor.pad, tensor.insert_slice, scf.for without linalg ops) at the
     top level of @main, or in a host loop, becomes part of a private function
-    `@kernel_<k>_<node>` named after the tail of its ONNX node's name and listing its nodes in
-    `tcc.nodes`, called from @main. Kernel formation groups a contraction with the fill of its
+    `@kernel_<k>_<node>` named after the tail of its ONNX node's name, marked
+    `kernel.kernel = #kernel.kernel<kind, epilogue, nodes>` (its kind, whether it applies an
+    epilogue, the ONNX nodes it computes), called from @main. Kernel formation groups a contraction with the fill of its
     accumulator and its pointwise epilogue (the result's only user, reading it once in order;
-    the kernel is marked `tcc.epilogue`), and a pooling window with its fill; other ops are
+    the kernel's `epilogue` is true), and a pooling window with its fill; other ops are
     kernels alone. Pads become fill + insert_slice; a group whose result is only padded (rows
     of at least 24) computes into the padded buffer's interior (extract_slice ... insert_slice
     of the same sizes), so no copy remains. Destinations (`outs`) are arguments, so after
@@ -79,7 +80,7 @@ def OutlineKernels : Pass<"tcc-outline-kernels", "mlir::ModuleOp"> {
     %r = call @kernel_0_relu(%a, %e) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
     ```
   }];
-  let dependentDialects = ["::mlir::func::FuncDialect"];
+  let dependentDialects = ["::mlir::func::FuncDialect", "::tcc::kernel::KernelDialect"];
 }
 
 def PlanBuffers : Pass<"tcc-plan-buffers", "mlir::ModuleOp"> {
@@ -108,7 +109,7 @@ def LowerChecks : Pass<"tcc-lower-checks", "mlir::ModuleOp"> {
   let summary = "Turn prim.check into an early return of a status from @main";
   let description = [{
     @main gets an i32 result: 0 when every check holds, otherwise 1 + the index of the first
-    failed check in the module attribute `tcc.check_messages`, which the model descriptor
+    failed check in the module attribute `kernel.check_messages`, which the model descriptor
     turns into the error message reported to the runtime.
 
     ```mlir
@@ -118,7 +119,8 @@ def LowerChecks : Pass<"tcc-lower-checks", "mlir::ModuleOp"> {
     ^fail: return %c1_i32 : i32
     ```
   }];
-  let dependentDialects = ["::mlir::cf::ControlFlowDialect", "::mlir::arith::ArithDialect"];
+  let dependentDialects = ["::mlir::cf::ControlFlowDialect", "::mlir::arith::ArithDialect",
+                           "::tcc::kernel::KernelDialect"];
 }
 
 def ApproximateMath : Pass<"tcc-approximate-math", "mlir::ModuleOp"> {
@@ -146,7 +148,7 @@ def TileContractions : Pass<"tcc-tile-contractions", "mlir::ModuleOp"> {
     the target's `vector-registers`), reduction loops that load V
     vectors of b, broadcast R scalars of a and issue R x V `vector.fma`, and the accumulators
     stored once. Remainder rows get an exact smaller tile and remainder columns masked
-    vectors. In a kernel marked `tcc.epilogue` the fill's value starts the accumulators and
+    vectors. In a kernel whose #kernel.kernel has `epilogue = true` the fill's value starts the accumulators and
     the epilogue runs on them before the store. A large static vector operand (>= 512 KiB) is
     split into column panels that threads split. Pooling windows (max/min/sum along j) are
     tiled the same way. Without a row dim of the scalar operand (a depthwise convolution, a
@@ -199,7 +201,7 @@ def CollapseDims : Pass<"tcc-collapse-dims", "mlir::ModuleOp"> {
     dims of one iterator type that every operand reads together (consecutive indices, in
     order, identity layout) or not at all become one dim (upstream's
     collapseOpIterationDims, with `memref.collapse_shape` views: nothing is copied). In a
-    kernel with an epilogue (`tcc.epilogue`) the contraction and its epilogue merge the same
+    kernel with an epilogue (#kernel.kernel `epilogue = true`) the contraction and its epilogue merge the same
     output dims or neither does, so the tiler can still apply the epilogue in registers.
     Runs before the contraction tiler.
 
@@ -239,19 +241,25 @@ def RangeKernels : Pass<"tcc-range-kernels", "mlir::ModuleOp"> {
   let description = [{
     Runs after `convert-linalg-to-parallel-loops`. A kernel whose body is one `scf.parallel`
     whose outermost extent its callers can compute (a constant, an argument, a dim of an
-    argument, or integer arithmetic on those, such as a tile count) gets two index arguments, `begin` and `end`, that bound that loop; its calls
-    pass (0, extent). The kernel's name goes into the module attribute
-    `tcc.parallel_kernels`, so that packaging can run the calls through the runtime's
-    `parallel_for` (imports->parallel_for splits [0, extent) into chunks). @main gets the
+    argument, or integer arithmetic on those, such as a tile count) gets two index
+    arguments, `begin` and `end`, that bound that loop; its calls become `kernel.launch`
+    over [0, extent), which tcc-cpu-lower-launches runs through the runtime's
+    `parallel_for` (imports->parallel_for splits the range into chunks). @main gets the
     import table as a first `!llvm.ptr` argument. A kernel whose estimated work (ops times
-    static trip counts, 64 for a dynamic one) is below `min-parallel-work` runs on the
-    calling thread: waking a worker costs more than it saves.
+    static trip counts, 64 for a dynamic one) is below `min-parallel-work` stays a call,
+    run on the calling thread: waking a worker costs more than it saves.
+    ```mlir
+    call @kernel_0_relu(%x, %y) : (memref<64x256xf32>, memref<64x256xf32>) -> ()
+    // becomes, with the kernel's loop over [%begin, %end) of its 64 rows
+    kernel.launch @kernel_0_relu(%x, %y) range(%c64) : memref<64x256xf32>, memref<64x256xf32>
+    ```
   }];
   let options = [
     Option<"minParallelWork", "min-parallel-work", "int64_t", /*default=*/"32768",
            "estimated ops below which a kernel is not split across threads">
   ];
-  let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::LLVM::LLVMDialect"];
+  let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::LLVM::LLVMDialect",
+                           "::tcc::kernel::KernelDialect"];
 }
 
 def LoopExits : Pass<"tcc-loop-exits", "mlir::ModuleOp"> {

@@ -19,7 +19,8 @@ void buildOnnxToPrimPipeline(mlir::OpPassManager &pm);
 mlir::LogicalResult buildPrimToKernelPipeline(mlir::OpPassManager &pm);
 
 /// Registers the pipelines above under their names (`tcc-onnx-to-prim`,
-/// `tcc-prim-to-kernel`) and the targets' (`tcc-kernel-to-llvm`, the CPU's) for tcc-opt.
+/// `tcc-prim-to-kernel`) for tcc-opt; the targets register theirs (`tcc-kernel-to-llvm`,
+/// the CPU's) with tcc::registerTargetPasses.
 /// After `tcc-prim-to-kernel` the pipeline is the target's (Target::buildKernelPipeline).
 void registerPipelines();
 

@@ -86,8 +86,8 @@ protected:
 mlir::FailureOr<std::unique_ptr<Target>> createTarget(llvm::StringRef spec, llvm::StringRef cpu,
                                                       std::string &error);
 
-/// Registers each target's pipelines under their names, for tcc-opt.
-void registerTargetPipelines();
+/// Registers each target's passes and pipelines under their names, for tcc-opt.
+void registerTargetPasses();
 
 /// Optimizes and emits machine code for `machine` (the helper behind emitHostCode, for
 /// targets that generate more than one kind of code).

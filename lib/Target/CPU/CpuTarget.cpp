@@ -1,6 +1,8 @@
 //===- CpuTarget.cpp - x86-64 and AArch64: which CPU, its registers, its pipeline -----===//
 #include "CpuTarget.h"
 
+#include "tcc/Target/CPU/Passes.h"
+
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "llvm/ADT/StringMap.h"
@@ -147,8 +149,9 @@ tcc::TargetInfo describeProcessor(const tcc::HostMachine &host) {
 }
 
 // Kernels on buffers to the LLVM dialect: contraction tiles for the target's vector
-// registers, loops, kernels that take a range of their outer loop (run through the
-// runtime's parallel_for), run-time checks, polynomial math, LLVM. Each step is a registered
+// registers, loops, kernels that take a range of their outer loop (kernel.launch, run
+// through the runtime's parallel_for by tcc-cpu-lower-launches), run-time checks,
+// polynomial math, LLVM. Each step is a registered
 // pass that tcc-opt can run alone.
 constexpr const char *kCpuKernelPipeline =
     "tcc-collapse-dims,cse,tcc-tile-contractions{{vector-bits={0} vector-registers={1} "
@@ -156,7 +159,8 @@ constexpr const char *kCpuKernelPipeline =
     "tcc-range-kernels,tcc-lower-checks,tcc-approximate-math,tcc-lower-runtime-calls,"
     "canonicalize,expand-strided-metadata,lower-affine,convert-scf-to-cf,convert-math-to-funcs,"
     "convert-vector-to-llvm,finalize-memref-to-llvm,convert-arith-to-llvm,convert-math-to-llvm,"
-    "convert-index-to-llvm,convert-func-to-llvm,convert-cf-to-llvm,reconcile-unrealized-casts,"
+    "convert-index-to-llvm,convert-func-to-llvm,tcc-cpu-lower-launches,convert-cf-to-llvm,"
+    "reconcile-unrealized-casts,"
     "canonicalize";
 
 class CpuTarget final : public tcc::Target {
@@ -194,7 +198,8 @@ tcc::createCpuTarget(llvm::StringRef variant, llvm::StringRef cpu, std::string &
   return std::unique_ptr<Target>(std::make_unique<CpuTarget>(*machine));
 }
 
-void tcc::registerCpuTargetPipelines() {
+void tcc::registerCpuTarget() {
+  registerCpuTargetPasses(); // tcc-cpu-lower-launches (Passes.td)
   // tcc-opt runs the default x86-64 pipeline by this name (the tiles' options can be set on
   // tcc-tile-contractions when the passes are given one by one).
   PassPipelineRegistration<>(

@@ -14,8 +14,9 @@ mlir::FailureOr<std::unique_ptr<Target>> createCpuTarget(llvm::StringRef variant
                                                          llvm::StringRef cpu,
                                                          std::string &error);
 
-/// Registers the CPU kernel pipeline for tcc-opt (`tcc-kernel-to-llvm`).
-void registerCpuTargetPipelines();
+/// Registers the CPU target's passes and its kernel pipeline (`tcc-kernel-to-llvm`) for
+/// tcc-opt.
+void registerCpuTarget();
 
 } // namespace tcc
 

@@ -1,0 +1,114 @@
+//===- KernelDialect.cpp - the `kernel` dialect: verifiers and accessors -------------===//
+#include "dialects/kernel/KernelDialect.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace tcc::kernel;
+
+#include "dialects/kernel/KernelDialect.cpp.inc"
+#include "dialects/kernel/KernelEnums.cpp.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "dialects/kernel/KernelAttrs.cpp.inc"
+
+#define GET_OP_CLASSES
+#include "dialects/kernel/KernelOps.cpp.inc"
+
+void KernelDialect::initialize() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "dialects/kernel/KernelAttrs.cpp.inc"
+      >();
+  addOperations<
+#define GET_OP_LIST
+#include "dialects/kernel/KernelOps.cpp.inc"
+      >();
+}
+
+LogicalResult KernelDialect::verifyOperationAttribute(Operation *op, NamedAttribute attribute) {
+  StringRef name = attribute.getName().strref();
+  if (name == kKernelAttrName) {
+    if (!isa<KernelAttr>(attribute.getValue()))
+      return op->emitError() << "'" << name << "' expects a #kernel.kernel attribute, got "
+                             << attribute.getValue();
+    if (!isa<FunctionOpInterface>(op))
+      return op->emitError() << "'" << name << "' is only valid on a function, not on '"
+                             << op->getName() << "'";
+    return success();
+  }
+  if (name == kCheckMessagesAttrName) {
+    auto messages = dyn_cast<ArrayAttr>(attribute.getValue());
+    if (!messages || !llvm::all_of(messages, [](Attribute a) { return isa<StringAttr>(a); }))
+      return op->emitError() << "'" << name << "' expects an array of strings, got "
+                             << attribute.getValue();
+    if (!isa<ModuleOp>(op))
+      return op->emitError() << "'" << name << "' is only valid on a module, not on '"
+                             << op->getName() << "'";
+    return success();
+  }
+  return op->emitError() << "unknown attribute '" << name << "' of the kernel dialect";
+}
+
+LogicalResult KernelAttr::verify(function_ref<InFlightDiagnostic()> emitError, KernelKind kind,
+                                 bool epilogue, ArrayAttr nodes) {
+  for (Attribute node : nodes ? nodes.getValue() : ArrayRef<Attribute>())
+    if (!isa<StringAttr>(node))
+      return emitError() << "#kernel.kernel expects node names as strings, got " << node;
+  if (epilogue && kind != KernelKind::contraction)
+    return emitError() << "#kernel.kernel: only a contraction has an epilogue, not a "
+                       << stringifyKernelKind(kind) << " kernel";
+  return success();
+}
+
+LogicalResult LaunchOp::verifySymbolUses(SymbolTableCollection &tables) {
+  Operation *callee = tables.lookupNearestSymbolFrom(*this, getKernelAttr());
+  if (!callee)
+    return emitOpError() << "launches '" << getKernelAttr() << "', which is not defined";
+  // After the host code's lowering to the LLVM dialect the kernel is an llvm.func whose
+  // arguments are the memref descriptors' fields: the launch's lowering checks those.
+  if (isa<LLVM::LLVMFuncOp>(callee))
+    return success();
+  auto function = dyn_cast<func::FuncOp>(callee);
+  if (!function || !isKernel(function))
+    return emitOpError() << "launches '" << getKernelAttr()
+                         << "', which is not a kernel function (kernel.kernel)";
+  FunctionType type = function.getFunctionType();
+  unsigned expected = getKernelOperands().size() + 2;
+  if (type.getNumInputs() != expected || type.getNumResults() != 0)
+    return emitOpError() << "expects '" << getKernelAttr() << "' to take " << expected
+                         << " arguments (the operands, then begin and end) and return nothing, "
+                         << "but it has type " << type;
+  for (auto [k, operand] : llvm::enumerate(getKernelOperands()))
+    if (operand.getType() != type.getInput(k))
+      return emitOpError() << "operand " << k << " has type " << operand.getType()
+                           << ", but '" << getKernelAttr() << "' takes " << type.getInput(k);
+  if (!type.getInput(expected - 2).isIndex() || !type.getInput(expected - 1).isIndex())
+    return emitOpError() << "expects the last two arguments of '" << getKernelAttr()
+                         << "' (begin, end) to be index values";
+  return success();
+}
+
+KernelAttr tcc::kernel::getKernelAttr(Operation *function) {
+  return function ? function->getAttrOfType<KernelAttr>(KernelDialect::kKernelAttrName)
+                  : KernelAttr();
+}
+
+void tcc::kernel::setKernelAttr(Operation *function, KernelAttr attr) {
+  function->setAttr(KernelDialect::kKernelAttrName, attr);
+}
+
+ArrayAttr tcc::kernel::getCheckMessages(ModuleOp module) {
+  return module->getAttrOfType<ArrayAttr>(KernelDialect::kCheckMessagesAttrName);
+}
+
+void tcc::kernel::setCheckMessages(ModuleOp module, ArrayRef<Attribute> messages) {
+  module->setAttr(KernelDialect::kCheckMessagesAttrName,
+                  ArrayAttr::get(module.getContext(), messages));
+}

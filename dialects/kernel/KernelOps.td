@@ -1,0 +1,105 @@
+//===- KernelOps.td - the `kernel` dialect: kernels and their launches --------------------===//
+//
+// After fusion, @main's compute ops are outlined into kernel functions (tcc-outline-kernels);
+// what the host code and the targets must know of a kernel is written here, typed and
+// verified, instead of loose attributes: the kernel's kind, whether it applies a fused
+// epilogue, the ONNX nodes it computes (#kernel.kernel on the function); the launch of a
+// kernel over a range of its outermost parallel loop (kernel.launch in host code); and the
+// run-time checks' messages (kernel.check_messages on the module).
+//
+//===-------------------------------------------------------------------------------------===//
+
+#ifndef TCC_KERNEL_OPS
+#define TCC_KERNEL_OPS
+
+include "mlir/IR/OpBase.td"
+include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/EnumAttr.td"
+include "mlir/IR/SymbolInterfaces.td"
+
+def Kernel_Dialect : Dialect {
+  let name = "kernel";
+  let cppNamespace = "::tcc::kernel";
+  let summary = "kernels formed by fusion, and their launches from the host code";
+  let description = [{
+    A kernel is a private `func.func` of the model module carrying `kernel.kernel`, a
+    `#kernel.kernel` attribute; its results are written into destinations its caller passes
+    (destination-passing style), so after bufferization it allocates nothing. The host
+    function calls it (`func.call`) or, for a kernel that runs a range of its outermost
+    parallel loop, launches it (`kernel.launch`); each target lowers launches its own way
+    (the CPU: the runtime's `parallel_for`). The module's `kernel.check_messages` lists the
+    messages of the run-time checks in the order of their status codes.
+  }];
+  let hasOperationAttrVerify = 1;
+  let useDefaultAttributePrinterParser = 1;
+  let extraClassDeclaration = [{
+    /// The discardable attribute names this dialect verifies.
+    static constexpr ::llvm::StringLiteral kKernelAttrName = "kernel.kernel";
+    static constexpr ::llvm::StringLiteral kCheckMessagesAttrName = "kernel.check_messages";
+  }];
+}
+
+def Kernel_KindContraction : I32EnumAttrCase<"contraction", 0>;
+def Kernel_KindWindow : I32EnumAttrCase<"window", 1>;
+def Kernel_KindGeneric : I32EnumAttrCase<"generic", 2>;
+def Kernel_KindFill : I32EnumAttrCase<"fill", 3>;
+def Kernel_KindCopy : I32EnumAttrCase<"copy", 4>;
+def Kernel_KindLoop : I32EnumAttrCase<"loop", 5>;
+def Kernel_Kind : I32EnumAttr<"KernelKind", "what a kernel computes", [
+    Kernel_KindContraction, Kernel_KindWindow, Kernel_KindGeneric, Kernel_KindFill,
+    Kernel_KindCopy, Kernel_KindLoop]> {
+  let cppNamespace = "::tcc::kernel";
+  let genSpecializedAttr = 0;
+}
+
+def Kernel_KernelAttr : AttrDef<Kernel_Dialect, "Kernel"> {
+  let mnemonic = "kernel";
+  let summary = "what a kernel function is: its kind, its epilogue, its ONNX nodes";
+  let description = [{
+    `kind`: what the kernel's main op computes: `contraction` (a matmul or convolution,
+    with the fill of its accumulator and possibly an epilogue), `window` (a pooling window
+    with its fill), `generic` (any other loop nest: pointwise, reductions, gathers),
+    `fill` (constant fills, a padded buffer's border), `copy` (slices written into a larger
+    buffer: concatenation, padding), `loop` (a host loop's body run as one kernel).
+    `epilogue`: a contraction whose pointwise epilogue (bias, activation, residual) is part
+    of the kernel, applied to the accumulators before they are stored. `nodes`: the names of
+    the ONNX nodes the kernel computes, the last one first (fusion merges several); `epilogue`
+    and `nodes` may be left out (false, none).
+
+    ```mlir
+    func.func private @kernel_3_relu(...) attributes {
+        kernel.kernel = #kernel.kernel<kind = contraction, epilogue = true, nodes = ["relu", "conv"]>}
+    ```
+  }];
+  let parameters = (ins EnumParameter<Kernel_Kind>:$kind,
+                        DefaultValuedParameter<"bool", "false">:$epilogue,
+                        OptionalParameter<"::mlir::ArrayAttr">:$nodes);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+
+class Kernel_Op<string mnemonic, list<Trait> traits = []> : Op<Kernel_Dialect, mnemonic, traits>;
+
+def Kernel_LaunchOp : Kernel_Op<"launch", [DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "run a kernel over [0, range), split into chunks the target chooses";
+  let description = [{
+    Calls `kernel(operands..., begin, end)` for disjoint chunks [begin, end) that cover
+    [0, range) exactly once, possibly in parallel, and returns when all have finished. The
+    kernel's last two arguments are `index` values bounding its outermost parallel loop
+    (tcc-range-kernels gives them); it must not depend on how the range is split. The CPU
+    lowers a launch to the runtime's `parallel_for` (tcc-cpu-lower-launches); GPU targets
+    to grid launches.
+
+    ```mlir
+    kernel.launch @kernel_0_mm(%a, %b, %c) range(%tiles) : memref<?x64xf32>, memref<64x32xf32>, memref<?x32xf32>
+    ```
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$kernel, Variadic<AnyType>:$kernel_operands,
+                       Index:$range);
+  let assemblyFormat = [{
+    $kernel `(` $kernel_operands `)` `range` `(` $range `)` attr-dict
+    (`:` type($kernel_operands)^)?
+  }];
+}
+
+#endif // TCC_KERNEL_OPS

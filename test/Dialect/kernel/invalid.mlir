@@ -1,0 +1,77 @@
+// RUN: tcc-opt %s --split-input-file --verify-diagnostics
+// Errors of the kernel dialect: each says what was expected and what was found.
+
+// expected-error @+1 {{only a contraction has an epilogue, not a generic kernel}}
+func.func private @epilogue_of_generic() attributes {kernel.kernel = #kernel.kernel<kind = generic, epilogue = true>}
+
+// -----
+
+// expected-error @+1 {{expects node names as strings, got 3}}
+func.func private @bad_nodes() attributes {kernel.kernel = #kernel.kernel<kind = generic, nodes = [3]>}
+
+// -----
+
+// expected-error @+1 {{'kernel.kernel' expects a #kernel.kernel attribute, got unit}}
+func.func private @unit_kernel() attributes {kernel.kernel}
+
+// -----
+
+func.func @not_a_function() {
+  // expected-error @+1 {{'kernel.kernel' is only valid on a function, not on 'arith.constant'}}
+  %c = arith.constant {kernel.kernel = #kernel.kernel<kind = fill>} 0 : index
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'kernel.check_messages' expects an array of strings, got [1, 2]}}
+module attributes {kernel.check_messages = [1, 2]} {}
+
+// -----
+
+// expected-error @+1 {{unknown attribute 'kernel.grid' of the kernel dialect}}
+func.func private @unknown() attributes {kernel.grid = 1}
+
+// -----
+
+func.func @launch_of_nothing(%n: index) {
+  // expected-error @+1 {{launches '@missing', which is not defined}}
+  kernel.launch @missing() range(%n)
+  return
+}
+
+// -----
+
+func.func private @plain(%begin: index, %end: index)
+func.func @launch_of_plain_function(%n: index) {
+  // expected-error @+1 {{launches '@plain', which is not a kernel function (kernel.kernel)}}
+  kernel.launch @plain() range(%n)
+  return
+}
+
+// -----
+
+func.func private @no_range(%a: memref<4xf32>) attributes {kernel.kernel = #kernel.kernel<kind = generic>}
+func.func @launch_without_range_arguments(%a: memref<4xf32>, %n: index) {
+  // expected-error @+1 {{expects '@no_range' to take 3 arguments (the operands, then begin and end) and return nothing, but it has type '(memref<4xf32>) -> ()'}}
+  kernel.launch @no_range(%a) range(%n) : memref<4xf32>
+  return
+}
+
+// -----
+
+func.func private @typed(%a: memref<4xf32>, %begin: index, %end: index) attributes {kernel.kernel = #kernel.kernel<kind = generic>}
+func.func @launch_with_wrong_operand(%a: memref<8xf32>, %n: index) {
+  // expected-error @+1 {{operand 0 has type 'memref<8xf32>', but '@typed' takes 'memref<4xf32>'}}
+  kernel.launch @typed(%a) range(%n) : memref<8xf32>
+  return
+}
+
+// -----
+
+func.func private @float_range(%a: memref<4xf32>, %begin: f32, %end: f32) attributes {kernel.kernel = #kernel.kernel<kind = generic>}
+func.func @launch_of_float_range(%a: memref<4xf32>, %n: index) {
+  // expected-error @+1 {{expects the last two arguments of '@float_range' (begin, end) to be index values}}
+  kernel.launch @float_range(%a) range(%n) : memref<4xf32>
+  return
+}
