@@ -5,6 +5,7 @@
 #include "tcc/Decompose/Passes.h"
 #include "tcc/Lower/Passes.h"
 #include "tcc/Codegen/Passes.h"
+#include "tcc/Host/Passes.h"
 #include "tcc/Fuse/Passes.h"
 #include "tcc/Evaluate/Passes.h"
 #include "tcc/Pipelines/Pipelines.h"
@@ -47,6 +48,7 @@ void tcc::registerAllPasses() {
   tcc::registerLowerPasses();
   tcc::registerFusePasses();
   tcc::registerCodegenPasses();
+  tcc::registerHostPasses();
   mlir::registerAllPasses();
   tcc::registerPipelines();
   tcc::registerTargetPasses();

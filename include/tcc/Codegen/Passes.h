@@ -1,4 +1,4 @@
-//===- Passes.h - code generation: buffers, checks, math ------------------------*- C++ -*-===//
+//===- Passes.h - target-neutral kernel code generation ------------------------*- C++ -*-===//
 #ifndef TCC_CODEGEN_PASSES_H
 #define TCC_CODEGEN_PASSES_H
 

@@ -1,4 +1,4 @@
-//===- Passes.h - fusion: linalg ops grouped by their indexing maps ------------*- C++ -*-===//
+//===- Passes.h - fusion and kernel formation ----------------------------------*- C++ -*-===//
 #ifndef TCC_FUSE_PASSES_H
 #define TCC_FUSE_PASSES_H
 

@@ -1,4 +1,4 @@
-//===- Passes.td - fusion: linalg ops grouped by their indexing maps ---------------------===//
+//===- Passes.td - fusion and kernel formation: linalg ops grouped into kernels ----------===//
 #ifndef TCC_FUSE_PASSES
 #define TCC_FUSE_PASSES
 
@@ -50,6 +50,32 @@ def FoldScales : Pass<"tcc-fold-scales", "mlir::ModuleOp"> {
   }];
   let dependentDialects = ["::mlir::linalg::LinalgDialect", "::mlir::tensor::TensorDialect",
                            "::mlir::arith::ArithDialect"];
+}
+
+def OutlineKernels : Pass<"tcc-outline-kernels", "mlir::ModuleOp"> {
+  let summary = "Form kernels from the compute ops of @main and outline them";
+  let description = [{
+    Every linalg op (and tensor.pad, tensor.insert_slice, scf.for without linalg ops) at the
+    top level of @main, or in a host loop, becomes part of a private function
+    `@kernel_<k>_<node>` named after the tail of its ONNX node's name, marked
+    `kernel.kernel = #kernel.kernel<kind, epilogue, nodes>` (its kind, whether it applies an
+    epilogue, the ONNX nodes it computes), called from @main. Kernel formation groups a contraction with the fill of its
+    accumulator and its pointwise epilogue (the result's only user, reading it once in order;
+    the kernel's `epilogue` is true), and a pooling window with its fill; other ops are
+    kernels alone. Pads become fill + insert_slice; a group whose result is only padded (rows
+    of at least 24) computes into the padded buffer's interior (extract_slice ... insert_slice
+    of the same sizes), so no copy remains. Destinations (`outs`) are arguments, so after
+    bufferization a kernel writes into buffers its caller provides and allocates nothing; the
+    host function is left with calls, views and shape arithmetic. Scalar constants are cloned
+    into the kernel; tensors (weights included) are passed.
+
+    ```mlir
+    %r = linalg.generic ... ins(%a) outs(%e) {...}
+    // becomes
+    %r = call @kernel_0_relu(%a, %e) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect", "::tcc::kernel::KernelDialect"];
 }
 
 #endif // TCC_FUSE_PASSES

@@ -1,4 +1,4 @@
-//===- Passes.td - passes of the CPU target ----------------------------------------------===//
+//===- Passes.td - the CPU target: register tiles, loop order, thread ranges, launches ---===//
 #ifndef TCC_TARGET_CPU_PASSES
 #define TCC_TARGET_CPU_PASSES
 
@@ -24,6 +24,124 @@ def CpuLowerLaunches : Pass<"tcc-cpu-lower-launches", "mlir::ModuleOp"> {
     ```
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
+def TileContractions : Pass<"tcc-tile-contractions", "mlir::ModuleOp"> {
+  let summary = "Register-blocked vector FMAs for float matmuls, batch matmuls and convolutions";
+  let description = [{
+    Runs on buffers, before `tcc-order-loops`. A float contraction in a kernel whose payload
+    is `out + a * b` and whose output's fastest dim j is read by exactly one operand, in its
+    last index with a stride of 1 to 4 (matmul's B, a convolution's input row), and not at
+    all by the other (A, the filter), becomes an outer product per reduction point: an
+    `scf.parallel` over the other parallel dims, with a row dim i (one the scalar operand
+    reads and the vector operand does not: matmul's rows, the output channels) tiled by R;
+    inside, R x V vector accumulators over j (R <= 8, V <= 4, chosen by a cost model within
+    the target's `vector-registers`), reduction loops that load V
+    vectors of b, broadcast R scalars of a and issue R x V `vector.fma`, and the accumulators
+    stored once. Remainder rows get an exact smaller tile and remainder columns masked
+    vectors. In a kernel whose #kernel.kernel has `epilogue = true` the fill's value starts the accumulators and
+    the epilogue runs on them before the store. A large static vector operand (>= 512 KiB) is
+    split into column panels that threads split. Pooling windows (max/min/sum along j) are
+    tiled the same way. Without a row dim of the scalar operand (a depthwise convolution, a
+    pooling window), output rows that the vector operand reads with stride 1 are the rows:
+    their own vector loads, one broadcast per reduction point. With 512-bit vectors a static
+    column tail of at most half a vector takes a 256-bit vector (`split-wide-fma`: the cost
+    counts a 512-bit FMA as two, as Zen 4 issues it). Rows of dynamic extent also count the
+    one-row case in the tile cost; a dynamic first dim and the next static one become one
+    parallel dim, batch-major. The outer loop stays parallel (its first dim: the first
+    of static trip count >= 8, else the outermost), so `tcc-range-kernels` splits it over
+    threads. Other linalg ops are left alone. (The example shows the 6 x 2 tile of 8-lane
+    vectors.)
+
+    ```mlir
+    linalg.matmul ins(%a, %b : memref<?x64xf32>, memref<64x32xf32>) outs(%c : memref<?x32xf32>)
+    // becomes
+    scf.parallel (%t) = (%c0) to ((%m + 5) / 6) step (%c1) {
+      scf.if %full_tile {
+        scf.for %j = %c0 to %c32 step %c16 {
+          %acc = vector.load %c[...] : memref<?x32xf32>, vector<8xf32>   // x 12
+          scf.for %k = %c0 to %c64 step %c1 iter_args(...) {
+            %b0 = vector.load %b[%k, %j] ...                              // x 2
+            %a0 = vector.broadcast (memref.load %a[%row0, %k])            // x 6
+            vector.fma %a0, %b0, %acc00 ...                               // x 12
+    ```
+  }];
+  let options = [
+    Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"256",
+           "bits of one vector register (128: NEON; 256: AVX2, the default x86-64-v3 target; "
+           "512: AVX-512)">,
+    Option<"vectorRegisters", "vector-registers", "int64_t", /*default=*/"16",
+           "architectural vector registers, which bound the tile (x86-64: 16, 32 with AVX-512; "
+           "AArch64: 32); the target's info gives both">,
+    Option<"splitWideFma", "split-wide-fma", "bool", /*default=*/"false",
+           "the core runs a 512-bit FMA as two 256-bit halves (AMD Zen 4): the tile cost counts "
+           "a 512-bit FMA twice a 256-bit one, so short column tails on half-width vectors pay off">,
+  ];
+  let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect",
+                           "::mlir::memref::MemRefDialect", "::mlir::arith::ArithDialect",
+                           "::mlir::affine::AffineDialect", "::mlir::LLVM::LLVMDialect"];
+}
+
+def OrderLoops : Pass<"tcc-order-loops", "mlir::ModuleOp"> {
+  let summary = "Order each kernel's loops so that the innermost one walks memory contiguously";
+  let description = [{
+    Linalg ops become loops in the order of their iterators; for a contraction or a
+    convolution that puts a reduction innermost, reading one operand with a stride, and LLVM
+    cannot vectorize it. This pass generalizes named ops and interchanges the iterators to
+    (parallel dims..., reduction dims..., the output's fastest dim), so the innermost loop
+    updates consecutive output elements from consecutive inputs. Row reductions (every
+    input that reads a reduction dim reads the same one last: LayerNorm's and Softmax's
+    sums, global pooling) keep their parallel dims outside and the row innermost, with the
+    accumulation marked `fastmath<reassoc>` so LLVM vectorizes it (partial sums across
+    lanes: another order than sequential, the same for any thread count). Otherwise it
+    only reorders loops: every kernel computes the same values.
+
+    ```mlir
+    linalg.matmul ins(%a, %b) outs(%c)   // loops (i, j, k)
+    // becomes a linalg.generic with loops (i, k, j)
+    ```
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
+def RangeKernels : Pass<"tcc-range-kernels", "mlir::ModuleOp"> {
+  let summary = "Let each kernel run a range of its outermost parallel loop";
+  let description = [{
+    Runs after `convert-linalg-to-parallel-loops`. A kernel whose body is one `scf.parallel`
+    whose outermost extent its callers can compute (a constant, an argument, a dim of an
+    argument, or integer arithmetic on those, such as a tile count) gets two index
+    arguments, `begin` and `end`, that bound that loop; its calls become `kernel.launch`
+    over [0, extent), which tcc-cpu-lower-launches runs through the runtime's
+    `parallel_for` (imports->parallel_for splits the range into chunks). @main gets the
+    import table as a first `!llvm.ptr` argument. A kernel whose estimated work (ops times
+    static trip counts, 64 for a dynamic one) is below `min-parallel-work` stays a call,
+    run on the calling thread: waking a worker costs more than it saves.
+    ```mlir
+    call @kernel_0_relu(%x, %y) : (memref<64x256xf32>, memref<64x256xf32>) -> ()
+    // becomes, with the kernel's loop over [%begin, %end) of its 64 rows
+    kernel.launch @kernel_0_relu(%x, %y) range(%c64) : memref<64x256xf32>, memref<64x256xf32>
+    ```
+  }];
+  let options = [
+    Option<"minParallelWork", "min-parallel-work", "int64_t", /*default=*/"32768",
+           "estimated ops below which a kernel is not split across threads">
+  ];
+  let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::LLVM::LLVMDialect",
+                           "::tcc::kernel::KernelDialect"];
+}
+
+def ExpandCopies : Pass<"tcc-expand-copies", "mlir::ModuleOp"> {
+  let summary = "Turn memref.copy into linalg.copy, so that copies become loops";
+  let description = [{
+    `memref.copy` between strided buffers lowers to a call of a runtime library function;
+    models call none. Copies between contiguous (identity-layout) buffers stay: they lower to
+    one `memcpy`. When both sides are contiguous from some dim on in blocks of at least 256
+    elements (a channel slice of a concatenation, per image), the copy becomes a loop over the
+    dims before it with one `memcpy` per block (1-D views). Others become `linalg.copy`,
+    loops like every other kernel.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect", "::mlir::scf::SCFDialect",
+                           "::mlir::arith::ArithDialect", "::mlir::memref::MemRefDialect"];
 }
 
 #endif // TCC_TARGET_CPU_PASSES

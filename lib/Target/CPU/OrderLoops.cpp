@@ -1,5 +1,5 @@
 //===- OrderLoops.cpp - the innermost loop of each kernel walks memory contiguously ----===//
-#include "tcc/Codegen/Passes.h"
+#include "tcc/Target/CPU/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -8,7 +8,7 @@
 
 namespace tcc {
 #define GEN_PASS_DEF_ORDERLOOPS
-#include "tcc/Codegen/Passes.h.inc"
+#include "tcc/Target/CPU/Passes.h.inc"
 } // namespace tcc
 
 using namespace mlir;

@@ -7,7 +7,7 @@
 // The table's layout is model_abi.h's tcc_import_table, described in tcc/Package/ModelAbi.h.
 //
 //===----------------------------------------------------------------------------------===//
-#include "tcc/Codegen/Passes.h"
+#include "tcc/Host/Passes.h"
 #include "tcc/Package/ModelAbi.h"
 
 #include "dialects/prim/PrimDialect.h"
@@ -19,7 +19,7 @@
 
 namespace tcc {
 #define GEN_PASS_DEF_LOWERRUNTIMECALLS
-#include "tcc/Codegen/Passes.h.inc"
+#include "tcc/Host/Passes.h.inc"
 } // namespace tcc
 
 using namespace mlir;

@@ -1,5 +1,5 @@
 //===- LowerChecks.cpp - prim.check -> an early error return from @main -------------===//
-#include "tcc/Codegen/Passes.h"
+#include "tcc/Host/Passes.h"
 
 #include "dialects/kernel/KernelDialect.h"
 #include "dialects/prim/PrimDialect.h"
@@ -10,7 +10,7 @@
 
 namespace tcc {
 #define GEN_PASS_DEF_LOWERCHECKS
-#include "tcc/Codegen/Passes.h.inc"
+#include "tcc/Host/Passes.h.inc"
 } // namespace tcc
 
 using namespace mlir;

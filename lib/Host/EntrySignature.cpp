@@ -17,7 +17,7 @@
 // `@output_shapes(symbols...) -> (extents...)`, which the descriptor publishes.
 //
 //===----------------------------------------------------------------------------------===//
-#include "tcc/Codegen/Passes.h"
+#include "tcc/Host/Passes.h"
 
 #include "InvariantLoops.h"
 #include "SymbolExpressions.h"
@@ -37,7 +37,7 @@
 
 namespace tcc {
 #define GEN_PASS_DEF_ENTRYSIGNATURE
-#include "tcc/Codegen/Passes.h.inc"
+#include "tcc/Host/Passes.h.inc"
 } // namespace tcc
 
 using namespace mlir;

@@ -20,7 +20,7 @@
 // masked loads and stores, so dynamic extents need nothing else.
 //
 //===----------------------------------------------------------------------------------===//
-#include "tcc/Codegen/Passes.h"
+#include "tcc/Target/CPU/Passes.h"
 #include "dialects/kernel/KernelDialect.h"
 
 #include "ContractionPlan.h"
@@ -43,7 +43,7 @@
 
 namespace tcc {
 #define GEN_PASS_DEF_TILECONTRACTIONS
-#include "tcc/Codegen/Passes.h.inc"
+#include "tcc/Target/CPU/Passes.h.inc"
 } // namespace tcc
 
 using namespace mlir;

@@ -1,5 +1,5 @@
 //===- OutlineKernels.cpp - each compute op of @main becomes a kernel function ----------===//
-#include "tcc/Codegen/Passes.h"
+#include "tcc/Fuse/Passes.h"
 
 #include "tcc/Support/Diagnostics.h"
 #include "tcc/Support/LinalgBodies.h"
@@ -21,7 +21,7 @@
 
 namespace tcc {
 #define GEN_PASS_DEF_OUTLINEKERNELS
-#include "tcc/Codegen/Passes.h.inc"
+#include "tcc/Fuse/Passes.h.inc"
 } // namespace tcc
 
 using namespace mlir;

@@ -1,5 +1,5 @@
 //===- PlanBuffers.cpp - one workspace for all intermediates, offsets from liveness -----===//
-#include "tcc/Codegen/Passes.h"
+#include "tcc/Host/Passes.h"
 #include "dialects/kernel/KernelDialect.h"
 
 #include "InvariantLoops.h"
@@ -18,7 +18,7 @@
 
 namespace tcc {
 #define GEN_PASS_DEF_PLANBUFFERS
-#include "tcc/Codegen/Passes.h.inc"
+#include "tcc/Host/Passes.h.inc"
 } // namespace tcc
 
 using namespace mlir;

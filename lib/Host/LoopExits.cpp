@@ -6,7 +6,7 @@
 // it before each iteration: the scf.for becomes an scf.while over the induction variable.
 //
 //===----------------------------------------------------------------------------------===//
-#include "tcc/Codegen/Passes.h"
+#include "tcc/Host/Passes.h"
 
 #include "dialects/prim/PrimDialect.h"
 
@@ -17,7 +17,7 @@
 
 namespace tcc {
 #define GEN_PASS_DEF_LOOPEXITS
-#include "tcc/Codegen/Passes.h.inc"
+#include "tcc/Host/Passes.h.inc"
 } // namespace tcc
 
 using namespace mlir;

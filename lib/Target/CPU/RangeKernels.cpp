@@ -1,5 +1,5 @@
 //===- RangeKernels.cpp - kernels that run a range of their outermost parallel loop -----===//
-#include "tcc/Codegen/Passes.h"
+#include "tcc/Target/CPU/Passes.h"
 
 #include "ParallelLoops.h"
 
@@ -16,7 +16,7 @@
 
 namespace tcc {
 #define GEN_PASS_DEF_RANGEKERNELS
-#include "tcc/Codegen/Passes.h.inc"
+#include "tcc/Target/CPU/Passes.h.inc"
 } // namespace tcc
 
 using namespace mlir;

@@ -15,7 +15,7 @@
 // not.
 //
 //===----------------------------------------------------------------------------------===//
-#include "tcc/Codegen/Passes.h"
+#include "tcc/Host/Passes.h"
 
 #include "BatchProof.h"
 #include "dialects/prim/PrimDialect.h"
@@ -24,7 +24,7 @@
 
 namespace tcc {
 #define GEN_PASS_DEF_MARKBATCHSPLIT
-#include "tcc/Codegen/Passes.h.inc"
+#include "tcc/Host/Passes.h.inc"
 } // namespace tcc
 
 using namespace mlir;
