@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 packages=(
   cmake ninja-build ccache git
   llvm-22-dev libmlir-22-dev mlir-22-tools clang-22 lld-22 liblld-22-dev llvm-22-tools
-  libclang-rt-22-dev
+  libclang-rt-22-dev clang-format-22
   libonnx-dev libprotobuf-dev protobuf-compiler libonnx-testdata
   libcli11-dev libfmt-dev catch2 libdlpack-dev
   python3 python3-numpy python3-onnx

@@ -87,8 +87,8 @@ LogicalResult LaunchOp::verifySymbolUses(SymbolTableCollection &tables) {
                          << "but it has type " << type;
   for (auto [k, operand] : llvm::enumerate(getKernelOperands()))
     if (operand.getType() != type.getInput(k))
-      return emitOpError() << "operand " << k << " has type " << operand.getType()
-                           << ", but '" << getKernelAttr() << "' takes " << type.getInput(k);
+      return emitOpError() << "operand " << k << " has type " << operand.getType() << ", but '"
+                           << getKernelAttr() << "' takes " << type.getInput(k);
   if (!type.getInput(expected - 2).isIndex() || !type.getInput(expected - 1).isIndex())
     return emitOpError() << "expects the last two arguments of '" << getKernelAttr()
                          << "' (begin, end) to be index values";

@@ -52,8 +52,8 @@ LogicalResult tcc::linkSharedLibrary(llvm::ArrayRef<llvm::SmallVector<char, 0>> 
   std::string looked;
   std::string builtins = findBuiltins(triple, looked);
   if (builtins.empty()) {
-    error = "no compiler builtins for " + triple.getArchName().str() + " (looked for " +
-            looked + "); for AArch64 install gcc-aarch64-linux-gnu";
+    error = "no compiler builtins for " + triple.getArchName().str() + " (looked for " + looked +
+            "); for AArch64 install gcc-aarch64-linux-gnu";
     return failure();
   }
 
@@ -62,15 +62,14 @@ LogicalResult tcc::linkSharedLibrary(llvm::ArrayRef<llvm::SmallVector<char, 0>> 
   std::lock_guard<std::mutex> lock(linkMutex);
 
   std::vector<std::string> objectFiles;
-  auto removeObjects = llvm::make_scope_exit([&] {
+  llvm::scope_exit removeObjects([&] {
     for (const std::string &file : objectFiles)
       llvm::sys::fs::remove(file);
   });
   for (const auto &object : objects) {
     llvm::SmallString<128> objectPath;
     int fd;
-    if (std::error_code ec =
-            llvm::sys::fs::createTemporaryFile("tcc-model", "o", fd, objectPath)) {
+    if (std::error_code ec = llvm::sys::fs::createTemporaryFile("tcc-model", "o", fd, objectPath)) {
       error = "cannot create a temporary object file: " + ec.message();
       return failure();
     }

@@ -35,8 +35,7 @@ constexpr const char *kSupported =
     "host, cpu, cpu:x86_64-linux, cpu:aarch64-linux (GPU targets are not available yet)";
 } // namespace
 
-FailureOr<std::unique_ptr<tcc::Target>> tcc::createTarget(llvm::StringRef spec,
-                                                          llvm::StringRef cpu,
+FailureOr<std::unique_ptr<tcc::Target>> tcc::createTarget(llvm::StringRef spec, llvm::StringRef cpu,
                                                           std::string &error) {
   // "host" is the CPU target for this machine's architecture.
   if (spec.empty() || spec == "host")

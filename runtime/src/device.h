@@ -70,8 +70,8 @@ struct tcc_device {
   /// copies nothing, and the pointers may then be NULL. Fails with INVALID_ARGUMENT for an
   /// unknown kind or a null pointer. The caller keeps ownership of both buffers.
   /// Thread-safe for buffers no other thread writes.
-  tcc_status (*copy)(const tcc_device *device, void *destination, const void *source,
-                     size_t bytes, tcc_copy_kind kind);
+  tcc_status (*copy)(const tcc_device *device, void *destination, const void *source, size_t bytes,
+                     tcc_copy_kind kind);
 
   /// Sets `bytes` bytes of device memory at `destination` to `value` (memset) and returns when
   /// they are set. 0 bytes does nothing, and destination may then be NULL. Fails with

@@ -52,6 +52,8 @@ constexpr int64_t structSize(const FieldKind *kinds, int count) {
   return (end + align - 1) / align * align;
 }
 
+// (The field lists read best as rows of fields: clang-format leaves them alone.)
+// clang-format off
 // Each struct's fields in order: X(C member name, FieldKind).
 #define TCC_IMPORT_TABLE_FIELDS(X)                                                          \
   X(abi_version, I32) X(size, I32) X(context, Ptr) X(parallel_for, Ptr)                      \
@@ -106,6 +108,8 @@ TCC_MODEL_DESCRIPTOR_FIELDS(TCC_ABI_CHECK_Descriptor)
 TCC_TENSOR_DESC_FIELDS(TCC_ABI_CHECK_Tensor)
 TCC_SYMBOL_DESC_FIELDS(TCC_ABI_CHECK_Symbol)
 
+// clang-format on
+
 // The sizes of earlier releases, which the header records, end where the fields say.
 static_assert(TCC_IMPORT_TABLE_V1_SIZE == offsetOf(kImportKinds, kImport_string_format));
 static_assert(TCC_MODEL_DESCRIPTOR_V1_SIZE == offsetOf(kDescriptorKinds, kDescriptor_batch_symbol));
@@ -123,9 +127,9 @@ template <size_t N>
 llvm::StructType *llvmStructType(llvm::LLVMContext &context, const FieldKind (&kinds)[N]) {
   llvm::SmallVector<llvm::Type *, N> fields;
   for (FieldKind kind : kinds)
-    fields.push_back(kind == FieldKind::Ptr ? static_cast<llvm::Type *>(
-                                                  llvm::PointerType::getUnqual(context))
-                                            : llvm::Type::getIntNTy(context, 8 * sizeOf(kind)));
+    fields.push_back(kind == FieldKind::Ptr
+                         ? static_cast<llvm::Type *>(llvm::PointerType::getUnqual(context))
+                         : llvm::Type::getIntNTy(context, 8 * sizeOf(kind)));
   return llvm::StructType::get(context, fields);
 }
 
@@ -135,9 +139,10 @@ mlir::LLVM::LLVMStructType llvmDialectStructType(mlir::MLIRContext *context,
                                                  const FieldKind (&kinds)[N]) {
   llvm::SmallVector<mlir::Type, N> fields;
   for (FieldKind kind : kinds)
-    fields.push_back(kind == FieldKind::I32   ? mlir::Type(mlir::IntegerType::get(context, 32))
-                     : kind == FieldKind::I64 ? mlir::Type(mlir::IntegerType::get(context, 64))
-                                              : mlir::Type(mlir::LLVM::LLVMPointerType::get(context)));
+    fields.push_back(kind == FieldKind::I32 ? mlir::Type(mlir::IntegerType::get(context, 32))
+                     : kind == FieldKind::I64
+                         ? mlir::Type(mlir::IntegerType::get(context, 64))
+                         : mlir::Type(mlir::LLVM::LLVMPointerType::get(context)));
   return mlir::LLVM::LLVMStructType::getLiteral(context, fields);
 }
 

@@ -18,7 +18,6 @@
 using namespace mlir;
 using namespace tcc::tiling;
 
-
 /// Whether a memref's last dim has unit stride.
 static bool lastDimContiguous(Value memref) {
   auto type = dyn_cast<MemRefType>(memref.getType());
@@ -38,7 +37,8 @@ static std::optional<std::pair<Plan::Combine, unsigned>> windowCombine(linalg::L
   if (!body || body->getOperations().size() != 2)
     return std::nullopt;
   auto yield = dyn_cast<linalg::YieldOp>(body->getTerminator());
-  Operation *combine = yield && yield.getNumOperands() == 1 ? yield.getOperand(0).getDefiningOp() : nullptr;
+  Operation *combine =
+      yield && yield.getNumOperands() == 1 ? yield.getOperand(0).getDefiningOp() : nullptr;
   if (!combine || combine->getNumOperands() != 2)
     return std::nullopt;
   Plan::Combine kind;
@@ -51,8 +51,9 @@ static std::optional<std::pair<Plan::Combine, unsigned>> windowCombine(linalg::L
   else
     return std::nullopt;
   Value acc = body->getArgument(body->getNumArguments() - 1);
-  Value other = combine->getOperand(0) == acc ? combine->getOperand(1)
-                : combine->getOperand(1) == acc ? combine->getOperand(0) : Value();
+  Value other = combine->getOperand(0) == acc   ? combine->getOperand(1)
+                : combine->getOperand(1) == acc ? combine->getOperand(0)
+                                                : Value();
   auto arg = dyn_cast_or_null<BlockArgument>(other);
   if (!arg || arg.getOwner() != body || arg.getArgNumber() >= op.getNumDpsInputs())
     return std::nullopt;
@@ -103,7 +104,8 @@ std::optional<Plan> tcc::tiling::planContraction(linalg::LinalgOp op, int64_t ve
 
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
   unsigned numDims = op.getNumLoops();
-  if (llvm::none_of(iterators, [](utils::IteratorType t) { return t == utils::IteratorType::reduction; }))
+  if (llvm::none_of(iterators,
+                    [](utils::IteratorType t) { return t == utils::IteratorType::reduction; }))
     return std::nullopt;
   plan.outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
   // The output indexes every parallel dim once, and nothing else.
@@ -126,11 +128,14 @@ std::optional<Plan> tcc::tiling::planContraction(linalg::LinalgOp op, int64_t ve
   } else {
     // Exactly one input reads j, in its last index only.
     OpOperand *first = op.getDpsInputOperand(0), *second = op.getDpsInputOperand(1);
-    AffineMap firstMap = op.getMatchingIndexingMap(first), secondMap = op.getMatchingIndexingMap(second);
-    bool firstReads = firstMap.isFunctionOfDim(plan.j), secondReads = secondMap.isFunctionOfDim(plan.j);
+    AffineMap firstMap = op.getMatchingIndexingMap(first),
+              secondMap = op.getMatchingIndexingMap(second);
+    bool firstReads = firstMap.isFunctionOfDim(plan.j),
+         secondReads = secondMap.isFunctionOfDim(plan.j);
     if (firstReads == secondReads)
       return std::nullopt;
-    OpOperand *vectorOperand = firstReads ? first : second, *scalarOperand = firstReads ? second : first;
+    OpOperand *vectorOperand = firstReads ? first : second,
+              *scalarOperand = firstReads ? second : first;
     plan.vector = vectorOperand->get();
     plan.scalar = scalarOperand->get();
     plan.vectorMap = firstReads ? firstMap : secondMap;
@@ -164,7 +169,8 @@ std::optional<Plan> tcc::tiling::planContraction(linalg::LinalgOp op, int64_t ve
   if (!plan.i && plan.stride == 1)
     for (AffineExpr expr : plan.outMap.getResults().drop_back()) {
       unsigned d = cast<AffineDimExpr>(expr).getPosition();
-      if (plan.vectorMap.isFunctionOfDim(d) && !(plan.scalar && plan.scalarMap.isFunctionOfDim(d))) {
+      if (plan.vectorMap.isFunctionOfDim(d) &&
+          !(plan.scalar && plan.scalarMap.isFunctionOfDim(d))) {
         plan.i = d;
         plan.rowsOnVector = true;
       }
@@ -205,7 +211,8 @@ static bool isVectorizableBody(linalg::GenericOp epilogue) {
     for (Type t : llvm::concat<const Type>(op.getOperandTypes(), op.getResultTypes()))
       if (!t.isIntOrIndexOrFloat() || t.isIndex())
         return false;
-    if (isa<math::MathDialect>(op.getDialect()) && llvm::any_of(op.getResultTypes(), [](Type t) { return t.isF64(); }))
+    if (isa<math::MathDialect>(op.getDialect()) &&
+        llvm::any_of(op.getResultTypes(), [](Type t) { return t.isF64(); }))
       return false;
   }
   return true;
@@ -224,7 +231,9 @@ void tcc::tiling::absorbNeighbours(Plan &plan) {
   };
   // Views and extents (tcc-collapse-dims) may come between the fill, the op and the
   // epilogue: ops that touch no memory.
-  auto touchesNoMemory = [](Operation *o) { return o->getNumRegions() == 0 && isMemoryEffectFree(o); };
+  auto touchesNoMemory = [](Operation *o) {
+    return o->getNumRegions() == 0 && isMemoryEffectFree(o);
+  };
   Operation *before = op->getPrevNode();
   while (before && touchesNoMemory(before))
     before = before->getPrevNode();
@@ -281,8 +290,8 @@ static double stepCycles(int64_t rows, double vectors, double fmas, bool rowsOnV
 /// Cycles per reduction point to cover an i x j output with rows x vectors tiles, the
 /// remainders done by exact smaller tiles (a column tail that fits half a vector counts
 /// half a vector when `halfTails`: see Emitter::narrowTail).
-double tcc::tiling::tileCost(int64_t rows, int64_t vectors, int64_t lanes, int64_t iExtent, int64_t jExtent,
-                bool halfTails, double fmas, bool rowsOnVector) {
+double tcc::tiling::tileCost(int64_t rows, int64_t vectors, int64_t lanes, int64_t iExtent,
+                             int64_t jExtent, bool halfTails, double fmas, bool rowsOnVector) {
   int64_t block = vectors * lanes;
   double tailVectors = static_cast<double>((jExtent % block + lanes - 1) / lanes);
   // A half-width vector costs a full one where full-width FMAs issue at once, half of one

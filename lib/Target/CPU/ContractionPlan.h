@@ -32,9 +32,9 @@ struct Plan {
   // the scalar broadcast once per reduction point: a depthwise convolution's output rows,
   // a pooling window's) instead of by the scalar operand (one broadcast per row).
   bool rowsOnVector = false;
-  int64_t stride = 1;                     // how far the vector operand moves per step of j
-  SmallVector<unsigned> outer;            // parallel dims other than i and j, output order
-  SmallVector<unsigned> reductions;       // reduction dims, loop order
+  int64_t stride = 1;               // how far the vector operand moves per step of j
+  SmallVector<unsigned> outer;      // parallel dims other than i and j, output order
+  SmallVector<unsigned> reductions; // reduction dims, loop order
   VectorType vectorType;
   // How each reduction point updates an accumulator: acc + a * b (contractions), or
   // max/min/+ of the vector operand alone (pooling windows; no scalar operand, no rows).

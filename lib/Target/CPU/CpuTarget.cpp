@@ -18,9 +18,9 @@ using namespace mlir;
 
 namespace {
 /// The features the runtime can check, per architecture (runtime/src/cpu_features.c).
-constexpr const char *kX86Checked[] = {"sse4.2", "avx", "avx2", "fma", "f16c", "bmi", "bmi2",
-                                       "avx512f", "avx512bw", "avx512vl", "avx512dq",
-                                       "avx512bf16", "avx512vnni"};
+constexpr const char *kX86Checked[] = {
+    "sse4.2",  "avx",      "avx2",     "fma",      "f16c",       "bmi",       "bmi2",
+    "avx512f", "avx512bw", "avx512vl", "avx512dq", "avx512bf16", "avx512vnni"};
 constexpr const char *kAArch64Checked[] = {"neon", "fullfp16", "dotprod", "bf16", "sve"};
 
 /// CPUs whose 512-bit FMAs issue as two 256-bit halves (AMD Zen 4); later cores and
@@ -70,9 +70,8 @@ std::string namedCpuFeatures(const std::string &triple, llvm::StringRef cpu,
 bool enables(llvm::StringRef features, llvm::StringRef name) {
   llvm::SmallVector<llvm::StringRef> entries;
   features.split(entries, ',', -1, /*KeepEmpty=*/false);
-  return llvm::any_of(entries, [&](llvm::StringRef entry) {
-    return entry.consume_front("+") && entry == name;
-  });
+  return llvm::any_of(
+      entries, [&](llvm::StringRef entry) { return entry.consume_front("+") && entry == name; });
 }
 
 /// The host machine for `arch` and `cpu` (see createCpuTarget).

@@ -11,8 +11,7 @@ namespace tcc {
 /// NEON and fp16; "native"; or a CPU LLVM knows). Fails with `error` set for a `cpu` that
 /// cannot be used, and with `error` empty for an unknown variant.
 mlir::FailureOr<std::unique_ptr<Target>> createCpuTarget(llvm::StringRef variant,
-                                                         llvm::StringRef cpu,
-                                                         std::string &error);
+                                                         llvm::StringRef cpu, std::string &error);
 
 /// Registers the CPU target's passes and its kernel pipeline (`tcc-kernel-to-llvm`) for
 /// tcc-opt.

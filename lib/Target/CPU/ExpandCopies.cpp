@@ -58,7 +58,8 @@ void copyBlocks(memref::CopyOp copy, int64_t from) {
           cast<MemRefType>(memref::SubViewOp::inferRankReducedResultType(
               blockShape, cast<MemRefType>(buffer.getType()), offsets, sizes, strides)),
           buffer, offsets, sizes, strides);
-      return memref::CollapseShapeOp::create(at, loc, view, SmallVector<ReassociationIndices>{all}).getResult();
+      return memref::CollapseShapeOp::create(at, loc, view, SmallVector<ReassociationIndices>{all})
+          .getResult();
     };
     memref::CopyOp::create(at, loc, block(source), block(target));
   };
@@ -72,10 +73,11 @@ void copyBlocks(memref::CopyOp copy, int64_t from) {
       upper.push_back(memref::DimOp::create(b, loc, source, d));
       steps.push_back(arith::ConstantIndexOp::create(b, loc, 1));
     }
-    scf::ParallelOp::create(b, loc, lower, upper, steps, [&](OpBuilder &inner, Location, ValueRange ivs) {
-      SmallVector<OpFoldResult> offsets(ivs.begin(), ivs.end());
-      copyBlock(inner, offsets);
-    });
+    scf::ParallelOp::create(b, loc, lower, upper, steps,
+                            [&](OpBuilder &inner, Location, ValueRange ivs) {
+                              SmallVector<OpFoldResult> offsets(ivs.begin(), ivs.end());
+                              copyBlock(inner, offsets);
+                            });
   }
   copy.erase();
 }

@@ -101,8 +101,7 @@ struct CpuLowerLaunchesPass : tcc::impl::CpuLowerLaunchesBase<CpuLowerLaunchesPa
       Value value = field;
       if (!isa<LLVM::LLVMPointerType>(value.getType()) && value.getType() != i64)
         value = LLVM::SExtOp::create(b, loc, i64, value);
-      Value slot = LLVM::GEPOp::create(b, loc, ptr, i64, argv,
-                                       ArrayRef<LLVM::GEPArg>{int32_t(k)});
+      Value slot = LLVM::GEPOp::create(b, loc, ptr, i64, argv, ArrayRef<LLVM::GEPArg>{int32_t(k)});
       LLVM::StoreOp::create(b, loc, value, slot);
     }
     Value body = LLVM::AddressOfOp::create(b, loc, trampoline);
@@ -184,8 +183,8 @@ struct CpuLowerLaunchesPass : tcc::impl::CpuLowerLaunchesBase<CpuLowerLaunchesPa
           body = dispatch.getArgument(2), arg = dispatch.getArgument(3);
     auto table = abi::llvmDialectStructType(ctx, abi::kImportKinds);
     auto field = [&](int32_t index) {
-      Value address = LLVM::GEPOp::create(b, loc, ptr, table, imports,
-                                          ArrayRef<LLVM::GEPArg>{0, index});
+      Value address =
+          LLVM::GEPOp::create(b, loc, ptr, table, imports, ArrayRef<LLVM::GEPArg>{0, index});
       return LLVM::LoadOp::create(b, loc, ptr, address).getResult();
     };
     b.setInsertionPointToEnd(entry);

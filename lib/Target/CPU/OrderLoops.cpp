@@ -61,16 +61,18 @@ void allowReassociation(linalg::GenericOp op) {
   for (Operation *user : accumulator.getUsers())
     if (auto math = dyn_cast<arith::ArithFastMathInterface>(user))
       if (isa<arith::AddFOp, arith::MulFOp>(user))
-        user->setAttr(math.getFastMathAttrName(),
-                      arith::FastMathFlagsAttr::get(op.getContext(), arith::FastMathFlags::reassoc));
+        user->setAttr(
+            math.getFastMathAttrName(),
+            arith::FastMathFlagsAttr::get(op.getContext(), arith::FastMathFlags::reassoc));
 }
 
 /// (parallel dims except the output's fastest, reduction dims, the output's fastest dim),
 /// or an empty vector when the current order is already that or the op has no reduction.
 SmallVector<unsigned> desiredOrder(linalg::GenericOp op) {
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
-  if (op.getNumDpsInits() != 1 ||
-      llvm::none_of(iterators, [](utils::IteratorType t) { return t == utils::IteratorType::reduction; }))
+  if (op.getNumDpsInits() != 1 || llvm::none_of(iterators, [](utils::IteratorType t) {
+        return t == utils::IteratorType::reduction;
+      }))
     return {};
   AffineMap outputMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
   if (outputMap.getNumResults() == 0)

@@ -6,7 +6,8 @@
 using namespace mlir;
 
 void tcc::mergeIntoFirstDim(scf::ParallelOp loop, unsigned k) {
-  SmallVector<Value> lower = loop.getLowerBound(), upper = loop.getUpperBound(), step = loop.getStep();
+  SmallVector<Value> lower = loop.getLowerBound(), upper = loop.getUpperBound(),
+                     step = loop.getStep();
   OpBuilder b(loop);
   Location loc = loop.getLoc();
   Value width = upper[k];
@@ -22,7 +23,8 @@ void tcc::mergeIntoFirstDim(scf::ParallelOp loop, unsigned k) {
   b.setInsertionPointToStart(body);
   Value batch = arith::DivUIOp::create(b, loc, merged, width);
   Value index = arith::RemUIOp::create(b, loc, merged, width);
-  merged.replaceAllUsesExcept(batch, SmallPtrSet<Operation *, 2>{batch.getDefiningOp(), index.getDefiningOp()});
+  merged.replaceAllUsesExcept(
+      batch, SmallPtrSet<Operation *, 2>{batch.getDefiningOp(), index.getDefiningOp()});
   inner.replaceAllUsesWith(index);
   body->eraseArgument(k);
 }

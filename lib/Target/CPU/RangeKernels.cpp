@@ -24,16 +24,16 @@ using namespace mlir;
 namespace {
 
 /// Views tcc-collapse-dims makes of the kernel's arguments (no data moves).
-bool isView(Operation *op) {
-  return isa<memref::CollapseShapeOp, memref::ExpandShapeOp>(op);
-}
+bool isView(Operation *op) { return isa<memref::CollapseShapeOp, memref::ExpandShapeOp>(op); }
 
 /// Threads split a loop's first dim. A dynamic first extent is usually the batch, 1 at
 /// batch 1: then it is merged with the first later dim of static extent >= 4 (channels)
 /// other than the innermost (ParallelLoops.h), batch-major.
 void mergeBatchDim(scf::ParallelOp loop) {
-  SmallVector<Value> lower = loop.getLowerBound(), upper = loop.getUpperBound(), step = loop.getStep();
-  if (matchPattern(upper[0], m_Constant()) || !matchPattern(lower[0], m_Zero()) || !matchPattern(step[0], m_One()))
+  SmallVector<Value> lower = loop.getLowerBound(), upper = loop.getUpperBound(),
+                     step = loop.getStep();
+  if (matchPattern(upper[0], m_Constant()) || !matchPattern(lower[0], m_Zero()) ||
+      !matchPattern(step[0], m_One()))
     return;
   // Never the innermost dim: it is the one that walks memory contiguously (vectorized).
   for (unsigned k = 1; k + 1 < upper.size(); ++k) {
@@ -104,7 +104,8 @@ double estimatedValue(Value v) {
   return 64;
 }
 
-/// Ops `region` runs, counting each loop's body times its trip count (see estimatedValue): an estimate of a kernel's work.
+/// Ops `region` runs, counting each loop's body times its trip count (see estimatedValue): an
+/// estimate of a kernel's work.
 double estimatedWork(Region &region) {
   double work = 0;
   for (Block &block : region)
@@ -114,12 +115,14 @@ double estimatedWork(Region &region) {
         APInt s;
         if (!matchPattern(step, m_ConstantInt(&s)) || s.getSExtValue() <= 0)
           return 64;
-        return std::max<double>(0, (estimatedValue(upper) - estimatedValue(lower)) / double(s.getSExtValue()));
+        return std::max<double>(0, (estimatedValue(upper) - estimatedValue(lower)) /
+                                       double(s.getSExtValue()));
       };
       if (auto loop = dyn_cast<scf::ForOp>(op))
         trips = tripCount(loop.getLowerBound(), loop.getUpperBound(), loop.getStep());
       else if (auto parallel = dyn_cast<scf::ParallelOp>(op))
-        for (auto [l, u, s] : llvm::zip(parallel.getLowerBound(), parallel.getUpperBound(), parallel.getStep()))
+        for (auto [l, u, s] :
+             llvm::zip(parallel.getLowerBound(), parallel.getUpperBound(), parallel.getStep()))
           trips *= tripCount(l, u, s);
       double inner = 0;
       for (Region &nested : op.getRegions())
@@ -228,14 +231,14 @@ struct RangeKernelsPass : tcc::impl::RangeKernelsBase<RangeKernelsPass> {
       for (func::CallOp call : calls) {
         OpBuilder at(call);
         Value extent = extentAtCall(bound, call, at);
-        tcc::kernel::LaunchOp::create(at, call.getLoc(), call.getCalleeAttr(),
-                                      call.getOperands(), extent);
+        tcc::kernel::LaunchOp::create(at, call.getLoc(), call.getCalleeAttr(), call.getOperands(),
+                                      extent);
         call.erase();
       }
     }
     // The host passes the import table on to parallel_for.
-    if (failed(main.insertArgument(0, LLVM::LLVMPointerType::get(&getContext()), {},
-                                   main.getLoc())))
+    if (failed(
+            main.insertArgument(0, LLVM::LLVMPointerType::get(&getContext()), {}, main.getLoc())))
       return signalPassFailure();
   }
 };

@@ -20,8 +20,8 @@
 // masked loads and stores, so dynamic extents need nothing else.
 //
 //===----------------------------------------------------------------------------------===//
-#include "tcc/Target/CPU/Passes.h"
 #include "dialects/kernel/KernelDialect.h"
+#include "tcc/Target/CPU/Passes.h"
 
 #include "ContractionPlan.h"
 #include "ParallelLoops.h"
@@ -112,42 +112,41 @@ public:
       emitRows(1, nullptr, DenseMap<unsigned, Value>());
       return;
     }
-    auto parallel = scf::ParallelOp::create(b, loc, lower, upper, steps,
-                            [&](OpBuilder &nested, Location, ValueRange ivs) {
-                              OpBuilder::InsertionGuard guard(b);
-                              moveTo(nested);
-                              DenseMap<unsigned, Value> dims;
-                              Value tile, panel;
-                              for (auto [d, iv] : llvm::zip(order, ivs)) {
-                                if (d == kPanel)
-                                  panel = iv;
-                                else if (plan.i && d == *plan.i)
-                                  tile = iv;
-                                else
-                                  dims[d] = iv;
-                              }
-                              if (!panel) {
-                                emitTile(tile, dims);
-                                return;
-                              }
-                              // One panel of columns, every row tile.
-                              columnBegin = arith::MulIOp::create(b, loc, panel, constant(panelWidth));
-                              int64_t columns = *getConstantIntValue(extents[plan.j]);
-                              columnExtent =
-                                  columns % panelWidth == 0
-                                      ? constant(panelWidth)
-                                      : arith::MinSIOp::create(
-                                            b, loc, constant(panelWidth),
-                                            arith::SubIOp::create(b, loc, constant(columns), columnBegin))
-                                            .getResult();
-                              scf::ForOp::create(b, loc, constant(0), rowTiles(), constant(1), ValueRange{},
-                                                 [&](OpBuilder &inner, Location, Value t, ValueRange) {
-                                                   OpBuilder::InsertionGuard innerGuard(b);
-                                                   moveTo(inner);
-                                                   emitTile(t, dims);
-                                                   scf::YieldOp::create(b, loc);
-                                                 });
-                            });
+    auto parallel = scf::ParallelOp::create(
+        b, loc, lower, upper, steps, [&](OpBuilder &nested, Location, ValueRange ivs) {
+          OpBuilder::InsertionGuard guard(b);
+          moveTo(nested);
+          DenseMap<unsigned, Value> dims;
+          Value tile, panel;
+          for (auto [d, iv] : llvm::zip(order, ivs)) {
+            if (d == kPanel)
+              panel = iv;
+            else if (plan.i && d == *plan.i)
+              tile = iv;
+            else
+              dims[d] = iv;
+          }
+          if (!panel) {
+            emitTile(tile, dims);
+            return;
+          }
+          // One panel of columns, every row tile.
+          columnBegin = arith::MulIOp::create(b, loc, panel, constant(panelWidth));
+          int64_t columns = *getConstantIntValue(extents[plan.j]);
+          columnExtent = columns % panelWidth == 0
+                             ? constant(panelWidth)
+                             : arith::MinSIOp::create(
+                                   b, loc, constant(panelWidth),
+                                   arith::SubIOp::create(b, loc, constant(columns), columnBegin))
+                                   .getResult();
+          scf::ForOp::create(b, loc, constant(0), rowTiles(), constant(1), ValueRange{},
+                             [&](OpBuilder &inner, Location, Value t, ValueRange) {
+                               OpBuilder::InsertionGuard innerGuard(b);
+                               moveTo(inner);
+                               emitTile(t, dims);
+                               scf::YieldOp::create(b, loc);
+                             });
+        });
     // A dynamic first dim (the batch) and a static second one become one dim, batch-major
     // (ParallelLoops.h): threads split it at any batch.
     if (order.size() > 1 && !tripCount(order[0]) && tripCount(order[1]))
@@ -165,7 +164,8 @@ private:
   /// The number of row tiles of i.
   Value rowTiles() {
     return arith::DivUIOp::create(
-        b, loc, arith::AddIOp::create(b, loc, extents[*plan.i], constant(rows - 1)), constant(rows));
+        b, loc, arith::AddIOp::create(b, loc, extents[*plan.i], constant(rows - 1)),
+        constant(rows));
   }
 
   /// Column panels, when the vector operand (reduction extent x j extent, static) is larger
@@ -218,14 +218,14 @@ private:
           continue;
 
         double fmas = splitWideFma && halfTails() ? 1.0 : 2.0;
-        double cost = tileCost(r, v, lanes, std::max<int64_t>(iExtent, 1), std::max<int64_t>(jExtent, 1),
-                               halfTails(), fmas, plan.rowsOnVector);
+        double cost = tileCost(r, v, lanes, std::max<int64_t>(iExtent, 1),
+                               std::max<int64_t>(jExtent, 1), halfTails(), fmas, plan.rowsOnVector);
         // Rows known only at run time (a classifier's batch) may be one: then the tile's
         // single-row remainder is all there is, and with one vector it waits on each FMA.
         // Count that case beside the average row of 64.
         if (plan.i && !getConstantIntValue(extents[*plan.i]))
-          cost = cost / 64 + tileCost(r, v, lanes, 1, std::max<int64_t>(jExtent, 1), halfTails(), fmas,
-                                      plan.rowsOnVector);
+          cost = cost / 64 + tileCost(r, v, lanes, 1, std::max<int64_t>(jExtent, 1), halfTails(),
+                                      fmas, plan.rowsOnVector);
         // Ties go to more accumulators in use (the columns may not fill v vectors).
         int64_t jVectors = (std::max<int64_t>(jExtent, 1) + lanes - 1) / lanes;
         bool more = r * std::min(v, jVectors) > rows * std::min(vectors, jVectors);
@@ -271,7 +271,8 @@ private:
             SmallVector<int64_t> cases;
             for (int64_t r = 1; r < rows; ++r)
               cases.push_back(r);
-            auto switchOp = scf::IndexSwitchOp::create(b, loc, TypeRange{}, left, cases, cases.size());
+            auto switchOp =
+                scf::IndexSwitchOp::create(b, loc, TypeRange{}, left, cases, cases.size());
             for (auto [r, region] : llvm::zip(cases, switchOp.getCaseRegions())) {
               b.setInsertionPointToStart(&region.emplaceBlock());
               emitRows(r, begin, dims);
@@ -295,16 +296,18 @@ private:
       return columnBegin ? arith::AddIOp::create(b, loc, columnBegin, column).getResult() : column;
     };
     std::optional<int64_t> staticExtent = getConstantIntValue(extent);
-    Value fullEnd = staticExtent ? constant(*staticExtent - *staticExtent % block)
-                                 : arith::SubIOp::create(
-                                       b, loc, extent, arith::RemUIOp::create(b, loc, extent, constant(block)))
-                                       .getResult();
+    Value fullEnd =
+        staticExtent ? constant(*staticExtent - *staticExtent % block)
+                     : arith::SubIOp::create(
+                           b, loc, extent, arith::RemUIOp::create(b, loc, extent, constant(block)))
+                           .getResult();
     if (!staticExtent || *staticExtent >= block)
       scf::ForOp::create(b, loc, constant(0), fullEnd, constant(block), ValueRange{},
                          [&](OpBuilder &nested, Location, Value column, ValueRange) {
                            OpBuilder::InsertionGuard guard(b);
                            moveTo(nested);
-                           emitMicroKernel(count, SmallVector<Value>(vectors), firstRow, shift(column), dims);
+                           emitMicroKernel(count, SmallVector<Value>(vectors), firstRow,
+                                           shift(column), dims);
                            scf::YieldOp::create(b, loc);
                          });
     if (staticExtent) {
@@ -316,7 +319,8 @@ private:
         VectorType wide = type;
         type = VectorType::get({lanes / 2}, type.getElementType());
         lanes /= 2;
-        emitMicroKernel(count, {tail == lanes ? nullptr : constant(tail)}, firstRow, shift(fullEnd), dims);
+        emitMicroKernel(count, {tail == lanes ? nullptr : constant(tail)}, firstRow, shift(fullEnd),
+                        dims);
         type = wide;
         lanes = type.getNumElements();
         return;
@@ -353,7 +357,8 @@ private:
     SmallVector<OpFoldResult> operands;
     for (unsigned d = 0; d < map.getNumDims(); ++d) {
       auto it = dims.find(d);
-      operands.push_back(it != dims.end() ? OpFoldResult(it->second) : OpFoldResult(b.getIndexAttr(0)));
+      operands.push_back(it != dims.end() ? OpFoldResult(it->second)
+                                          : OpFoldResult(b.getIndexAttr(0)));
     }
     SmallVector<Value> result;
     for (AffineExpr expr : map.getResults()) {
@@ -393,7 +398,9 @@ private:
     };
     int64_t numVectors = lefts.size();
     SmallVector<Value> accumulators;
-    Value start = plan.fill ? vector::BroadcastOp::create(b, loc, type, linalg::FillOp(plan.fill).getInputs()[0]).getResult()
+    Value start = plan.fill ? vector::BroadcastOp::create(b, loc, type,
+                                                          linalg::FillOp(plan.fill).getInputs()[0])
+                                  .getResult()
                             : Value();
     for (int64_t m = 0; m < count; ++m)
       for (int64_t v = 0; v < numVectors; ++v) {
@@ -433,11 +440,13 @@ private:
     Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
     Value address = arith::IndexCastOp::create(b, loc, b.getI64Type(),
                                                arith::AddIOp::create(b, loc, base, offset));
-    Value pointer = LLVM::IntToPtrOp::create(b, loc, LLVM::LLVMPointerType::get(b.getContext()), address);
+    Value pointer =
+        LLVM::IntToPtrOp::create(b, loc, LLVM::LLVMPointerType::get(b.getContext()), address);
     auto bytes = VectorType::get(type.getShape(), b.getI8Type());
     Value zero = arith::ConstantOp::create(b, loc, bytes, b.getZeroAttr(bytes));
-    Value loaded = mask ? LLVM::MaskedLoadOp::create(b, loc, bytes, pointer, mask, zero, 1).getResult()
-                        : LLVM::LoadOp::create(b, loc, bytes, pointer, /*alignment=*/1).getResult();
+    Value loaded =
+        mask ? LLVM::MaskedLoadOp::create(b, loc, bytes, pointer, mask, zero, 1).getResult()
+             : LLVM::LoadOp::create(b, loc, bytes, pointer, /*alignment=*/1).getResult();
     return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, loaded, zero);
   }
 
@@ -462,12 +471,14 @@ private:
       VectorType type = vectorOf(arg.getType());
       Value loaded;
       if (!map.isFunctionOfDim(plan.j))
-        loaded = vector::BroadcastOp::create(b, loc, type, memref::LoadOp::create(b, loc, operand.get(), index));
+        loaded = vector::BroadcastOp::create(b, loc, type,
+                                             memref::LoadOp::create(b, loc, operand.get(), index));
       else if (arg.getType().isInteger(1))
         loaded = boolLanes(operand.get(), index, mask, type);
       else if (mask)
-        loaded = vector::MaskedLoadOp::create(b, loc, type, operand.get(), index, mask,
-                                              arith::ConstantOp::create(b, loc, type, b.getZeroAttr(type)));
+        loaded = vector::MaskedLoadOp::create(
+            b, loc, type, operand.get(), index, mask,
+            arith::ConstantOp::create(b, loc, type, b.getZeroAttr(type)));
       else
         loaded = vector::LoadOp::create(b, loc, type, operand.get(), index);
       mapping.map(arg, loaded);
@@ -484,7 +495,8 @@ private:
       if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
         auto type = vectorOf(constant.getType());
         mapping.map(constant.getResult(),
-                    arith::ConstantOp::create(b, loc, type, SplatElementsAttr::get(type, constant.getValue())));
+                    arith::ConstantOp::create(b, loc, type,
+                                              SplatElementsAttr::get(type, constant.getValue())));
         continue;
       }
       OperationState state(loc, op.getName());
@@ -506,17 +518,17 @@ private:
     if (level == plan.reductions.size())
       return emitUpdate(count, lefts, masks, firstRow, column, dims, accumulators);
     unsigned d = plan.reductions[level];
-    auto loop = scf::ForOp::create(
-        b, loc, constant(0), extents[d], constant(1), accumulators,
-        [&](OpBuilder &nested, Location, Value iv, ValueRange carried) {
-          OpBuilder::InsertionGuard guard(b);
-          moveTo(nested);
-          DenseMap<unsigned, Value> inner = dims;
-          inner[d] = iv;
-          SmallVector<Value> updated =
-              emitReductions(level + 1, count, lefts, masks, firstRow, column, inner, carried);
-          scf::YieldOp::create(b, loc, updated);
-        });
+    auto loop = scf::ForOp::create(b, loc, constant(0), extents[d], constant(1), accumulators,
+                                   [&](OpBuilder &nested, Location, Value iv, ValueRange carried) {
+                                     OpBuilder::InsertionGuard guard(b);
+                                     moveTo(nested);
+                                     DenseMap<unsigned, Value> inner = dims;
+                                     inner[d] = iv;
+                                     SmallVector<Value> updated =
+                                         emitReductions(level + 1, count, lefts, masks, firstRow,
+                                                        column, inner, carried);
+                                     scf::YieldOp::create(b, loc, updated);
+                                   });
     return SmallVector<Value>(loop.getResults());
   }
 
@@ -536,7 +548,8 @@ private:
     SmallVector<Value> operands;
     for (int64_t m = 0; m < (plan.rowsOnVector ? count : 1); ++m)
       for (int64_t v = 0; v < numVectors; ++v)
-        operands.push_back(loadVector(plan.rowsOnVector ? rowPoint(m) : dims, column, v, lefts[v], masks[v]));
+        operands.push_back(
+            loadVector(plan.rowsOnVector ? rowPoint(m) : dims, column, v, lefts[v], masks[v]));
     auto operand = [&](int64_t m, int64_t v) {
       return operands[plan.rowsOnVector ? m * numVectors + v : v];
     };
@@ -563,7 +576,8 @@ private:
     for (int64_t m = 0; m < count; ++m) {
       Value broadcast = shared;
       if (!broadcast) {
-        Value scalar = memref::LoadOp::create(b, loc, plan.scalar, indices(plan.scalarMap, rowPoint(m)));
+        Value scalar =
+            memref::LoadOp::create(b, loc, plan.scalar, indices(plan.scalarMap, rowPoint(m)));
         broadcast = vector::BroadcastOp::create(b, loc, type, scalar);
         if (plan.rowsOnVector)
           shared = broadcast;
@@ -580,34 +594,39 @@ private:
   /// NaN), then a NaN accumulator stays. (arith.maximumf also orders -0 below +0, which
   /// x86 has no instruction for: about six instructions per window point.)
   Value extremum(Value acc, Value x, arith::CmpFPredicate predicate) {
-    Value pick = arith::SelectOp::create(b, loc, arith::CmpFOp::create(b, loc, predicate, acc, x), acc, x);
+    Value pick =
+        arith::SelectOp::create(b, loc, arith::CmpFOp::create(b, loc, predicate, acc, x), acc, x);
     Value nan = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, acc, acc);
     return arith::SelectOp::create(b, loc, nan, acc, pick);
   }
 
   /// Vector v of the vector operand at `dims` (j = column + v * lanes); `left`, when not
   /// null, is how many columns are left from its first (masked by `mask`).
-  Value loadVector(DenseMap<unsigned, Value> point, Value column, int64_t v, Value left, Value mask) {
+  Value loadVector(DenseMap<unsigned, Value> point, Value column, int64_t v, Value left,
+                   Value mask) {
     int64_t stride = plan.stride;
     point[plan.j] = offset(column, v * lanes);
     SmallVector<Value> index = indices(plan.vectorMap, point);
     if (stride == 1)
-      return mask ? vector::MaskedLoadOp::create(b, loc, type, plan.vector, index, mask,
-                                                 arith::ConstantOp::create(b, loc, type, b.getZeroAttr(type)))
+      return mask ? vector::MaskedLoadOp::create(
+                        b, loc, type, plan.vector, index, mask,
+                        arith::ConstantOp::create(b, loc, type, b.getZeroAttr(type)))
                         .getResult()
                   : vector::LoadOp::create(b, loc, type, plan.vector, index).getResult();
     // lanes x stride consecutive elements, of which every stride-th is used; the load
     // stops after the last used one, so it never reads past the operand's row.
     VectorType wide = VectorType::get({lanes * stride}, type.getElementType());
-    Value used = left ? arith::MinUIOp::create(b, loc, left, constant(lanes)).getResult() : constant(lanes);
+    Value used =
+        left ? arith::MinUIOp::create(b, loc, left, constant(lanes)).getResult() : constant(lanes);
     Value wideCount = arith::SubIOp::create(
         b, loc, arith::MulIOp::create(b, loc, used, constant(stride)), constant(stride - 1));
     // An empty vector (used = 0) reads nothing.
     wideCount = arith::MaxSIOp::create(b, loc, wideCount, constant(0));
     Value wideMask = vector::CreateMaskOp::create(
         b, loc, VectorType::get({lanes * stride}, b.getI1Type()), ValueRange{wideCount});
-    Value loaded = vector::MaskedLoadOp::create(b, loc, wide, plan.vector, index, wideMask,
-                                                arith::ConstantOp::create(b, loc, wide, b.getZeroAttr(wide)));
+    Value loaded =
+        vector::MaskedLoadOp::create(b, loc, wide, plan.vector, index, wideMask,
+                                     arith::ConstantOp::create(b, loc, wide, b.getZeroAttr(wide)));
     SmallVector<int64_t> picks;
     for (int64_t l = 0; l < lanes; ++l)
       picks.push_back(l * stride);
@@ -619,7 +638,7 @@ private:
   Location loc;
   bool splitWideFma; // 512-bit FMAs issue as two halves (see the pass option)
   SmallVector<Value> extents;
-  VectorType type;                 // the vectors of the code being emitted, `lanes` wide
+  VectorType type; // the vectors of the code being emitted, `lanes` wide
   int64_t lanes = 1, rows = 1, vectors = 1;
   // Column panels (choosePanels): their width, and inside one, its first column and extent.
   static constexpr unsigned kPanel = ~0u;
@@ -655,7 +674,8 @@ struct TileContractionsPass : tcc::impl::TileContractionsBase<TileContractionsPa
     for (Plan &plan : plans) {
       // With an epilogue, the code goes where the epilogue was: views of its operands are
       // made between the two.
-      builder.setInsertionPoint(plan.epilogue ? plan.epilogue.getOperation() : plan.op.getOperation());
+      builder.setInsertionPoint(plan.epilogue ? plan.epilogue.getOperation()
+                                              : plan.op.getOperation());
       // The registers are the target's (x86-64 has 32 with AVX-512, for any vector width).
       Emitter(plan, builder, plan.op.getLoc(), splitWideFma).emit(vectorRegisters);
       plan.op->erase();

@@ -71,8 +71,7 @@ static tcc_status cpu_fill(const tcc_device *device, void *destination, uint8_t 
     return NULL;
   if (!destination)
     return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT,
-                           "%s device: fill: destination is null (%zu bytes)", device->name,
-                           bytes);
+                           "%s device: fill: destination is null (%zu bytes)", device->name, bytes);
   memset(destination, value, bytes);
   return NULL;
 }

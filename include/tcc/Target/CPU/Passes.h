@@ -1,4 +1,5 @@
-//===- Passes.h - the CPU target: register tiles, loop order, thread ranges, launches -*- C++ -*-===//
+//===- Passes.h - the CPU target: register tiles, loop order, thread ranges, launches -*- C++
+//-*-===//
 #ifndef TCC_TARGET_CPU_PASSES_H
 #define TCC_TARGET_CPU_PASSES_H
 
