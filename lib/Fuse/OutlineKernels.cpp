@@ -309,7 +309,8 @@ void copyIntoBorder(tensor::InsertSliceOp insert, SmallVectorImpl<Operation *> &
 /// group's root buffer (the empty the group's inits lead back to), the group starts with
 /// `extract_slice` of it and ends with the `insert_slice`, which bufferize into one subview.
 void writeIntoPadded(SmallVectorImpl<Operation *> &group, DominanceInfo &dominance,
-                     SmallVectorImpl<Operation *> &dead, SmallVectorImpl<Operation *> &border) {
+                     SmallVectorImpl<Operation *> &dead, SmallVectorImpl<Operation *> &border,
+                     int64_t minRow) {
   auto last = dyn_cast<linalg::LinalgOp>(group.back());
   if (!last || last->getNumResults() != 1 || last.getNumDpsInits() != 1 || !last->getResult(0).hasOneUse() ||
       !last.hasPureTensorSemantics())
@@ -321,10 +322,11 @@ void writeIntoPadded(SmallVectorImpl<Operation *> &group, DominanceInfo &dominan
       llvm::any_of(insert.getMixedOffsets(), [](OpFoldResult o) { return !getConstantIntValue(o); }))
     return;
   // Rows of the slice are what the tiler's vectors then run along: short ones (7, 14 wide)
-  // waste lanes, where the contiguous result lets it merge rows; their copy is small. (From
-  // 24 up: at 28, 56, 112 mobilenet_v2 and efficientnet_b0 were as fast or faster.)
+  // waste lanes, where the contiguous result lets it merge rows; their copy is small. (The
+  // target's TargetInfo::minInPlacePadRow: 24 on x86-64, where at 28, 56, 112 mobilenet_v2
+  // and efficientnet_b0 were as fast or faster.)
   int64_t width = insert.getSourceType().getShape().back();
-  if (ShapedType::isDynamic(width) || width < 24)
+  if (ShapedType::isDynamic(width) || width < minRow)
     return;
   auto padFill = insert.getDest().getDefiningOp<linalg::FillOp>();
   if (!padFill || !padFill->hasOneUse() || padFill->getNumResults() != 1)
@@ -407,6 +409,8 @@ void writeIntoPadded(SmallVectorImpl<Operation *> &group, DominanceInfo &dominan
 }
 
 struct OutlineKernelsPass : tcc::impl::OutlineKernelsBase<OutlineKernelsPass> {
+  using OutlineKernelsBase::OutlineKernelsBase;
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     auto main = module.lookupSymbol<func::FuncOp>("main");
@@ -439,7 +443,7 @@ struct OutlineKernelsPass : tcc::impl::OutlineKernelsBase<OutlineKernelsPass> {
         continue;
       SmallVector<Operation *> group = formKernel(op, taken);
       SmallVector<Operation *> border;
-      writeIntoPadded(group, dominance, dead, border);
+      writeIntoPadded(group, dominance, dead, border, minInPlacePadRow);
       if (auto insert = dyn_cast<tensor::InsertSliceOp>(op); insert && group.size() == 1)
         copyIntoBorder(insert, dead, border);
       if (group.size() > 1) {

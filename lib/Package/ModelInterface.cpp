@@ -51,9 +51,8 @@ FailureOr<tcc::ModelInterface> tcc::getModelInterface(ModuleOp module) {
     t.name = name.str();
     t.dtype = dtypeOf(tensor.getElementType());
     if (!t.dtype)
-      return main.emitError() << what << " " << index << " ('" << name
-                              << "') has element type " << tensor.getElementType()
-                              << ", which the model ABI cannot describe";
+      return main.emitError() << what << " " << index << " ('" << name << "') has element type "
+                              << tensor.getElementType() << ", which the model ABI cannot describe";
     for (int64_t d = 0; d < tensor.getRank(); ++d) {
       t.shape.push_back(tensor.isDynamicDim(d) ? -1 : tensor.getDimSize(d));
       auto it = value ? boundDims.find({value, d}) : boundDims.end();

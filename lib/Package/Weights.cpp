@@ -11,10 +11,10 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/Module.h"
-#include "llvm/ADT/StringMap.h"
 
 using namespace mlir;
 
@@ -93,7 +93,8 @@ LogicalResult tcc::packWeights(ModuleOp module, std::vector<char> &blob) {
       OpBuilder b(get);
       Value base = memref::GetGlobalOp::create(b, get.getLoc(), blobType, "tcc_weights");
       Value offset = arith::ConstantIndexOp::create(b, get.getLoc(), p.offset);
-      Value view = memref::ViewOp::create(b, get.getLoc(), get.getType(), base, offset, ValueRange{});
+      Value view =
+          memref::ViewOp::create(b, get.getLoc(), get.getType(), base, offset, ValueRange{});
       get.replaceAllUsesWith(view);
       get.erase();
     }

@@ -90,7 +90,11 @@ LogicalResult tcc::compileModule(ModuleOp module, const CompileOptions &options,
   {
     PassManager pm(module.getContext());
     configure(pm, options);
-    if (failed(buildPrimToKernelPipeline(pm))) {
+    if (!options.target) {
+      error = "internal error: no target to compile for";
+      return failure();
+    }
+    if (failed(buildPrimToKernelPipeline(pm, options.target->getInfo()))) {
       error = "internal error: the kernel pipeline does not parse";
       return failure();
     }

@@ -4,6 +4,7 @@
 #include "tcc/Decompose/Passes.h"
 
 #include "mlir/Pass/PassManager.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 
@@ -21,13 +22,14 @@ static constexpr const char *kPrimToKernel =
     "tcc-fold-weights,canonicalize,tcc-lower-prim-to-linalg,tcc-signless-types,canonicalize,cse,"
     "tcc-fuse-elementwise,canonicalize,cse,tcc-fold-scales,tcc-mark-batch-split,"
     "tcc-entry-signature,"
-    "eliminate-empty-tensors,canonicalize,cse,tcc-outline-kernels,"
-    "one-shot-bufferize{bufferize-function-boundaries "
+    "eliminate-empty-tensors,canonicalize,cse,tcc-outline-kernels{{min-in-place-pad-row={0}},"
+    "one-shot-bufferize{{bufferize-function-boundaries "
     "function-boundary-type-conversion=identity-layout-map},cse,canonicalize,drop-equivalent-buffer-results,"
     "buffer-results-to-out-params,canonicalize,tcc-plan-buffers,tcc-loop-exits";
 
-mlir::LogicalResult tcc::buildPrimToKernelPipeline(mlir::OpPassManager &pm) {
-  return mlir::parsePassPipeline(kPrimToKernel, pm);
+mlir::LogicalResult tcc::buildPrimToKernelPipeline(mlir::OpPassManager &pm,
+                                                   const TargetInfo &info) {
+  return mlir::parsePassPipeline(llvm::formatv(kPrimToKernel, info.minInPlacePadRow).str(), pm);
 }
 
 void tcc::registerPipelines() {

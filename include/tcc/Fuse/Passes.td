@@ -63,8 +63,9 @@ def OutlineKernels : Pass<"tcc-outline-kernels", "mlir::ModuleOp"> {
     accumulator and its pointwise epilogue (the result's only user, reading it once in order;
     the kernel's `epilogue` is true), and a pooling window with its fill; other ops are
     kernels alone. Pads become fill + insert_slice; a group whose result is only padded (rows
-    of at least 24) computes into the padded buffer's interior (extract_slice ... insert_slice
-    of the same sizes), so no copy remains. Destinations (`outs`) are arguments, so after
+    of at least `min-in-place-pad-row`, a number the target's info gives) computes into the
+    padded buffer's interior (extract_slice ... insert_slice of the same sizes), so no copy
+    remains. Destinations (`outs`) are arguments, so after
     bufferization a kernel writes into buffers its caller provides and allocates nothing; the
     host function is left with calls, views and shape arithmetic. Scalar constants are cloned
     into the kernel; tensors (weights included) are passed.
@@ -75,6 +76,11 @@ def OutlineKernels : Pass<"tcc-outline-kernels", "mlir::ModuleOp"> {
     %r = call @kernel_0_relu(%a, %e) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
     ```
   }];
+  let options = [
+    Option<"minInPlacePadRow", "min-in-place-pad-row", "int64_t", /*default=*/"24",
+           "the narrowest row of a padded result that is computed in place (narrower ones "
+           "are computed contiguously, so vector code can merge rows, and copied)">,
+  ];
   let dependentDialects = ["::mlir::func::FuncDialect", "::tcc::kernel::KernelDialect"];
 }
 

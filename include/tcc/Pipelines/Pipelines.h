@@ -2,6 +2,8 @@
 #ifndef TCC_PIPELINES_PIPELINES_H
 #define TCC_PIPELINES_PIPELINES_H
 
+#include "tcc/Target/Target.h"
+
 #include "mlir/Support/LLVM.h"
 
 namespace mlir {
@@ -14,9 +16,10 @@ namespace tcc {
 /// fold the shape arithmetic the rules leave behind).
 void buildOnnxToPrimPipeline(mlir::OpPassManager &pm);
 
-/// prim -> buffers: lowering to linalg on tensors, bufferization, the workspace plan. The
-/// result is the IR `tcc --emit=kernel` prints.
-mlir::LogicalResult buildPrimToKernelPipeline(mlir::OpPassManager &pm);
+/// prim -> buffers: lowering to linalg on tensors, kernel formation for a processor with
+/// `info`, bufferization, the workspace plan. The result is the IR `tcc --emit=kernel` prints.
+mlir::LogicalResult buildPrimToKernelPipeline(mlir::OpPassManager &pm,
+                                              const TargetInfo &info = TargetInfo());
 
 /// Registers the pipelines above under their names (`tcc-onnx-to-prim`,
 /// `tcc-prim-to-kernel`) for tcc-opt; the targets register theirs (`tcc-kernel-to-llvm`,
