@@ -53,7 +53,68 @@ LogicalResult KernelDialect::verifyOperationAttribute(Operation *op, NamedAttrib
                              << op->getName() << "'";
     return success();
   }
+  // The host function's contract with packaging.
+  Attribute value = attribute.getValue();
+  if (name == kWorkspaceSizeAttrName) {
+    auto size = dyn_cast<IntegerAttr>(value);
+    if (!size || size.getInt() < 0)
+      return op->emitError() << "'" << name << "' expects a byte count >= 0, got " << value;
+    if (!isa<FunctionOpInterface>(op))
+      return op->emitError() << "'" << name << "' is only valid on a function, not on '"
+                             << op->getName() << "'";
+    return success();
+  }
+  bool onModule = name == kOutputSymbolsAttrName || name == kBatchSplitAttrName ||
+                  name == kStringTableSizeAttrName;
+  if (onModule && !isa<ModuleOp>(op))
+    return op->emitError() << "'" << name << "' is only valid on a module, not on '"
+                           << op->getName() << "'";
+  if (name == kOutputSymbolsAttrName) {
+    auto outputs = dyn_cast<ArrayAttr>(value);
+    if (!outputs || !llvm::all_of(outputs, [](Attribute a) { return isa<DenseI32ArrayAttr>(a); }))
+      return op->emitError() << "'" << name
+                             << "' expects one array<i32> per output (a symbol index, -1 or "
+                                "-2 per dim), got "
+                             << value;
+    return success();
+  }
+  if (name == kBatchSplitAttrName) {
+    if (!isa<FlatSymbolRefAttr>(value))
+      return op->emitError() << "'" << name << "' expects a symbol reference (@name), got "
+                             << value;
+    return success();
+  }
+  if (name == kStringTableSizeAttrName) {
+    auto size = dyn_cast<IntegerAttr>(value);
+    if (!size || size.getInt() <= 0)
+      return op->emitError() << "'" << name << "' expects a byte count > 0, got " << value;
+    return success();
+  }
+  if (name == kSymbolAttrName || name == kWorkspaceAttrName)
+    return op->emitError() << "'" << name << "' is an argument attribute, not one of '"
+                           << op->getName() << "'";
   return op->emitError() << "unknown attribute '" << name << "' of the kernel dialect";
+}
+
+LogicalResult KernelDialect::verifyRegionArgAttribute(Operation *op, unsigned region,
+                                                      unsigned argument, NamedAttribute attribute) {
+  StringRef name = attribute.getName().strref();
+  if (!isa<FunctionOpInterface>(op))
+    return op->emitError() << "'" << name << "' is only valid on a function's arguments";
+  if (name == kSymbolAttrName) {
+    if (!isa<StringAttr>(attribute.getValue()))
+      return op->emitError() << "'" << name << "' of argument " << argument
+                             << " expects the symbol's name as a string, got "
+                             << attribute.getValue();
+    return success();
+  }
+  if (name == kWorkspaceAttrName) {
+    if (!isa<UnitAttr>(attribute.getValue()))
+      return op->emitError() << "'" << name << "' of argument " << argument
+                             << " expects no value, got " << attribute.getValue();
+    return success();
+  }
+  return op->emitError() << "unknown argument attribute '" << name << "' of the kernel dialect";
 }
 
 LogicalResult KernelAttr::verify(function_ref<InFlightDiagnostic()> emitError, KernelKind kind,

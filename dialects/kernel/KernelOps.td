@@ -29,13 +29,28 @@ def Kernel_Dialect : Dialect {
     parallel loop, launches it (`kernel.launch`); each target lowers launches its own way
     (the CPU: the runtime's `parallel_for`). The module's `kernel.check_messages` lists the
     messages of the run-time checks in the order of their status codes.
+
+    The host function's contract with packaging (lib/Package writes the descriptor from it):
+    `kernel.symbol = "name"` on each argument of @main that is a symbol's value,
+    `kernel.workspace` on its workspace buffer, `kernel.workspace_size = N` on @main when
+    the workspace is static; on the module, `kernel.output_symbols` (per output, per dim: a
+    symbol index, -1, or -2 for an extent known after the run), `kernel.batch_split = @symbol`
+    (images computed alone, see tcc-mark-batch-split) and `kernel.string_table_size` (the
+    import-table bytes the model's string functions need).
   }];
   let hasOperationAttrVerify = 1;
+  let hasRegionArgAttrVerify = 1;
   let useDefaultAttributePrinterParser = 1;
   let extraClassDeclaration = [{
     /// The discardable attribute names this dialect verifies.
     static constexpr ::llvm::StringLiteral kKernelAttrName = "kernel.kernel";
     static constexpr ::llvm::StringLiteral kCheckMessagesAttrName = "kernel.check_messages";
+    static constexpr ::llvm::StringLiteral kSymbolAttrName = "kernel.symbol";
+    static constexpr ::llvm::StringLiteral kWorkspaceAttrName = "kernel.workspace";
+    static constexpr ::llvm::StringLiteral kWorkspaceSizeAttrName = "kernel.workspace_size";
+    static constexpr ::llvm::StringLiteral kOutputSymbolsAttrName = "kernel.output_symbols";
+    static constexpr ::llvm::StringLiteral kBatchSplitAttrName = "kernel.batch_split";
+    static constexpr ::llvm::StringLiteral kStringTableSizeAttrName = "kernel.string_table_size";
   }];
 }
 

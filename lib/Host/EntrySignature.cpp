@@ -5,7 +5,7 @@
 //
 //   func @main(%ids: tensor<?x?xi64>) -> tensor<?x?x128xf32>
 //   // becomes
-//   func @main(%batch: index {tcc.symbol = "batch"}, %seq: index {tcc.symbol = "seq"},
+//   func @main(%batch: index {kernel.symbol = "batch"}, %seq: index {kernel.symbol = "seq"},
 //              %ids_raw: memref<?xi8>, %out_raw: memref<?xi8>)
 //     %ids = to_tensor (memref.view %ids_raw[0][%batch, %seq])
 //     ...
@@ -18,6 +18,7 @@
 //
 //===----------------------------------------------------------------------------------===//
 #include "tcc/Host/Passes.h"
+#include "dialects/kernel/KernelDialect.h"
 
 #include "InvariantLoops.h"
 #include "SymbolExpressions.h"
@@ -580,7 +581,7 @@ struct EntrySignaturePass : tcc::impl::EntrySignatureBase<EntrySignaturePass> {
                                         extent});
       }
     }
-    module->setAttr("tcc.output_symbols", b.getArrayAttr(outputSymbols));
+    module->setAttr(tcc::kernel::KernelDialect::kOutputSymbolsAttrName, b.getArrayAttr(outputSymbols));
 
     // 5. @output_shapes(symbols...) -> every output extent, output after output.
     b.setInsertionPoint(main);

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------------------===//
 #include "tcc/Host/Passes.h"
+#include "dialects/kernel/KernelDialect.h"
 #include "tcc/Package/ModelAbi.h"
 
 #include "dialects/prim/PrimDialect.h"
@@ -86,7 +87,7 @@ struct LowerRuntimeCallsPass : tcc::impl::LowerRuntimeCallsBase<LowerRuntimeCall
       if (failed(lower(call, module, nextSet, lastField)))
         return signalPassFailure();
     // The import table must reach the last function called.
-    module->setAttr("tcc.uses_string_functions",
+    module->setAttr(tcc::kernel::KernelDialect::kStringTableSizeAttrName,
                     IntegerAttr::get(IntegerType::get(ctx, 64),
                                      abi::importTableSizeThrough(abi::ImportField(lastField))));
   }

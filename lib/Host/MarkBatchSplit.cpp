@@ -16,6 +16,7 @@
 //
 //===----------------------------------------------------------------------------------===//
 #include "tcc/Host/Passes.h"
+#include "dialects/kernel/KernelDialect.h"
 
 #include "BatchProof.h"
 #include "dialects/prim/PrimDialect.h"
@@ -123,7 +124,7 @@ struct MarkBatchSplitPass : tcc::impl::MarkBatchSplitBase<MarkBatchSplitPass> {
     return symbol;
   }
 
-  static constexpr llvm::StringLiteral kAttr = "tcc.batch_split";
+  static constexpr llvm::StringLiteral kAttr = tcc::kernel::KernelDialect::kBatchSplitAttrName;
 };
 
 } // namespace

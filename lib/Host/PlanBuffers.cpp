@@ -313,7 +313,7 @@ struct PlanBuffersPass : tcc::impl::PlanBuffersBase<PlanBuffersPass> {
     auto workspaceType = MemRefType::get({ShapedType::kDynamic}, builder.getI8Type());
     if (failed(main.insertArgument(main.getNumArguments(), workspaceType,
                                    builder.getDictionaryAttr(
-                                       {builder.getNamedAttr("tcc.workspace", builder.getUnitAttr())}),
+                                       {builder.getNamedAttr(tcc::kernel::KernelDialect::kWorkspaceAttrName, builder.getUnitAttr())}),
                                    main.getLoc())))
       return signalPassFailure();
     Value ws = main.getArgument(main.getNumArguments() - 1);
@@ -350,7 +350,8 @@ struct PlanBuffersPass : tcc::impl::PlanBuffersBase<PlanBuffersPass> {
       total = *tcc::cloneSymbolExpression(builder, workspaceSize, inFunction);
     } else {
       total = arith::ConstantIndexOp::create(builder, loc, staticWorkspace);
-      main->setAttr("tcc.workspace_size", builder.getI64IntegerAttr(staticWorkspace));
+      main->setAttr(tcc::kernel::KernelDialect::kWorkspaceSizeAttrName,
+                    builder.getI64IntegerAttr(staticWorkspace));
     }
     func::ReturnOp::create(builder, loc, total);
   }

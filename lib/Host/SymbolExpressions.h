@@ -1,7 +1,7 @@
 //===- SymbolExpressions.h - index arithmetic over the model's symbols ---------*- C++ -*-===//
 //
 // After tcc-entry-signature, @main's first arguments are the values of the model's symbols
-// (`index` arguments marked `tcc.symbol`), and every extent the host code needs is index
+// (`index` arguments marked `kernel.symbol`), and every extent the host code needs is index
 // arithmetic over them. These helpers move such expressions around: clone one to where it is
 // needed first (the workspace plan computes every offset once, at entry), into a function of
 // its own (the descriptor's output_shapes and workspace_size), or evaluate it at a point.
@@ -18,8 +18,8 @@
 namespace tcc {
 
 /// The name of the argument attribute that marks a symbol value of @main.
-inline constexpr const char *kSymbolArgAttr = "tcc.symbol";
-/// In `tcc.output_symbols`: an output dim whose extent is known only after the run
+inline constexpr const char *kSymbolArgAttr = "kernel.symbol"; // KernelDialect::kSymbolAttrName
+/// In `kernel.output_symbols`: an output dim whose extent is known only after the run
 /// (TCC_DIM_DATA_DEPENDENT of model_abi.h).
 inline constexpr int32_t kDataDependentDim = -2;
 /// The host function @main calls to report a data-dependent output extent:

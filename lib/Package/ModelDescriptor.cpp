@@ -36,11 +36,13 @@ tcc::buildModelModule(ModuleOp mlirModule, const ModelInterface &interface, cons
       messages.push_back(cast<StringAttr>(a).getValue().str());
   // The import-table size the model's string functions need (tcc-lower-runtime-calls).
   uint64_t stringTableSize = 0;
-  if (auto size = mlirModule->getAttrOfType<IntegerAttr>("tcc.uses_string_functions"))
+  if (auto size = mlirModule->getAttrOfType<IntegerAttr>(
+          tcc::kernel::KernelDialect::kStringTableSizeAttrName))
     stringTableSize = size.getInt();
   // Output dims that are a lone symbol (tcc-entry-signature found them).
   ModelInterface published = interface;
-  if (auto list = mlirModule->getAttrOfType<ArrayAttr>("tcc.output_symbols"))
+  if (auto list =
+          mlirModule->getAttrOfType<ArrayAttr>(tcc::kernel::KernelDialect::kOutputSymbolsAttrName))
     for (auto [o, dims] : llvm::enumerate(list.getAsRange<DenseI32ArrayAttr>()))
       if (o < published.outputs.size() &&
           dims.size() == static_cast<int64_t>(published.outputs[o].symbols.size()))
@@ -48,7 +50,7 @@ tcc::buildModelModule(ModuleOp mlirModule, const ModelInterface &interface, cons
           if ((s >= 0 || s == TCC_DIM_DATA_DEPENDENT) && published.outputs[o].shape[d] < 0)
             published.outputs[o].symbols[d] = s;
 
-  // Symbol declarations and tcc's own argument attributes (onnx.name, tcc.workspace) have no
+  // Symbol declarations and tcc's own argument attributes (onnx.name, kernel.workspace) have no
   // LLVM meaning.
   for (Operation &op : llvm::make_early_inc_range(mlirModule.getBody()->getOperations()))
     if (op.getName().getStringRef() == "prim.symbol")
@@ -145,7 +147,8 @@ tcc::buildModelModule(ModuleOp mlirModule, const ModelInterface &interface, cons
   // The batch symbol (tcc-mark-batch-split proved that images are computed alone, so every
   // output's dim 0 is the batch, even where its extent's formula was not the lone symbol).
   int32_t batchSymbol = -1;
-  if (auto batch = mlirModule->getAttrOfType<FlatSymbolRefAttr>("tcc.batch_split"))
+  if (auto batch = mlirModule->getAttrOfType<FlatSymbolRefAttr>(
+          tcc::kernel::KernelDialect::kBatchSplitAttrName))
     for (auto [s, symbol] : llvm::enumerate(interface.symbols))
       if (symbol.name == batch.getValue())
         batchSymbol = static_cast<int32_t>(s);

@@ -13,7 +13,7 @@
 // CHECK-SAME: (%{{.*}}: index, %[[C2:.*]]: index) -> index
 // CHECK: return %[[C2]]
 // CHECK-LABEL: func.func @main
-// CHECK-SAME: (%{{.*}}: index {tcc.symbol = "n"}, %[[COUNT:.*]]: index {tcc.symbol = "count"}
+// CHECK-SAME: (%{{.*}}: index {kernel.symbol = "n"}, %[[COUNT:.*]]: index {kernel.symbol = "count"}
 // CHECK-NOT: prim.data_symbol
 // CHECK: tensor.empty(%[[COUNT]])
 module {

@@ -4,13 +4,13 @@
 // (the results are materialized into views of them). Every dim of an input becomes
 // arithmetic over the symbols; output extents are published by @output_shapes.
 
-// CHECK: module attributes {tcc.output_symbols = [array<i32: -1, 0>, array<i32: 0>]}
+// CHECK: module attributes {kernel.output_symbols = [array<i32: -1, 0>, array<i32: 0>]}
 // CHECK-LABEL: func.func @output_shapes
 // CHECK-SAME: (%[[B:.*]]: index, %[[S:.*]]: index) -> (index, index, index)
 // CHECK: %[[TWICE:.*]] = affine.apply #{{.*}}()[%[[S]]]
 // CHECK: return %[[TWICE]], %[[B]], %[[B]]
 // CHECK-LABEL: func.func @main
-// CHECK-SAME: (%[[BATCH:[a-z0-9]+]]: index {tcc.symbol = "batch"}, %[[SEQ:[a-z0-9]+]]: index {tcc.symbol = "seq"},
+// CHECK-SAME: (%[[BATCH:[a-z0-9]+]]: index {kernel.symbol = "batch"}, %[[SEQ:[a-z0-9]+]]: index {kernel.symbol = "seq"},
 // CHECK-SAME: %[[X:[a-z0-9]+]]: memref<?xi8> {onnx.name = "x"}, %[[WIN:[a-z0-9]+]]: memref<?xi8> {onnx.name = "w"},
 // CHECK-SAME: %[[Y:[a-z0-9]+]]: memref<?xi8> {onnx.name = "y"}, %[[Z:[a-z0-9]+]]: memref<?xi8> {onnx.name = "z"})
 // CHECK-NOT: prim.bind_shape
@@ -79,16 +79,16 @@ func.func @main(%x: tensor<?xf32> {onnx.name = "x"}) -> (tensor<?xf32> {onnx.nam
 
 // A data-dependent output (prim.compact's lowering: the first min(count, n) slices of a
 // buffer of the operand's size): @output_shapes publishes the upper bound (n),
-// tcc.output_symbols marks the dim -2, the output view is made at the end with the actual
+// kernel.output_symbols marks the dim -2, the output view is made at the end with the actual
 // count, and @main reports it through tcc_report_output_extent(output, dim, extent).
-// CHECK: module attributes {tcc.output_symbols = [array<i32: -2, -1>]}
+// CHECK: module attributes {kernel.output_symbols = [array<i32: -2, -1>]}
 // CHECK: func.func private @tcc_report_output_extent(index, index, index)
 // CHECK-LABEL: func.func @output_shapes
 // CHECK-SAME: (%[[N:.*]]: index) -> (index, index)
 // CHECK: %[[C3:.*]] = arith.constant 3 : index
 // CHECK: return %[[N]], %[[C3]]
 // CHECK-LABEL: func.func @main
-// CHECK-SAME: (%{{.*}}: index {tcc.symbol = "n"}, %{{.*}}: memref<?xi8> {onnx.name = "x"}, %[[Y:.*]]: memref<?xi8> {onnx.name = "y"})
+// CHECK-SAME: (%{{.*}}: index {kernel.symbol = "n"}, %{{.*}}: memref<?xi8> {onnx.name = "x"}, %[[Y:.*]]: memref<?xi8> {onnx.name = "y"})
 // CHECK: %[[LOOP:.*]]:2 = scf.for
 // CHECK: %[[COUNT:.*]] = tensor.extract %[[LOOP]]#1[]
 // CHECK: %[[CAST:.*]] = arith.index_cast %[[COUNT]]
@@ -129,7 +129,7 @@ func.func @main(%x: tensor<?x3xf32> {onnx.name = "x"}) -> (tensor<?x3xf32> {onnx
 // buffer, the last argument, 64-byte aligned in order; their initial values and offsets go
 // to tcc.parameters. A result marked tcc.update_of is written over its parameter instead of
 // being an output.
-// CHECK: module attributes {tcc.output_symbols = [array<i32: -1>], tcc.parameters = [{name = "w", offset = 0 : i64, value = dense<[1.000000e+00, 2.000000e+00, 3.000000e+00]> : tensor<3xf32>}, {name = "v", offset = 64 : i64, value = dense<5.000000e-01> : tensor<2xf32>}], tcc.parameters_size = 128 : i64}
+// CHECK: module attributes {kernel.output_symbols = [array<i32: -1>], tcc.parameters = [{name = "w", offset = 0 : i64, value = dense<[1.000000e+00, 2.000000e+00, 3.000000e+00]> : tensor<3xf32>}, {name = "v", offset = 64 : i64, value = dense<5.000000e-01> : tensor<2xf32>}], tcc.parameters_size = 128 : i64}
 // CHECK-LABEL: func.func @main
 // CHECK-SAME: (%{{.*}}: memref<?xi8> {onnx.name = "x"}, %[[OUT:.*]]: memref<?xi8> {onnx.name = "y"}, %[[P:.*]]: memref<?xi8> {tcc.parameters})
 // CHECK: %[[W:.*]] = memref.view %[[P]][%c0{{.*}}][] : memref<?xi8> to memref<3xf32>

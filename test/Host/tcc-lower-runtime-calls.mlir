@@ -3,7 +3,7 @@
 // function and the table's context and calls it with the element and the result in stack
 // slots of the entry block (lib/Codegen/LowerRuntimeCalls.cpp).
 
-// CHECK: module attributes {tcc.uses_string_functions = 80 : i64}
+// CHECK: module attributes {kernel.string_table_size = 80 : i64}
 // CHECK: llvm.mlir.global private constant @tcc_string_set_0("\02\00\00\00\00\00\00\00ab") {addr_space = 0 : i32, alignment = 8 : i64}
 // CHECK-LABEL: func.func @kernel_0
 // CHECK-SAME: (%[[TBL:.*]]: i64, %[[N:.*]]: index, %[[BUF:.*]]: memref<?xf32>, %[[OUT:.*]]: memref<?xi128>)

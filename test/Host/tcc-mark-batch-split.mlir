@@ -1,13 +1,13 @@
 // RUN: tcc-opt %s --split-input-file --tcc-mark-batch-split | FileCheck %s
 // RUN: tcc-opt %s --split-input-file --tcc-mark-batch-split="min-weight-reuse=1" | FileCheck %s --check-prefix=REUSE1
-// A module is marked `tcc.batch_split = @symbol` only when every input and output leads with
+// A module is marked `kernel.batch_split = @symbol` only when every input and output leads with
 // the symbol and every op keeps the images apart; and only when each weight element is used
 // at least min-weight-reuse (32) times per image.
 
 // A matrix product per image over 128 rows: each weight (8 + 8 bias) is used 64 times per
 // image.
-// CHECK-LABEL: {{^}}module attributes {tcc.batch_split = @n}
-// REUSE1-LABEL: {{^}}module attributes {tcc.batch_split = @n}
+// CHECK-LABEL: {{^}}module attributes {kernel.batch_split = @n}
+// REUSE1-LABEL: {{^}}module attributes {kernel.batch_split = @n}
 prim.symbol @n
 func.func @main(%x: tensor<?x128x4xf32>) -> tensor<?x128x2xf32> {
   prim.bind_shape %x [@n] affine_map<()[s0] -> (s0, 128, 4)> : tensor<?x128x4xf32>
@@ -46,7 +46,7 @@ func.func @main(%x: tensor<?x128x4xf32>) -> tensor<?x128x2xf32> {
 // An MLP layer: each weight is used once per image; image by image would read the weights
 // once per image instead of once per batch.
 // CHECK-LABEL: {{^}}module {{[{]$}}
-// REUSE1-LABEL: {{^}}module attributes {tcc.batch_split = @n}
+// REUSE1-LABEL: {{^}}module attributes {kernel.batch_split = @n}
 prim.symbol @n
 func.func @main(%x: tensor<?x4xf32>) -> tensor<?x2xf32> {
   prim.bind_shape %x [@n] affine_map<()[s0] -> (s0, 4)> : tensor<?x4xf32>
@@ -139,8 +139,8 @@ func.func @main(%x: tensor<?x4xf32>) -> tensor<?x4xf32> {
 // range, a gather through tensor.extract at the image's own index, a padded map (not on the
 // batch dim), a reshape through a shape tensor that keeps the batch leading, a slice of the
 // whole batch.
-// CHECK-LABEL: {{^}}module attributes {tcc.batch_split = @n}
-// REUSE1-LABEL: {{^}}module attributes {tcc.batch_split = @n}
+// CHECK-LABEL: {{^}}module attributes {kernel.batch_split = @n}
+// REUSE1-LABEL: {{^}}module attributes {kernel.batch_split = @n}
 prim.symbol @n
 func.func @main(%x: tensor<?x2x4xf32>, %ids: tensor<?x3xi64>) -> (tensor<?x2x3xf32>, tensor<?x6xf32>) {
   prim.bind_shape %x [@n] affine_map<()[s0] -> (s0, 2, 4)> : tensor<?x2x4xf32>
@@ -272,8 +272,8 @@ func.func @main(%x: tensor<?x4xf32>) -> tensor<?x4xf32> {
 // [4 b, 4 b + 4)), computed on, and unfolded by an extent that a Reshape's 0 / -1 formula
 // leaves: `n == 0 ? 4 n : n` is n for every n, `m == -1` never holds (its branch, a
 // division, is opaque and never taken), and the element-count check holds for every n.
-// CHECK-LABEL: {{^}}module attributes {tcc.batch_split = @n}
-// REUSE1-LABEL: {{^}}module attributes {tcc.batch_split = @n}
+// CHECK-LABEL: {{^}}module attributes {kernel.batch_split = @n}
+// REUSE1-LABEL: {{^}}module attributes {kernel.batch_split = @n}
 prim.symbol @n
 func.func @main(%x: tensor<?x4x3xf32>) -> tensor<?x4x3xf32> {
   prim.bind_shape %x [@n] affine_map<()[s0] -> (s0, 4, 3)> : tensor<?x4x3xf32>
@@ -346,8 +346,8 @@ func.func @main(%x: tensor<?x4xf32>) -> tensor<?x4xf32> {
 
 // A slice written as a gather whose image index is clamped to the range it is in
 // (max(min(b, n - 1), 0) = b): the image reads its own slice.
-// CHECK-LABEL: {{^}}module attributes {tcc.batch_split = @n}
-// REUSE1-LABEL: {{^}}module attributes {tcc.batch_split = @n}
+// CHECK-LABEL: {{^}}module attributes {kernel.batch_split = @n}
+// REUSE1-LABEL: {{^}}module attributes {kernel.batch_split = @n}
 prim.symbol @n
 func.func @main(%x: tensor<?x4xf32>) -> tensor<?x2xf32> {
   prim.bind_shape %x [@n] affine_map<()[s0] -> (s0, 4)> : tensor<?x4xf32>

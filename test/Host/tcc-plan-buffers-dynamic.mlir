@@ -14,7 +14,7 @@
 // CHECK: arith.addi %[[ALIGNED]], %c256
 // CHECK: return
 // CHECK-LABEL: func.func @main
-// CHECK-SAME: %[[WS:[a-z0-9]+]]: memref<?xi8> {tcc.workspace})
+// CHECK-SAME: %[[WS:[a-z0-9]+]]: memref<?xi8> {kernel.workspace})
 // CHECK-NOT: memref.alloc
 // CHECK: %[[BYTES:.*]] = arith.muli %arg0, %c4
 // CHECK: %[[VA:.*]] = memref.view %[[WS]][%c0][%arg0] : memref<?xi8> to memref<?xf32>
@@ -23,7 +23,7 @@
 // CHECK: "test.use"(%[[VA]], %[[VB]])
 // CHECK: memref.copy %arg1, %[[VA]]
 // CHECK-NOT: memref.alloc
-func.func @main(%n: index {tcc.symbol = "n"}, %in: memref<?xf32>, %out: memref<?xf32>) {
+func.func @main(%n: index {kernel.symbol = "n"}, %in: memref<?xf32>, %out: memref<?xf32>) {
   %a = memref.alloc(%n) : memref<?xf32>
   memref.copy %in, %a : memref<?xf32> to memref<?xf32>
   %b = memref.alloc() : memref<64xf32>
@@ -43,11 +43,11 @@ func.func @main(%n: index {tcc.symbol = "n"}, %in: memref<?xf32>, %out: memref<?
 // CHECK-SAME: (%[[N:.*]]: index) -> index
 // CHECK: arith.muli %[[N]], %c4
 // CHECK-LABEL: func.func @main
-// CHECK-SAME: %[[WS:[a-z0-9]+]]: memref<?xi8> {tcc.workspace})
+// CHECK-SAME: %[[WS:[a-z0-9]+]]: memref<?xi8> {kernel.workspace})
 // CHECK: %[[COUNT:.*]] = memref.load
 // CHECK: %[[K:.*]] = arith.minui
 // CHECK: memref.view %[[WS]][%{{.*}}][%[[K]]] : memref<?xi8> to memref<?xf32>
-func.func @main(%n: index {tcc.symbol = "n"}, %count: memref<index>, %in: memref<?xf32>) {
+func.func @main(%n: index {kernel.symbol = "n"}, %count: memref<index>, %in: memref<?xf32>) {
   %loaded = memref.load %count[] : memref<index>
   %k = arith.minui %loaded, %n : index
   %a = memref.alloc(%k) : memref<?xf32>

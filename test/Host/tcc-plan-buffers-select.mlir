@@ -4,7 +4,7 @@
 // bytes: three distinct offsets.
 
 // CHECK-LABEL: func.func @main
-// CHECK-SAME: attributes {tcc.workspace_size = 192 : i64}
+// CHECK-SAME: attributes {kernel.workspace_size = 192 : i64}
 // CHECK: %[[O1:.*]] = arith.constant 0 : index
 // CHECK: memref.view %{{.*}}[%[[O1]]][] : memref<?xi8> to memref<4x4xf32>
 // CHECK: %[[O2:.*]] = arith.constant 64 : index

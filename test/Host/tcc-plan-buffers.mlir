@@ -3,7 +3,7 @@
 // share bytes (%a dies before %c is born, so %c reuses %a's offset).
 
 // CHECK-LABEL: func.func @main
-// CHECK-SAME: %[[WS:[a-z0-9]+]]: memref<?xi8> {tcc.workspace}) attributes {tcc.workspace_size = 128 : i64}
+// CHECK-SAME: %[[WS:[a-z0-9]+]]: memref<?xi8> {kernel.workspace}) attributes {kernel.workspace_size = 128 : i64}
 // CHECK-NOT: memref.alloc
 // CHECK: %[[O1:.*]] = arith.constant 0 : index
 // CHECK: memref.view %[[WS]][%[[O1]]][] : memref<?xi8> to memref<4x4xf32>

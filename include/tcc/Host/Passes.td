@@ -15,7 +15,7 @@ def EntrySignature : Pass<"tcc-entry-signature", "mlir::ModuleOp"> {
   let summary = "Give @main the model ABI's signature: symbol values, raw input and output buffers";
   let description = [{
     Runs on tensors, before kernels are outlined. @main gets one `index` argument per
-    `prim.symbol` (marked `tcc.symbol`), in front; each input becomes a raw byte buffer
+    `prim.symbol` (marked `kernel.symbol`), in front; each input becomes a raw byte buffer
     (`memref<?xi8>`) read through a `memref.view` whose dynamic extents are the input's
     `prim.bind_shape` expressions of the symbols; each result becomes a raw output buffer
     that the result is materialized into (`restrict writable`, so that empty-tensor
@@ -23,18 +23,19 @@ def EntrySignature : Pass<"tcc-entry-signature", "mlir::ModuleOp"> {
     index arithmetic over the symbols where the ops' shape reification allows; output
     extents must resolve (an output whose shape depends on data is an error for now). They
     are cloned into `func @output_shapes(symbols...) -> (extents...)`; output dims that are a
-    lone symbol are listed in the module attribute `tcc.output_symbols`.
+    lone symbol are listed in the module attribute `kernel.output_symbols`.
 
     ```mlir
     func.func @main(%x: tensor<?x4xf32>) -> tensor<?x4xf32>    // bound to [@n]
     // becomes
-    func.func @main(%n: index {tcc.symbol = @n}, %x: memref<?xi8>, %y: memref<?xi8>)
+    func.func @main(%n: index {kernel.symbol = "n"}, %x: memref<?xi8>, %y: memref<?xi8>)
     ```
   }];
   let dependentDialects = ["::mlir::memref::MemRefDialect", "::mlir::arith::ArithDialect",
                            "::mlir::affine::AffineDialect",
                            "::mlir::bufferization::BufferizationDialect",
-                           "::mlir::tensor::TensorDialect", "::mlir::func::FuncDialect"];
+                           "::mlir::tensor::TensorDialect", "::mlir::func::FuncDialect",
+                           "::tcc::kernel::KernelDialect"];
 }
 
 def MarkBatchSplit : Pass<"tcc-mark-batch-split", "mlir::ModuleOp"> {
@@ -45,13 +46,13 @@ def MarkBatchSplit : Pass<"tcc-mark-batch-split", "mlir::ModuleOp"> {
     images apart (linalg ops whose batched operands share one parallel loop that nothing else
     reads; pads, reshapes, slices, concatenations that leave the batch dim whole), and the
     weights are used at least `min-weight-reuse` times per image (contraction multiply-adds
-    per image / weight elements), the module gets `tcc.batch_split = @symbol`. The packager
+    per image / weight elements), the module gets `kernel.batch_split = @symbol`. The packager
     publishes it as the descriptor's `batch_symbol`: the runtime may then run the model on one
     image at a time (model_abi.h). Anything not understood leaves the module unmarked.
 
     ```mlir
     func.func @main(%x: tensor<?x3x8x8xf32>) -> tensor<?x4x8x8xf32>  // %x bound to [@n]
-    // a convolution, a bias, a ReLU: module attributes {tcc.batch_split = @n}
+    // a convolution, a bias, a ReLU: module attributes {kernel.batch_split = @n}
     ```
   }];
   let options = [
@@ -61,7 +62,8 @@ def MarkBatchSplit : Pass<"tcc-mark-batch-split", "mlir::ModuleOp"> {
     Option<"explain", "explain", "bool", /*default=*/"false",
            "Emit a remark saying why a module is not marked">,
   ];
-  let dependentDialects = ["::mlir::linalg::LinalgDialect", "::mlir::tensor::TensorDialect"];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect", "::mlir::tensor::TensorDialect",
+                           "::tcc::kernel::KernelDialect"];
 }
 
 def PlanBuffers : Pass<"tcc-plan-buffers", "mlir::ModuleOp"> {
@@ -71,8 +73,8 @@ def PlanBuffers : Pass<"tcc-plan-buffers", "mlir::ModuleOp"> {
     `memref.view` into one workspace argument (`memref<?xi8>`, appended to @main), at an
     offset chosen from the buffers' live ranges: buffers whose ranges do not overlap share
     bytes. Offsets are 64-byte aligned. With static shapes each buffer takes the lowest free
-    offset and the size is recorded as `tcc.workspace_size` on @main; with dynamic shapes
-    sizes are arithmetic over the symbol arguments (`tcc.symbol`), and each buffer goes above
+    offset and the size is recorded as `kernel.workspace_size` on @main; with dynamic shapes
+    sizes are arithmetic over the symbol arguments (`kernel.symbol`), and each buffer goes above
     every earlier-placed buffer it overlaps in time (largest estimated first), offsets
     computed once at entry. `func @workspace_size(symbols...) -> index` gives the total.
     Nothing is allocated while the model runs.
@@ -83,7 +85,8 @@ def PlanBuffers : Pass<"tcc-plan-buffers", "mlir::ModuleOp"> {
     %a = memref.view %ws[%c0][] : memref<128xi8> to memref<4x4xf32>
     ```
   }];
-  let dependentDialects = ["::mlir::memref::MemRefDialect", "::mlir::arith::ArithDialect"];
+  let dependentDialects = ["::mlir::memref::MemRefDialect", "::mlir::arith::ArithDialect",
+                           "::tcc::kernel::KernelDialect"];
 }
 
 def LowerChecks : Pass<"tcc-lower-checks", "mlir::ModuleOp"> {
@@ -147,7 +150,7 @@ def LowerRuntimeCalls : Pass<"tcc-lower-runtime-calls", "mlir::ModuleOp"> {
     indirect call, with its operand and result passed through stack slots in the function's
     entry block (tcc_string and numbers by address, as model_abi.h declares them). A
     `string_find` set becomes a private constant global. The module gets the attribute
-    `tcc.uses_string_functions`, the import-table size the called functions need (bytes), so
+    `kernel.string_table_size`, the import-table size the called functions need (bytes), so
     that packaging makes `run` refuse an import table too old to have them.
 
     ```mlir
@@ -160,7 +163,8 @@ def LowerRuntimeCalls : Pass<"tcc-lower-runtime-calls", "mlir::ModuleOp"> {
     %s = llvm.load %out : !llvm.ptr -> i128
     ```
   }];
-  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::tcc::kernel::KernelDialect"];
 }
 
 #endif // TCC_HOST_PASSES

@@ -75,3 +75,54 @@ func.func @launch_of_float_range(%a: memref<4xf32>, %n: index) {
   kernel.launch @float_range(%a) range(%n) : memref<4xf32>
   return
 }
+
+// -----
+
+// The host function's contract with packaging.
+// expected-error @+1 {{'kernel.symbol' of argument 0 expects the symbol's name as a string, got 3}}
+func.func @symbol_not_a_name(%n: index {kernel.symbol = 3}) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'kernel.workspace' of argument 0 expects no value, got "ws"}}
+func.func @workspace_with_value(%ws: memref<?xi8> {kernel.workspace = "ws"}) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'kernel.workspace_size' expects a byte count >= 0, got -64}}
+func.func @negative_workspace() attributes {kernel.workspace_size = -64} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'kernel.output_symbols' expects one array<i32> per output (a symbol index, -1 or -2 per dim), got [1, 2]}}
+module attributes {kernel.output_symbols = [1, 2]} {}
+
+// -----
+
+// expected-error @+1 {{'kernel.batch_split' expects a symbol reference (@name), got "n"}}
+module attributes {kernel.batch_split = "n"} {}
+
+// -----
+
+// expected-error @+1 {{'kernel.batch_split' is only valid on a module, not on 'func.func'}}
+func.func @batch_on_function() attributes {kernel.batch_split = @n} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'kernel.string_table_size' expects a byte count > 0, got 0}}
+module attributes {kernel.string_table_size = 0} {}
+
+// -----
+
+// expected-error @+1 {{'kernel.symbol' is an argument attribute, not one of 'func.func'}}
+func.func @symbol_on_function() attributes {kernel.symbol = "n"} {
+  return
+}
