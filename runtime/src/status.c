@@ -16,15 +16,21 @@ struct tcc_status_object {
 static struct tcc_status_object out_of_memory_status = {
     TCC_STATUS_RESOURCE_EXHAUSTED, 1, "out of memory (while reporting an error)"};
 
+/* The length of the message `format` and `args` make (without them being consumed), or -1. */
+static int message_length(const char *format, va_list args) {
+  va_list measure;
+  va_copy(measure, args);
+  int length = vsnprintf(NULL, 0, format, measure);
+  va_end(measure);
+  return length;
+}
+
 tcc_status tcc_make_status(tcc_status_code code, const char *format, ...) {
   if (code == TCC_STATUS_OK)
     return NULL;
   va_list args;
   va_start(args, format);
-  va_list measure;
-  va_copy(measure, args);
-  int length = vsnprintf(NULL, 0, format, measure);
-  va_end(measure);
+  int length = message_length(format, args);
   if (length < 0)
     length = 0;
   struct tcc_status_object *status = malloc(sizeof(*status) + (size_t)length + 1);
@@ -46,10 +52,7 @@ tcc_status tcc_annotate_status(tcc_status cause, const char *format, ...) {
     return NULL;
   va_list args;
   va_start(args, format);
-  va_list measure;
-  va_copy(measure, args);
-  int length = vsnprintf(NULL, 0, format, measure);
-  va_end(measure);
+  int length = message_length(format, args);
   char *context = length >= 0 ? malloc((size_t)length + 1) : NULL;
   if (!context) {
     va_end(args);

@@ -40,17 +40,15 @@ Queue createQueue(int32_t threads) {
 }
 
 /// Records the chunks a launch hands out and the threads that ran them.
-struct Chunks {
+struct Chunks : Coverage {
   std::mutex mutex;
   std::vector<std::pair<int64_t, int64_t>> ranges;
-  std::vector<std::atomic<int>> visits;
   std::vector<std::thread::id> threads;
-  explicit Chunks(int64_t count) : visits(static_cast<size_t>(count)) {}
+  explicit Chunks(int64_t count) : Coverage(count) {}
 
   static void body(void *arg, int64_t begin, int64_t end) {
     Chunks *chunks = static_cast<Chunks *>(arg);
-    for (int64_t i = begin; i < end; ++i)
-      chunks->visits[static_cast<size_t>(i)]++;
+    Coverage::body(static_cast<Coverage *>(chunks), begin, end);
     std::lock_guard<std::mutex> lock(chunks->mutex);
     chunks->ranges.emplace_back(begin, end);
     chunks->threads.push_back(std::this_thread::get_id());
@@ -66,13 +64,6 @@ struct Chunks {
       next = range.second;
     }
     return next == count;
-  }
-
-  bool exactlyOnce() const {
-    for (const std::atomic<int> &v : visits)
-      if (v != 1)
-        return false;
-    return true;
   }
 };
 } // namespace

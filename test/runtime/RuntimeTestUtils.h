@@ -6,6 +6,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <atomic>
 #include <cstdint>
 #include <cstdlib>
 #include <memory>
@@ -13,6 +14,23 @@
 #include <vector>
 
 namespace tcc_test {
+
+/// Counts how often a parallel loop's chunks visited each index of [0, count).
+struct Coverage {
+  std::vector<std::atomic<int>> visits;
+  explicit Coverage(int64_t count) : visits(static_cast<size_t>(count)) {}
+  static void body(void *arg, int64_t begin, int64_t end) {
+    Coverage *coverage = static_cast<Coverage *>(arg);
+    for (int64_t i = begin; i < end; ++i)
+      coverage->visits[static_cast<size_t>(i)]++;
+  }
+  bool exactlyOnce() const {
+    for (const std::atomic<int> &v : visits)
+      if (v != 1)
+        return false;
+    return true;
+  }
+};
 
 struct StatusDeleter {
   void operator()(tcc_status_object *status) const { tcc_status_free(status); }

@@ -25,22 +25,6 @@ Pool createPool(int32_t threads) {
   return Pool(pool);
 }
 
-/// Counts how often each index of [0, count) was visited.
-struct Coverage {
-  std::vector<std::atomic<int>> visits;
-  explicit Coverage(int64_t count) : visits(static_cast<size_t>(count)) {}
-  static void body(void *arg, int64_t begin, int64_t end) {
-    Coverage *coverage = static_cast<Coverage *>(arg);
-    for (int64_t i = begin; i < end; ++i)
-      coverage->visits[static_cast<size_t>(i)]++;
-  }
-  bool exactlyOnce() const {
-    for (const std::atomic<int> &v : visits)
-      if (v != 1)
-        return false;
-    return true;
-  }
-};
 } // namespace
 
 TEST_CASE("the number of available cores is positive", "[threads]") {

@@ -122,6 +122,25 @@ struct CpuLowerLaunchesPass : tcc::impl::CpuLowerLaunchesBase<CpuLowerLaunchesPa
         cast->erase();
   }
 
+  /// The pointer, i64 and void types of the functions this pass makes.
+  struct Types {
+    LLVM::LLVMPointerType ptr;
+    IntegerType i64;
+    LLVM::LLVMVoidType voidType;
+  };
+  Types llvmTypes() {
+    MLIRContext *ctx = &getContext();
+    return {LLVM::LLVMPointerType::get(ctx), IntegerType::get(ctx, 64),
+            LLVM::LLVMVoidType::get(ctx)};
+  }
+
+  /// A builder that appends to the module.
+  static OpBuilder atModuleEnd(ModuleOp module) {
+    OpBuilder b(module.getBodyRegion());
+    b.setInsertionPointToEnd(module.getBody());
+    return b;
+  }
+
   /// `@<kernel>_range(argv, begin, end)`: loads `numSlots` slots and calls the kernel on
   /// [begin, end).
   LLVM::LLVMFuncOp getOrCreateTrampoline(LLVM::LLVMFuncOp kernel, size_t numSlots,
@@ -129,12 +148,11 @@ struct CpuLowerLaunchesPass : tcc::impl::CpuLowerLaunchesBase<CpuLowerLaunchesPa
     std::string name = (kernel.getSymName() + "_range").str();
     if (auto existing = module.lookupSymbol<LLVM::LLVMFuncOp>(name))
       return existing;
-    MLIRContext *ctx = &getContext();
-    auto ptr = LLVM::LLVMPointerType::get(ctx);
-    auto i64 = IntegerType::get(ctx, 64);
-    auto voidType = LLVM::LLVMVoidType::get(ctx);
-    OpBuilder b(module.getBodyRegion());
-    b.setInsertionPointToEnd(module.getBody());
+    Types types = llvmTypes();
+    LLVM::LLVMPointerType ptr = types.ptr;
+    IntegerType i64 = types.i64;
+    LLVM::LLVMVoidType voidType = types.voidType;
+    OpBuilder b = atModuleEnd(module);
     Location loc = kernel.getLoc();
     auto trampoline = LLVM::LLVMFuncOp::create(
         b, loc, name, LLVM::LLVMFunctionType::get(voidType, {ptr, i64, i64}),
@@ -165,12 +183,12 @@ struct CpuLowerLaunchesPass : tcc::impl::CpuLowerLaunchesBase<CpuLowerLaunchesPa
     if (auto existing = module.lookupSymbol<LLVM::LLVMFuncOp>(name))
       return existing;
     MLIRContext *ctx = &getContext();
-    auto ptr = LLVM::LLVMPointerType::get(ctx);
-    auto i64 = IntegerType::get(ctx, 64);
-    auto voidType = LLVM::LLVMVoidType::get(ctx);
+    Types types = llvmTypes();
+    LLVM::LLVMPointerType ptr = types.ptr;
+    IntegerType i64 = types.i64;
+    LLVM::LLVMVoidType voidType = types.voidType;
     Location loc = module.getLoc();
-    OpBuilder b(module.getBodyRegion());
-    b.setInsertionPointToEnd(module.getBody());
+    OpBuilder b = atModuleEnd(module);
     auto dispatch = LLVM::LLVMFuncOp::create(
         b, loc, name, LLVM::LLVMFunctionType::get(voidType, {ptr, i64, ptr, ptr}),
         LLVM::Linkage::Internal);
