@@ -309,8 +309,13 @@ void printOutputs(tcc_model *model, const std::vector<Tensor> &outputs) {
   }
 }
 
-/// --info: the model's symbols (with their ranges), inputs and outputs.
+/// --info: what the model was compiled for, its symbols (with their ranges), inputs and
+/// outputs.
 void printInfo(const tcc_model *model) {
+  auto text = [](const char *s) { return s && *s ? s : "?"; };
+  std::printf("target %s, cpu %s, requires %s (tcc %s)\n", text(tcc_model_target_triple(model)),
+              text(tcc_model_cpu(model)), text(tcc_model_cpu_features(model)),
+              text(tcc_model_tcc_version(model)));
   int32_t numSymbols = tcc_model_num_symbols(model);
   for (int32_t s = 0; s < numSymbols; ++s) {
     tcc_symbol_info info{};
