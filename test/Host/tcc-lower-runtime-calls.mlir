@@ -1,7 +1,7 @@
 // RUN: tcc-opt %s --tcc-lower-runtime-calls | FileCheck %s
 // prim.run_context becomes @main's import-table argument; each prim.runtime_call loads its
 // function and the table's context and calls it with the element and the result in stack
-// slots of the entry block (lib/Codegen/LowerRuntimeCalls.cpp).
+// slots of the entry block (lib/Host/LowerRuntimeCalls.cpp).
 
 // CHECK: module attributes {kernel.string_table_size = 80 : i64}
 // CHECK: llvm.mlir.global private constant @tcc_string_set_0("\02\00\00\00\00\00\00\00ab") {addr_space = 0 : i32, alignment = 8 : i64}
