@@ -59,7 +59,7 @@ constexpr int64_t structSize(const FieldKind *kinds, int count) {
   X(abi_version, I32) X(size, I32) X(context, Ptr) X(parallel_for, Ptr)                      \
   X(report_error, Ptr) X(set_output_extent, Ptr) X(parameters, Ptr) X(string_format, Ptr)    \
   X(string_parse, Ptr) X(string_change_case, Ptr) X(string_find, Ptr) X(string_equal, Ptr)   \
-  X(string_concat, Ptr) X(string_match, Ptr)
+  X(string_concat, Ptr) X(string_match, Ptr) X(device_launch, Ptr) X(device_constants, Ptr)
 
 #define TCC_MODEL_DESCRIPTOR_FIELDS(X)                                                      \
   X(abi_version, I32) X(size, I32) X(tcc_version, Ptr) X(target_triple, Ptr) X(cpu, Ptr)     \
@@ -68,12 +68,17 @@ constexpr int64_t structSize(const FieldKind *kinds, int count) {
   X(output_shapes, Ptr) X(run, Ptr) X(num_parameters, I32) X(reserved2, I32)                 \
   X(parameters, Ptr) X(parameter_offsets, Ptr) X(initial_parameters, Ptr)                    \
   X(parameters_size, I64) X(batch_symbol, I32) X(flags, I32) X(symbol_computed, Ptr)         \
-  X(compute_symbols, Ptr)
+  X(compute_symbols, Ptr) X(device_type, I32) X(num_device_images, I32)                    \
+  X(device_images, Ptr) X(num_device_kernels, I32) X(reserved3, I32)                         \
+  X(device_kernel_names, Ptr) X(device_constants, Ptr) X(device_constants_size, I64)
 
 #define TCC_TENSOR_DESC_FIELDS(X)                                                           \
   X(name, Ptr) X(dtype, I32) X(rank, I32) X(shape, Ptr) X(dim_symbols, Ptr)
 
 #define TCC_SYMBOL_DESC_FIELDS(X) X(name, Ptr) X(min, I64) X(max, I64)
+
+#define TCC_DEVICE_IMAGE_FIELDS(X)                                                          \
+  X(arch, Ptr) X(format, I32) X(reserved, I32) X(data, Ptr) X(size, I64)
 
 // For each struct: an enum of field indices (kImport_<member>, ...), the field kinds, and
 // static_asserts of offsets and size against model_abi.h.
@@ -89,11 +94,13 @@ constexpr int64_t structSize(const FieldKind *kinds, int count) {
 #define TCC_ABI_ENUM_Descriptor(name, kind) kDescriptor_##name,
 #define TCC_ABI_ENUM_Tensor(name, kind) kTensor_##name,
 #define TCC_ABI_ENUM_Symbol(name, kind) kSymbol_##name,
+#define TCC_ABI_ENUM_Image(name, kind) kImage_##name,
 
 TCC_ABI_DECLARE_STRUCT(tcc_import_table, TCC_IMPORT_TABLE_FIELDS, Import)
 TCC_ABI_DECLARE_STRUCT(tcc_model_descriptor, TCC_MODEL_DESCRIPTOR_FIELDS, Descriptor)
 TCC_ABI_DECLARE_STRUCT(tcc_tensor_desc, TCC_TENSOR_DESC_FIELDS, Tensor)
 TCC_ABI_DECLARE_STRUCT(tcc_symbol_desc, TCC_SYMBOL_DESC_FIELDS, Symbol)
+TCC_ABI_DECLARE_STRUCT(tcc_device_image, TCC_DEVICE_IMAGE_FIELDS, Image)
 
 #define TCC_ABI_CHECK_OFFSET(CType, Prefix, name)                                           \
   static_assert(offsetof(CType, name) == offsetOf(k##Prefix##Kinds, k##Prefix##_##name),     \
@@ -103,10 +110,12 @@ TCC_ABI_DECLARE_STRUCT(tcc_symbol_desc, TCC_SYMBOL_DESC_FIELDS, Symbol)
   TCC_ABI_CHECK_OFFSET(tcc_model_descriptor, Descriptor, name)
 #define TCC_ABI_CHECK_Tensor(name, kind) TCC_ABI_CHECK_OFFSET(tcc_tensor_desc, Tensor, name)
 #define TCC_ABI_CHECK_Symbol(name, kind) TCC_ABI_CHECK_OFFSET(tcc_symbol_desc, Symbol, name)
+#define TCC_ABI_CHECK_Image(name, kind) TCC_ABI_CHECK_OFFSET(tcc_device_image, Image, name)
 TCC_IMPORT_TABLE_FIELDS(TCC_ABI_CHECK_Import)
 TCC_MODEL_DESCRIPTOR_FIELDS(TCC_ABI_CHECK_Descriptor)
 TCC_TENSOR_DESC_FIELDS(TCC_ABI_CHECK_Tensor)
 TCC_SYMBOL_DESC_FIELDS(TCC_ABI_CHECK_Symbol)
+TCC_DEVICE_IMAGE_FIELDS(TCC_ABI_CHECK_Image)
 
 // clang-format on
 
@@ -115,6 +124,8 @@ static_assert(TCC_IMPORT_TABLE_V1_SIZE == offsetOf(kImportKinds, kImport_string_
 static_assert(TCC_MODEL_DESCRIPTOR_V1_SIZE == offsetOf(kDescriptorKinds, kDescriptor_batch_symbol));
 static_assert(TCC_MODEL_DESCRIPTOR_V2_SIZE ==
               offsetOf(kDescriptorKinds, kDescriptor_symbol_computed));
+static_assert(TCC_MODEL_DESCRIPTOR_V3_SIZE == offsetOf(kDescriptorKinds, kDescriptor_device_type));
+static_assert(TCC_IMPORT_TABLE_V2_SIZE == offsetOf(kImportKinds, kImport_device_launch));
 
 /// The bytes of `table` up to the end of field `field`: what an import table's `size` must
 /// reach for a model to use that field.

@@ -137,10 +137,42 @@ typedef struct tcc_import_table {
    * as the run's error, naming the construct. */
   int32_t (*string_match)(void *context, const tcc_string *text, const char *pattern,
                           int64_t pattern_size);
+  /* Appended with device models (tcc_model_descriptor.device_type other than kDLCPU); a
+   * device model requires both. */
+  /* Queues kernel `kernel` (an index into tcc_model_descriptor.device_kernel_names) on the
+   * run's device queue: a 1-D grid of grid_x blocks of block_x threads each, shared_bytes of
+   * dynamic shared memory, `args` pointing to the kernel's parameter values in order (as the
+   * driver's kernelParams; the values are read before device_launch returns). Returns 0, or
+   * nonzero when the launch failed: the runtime has recorded why, and run returns
+   * TCC_RUN_CHECK_FAILED without queueing more work. The run's inputs, outputs and workspace
+   * are device memory; run returns once its work is queued and the runtime waits for it. */
+  int32_t (*device_launch)(void *context, int32_t kernel, int64_t grid_x, int32_t block_x,
+                           int32_t shared_bytes, void **args);
+  /* The device's copy of tcc_model_descriptor.device_constants (device memory, 64-byte
+   * aligned, uploaded once per session). */
+  void *device_constants;
 } tcc_import_table;
 
 /* The import table's size before the string functions were appended. */
 #define TCC_IMPORT_TABLE_V1_SIZE 48
+
+/* The import table's size before the device entries were appended. */
+#define TCC_IMPORT_TABLE_V2_SIZE 104
+
+/* A device image: the kernels of a device model compiled for one architecture, in one
+ * format. Every image of a model defines every kernel of device_kernel_names. */
+typedef enum tcc_image_format {
+  TCC_IMAGE_PTX = 1,   /* NVIDIA PTX text (NUL-terminated); the driver compiles it for the GPU */
+  TCC_IMAGE_CUBIN = 2  /* NVIDIA cubin (ELF) for exactly `arch` */
+} tcc_image_format;
+
+typedef struct tcc_device_image {
+  const char *arch; /* e.g. "sm_90": a cubin runs on that architecture, PTX on it or later */
+  int32_t format;   /* tcc_image_format */
+  int32_t reserved;
+  const void *data;
+  int64_t size; /* bytes of data (for PTX, the terminating NUL included) */
+} tcc_device_image;
 
 /* Status codes returned by tcc_model_descriptor.run. */
 enum {
@@ -208,6 +240,22 @@ typedef struct tcc_model_descriptor {
    * TCC_RUN_* code. A model with computed symbols has no batch_symbol. */
   const uint8_t *symbol_computed;
   int32_t (*compute_symbols)(int64_t *symbol_values, void *const *inputs);
+  /* Appended with device models. device_type is the DLPack device type the kernels run on
+   * (DLDeviceType: kDLCPU = 1, kDLCUDA = 2); a CPU model has 1 and nothing below. For a
+   * device model, run's inputs, outputs and workspace are device memory and its host code
+   * launches kernels through imports->device_launch; it has no parameters, no computed
+   * symbols, no string tensors and no data-dependent outputs. The runtime loads the image
+   * that suits the device: a cubin of its architecture, else the PTX of the newest
+   * architecture not newer than the device's. device_constants (device_constants_size bytes,
+   * the weights) are uploaded once per session and reach run as imports->device_constants. */
+  int32_t device_type;
+  int32_t num_device_images;
+  const tcc_device_image *device_images;
+  int32_t num_device_kernels;
+  int32_t reserved3;
+  const char *const *device_kernel_names;
+  const void *device_constants;
+  int64_t device_constants_size;
 } tcc_model_descriptor;
 
 /* tcc_model_descriptor.flags: batch_symbol is valid (see there). */
@@ -217,6 +265,8 @@ typedef struct tcc_model_descriptor {
 #define TCC_MODEL_DESCRIPTOR_V1_SIZE 144
 /* ... and before symbol_computed was appended (after batch_symbol and flags). */
 #define TCC_MODEL_DESCRIPTOR_V2_SIZE 152
+/* ... and before the device fields were appended (after compute_symbols). */
+#define TCC_MODEL_DESCRIPTOR_V3_SIZE 168
 
 #ifdef __cplusplus
 }
