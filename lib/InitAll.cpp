@@ -27,7 +27,9 @@
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
 
 void tcc::registerAllDialects(mlir::DialectRegistry &registry) {
   registry.insert<tcc::onnx::OnnxDialect, tcc::prim::PrimDialect, tcc::kernel::KernelDialect, mlir::arith::ArithDialect,
@@ -39,6 +41,9 @@ void tcc::registerAllDialects(mlir::DialectRegistry &registry) {
   mlir::registerAllExtensions(registry);
   mlir::registerBuiltinDialectTranslation(registry);
   mlir::registerLLVMDialectTranslation(registry);
+  // gpu-module-to-binary translates kernels (NVIDIA targets) to LLVM IR.
+  mlir::registerGPUDialectTranslation(registry);
+  mlir::registerNVVMDialectTranslation(registry);
 }
 
 void tcc::registerAllPasses() {

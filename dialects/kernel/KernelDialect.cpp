@@ -65,7 +65,8 @@ LogicalResult KernelDialect::verifyOperationAttribute(Operation *op, NamedAttrib
     return success();
   }
   bool onModule = name == kOutputSymbolsAttrName || name == kBatchSplitAttrName ||
-                  name == kStringTableSizeAttrName;
+                  name == kStringTableSizeAttrName || name == kDeviceConstantsSizeAttrName ||
+                  name == kDeviceKernelsAttrName || name == kDeviceImagesAttrName;
   if (onModule && !isa<ModuleOp>(op))
     return op->emitError() << "'" << name << "' is only valid on a module, not on '"
                            << op->getName() << "'";
@@ -90,7 +91,38 @@ LogicalResult KernelDialect::verifyOperationAttribute(Operation *op, NamedAttrib
       return op->emitError() << "'" << name << "' expects a byte count > 0, got " << value;
     return success();
   }
-  if (name == kSymbolAttrName || name == kWorkspaceAttrName)
+  if (name == kDeviceConstantsSizeAttrName) {
+    auto size = dyn_cast<IntegerAttr>(value);
+    if (!size || size.getInt() < 0)
+      return op->emitError() << "'" << name << "' expects a byte count >= 0, got " << value;
+    return success();
+  }
+  if (name == kDeviceKernelsAttrName) {
+    auto names = dyn_cast<ArrayAttr>(value);
+    if (!names || names.empty() ||
+        !llvm::all_of(names, [](Attribute a) { return isa<StringAttr>(a); }))
+      return op->emitError() << "'" << name << "' expects a non-empty array of kernel names, got "
+                             << value;
+    return success();
+  }
+  if (name == kDeviceImagesAttrName) {
+    auto images = dyn_cast<ArrayAttr>(value);
+    auto valid = [](Attribute a) {
+      auto image = dyn_cast<DictionaryAttr>(a);
+      if (!image || image.size() != 3)
+        return false;
+      auto format = image.getAs<StringAttr>("format");
+      return image.getAs<StringAttr>("arch") && image.getAs<FlatSymbolRefAttr>("symbol") &&
+             format && (format.getValue() == "ptx" || format.getValue() == "cubin");
+    };
+    if (!images || images.empty() || !llvm::all_of(images, valid))
+      return op->emitError() << "'" << name
+                             << "' expects a non-empty array of {arch = \"sm_NN\", format = "
+                                "\"ptx\" or \"cubin\", symbol = @global}, got "
+                             << value;
+    return success();
+  }
+  if (name == kSymbolAttrName || name == kWorkspaceAttrName || name == kDeviceConstantsAttrName)
     return op->emitError() << "'" << name << "' is an argument attribute, not one of '"
                            << op->getName() << "'";
   return op->emitError() << "unknown attribute '" << name << "' of the kernel dialect";
@@ -108,7 +140,7 @@ LogicalResult KernelDialect::verifyRegionArgAttribute(Operation *op, unsigned re
                              << attribute.getValue();
     return success();
   }
-  if (name == kWorkspaceAttrName) {
+  if (name == kWorkspaceAttrName || name == kDeviceConstantsAttrName) {
     if (!isa<UnitAttr>(attribute.getValue()))
       return op->emitError() << "'" << name << "' of argument " << argument
                              << " expects no value, got " << attribute.getValue();

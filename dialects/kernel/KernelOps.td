@@ -37,6 +37,13 @@ def Kernel_Dialect : Dialect {
     symbol index, -1, or -2 for an extent known after the run), `kernel.batch_split = @symbol`
     (images computed alone, see tcc-mark-batch-split) and `kernel.string_table_size` (the
     import-table bytes the model's string functions need).
+
+    A device model's contract (GPU targets, lib/Target/GPU): `kernel.device_constants` on
+    @main's argument that holds the device's copy of the weights; on the module,
+    `kernel.device_constants_size` (its bytes), `kernel.device_kernels` (the kernel names, in
+    the order of the indices the host code launches them by) and `kernel.device_images` (one
+    dictionary per image: `arch` and `format` ("ptx" or "cubin") strings and `symbol`, the
+    LLVM global holding its bytes).
   }];
   let hasOperationAttrVerify = 1;
   let hasRegionArgAttrVerify = 1;
@@ -51,6 +58,11 @@ def Kernel_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral kOutputSymbolsAttrName = "kernel.output_symbols";
     static constexpr ::llvm::StringLiteral kBatchSplitAttrName = "kernel.batch_split";
     static constexpr ::llvm::StringLiteral kStringTableSizeAttrName = "kernel.string_table_size";
+    static constexpr ::llvm::StringLiteral kDeviceConstantsAttrName = "kernel.device_constants";
+    static constexpr ::llvm::StringLiteral kDeviceConstantsSizeAttrName =
+        "kernel.device_constants_size";
+    static constexpr ::llvm::StringLiteral kDeviceKernelsAttrName = "kernel.device_kernels";
+    static constexpr ::llvm::StringLiteral kDeviceImagesAttrName = "kernel.device_images";
   }];
 }
 

@@ -81,7 +81,7 @@ void routeOutputExtents(llvm::Module &module, llvm::Function &main) {
 
 EntryPoints tcc::package::buildEntryPoints(llvm::Module &module, const ModelInterface &interface,
                                            llvm::ArrayRef<std::string> messages,
-                                           uint64_t stringTableSize) {
+                                           uint64_t stringTableSize, bool deviceConstants) {
   llvm::LLVMContext &context = module.getContext();
   llvm::Function *main = module.getFunction("main");
   llvm::Function *workspaceSize = module.getFunction("workspace_size");
@@ -169,6 +169,9 @@ EntryPoints tcc::package::buildEntryPoints(llvm::Module &module, const ModelInte
     pushBuffer(ir.CreateLoad(
         b.ptr, ir.CreateStructGEP(importTableType(context), imports, abi::kImport_parameters)));
   pushBuffer(ws);
+  if (deviceConstants) // the session's device copy of the weights
+    pushBuffer(ir.CreateLoad(b.ptr, ir.CreateStructGEP(importTableType(context), imports,
+                                                       abi::kImport_device_constants)));
   llvm::Value *status = ir.CreateCall(main, args);
   ir.CreateCondBr(ir.CreateICmpEQ(status, llvm::ConstantInt::get(b.i32, 0)), done, failed);
 

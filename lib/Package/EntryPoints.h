@@ -19,8 +19,11 @@ struct EntryPoints {
 /// @main's data-dependent extents to the import table. `messages` are the run-time checks'
 /// messages in status order; `stringTableSize` > 0 makes run refuse an import table smaller
 /// than that (one without the string functions the model calls).
+/// A device model's @main also takes the device constants (imports->device_constants) after
+/// the workspace (`deviceConstants`).
 EntryPoints buildEntryPoints(llvm::Module &module, const ModelInterface &interface,
-                             llvm::ArrayRef<std::string> messages, uint64_t stringTableSize);
+                             llvm::ArrayRef<std::string> messages, uint64_t stringTableSize,
+                             bool deviceConstants = false);
 
 /// Writes compute_symbols, which calls @data_symbols with the bound symbol values and the
 /// inputs and stores the `computed` symbols' values; null (with `error`) when @data_symbols

@@ -27,9 +27,81 @@ using namespace tcc::package;
 
 namespace abi = tcc::abi;
 
+namespace {
+/// The descriptor's device fields from the module's kernel.device_* attributes: the images
+/// (LLVM globals the launch lowering wrote), the kernel names in launch-index order, and
+/// the device constants (the weights blob, `tcc_weights`, which the runtime uploads).
+LogicalResult describeDevice(ModuleOp mlirModule, llvm::Module &module, IRBuilding &b,
+                             int32_t deviceType, llvm::Constant **fields, std::string &error) {
+  using tcc::kernel::KernelDialect;
+  llvm::LLVMContext &context = module.getContext();
+  auto images = mlirModule->getAttrOfType<ArrayAttr>(KernelDialect::kDeviceImagesAttrName);
+  auto kernels = mlirModule->getAttrOfType<ArrayAttr>(KernelDialect::kDeviceKernelsAttrName);
+  auto constantsSize =
+      mlirModule->getAttrOfType<IntegerAttr>(KernelDialect::kDeviceConstantsSizeAttrName);
+  if (!images || !kernels || !constantsSize) {
+    error = "internal error: a device model without its kernel.device_images, "
+            "kernel.device_kernels or kernel.device_constants_size";
+    return failure();
+  }
+  auto *imageType = abi::llvmStructType(context, abi::kImageKinds);
+  std::vector<llvm::Constant *> items;
+  for (auto image : images.getAsRange<DictionaryAttr>()) {
+    StringRef symbol = image.getAs<FlatSymbolRefAttr>("symbol").getValue();
+    llvm::GlobalVariable *bytes = module.getGlobalVariable(symbol, /*AllowInternal=*/true);
+    if (!bytes) {
+      error = "internal error: the device image @" + symbol.str() + " is missing";
+      return failure();
+    }
+    llvm::Constant *item[abi::kNumImageFields];
+    item[abi::kImage_arch] = b.string(image.getAs<StringAttr>("arch").getValue());
+    item[abi::kImage_format] = llvm::ConstantInt::get(
+        b.i32, image.getAs<StringAttr>("format").getValue() == "ptx" ? TCC_IMAGE_PTX
+                                                                     : TCC_IMAGE_CUBIN);
+    item[abi::kImage_reserved] = llvm::ConstantInt::get(b.i32, 0);
+    item[abi::kImage_data] = bytes;
+    item[abi::kImage_size] = llvm::ConstantInt::get(
+        b.i64, module.getDataLayout().getTypeAllocSize(bytes->getValueType()));
+    items.push_back(llvm::ConstantStruct::get(imageType, item));
+  }
+  std::vector<llvm::Constant *> names;
+  for (auto name : kernels.getAsRange<StringAttr>())
+    names.push_back(b.string(name.getValue()));
+  auto *namesType = llvm::ArrayType::get(b.ptr, names.size());
+  auto *namesTable = new llvm::GlobalVariable(module, namesType, true,
+                                              llvm::GlobalValue::PrivateLinkage,
+                                              llvm::ConstantArray::get(namesType, names),
+                                              "tcc_device_kernel_names");
+  llvm::Constant *constants = llvm::ConstantPointerNull::get(b.ptr);
+  if (constantsSize.getInt() > 0) {
+    // The weights object defines it (buildWeightsModule).
+    llvm::GlobalVariable *weights = module.getGlobalVariable("tcc_weights", true);
+    if (!weights) {
+      weights = new llvm::GlobalVariable(module, llvm::Type::getInt8Ty(context), true,
+                                         llvm::GlobalValue::ExternalLinkage, nullptr,
+                                         "tcc_weights");
+      weights->setVisibility(llvm::GlobalValue::HiddenVisibility);
+    }
+    constants = weights;
+  }
+  auto i32 = [&](int64_t value) { return llvm::ConstantInt::get(b.i32, value); };
+  fields[abi::kDescriptor_device_type] = i32(deviceType);
+  fields[abi::kDescriptor_num_device_images] = i32(items.size());
+  fields[abi::kDescriptor_device_images] = b.structArray(imageType, items, "device_images");
+  fields[abi::kDescriptor_num_device_kernels] = i32(names.size());
+  fields[abi::kDescriptor_reserved3] = i32(0);
+  fields[abi::kDescriptor_device_kernel_names] = namesTable;
+  fields[abi::kDescriptor_device_constants] = constants;
+  fields[abi::kDescriptor_device_constants_size] =
+      llvm::ConstantInt::get(b.i64, constantsSize.getInt());
+  return success();
+}
+} // namespace
+
 std::unique_ptr<llvm::Module>
 tcc::buildModelModule(ModuleOp mlirModule, const ModelInterface &interface, const HostMachine &host,
-                      llvm::LLVMContext &context, std::string &error) {
+                      int32_t deviceType, llvm::LLVMContext &context, std::string &error) {
+  bool device = deviceType != abi::kDeviceTypeCPU;
   std::vector<std::string> messages;
   if (ArrayAttr list = tcc::kernel::getCheckMessages(mlirModule))
     for (Attribute a : list)
@@ -77,8 +149,8 @@ tcc::buildModelModule(ModuleOp mlirModule, const ModelInterface &interface, cons
   // size, stride) per input, output and the workspace) -> status
   size_t numSymbols = interface.symbols.size();
   bool hasParameters = !interface.parameters.empty();
-  size_t numBuffers =
-      interface.inputs.size() + interface.outputs.size() + (hasParameters ? 1 : 0) + 1;
+  size_t numBuffers = interface.inputs.size() + interface.outputs.size() +
+                      (hasParameters ? 1 : 0) + 1 + (device ? 1 : 0);
   size_t expectedArgs = 1 + numSymbols + 5 * numBuffers;
   if (!main || main->arg_size() != expectedArgs || !main->getReturnType()->isIntegerTy(32) ||
       !workspaceSize || workspaceSize->arg_size() != numSymbols || !outputShapes ||
@@ -94,7 +166,8 @@ tcc::buildModelModule(ModuleOp mlirModule, const ModelInterface &interface, cons
     if (!g.isDeclaration())
       g.setLinkage(llvm::GlobalValue::InternalLinkage);
 
-  EntryPoints entries = buildEntryPoints(*module, interface, messages, stringTableSize);
+  EntryPoints entries =
+      buildEntryPoints(*module, interface, messages, stringTableSize, /*deviceConstants=*/device);
   IRBuilding b(*module);
   llvm::IRBuilder<> ir(context);
 
@@ -124,7 +197,11 @@ tcc::buildModelModule(ModuleOp mlirModule, const ModelInterface &interface, cons
     symbols.push_back(llvm::ConstantStruct::get(symbolType, fields));
   }
 
-  auto *descriptorType = abi::llvmStructType(context, abi::kDescriptorKinds);
+  // A CPU model's descriptor ends before the device fields (the runtime reads it as a CPU
+  // model), so CPU libraries are what they were before device models existed.
+  size_t numFields = device ? abi::kNumDescriptorFields : abi::kDescriptor_device_type;
+  auto *descriptorType = abi::llvmStructType(
+      context, llvm::ArrayRef<abi::FieldKind>(abi::kDescriptorKinds, numFields));
   module->setTargetTriple(llvm::Triple(host.triple));
   // Computed symbols (Range's length from run-time bounds): which they are, and
   // tcc_compute_symbols, which calls @data_symbols (tcc-entry-signature).
@@ -169,7 +246,8 @@ tcc::buildModelModule(ModuleOp mlirModule, const ModelInterface &interface, cons
   llvm::Constant *fields[abi::kNumDescriptorFields];
   auto i32 = [&](int64_t value) { return llvm::ConstantInt::get(b.i32, value); };
   fields[abi::kDescriptor_abi_version] = i32(TCC_ABI_VERSION);
-  fields[abi::kDescriptor_size] = i32(sizeof(tcc_model_descriptor));
+  fields[abi::kDescriptor_size] =
+      i32(device ? sizeof(tcc_model_descriptor) : TCC_MODEL_DESCRIPTOR_V3_SIZE);
   fields[abi::kDescriptor_tcc_version] = b.string(tcc::kVersion);
   fields[abi::kDescriptor_target_triple] = b.string(host.triple);
   fields[abi::kDescriptor_cpu] = b.string(host.cpu);
@@ -196,7 +274,10 @@ tcc::buildModelModule(ModuleOp mlirModule, const ModelInterface &interface, cons
   fields[abi::kDescriptor_flags] = i32(batchSymbol < 0 ? 0 : TCC_MODEL_IMAGES_ALONE);
   fields[abi::kDescriptor_symbol_computed] = symbolComputed;
   fields[abi::kDescriptor_compute_symbols] = computeSymbols;
-  auto *descriptor = llvm::ConstantStruct::get(descriptorType, fields);
+  if (device && failed(describeDevice(mlirModule, *module, b, deviceType, fields, error)))
+    return nullptr;
+  auto *descriptor = llvm::ConstantStruct::get(
+      descriptorType, llvm::ArrayRef<llvm::Constant *>(fields, numFields));
   auto *global =
       new llvm::GlobalVariable(*module, descriptorType, true, llvm::GlobalValue::ExternalLinkage,
                                descriptor, TCC_MODEL_SYMBOL);

@@ -20,7 +20,6 @@ using namespace mlir;
 
 namespace {
 constexpr int64_t kAlignment = 64;
-constexpr int64_t kMinPackedBytes = 64; ///< smaller constants stay inline in the code
 
 /// The raw bytes of a constant in memory layout, or std::nullopt if it has none we know.
 std::optional<std::vector<char>> rawBytes(ElementsAttr value) {
@@ -53,7 +52,7 @@ std::optional<std::vector<char>> rawBytes(ElementsAttr value) {
 }
 } // namespace
 
-LogicalResult tcc::packWeights(ModuleOp module, std::vector<char> &blob) {
+LogicalResult tcc::packWeights(ModuleOp module, std::vector<char> &blob, int64_t minBytes) {
   struct Packed {
     memref::GlobalOp global;
     int64_t offset;
@@ -66,7 +65,7 @@ LogicalResult tcc::packWeights(ModuleOp module, std::vector<char> &blob) {
     if (!value || !global.getType().getLayout().isIdentity())
       continue;
     std::optional<std::vector<char>> bytes = rawBytes(value);
-    if (!bytes || static_cast<int64_t>(bytes->size()) < kMinPackedBytes)
+    if (!bytes || static_cast<int64_t>(bytes->size()) < std::max<int64_t>(minBytes, 1))
       continue;
     int64_t offset = (static_cast<int64_t>(blob.size()) + kAlignment - 1) / kAlignment * kAlignment;
     blob.resize(offset, 0);

@@ -111,7 +111,7 @@ LogicalResult tcc::compileModule(ModuleOp module, const CompileOptions &options,
   }
   const Target &target = *options.target;
   std::vector<char> weights, parameters;
-  if (failed(packWeights(module, weights)) ||
+  if (failed(packWeights(module, weights, target.getInfo().minPackedWeightBytes)) ||
       failed(packParameters(module, *interface, parameters)))
     return failure();
   {
@@ -126,7 +126,8 @@ LogicalResult tcc::compileModule(ModuleOp module, const CompileOptions &options,
   }
   llvm::LLVMContext llvmContext;
   std::unique_ptr<llvm::Module> llvmModule =
-      buildModelModule(module, *interface, target.getHost(), llvmContext, error);
+      buildModelModule(module, *interface, target.getHost(), target.getDeviceType(), llvmContext,
+                       error);
   if (!llvmModule)
     return failure();
   if (emit == EmitKind::LLVM) {

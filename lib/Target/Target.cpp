@@ -2,6 +2,7 @@
 #include "tcc/Target/Target.h"
 
 #include "CPU/CpuTarget.h"
+#include "NVIDIA/NvidiaTarget.h"
 
 #include "llvm/TargetParser/Host.h"
 #include "llvm/TargetParser/Triple.h"
@@ -29,10 +30,11 @@ struct TargetKind {
   FailureOr<std::unique_ptr<tcc::Target>> (*create)(llvm::StringRef variant, llvm::StringRef cpu,
                                                     std::string &error);
 };
-constexpr TargetKind kTargetKinds[] = {{"cpu", tcc::createCpuTarget}};
+constexpr TargetKind kTargetKinds[] = {{"cpu", tcc::createCpuTarget},
+                                       {"nvidia", tcc::createNvidiaTarget}};
 
 constexpr const char *kSupported =
-    "host, cpu, cpu:x86_64-linux, cpu:aarch64-linux (GPU targets are not available yet)";
+    "host, cpu, cpu:x86_64-linux, cpu:aarch64-linux, nvidia, nvidia:sm_NN[,sm_MM...]";
 } // namespace
 
 FailureOr<std::unique_ptr<tcc::Target>> tcc::createTarget(llvm::StringRef spec, llvm::StringRef cpu,
@@ -53,4 +55,7 @@ FailureOr<std::unique_ptr<tcc::Target>> tcc::createTarget(llvm::StringRef spec, 
   return failure();
 }
 
-void tcc::registerTargetPasses() { registerCpuTarget(); }
+void tcc::registerTargetPasses() {
+  registerCpuTarget();
+  registerNvidiaTarget();
+}

@@ -25,6 +25,11 @@ namespace tcc::abi {
 static_assert(sizeof(void *) == 8 && sizeof(int64_t) == 8,
               "the model ABI's layouts are written for LP64 hosts and targets");
 
+/// tcc_model_descriptor.device_type: DLPack's DLDeviceType codes (dlpack.h, which the
+/// compiler does not include).
+constexpr int32_t kDeviceTypeCPU = 1;
+constexpr int32_t kDeviceTypeCUDA = 2;
+
 /// The kinds of field the ABI's structs have (C: int32_t/uint32_t, int64_t, any pointer).
 enum class FieldKind : uint8_t { I32, I64, Ptr };
 
@@ -133,10 +138,11 @@ constexpr int64_t importTableSizeThrough(ImportField field) {
   return offsetOf(kImportKinds, field) + sizeOf(kImportKinds[field]);
 }
 
-/// The LLVM IR struct type of a field list.
-template <size_t N>
-llvm::StructType *llvmStructType(llvm::LLVMContext &context, const FieldKind (&kinds)[N]) {
-  llvm::SmallVector<llvm::Type *, N> fields;
+/// The LLVM IR struct type of a field list (or of its first fields, for a struct written at
+/// an earlier version's size).
+inline llvm::StructType *llvmStructType(llvm::LLVMContext &context,
+                                        llvm::ArrayRef<FieldKind> kinds) {
+  llvm::SmallVector<llvm::Type *> fields;
   for (FieldKind kind : kinds)
     fields.push_back(kind == FieldKind::Ptr
                          ? static_cast<llvm::Type *>(llvm::PointerType::getUnqual(context))

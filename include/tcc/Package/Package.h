@@ -56,9 +56,12 @@ struct ModelInterface {
 /// (`onnx.name`), element types, shapes and the symbols bound to the inputs.
 mlir::FailureOr<ModelInterface> getModelInterface(mlir::ModuleOp module);
 
-/// Moves every large constant global into one 64-byte-aligned blob (`blob`), replacing its
-/// uses with views into the external global `tcc_weights`. Run after bufferization.
-mlir::LogicalResult packWeights(mlir::ModuleOp module, std::vector<char> &blob);
+/// Moves every constant global of at least `minBytes` bytes into one 64-byte-aligned blob
+/// (`blob`), replacing its uses with views into the external global `tcc_weights`. Run after
+/// bufferization. (CPU code keeps small constants inline; a GPU's host code must not touch
+/// any, so GPU targets pack them all: TargetInfo::minPackedWeightBytes.)
+mlir::LogicalResult packWeights(mlir::ModuleOp module, std::vector<char> &blob,
+                                int64_t minBytes = 64);
 
 /// Lays out the initial values of the parameters (module attribute `tcc.parameters` from
 /// tcc-entry-signature: name, byte offset, value) into `blob` and records each parameter's
@@ -74,9 +77,12 @@ std::unique_ptr<llvm::Module> buildWeightsModule(llvm::ArrayRef<char> blob,
 
 /// Translates a module lowered to the LLVM dialect into LLVM IR and adds the model
 /// descriptor, its entry points and queries. Only the descriptor symbol is exported.
+/// `deviceType` is the DLPack device type of the kernels: kDLCPU (1) writes the descriptor
+/// without the device fields (model_abi.h's TCC_MODEL_DESCRIPTOR_V3_SIZE); another one
+/// writes them from the module's kernel.device_* attributes (a GPU target's launch lowering).
 std::unique_ptr<llvm::Module> buildModelModule(mlir::ModuleOp module,
                                                const ModelInterface &interface,
-                                               const HostMachine &host,
+                                               const HostMachine &host, int32_t deviceType,
                                                llvm::LLVMContext &context, std::string &error);
 
 } // namespace tcc

@@ -50,6 +50,10 @@ struct TargetInfo {
   /// buffer; narrower rows are computed contiguously (vector code merges them) and copied.
   /// Measured on x86-64 (Zen 4): 24.
   int64_t minInPlacePadRow = 24;
+  /// Packaging: constants of at least this many bytes go into the weights blob; smaller ones
+  /// stay inline in the code. A GPU packs them all (its host code must touch none of them:
+  /// the blob is what is uploaded to the device).
+  int64_t minPackedWeightBytes = 64;
 };
 
 /// A compilation target: a processor for the kernels and a host machine for the rest.
@@ -61,6 +65,9 @@ public:
   virtual llvm::StringRef getName() const = 0;
   const HostMachine &getHost() const { return host; }
   const TargetInfo &getInfo() const { return info; }
+  /// The DLPack device type (DLDeviceType) the kernels run on: kDLCPU (1) for the CPU,
+  /// kDLCUDA (2) for NVIDIA GPUs (model_abi.h's tcc_model_descriptor.device_type).
+  virtual int32_t getDeviceType() const { return 1; }
 
   /// Buffers and loops (the IR `--emit=kernel` prints) to the LLVM dialect: the target's
   /// kernel code generation, its launch lowering and the host code's lowering.

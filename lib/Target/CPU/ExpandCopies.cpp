@@ -83,6 +83,8 @@ void copyBlocks(memref::CopyOp copy, int64_t from) {
 }
 
 struct ExpandCopiesPass : tcc::impl::ExpandCopiesBase<ExpandCopiesPass> {
+  using ExpandCopiesBase::ExpandCopiesBase;
+
   void runOnOperation() override {
     SmallVector<memref::CopyOp> copies;
     getOperation().walk([&](memref::CopyOp copy) { copies.push_back(copy); });
@@ -91,6 +93,12 @@ struct ExpandCopiesPass : tcc::impl::ExpandCopiesBase<ExpandCopiesPass> {
       // than a loop nest; only strided ones would call the runtime library.
       auto source = cast<MemRefType>(copy.getSource().getType());
       auto target = cast<MemRefType>(copy.getTarget().getType());
+      if (!memcpy) {
+        OpBuilder builder(copy);
+        linalg::CopyOp::create(builder, copy.getLoc(), copy.getSource(), copy.getTarget());
+        copy.erase();
+        continue;
+      }
       if (source.getLayout().isIdentity() && target.getLayout().isIdentity())
         continue;
       // Contiguous blocks of at least 256 elements in both: a memcpy per block. (Loops of

@@ -126,3 +126,25 @@ module attributes {kernel.string_table_size = 0} {}
 func.func @symbol_on_function() attributes {kernel.symbol = "n"} {
   return
 }
+
+// -----
+
+// expected-error @+1 {{'kernel.device_kernels' expects a non-empty array of kernel names, got []}}
+module attributes {kernel.device_kernels = []} {}
+
+// -----
+
+// expected-error @+1 {{'kernel.device_images' expects a non-empty array of {arch = "sm_NN", format = "ptx" or "cubin", symbol = @global}, got [{arch = "sm_90", format = "sass", symbol = @image}]}}
+module attributes {kernel.device_images = [{arch = "sm_90", format = "sass", symbol = @image}]} {}
+
+// -----
+
+// expected-error @+1 {{'kernel.device_constants_size' expects a byte count >= 0, got -1}}
+module attributes {kernel.device_constants_size = -1} {}
+
+// -----
+
+// expected-error @+1 {{'kernel.device_constants' of argument 0 expects no value, got 1}}
+func.func @constants_with_value(%arg0: memref<?xi8> {kernel.device_constants = 1}) {
+  return
+}

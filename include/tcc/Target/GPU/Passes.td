@@ -1,0 +1,97 @@
+//===- Passes.td - what GPU targets share: device constants, grids, launches ----------===//
+#ifndef TCC_TARGET_GPU_PASSES
+#define TCC_TARGET_GPU_PASSES
+
+include "mlir/Pass/PassBase.td"
+
+def GpuDeviceConstants : Pass<"tcc-gpu-device-constants", "mlir::ModuleOp"> {
+  let summary = "Read the weights from the device's copy, an argument of @main";
+  let description = [{
+    Runs on buffers, after packaging moved every constant into the weights blob
+    (`tcc_weights`, packWeights with TargetInfo::minPackedWeightBytes). A GPU's host code
+    passes device addresses only, so the blob's device copy (the runtime uploads it once per
+    session: model_abi.h's device_constants) becomes the last argument of @main, marked
+    `kernel.device_constants`, and of every function that reads the blob (their callers
+    pass it on). Each `memref.get_global @tcc_weights` becomes a cast of that argument, and
+    the module records the blob's size in `kernel.device_constants_size`.
+    ```mlir
+    %w = memref.get_global @tcc_weights : memref<4096xi8>
+    // becomes, with %constants: memref<?xi8> {kernel.device_constants} the new argument
+    %w = memref.cast %constants : memref<?xi8> to memref<4096xi8>
+    ```
+    A function that reads the blob but is reached by something other than `func.call` is an
+    error.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
+def GpuFormGrids : Pass<"tcc-gpu-form-grids", "mlir::ModuleOp"> {
+  let summary = "Turn each kernel's loop nests into 1-D GPU grids (gpu.launch)";
+  let description = [{
+    Runs on loops (after `convert-linalg-to-parallel-loops`). In every function, each
+    top-level `scf.parallel` becomes a `gpu.launch` of a 1-D grid: its iterations are
+    numbered row-major (the last dim fastest, so that neighbouring threads touch neighbouring
+    elements), thread `blockIdx.x * block-size + threadIdx.x` runs the iteration of its
+    number, and the grid is `ceil(total / block-size)` blocks, computed on the host from the
+    loop bounds (dynamic shapes: from the symbols), launched only when `total > 0`. Any other
+    run of top-level operations that touches memory (a sequential `scf.for`, a lone store)
+    runs in a launch of one thread, in order. Host code keeps only the pure operations (views,
+    index arithmetic), calls and the launches; the functions that launch (and their callers)
+    take the run's import table as their first argument, as @main does.
+    ```mlir
+    scf.parallel (%i, %j) = (%c0, %c0) to (%n, %c16) step (%c1, %c1) { ... }
+    // becomes
+    %total = arith.muli %n, %c16 : index
+    scf.if %nonempty {
+      gpu.launch blocks(%bx, %by, %bz) in (%grid, %c1, %c1)
+                 threads(%tx, %ty, %tz) in (%c256, %c1, %c1) {
+        // %k = %bx * 256 + %tx; if %k < %total: %i = %k / 16, %j = %k mod 16; the body
+      }
+    }
+    ```
+    Errors, each naming what the host would have to do: a value computed in device memory
+    that host code needs (a data-dependent extent or condition), control flow around kernel
+    calls (ONNX If and Loop), and a constant that is not in the device's weights.
+  }];
+  let options = [
+    Option<"blockSize", "block-size", "int64_t", /*default=*/"256",
+           "threads per block of a grid">,
+  ];
+  let dependentDialects = ["::mlir::gpu::GPUDialect", "::mlir::scf::SCFDialect",
+                           "::mlir::LLVM::LLVMDialect"];
+}
+
+def GpuMergeModules : Pass<"tcc-gpu-merge-modules", "mlir::ModuleOp"> {
+  let summary = "Gather the outlined kernels into one gpu.module, @tcc_kernels";
+  let description = [{
+    Runs after `gpu-kernel-outlining`, which makes one `gpu.module` per kernel: a model's
+    kernels are one device image per architecture, so every `gpu.func` (and the globals it
+    reads) moves into @tcc_kernels, and each `gpu.launch_func` names it there.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+}
+
+def GpuLowerLaunches : Pass<"tcc-gpu-lower-launches", "mlir::ModuleOp"> {
+  let summary = "Launch kernels through the import table; device images as LLVM globals";
+  let description = [{
+    Runs after `gpu-to-llvm`, when each `gpu.launch_func` has LLVM-typed operands (a memref
+    as its descriptor's fields, as the device side's `convert-gpu-to-nvvm` takes them) and
+    the functions that launch take the import table as their first argument
+    (tcc-gpu-form-grids). Each launch becomes a call of
+    imports->device_launch(context, kernel, grid_x, block_x, 0, args): `kernel` is the
+    kernel's index in the module's `kernel.device_kernels`, `args` an array of pointers to
+    stack slots (in the entry block) holding the operands. Each object of the `gpu.binary`
+    becomes a private LLVM global (PTX with its terminating NUL) listed in
+    `kernel.device_images` with its architecture and format.
+    ```mlir
+    gpu.launch_func @tcc_kernels::@k blocks in (%g, %c1, %c1) threads in (%c256, %c1, %c1)
+        : i64 args(%p : !llvm.ptr, %n : i64)
+    // becomes
+    %f = llvm.load %launch_field : !llvm.ptr -> !llvm.ptr   // imports->device_launch
+    %status = llvm.call %f(%context, %c0_i32, %g, %c256_i32, %c0_i32, %argv) : ...
+    ```
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
+#endif // TCC_TARGET_GPU_PASSES

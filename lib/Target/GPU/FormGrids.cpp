@@ -1,0 +1,275 @@
+//===- FormGrids.cpp - each kernel's loop nests as 1-D GPU grids -------------------------===//
+#include "tcc/Target/GPU/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace tcc {
+#define GEN_PASS_DEF_GPUFORMGRIDS
+#include "tcc/Target/GPU/Passes.h.inc"
+} // namespace tcc
+
+using namespace mlir;
+
+namespace {
+
+/// Whether `op` (with what it holds) stays in host code: calls and returns, and operations
+/// that neither read nor write memory (views, index arithmetic, constants).
+bool staysOnHost(Operation *op) {
+  return isa<func::CallOp, func::ReturnOp>(op) || isMemoryEffectFree(op);
+}
+
+/// Whether `op` holds a call (control flow around kernels).
+bool holdsCall(Operation *op) {
+  return op->getNumRegions() > 0 &&
+         op->walk([](func::CallOp) { return WalkResult::interrupt(); }).wasInterrupted();
+}
+
+/// ceil(a / b) for a >= 0, b > 0.
+Value ceilDiv(OpBuilder &b, Location loc, Value a, Value divisor) {
+  return arith::CeilDivUIOp::create(b, loc, a, divisor);
+}
+
+/// A launch of `grid` blocks of `block` threads (1-D), its body empty but for the
+/// terminator; the builder is left inside, before it.
+gpu::LaunchOp createLaunch(OpBuilder &b, Location loc, Value grid, Value block) {
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  auto launch = gpu::LaunchOp::create(b, loc, grid, one, one, block, one, one);
+  b.setInsertionPointToStart(&launch.getBody().front());
+  auto terminator = gpu::TerminatorOp::create(b, loc);
+  b.setInsertionPoint(terminator);
+  return launch;
+}
+
+struct GpuFormGridsPass : tcc::impl::GpuFormGridsBase<GpuFormGridsPass> {
+  using GpuFormGridsBase::GpuFormGridsBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    if (blockSize < 1 || blockSize > 1024) {
+      module.emitError() << "tcc-gpu-form-grids: block-size must be 1 to 1024, got " << blockSize;
+      return signalPassFailure();
+    }
+    SmallVector<func::FuncOp> functions(module.getOps<func::FuncOp>());
+    for (func::FuncOp f : functions)
+      if (!f.isExternal() && failed(formGrids(f)))
+        return signalPassFailure();
+    if (failed(checkHostCode(module)) || failed(passImports(module)))
+      return signalPassFailure();
+    module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(), UnitAttr::get(&getContext()));
+  }
+
+  LogicalResult formGrids(func::FuncOp f) {
+    if (!f.getBody().hasOneBlock())
+      return f.emitError() << "internal error: tcc-gpu-form-grids expects structured control "
+                              "flow (one block per function)";
+    Block &body = f.getBody().front();
+    SmallVector<Operation *> serial; // the current run of operations for one thread
+    llvm::SmallPtrSet<Operation *, 16> inSerial;
+    auto flush = [&]() -> LogicalResult {
+      if (serial.empty())
+        return success();
+      LogicalResult result = launchSerial(serial, inSerial);
+      serial.clear();
+      inSerial.clear();
+      return result;
+    };
+    for (Operation &op : llvm::make_early_inc_range(body)) {
+      if (holdsCall(&op))
+        return op.emitError()
+               << "a GPU model cannot yet run control flow around kernels on the host (ONNX "
+                  "If or Loop): '"
+               << op.getName() << "' holds kernel calls";
+      auto loop = dyn_cast<scf::ParallelOp>(&op);
+      if (loop && loop.getInitVals().empty()) {
+        if (failed(flush()))
+          return failure();
+        launchGrid(loop);
+        continue;
+      }
+      bool readsSerial = llvm::any_of(op.getOperands(), [&](Value v) {
+        Operation *def = v.getDefiningOp();
+        return def && inSerial.contains(def);
+      });
+      if (staysOnHost(&op) && !readsSerial) {
+        if (isa<func::CallOp, func::ReturnOp>(op) && failed(flush()))
+          return failure();
+        continue;
+      }
+      serial.push_back(&op);
+      inSerial.insert(&op);
+    }
+    return flush();
+  }
+
+  /// One thread runs `ops` in order, in a launch placed after the last of them (the host
+  /// operations between them read none of their results, so they can go first). Their
+  /// results must not be needed outside.
+  LogicalResult launchSerial(ArrayRef<Operation *> ops,
+                             const llvm::SmallPtrSetImpl<Operation *> &inSerial) {
+    Block *block = ops.front()->getBlock();
+    for (Operation *op : ops)
+      for (Value result : op->getResults())
+        for (Operation *user : result.getUsers())
+          if (!inSerial.contains(block->findAncestorOpInBlock(*user)))
+            return op->emitError()
+                   << "a GPU model's host code would need this value from device memory (a "
+                      "data-dependent extent or condition), which is not supported yet";
+    OpBuilder b(block, std::next(ops.back()->getIterator()));
+    Location loc = ops.front()->getLoc();
+    Value one = arith::ConstantIndexOp::create(b, loc, 1);
+    gpu::LaunchOp launch = createLaunch(b, loc, one, one);
+    Operation *terminator = launch.getBody().front().getTerminator();
+    for (Operation *op : ops)
+      op->moveBefore(terminator);
+    sinkConstants(launch);
+    return success();
+  }
+
+  /// The parallel loop as a 1-D grid, its iterations numbered row-major.
+  void launchGrid(scf::ParallelOp loop) {
+    OpBuilder b(loop);
+    Location loc = loop.getLoc();
+    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+    SmallVector<Value> counts;
+    Value total = arith::ConstantIndexOp::create(b, loc, 1);
+    for (auto [lower, upper, step] :
+         llvm::zip(loop.getLowerBound(), loop.getUpperBound(), loop.getStep())) {
+      Value extent = arith::SubIOp::create(b, loc, upper, lower);
+      extent = arith::MaxSIOp::create(b, loc, extent, zero);
+      Value count = matchPattern(step, m_One()) ? extent : ceilDiv(b, loc, extent, step);
+      counts.push_back(count);
+      total = arith::MulIOp::create(b, loc, total, count);
+    }
+    Value block = arith::ConstantIndexOp::create(b, loc, blockSize);
+    Value grid = ceilDiv(b, loc, total, block);
+    Value nonempty = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, total, zero);
+    auto guard = scf::IfOp::create(b, loc, nonempty, /*withElseRegion=*/false);
+    b.setInsertionPoint(guard.thenBlock()->getTerminator());
+    gpu::LaunchOp launch = createLaunch(b, loc, grid, block);
+    gpu::KernelDim3 blockIds = launch.getBlockIds(), threadIds = launch.getThreadIds();
+    Value index = arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, blockIds.x, block), threadIds.x);
+    Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, index, total);
+    auto active = scf::IfOp::create(b, loc, inRange, /*withElseRegion=*/false);
+    b.setInsertionPoint(active.thenBlock()->getTerminator());
+    // Row-major: the last dim varies fastest.
+    IRMapping mapping;
+    Value rest = index;
+    int64_t rank = counts.size();
+    SmallVector<Value> ivs(rank);
+    for (int64_t d = rank - 1; d >= 0; --d) {
+      Value position = d == 0 ? rest : arith::RemUIOp::create(b, loc, rest, counts[d]).getResult();
+      if (d > 0)
+        rest = arith::DivUIOp::create(b, loc, rest, counts[d]);
+      Value step = loop.getStep()[d];
+      Value scaled =
+          matchPattern(step, m_One()) ? position : arith::MulIOp::create(b, loc, position, step);
+      ivs[d] = arith::AddIOp::create(b, loc, loop.getLowerBound()[d], scaled);
+    }
+    for (auto [iv, value] : llvm::zip(loop.getInductionVars(), ivs))
+      mapping.map(iv, value);
+    for (Operation &op : loop.getBody()->without_terminator())
+      b.clone(op, mapping);
+    loop.erase();
+    sinkConstants(launch);
+  }
+
+  /// Moves copies of the constants and globals a launch reads into it: a global's address
+  /// must be the device's (outlining makes the gpu.module its own copy), and constants are
+  /// better known to the kernel than passed.
+  void sinkConstants(gpu::LaunchOp launch) {
+    llvm::SetVector<Value> above;
+    getUsedValuesDefinedAbove(launch.getBody(), above);
+    OpBuilder b(&launch.getBody().front(), launch.getBody().front().begin());
+    for (Value v : above) {
+      Operation *def = v.getDefiningOp();
+      if (!def || !(isa<memref::GetGlobalOp>(def) || matchPattern(v, m_Constant())))
+        continue;
+      Value copy = b.clone(*def)->getResult(0);
+      replaceAllUsesInRegionWith(v, copy, launch.getBody());
+    }
+  }
+
+  /// Host code may only name device memory, not read or write it.
+  LogicalResult checkHostCode(ModuleOp module) {
+    for (func::FuncOp f : module.getOps<func::FuncOp>())
+      if (failed(checkHostCode(f)))
+        return failure();
+    return success();
+  }
+
+  LogicalResult checkHostCode(func::FuncOp f) {
+    WalkResult result = f.getBody().walk<WalkOrder::PreOrder>([&](Operation *op) {
+      if (isa<gpu::LaunchOp>(op))
+        return WalkResult::skip();
+      if (auto get = dyn_cast<memref::GetGlobalOp>(op)) {
+        for (Operation *user : get->getUsers())
+          if (!user->getParentOfType<gpu::LaunchOp>()) {
+            get.emitError() << "the constant @" << get.getName() << " (" << get.getType()
+                            << ") cannot be placed in device memory yet (only numbers of 8 "
+                               "bits and more are packed into the device's weights)";
+            return WalkResult::interrupt();
+          }
+        return WalkResult::advance();
+      }
+      if (isa<func::CallOp>(op))
+        return WalkResult::advance();
+      if (!isMemoryEffectFree(op) && op->getNumRegions() == 0 &&
+          !isa<func::ReturnOp, memref::GlobalOp>(op)) {
+        op->emitError() << "internal error: '" << op->getName()
+                        << "' would touch device memory from host code";
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+    return failure(result.wasInterrupted());
+  }
+
+  /// The functions that launch kernels, and their callers, take the import table first.
+  LogicalResult passImports(ModuleOp module) {
+    MLIRContext *ctx = &getContext();
+    auto ptr = LLVM::LLVMPointerType::get(ctx);
+    llvm::SetVector<func::FuncOp> launchers;
+    for (func::FuncOp f : module.getOps<func::FuncOp>())
+      if (f.getName() == "main" ||
+          f.walk([](gpu::LaunchOp) { return WalkResult::interrupt(); }).wasInterrupted())
+        launchers.insert(f);
+    SymbolTableCollection symbols;
+    SymbolUserMap users(symbols, module);
+    for (size_t k = 0; k < launchers.size(); ++k) {
+      func::FuncOp launcher = launchers[k];
+      for (Operation *user : users.getUsers(launcher)) {
+        auto call = dyn_cast<func::CallOp>(user);
+        if (!call)
+          return user->emitError() << "internal error: the kernel launcher @"
+                                   << launcher.getSymName() << " is used by '"
+                                   << user->getName() << "', not called";
+        launchers.insert(call->getParentOfType<func::FuncOp>());
+      }
+    }
+    for (func::FuncOp f : launchers) {
+      if (f.getNumArguments() > 0 && f.getArgument(0).getType() == ptr && f.getName() == "main")
+        continue; // already there
+      if (failed(f.insertArgument(0, ptr, DictionaryAttr::get(ctx), f.getLoc())))
+        return f.emitError() << "internal error: cannot add the import table argument";
+    }
+    for (func::FuncOp f : launchers)
+      for (Operation *user : users.getUsers(f)) {
+        auto call = cast<func::CallOp>(user);
+        auto caller = call->getParentOfType<func::FuncOp>();
+        call->insertOperands(0, caller.getArgument(0));
+      }
+    return success();
+  }
+};
+} // namespace

@@ -1,0 +1,174 @@
+//===- LowerLaunches.cpp - kernel launches through the import table, images as globals ---===//
+#include "tcc/Target/GPU/Passes.h"
+
+#include "dialects/kernel/KernelDialect.h"
+#include "tcc/Package/ModelAbi.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
+#include "mlir/IR/Matchers.h"
+#include "llvm/ADT/StringMap.h"
+
+namespace tcc {
+#define GEN_PASS_DEF_GPULOWERLAUNCHES
+#include "tcc/Target/GPU/Passes.h.inc"
+} // namespace tcc
+
+using namespace mlir;
+namespace abi = tcc::abi;
+
+namespace {
+
+/// The architecture a device object was compiled for ("sm_90", "gfx942").
+std::optional<std::string> archOf(gpu::ObjectAttr object) {
+  if (auto nvvm = dyn_cast<NVVM::NVVMTargetAttr>(object.getTarget()))
+    return nvvm.getChip().str();
+  if (auto rocdl = dyn_cast<ROCDL::ROCDLTargetAttr>(object.getTarget()))
+    return rocdl.getChip().str();
+  return std::nullopt;
+}
+
+struct GpuLowerLaunchesPass : tcc::impl::GpuLowerLaunchesBase<GpuLowerLaunchesPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    MLIRContext *ctx = &getContext();
+    using tcc::kernel::KernelDialect;
+    SmallVector<gpu::LaunchFuncOp> launches;
+    module.walk([&](gpu::LaunchFuncOp launch) { launches.push_back(launch); });
+    // Kernel indices in the order of first launch.
+    llvm::StringMap<int32_t> indices;
+    SmallVector<Attribute> names;
+    for (gpu::LaunchFuncOp launch : launches) {
+      StringRef name = launch.getKernelName().getValue();
+      if (indices.try_emplace(name, names.size()).second)
+        names.push_back(StringAttr::get(ctx, name));
+    }
+    for (gpu::LaunchFuncOp launch : launches)
+      if (failed(lower(launch, indices.lookup(launch.getKernelName().getValue()))))
+        return signalPassFailure();
+
+    SmallVector<gpu::BinaryOp> binaries(module.getOps<gpu::BinaryOp>());
+    if (binaries.size() > 1) {
+      binaries[1].emitError() << "internal error: a model's kernels are one gpu.binary "
+                                 "(tcc-gpu-merge-modules), not "
+                              << binaries.size();
+      return signalPassFailure();
+    }
+    if (binaries.empty()) {
+      if (!launches.empty()) {
+        module.emitError() << "internal error: kernel launches without a gpu.binary";
+        return signalPassFailure();
+      }
+      // A model without kernels (outputs that are inputs): one empty image would not load.
+      module.emitError() << "a GPU model must launch at least one kernel (this one only moves "
+                            "data); compile it for the CPU";
+      return signalPassFailure();
+    }
+    SmallVector<Attribute> images;
+    OpBuilder top(module.getBodyRegion());
+    for (auto [k, attr] : llvm::enumerate(binaries.front().getObjects())) {
+      auto object = cast<gpu::ObjectAttr>(attr);
+      std::optional<std::string> arch = archOf(object);
+      bool ptx = object.getFormat() == gpu::CompilationTarget::Assembly;
+      if (!arch || (!ptx && object.getFormat() != gpu::CompilationTarget::Binary)) {
+        binaries.front().emitError() << "internal error: a device object of an unknown target "
+                                        "or format: "
+                                     << attr;
+        return signalPassFailure();
+      }
+      std::string bytes = object.getObject().getValue().str();
+      if (ptx)
+        bytes.push_back('\0'); // the driver reads PTX as a C string
+      std::string symbol = "tcc_device_image_" + std::to_string(k);
+      auto type = LLVM::LLVMArrayType::get(IntegerType::get(ctx, 8), bytes.size());
+      LLVM::GlobalOp::create(top, module.getLoc(), type, /*isConstant=*/true,
+                             LLVM::Linkage::Private, symbol, top.getStringAttr(bytes),
+                             /*alignment=*/64);
+      images.push_back(DictionaryAttr::get(
+          ctx, {NamedAttribute(StringAttr::get(ctx, "arch"), StringAttr::get(ctx, *arch)),
+                NamedAttribute(StringAttr::get(ctx, "format"),
+                               StringAttr::get(ctx, ptx ? "ptx" : "cubin")),
+                NamedAttribute(StringAttr::get(ctx, "symbol"), FlatSymbolRefAttr::get(ctx, symbol))}));
+    }
+    binaries.front().erase();
+    module->removeAttr(gpu::GPUDialect::getContainerModuleAttrName());
+    if (!names.empty())
+      module->setAttr(KernelDialect::kDeviceKernelsAttrName, ArrayAttr::get(ctx, names));
+    module->setAttr(KernelDialect::kDeviceImagesAttrName, ArrayAttr::get(ctx, images));
+  }
+
+  LogicalResult lower(gpu::LaunchFuncOp launch, int32_t index) {
+    MLIRContext *ctx = &getContext();
+    Location loc = launch.getLoc();
+    auto func = launch->getParentOfType<LLVM::LLVMFuncOp>();
+    auto ptr = LLVM::LLVMPointerType::get(ctx);
+    Type i32 = IntegerType::get(ctx, 32), i64 = IntegerType::get(ctx, 64);
+    if (!func || func.isExternal() || func.getNumArguments() == 0 ||
+        func.getArgument(0).getType() != ptr)
+      return launch.emitError() << "internal error: a kernel launch outside a function that "
+                                   "takes the import table first (tcc-gpu-form-grids)";
+    if (!launch.getAsyncDependencies().empty() || launch.getAsyncObject() ||
+        launch.getClusterSizeX())
+      return launch.emitError() << "internal error: asynchronous or clustered launches are not "
+                                   "lowered";
+    for (Value one : {launch.getGridSizeY(), launch.getGridSizeZ(), launch.getBlockSizeY(),
+                      launch.getBlockSizeZ()})
+      if (!matchPattern(one, m_One()))
+        return launch.emitError() << "internal error: only 1-D grids are lowered";
+    ValueRange operands = launch.getKernelOperands();
+    for (Value v : operands)
+      if (!isa<LLVM::LLVMPointerType, IntegerType, FloatType>(v.getType()))
+        return launch.emitError() << "internal error: a kernel operand of type " << v.getType();
+
+    // One 8-byte slot per operand and the array of their addresses, in the entry block.
+    OpBuilder entry(ctx);
+    entry.setInsertionPointToStart(&func.getBody().front());
+    Value count = LLVM::ConstantOp::create(entry, loc, i64,
+                                           std::max<int64_t>(1, operands.size()));
+    Value slots = LLVM::AllocaOp::create(entry, loc, ptr, i64, count, /*alignment=*/8);
+    Value addresses = LLVM::AllocaOp::create(entry, loc, ptr, ptr, count, /*alignment=*/8);
+
+    OpBuilder b(launch);
+    for (auto [k, value] : llvm::enumerate(operands)) {
+      Value slot = LLVM::GEPOp::create(b, loc, ptr, i64, slots,
+                                       ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(k)});
+      LLVM::StoreOp::create(b, loc, value, slot);
+      Value address = LLVM::GEPOp::create(b, loc, ptr, ptr, addresses,
+                                          ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(k)});
+      LLVM::StoreOp::create(b, loc, slot, address);
+    }
+    auto table = abi::llvmDialectStructType(ctx, abi::kImportKinds);
+    Value imports = func.getArgument(0);
+    auto field = [&](int32_t f) {
+      Value at = LLVM::GEPOp::create(b, loc, ptr, table, imports, ArrayRef<LLVM::GEPArg>{0, f});
+      return LLVM::LoadOp::create(b, loc, ptr, at).getResult();
+    };
+    Value fn = field(abi::kImport_device_launch);
+    Value context = field(abi::kImport_context);
+    auto toI32 = [&](Value v) -> Value {
+      if (v.getType() == i32)
+        return v;
+      return LLVM::TruncOp::create(b, loc, i32, v);
+    };
+    auto toI64 = [&](Value v) -> Value {
+      if (v.getType() == i64)
+        return v;
+      return LLVM::ZExtOp::create(b, loc, i64, v);
+    };
+    Value shared = launch.getDynamicSharedMemorySize()
+                       ? toI32(launch.getDynamicSharedMemorySize())
+                       : LLVM::ConstantOp::create(b, loc, i32, 0).getResult();
+    auto type = LLVM::LLVMFunctionType::get(i32, {ptr, i32, i64, i32, i32, ptr});
+    // The status needs no check here: after a failed launch the runtime has recorded the
+    // error and queues nothing more of the run (model_abi.h, device_launch).
+    LLVM::CallOp::create(b, loc, type,
+                         ValueRange{fn, context, LLVM::ConstantOp::create(b, loc, i32, index),
+                                    toI64(launch.getGridSizeX()), toI32(launch.getBlockSizeX()),
+                                    shared, addresses});
+    launch.erase();
+    return success();
+  }
+};
+} // namespace

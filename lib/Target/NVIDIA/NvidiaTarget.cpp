@@ -1,0 +1,152 @@
+//===- NvidiaTarget.cpp - NVIDIA GPUs: architectures, their PTX versions, the pipeline ----===//
+#include "NvidiaTarget.h"
+
+#include "../CPU/CpuTarget.h"
+#include "tcc/Target/GPU/Passes.h"
+#include "tcc/Target/NVIDIA/Passes.h"
+
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Program.h"
+
+#include <cstdlib>
+
+using namespace mlir;
+
+namespace {
+
+/// An architecture tcc generates code for and the PTX ISA version its kernels declare: the
+/// first version that has the architecture (PTX ISA release notes), so that the oldest
+/// driver that knows the GPU can load the PTX. CUDA 13's ptxas has nothing before sm_75.
+struct Architecture {
+  llvm::StringLiteral chip;
+  llvm::StringLiteral ptxFeature;
+};
+constexpr Architecture kArchitectures[] = {
+    {"sm_75", "+ptx63"},  {"sm_80", "+ptx70"},  {"sm_86", "+ptx71"},  {"sm_87", "+ptx74"},
+    {"sm_89", "+ptx78"},  {"sm_90", "+ptx78"},  {"sm_90a", "+ptx80"}, {"sm_100", "+ptx86"},
+    {"sm_100a", "+ptx86"}, {"sm_120", "+ptx87"}, {"sm_120a", "+ptx87"}};
+
+constexpr const char *kDefaultArchitectures = "sm_80,sm_90";
+
+/// Threads per block of the 1-D grids (a multiple of the warp; 8 warps keep an SM busy).
+constexpr int64_t kBlockSize = 256;
+
+const Architecture *findArchitecture(llvm::StringRef chip) {
+  for (const Architecture &a : kArchitectures)
+    if (a.chip == chip)
+      return &a;
+  return nullptr;
+}
+
+std::string supportedArchitectures() {
+  std::string list;
+  for (const Architecture &a : kArchitectures)
+    list += (list.empty() ? "" : ", ") + a.chip.str();
+  return list;
+}
+
+/// CUDA's ptxas: $TCC_PTXAS ("none": do not make cubins), else ptxas on the PATH, else
+/// /usr/local/cuda/bin/ptxas; empty when there is none (the model then carries PTX only,
+/// which the driver compiles when the model is loaded).
+std::string findPtxas() {
+  if (const char *configured = std::getenv("TCC_PTXAS"))
+    return llvm::StringRef(configured) == "none" ? "" : configured;
+  if (llvm::ErrorOr<std::string> found = llvm::sys::findProgramByName("ptxas"))
+    return *found;
+  if (llvm::sys::fs::can_execute("/usr/local/cuda/bin/ptxas"))
+    return "/usr/local/cuda/bin/ptxas";
+  return "";
+}
+
+// Kernels on buffers to PTX (and cubins) inside the host code's LLVM dialect module: copies
+// as loops, loop nests as 1-D grids, one gpu.module, NVVM per architecture, then the host
+// code lowered as the CPU's is, with launches through the import table.
+constexpr const char *kDevicePipeline =
+    "tcc-collapse-dims,cse,tcc-expand-copies{{memcpy=false},convert-linalg-to-parallel-loops,"
+    "tcc-approximate-math,tcc-gpu-device-constants,tcc-gpu-form-grids{{block-size={0}},"
+    "gpu-kernel-outlining,tcc-gpu-merge-modules,{1}"
+    "gpu.module(expand-strided-metadata,lower-affine,convert-scf-to-cf,convert-gpu-to-nvvm,"
+    "canonicalize,cse,reconcile-unrealized-casts),"
+    "gpu-module-to-binary{{format=isa},tcc-nvidia-assemble{{ptxas={2}},";
+constexpr const char *kHostPipeline =
+    "tcc-lower-checks,tcc-lower-runtime-calls,canonicalize,expand-strided-metadata,lower-affine,"
+    "convert-scf-to-cf,finalize-memref-to-llvm,convert-arith-to-llvm,convert-index-to-llvm,"
+    "convert-func-to-llvm,gpu-to-llvm,tcc-gpu-lower-launches,convert-cf-to-llvm,"
+    "reconcile-unrealized-casts,canonicalize";
+
+std::string pipeline(llvm::ArrayRef<const Architecture *> architectures, llvm::StringRef ptxas) {
+  std::string attach;
+  for (const Architecture *a : architectures)
+    attach += llvm::formatv("nvvm-attach-target{{module=tcc_kernels chip={0} features={1} O=3},",
+                            a->chip, a->ptxFeature)
+                  .str();
+  return llvm::formatv(kDevicePipeline, kBlockSize, attach, ptxas).str() + kHostPipeline;
+}
+
+class NvidiaTarget final : public tcc::Target {
+public:
+  NvidiaTarget(tcc::HostMachine host, llvm::SmallVector<const Architecture *> architectures)
+      : Target(std::move(host), describeGpu()), architectures(std::move(architectures)) {}
+
+  llvm::StringRef getName() const override { return "nvidia"; }
+  int32_t getDeviceType() const override { return 2; } // kDLCUDA
+
+  LogicalResult buildKernelPipeline(OpPassManager &pm) const override {
+    return parsePassPipeline(pipeline(architectures, findPtxas()), pm);
+  }
+
+private:
+  static tcc::TargetInfo describeGpu() {
+    tcc::TargetInfo info;
+    info.minPackedWeightBytes = 1; // host code touches no constant: all go to the device
+    return info;
+  }
+
+  llvm::SmallVector<const Architecture *> architectures;
+};
+} // namespace
+
+FailureOr<std::unique_ptr<tcc::Target>>
+tcc::createNvidiaTarget(llvm::StringRef variant, llvm::StringRef cpu, std::string &error) {
+  llvm::SmallVector<llvm::StringRef> chips;
+  (variant.empty() ? llvm::StringRef(kDefaultArchitectures) : variant)
+      .split(chips, ',', -1, /*KeepEmpty=*/false);
+  llvm::SmallVector<const Architecture *> architectures;
+  for (llvm::StringRef chip : chips) {
+    const Architecture *a = findArchitecture(chip.trim());
+    if (!a) {
+      error = "unknown NVIDIA architecture '" + chip.trim().str() +
+              "' in --target nvidia:" + variant.str() + "; supported: " + supportedArchitectures();
+      return failure();
+    }
+    if (!llvm::is_contained(architectures, a))
+      architectures.push_back(a);
+  }
+  if (architectures.empty()) {
+    error = "--target nvidia:" + variant.str() + " names no architecture; supported: " +
+            supportedArchitectures();
+    return failure();
+  }
+  // The host code runs on this machine's CPU (model.so loads into the process that drives
+  // the GPU).
+  FailureOr<std::unique_ptr<Target>> host = createCpuTarget("", cpu, error);
+  if (failed(host))
+    return failure();
+  return std::unique_ptr<Target>(
+      std::make_unique<NvidiaTarget>((*host)->getHost(), std::move(architectures)));
+}
+
+void tcc::registerNvidiaTarget() {
+  registerGpuTargetPasses();
+  registerNvidiaTargetPasses();
+  PassPipelineRegistration<>(
+      "tcc-nvidia-kernel-to-llvm",
+      "Lower buffers and loops to PTX for sm_90 and host code in the LLVM dialect (NVIDIA)",
+      [](OpPassManager &pm) {
+        (void)parsePassPipeline(pipeline({findArchitecture("sm_90")}, ""), pm);
+      });
+}
