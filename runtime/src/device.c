@@ -3,7 +3,7 @@
 #include "status_internal.h"
 
 /// Every backend compiled into the runtime; a GPU backend adds itself here.
-static const tcc_device *const backends[] = {&tcc_cpu_device};
+static const tcc_device *const backends[] = {&tcc_cpu_device, &tcc_cuda_device};
 
 typedef struct device_type_names {
   int32_t type;

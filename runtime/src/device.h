@@ -1,10 +1,14 @@
 //===- device.h - the device interface: memory, copies and parallel loops of a backend ---===//
 //
-// A backend (runtime/src/cpu today; CUDA, HIP and Metal later) is one constant tcc_device: a
-// table of functions over the memory and the work queues of one DLPack device type. Sessions
-// reach their workspace, parameters and parallel loops only through the device of their model
-// (tcc_model_device), so that a new backend is a new folder and a new entry in device.c, not
-// special cases in session.c.
+// A backend (runtime/src/cpu, runtime/src/cuda; HIP and Metal later) is one constant
+// tcc_device: a table of functions over the memory and the work queues of one DLPack device
+// type. Sessions reach their workspace, parameters, parallel loops and kernels only through the
+// device of their model (tcc_model_device), so that a new backend is a new folder and a new
+// entry in device.c, not special cases in session.c.
+//
+// A CPU model is host code that runs its loops through `launch`. A device model (a GPU's) is
+// host code that queues compiled kernels: its device also has the kernel members (load_module,
+// unload_module, launch_kernel), which are NULL for the CPU; callers check.
 //
 // Conventions, those of runtime.h: a function that can fail returns a tcc_status owned by the
 // caller, whose message starts with "<name> device: <function>:" and says what was wrong
@@ -37,8 +41,12 @@ typedef enum tcc_copy_kind {
 } tcc_copy_kind;
 
 /// Where a device runs its work, in order; each session creates one. Opaque: the CPU's is the
-/// session's thread pool (threads_internal.h), a GPU's will be a stream.
+/// session's thread pool (threads_internal.h), CUDA's a CUstream.
 typedef struct tcc_device_queue tcc_device_queue;
+
+/// The kernels of one device model, loaded on a device (load_module). Opaque: CUDA's holds a
+/// CUmodule and a CUfunction per kernel name.
+typedef struct tcc_device_module tcc_device_module;
 
 /// The body of a parallel loop: handles indices [begin, end). As the import table's
 /// parallel_for body (model_abi.h).
@@ -80,9 +88,9 @@ struct tcc_device {
 
   /// Creates a queue whose launches use up to `num_threads` host threads (1 to
   /// TCC_MAX_THREADS; the CPU starts num_threads - 1 workers, the caller of launch being the
-  /// last). Owned by the caller, who destroys it with destroy_queue. Fails with
-  /// INVALID_ARGUMENT for a bad num_threads, RESOURCE_EXHAUSTED when threads cannot start.
-  /// Thread-safe.
+  /// last; CUDA creates a stream and ignores num_threads). Owned by the caller, who destroys it
+  /// with destroy_queue. Fails with INVALID_ARGUMENT for a bad num_threads, RESOURCE_EXHAUSTED
+  /// when threads cannot start. Thread-safe.
   tcc_status (*create_queue)(const tcc_device *device, int32_t num_threads,
                              tcc_device_queue **out_queue);
 
@@ -93,7 +101,9 @@ struct tcc_device {
   /// Runs body(arg, begin, end) over disjoint chunks that cover [0, count) exactly once, on
   /// `queue`'s threads (a NULL queue: on the calling thread, as one chunk). count 0 runs
   /// nothing. The CPU returns when every chunk has finished; other devices may return
-  /// earlier, and synchronize waits. A launch from inside a body runs inline on its thread.
+  /// earlier, and synchronize waits (CUDA runs the body at once on the calling thread, as one
+  /// chunk: a device model's host loops touch host memory only). A launch from inside a body
+  /// runs inline on its thread.
   /// Fails with INVALID_ARGUMENT for a negative count or a null body; nothing runs then.
   /// One thread at a time per queue (nested launches aside); `arg` stays the caller's.
   tcc_status (*launch)(const tcc_device *device, tcc_device_queue *queue, int64_t count,
@@ -103,10 +113,48 @@ struct tcc_device {
   /// synchronous: nothing to wait for). Fails when a device reports that the work failed.
   /// Same threading rule as launch.
   tcc_status (*synchronize)(const tcc_device *device, tcc_device_queue *queue);
+
+  // Devices that run compiled kernels (device models, model_abi.h); NULL for the CPU.
+
+  /// The DLPack device_id of the memory this backend allocates, which tensors of its type must
+  /// carry (CUDA: the device ordinal, TCC_CUDA_DEVICE). Needs no driver. NULL: any id.
+  /// Thread-safe.
+  int32_t (*device_id)(const tcc_device *device);
+
+  /// Loads the kernels of the device model `descriptor` (validated by tcc_model_load) into
+  /// *out_module: picks the image that runs on this device (model_abi.h says which), compiles
+  /// it if it is portable code, and finds every kernel of device_kernel_names. Owned by the
+  /// caller, who frees it with unload_module. Fails with INCOMPATIBLE when no image suits the
+  /// device (the message lists the images and the device's architecture), INVALID_MODEL when
+  /// an image is broken or lacks a kernel, and as `allocate` when the device is unusable.
+  /// Thread-safe.
+  tcc_status (*load_module)(const tcc_device *device, const tcc_model_descriptor *descriptor,
+                            tcc_device_module **out_module);
+
+  /// Frees a module of load_module (NULL is fine). Takes ownership; no kernel of it may still
+  /// be running (destroy or synchronize the queues first).
+  void (*unload_module)(const tcc_device *device, tcc_device_module *module);
+
+  /// Queues kernel `kernel` (an index into the model's device_kernel_names) of `module` on
+  /// `queue`: a 1-D grid of grid_x blocks (1 to 2^31 - 1) of block_x threads (1 to 1024) with
+  /// shared_bytes (>= 0) of dynamic shared memory; `args` points to the kernel's parameter
+  /// values in order (read before the call returns; NULL for a kernel without parameters).
+  /// Returns once the kernel is queued: synchronize waits for it and reports a failure that
+  /// happens while it runs. Fails with INVALID_ARGUMENT (naming the kernel) for an index,
+  /// grid or block out of range or a null queue or module; nothing is queued then. Same
+  /// threading rule as launch.
+  tcc_status (*launch_kernel)(const tcc_device *device, tcc_device_queue *queue,
+                              tcc_device_module *module, int32_t kernel, int64_t grid_x,
+                              int32_t block_x, int32_t shared_bytes, void **args);
 };
 
 /// The CPU backend (runtime/src/cpu): host memory and the runtime's thread pool.
 extern const tcc_device tcc_cpu_device;
+
+/// The CUDA backend (runtime/src/cuda): NVIDIA GPUs through the driver API, which it loads
+/// at run time (libcuda.so.1) on first use. The GPU is ordinal $TCC_CUDA_DEVICE (default 0),
+/// read once per process.
+extern const tcc_device tcc_cuda_device;
 
 /// Sets *out_device to the backend for DLPack device type `type` (static: never freed).
 /// Fails with UNIMPLEMENTED naming the type, e.g. "tcc_device_for_type: this runtime has no

@@ -82,11 +82,11 @@ TEST_CASE("kDLCPU finds the CPU device", "[device]") {
 
 TEST_CASE("device types without a backend are errors that name the type", "[device][errors]") {
   const tcc_device *device = cpu(); // stays untouched on failure
-  requireError(tcc_device_for_type(kDLCUDA, &device), TCC_STATUS_UNIMPLEMENTED,
-               {"tcc_device_for_type: this runtime has no backend for device type 2 (CUDA, "
-                "kDLCUDA)"});
   requireError(tcc_device_for_type(kDLMetal, &device), TCC_STATUS_UNIMPLEMENTED,
-               {"device type 8 (Metal, kDLMetal)"});
+               {"tcc_device_for_type: this runtime has no backend for device type 8 (Metal, "
+                "kDLMetal)"});
+  requireError(tcc_device_for_type(kDLCUDAHost, &device), TCC_STATUS_UNIMPLEMENTED,
+               {"device type 3 (CUDA host, kDLCUDAHost)"});
   requireError(tcc_device_for_type(kDLROCM, &device), TCC_STATUS_UNIMPLEMENTED,
                {"device type 10 (ROCm, kDLROCM)"});
   requireError(tcc_device_for_type(static_cast<DLDeviceType>(99), &device),
