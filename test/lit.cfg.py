@@ -33,3 +33,8 @@ if os.path.isfile(aarch64_run) and os.path.isfile(config.qemu_aarch64):
     config.substitutions.append(
         ("%aarch64-tcc-run", "%s -L /usr/aarch64-linux-gnu %s" % (config.qemu_aarch64, aarch64_run)))
 config.substitutions.append(("%examples", os.path.join(config.tcc_src_root, "examples")))
+# NVIDIA: CUDA's ptxas assembles the PTX into cubins when the machine has it (CI does not).
+ptxas = shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"
+if os.access(ptxas, os.X_OK):
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", ptxas))

@@ -134,7 +134,8 @@ static tcc_status validate_batch_symbol(const char *where, const tcc_model_descr
   return NULL;
 }
 
-static tcc_status validate_descriptor(const char *where, const tcc_model_descriptor *d) {
+static tcc_status validate_descriptor(const char *where, const tcc_model_descriptor *d,
+                                      const tcc_device **out_device) {
   if (d->abi_version != TCC_ABI_VERSION)
     return tcc_make_status(TCC_STATUS_INCOMPATIBLE,
                            "%s: the model has ABI version %u, this runtime reads version %d",
@@ -256,7 +257,7 @@ static tcc_status validate_descriptor(const char *where, const tcc_model_descrip
                              "known at run time",
                              where, (int)s, d->symbols[s].name);
   }
-  return NULL;
+  return tcc_validate_device_fields(where, d, out_device);
 }
 
 static tcc_status check_cpu_features(const char *where, const tcc_model_descriptor *d,
@@ -356,7 +357,8 @@ static tcc_status read_options(const char *function, const tcc_model_options *op
 static tcc_status create_model(const char *where, const tcc_model_descriptor *descriptor,
                                uint32_t flags, void *library, const char *path,
                                tcc_model **out_model) {
-  tcc_status status = validate_descriptor(where, descriptor);
+  const tcc_device *device = NULL;
+  tcc_status status = validate_descriptor(where, descriptor, &device);
   if (!status)
     status = check_cpu_features(where, descriptor, flags & TCC_MODEL_FLAG_SKIP_CPU_CHECK);
   if (status) {
@@ -371,6 +373,7 @@ static tcc_status create_model(const char *where, const tcc_model_descriptor *de
     return tcc_make_status(TCC_STATUS_RESOURCE_EXHAUSTED, "%s: out of memory", where);
   }
   model->library = library;
+  model->device = device;
   model->flags = flags;
   atomic_init(&model->references, 1);
   model->path = strdup(path);
@@ -488,11 +491,7 @@ void tcc_model_release(tcc_model *model) {
     destroy_model(model);
 }
 
-const tcc_device *tcc_model_device(const tcc_model *model) {
-  // Every descriptor today is of CPU code; a device field will come with the first GPU models.
-  (void)model;
-  return &tcc_cpu_device;
-}
+const tcc_device *tcc_model_device(const tcc_model *model) { return model->device; }
 
 tcc_status tcc_model_check_cpu_again(const tcc_model *model, const char *where) {
   if (!(model->flags & TCC_MODEL_FLAG_SKIP_CPU_CHECK))
@@ -580,6 +579,31 @@ tcc_status tcc_model_symbol_info(const tcc_model *model, int32_t index,
   out_info->name = symbol->name;
   out_info->min = symbol->min;
   out_info->max = symbol->max;
+  return NULL;
+}
+
+int32_t tcc_model_device_type(const tcc_model *model) {
+  return model ? tcc_descriptor_device_type(model->descriptor) : (int32_t)kDLCPU;
+}
+
+int32_t tcc_model_num_device_images(const tcc_model *model) {
+  return model && tcc_descriptor_device_type(model->descriptor) != kDLCPU
+             ? model->descriptor->num_device_images
+             : 0;
+}
+
+tcc_status tcc_model_device_image(const tcc_model *model, int32_t index,
+                                  tcc_device_image *out_image) {
+  const char *function = "tcc_model_device_image";
+  if (!model || !out_image)
+    return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT, "%s: %s is null", function,
+                           model ? "out_image" : "model");
+  int32_t count = tcc_model_num_device_images(model);
+  if (index < 0 || index >= count)
+    return tcc_make_status(TCC_STATUS_OUT_OF_RANGE,
+                           "%s: index %d is out of range: the model has %d device images",
+                           function, (int)index, (int)count);
+  *out_image = model->descriptor->device_images[index];
   return NULL;
 }
 

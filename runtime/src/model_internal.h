@@ -25,6 +25,7 @@ struct tcc_model {
   void *library; // dlopen handle; NULL for tcc_model_create_from_descriptor
   char *path;
   const tcc_model_descriptor *descriptor;
+  const tcc_device *device; // tcc_model_device
   uint32_t flags;
   tcc_tensor_entry *inputs;
   tcc_tensor_entry *outputs;
@@ -36,10 +37,20 @@ struct tcc_model {
 #define TCC_TENSOR_FORMAT "%s %zu '%s'"
 
 /// The device the model's code runs on: its sessions allocate their workspace and parameters
-/// there and its tensors must be in its memory. Every model is a CPU model today; when GPU
-/// models exist, a descriptor field will name the device type, looked up with
-/// tcc_device_for_type when the model is loaded. Static; thread-safe.
+/// there and its tensors must be in its memory (a device model's may also be CPU tensors,
+/// which sessions copy). The descriptor's device_type, looked up with tcc_device_for_type when
+/// the model is loaded. Static; thread-safe.
 const tcc_device *tcc_model_device(const tcc_model *model);
+
+/// The DLPack device type of a descriptor's kernels: device_type, or kDLCPU for a descriptor
+/// without the device fields or with device_type 0.
+int32_t tcc_descriptor_device_type(const tcc_model_descriptor *d);
+
+/// Validates the device fields of a descriptor whose other fields are valid (model_device.c)
+/// and sets *out_device to the model's device (the CPU for a CPU model). `where` prefixes the
+/// message.
+tcc_status tcc_validate_device_fields(const char *where, const tcc_model_descriptor *d,
+                                      const tcc_device **out_device);
 
 /// Checks one tensor passed for `entry` of `model` (everything but the dims' values and the
 /// symbols): not null, on the model's device, of the right dtype and rank, with non-negative

@@ -6,9 +6,15 @@
 // (strings.c), which is reset when the next run starts. The workspace, the parameters and the
 // parallel loops belong to the model's device (device.h): the CPU's heap and thread pool.
 //
+// A device model (a GPU's) also has its kernels loaded and its constants uploaded when the
+// session is created. Its run only queues kernels (imports.device_launch) on the session's
+// queue, which the session then waits for. CPU tensors go through device buffers that the
+// session keeps, like the workspace, between runs.
+//
 //===------------------------------------------------------------------------------------===//
 #include "device.h"
 #include "model_internal.h"
+#include "session_internal.h"
 #include "status_internal.h"
 #include "strings_internal.h"
 #include "threads_internal.h"
@@ -22,6 +28,14 @@
 #define WORKSPACE_ALIGNMENT 64
 /// The longest model error message kept (longer ones are truncated).
 #define MAX_ERROR_MESSAGE 512
+
+/// A device buffer that stands in for a CPU tensor in a device model's run.
+typedef struct staging_buffer {
+  void *memory;    // device memory (NULL until a run needs it), `capacity` bytes
+  size_t capacity;
+  void *host;      // this run's CPU tensor data; NULL when the tensor is on the device
+  size_t bytes;    // this run's bytes of it
+} staging_buffer;
 
 struct tcc_session {
   tcc_model *model; // one reference
@@ -55,10 +69,19 @@ struct tcc_session {
   int64_t *input_image_bytes, *output_image_bytes; // per tensor, this run
   int32_t *lane_codes;         // num_threads
 
+  // A device model's (device_model): its kernels, the device's copy of its constants, and the
+  // device buffers of its CPU tensors (num_inputs and num_outputs of them).
+  int device_model;
+  tcc_device_module *module;
+  void *device_constants;
+  staging_buffer *input_staging, *output_staging;
+  uint64_t staging_allocations;
+
   tcc_import_table imports;
   // Set by report_error (from any thread of the pool); read after the run returns.
   _Atomic int error_reported;
   char error_message[MAX_ERROR_MESSAGE];
+  tcc_status launch_status; // owned: the failed device_launch that is the run's error
 
   tcc_session_stats stats;
 };
@@ -70,16 +93,21 @@ static _Alignas(WORKSPACE_ALIGNMENT) unsigned char empty_tensor_data[WORKSPACE_A
 // The import table given to the model
 //===------------------------------------------------------------------------------------===//
 
-static void import_report_error(void *context, const char *message) {
-  tcc_session *session = context;
+/// Records `message` as the run's error; returns 0 when an error was recorded already.
+static int record_error(tcc_session *session, const char *message) {
   // The first error wins; kernels running in parallel may report at the same time.
   if (atomic_exchange(&session->error_reported, 1) != 0)
-    return;
+    return 0;
   if (!message)
     message = "(the model gave no message)";
   size_t length = strnlen(message, MAX_ERROR_MESSAGE - 1);
   memcpy(session->error_message, message, length);
   session->error_message[length] = '\0';
+  return 1;
+}
+
+static void import_report_error(void *context, const char *message) {
+  record_error(context, message);
 }
 
 static void import_parallel_for(void *context, int64_t count,
@@ -94,6 +122,23 @@ static void import_parallel_for(void *context, int64_t count,
     import_report_error(context, tcc_status_message(status));
     tcc_status_free(status);
   }
+}
+
+/// Queues a kernel of a device model on the session's queue (only device models get it).
+static int32_t import_device_launch(void *context, int32_t kernel, int64_t grid_x,
+                                    int32_t block_x, int32_t shared_bytes, void **args) {
+  tcc_session *session = context;
+  const tcc_device *device = session->device;
+  tcc_status status = device->launch_kernel(device, session->queue, session->module, kernel,
+                                            grid_x, block_x, shared_bytes, args);
+  if (!status)
+    return 0;
+  // The run fails with this status, its code kept, unless another error came first.
+  if (record_error(session, tcc_status_message(status)) && !session->launch_status)
+    session->launch_status = status;
+  else
+    tcc_status_free(status);
+  return 1;
 }
 
 // The string functions, appended to the table after the first release: models compiled
@@ -140,6 +185,10 @@ static int32_t import_string_match(void *context, const tcc_string *text, const 
 
 tcc_strings *tcc_session_strings(tcc_session *session) { return session->strings; }
 
+uint64_t tcc_session_staging_allocations(const tcc_session *session) {
+  return session->staging_allocations;
+}
+
 /// Offset of output `output` in the output-after-output shape tables.
 static size_t output_offset(const tcc_model *model, int32_t output) {
   size_t offset = 0;
@@ -182,6 +231,41 @@ static void *allocate_array(size_t count, size_t element_size) {
   return calloc(count ? count : 1, element_size);
 }
 
+/// Loads a device model's kernels and uploads its constants (tcc_model_load has validated its
+/// device fields), and gives the model device_launch and device_constants.
+static tcc_status prepare_device_model(tcc_session *session, const char *function) {
+  const tcc_device *device = session->device;
+  const tcc_model_descriptor *d = session->model->descriptor;
+  if (!device->load_module || !device->unload_module || !device->launch_kernel)
+    return tcc_make_status(TCC_STATUS_UNIMPLEMENTED,
+                           "%s: the %s device cannot run a device model's kernels", function,
+                           device->name);
+  session->input_staging = allocate_array((size_t)d->num_inputs, sizeof(staging_buffer));
+  session->output_staging = allocate_array((size_t)d->num_outputs, sizeof(staging_buffer));
+  if (!session->input_staging || !session->output_staging)
+    return tcc_make_status(TCC_STATUS_RESOURCE_EXHAUSTED, "%s: out of memory", function);
+  tcc_status status = device->load_module(device, d, &session->module);
+  if (status)
+    return tcc_annotate_status(status, "%s", function);
+  if (d->device_constants_size > 0) {
+    if ((uint64_t)d->device_constants_size > SIZE_MAX)
+      return tcc_make_status(TCC_STATUS_RESOURCE_EXHAUSTED,
+                             "%s: the %lld bytes of device constants exceed the address space",
+                             function, (long long)d->device_constants_size);
+    size_t bytes = (size_t)d->device_constants_size;
+    status = device->allocate(device, bytes, WORKSPACE_ALIGNMENT, &session->device_constants);
+    if (!status)
+      status = device->copy(device, session->device_constants, d->device_constants, bytes,
+                            TCC_COPY_HOST_TO_DEVICE);
+    if (status)
+      return tcc_annotate_status(status, "%s: cannot upload the %zu bytes of device constants",
+                                 function, bytes);
+  }
+  session->imports.device_launch = import_device_launch;
+  session->imports.device_constants = session->device_constants;
+  return NULL;
+}
+
 tcc_status tcc_session_create(tcc_model *model, const tcc_session_options *options,
                               tcc_session **out_session) {
   const char *function = "tcc_session_create";
@@ -220,6 +304,10 @@ tcc_status tcc_session_create(tcc_model *model, const tcc_session_options *optio
   session->model = model;
   session->device = tcc_model_device(model);
   tcc_model_retain(model);
+  // A device model's host code runs on the caller's thread; its work runs on the device.
+  session->device_model = session->device->type != kDLCPU;
+  if (session->device_model)
+    num_threads = 1;
   session->num_threads = num_threads;
   atomic_init(&session->running, 0);
   atomic_init(&session->error_reported, 0);
@@ -232,7 +320,7 @@ tcc_status tcc_session_create(tcc_model *model, const tcc_session_options *optio
   session->input_end = allocate_array((size_t)d->num_inputs, sizeof(uintptr_t));
   session->output_begin = allocate_array((size_t)d->num_outputs, sizeof(uintptr_t));
   session->output_end = allocate_array((size_t)d->num_outputs, sizeof(uintptr_t));
-  session->batch_symbol = resolved.flags & TCC_SESSION_FLAG_WHOLE_BATCH
+  session->batch_symbol = resolved.flags & TCC_SESSION_FLAG_WHOLE_BATCH || session->device_model
                               ? -1
                               : tcc_descriptor_batch_symbol(d);
   if (session->batch_symbol >= 0) {
@@ -258,6 +346,8 @@ tcc_status tcc_session_create(tcc_model *model, const tcc_session_options *optio
     return tcc_make_status(TCC_STATUS_RESOURCE_EXHAUSTED, "%s: out of memory", function);
   }
   status = session->device->create_queue(session->device, num_threads, &session->queue);
+  if (status && session->device_model) // the CPU's pool names tcc_session_create itself
+    status = tcc_annotate_status(status, "%s", function);
   if (!status)
     status = tcc_strings_create(import_report_error, session, &session->strings);
   if (status) {
@@ -277,6 +367,13 @@ tcc_status tcc_session_create(tcc_model *model, const tcc_session_options *optio
   session->imports.string_equal = import_string_equal;
   session->imports.string_concat = import_string_concat;
   session->imports.string_match = import_string_match;
+  if (session->device_model) {
+    status = prepare_device_model(session, function);
+    if (status) {
+      tcc_session_release(session);
+      return status;
+    }
+  }
   if (d->num_parameters > 0) {
     const tcc_device *device = session->device;
     size_t bytes = ((size_t)d->parameters_size + WORKSPACE_ALIGNMENT - 1) / WORKSPACE_ALIGNMENT *
@@ -308,7 +405,18 @@ void tcc_session_release(tcc_session *session) {
   if (!session)
     return;
   const tcc_device *device = session->device;
-  device->destroy_queue(device, session->queue);
+  const tcc_model_descriptor *d = session->model->descriptor;
+  device->destroy_queue(device, session->queue); // waits for the queue's work
+  if (session->module)
+    device->unload_module(device, session->module);
+  for (int32_t i = 0; session->input_staging && i < d->num_inputs; ++i)
+    device->free(device, session->input_staging[i].memory);
+  for (int32_t o = 0; session->output_staging && o < d->num_outputs; ++o)
+    device->free(device, session->output_staging[o].memory);
+  free(session->input_staging);
+  free(session->output_staging);
+  device->free(device, session->device_constants);
+  tcc_status_free(session->launch_status);
   tcc_strings_destroy(session->strings);
   device->free(device, session->workspace);
   device->free(device, session->parameters);
@@ -531,6 +639,91 @@ static tcc_status run_split(tcc_session *session, const char *function, int32_t 
   return NULL;
 }
 
+/// Makes `buffer` hold at least `bytes` bytes of device memory (0 bytes: a block of its own,
+/// the address of a tensor without elements); grows it only when needed.
+static tcc_status reserve_staging(tcc_session *session, const char *function,
+                                  staging_buffer *buffer, size_t bytes, const char *kind,
+                                  size_t index, const char *name) {
+  if (buffer->memory && bytes <= buffer->capacity)
+    return NULL;
+  const tcc_device *device = session->device;
+  void *memory = NULL;
+  tcc_status status = device->allocate(device, bytes, WORKSPACE_ALIGNMENT, &memory);
+  if (status)
+    return tcc_annotate_status(status,
+                               "%s: cannot allocate %zu bytes of %s device memory for "
+                               TCC_TENSOR_FORMAT,
+                               function, bytes, device->name, kind, index, name);
+  device->free(device, buffer->memory);
+  buffer->memory = memory;
+  buffer->capacity = bytes;
+  session->staging_allocations++;
+  return NULL;
+}
+
+/// Points a device model's run at device memory: CPU tensors at their device buffers (inputs
+/// copied there), tensors without elements at a block of their own.
+static tcc_status stage_tensors(tcc_session *session, const char *function,
+                                const DLTensor *const *inputs, const DLTensor *const *outputs) {
+  const tcc_model *model = session->model;
+  const tcc_device *device = session->device;
+  for (int side = 0; side < 2; ++side) {
+    int is_input = side == 0;
+    int32_t count = is_input ? model->descriptor->num_inputs : model->descriptor->num_outputs;
+    for (int32_t i = 0; i < count; ++i) {
+      const tcc_tensor_entry *entry = is_input ? &model->inputs[i] : &model->outputs[i];
+      const DLTensor *tensor = is_input ? inputs[i] : outputs[i];
+      staging_buffer *buffer =
+          is_input ? &session->input_staging[i] : &session->output_staging[i];
+      void **data = is_input ? &session->input_data[i] : &session->output_data[i];
+      const char *kind = is_input ? "input" : "output";
+      size_t bytes = (size_t)tcc_tensor_bytes(entry, tensor);
+      int on_host = tensor->device.device_type == kDLCPU;
+      buffer->host = on_host && bytes > 0 ? tcc_tensor_address(tensor) : NULL;
+      buffer->bytes = bytes;
+      if (!on_host && bytes > 0)
+        continue; // the tensor's own address, set by the checks
+      tcc_status status =
+          reserve_staging(session, function, buffer, bytes, kind, (size_t)i, entry->info.name);
+      if (!status && is_input && on_host)
+        status = device->copy(device, buffer->memory, buffer->host, bytes,
+                              TCC_COPY_HOST_TO_DEVICE);
+      if (status)
+        return tcc_annotate_status(status, "%s: cannot copy " TCC_TENSOR_FORMAT " to the device",
+                                   function, kind, (size_t)i, entry->info.name);
+      *data = buffer->memory;
+    }
+  }
+  return NULL;
+}
+
+/// After a device model's run: waits for its work and copies the CPU outputs back. A kernel
+/// that could not be queued, or failed, is the run's error.
+static tcc_status finish_device_run(tcc_session *session, const char *function, int copy_back) {
+  const tcc_device *device = session->device;
+  tcc_status status = device->synchronize(device, session->queue);
+  if (session->launch_status) {
+    tcc_status_free(status);
+    status = session->launch_status;
+    session->launch_status = NULL;
+    return tcc_annotate_status(status, "%s", function);
+  }
+  if (status)
+    return tcc_annotate_status(status, "%s: the %s device failed while running the model",
+                               function, device->name);
+  for (int32_t o = 0; copy_back && o < session->model->descriptor->num_outputs; ++o) {
+    const staging_buffer *buffer = &session->output_staging[o];
+    if (!buffer->host || buffer->bytes == 0)
+      continue;
+    status = device->copy(device, buffer->host, buffer->memory, buffer->bytes,
+                          TCC_COPY_DEVICE_TO_HOST);
+    if (status)
+      return tcc_annotate_status(status, "%s: cannot copy output %d '%s' back from the device",
+                                 function, (int)o, session->model->outputs[o].info.name);
+  }
+  return NULL;
+}
+
 static tcc_status run_checked(tcc_session *session, const DLTensor *const *inputs,
                               size_t num_inputs, const DLTensor *const *outputs,
                               size_t num_outputs) {
@@ -561,6 +754,8 @@ static tcc_status run_checked(tcc_session *session, const DLTensor *const *input
   if (!status && !split)
     status = reserve_workspace(session, function, d->workspace_size(session->symbol_values), 1,
                                &stride);
+  if (!status && session->device_model)
+    status = stage_tensors(session, function, inputs, outputs);
   if (status)
     return status;
 
@@ -589,6 +784,12 @@ static tcc_status run_checked(tcc_session *session, const DLTensor *const *input
   }
   session->stats.runs++;
   int reported = atomic_load(&session->error_reported);
+  if (session->device_model) {
+    // The run has only queued its kernels: wait for them, whatever the code says.
+    status = finish_device_run(session, function, code == TCC_RUN_OK && !reported);
+    if (status)
+      return status;
+  }
   if (tcc_strings_out_of_memory(session->strings))
     return tcc_make_status(TCC_STATUS_RESOURCE_EXHAUSTED,
                            "%s: out of memory for the strings the model makes (first error: "

@@ -26,14 +26,22 @@ static int in_range(const tcc_symbol_desc *symbol, int64_t value) {
   return value >= symbol->min && (symbol->max == -1 || value <= symbol->max);
 }
 
-/// The error for a tensor on another device than the model's: UNIMPLEMENTED when the runtime
-/// has no backend for the tensor's device (a feature to come), else INVALID_ARGUMENT.
+/// The error for a tensor on another device than the model's (or the CPU, for a device model):
+/// UNIMPLEMENTED when the runtime has no backend for the tensor's device (a feature to come),
+/// else INVALID_ARGUMENT.
 static tcc_status wrong_device(const tcc_device *expected, const char *function, const char *kind,
                                size_t index, const char *name, DLDeviceType given) {
   const tcc_device *backend = NULL;
   tcc_status lookup = tcc_device_for_type(given, &backend);
   tcc_status_code code = lookup ? TCC_STATUS_UNIMPLEMENTED : TCC_STATUS_INVALID_ARGUMENT;
   tcc_status_free(lookup);
+  if (expected->type != kDLCPU)
+    return tcc_make_status(code,
+                           "%s: " TCC_TENSOR_FORMAT " is on device type %d (%s); only %s tensors "
+                           "(%s) and CPU tensors (kDLCPU, copied to the device) are supported",
+                           function, kind, index, name, (int)given, tcc_device_type_name(given),
+                           tcc_device_type_name(expected->type),
+                           tcc_device_type_enumerator(expected->type));
   return tcc_make_status(code,
                          "%s: " TCC_TENSOR_FORMAT " is on device type %d (%s); only %s tensors "
                          "(%s) are supported",
@@ -49,9 +57,20 @@ tcc_status tcc_check_tensor_layout(const tcc_model *model, const char *function,
   if (!tensor)
     return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT, "%s: " TCC_TENSOR_FORMAT " is null",
                            function, kind, index, name);
+  // A CPU model takes CPU tensors; a device model those of its device and CPU tensors, which
+  // sessions copy.
   const tcc_device *device = tcc_model_device(model);
-  if (tensor->device.device_type != device->type)
-    return wrong_device(device, function, kind, index, name, tensor->device.device_type);
+  DLDeviceType given = tensor->device.device_type;
+  if (given != device->type && (device->type == kDLCPU || given != kDLCPU))
+    return wrong_device(device, function, kind, index, name, given);
+  if (given == device->type && device->device_id &&
+      tensor->device.device_id != device->device_id(device))
+    return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT,
+                           "%s: " TCC_TENSOR_FORMAT " is on %s device %d, but the runtime uses "
+                           "%s device %d",
+                           function, kind, index, name, tcc_device_type_name(given),
+                           (int)tensor->device.device_id, tcc_device_type_name(given),
+                           (int)device->device_id(device));
   if (!tcc_dtype_accepts_dlpack(entry->info.dtype, tensor->dtype)) {
     char actual[48];
     tcc_format_dlpack_type(tensor->dtype, actual, sizeof(actual));

@@ -22,21 +22,10 @@ using namespace mlir;
 
 namespace {
 
-/// Whether `op` (with what it holds) stays in host code: calls and returns, and operations
-/// that neither read nor write memory (views, index arithmetic, constants).
-bool staysOnHost(Operation *op) {
-  return isa<func::CallOp, func::ReturnOp>(op) || isMemoryEffectFree(op);
-}
-
 /// Whether `op` holds a call (control flow around kernels).
 bool holdsCall(Operation *op) {
   return op->getNumRegions() > 0 &&
          op->walk([](func::CallOp) { return WalkResult::interrupt(); }).wasInterrupted();
-}
-
-/// ceil(a / b) for a >= 0, b > 0.
-Value ceilDiv(OpBuilder &b, Location loc, Value a, Value divisor) {
-  return arith::CeilDivUIOp::create(b, loc, a, divisor);
 }
 
 /// A launch of `grid` blocks of `block` threads (1-D), its body empty but for the
@@ -96,15 +85,17 @@ struct GpuFormGridsPass : tcc::impl::GpuFormGridsBase<GpuFormGridsPass> {
         launchGrid(loop);
         continue;
       }
+      if (isa<func::CallOp, func::ReturnOp>(op)) { // host code, after the work before it
+        if (failed(flush()))
+          return failure();
+        continue;
+      }
       bool readsSerial = llvm::any_of(op.getOperands(), [&](Value v) {
         Operation *def = v.getDefiningOp();
         return def && inSerial.contains(def);
       });
-      if (staysOnHost(&op) && !readsSerial) {
-        if (isa<func::CallOp, func::ReturnOp>(op) && failed(flush()))
-          return failure();
+      if (isMemoryEffectFree(&op) && !readsSerial)
         continue;
-      }
       serial.push_back(&op);
       inSerial.insert(&op);
     }
@@ -144,14 +135,20 @@ struct GpuFormGridsPass : tcc::impl::GpuFormGridsBase<GpuFormGridsPass> {
     Value total = arith::ConstantIndexOp::create(b, loc, 1);
     for (auto [lower, upper, step] :
          llvm::zip(loop.getLowerBound(), loop.getUpperBound(), loop.getStep())) {
-      Value extent = arith::SubIOp::create(b, loc, upper, lower);
-      extent = arith::MaxSIOp::create(b, loc, extent, zero);
-      Value count = matchPattern(step, m_One()) ? extent : ceilDiv(b, loc, extent, step);
+      // Folded where the bounds are constants, so that the kernel divides by constants.
+      // (Loops from a lower bound of 0 run to an extent, never negative.)
+      Value extent = upper;
+      if (!matchPattern(lower, m_Zero()))
+        extent = b.createOrFold<arith::MaxSIOp>(
+            loc, b.createOrFold<arith::SubIOp>(loc, upper, lower), zero);
+      Value count = matchPattern(step, m_One())
+                        ? extent
+                        : b.createOrFold<arith::CeilDivUIOp>(loc, extent, step);
       counts.push_back(count);
-      total = arith::MulIOp::create(b, loc, total, count);
+      total = b.createOrFold<arith::MulIOp>(loc, total, count);
     }
     Value block = arith::ConstantIndexOp::create(b, loc, blockSize);
-    Value grid = ceilDiv(b, loc, total, block);
+    Value grid = b.createOrFold<arith::CeilDivUIOp>(loc, total, block);
     Value nonempty = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, total, zero);
     auto guard = scf::IfOp::create(b, loc, nonempty, /*withElseRegion=*/false);
     b.setInsertionPoint(guard.thenBlock()->getTerminator());
@@ -172,9 +169,8 @@ struct GpuFormGridsPass : tcc::impl::GpuFormGridsBase<GpuFormGridsPass> {
       if (d > 0)
         rest = arith::DivUIOp::create(b, loc, rest, counts[d]);
       Value step = loop.getStep()[d];
-      Value scaled =
-          matchPattern(step, m_One()) ? position : arith::MulIOp::create(b, loc, position, step);
-      ivs[d] = arith::AddIOp::create(b, loc, loop.getLowerBound()[d], scaled);
+      Value scaled = b.createOrFold<arith::MulIOp>(loc, position, step);
+      ivs[d] = b.createOrFold<arith::AddIOp>(loc, loop.getLowerBound()[d], scaled);
     }
     for (auto [iv, value] : llvm::zip(loop.getInductionVars(), ivs))
       mapping.map(iv, value);

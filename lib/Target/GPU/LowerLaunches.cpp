@@ -31,6 +31,9 @@ std::optional<std::string> archOf(gpu::ObjectAttr object) {
 }
 
 struct GpuLowerLaunchesPass : tcc::impl::GpuLowerLaunchesBase<GpuLowerLaunchesPass> {
+  /// Per function, the last stack slot made in its entry block.
+  llvm::DenseMap<Operation *, Operation *> lastEntryOp;
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *ctx = &getContext();
@@ -124,11 +127,16 @@ struct GpuLowerLaunchesPass : tcc::impl::GpuLowerLaunchesBase<GpuLowerLaunchesPa
 
     // One 8-byte slot per operand and the array of their addresses, in the entry block.
     OpBuilder entry(ctx);
-    entry.setInsertionPointToStart(&func.getBody().front());
+    // After the slots of earlier launches, so that they read in launch order.
+    if (Operation *last = lastEntryOp.lookup(func))
+      entry.setInsertionPointAfter(last);
+    else
+      entry.setInsertionPointToStart(&func.getBody().front());
     Value count = LLVM::ConstantOp::create(entry, loc, i64,
                                            std::max<int64_t>(1, operands.size()));
     Value slots = LLVM::AllocaOp::create(entry, loc, ptr, i64, count, /*alignment=*/8);
     Value addresses = LLVM::AllocaOp::create(entry, loc, ptr, ptr, count, /*alignment=*/8);
+    lastEntryOp[func] = addresses.getDefiningOp();
 
     OpBuilder b(launch);
     for (auto [k, value] : llvm::enumerate(operands)) {

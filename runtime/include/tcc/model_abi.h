@@ -167,7 +167,9 @@ typedef enum tcc_image_format {
 } tcc_image_format;
 
 typedef struct tcc_device_image {
-  const char *arch; /* e.g. "sm_90": a cubin runs on that architecture, PTX on it or later */
+  /* e.g. "sm_90": a cubin runs on that architecture, PTX on it or later ("sm_90a" PTX on
+   * sm_90 alone, "sm_100f" PTX on 10.x GPUs from 10.0) */
+  const char *arch;
   int32_t format;   /* tcc_image_format */
   int32_t reserved;
   const void *data;
@@ -241,7 +243,8 @@ typedef struct tcc_model_descriptor {
   const uint8_t *symbol_computed;
   int32_t (*compute_symbols)(int64_t *symbol_values, void *const *inputs);
   /* Appended with device models. device_type is the DLPack device type the kernels run on
-   * (DLDeviceType: kDLCPU = 1, kDLCUDA = 2); a CPU model has 1 and nothing below. For a
+   * (DLDeviceType: kDLCPU = 1, kDLCUDA = 2); a CPU model has 1 (0, and a descriptor that
+   * ends before device_type, mean the CPU too) and zero counts below. For a
    * device model, run's inputs, outputs and workspace are device memory and its host code
    * launches kernels through imports->device_launch; it has no parameters, no computed
    * symbols, no string tensors and no data-dependent outputs. The runtime loads the image

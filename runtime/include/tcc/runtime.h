@@ -26,8 +26,9 @@
 // - Each function states who owns what and which threads may call it. In short: a tcc_model is
 //   immutable and may be shared by any number of threads; a tcc_session is used by one thread
 //   at a time (give each thread its own session of the shared model).
-// - Tensors are DLPack 0.6 `DLTensor`s in CPU memory, dense and row-major. DLPack 0.6 has no
-//   boolean type: a TCC_DTYPE_BOOL tensor is {kDLUInt, 8 bits, 1 lane}, one byte per element
+// - Tensors are DLPack 0.6 `DLTensor`s, dense and row-major, in CPU memory (a device model's
+//   may also be in its GPU's memory: see tcc_session_run). DLPack 0.6 has no boolean type: a
+//   TCC_DTYPE_BOOL tensor is {kDLUInt, 8 bits, 1 lane}, one byte per element
 //   holding 0 or 1; the boolean code of later DLPack versions ({6, 8, 1}, kDLBool) is
 //   accepted as well. DLPack has no string type: a TCC_DTYPE_STRING tensor is
 //   {kDLOpaqueHandle (3), 128 bits, 1 lane}, an array of tcc_string {data, size} (16 bytes,
@@ -82,10 +83,12 @@ typedef enum tcc_status_code {
   TCC_STATUS_NOT_FOUND = 3,
   /// The model's descriptor is malformed: inconsistent metadata or missing entry points.
   TCC_STATUS_INVALID_MODEL = 4,
-  /// The model is valid but cannot run here: another ABI version, or CPU features that this
-  /// host lacks or that this runtime does not know.
+  /// The model is valid but cannot run here: another ABI version, CPU features that this
+  /// host lacks or that this runtime does not know, or (a device model) no GPU driver, no GPU,
+  /// or no kernel image for this GPU.
   TCC_STATUS_INCOMPATIBLE = 5,
-  /// A feature this runtime does not support yet (e.g. tensors on a GPU).
+  /// A feature this runtime does not support yet (e.g. tensors or models of a device type it
+  /// has no backend for).
   TCC_STATUS_UNIMPLEMENTED = 6,
   /// Memory or threads could not be allocated.
   TCC_STATUS_RESOURCE_EXHAUSTED = 7,
@@ -229,6 +232,23 @@ TCC_API int32_t tcc_model_batch_symbol(const tcc_model *model);
 /// tcc_model_bind_symbols computes such symbols too. Thread-safe.
 TCC_API int32_t tcc_model_symbol_computed(const tcc_model *model, int32_t index);
 
+/// The DLPack device type (DLDeviceType) the model's kernels run on: kDLCPU (1) for a model
+/// compiled for the CPU, kDLCUDA (2) for a device model whose kernels run on an NVIDIA GPU;
+/// kDLCPU for NULL. Loading a device model needs no GPU; creating a session of it loads the
+/// driver (libcuda.so.1) and uses GPU $TCC_CUDA_DEVICE (an ordinal, default 0, read once per
+/// process). Thread-safe.
+TCC_API int32_t tcc_model_device_type(const tcc_model *model);
+
+/// The number of kernel images of a device model (one per GPU architecture and format); 0 for
+/// a CPU model. Thread-safe.
+TCC_API int32_t tcc_model_num_device_images(const tcc_model *model);
+
+/// Copies the description of kernel image `index` (0 <= index < tcc_model_num_device_images)
+/// to *out_image: its architecture ("sm_90"), format (tcc_image_format) and size; its pointers
+/// live as long as the model. Fails with OUT_OF_RANGE for other indices. Thread-safe.
+TCC_API tcc_status tcc_model_device_image(const tcc_model *model, int32_t index,
+                                          tcc_device_image *out_image);
+
 /// One input or output of a model. All pointers are owned by the model and live as long as it.
 typedef struct tcc_tensor_info {
   const char *name;
@@ -290,7 +310,8 @@ typedef struct tcc_session_options {
   size_t size;
   /// Threads that run the model's parallel loops, counting the caller of tcc_session_run:
   /// 0 = one per core available to the process, 1 = everything runs on the caller's thread,
-  /// T > 1 = T - 1 worker threads created with the session (at most 1024).
+  /// T > 1 = T - 1 worker threads created with the session (at most 1024). A device model's
+  /// host code runs on the caller's thread alone: its sessions have 1 thread.
   int32_t num_threads;
   /// TCC_SESSION_FLAG_* bits; unknown bits are an error. (Appended after the first release:
   /// an options struct whose size ends before it means no flags.)
@@ -303,7 +324,7 @@ enum {
   /// computes each image alone (tcc_model_batch_symbol) runs one image at a time, and with
   /// several threads, several images at once, each on its own thread and workspace slot
   /// (its intermediates stay in cache and its threads never wait on each other). Results
-  /// are the same either way.
+  /// are the same either way. Device models always run the whole batch.
   TCC_SESSION_FLAG_WHOLE_BATCH = 1u << 0,
 };
 
@@ -332,7 +353,11 @@ TCC_API int32_t tcc_session_num_threads(const tcc_session *session);
 
 /// Runs the model. `inputs` and `outputs` are arrays of num_inputs / num_outputs pointers to
 /// DLTensors in the model's order; the counts must match the model. Every tensor must be on
-/// kDLCPU, of the model's dtype (lanes 1), rank and shape (static dims equal; symbolic dims
+/// kDLCPU or, for a device model, on its device (kDLCUDA with device_id $TCC_CUDA_DEVICE):
+/// those are passed to the kernels as they are, while CPU tensors are copied to device buffers
+/// that the session keeps (and grows when a run needs more) and outputs copied back once the
+/// GPU has finished; the run returns when all is done. Every tensor must be of the model's
+/// dtype (lanes 1), rank and shape (static dims equal; symbolic dims
 /// consistent and in range, see tcc_model_bind_symbols; output shapes as
 /// tcc_model_output_shapes says), compact row-major (strides NULL or equal to the row-major
 /// strides), aligned to its element size, with non-NULL data unless it has no elements.

@@ -36,3 +36,10 @@ func.func @concat_slice(%a: memref<?x64x55x55xf32>, %b: memref<?x128x55x55xf32>)
   memref.copy %a, %s : memref<?x64x55x55xf32> to memref<?x64x55x55xf32, strided<[387200, 3025, 55, 1], offset: 193600>>
   return
 }
+
+// A GPU's kernels (memcpy=false): even a contiguous copy becomes a linalg.copy, which runs
+// as a grid.
+// RUN: tcc-opt %s --tcc-expand-copies=memcpy=false | FileCheck %s --check-prefix=LOOPS
+// LOOPS-LABEL: func.func @contiguous
+// LOOPS-NOT: memref.copy
+// LOOPS: linalg.copy ins(%arg0 : memref<?x960x7x7xf32>) outs(%arg1 : memref<?x960x7x7xf32>)

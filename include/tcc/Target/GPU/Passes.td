@@ -25,6 +25,32 @@ def GpuDeviceConstants : Pass<"tcc-gpu-device-constants", "mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }
 
+def GpuLinalgToLoops : Pass<"tcc-gpu-linalg-to-loops", "mlir::ModuleOp"> {
+  let summary = "Linalg ops as one parallel loop over the outputs, reductions in registers";
+  let description = [{
+    Runs on buffers. Each linalg op becomes an `scf.parallel` over its parallel dims (one
+    iteration per output element, which tcc-gpu-form-grids gives a thread); inside, its
+    reduction dims are an `scf.for` nest whose iteration arguments carry the outputs'
+    values, loaded once before it and stored once after it, so that a thread accumulates a
+    dot product or a window in registers rather than in memory (what
+    `convert-linalg-to-parallel-loops` would do on every step). An op without parallel dims
+    (a full reduction) becomes the loop nest alone.
+    ```mlir
+    linalg.matmul ins(%a, %b : memref<?x64xf32>, memref<64x32xf32>) outs(%c : memref<?x32xf32>)
+    // becomes
+    scf.parallel (%i, %j) = (%c0, %c0) to (%m, %c32) step (%c1, %c1) {
+      %init = memref.load %c[%i, %j] : memref<?x32xf32>
+      %sum = scf.for %k = %c0 to %c64 step %c1 iter_args(%acc = %init) -> (f32) {
+        // %acc + %a[%i, %k] * %b[%k, %j]
+      }
+      memref.store %sum, %c[%i, %j] : memref<?x32xf32>
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::memref::MemRefDialect",
+                           "::mlir::affine::AffineDialect"];
+}
+
 def GpuFormGrids : Pass<"tcc-gpu-form-grids", "mlir::ModuleOp"> {
   let summary = "Turn each kernel's loop nests into 1-D GPU grids (gpu.launch)";
   let description = [{

@@ -4,6 +4,21 @@
 
 include "mlir/Pass/PassBase.td"
 
+def NvidiaLowerKernels : Pass<"tcc-nvidia-lower-kernels", "mlir::gpu::GPUModuleOp"> {
+  let summary = "The kernels of a gpu.module to the LLVM and NVVM dialects, without libdevice";
+  let description = [{
+    What `convert-gpu-to-nvvm` does (gpu.func as an NVVM kernel, thread and block ids as
+    PTX special registers, arith, cf, func and memref to LLVM), except for math: upstream
+    calls libdevice's `__nv_*` functions for math ops and forbids the LLVM intrinsics that
+    PTX has instructions for (floor, ceil, fabs, sqrt, ...). tcc's kernels get their
+    transcendental functions from tcc-approximate-math (the CPU's polynomials), so the rest
+    of math lowers to LLVM intrinsics, which the NVPTX backend turns into instructions
+    (`cvt.rmi.f32.f32`, `abs.f32`, `sqrt.rn.f32`, `fma.rn.f32`). Memrefs are passed as their
+    descriptors' fields, as `gpu-to-llvm` passes them on the host side.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect", "::mlir::NVVM::NVVMDialect"];
+}
+
 def NvidiaAssemble : Pass<"tcc-nvidia-assemble", "mlir::ModuleOp"> {
   let summary = "Check the PTX of each gpu.binary and add a cubin per architecture (ptxas)";
   let description = [{

@@ -1,0 +1,51 @@
+//===- LowerKernels.cpp - kernels to the LLVM and NVVM dialects, math without libdevice ---===//
+#include "tcc/Target/NVIDIA/Passes.h"
+
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
+#include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVM.h"
+#include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
+#include "mlir/Conversion/LLVMCommon/ConversionTarget.h"
+#include "mlir/Conversion/LLVMCommon/TypeConverter.h"
+#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Interfaces/DataLayoutInterfaces.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace tcc {
+#define GEN_PASS_DEF_NVIDIALOWERKERNELS
+#include "tcc/Target/NVIDIA/Passes.h.inc"
+} // namespace tcc
+
+using namespace mlir;
+
+namespace {
+struct NvidiaLowerKernelsPass : tcc::impl::NvidiaLowerKernelsBase<NvidiaLowerKernelsPass> {
+  void runOnOperation() override {
+    gpu::GPUModuleOp module = getOperation();
+    MLIRContext *ctx = &getContext();
+    LowerToLLVMOptions options(ctx, DataLayout(cast<DataLayoutOpInterface>(module.getOperation())));
+    LLVMTypeConverter converter(ctx, options);
+    configureGpuToNVVMTypeConverter(converter);
+    RewritePatternSet patterns(ctx);
+    arith::populateArithToLLVMConversionPatterns(converter, patterns);
+    cf::populateControlFlowToLLVMConversionPatterns(converter, patterns);
+    populateFuncToLLVMConversionPatterns(converter, patterns);
+    populateFinalizeMemRefToLLVMConversionPatterns(converter, patterns);
+    // Above the libdevice calls that populateGpuToNVVMConversionPatterns adds for math.
+    populateMathToLLVMConversionPatterns(converter, patterns, /*approximateLog1p=*/true,
+                                         /*benefit=*/2);
+    populateGpuToNVVMConversionPatterns(converter, patterns);
+    LLVMConversionTarget target(*ctx);
+    target.addLegalDialect<NVVM::NVVMDialect>();
+    target.addIllegalDialect<gpu::GPUDialect>();
+    target.addIllegalOp<func::FuncOp>();
+    target.addLegalOp<gpu::GPUModuleOp>();
+    if (failed(applyPartialConversion(module, target, std::move(patterns))))
+      signalPassFailure();
+  }
+};
+} // namespace

@@ -1,0 +1,189 @@
+//===- model_device.c - the device fields of a descriptor: which device, which kernels ---===//
+//
+// A device model (model_abi.h: device_type other than kDLCPU) carries its kernels as images
+// for the driver, which reads them without knowing their size: so every image is checked here
+// to end where its size says, and every name and count to be in range, when the model is
+// loaded and before any driver is asked for anything. A descriptor that predates the fields,
+// or leaves device_type 0, is a CPU model.
+//
+//===------------------------------------------------------------------------------------===//
+#include "model_internal.h"
+#include "status_internal.h"
+
+#include <stddef.h>
+#include <string.h>
+
+#if UINTPTR_MAX == UINT64_MAX
+_Static_assert(offsetof(tcc_model_descriptor, device_type) == TCC_MODEL_DESCRIPTOR_V3_SIZE,
+               "device_type follows compute_symbols");
+#endif
+
+/// Where the device fields end: a descriptor has all of them or none.
+#define DEVICE_FIELDS_END                                                                          \
+  (offsetof(tcc_model_descriptor, device_constants_size) +                                         \
+   sizeof(((tcc_model_descriptor *)0)->device_constants_size))
+
+int32_t tcc_descriptor_device_type(const tcc_model_descriptor *d) {
+  return d->size >= DEVICE_FIELDS_END && d->device_type != 0 ? d->device_type : (int32_t)kDLCPU;
+}
+
+/// Limits beyond which a device model's counts are treated as corrupt.
+#define MAX_DEVICE_IMAGES 64
+#define MAX_DEVICE_KERNELS 65536
+
+/// Checks one device image: architecture, format, data and size, and that its data is what the
+/// format says (PTX text ends within its size; a cubin starts with an ELF header whose tables
+/// lie within its size), so that the driver never reads past the image.
+static tcc_status validate_device_image(const char *where, int32_t i,
+                                        const tcc_device_image *image) {
+  if (!image->arch || !image->arch[0])
+    return tcc_make_status(TCC_STATUS_INVALID_MODEL, "%s: device image %d has %s arch", where,
+                           (int)i, image->arch ? "an empty" : "a null");
+  const char *format = image->format == TCC_IMAGE_PTX     ? "PTX"
+                       : image->format == TCC_IMAGE_CUBIN ? "cubin"
+                                                          : NULL;
+  if (!format)
+    return tcc_make_status(TCC_STATUS_INVALID_MODEL,
+                           "%s: device image %d (%s) has the unknown format %d, expected %d "
+                           "(PTX) or %d (cubin)",
+                           where, (int)i, image->arch, (int)image->format, TCC_IMAGE_PTX,
+                           TCC_IMAGE_CUBIN);
+  if (image->size <= 0 || !image->data)
+    return tcc_make_status(TCC_STATUS_INVALID_MODEL,
+                           "%s: device image %d (%s %s) has size %lld and %s data, expected a "
+                           "size > 0 and data",
+                           where, (int)i, image->arch, format, (long long)image->size,
+                           image->data ? "non-null" : "null");
+  if ((uint64_t)image->size > SIZE_MAX)
+    return tcc_make_status(TCC_STATUS_INVALID_MODEL, "%s: device image %d (%s %s) is too large",
+                           where, (int)i, image->arch, format);
+  size_t size = (size_t)image->size;
+  if (image->format == TCC_IMAGE_PTX) {
+    if (!memchr(image->data, '\0', size))
+      return tcc_make_status(TCC_STATUS_INVALID_MODEL,
+                             "%s: device image %d (%s PTX) is not NUL-terminated within its %lld "
+                             "bytes",
+                             where, (int)i, image->arch, (long long)image->size);
+    return NULL;
+  }
+  // A cubin is an ELF64 file: its section and program header tables must lie inside it.
+  const unsigned char *bytes = image->data;
+  int elf = size >= 64 && memcmp(bytes, "\177ELF", 4) == 0 && bytes[4] == 2 /* 64-bit */ &&
+            bytes[5] == 1 /* little-endian, as the hosts */;
+  for (int table = 0; elf && table < 2; ++table) {
+    uint64_t offset = 0;
+    uint16_t entry_size = 0;
+    uint16_t count = 0;
+    memcpy(&offset, bytes + (table ? 0x28 : 0x20), sizeof(offset)); // e_shoff : e_phoff
+    memcpy(&entry_size, bytes + (table ? 0x3a : 0x36), sizeof(entry_size));
+    memcpy(&count, bytes + (table ? 0x3c : 0x38), sizeof(count));
+    uint64_t extent = (uint64_t)entry_size * count;
+    elf = offset <= size && extent <= size - offset;
+  }
+  if (!elf)
+    return tcc_make_status(TCC_STATUS_INVALID_MODEL,
+                           "%s: device image %d (%s cubin, %lld bytes) is not a 64-bit ELF file "
+                           "whose headers lie within its size",
+                           where, (int)i, image->arch, (long long)image->size);
+  return NULL;
+}
+
+tcc_status tcc_validate_device_fields(const char *where, const tcc_model_descriptor *d,
+                                      const tcc_device **out_device) {
+  if (d->size <= TCC_MODEL_DESCRIPTOR_V3_SIZE) {
+    *out_device = &tcc_cpu_device;
+    return NULL;
+  }
+  if (d->size < DEVICE_FIELDS_END)
+    return tcc_make_status(TCC_STATUS_INVALID_MODEL,
+                           "%s: the model's descriptor has %u bytes: it ends inside the device "
+                           "fields (expected %d, or at least %zu)",
+                           where, (unsigned)d->size, TCC_MODEL_DESCRIPTOR_V3_SIZE,
+                           DEVICE_FIELDS_END);
+  int32_t type = tcc_descriptor_device_type(d);
+  if (type == kDLCPU) {
+    if (d->num_device_images != 0 || d->num_device_kernels != 0 || d->device_constants_size != 0)
+      return tcc_make_status(TCC_STATUS_INVALID_MODEL,
+                             "%s: a CPU model (device_type %d) has num_device_images %d, "
+                             "num_device_kernels %d and device_constants_size %lld, expected 0",
+                             where, (int)d->device_type, (int)d->num_device_images,
+                             (int)d->num_device_kernels, (long long)d->device_constants_size);
+    *out_device = &tcc_cpu_device;
+    return NULL;
+  }
+  const tcc_device *device = NULL;
+  tcc_status lookup = tcc_device_for_type((DLDeviceType)type, &device);
+  if (lookup) {
+    tcc_status_free(lookup);
+    return tcc_make_status(TCC_STATUS_UNIMPLEMENTED,
+                           "%s: the model's device_type is %d (%s, %s): this runtime has no "
+                           "backend for it",
+                           where, (int)type, tcc_device_type_name((DLDeviceType)type),
+                           tcc_device_type_enumerator((DLDeviceType)type));
+  }
+  if (d->num_device_images < 1 || d->num_device_images > MAX_DEVICE_IMAGES)
+    return tcc_make_status(TCC_STATUS_INVALID_MODEL,
+                           "%s: num_device_images is %d, expected 1 to %d for a device model "
+                           "(device_type %d)",
+                           where, (int)d->num_device_images, MAX_DEVICE_IMAGES, (int)type);
+  if (!d->device_images)
+    return tcc_make_status(TCC_STATUS_INVALID_MODEL,
+                           "%s: num_device_images is %d but device_images is null", where,
+                           (int)d->num_device_images);
+  for (int32_t i = 0; i < d->num_device_images; ++i) {
+    tcc_status status = validate_device_image(where, i, &d->device_images[i]);
+    if (status)
+      return status;
+  }
+  if (d->num_device_kernels < 1 || d->num_device_kernels > MAX_DEVICE_KERNELS)
+    return tcc_make_status(TCC_STATUS_INVALID_MODEL,
+                           "%s: num_device_kernels is %d, expected 1 to %d for a device model "
+                           "(device_type %d)",
+                           where, (int)d->num_device_kernels, MAX_DEVICE_KERNELS, (int)type);
+  if (!d->device_kernel_names)
+    return tcc_make_status(TCC_STATUS_INVALID_MODEL,
+                           "%s: num_device_kernels is %d but device_kernel_names is null", where,
+                           (int)d->num_device_kernels);
+  for (int32_t k = 0; k < d->num_device_kernels; ++k)
+    if (!d->device_kernel_names[k] || !d->device_kernel_names[k][0])
+      return tcc_make_status(TCC_STATUS_INVALID_MODEL, "%s: device_kernel_names[%d] is %s", where,
+                             (int)k, d->device_kernel_names[k] ? "empty" : "null");
+  if (d->device_constants_size < 0 || (d->device_constants_size > 0 && !d->device_constants))
+    return tcc_make_status(TCC_STATUS_INVALID_MODEL,
+                           "%s: device_constants_size is %lld and device_constants is %s, "
+                           "expected a size >= 0 and data when it is > 0",
+                           where, (long long)d->device_constants_size,
+                           d->device_constants ? "non-null" : "null");
+  // What a device model cannot have (model_abi.h): the runtime would touch device memory from
+  // the host for each of them.
+  if (d->num_parameters != 0)
+    return tcc_make_status(TCC_STATUS_INVALID_MODEL,
+                           "%s: a device model cannot have parameters (num_parameters is %d)",
+                           where, (int)d->num_parameters);
+  for (int32_t s = 0; s < d->num_symbols; ++s)
+    if (tcc_descriptor_symbol_computed(d, s))
+      return tcc_make_status(TCC_STATUS_INVALID_MODEL,
+                             "%s: a device model cannot have computed symbols (symbol_computed "
+                             "marks symbol %d '%s')",
+                             where, (int)s, d->symbols[s].name);
+  for (int side = 0; side < 2; ++side) {
+    int32_t count = side == 0 ? d->num_inputs : d->num_outputs;
+    for (int32_t i = 0; i < count; ++i) {
+      const tcc_tensor_desc *t = side == 0 ? &d->inputs[i] : &d->outputs[i];
+      const char *kind = side == 0 ? "input" : "output";
+      if (t->dtype == TCC_DTYPE_STRING)
+        return tcc_make_status(TCC_STATUS_INVALID_MODEL,
+                               "%s: a device model cannot have string tensors (%s %d '%s' has "
+                               "dtype string)",
+                               where, kind, (int)i, t->name);
+      for (int32_t k = 0; k < t->rank && t->dim_symbols; ++k)
+        if (t->dim_symbols[k] == TCC_DIM_DATA_DEPENDENT)
+          return tcc_make_status(TCC_STATUS_INVALID_MODEL,
+                                 "%s: a device model cannot have data-dependent output dims "
+                                 "(%s %d '%s' dim %d)",
+                                 where, kind, (int)i, t->name, (int)k);
+    }
+  }
+  *out_device = device;
+  return NULL;
+}

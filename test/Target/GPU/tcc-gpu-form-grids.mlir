@@ -1,0 +1,99 @@
+// RUN: tcc-opt %s --split-input-file --tcc-gpu-form-grids --verify-diagnostics | FileCheck %s
+
+// A 2-D parallel loop: one 1-D grid of ceil(n * 16 / 256) blocks, launched when non-empty;
+// the thread's number split row-major (the last dim fastest); the import table becomes
+// the first argument of the kernel and of @main, which passes it on.
+// CHECK-LABEL: func.func private @kernel_0
+// CHECK-SAME: (%[[IMPORTS:.*]]: !llvm.ptr, %[[OUT:.*]]: memref<?x16xf32>, %[[IN:.*]]: memref<?x16xf32>)
+// CHECK: %[[N:.*]] = memref.dim %[[OUT]]
+// CHECK: %[[TOTAL:.*]] = arith.muli %[[N]], %c16
+// CHECK: %[[GRID:.*]] = arith.ceildivui %[[TOTAL]], %c256
+// CHECK: %[[NONEMPTY:.*]] = arith.cmpi sgt, %[[TOTAL]], %c0
+// CHECK: scf.if %[[NONEMPTY]] {
+// CHECK:   gpu.launch blocks(%[[BX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[GRID]], %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) threads(%[[TX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %c256{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}})
+// CHECK:     %[[BASE:.*]] = arith.muli %[[BX]], %c256
+// CHECK:     %[[K:.*]] = arith.addi %[[BASE]], %[[TX]]
+// CHECK:     %[[IN_RANGE:.*]] = arith.cmpi ult, %[[K]], %[[TOTAL]]
+// CHECK:     scf.if %[[IN_RANGE]] {
+// CHECK:       %[[J:.*]] = arith.remui %[[K]], %c16
+// CHECK:       %[[I:.*]] = arith.divui %[[K]], %c16
+// CHECK:       memref.load %[[IN]][%[[I]], %[[J]]]
+// CHECK:       memref.store
+// CHECK:     gpu.terminator
+// CHECK-LABEL: func.func @main
+// CHECK-SAME: (%[[MAIN_IMPORTS:.*]]: !llvm.ptr,
+// CHECK: call @kernel_0(%[[MAIN_IMPORTS]],
+module {
+  func.func private @kernel_0(%out: memref<?x16xf32>, %in: memref<?x16xf32>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c16 = arith.constant 16 : index
+    %n = memref.dim %out, %c0 : memref<?x16xf32>
+    scf.parallel (%i, %j) = (%c0, %c0) to (%n, %c16) step (%c1, %c1) {
+      %v = memref.load %in[%i, %j] : memref<?x16xf32>
+      %w = arith.addf %v, %v : f32
+      memref.store %w, %out[%i, %j] : memref<?x16xf32>
+      scf.reduce
+    }
+    return
+  }
+  func.func @main(%out: memref<?x16xf32>, %in: memref<?x16xf32>) {
+    call @kernel_0(%out, %in) : (memref<?x16xf32>, memref<?x16xf32>) -> ()
+    return
+  }
+}
+
+// -----
+
+// Sequential work (a loop that carries a value, then a store of it) runs in one launch
+// of one thread; the host keeps the pure index arithmetic.
+// CHECK-LABEL: func.func @main
+// CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %c1{{.*}}, {{.*}}) threads({{.*}}) in ({{.*}} = %c1{{.*}},
+// CHECK:   scf.for
+// CHECK:   memref.store
+// CHECK:   gpu.terminator
+// CHECK-NOT: gpu.launch
+module {
+  func.func @main(%x: memref<?xf32>, %s: memref<f32>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %zero = arith.constant 0.0 : f32
+    %n = memref.dim %x, %c0 : memref<?xf32>
+    %sum = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (f32) {
+      %v = memref.load %x[%i] : memref<?xf32>
+      %a = arith.addf %acc, %v : f32
+      scf.yield %a : f32
+    }
+    memref.store %sum, %s[] : memref<f32>
+    return
+  }
+}
+
+// -----
+
+// A value read from device memory that host code needs is an error.
+module {
+  func.func @main(%flag: memref<i1>, %out: memref<4xf32>) {
+    // expected-error @+1 {{a GPU model's host code would need this value from device memory (a data-dependent extent or condition), which is not supported yet}}
+    %f = memref.load %flag[] : memref<i1>
+    func.call @use(%f) : (i1) -> ()
+    return
+  }
+  func.func private @use(%f: i1)
+}
+
+// -----
+
+// Control flow around kernel calls is not run on the host yet.
+module {
+  func.func private @kernel(%out: memref<4xf32>) {
+    return
+  }
+  func.func @main(%cond: i1, %out: memref<4xf32>) {
+    // expected-error @+1 {{a GPU model cannot yet run control flow around kernels on the host (ONNX If or Loop): 'scf.if' holds kernel calls}}
+    scf.if %cond {
+      func.call @kernel(%out) : (memref<4xf32>) -> ()
+    }
+    return
+  }
+}

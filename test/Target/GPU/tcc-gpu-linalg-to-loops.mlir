@@ -1,0 +1,76 @@
+// RUN: tcc-opt %s --split-input-file --tcc-gpu-linalg-to-loops | FileCheck %s
+
+// A matmul: one iteration per output element, the dot product in an iteration argument,
+// the output loaded once and stored once.
+// CHECK-LABEL: func.func @matmul
+// CHECK: scf.parallel (%[[I:.*]], %[[J:.*]]) = (%{{.*}}, %{{.*}}) to (%{{.*}}, %{{.*}})
+// CHECK:   %[[INIT:.*]] = memref.load %arg2[%[[I]], %[[J]]] : memref<?x32xf32>
+// CHECK:   %[[SUM:.*]] = scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %[[INIT]]) -> (f32)
+// CHECK:     %[[A:.*]] = memref.load %arg0[%[[I]], %[[K]]]
+// CHECK:     %[[B:.*]] = memref.load %arg1[%[[K]], %[[J]]]
+// CHECK:     %[[P:.*]] = arith.mulf %[[A]], %[[B]]
+// CHECK:     %[[S:.*]] = arith.addf %[[ACC]], %[[P]]
+// CHECK:     scf.yield %[[S]]
+// CHECK:   memref.store %[[SUM]], %arg2[%[[I]], %[[J]]]
+// CHECK-NOT: linalg.
+func.func @matmul(%a: memref<?x64xf32>, %b: memref<64x32xf32>, %c: memref<?x32xf32>) {
+  linalg.matmul ins(%a, %b : memref<?x64xf32>, memref<64x32xf32>) outs(%c : memref<?x32xf32>)
+  return
+}
+
+// -----
+
+// An elementwise op that does not read its output: no load of it; linalg.index is the
+// loop index.
+#map = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-LABEL: func.func @elementwise
+// CHECK: scf.parallel (%[[I:.*]], %[[J:.*]]) =
+// CHECK-NOT: memref.load %arg1
+// CHECK: %[[X:.*]] = memref.load %arg0[%[[I]], %[[J]]]
+// CHECK: %[[F:.*]] = arith.index_cast %[[J]] : index to i32
+// CHECK: memref.store %{{.*}}, %arg1[%[[I]], %[[J]]]
+func.func @elementwise(%x: memref<4x8xf32>, %y: memref<4x8xf32>) {
+  linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel", "parallel"]}
+      ins(%x : memref<4x8xf32>) outs(%y : memref<4x8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %j = linalg.index 1 : index
+    %i = arith.index_cast %j : index to i32
+    %f = arith.sitofp %i : i32 to f32
+    %r = arith.addf %in, %f : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+// -----
+
+// A full reduction: the loop nest alone (no parallel dims), which one thread runs.
+#in = affine_map<(d0) -> (d0)>
+#out = affine_map<(d0) -> ()>
+// CHECK-LABEL: func.func @sum
+// CHECK-NOT: scf.parallel
+// CHECK: %[[INIT:.*]] = memref.load %arg1[] : memref<f32>
+// CHECK: %[[SUM:.*]] = scf.for {{.*}} iter_args(%{{.*}} = %[[INIT]]) -> (f32)
+// CHECK: memref.store %[[SUM]], %arg1[] : memref<f32>
+func.func @sum(%x: memref<?xf32>, %s: memref<f32>) {
+  linalg.generic {indexing_maps = [#in, #out], iterator_types = ["reduction"]}
+      ins(%x : memref<?xf32>) outs(%s : memref<f32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %r = arith.addf %acc, %in : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+// -----
+
+// A fill: its scalar input is used as it is.
+// CHECK-LABEL: func.func @fill
+// CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK: scf.parallel (%[[I:.*]]) =
+// CHECK: memref.store %[[ZERO]], %arg0[%[[I]]]
+func.func @fill(%y: memref<?xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%y : memref<?xf32>)
+  return
+}
