@@ -2,7 +2,7 @@
 //
 //   tcc-run MODEL.so [--input FILE.npy]... [--output-dir DIR] [--compare REF.npy]...
 //                    [--rtol R] [--atol A] [--benchmark N] [--warmup W] [--threads T]
-//                    [--whole-batch]
+//                    [--whole-batch] [--device cpu|cuda[:N]] [--info]
 //
 // Inputs are given in the model's input order. --output-dir writes DIR/output_<k>.npy;
 // --compare checks output k against the k-th reference (|a - b| <= atol + rtol |b|, NaN equal
@@ -10,9 +10,13 @@
 // prints one JSON line, as ../shared/bench/ort-run.js does:
 //   {"model":"m.so","threads":T,"runs":N,"median_ms":...,"min_ms":...,"max_ms":...}
 //
+// A device model (compiled for a GPU) runs on GPU $TCC_CUDA_DEVICE, or N with --device cuda:N;
+// the .npy tensors stay in CPU memory and the runtime copies them to the GPU and back.
+// --device also checks that the model was compiled for that device.
+//
 // Exit status: 0 success, 1 an error (`tcc-run: error: <message>` on stderr) or a --compare
 // mismatch, 2 the command line is wrong (including a number of --input files that differs
-// from the model's inputs).
+// from the model's inputs, or a --device the model was not compiled for).
 //
 // Plain C++17 on the runtime's C API: no MLIR or LLVM, so it ships next to compiled models.
 //
@@ -29,6 +33,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <string>
@@ -51,6 +56,7 @@ struct Options {
   int threads = 0;
   bool wholeBatch = false;
   bool info = false;
+  std::string device; // --device: "", "cpu", "cuda" or "cuda:N"
 };
 
 /// Thrown to end the program with `code` after printing `message` as an error.
@@ -309,13 +315,40 @@ void printOutputs(tcc_model *model, const std::vector<Tensor> &outputs) {
   }
 }
 
-/// --info: what the model was compiled for, its symbols (with their ranges), inputs and
-/// outputs.
+/// A DLPack device type for messages: "CUDA (kDLCUDA)".
+std::string deviceTypeName(int32_t type) {
+  switch (type) {
+  case kDLCPU:
+    return "CPU (kDLCPU)";
+  case kDLCUDA:
+    return "CUDA (kDLCUDA)";
+  default:
+    return "device type " + std::to_string(type);
+  }
+}
+
+/// --info: what the model was compiled for (and, for a device model, its kernel images), its
+/// symbols (with their ranges), inputs and outputs.
 void printInfo(const tcc_model *model) {
   auto text = [](const char *s) { return s && *s ? s : "?"; };
   std::printf("target %s, cpu %s, requires %s (tcc %s)\n", text(tcc_model_target_triple(model)),
               text(tcc_model_cpu(model)), text(tcc_model_cpu_features(model)),
               text(tcc_model_tcc_version(model)));
+  int32_t deviceType = tcc_model_device_type(model);
+  if (deviceType != kDLCPU) {
+    int32_t numImages = tcc_model_num_device_images(model);
+    std::printf("device %s: kernels in %d image%s\n", deviceTypeName(deviceType).c_str(),
+                numImages, numImages == 1 ? "" : "s");
+    for (int32_t i = 0; i < numImages; ++i) {
+      tcc_device_image image{};
+      check(tcc_model_device_image(model, i, &image));
+      const char *format = image.format == TCC_IMAGE_PTX     ? "PTX"
+                           : image.format == TCC_IMAGE_CUBIN ? "cubin"
+                                                             : "unknown format";
+      std::printf("image %d: %s %s, %lld bytes\n", i, text(image.arch), format,
+                  static_cast<long long>(image.size));
+    }
+  }
   int32_t numSymbols = tcc_model_num_symbols(model);
   for (int32_t s = 0; s < numSymbols; ++s) {
     tcc_symbol_info info{};
@@ -359,6 +392,13 @@ int runTool(const Options &options) {
   tcc_model *rawModel = nullptr;
   check(tcc_model_load(options.model.c_str(), nullptr, &rawModel));
   std::unique_ptr<tcc_model, ModelDeleter> model(rawModel);
+  if (!options.device.empty()) {
+    int32_t wanted = options.device == "cpu" ? kDLCPU : kDLCUDA;
+    int32_t actual = tcc_model_device_type(model.get());
+    if (actual != wanted)
+      fail(kExitUsage, "--device " + options.device + ": the model was compiled for " +
+                           deviceTypeName(actual));
+  }
   if (options.info) {
     printInfo(model.get());
     if (options.inputs.empty())
@@ -480,6 +520,9 @@ int main(int argc, char **argv) {
       ->check(CLI::Range(0, 1024));
   app.add_flag("--whole-batch", options.wholeBatch,
                "run the whole batch at once, even when the model may run image by image");
+  app.add_option("--device", options.device,
+                 "cpu, or cuda[:N]: the device the model was compiled for, and the GPU to run "
+                 "it on (N, as TCC_CUDA_DEVICE; default 0)");
   app.add_flag("--info", options.info,
                "print the model's symbols (with their ranges), inputs, outputs and parameters; "
                "with no "
@@ -502,6 +545,21 @@ int main(int argc, char **argv) {
       return kExitUsage;
     }
   }
+  // --device cuda:N picks the GPU before the runtime first reads TCC_CUDA_DEVICE.
+  const std::string cudaPrefix = "cuda:";
+  bool ordinal = options.device.rfind(cudaPrefix, 0) == 0 &&
+                 options.device.size() > cudaPrefix.size() &&
+                 options.device.size() <= cudaPrefix.size() + 9 &&
+                 options.device.find_first_not_of("0123456789", cudaPrefix.size()) ==
+                     std::string::npos;
+  if (!options.device.empty() && options.device != "cpu" && options.device != "cuda" &&
+      !ordinal) {
+    std::cerr << "tcc-run: error: --device is '" << options.device
+              << "', expected cpu, cuda or cuda:N (N a GPU ordinal)\n";
+    return kExitUsage;
+  }
+  if (ordinal)
+    setenv("TCC_CUDA_DEVICE", options.device.c_str() + cudaPrefix.size(), 1);
   try {
     return runTool(options);
   } catch (const Failure &failure) {
