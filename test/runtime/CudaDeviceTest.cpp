@@ -27,7 +27,10 @@ bool driverLoads() {
   return library != nullptr;
 }
 
-/// Whether the CUDA device works here (a driver and a GPU); if not, *why says why.
+const tcc_model_descriptor &addCudaDescriptor();
+
+/// Whether the CUDA device works here (a driver and a GPU that runs add_cuda's sm_80 PTX);
+/// if not, *why says why.
 bool gpuWorks(std::string *why) {
   tcc_device_queue *queue = nullptr;
   Status status(cuda()->create_queue(cuda(), 1, &queue));
@@ -36,6 +39,13 @@ bool gpuWorks(std::string *why) {
     return false;
   }
   cuda()->destroy_queue(cuda(), queue);
+  tcc_device_module *module = nullptr;
+  status.reset(cuda()->load_module(cuda(), &addCudaDescriptor(), &module));
+  if (status) {
+    *why = tcc_status_message(status.get());
+    return false;
+  }
+  cuda()->unload_module(cuda(), module);
   return true;
 }
 
@@ -565,6 +575,9 @@ TEST_CASE("launch_kernel checks its grid, block and kernel", "[cuda][gpu][launch
   int64_t zero = 0;
   void *emptyArgs[] = {&nothing, &nothing, &zero};
   REQUIRE_OK(cuda()->launch_kernel(cuda(), queue, module, 0, 1, 32, 0, emptyArgs));
+  // Beyond 48 KiB of dynamic shared memory the kernel asks for it first (sm_80: up to 163 KiB).
+  REQUIRE_OK(cuda()->launch_kernel(cuda(), queue, module, 0, 2, 32, 100 * 1024, emptyArgs));
+  REQUIRE_OK(cuda()->launch_kernel(cuda(), queue, module, 0, 2, 32, 64 * 1024, emptyArgs));
   REQUIRE_OK(cuda()->synchronize(cuda(), queue));
   cuda()->destroy_queue(cuda(), queue);
   cuda()->unload_module(cuda(), module);
@@ -591,13 +604,17 @@ TEST_CASE("load_module picks an image for the GPU, or says why none fits",
   d.device_images = both;
   REQUIRE_OK(cuda()->load_module(cuda(), &d, &module));
   cuda()->unload_module(cuda(), module);
+  module = nullptr;
   // PTX that does not compile: the JIT compiler's log is in the message.
-  tcc_device_image broken[] = {{"sm_80", TCC_IMAGE_PTX, 0, "this is not PTX", 16}};
+  static const char brokenPtx[] = ".version 7.0\n.target sm_80\n.address_size 64\n"
+                                  ".visible .entry broken() { ret }\n";
+  tcc_device_image broken[] = {{"sm_80", TCC_IMAGE_PTX, 0, brokenPtx, sizeof(brokenPtx)}};
   d.device_images = broken;
   d.num_device_images = 1;
   requireError(cuda()->load_module(cuda(), &d, &module), TCC_STATUS_INVALID_MODEL,
-               {"cuda device: load_module: cannot load the sm_80 PTX image (16 bytes) on sm_",
-                "cuModuleLoadDataEx failed: CUDA_ERROR_INVALID_PTX"});
+               {"cuda device: load_module: cannot load the sm_80 PTX image (" +
+                    std::to_string(sizeof(brokenPtx)) + " bytes) on sm_",
+                "cuModuleLoadDataEx failed: CUDA_ERROR_INVALID_PTX", "the JIT compiler says: "});
   // A kernel name the image lacks.
   const char *const missing[] = {"add_kernel", "no_such_kernel"};
   d = addCudaDescriptor();
