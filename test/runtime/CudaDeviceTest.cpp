@@ -11,8 +11,10 @@
 #include "device.h"
 #include "session_internal.h"
 
+#include <atomic>
 #include <cstring>
 #include <dlfcn.h>
+#include <thread>
 
 using namespace tcc_test;
 
@@ -470,6 +472,31 @@ TEST_CASE("add_cuda runs on the GPU with CPU tensors, reusing its device buffers
   HostTensor<float> w({1}, kFloat32);
   requireError(tcc_session_read_parameter(session.get(), "w", w.get()), TCC_STATUS_INVALID_ARGUMENT,
                {"the model has no parameter 'w'"});
+}
+
+TEST_CASE("sessions of add_cuda run on several threads at once", "[cuda][gpu][session]") {
+  REQUIRE_GPU();
+  Model model = loadModel("add_cuda");
+  std::vector<std::thread> threads;
+  std::atomic<int> failures{0};
+  for (int k = 0; k < 4; ++k)
+    threads.emplace_back([&model, &failures, k] {
+      // Each thread its own session; the driver's context is made current on each.
+      tcc_session *session = nullptr;
+      Status status(tcc_session_create(model.get(), nullptr, &session));
+      for (int run = 0; !status && run < 20; ++run) {
+        AddCudaTensors t(1000 + 100 * k + run);
+        status.reset(t.run(session));
+        if (!status && !t.doubled())
+          failures++;
+      }
+      if (status)
+        failures++;
+      tcc_session_release(session);
+    });
+  for (std::thread &thread : threads)
+    thread.join();
+  CHECK(failures == 0);
 }
 
 TEST_CASE("add_cuda takes tensors in GPU memory as they are", "[cuda][gpu][session]") {
