@@ -43,7 +43,7 @@ LogicalResult KernelDialect::verifyOperationAttribute(Operation *op, NamedAttrib
                              << op->getName() << "'";
     return success();
   }
-  if (name == kCheckMessagesAttrName) {
+  if (name == kCheckMessagesAttrName || name == kDeviceCheckMessagesAttrName) {
     auto messages = dyn_cast<ArrayAttr>(attribute.getValue());
     if (!messages || !llvm::all_of(messages, [](Attribute a) { return isa<StringAttr>(a); }))
       return op->emitError() << "'" << name << "' expects an array of strings, got "
@@ -122,7 +122,8 @@ LogicalResult KernelDialect::verifyOperationAttribute(Operation *op, NamedAttrib
                              << value;
     return success();
   }
-  if (name == kSymbolAttrName || name == kWorkspaceAttrName || name == kDeviceConstantsAttrName)
+  if (name == kSymbolAttrName || name == kWorkspaceAttrName || name == kDeviceConstantsAttrName ||
+      name == kDeviceStatusAttrName)
     return op->emitError() << "'" << name << "' is an argument attribute, not one of '"
                            << op->getName() << "'";
   return op->emitError() << "unknown attribute '" << name << "' of the kernel dialect";
@@ -140,7 +141,8 @@ LogicalResult KernelDialect::verifyRegionArgAttribute(Operation *op, unsigned re
                              << attribute.getValue();
     return success();
   }
-  if (name == kWorkspaceAttrName || name == kDeviceConstantsAttrName) {
+  if (name == kWorkspaceAttrName || name == kDeviceConstantsAttrName ||
+      name == kDeviceStatusAttrName) {
     if (!isa<UnitAttr>(attribute.getValue()))
       return op->emitError() << "'" << name << "' of argument " << argument
                              << " expects no value, got " << attribute.getValue();

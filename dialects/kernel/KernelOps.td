@@ -39,7 +39,9 @@ def Kernel_Dialect : Dialect {
     import-table bytes the model's string functions need).
 
     A device model's contract (GPU targets, lib/Target/GPU): `kernel.device_constants` on
-    @main's argument that holds the device's copy of the weights; on the module,
+    @main's argument that holds the device's copy of the weights, `kernel.device_status` on
+    the one that holds the run's check status (device-side checks); on the module,
+    `kernel.device_check_messages` (their messages, in code order),
     `kernel.device_constants_size` (its bytes), `kernel.device_kernels` (the kernel names, in
     the order of the indices the host code launches them by) and `kernel.device_images` (one
     dictionary per image: `arch` and `format` ("ptx" or "cubin") strings and `symbol`, the
@@ -63,6 +65,9 @@ def Kernel_Dialect : Dialect {
         "kernel.device_constants_size";
     static constexpr ::llvm::StringLiteral kDeviceKernelsAttrName = "kernel.device_kernels";
     static constexpr ::llvm::StringLiteral kDeviceImagesAttrName = "kernel.device_images";
+    static constexpr ::llvm::StringLiteral kDeviceStatusAttrName = "kernel.device_status";
+    static constexpr ::llvm::StringLiteral kDeviceCheckMessagesAttrName =
+        "kernel.device_check_messages";
   }];
 }
 

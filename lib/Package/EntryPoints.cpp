@@ -81,7 +81,8 @@ void routeOutputExtents(llvm::Module &module, llvm::Function &main) {
 
 EntryPoints tcc::package::buildEntryPoints(llvm::Module &module, const ModelInterface &interface,
                                            llvm::ArrayRef<std::string> messages,
-                                           uint64_t stringTableSize, bool deviceConstants) {
+                                           uint64_t stringTableSize, bool deviceConstants,
+                                           bool deviceStatus) {
   llvm::LLVMContext &context = module.getContext();
   llvm::Function *main = module.getFunction("main");
   llvm::Function *workspaceSize = module.getFunction("workspace_size");
@@ -172,6 +173,9 @@ EntryPoints tcc::package::buildEntryPoints(llvm::Module &module, const ModelInte
   if (deviceConstants) // the session's device copy of the weights
     pushBuffer(ir.CreateLoad(b.ptr, ir.CreateStructGEP(importTableType(context), imports,
                                                        abi::kImport_device_constants)));
+  if (deviceStatus) // the run's device-side check status
+    pushBuffer(ir.CreateLoad(b.ptr, ir.CreateStructGEP(importTableType(context), imports,
+                                                       abi::kImport_device_status)));
   llvm::Value *status = ir.CreateCall(main, args);
   ir.CreateCondBr(ir.CreateICmpEQ(status, llvm::ConstantInt::get(b.i32, 0)), done, failed);
 

@@ -19,11 +19,12 @@ struct EntryPoints {
 /// @main's data-dependent extents to the import table. `messages` are the run-time checks'
 /// messages in status order; `stringTableSize` > 0 makes run refuse an import table smaller
 /// than that (one without the string functions the model calls).
-/// A device model's @main also takes the device constants (imports->device_constants) after
-/// the workspace (`deviceConstants`).
+/// A device model's @main also takes, after the workspace, the device constants
+/// (imports->device_constants, `deviceConstants`) and then the check status word
+/// (imports->device_status, `deviceStatus`).
 EntryPoints buildEntryPoints(llvm::Module &module, const ModelInterface &interface,
                              llvm::ArrayRef<std::string> messages, uint64_t stringTableSize,
-                             bool deviceConstants = false);
+                             bool deviceConstants = false, bool deviceStatus = false);
 
 /// Writes compute_symbols, which calls @data_symbols with the bound symbol values and the
 /// inputs and stores the `computed` symbols' values; null (with `error`) when @data_symbols

@@ -94,6 +94,20 @@ LogicalResult describeDevice(ModuleOp mlirModule, llvm::Module &module, IRBuildi
   fields[abi::kDescriptor_device_constants] = constants;
   fields[abi::kDescriptor_device_constants_size] =
       llvm::ConstantInt::get(b.i64, constantsSize.getInt());
+  std::vector<llvm::Constant *> checks;
+  if (auto list = mlirModule->getAttrOfType<ArrayAttr>(KernelDialect::kDeviceCheckMessagesAttrName))
+    for (auto message : list.getAsRange<StringAttr>())
+      checks.push_back(b.string(message.getValue()));
+  llvm::Constant *checkTable = llvm::ConstantPointerNull::get(b.ptr);
+  if (!checks.empty()) {
+    auto *type = llvm::ArrayType::get(b.ptr, checks.size());
+    checkTable = new llvm::GlobalVariable(module, type, true, llvm::GlobalValue::PrivateLinkage,
+                                          llvm::ConstantArray::get(type, checks),
+                                          "tcc_device_check_messages");
+  }
+  fields[abi::kDescriptor_num_device_check_messages] = i32(checks.size());
+  fields[abi::kDescriptor_reserved4] = i32(0);
+  fields[abi::kDescriptor_device_check_messages] = checkTable;
   return success();
 }
 } // namespace
@@ -102,6 +116,10 @@ std::unique_ptr<llvm::Module>
 tcc::buildModelModule(ModuleOp mlirModule, const ModelInterface &interface, const HostMachine &host,
                       int32_t deviceType, llvm::LLVMContext &context, std::string &error) {
   bool device = deviceType != abi::kDeviceTypeCPU;
+  // Device-side checks (tcc-gpu-device-checks): @main then takes the status word too.
+  auto deviceChecks = mlirModule->getAttrOfType<ArrayAttr>(
+      tcc::kernel::KernelDialect::kDeviceCheckMessagesAttrName);
+  bool deviceStatus = device && deviceChecks && !deviceChecks.empty();
   std::vector<std::string> messages;
   if (ArrayAttr list = tcc::kernel::getCheckMessages(mlirModule))
     for (Attribute a : list)
@@ -150,7 +168,7 @@ tcc::buildModelModule(ModuleOp mlirModule, const ModelInterface &interface, cons
   size_t numSymbols = interface.symbols.size();
   bool hasParameters = !interface.parameters.empty();
   size_t numBuffers = interface.inputs.size() + interface.outputs.size() +
-                      (hasParameters ? 1 : 0) + 1 + (device ? 1 : 0);
+                      (hasParameters ? 1 : 0) + 1 + (device ? 1 : 0) + (deviceStatus ? 1 : 0);
   size_t expectedArgs = 1 + numSymbols + 5 * numBuffers;
   if (!main || main->arg_size() != expectedArgs || !main->getReturnType()->isIntegerTy(32) ||
       !workspaceSize || workspaceSize->arg_size() != numSymbols || !outputShapes ||
@@ -167,7 +185,8 @@ tcc::buildModelModule(ModuleOp mlirModule, const ModelInterface &interface, cons
       g.setLinkage(llvm::GlobalValue::InternalLinkage);
 
   EntryPoints entries =
-      buildEntryPoints(*module, interface, messages, stringTableSize, /*deviceConstants=*/device);
+      buildEntryPoints(*module, interface, messages, stringTableSize, /*deviceConstants=*/device,
+                       deviceStatus);
   IRBuilding b(*module);
   llvm::IRBuilder<> ir(context);
 

@@ -1,12 +1,18 @@
 //===- FormGrids.cpp - each kernel's loop nests as 1-D GPU grids -------------------------===//
 #include "tcc/Target/GPU/Passes.h"
 
+#include "ThreadArguments.h"
+
+#include "dialects/kernel/KernelDialect.h"
+#include "dialects/prim/PrimDialect.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -52,9 +58,73 @@ struct GpuFormGridsPass : tcc::impl::GpuFormGridsBase<GpuFormGridsPass> {
     for (func::FuncOp f : functions)
       if (!f.isExternal() && failed(formGrids(f)))
         return signalPassFailure();
+    guardLaunches(module);
     if (failed(checkHostCode(module)) || failed(passImports(module)))
       return signalPassFailure();
     module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(), UnitAttr::get(&getContext()));
+  }
+
+  /// A reshape whose shape the host stored into a buffer (the workspace: device memory)
+  /// becomes a reinterpret_cast with those extents, and the stores go.
+  void foldShapeBuffers(Block &body) {
+    SmallVector<memref::ReshapeOp> reshapes;
+    for (Operation &op : body)
+      if (auto reshape = dyn_cast<memref::ReshapeOp>(op))
+        reshapes.push_back(reshape);
+    for (memref::ReshapeOp reshape : reshapes) {
+      auto source = cast<MemRefType>(reshape.getSource().getType());
+      auto result = cast<MemRefType>(reshape.getResult().getType());
+      Value shape = reshape.getShape();
+      int64_t rank = result.getRank();
+      if (!source.getLayout().isIdentity() || !result.getLayout().isIdentity() ||
+          shape.getParentBlock() != &body)
+        continue;
+      SmallVector<Value> extents(rank);
+      bool known = true;
+      for (Operation *user : shape.getUsers()) {
+        if (isa<memref::ReshapeOp>(user))
+          continue;
+        auto store = dyn_cast<memref::StoreOp>(user);
+        APInt index;
+        if (!store || store->getBlock() != &body || !store->isBeforeInBlock(reshape) ||
+            store.getIndices().size() != 1 ||
+            !matchPattern(store.getIndices()[0], m_ConstantInt(&index)) ||
+            index.getSExtValue() < 0 || index.getSExtValue() >= rank ||
+            !store.getValue().getType().isIndex()) {
+          known = false;
+          break;
+        }
+        extents[index.getSExtValue()] = store.getValue();
+      }
+      if (!known || llvm::any_of(extents, [](Value v) { return !v; }))
+        continue;
+      OpBuilder b(reshape);
+      Location loc = reshape.getLoc();
+      SmallVector<OpFoldResult> sizes(rank), strides(rank);
+      SmallVector<int64_t> staticStrides(rank);
+      Value stride = arith::ConstantIndexOp::create(b, loc, 1);
+      for (int64_t d = rank - 1; d >= 0; --d) {
+        sizes[d] = result.isDynamicDim(d) ? OpFoldResult(extents[d])
+                                          : OpFoldResult(b.getIndexAttr(result.getDimSize(d)));
+        strides[d] = getAsOpFoldResult(stride);
+        std::optional<int64_t> known = getConstantIntValue(strides[d]);
+        staticStrides[d] = known ? *known : ShapedType::kDynamic;
+        stride = b.createOrFold<arith::MulIOp>(loc, stride, extents[d]);
+      }
+      auto cast = memref::ReinterpretCastOp::create(
+          b, loc,
+          MemRefType::get(result.getShape(), result.getElementType(),
+                          StridedLayoutAttr::get(b.getContext(), 0, staticStrides),
+                          result.getMemorySpace()),
+          reshape.getSource(), b.getIndexAttr(0), sizes, strides);
+      // The reshape's type is the identity layout: a cast back to it (same strides).
+      Value same = memref::CastOp::create(b, loc, result, cast);
+      reshape.replaceAllUsesWith(same);
+      reshape.erase();
+      if (llvm::all_of(shape.getUsers(), [](Operation *u) { return isa<memref::StoreOp>(u); }))
+        for (Operation *store : llvm::make_early_inc_range(shape.getUsers()))
+          store->erase();
+    }
   }
 
   LogicalResult formGrids(func::FuncOp f) {
@@ -62,6 +132,7 @@ struct GpuFormGridsPass : tcc::impl::GpuFormGridsBase<GpuFormGridsPass> {
       return f.emitError() << "internal error: tcc-gpu-form-grids expects structured control "
                               "flow (one block per function)";
     Block &body = f.getBody().front();
+    foldShapeBuffers(body);
     SmallVector<Operation *> serial; // the current run of operations for one thread
     llvm::SmallPtrSet<Operation *, 16> inSerial;
     auto flush = [&]() -> LogicalResult {
@@ -85,7 +156,8 @@ struct GpuFormGridsPass : tcc::impl::GpuFormGridsBase<GpuFormGridsPass> {
         launchGrid(loop);
         continue;
       }
-      if (isa<func::CallOp, func::ReturnOp>(op)) { // host code, after the work before it
+      // Host code, after the work before it: calls, returns and checks of host values.
+      if (isa<func::CallOp, func::ReturnOp, tcc::prim::CheckOp>(op)) {
         if (failed(flush()))
           return failure();
         continue;
@@ -218,7 +290,7 @@ struct GpuFormGridsPass : tcc::impl::GpuFormGridsBase<GpuFormGridsPass> {
           }
         return WalkResult::advance();
       }
-      if (isa<func::CallOp>(op))
+      if (isa<func::CallOp, tcc::prim::CheckOp>(op))
         return WalkResult::advance();
       if (!isMemoryEffectFree(op) && op->getNumRegions() == 0 &&
           !isa<func::ReturnOp, memref::GlobalOp>(op)) {
@@ -233,39 +305,43 @@ struct GpuFormGridsPass : tcc::impl::GpuFormGridsBase<GpuFormGridsPass> {
 
   /// The functions that launch kernels, and their callers, take the import table first.
   LogicalResult passImports(ModuleOp module) {
-    MLIRContext *ctx = &getContext();
-    auto ptr = LLVM::LLVMPointerType::get(ctx);
     llvm::SetVector<func::FuncOp> launchers;
     for (func::FuncOp f : module.getOps<func::FuncOp>())
       if (f.getName() == "main" ||
           f.walk([](gpu::LaunchOp) { return WalkResult::interrupt(); }).wasInterrupted())
         launchers.insert(f);
-    SymbolTableCollection symbols;
-    SymbolUserMap users(symbols, module);
-    for (size_t k = 0; k < launchers.size(); ++k) {
-      func::FuncOp launcher = launchers[k];
-      for (Operation *user : users.getUsers(launcher)) {
-        auto call = dyn_cast<func::CallOp>(user);
-        if (!call)
-          return user->emitError() << "internal error: the kernel launcher @"
-                                   << launcher.getSymName() << " is used by '"
-                                   << user->getName() << "', not called";
-        launchers.insert(call->getParentOfType<func::FuncOp>());
-      }
-    }
-    for (func::FuncOp f : launchers) {
-      if (f.getNumArguments() > 0 && f.getArgument(0).getType() == ptr && f.getName() == "main")
-        continue; // already there
-      if (failed(f.insertArgument(0, ptr, DictionaryAttr::get(ctx), f.getLoc())))
-        return f.emitError() << "internal error: cannot add the import table argument";
-    }
-    for (func::FuncOp f : launchers)
-      for (Operation *user : users.getUsers(f)) {
-        auto call = cast<func::CallOp>(user);
-        auto caller = call->getParentOfType<func::FuncOp>();
-        call->insertOperands(0, caller.getArgument(0));
-      }
-    return success();
+    return tcc::gpu::threadArgument(module, launchers, LLVM::LLVMPointerType::get(&getContext()),
+                                    tcc::gpu::ArgumentPosition::First);
+  }
+
+  /// With device-side checks (tcc-gpu-device-checks), every launch does nothing once a check
+  /// has failed: its body runs only while the status word is 0.
+  void guardLaunches(ModuleOp module) {
+    using tcc::kernel::KernelDialect;
+    module.walk([&](gpu::LaunchOp launch) {
+      auto f = launch->getParentOfType<func::FuncOp>();
+      std::optional<unsigned> statusIndex;
+      for (unsigned i = 0; i < f.getNumArguments(); ++i)
+        if (f.getArgAttr(i, KernelDialect::kDeviceStatusAttrName))
+          statusIndex = i;
+      if (!statusIndex)
+        return;
+      Block &body = launch.getBody().front();
+      Location loc = launch.getLoc();
+      OpBuilder b(&body, body.begin());
+      Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+      auto statusType = MemRefType::get({}, b.getI32Type());
+      Value status =
+          memref::ViewOp::create(b, loc, statusType, f.getArgument(*statusIndex), zero, ValueRange{});
+      Value code = memref::LoadOp::create(b, loc, status, ValueRange{});
+      Value ok = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, code,
+                                       arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0));
+      auto guard = scf::IfOp::create(b, loc, ok, /*withElseRegion=*/false);
+      Operation *yield = guard.thenBlock()->getTerminator();
+      for (Operation &op : llvm::make_early_inc_range(
+               llvm::make_range(std::next(guard->getIterator()), body.back().getIterator())))
+        op.moveBefore(yield);
+    });
   }
 };
 } // namespace

@@ -71,7 +71,7 @@ std::string findPtxas() {
 // stray libdevice call is caught by tcc-nvidia-assemble.
 constexpr const char *kDevicePipeline =
     "tcc-collapse-dims,cse,tcc-expand-copies{{memcpy=false},tcc-gpu-linalg-to-loops,"
-    "tcc-approximate-math,tcc-gpu-device-constants,tcc-gpu-form-grids{{block-size={0}},"
+    "tcc-approximate-math,tcc-gpu-device-constants,tcc-gpu-device-checks,tcc-gpu-form-grids{{block-size={0}},"
     "gpu-kernel-outlining,tcc-gpu-merge-modules,{1}"
     "gpu.module(expand-strided-metadata,lower-affine,convert-scf-to-cf,tcc-nvidia-lower-kernels,"
     "canonicalize,cse,reconcile-unrealized-casts),"

@@ -138,7 +138,7 @@ typedef struct tcc_import_table {
   int32_t (*string_match)(void *context, const tcc_string *text, const char *pattern,
                           int64_t pattern_size);
   /* Appended with device models (tcc_model_descriptor.device_type other than kDLCPU); a
-   * device model requires both. */
+   * device model requires all three. */
   /* Queues kernel `kernel` (an index into tcc_model_descriptor.device_kernel_names) on the
    * run's device queue: a 1-D grid of grid_x blocks of block_x threads each, shared_bytes of
    * dynamic shared memory, `args` pointing to the kernel's parameter values in order (as the
@@ -151,6 +151,13 @@ typedef struct tcc_import_table {
   /* The device's copy of tcc_model_descriptor.device_constants (device memory, 64-byte
    * aligned, uploaded once per session). */
   void *device_constants;
+  /* The run's check status: 4 bytes of device memory (an int32_t, 4-byte aligned) that the
+   * runtime zeroes before run and reads once the run's work has finished. A device-side
+   * check that fails (a Gather index out of range) writes its code there, k + 1 for
+   * tcc_model_descriptor.device_check_messages[k], and every kernel of the run that starts
+   * after it does nothing, so no kernel reads out of bounds; the run then fails with that
+   * message (TCC_RUN_CHECK_FAILED). */
+  void *device_status;
 } tcc_import_table;
 
 /* The import table's size before the string functions were appended. */
@@ -259,6 +266,10 @@ typedef struct tcc_model_descriptor {
   const char *const *device_kernel_names;
   const void *device_constants;
   int64_t device_constants_size;
+  /* The messages of the device-side checks (imports->device_status), in code order. */
+  int32_t num_device_check_messages;
+  int32_t reserved4;
+  const char *const *device_check_messages;
 } tcc_model_descriptor;
 
 /* tcc_model_descriptor.flags: batch_symbol is valid (see there). */

@@ -97,3 +97,35 @@ module {
     return
   }
 }
+
+// -----
+
+// With a status word (device-side checks), every launch runs its body only while the word
+// is 0; a reshape to extents the host stored into a buffer is a reinterpret_cast, and the
+// stores (host writes to device memory) go.
+// CHECK-LABEL: func.func @main
+// CHECK-NOT: memref.store {{.*}} : memref<2xindex>
+// CHECK: %[[CAST:.*]] = memref.reinterpret_cast %{{.*}} to offset: [0], sizes: [%{{.*}}, 4], strides: [4, 1]
+// CHECK: gpu.launch
+// CHECK:   %[[WORD:.*]] = memref.view %{{.*}}[%{{.*}}][] : memref<?xi8> to memref<i32>
+// CHECK:   %[[CODE:.*]] = memref.load %[[WORD]][] : memref<i32>
+// CHECK:   %[[OK:.*]] = arith.cmpi eq, %[[CODE]], %{{.*}} : i32
+// CHECK:   scf.if %[[OK]] {
+// CHECK:     scf.if
+// CHECK:       memref.store
+module {
+  func.func @main(%n: index, %x: memref<?xf32>, %shape: memref<2xindex>, %status: memref<?xi8> {kernel.device_status}) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    memref.store %n, %shape[%c0] : memref<2xindex>
+    memref.store %c4, %shape[%c1] : memref<2xindex>
+    %y = memref.reshape %x(%shape) : (memref<?xf32>, memref<2xindex>) -> memref<?x4xf32>
+    %zero = arith.constant 0.0 : f32
+    scf.parallel (%i, %j) = (%c0, %c0) to (%n, %c4) step (%c1, %c1) {
+      memref.store %zero, %y[%i, %j] : memref<?x4xf32>
+      scf.reduce
+    }
+    return
+  }
+}

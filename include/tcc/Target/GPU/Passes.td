@@ -25,6 +25,33 @@ def GpuDeviceConstants : Pass<"tcc-gpu-device-constants", "mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }
 
+def GpuDeviceChecks : Pass<"tcc-gpu-device-checks", "mlir::ModuleOp"> {
+  let summary = "Run-time checks of tensor values on the device, through a status word";
+  let description = [{
+    Runs on buffers, before tcc-gpu-form-grids. A `prim.check` of @main whose condition
+    reads memory (a Gather's "every index in range", computed by a kernel) cannot be decided
+    by the host, which only names device memory. It becomes a store of its code (k + 1 for
+    the k-th entry of the module's `kernel.device_check_messages`) into the run's status word
+    when the condition is false; the status word is a new last argument of @main
+    (`kernel.device_status`, the runtime's imports->device_status) and of every function
+    @main calls, where tcc-gpu-form-grids makes every kernel do nothing once it is not 0.
+    Checks of host values (symbols, extents) stay for tcc-lower-checks.
+    ```mlir
+    %ok = memref.load %flag[] : memref<i1>
+    prim.check %ok, "node 'g' (Gather): gather index out of range"
+    // becomes, with %status: memref<?xi8> {kernel.device_status}
+    %ok = memref.load %flag[] : memref<i1>
+    %failed = arith.xori %ok, %true : i1
+    scf.if %failed {
+      %word = memref.view %status[%c0][] : memref<?xi8> to memref<i32>
+      memref.store %c1_i32, %word[] : memref<i32>
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::memref::MemRefDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def GpuLinalgToLoops : Pass<"tcc-gpu-linalg-to-loops", "mlir::ModuleOp"> {
   let summary = "Linalg ops as one parallel loop over the outputs, reductions in registers";
   let description = [{
