@@ -23,13 +23,26 @@ _Static_assert(offsetof(tcc_model_descriptor, device_type) == TCC_MODEL_DESCRIPT
   (offsetof(tcc_model_descriptor, device_constants_size) +                                         \
    sizeof(((tcc_model_descriptor *)0)->device_constants_size))
 
+/// ... and where the device check messages end (a device model compiled before them has
+/// none).
+#define CHECK_FIELDS_END                                                                           \
+  (offsetof(tcc_model_descriptor, device_check_messages) +                                         \
+   sizeof(((tcc_model_descriptor *)0)->device_check_messages))
+
 int32_t tcc_descriptor_device_type(const tcc_model_descriptor *d) {
   return d->size >= DEVICE_FIELDS_END && d->device_type != 0 ? d->device_type : (int32_t)kDLCPU;
+}
+
+const char *tcc_descriptor_device_check_message(const tcc_model_descriptor *d, int32_t code) {
+  if (d->size < CHECK_FIELDS_END || code < 1 || code > d->num_device_check_messages)
+    return NULL;
+  return d->device_check_messages[code - 1];
 }
 
 /// Limits beyond which a device model's counts are treated as corrupt.
 #define MAX_DEVICE_IMAGES 64
 #define MAX_DEVICE_KERNELS 65536
+#define MAX_DEVICE_CHECKS 65536
 
 /// Checks one device image: architecture, format, data and size, and that its data is what the
 /// format says (PTX text ends within its size; a cubin starts with an ELF header whose tables
@@ -148,6 +161,24 @@ tcc_status tcc_validate_device_fields(const char *where, const tcc_model_descrip
     if (!d->device_kernel_names[k] || !d->device_kernel_names[k][0])
       return tcc_make_status(TCC_STATUS_INVALID_MODEL, "%s: device_kernel_names[%d] is %s", where,
                              (int)k, d->device_kernel_names[k] ? "empty" : "null");
+  if (d->size > DEVICE_FIELDS_END && d->size < CHECK_FIELDS_END)
+    return tcc_make_status(TCC_STATUS_INVALID_MODEL,
+                           "%s: the model's descriptor has %u bytes: it ends inside the device "
+                           "check fields (expected %zu, or at least %zu)",
+                           where, (unsigned)d->size, DEVICE_FIELDS_END, CHECK_FIELDS_END);
+  if (d->size >= CHECK_FIELDS_END) {
+    if (d->num_device_check_messages < 0 || d->num_device_check_messages > MAX_DEVICE_CHECKS ||
+        (d->num_device_check_messages > 0 && !d->device_check_messages))
+      return tcc_make_status(TCC_STATUS_INVALID_MODEL,
+                             "%s: num_device_check_messages is %d and device_check_messages is "
+                             "%s, expected 0 to %d messages and the array when there are some",
+                             where, (int)d->num_device_check_messages,
+                             d->device_check_messages ? "non-null" : "null", MAX_DEVICE_CHECKS);
+    for (int32_t k = 0; k < d->num_device_check_messages; ++k)
+      if (!d->device_check_messages[k])
+        return tcc_make_status(TCC_STATUS_INVALID_MODEL, "%s: device_check_messages[%d] is null",
+                               where, (int)k);
+  }
   if (d->device_constants_size < 0 || (d->device_constants_size > 0 && !d->device_constants))
     return tcc_make_status(TCC_STATUS_INVALID_MODEL,
                            "%s: device_constants_size is %lld and device_constants is %s, "

@@ -46,6 +46,11 @@ const tcc_device *tcc_model_device(const tcc_model *model);
 /// without the device fields or with device_type 0.
 int32_t tcc_descriptor_device_type(const tcc_model_descriptor *d);
 
+/// The message of device check `code` (imports->device_status: k + 1 for message k), or NULL
+/// for a code the descriptor has no message for (descriptors before the check messages have
+/// none).
+const char *tcc_descriptor_device_check_message(const tcc_model_descriptor *d, int32_t code);
+
 /// Validates the device fields of a descriptor whose other fields are valid (model_device.c)
 /// and sets *out_device to the model's device (the CPU for a CPU model). `where` prefixes the
 /// message.

@@ -8,8 +8,9 @@
 //
 // A device model (a GPU's) also has its kernels loaded and its constants uploaded when the
 // session is created. Its run only queues kernels (imports.device_launch) on the session's
-// queue, which the session then waits for. CPU tensors go through device buffers that the
-// session keeps, like the workspace, between runs.
+// queue, which the session then waits for, and reads the status word in which the kernels'
+// checks report a failure. CPU tensors go through device buffers that the session keeps,
+// like the workspace, between runs.
 //
 //===------------------------------------------------------------------------------------===//
 #include "device.h"
@@ -69,11 +70,13 @@ struct tcc_session {
   int64_t *input_image_bytes, *output_image_bytes; // per tensor, this run
   int32_t *lane_codes;         // num_threads
 
-  // A device model's (device_model): its kernels, the device's copy of its constants, and the
-  // device buffers of its CPU tensors (num_inputs and num_outputs of them).
+  // A device model's (device_model): its kernels, the device's copy of its constants, the
+  // status word of its checks (imports.device_status), and the device buffers of its CPU
+  // tensors (num_inputs and num_outputs of them).
   int device_model;
   tcc_device_module *module;
   void *device_constants;
+  void *device_status;
   staging_buffer *input_staging, *output_staging;
   uint64_t staging_allocations;
 
@@ -232,7 +235,7 @@ static void *allocate_array(size_t count, size_t element_size) {
 }
 
 /// Loads a device model's kernels and uploads its constants (tcc_model_load has validated its
-/// device fields), and gives the model device_launch and device_constants.
+/// device fields), and gives the model device_launch, device_constants and device_status.
 static tcc_status prepare_device_model(tcc_session *session, const char *function) {
   const tcc_device *device = session->device;
   const tcc_model_descriptor *d = session->model->descriptor;
@@ -261,8 +264,12 @@ static tcc_status prepare_device_model(tcc_session *session, const char *functio
       return tcc_annotate_status(status, "%s: cannot upload the %zu bytes of device constants",
                                  function, bytes);
   }
+  status = device->allocate(device, sizeof(int32_t), sizeof(int32_t), &session->device_status);
+  if (status)
+    return tcc_annotate_status(status, "%s: cannot allocate the device status word", function);
   session->imports.device_launch = import_device_launch;
   session->imports.device_constants = session->device_constants;
+  session->imports.device_status = session->device_status;
   return NULL;
 }
 
@@ -416,6 +423,7 @@ void tcc_session_release(tcc_session *session) {
   free(session->input_staging);
   free(session->output_staging);
   device->free(device, session->device_constants);
+  device->free(device, session->device_status);
   tcc_status_free(session->launch_status);
   tcc_strings_destroy(session->strings);
   device->free(device, session->workspace);
@@ -662,11 +670,14 @@ static tcc_status reserve_staging(tcc_session *session, const char *function,
 }
 
 /// Points a device model's run at device memory: CPU tensors at their device buffers (inputs
-/// copied there), tensors without elements at a block of their own.
+/// copied there), tensors without elements at a block of their own; zeroes the status word.
 static tcc_status stage_tensors(tcc_session *session, const char *function,
                                 const DLTensor *const *inputs, const DLTensor *const *outputs) {
   const tcc_model *model = session->model;
   const tcc_device *device = session->device;
+  tcc_status status = device->fill(device, session->device_status, 0, sizeof(int32_t));
+  if (status)
+    return tcc_annotate_status(status, "%s: cannot reset the device status word", function);
   for (int side = 0; side < 2; ++side) {
     int is_input = side == 0;
     int32_t count = is_input ? model->descriptor->num_inputs : model->descriptor->num_outputs;
@@ -683,7 +694,7 @@ static tcc_status stage_tensors(tcc_session *session, const char *function,
       buffer->bytes = bytes;
       if (!on_host && bytes > 0)
         continue; // the tensor's own address, set by the checks
-      tcc_status status =
+      status =
           reserve_staging(session, function, buffer, bytes, kind, (size_t)i, entry->info.name);
       if (!status && is_input && on_host)
         status = device->copy(device, buffer->memory, buffer->host, bytes,
@@ -697,10 +708,12 @@ static tcc_status stage_tensors(tcc_session *session, const char *function,
   return NULL;
 }
 
-/// After a device model's run: waits for its work and copies the CPU outputs back. A kernel
-/// that could not be queued, or failed, is the run's error.
+/// After a device model's run: waits for its work, reads the status word and copies the CPU
+/// outputs back. A kernel that could not be queued, failed, or failed a check is the run's
+/// error.
 static tcc_status finish_device_run(tcc_session *session, const char *function, int copy_back) {
   const tcc_device *device = session->device;
+  const tcc_model_descriptor *d = session->model->descriptor;
   tcc_status status = device->synchronize(device, session->queue);
   if (session->launch_status) {
     tcc_status_free(status);
@@ -711,6 +724,21 @@ static tcc_status finish_device_run(tcc_session *session, const char *function, 
   if (status)
     return tcc_annotate_status(status, "%s: the %s device failed while running the model",
                                function, device->name);
+  int32_t check = 0;
+  status = device->copy(device, &check, session->device_status, sizeof(check),
+                        TCC_COPY_DEVICE_TO_HOST);
+  if (status)
+    return tcc_annotate_status(status, "%s: cannot read the device status word", function);
+  if (check != 0) {
+    const char *message = tcc_descriptor_device_check_message(d, check);
+    if (!message)
+      return tcc_make_status(TCC_STATUS_INTERNAL,
+                             "%s: the model's kernels reported check %d, for which the model has "
+                             "no message",
+                             function, (int)check);
+    return tcc_make_status(TCC_STATUS_CHECK_FAILED,
+                           "%s: a run-time check of the model failed: %s", function, message);
+  }
   for (int32_t o = 0; copy_back && o < session->model->descriptor->num_outputs; ++o) {
     const staging_buffer *buffer = &session->output_staging[o];
     if (!buffer->host || buffer->bytes == 0)

@@ -12,8 +12,10 @@
 #include "session_internal.h"
 
 #include <atomic>
+#include <cstddef>
 #include <cstring>
 #include <dlfcn.h>
+#include <limits>
 #include <thread>
 
 using namespace tcc_test;
@@ -276,8 +278,9 @@ struct DeviceFieldCase {
 // Storage the cases point into (the descriptor is copied, its arrays are not).
 const char kNoNul[4] = {'a', 'b', 'c', 'd'};
 const unsigned char kNotElf[64] = {'P', 'K'};
-const char *const kNullName[] = {nullptr};
-const char *const kEmptyName[] = {""};
+const char *const kNullName[] = {"add_kernel", nullptr};
+const char *const kEmptyName[] = {"", "check_kernel"};
+const char *const kNullMessage[] = {nullptr};
 const tcc_device_image kImageCases[] = {
     {"sm_80", TCC_IMAGE_PTX, 0, kNoNul, sizeof(kNoNul)},     // 0: PTX without a NUL
     {"sm_80", TCC_IMAGE_PTX, 0, "x", 0},                     // 1: empty
@@ -328,9 +331,9 @@ TEST_CASE("corrupt device fields are rejected at load with a message naming the 
       {"no kernels", [](tcc_model_descriptor &d) { d.num_device_kernels = 0; },
        TCC_STATUS_INVALID_MODEL, "num_device_kernels is 0, expected 1 to 65536"},
       {"null kernel names", [](tcc_model_descriptor &d) { d.device_kernel_names = nullptr; },
-       TCC_STATUS_INVALID_MODEL, "num_device_kernels is 1 but device_kernel_names is null"},
+       TCC_STATUS_INVALID_MODEL, "num_device_kernels is 2 but device_kernel_names is null"},
       {"null kernel name", [](tcc_model_descriptor &d) { d.device_kernel_names = kNullName; },
-       TCC_STATUS_INVALID_MODEL, "device_kernel_names[0] is null"},
+       TCC_STATUS_INVALID_MODEL, "device_kernel_names[1] is null"},
       {"empty kernel name", [](tcc_model_descriptor &d) { d.device_kernel_names = kEmptyName; },
        TCC_STATUS_INVALID_MODEL, "device_kernel_names[0] is empty"},
       {"constants without data", [](tcc_model_descriptor &d) { d.device_constants = nullptr; },
@@ -344,8 +347,23 @@ TEST_CASE("corrupt device fields are rejected at load with a message naming the 
        TCC_STATUS_UNIMPLEMENTED, "device_type is 8 (Metal, kDLMetal)"},
       {"CPU model with images", [](tcc_model_descriptor &d) { d.device_type = kDLCPU; },
        TCC_STATUS_INVALID_MODEL,
-       "a CPU model (device_type 1) has num_device_images 1, num_device_kernels 1 and "
+       "a CPU model (device_type 1) has num_device_images 1, num_device_kernels 2 and "
        "device_constants_size 16, expected 0"},
+      {"negative check count", [](tcc_model_descriptor &d) { d.num_device_check_messages = -1; },
+       TCC_STATUS_INVALID_MODEL,
+       "num_device_check_messages is -1 and device_check_messages is non-null, expected 0 to "
+       "65536 messages"},
+      {"null check messages", [](tcc_model_descriptor &d) { d.device_check_messages = nullptr; },
+       TCC_STATUS_INVALID_MODEL,
+       "num_device_check_messages is 1 and device_check_messages is null"},
+      {"null check message",
+       [](tcc_model_descriptor &d) { d.device_check_messages = kNullMessage; },
+       TCC_STATUS_INVALID_MODEL, "device_check_messages[0] is null"},
+      {"descriptor ending inside the check fields",
+       [](tcc_model_descriptor &d) {
+         d.size = offsetof(tcc_model_descriptor, num_device_check_messages) + 8;
+       },
+       TCC_STATUS_INVALID_MODEL, "it ends inside the device check fields"},
       {"descriptor ending inside the device fields",
        [](tcc_model_descriptor &d) { d.size = TCC_MODEL_DESCRIPTOR_V3_SIZE + 8; },
        TCC_STATUS_INVALID_MODEL, "it ends inside the device fields"},
@@ -389,8 +407,11 @@ TEST_CASE("corrupt device fields are rejected at load with a message naming the 
     c.change(d);
     requireError(createFrom(d), c.code, {"tcc_model_create_from_descriptor: ", c.message});
   }
-  // The fixture itself is fine.
+  // The fixture itself is fine, and so is a device model compiled before the check messages.
   REQUIRE_OK(createFrom(addCudaDescriptor()));
+  tcc_model_descriptor older = addCudaDescriptor();
+  older.size = offsetof(tcc_model_descriptor, num_device_check_messages);
+  REQUIRE_OK(createFrom(older));
 }
 
 TEST_CASE("a device model takes CPU tensors and tensors of its GPU, no others",
@@ -533,6 +554,32 @@ TEST_CASE("add_cuda takes tensors in GPU memory as they are", "[cuda][gpu][sessi
   CHECK(t.doubled());
 }
 
+TEST_CASE("a device check that fails is the run's error, and the next run starts clean",
+          "[cuda][gpu][session][errors]") {
+  REQUIRE_GPU();
+  Model model = loadModel("add_cuda");
+  Session session = createSession(model.get(), 1);
+  AddCudaTensors t(1000);
+  t.x.data[777] = std::numeric_limits<float>::quiet_NaN();
+  requireError(t.run(session.get()), TCC_STATUS_CHECK_FAILED,
+               {"tcc_session_run: a run-time check of the model failed: add_cuda 'x': an element "
+                "is NaN"});
+  t.x.data[777] = 1.0f;
+  REQUIRE_OK(t.run(session.get()));
+  CHECK(t.doubled());
+  // A code the model has no message for: the model broke its contract.
+  tcc_model_descriptor d = addCudaDescriptor();
+  d.num_device_check_messages = 0;
+  tcc_model *raw = nullptr;
+  REQUIRE_OK(tcc_model_create_from_descriptor(&d, nullptr, &raw));
+  Model silent(raw);
+  Session silentSession = createSession(silent.get(), 1);
+  t.x.data[3] = std::numeric_limits<float>::quiet_NaN();
+  requireError(t.run(silentSession.get()), TCC_STATUS_INTERNAL,
+               {"tcc_session_run: the model's kernels reported check 1, for which the model has "
+                "no message"});
+}
+
 namespace {
 /// add_cuda's run with a launch that breaks the rules: grid 0, or kernel 5.
 int32_t badLaunch(const tcc_import_table *imports, int32_t kernel, int64_t grid) {
@@ -558,7 +605,7 @@ TEST_CASE("a launch the device refuses fails the run with the device's message",
        {std::pair{&runEmptyGrid, "tcc_session_run: cuda device: launch_kernel: kernel 0 "
                                  "'add_kernel': grid_x is 0, expected 1 to 2147483647"},
         std::pair{&runKernel5, "tcc_session_run: cuda device: launch_kernel: kernel 5 is out of "
-                               "range: the model has 1 kernels"}}) {
+                               "range: the model has 2 kernels"}}) {
     INFO(message);
     tcc_model_descriptor d = addCudaDescriptor();
     d.run = run;
@@ -584,9 +631,9 @@ TEST_CASE("launch_kernel checks its grid, block and kernel", "[cuda][gpu][launch
   tcc_device_queue *queue = nullptr;
   REQUIRE_OK(cuda()->create_queue(cuda(), 1, &queue));
   void *args[3] = {};
-  requireError(cuda()->launch_kernel(cuda(), queue, module, 1, 1, 32, 0, args),
+  requireError(cuda()->launch_kernel(cuda(), queue, module, 2, 1, 32, 0, args),
                TCC_STATUS_INVALID_ARGUMENT,
-               {"cuda device: launch_kernel: kernel 1 is out of range: the model has 1 kernels"});
+               {"cuda device: launch_kernel: kernel 2 is out of range: the model has 2 kernels"});
   requireError(cuda()->launch_kernel(cuda(), queue, module, 0, int64_t{1} << 31, 32, 0, args),
                TCC_STATUS_INVALID_ARGUMENT, {"'add_kernel': grid_x is 2147483648"});
   requireError(cuda()->launch_kernel(cuda(), queue, module, 0, 1, 1025, 0, args),
