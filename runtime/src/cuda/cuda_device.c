@@ -141,8 +141,8 @@ static pthread_once_t ordinal_once = PTHREAD_ONCE_INIT;
 static int32_t ordinal;         // the GPU's ordinal (0 when the variable is bad)
 static char ordinal_error[160]; // why $TCC_CUDA_DEVICE is unusable; "" when fine
 static pthread_once_t driver_once = PTHREAD_ONCE_INIT;
-static tcc_status_code driver_code; // TCC_STATUS_OK once the driver and the GPU are ready
-static char driver_error[640];      // otherwise why not, without the "cuda device: f:" prefix
+static tcc_status_code driver_code = TCC_STATUS_INTERNAL;    // OK once the driver and GPU are ready
+static char driver_error[640] = "the driver was not set up"; // else why, without "cuda device: f:"
 static cuda_driver driver;
 static CUcontext context; // the GPU's primary context (retained for good)
 static int arch;          // its compute capability as major * 10 + minor: 90
