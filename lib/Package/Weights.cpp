@@ -25,7 +25,28 @@ constexpr int64_t kAlignment = 64;
 std::optional<std::vector<char>> rawBytes(ElementsAttr value) {
   auto type = cast<ShapedType>(value.getType());
   Type element = type.getElementType();
-  if (element.isInteger(1) || !element.isIntOrFloat() || element.getIntOrFloatBitWidth() % 8)
+  // Booleans are one byte each in memory (0 or 1), as the code loads them.
+  if (element.isInteger(1)) {
+    int64_t count = type.getNumElements();
+    std::vector<char> out;
+    out.reserve(count);
+    if (auto dense = dyn_cast<DenseElementsAttr>(value)) {
+      for (bool b : dense.getValues<bool>())
+        out.push_back(b ? 1 : 0);
+      return out;
+    }
+    // A resource blob (the importer's) holds one byte per boolean.
+    if (auto resource = dyn_cast<DenseResourceElementsAttr>(value)) {
+      AsmResourceBlob *blob = resource.getRawHandle().getBlob();
+      if (!blob || static_cast<int64_t>(blob->getData().size()) != count)
+        return std::nullopt;
+      for (char c : blob->getData())
+        out.push_back(c ? 1 : 0);
+      return out;
+    }
+    return std::nullopt;
+  }
+  if (!element.isIntOrFloat() || element.getIntOrFloatBitWidth() % 8)
     return std::nullopt;
   size_t bytes = type.getNumElements() * (element.getIntOrFloatBitWidth() / 8);
   if (auto resource = dyn_cast<DenseResourceElementsAttr>(value)) {

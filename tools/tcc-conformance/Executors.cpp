@@ -18,6 +18,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Object/ELFObjectFile.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -356,9 +357,23 @@ private:
   tcc_session *session = nullptr;
 };
 
+/// A library compiled for another machine, kept in `folder` with its data sets.
+class ExportedExecutable : public Executable {
+public:
+  explicit ExportedExecutable(std::string folder) : folder(std::move(folder)) {}
+  std::string run(const std::vector<Tensor> &, std::vector<Tensor> &) override {
+    return "a library compiled for another machine does not run here";
+  }
+  const std::string *exportFolder() const override { return &folder; }
+
+private:
+  std::string folder;
+};
+
 /// Compiles the case to `path`; returns "" or the first error.
 std::string compileTo(const std::string &dir, const std::vector<unsigned> &bind,
-                      const DataSet *set, const DataSet *shapes, const std::string &path) {
+                      const DataSet *set, const DataSet *shapes, const std::string &path,
+                      const std::string &targetSpec) {
   std::unique_ptr<MLIRContext> context = makeContext();
   std::string error;
   FirstError collect(*context, error);
@@ -368,7 +383,7 @@ std::string compileTo(const std::string &dir, const std::vector<unsigned> &bind,
   tcc::CompileOptions options;
   options.emit = tcc::EmitKind::So;
   std::string targetError, compileError;
-  auto target = tcc::createTarget("host", "", targetError);
+  auto target = tcc::createTarget(targetSpec, "", targetError);
   if (failed(target))
     return targetError;
   options.target = std::move(*target);
@@ -405,7 +420,8 @@ std::unique_ptr<Executable> tcc::conformance::prepare(Mode mode, const std::stri
                                                       const DataSet *set,
                                                       const DataSet *shapes,
                                                       const std::string &scratch,
-                                                      std::string &error) {
+                                                      std::string &error,
+                                                      const CompileTarget &compile) {
   if (mode == Mode::Reference) {
     std::unique_ptr<MLIRContext> context = makeContext();
     FirstError collect(*context, error);
@@ -420,11 +436,29 @@ std::unique_ptr<Executable> tcc::conformance::prepare(Mode mode, const std::stri
     }
     return std::make_unique<ReferenceExecutable>(std::move(context), std::move(module));
   }
+  if (!compile.exportDir.empty()) {
+    // One folder per library of the case (a case may need one per data set).
+    unsigned n = 0;
+    std::string folder;
+    do
+      folder = compile.exportDir + "/" + std::to_string(n++);
+    while (llvm::sys::fs::exists(folder));
+    if (llvm::sys::fs::create_directories(folder)) {
+      error = "cannot create " + folder;
+      return nullptr;
+    }
+    if (!(error = compileTo(dir, bind, set, shapes, folder + "/model.so", compile.target))
+             .empty()) {
+      llvm::sys::fs::remove_directories(folder);
+      return nullptr;
+    }
+    return std::make_unique<ExportedExecutable>(folder);
+  }
   // Compiled twice: the artifact must be reproducible to the byte.
   std::string first = scratch + "/model.so", second = scratch + "/model-again.so";
-  if (!(error = compileTo(dir, bind, set, shapes, first)).empty())
+  if (!(error = compileTo(dir, bind, set, shapes, first, compile.target)).empty())
     return nullptr;
-  if (!(error = compileTo(dir, bind, set, shapes, second)).empty())
+  if (!(error = compileTo(dir, bind, set, shapes, second, compile.target)).empty())
     return nullptr;
   auto a = llvm::MemoryBuffer::getFile(first), b = llvm::MemoryBuffer::getFile(second);
   if (!a || !b || (*a)->getBuffer() != (*b)->getBuffer()) {

@@ -17,6 +17,17 @@ public:
   /// Runs the model; returns "" or the error.
   virtual std::string run(const std::vector<eval::Tensor> &inputs,
                           std::vector<eval::Tensor> &outputs) = 0;
+  /// For a library compiled to run elsewhere (--export): the folder that holds it, where
+  /// the data sets are saved instead of run. Null for an executable that runs here.
+  virtual const std::string *exportFolder() const { return nullptr; }
+};
+
+/// What compiled mode compiles for: `target` as tcc's --target takes it, and with
+/// `exportDir` set (a target that cannot run here: a GPU), a folder of its own under it
+/// for each library, which is kept rather than loaded.
+struct CompileTarget {
+  std::string target = "host";
+  std::string exportDir;
 };
 
 enum class Mode { Reference, Compiled };
@@ -29,7 +40,7 @@ enum class Mode { Reference, Compiled };
 std::unique_ptr<Executable> prepare(Mode mode, const std::string &dir,
                                     const std::vector<unsigned> &bind, const DataSet *set,
                                     const DataSet *shapes, const std::string &scratch,
-                                    std::string &error);
+                                    std::string &error, const CompileTarget &compile = {});
 
 /// Whether an input may be bound as a compile-time constant by the retry: small 0-d/1-d
 /// integer tensors (axes, shapes, k, split sizes that ONNX's cases pass as inputs), float

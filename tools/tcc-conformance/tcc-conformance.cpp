@@ -58,7 +58,18 @@ struct Options {
   std::vector<std::string> sizeSpecs;
   std::vector<SymbolSizes> sizes;
   std::string saveDir;
+  std::string target = "host";
+  std::string exportDir;
 };
+
+/// What compiled mode compiles `dir` for (--target, and --export's folder for the case).
+CompileTarget compileTarget(const Options &options, const std::string &dir) {
+  CompileTarget compile;
+  compile.target = options.target;
+  if (!options.exportDir.empty())
+    compile.exportDir = options.exportDir + "/" + llvm::sys::path::filename(dir).str();
+  return compile;
+}
 
 /// Case directories: each path is a case (has model.onnx) or a folder of cases.
 std::vector<std::string> collectCases(const std::vector<std::string> &paths,
@@ -83,13 +94,21 @@ std::vector<std::string> collectCases(const std::vector<std::string> &paths,
   return cases;
 }
 
-/// Runs one data set on an executable, leaving out the bound inputs.
+std::string saveTensors(const std::string &dir, const std::string &prefix,
+                        const std::vector<tcc::eval::Tensor> &tensors);
+
+/// Runs one data set on an executable, leaving out the bound inputs. An exported library's
+/// data set is saved beside it instead (<set>_input_<k>.npy, <set>_expected_<k>.npy).
 std::string runSet(Executable &executable, const DataSet &set, const std::vector<unsigned> &bound,
                    const Options &options) {
   std::vector<tcc::eval::Tensor> inputs, outputs;
   for (auto [i, t] : llvm::enumerate(set.inputs))
     if (!llvm::is_contained(bound, i))
       inputs.push_back(t);
+  if (const std::string *folder = executable.exportFolder()) {
+    std::string error = saveTensors(*folder, set.name + "_input", inputs);
+    return error.empty() ? saveTensors(*folder, set.name + "_expected", set.expected) : error;
+  }
   std::string error = executable.run(inputs, outputs);
   if (!error.empty())
     return error;
@@ -146,7 +165,8 @@ std::string runSizes(const std::string &dir, MLIRContext &context, const DataSet
   auto reference = prepare(Mode::Reference, dir, {}, nullptr, nullptr, scratch, error);
   if (!reference)
     return "reference: " + error;
-  auto compiled = prepare(Mode::Compiled, dir, {}, nullptr, nullptr, scratch, error);
+  auto compiled = prepare(Mode::Compiled, dir, {}, nullptr, nullptr, scratch, error,
+                          compileTarget(options, dir));
   if (!compiled)
     return error;
   std::string caseName = llvm::sys::path::filename(dir).str();
@@ -189,7 +209,8 @@ std::string runCase(const std::string &dir, Mode mode, const std::string &scratc
   const tcc::ImportOptions &values = sets.front().importOptions;
   if (!values.sequences.empty() || !values.absentInputs.empty())
     error = "sequence or optional inputs specialized to each data set";
-  else if (auto executable = prepare(mode, dir, {}, nullptr, nullptr, scratch, error)) {
+  else if (auto executable = prepare(mode, dir, {}, nullptr, nullptr, scratch, error,
+                                     compileTarget(options, dir))) {
     for (const DataSet &set : sets) {
       std::string reason = runSet(*executable, set, {}, options);
       if (!reason.empty())
@@ -203,7 +224,8 @@ std::string runCase(const std::string &dir, Mode mode, const std::string &scratc
     bool prepared = true;
     for (const DataSet &set : sets) {
       error.clear();
-      auto executable = prepare(mode, dir, {}, nullptr, &set, scratch, error);
+      auto executable =
+          prepare(mode, dir, {}, nullptr, &set, scratch, error, compileTarget(options, dir));
       if (!executable) {
         prepared = false;
         break;
@@ -228,7 +250,8 @@ std::string runCase(const std::string &dir, Mode mode, const std::string &scratc
   note = " (shape inputs bound as constants)";
   for (const DataSet &set : sets) {
     std::string retryError;
-    auto executable = prepare(mode, dir, bind, &set, &set, scratch, retryError);
+    auto executable =
+        prepare(mode, dir, bind, &set, &set, scratch, retryError, compileTarget(options, dir));
     if (!executable)
       return error + " (with shape inputs bound as constants: " + retryError + ")";
     std::string reason = runSet(*executable, set, bind, options);
@@ -325,6 +348,12 @@ int main(int argc, char **argv) {
                  "compiled with symbolic dims against the reference evaluator");
   app.add_option("--save", options.saveDir,
                  "with --size: write each size's inputs and reference outputs as .npy under DIR");
+  app.add_option("--target", options.target,
+                 "compiled mode: what to compile for, as tcc --target (default host)");
+  app.add_option("--export", options.exportDir,
+                 "compiled mode: keep each case's library in DIR/<case>/<n>/model.so with its data "
+                 "sets as <set>_input_<k>.npy and <set>_expected_<k>.npy instead of running it "
+                 "(for a target that runs elsewhere: a case counts as passed once exported)");
   CLI11_PARSE(app, argc, argv);
   for (const std::string &spec : options.sizeSpecs) {
     SymbolSizes sizes;
@@ -346,6 +375,10 @@ int main(int argc, char **argv) {
   }
 
   Mode mode = options.mode == "compiled" ? Mode::Compiled : Mode::Reference;
+  if (!options.exportDir.empty() && (mode != Mode::Compiled || !options.sizes.empty())) {
+    llvm::errs() << "tcc-conformance: error: --export needs --mode compiled and no --size\n";
+    return 2;
+  }
   tcc::registerAllPasses();
   llvm::SmallString<128> scratch;
   if (llvm::sys::fs::createUniqueDirectory("tcc-conformance", scratch)) {

@@ -131,8 +131,14 @@ struct GpuFormGridsPass : tcc::impl::GpuFormGridsBase<GpuFormGridsPass> {
     if (!f.getBody().hasOneBlock())
       return f.emitError() << "internal error: tcc-gpu-form-grids expects structured control "
                               "flow (one block per function)";
-    Block &body = f.getBody().front();
-    foldShapeBuffers(body);
+    foldShapeBuffers(f.getBody().front());
+    return formGrids(f.getBody().front());
+  }
+
+  /// The launches of one block of host code. Host loops and branches around kernel calls
+  /// (a CumSum's steps, a Loop with a known trip count) stay host control flow, their
+  /// bodies formed the same way, as long as their bounds and conditions are host values.
+  LogicalResult formGrids(Block &body) {
     SmallVector<Operation *> serial; // the current run of operations for one thread
     llvm::SmallPtrSet<Operation *, 16> inSerial;
     auto flush = [&]() -> LogicalResult {
@@ -144,11 +150,24 @@ struct GpuFormGridsPass : tcc::impl::GpuFormGridsBase<GpuFormGridsPass> {
       return result;
     };
     for (Operation &op : llvm::make_early_inc_range(body)) {
-      if (holdsCall(&op))
-        return op.emitError()
-               << "a GPU model cannot yet run control flow around kernels on the host (ONNX "
-                  "If or Loop): '"
-               << op.getName() << "' holds kernel calls";
+      bool readsSerial = llvm::any_of(op.getOperands(), [&](Value v) {
+        Operation *def = v.getDefiningOp();
+        return def && inSerial.contains(def);
+      });
+      if (holdsCall(&op)) {
+        if (!isa<scf::ForOp, scf::IfOp>(op) || readsSerial)
+          return op.emitError()
+                 << "a GPU model cannot yet run control flow around kernels whose bounds or "
+                    "conditions are tensor values (ONNX If or Loop): '"
+                 << op.getName() << "' holds kernel calls";
+        if (failed(flush()))
+          return failure();
+        for (Region &region : op.getRegions())
+          for (Block &block : region)
+            if (failed(formGrids(block)))
+              return failure();
+        continue;
+      }
       auto loop = dyn_cast<scf::ParallelOp>(&op);
       if (loop && loop.getInitVals().empty()) {
         if (failed(flush()))
@@ -156,16 +175,13 @@ struct GpuFormGridsPass : tcc::impl::GpuFormGridsBase<GpuFormGridsPass> {
         launchGrid(loop);
         continue;
       }
-      // Host code, after the work before it: calls, returns and checks of host values.
-      if (isa<func::CallOp, func::ReturnOp, tcc::prim::CheckOp>(op)) {
+      // Host code, after the work before it: calls, returns, yields and checks of host
+      // values.
+      if (isa<func::CallOp, func::ReturnOp, scf::YieldOp, tcc::prim::CheckOp>(op)) {
         if (failed(flush()))
           return failure();
         continue;
       }
-      bool readsSerial = llvm::any_of(op.getOperands(), [&](Value v) {
-        Operation *def = v.getDefiningOp();
-        return def && inSerial.contains(def);
-      });
       if (isMemoryEffectFree(&op) && !readsSerial)
         continue;
       serial.push_back(&op);

@@ -1,0 +1,123 @@
+"""Runs a bundle made by scripts/nvidia/bundle.sh on the GPU machine and prints one table.
+
+For each model of manifest.json: the outputs of tcc's library on the GPU against the
+references (relative L2 error, inputs and outputs as CUDA tensors handed over without
+copies, and once as host tensors that the runtime stages), the latency of a run (median of
+warm runs, CUDA tensors, wall clock around tcc_session_run, which returns when the GPU is
+done), and, where the bundle has the model's torch definition, torch eager and
+torch.compile on the same inputs in the same process.
+
+usage: python3 run_bundle.py BUNDLE_DIR [--runs N] [--out RESULTS.json]
+"""
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+import numpy as np
+import torch
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import tcc_runtime  # noqa: E402
+
+
+def rel_l2(actual, expected):
+    a = np.asarray(actual, dtype=np.float64).ravel()
+    e = np.asarray(expected, dtype=np.float64).ravel()
+    if a.shape != e.shape:
+        return float("inf")
+    denominator = np.linalg.norm(e)
+    return float(np.linalg.norm(a - e) / (denominator if denominator > 0 else 1.0))
+
+
+def timed(function, runs, warmup=10):
+    for _ in range(warmup):
+        function()
+    torch.cuda.synchronize()
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        function()
+        torch.cuda.synchronize()
+        times.append((time.perf_counter() - start) * 1e3)
+    return statistics.median(times)
+
+
+def run_model(rt, bundle, entry, runs):
+    row = {"model": entry["name"], "precision": entry.get("precision", "fp32")}
+    folder = os.path.join(bundle, entry["dir"])
+    inputs = [np.load(os.path.join(folder, f)) for f in entry["inputs"]]
+    refs = [np.load(os.path.join(folder, f)) for f in entry["refs"]]
+    session = tcc_runtime.Session(rt, os.path.join(folder, entry["so"]))
+    try:
+        device_inputs = [torch.from_numpy(np.ascontiguousarray(x)).cuda() for x in inputs]
+        device_outputs = [torch.empty(r.shape, dtype=torch.from_numpy(r).dtype, device="cuda")
+                          for r in refs]
+        session.prepare(device_inputs, device_outputs)
+        session.run()
+        torch.cuda.synchronize()
+        errors = [rel_l2(o.cpu().numpy(), r) for o, r in zip(device_outputs, refs)]
+        row["rel_l2"] = max(errors)
+        # The runtime stages host tensors itself.
+        host_inputs = [torch.from_numpy(np.ascontiguousarray(x)) for x in inputs]
+        host_outputs = [torch.empty(r.shape, dtype=torch.from_numpy(r).dtype) for r in refs]
+        session.prepare(host_inputs, host_outputs)
+        session.run()
+        row["rel_l2_host"] = max(rel_l2(o.numpy(), r) for o, r in zip(host_outputs, refs))
+        session.prepare(device_inputs, device_outputs)
+        row["tcc_ms"] = timed(session.run, runs)
+    except RuntimeError as error:
+        row["error"] = str(error)[:300]
+    finally:
+        session.close()
+    return row
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("bundle")
+    parser.add_argument("--runs", type=int, default=50)
+    parser.add_argument("--out", default="")
+    args = parser.parse_args()
+    bundle = os.path.abspath(args.bundle)
+    with open(os.path.join(bundle, "manifest.json")) as f:
+        manifest = json.load(f)
+    print("GPU: %s, torch %s" % (torch.cuda.get_device_name(0), torch.__version__), flush=True)
+    torch.backends.cuda.matmul.allow_tf32 = False
+    torch.backends.cudnn.allow_tf32 = False
+    rt = tcc_runtime.Runtime(os.path.join(bundle, "lib", "libtcc_runtime.so"))
+    rows = []
+    for entry in manifest["models"]:
+        row = run_model(rt, bundle, entry, args.runs)
+        # The command-line runner too (host tensors, its own comparison).
+        folder = os.path.join(bundle, entry["dir"])
+        command = [os.path.join(bundle, "bin", "tcc-run"), os.path.join(folder, entry["so"]),
+                   "--device", "cuda"]
+        for f in entry["inputs"]:
+            command += ["--input", os.path.join(folder, f)]
+        for f in entry["refs"]:
+            command += ["--compare", os.path.join(folder, f)]
+        result = subprocess.run(command, capture_output=True, text=True)
+        row["tcc_run"] = "ok" if result.returncode == 0 else \
+            ("rc=%d %s" % (result.returncode, (result.stdout + result.stderr)[-200:]))
+        rows.append(row)
+        print(json.dumps(row), flush=True)
+    print()
+    print("| model | precision | rel L2 (device tensors) | rel L2 (host, staged) | tcc ms | tcc-run |")
+    print("|---|---|---|---|---|---|")
+    for r in rows:
+        print("| %s | %s | %s | %s | %s | %s |" % (
+            r["model"], r["precision"],
+            "%.2e" % r["rel_l2"] if "rel_l2" in r else r.get("error", "-"),
+            "%.2e" % r["rel_l2_host"] if "rel_l2_host" in r else "-",
+            "%.3f" % r["tcc_ms"] if "tcc_ms" in r else "-", r["tcc_run"]))
+    if args.out:
+        with open(args.out, "w") as f:
+            json.dump(rows, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,106 @@
+"""Runs ONNX node test cases compiled for the GPU (tcc-conformance --export) on the GPU
+machine and checks them as tcc-conformance does: |actual - expected| <= atol + rtol *
+|expected| for floats (NaN equals NaN, infinities must match), exact for the rest.
+
+usage: python3 run_conformance.py EXPORT_DIR [--rtol 1e-3] [--atol 1e-7] [--out FILE]
+Prints one line per failing case and the summary "N of M cases pass on the GPU".
+"""
+import argparse
+import glob
+import os
+import sys
+
+import numpy as np
+import torch
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import tcc_runtime  # noqa: E402
+
+
+def compare(actual, expected, rtol, atol):
+    if actual.shape != expected.shape:
+        return "shape %s, expected %s" % (actual.shape, expected.shape)
+    if expected.dtype.kind == "f":
+        a, e = actual.astype(np.float64), expected.astype(np.float64)
+        same = (a == e) | (np.isnan(a) & np.isnan(e))
+        close = np.abs(a - e) <= atol + rtol * np.abs(e)
+        bad = ~(same | close)
+        if bad.any():
+            k = int(np.flatnonzero(bad)[0])
+            return "element %d is %r, expected %r" % (k, a.ravel()[k], e.ravel()[k])
+        return ""
+    if not np.array_equal(actual, expected):
+        k = int(np.flatnonzero(actual.ravel() != expected.ravel())[0])
+        return "element %d is %r, expected %r" % (k, actual.ravel()[k], expected.ravel()[k])
+    return ""
+
+
+def to_torch(array):
+    if array.dtype == np.bool_:
+        return torch.from_numpy(array.copy())
+    return torch.from_numpy(np.ascontiguousarray(array))
+
+
+def run_library(rt, folder, rtol, atol):
+    session = tcc_runtime.Session(rt, os.path.join(folder, "model.so"))
+    try:
+        sets = sorted({os.path.basename(p).split("_input_")[0].split("_expected_")[0]
+                       for p in glob.glob(os.path.join(folder, "*.npy"))})
+        for name in sets:
+            inputs = [np.load(p) for p in sorted(glob.glob(os.path.join(folder, name + "_input_*.npy")),
+                                                key=lambda p: int(p.rsplit("_", 1)[1][:-4]))]
+            expected = [np.load(p) for p in sorted(glob.glob(os.path.join(folder, name + "_expected_*.npy")),
+                                                  key=lambda p: int(p.rsplit("_", 1)[1][:-4]))]
+            device_inputs = [to_torch(x).cuda() for x in inputs]
+            outputs = [to_torch(np.empty(e.shape, dtype=e.dtype)).cuda() for e in expected]
+            session.prepare(device_inputs, outputs)
+            session.run()
+            for k, (o, e) in enumerate(zip(outputs, expected)):
+                diff = compare(o.cpu().numpy(), e, rtol, atol)
+                if diff:
+                    return "%s output %d: %s" % (name, k, diff)
+        return ""
+    finally:
+        session.close()
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("export")
+    parser.add_argument("--runtime", required=True, help="libtcc_runtime.so")
+    parser.add_argument("--rtol", type=float, default=1e-3)
+    parser.add_argument("--atol", type=float, default=1e-7)
+    parser.add_argument("--compile-log", default="", help="tcc-conformance's output (export)")
+    parser.add_argument("--out", default="")
+    args = parser.parse_args()
+    rt = tcc_runtime.Runtime(args.runtime)
+    results = {}
+    # Cases that did not compile for the GPU count as failures.
+    if args.compile_log:
+        for line in open(args.compile_log):
+            if line.startswith("FAIL "):
+                name, _, reason = line[5:].partition(": ")
+                results[name] = "compile: " + reason.strip()[:200]
+    for case in sorted(os.listdir(args.export)):
+        folders = sorted(glob.glob(os.path.join(args.export, case, "*")))
+        reason = ""
+        for folder in folders:
+            try:
+                reason = run_library(rt, folder, args.rtol, args.atol)
+            except Exception as error:  # a runtime status or a numpy/torch dtype problem
+                reason = "run: " + str(error)[:200]
+            if reason:
+                break
+        results[case] = reason if folders else "no library"
+    failed = {k: v for k, v in results.items() if v}
+    for name, reason in sorted(failed.items()):
+        print("FAIL %s: %s" % (name, reason))
+    print("%d of %d cases pass on the GPU" % (len(results) - len(failed), len(results)))
+    if args.out:
+        with open(args.out, "w") as f:
+            for name, reason in sorted(results.items()):
+                f.write("%s\t%s\n" % (name, reason or "pass"))
+
+
+if __name__ == "__main__":
+    main()
