@@ -6,7 +6,10 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 
 namespace tcc {
 #define GEN_PASS_DEF_GPULINALGTOLOOPS
@@ -64,20 +67,163 @@ SmallVector<Value> emitPayload(OpBuilder &b, Location loc, linalg::LinalgOp op,
   return yielded;
 }
 
+/// A contraction's neighbours in its kernel that run inside its loop nest: the fill that
+/// starts its output (the accumulators start at the fill's value, no load) and the
+/// elementwise epilogue that finishes it (applied to the accumulators before the one
+/// store), so that the output is written once instead of three times.
+struct Fusion {
+  linalg::FillOp fill;
+  linalg::GenericOp epilogue;
+};
+
+/// Whether `map` is the identity on `rank` dims.
+bool isIdentity(AffineMap map, int64_t rank) {
+  return map.isIdentity() && map.getNumDims() == rank;
+}
+
+/// The next (or previous) operation that touches memory, skipping constants and other pure
+/// operations.
+Operation *neighbour(Operation *op, bool forward) {
+  for (Operation *n = forward ? op->getNextNode() : op->getPrevNode(); n;
+       n = forward ? n->getNextNode() : n->getPrevNode())
+    if (!isMemoryEffectFree(n))
+      return n;
+  return nullptr;
+}
+
+/// The buffer a view (subview, reshape, cast, view) is of.
+Value baseOf(Value v) {
+  while (Operation *def = v.getDefiningOp()) {
+    auto view = dyn_cast<ViewLikeOpInterface>(def);
+    if (!view)
+      break;
+    v = view.getViewSource();
+  }
+  return v;
+}
+
+Fusion findFusion(linalg::LinalgOp op, ArrayRef<int64_t> parallel) {
+  Fusion fusion;
+  if (op.getNumDpsInits() != 1 || parallel.empty())
+    return fusion;
+  Value out = op.getDpsInits()[0];
+  auto outType = dyn_cast<MemRefType>(out.getType());
+  AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  // The output is indexed by the parallel dims, in order.
+  if (!outType || outMap.getNumResults() != static_cast<int64_t>(parallel.size()))
+    return fusion;
+  for (auto [k, expr] : llvm::enumerate(outMap.getResults())) {
+    auto dim = dyn_cast<AffineDimExpr>(expr);
+    if (!dim || dim.getPosition() != parallel[k])
+      return fusion;
+  }
+  if (auto fill = dyn_cast_or_null<linalg::FillOp>(neighbour(op, /*forward=*/false)))
+    if (fill.getDpsInits()[0] == out)
+      fusion.fill = fill;
+  auto epilogue = dyn_cast_or_null<linalg::GenericOp>(neighbour(op, /*forward=*/true));
+  if (!epilogue || epilogue.getNumDpsInits() != 1 || epilogue.getDpsInits()[0] != out ||
+      !epilogue.hasPureBufferSemantics() ||
+      epilogue.getNumLoops() != static_cast<unsigned>(outType.getRank()) ||
+      llvm::any_of(epilogue.getIteratorTypesArray(),
+                   [](utils::IteratorType t) { return t != utils::IteratorType::parallel; }))
+    return fusion;
+  int64_t rank = outType.getRank();
+  Value root = baseOf(out);
+  SmallVector<Operation *> hoisted;
+  for (OpOperand &operand : epilogue->getOpOperands()) {
+    Value v = operand.get();
+    if (v == out) {
+      if (!isIdentity(epilogue.getMatchingIndexingMap(&operand), rank))
+        return fusion;
+      continue;
+    }
+    // Another view of the output would be read before the fused loop stores it.
+    if (isa<MemRefType>(v.getType()) && baseOf(v) == root)
+      return fusion;
+    // Operands made between the two ops (views, constants) move before the contraction,
+    // where the fused loop reads them; only those made of values defined before it.
+    Operation *def = v.getDefiningOp();
+    if (def && def->getBlock() == op->getBlock() && op->isBeforeInBlock(def)) {
+      if (!isMemoryEffectFree(def) || def->getNumRegions() ||
+          llvm::any_of(def->getOperands(), [&](Value x) {
+            Operation *d = x.getDefiningOp();
+            return d && d->getBlock() == op->getBlock() && op->isBeforeInBlock(d);
+          }))
+        return fusion;
+      hoisted.push_back(def);
+    }
+  }
+  for (Operation *def : hoisted)
+    def->moveBefore(op);
+  fusion.epilogue = epilogue;
+  return fusion;
+}
+
+/// Outputs per thread along the last parallel dim of a contraction: 4 when one of its
+/// inputs does not depend on that dim (a matmul's A, a convolution's filter), so that each
+/// value of it loaded feeds 4 accumulators; 1 otherwise.
+int64_t coarsening(linalg::LinalgOp op, ArrayRef<int64_t> parallel,
+                   ArrayRef<int64_t> reduction, ArrayRef<Range> ranges) {
+  constexpr int64_t kFactor = 4;
+  if (reduction.empty() || parallel.empty())
+    return 1;
+  int64_t last = parallel.back();
+  std::optional<int64_t> extent = getConstantIntValue(ranges[last].size);
+  std::optional<int64_t> step = getConstantIntValue(ranges[last].stride);
+  if (!extent || !step || *step != 1 || *extent % kFactor || *extent < 4 * kFactor)
+    return 1;
+  for (OpOperand *input : op.getDpsInputOperands())
+    if (isa<MemRefType>(input->get().getType()) &&
+        !op.getMatchingIndexingMap(input).isFunctionOfDim(last))
+      return kFactor;
+  return 1;
+}
+
 struct GpuLinalgToLoopsPass : tcc::impl::GpuLinalgToLoopsBase<GpuLinalgToLoopsPass> {
   void runOnOperation() override {
     SmallVector<linalg::LinalgOp> ops;
     getOperation().walk([&](linalg::LinalgOp op) { ops.push_back(op); });
+    // Which fills and epilogues run inside a contraction's loop nest, decided before any
+    // op is lowered (a fill comes first in the kernel).
+    llvm::DenseMap<Operation *, Fusion> fusions;
+    llvm::SmallPtrSet<Operation *, 8> fused;
     for (linalg::LinalgOp op : ops) {
       if (!op.hasPureBufferSemantics()) {
         op.emitError() << "internal error: tcc-gpu-linalg-to-loops expects buffers";
         return signalPassFailure();
       }
-      lower(op);
+      SmallVector<int64_t> parallel;
+      bool reduces = false;
+      for (auto [d, kind] : llvm::enumerate(op.getIteratorTypesArray())) {
+        if (kind == utils::IteratorType::parallel)
+          parallel.push_back(d);
+        else
+          reduces = true;
+      }
+      if (!reduces || fused.contains(op))
+        continue;
+      Fusion fusion = findFusion(op, parallel);
+      if (fusion.fill && fused.contains(fusion.fill))
+        fusion.fill = nullptr;
+      for (Operation *f : {static_cast<Operation *>(fusion.fill),
+                           static_cast<Operation *>(fusion.epilogue)})
+        if (f)
+          fused.insert(f);
+      fusions[op] = fusion;
+    }
+    for (linalg::LinalgOp op : ops) {
+      if (fused.contains(op))
+        continue;
+      Fusion fusion = fusions.lookup(op);
+      lower(op, fusion);
+      for (Operation *f : {static_cast<Operation *>(fusion.fill),
+                           static_cast<Operation *>(fusion.epilogue)})
+        if (f)
+          f->erase();
     }
   }
 
-  void lower(linalg::LinalgOp op) {
+  void lower(linalg::LinalgOp op, const Fusion &fusion) {
     OpBuilder b(op);
     Location loc = op.getLoc();
     SmallVector<Range> ranges = op.createLoopRanges(b, loc);
@@ -85,33 +231,44 @@ struct GpuLinalgToLoopsPass : tcc::impl::GpuLinalgToLoopsBase<GpuLinalgToLoopsPa
     SmallVector<int64_t> parallel, reduction;
     for (auto [d, kind] : llvm::enumerate(iterators))
       (kind == utils::IteratorType::parallel ? parallel : reduction).push_back(d);
+    int64_t factor = coarsening(op, parallel, reduction, ranges);
     auto bound = [&](OpFoldResult v) { return getValueOrCreateConstantIndexOp(b, loc, v); };
     SmallVector<AffineMap> maps = op.getIndexingMapsArray();
     Value zero = arith::ConstantIndexOp::create(b, loc, 0);
     int64_t numLoops = iterators.size();
+    int64_t numOutputs = op.getNumDpsInits();
 
-    // The body at fixed parallel indices `outer` (reduction positions unset).
+    // The outputs at fixed parallel indices `ivs` (`factor` neighbours along the last
+    // parallel dim when coarsened).
     auto emitOutputs = [&](OpBuilder &at, SmallVector<Value> ivs) {
       // The outputs' indices use parallel dims only; reduction positions may hold anything.
       for (int64_t d : reduction)
         ivs[d] = zero;
+      SmallVector<SmallVector<Value>> copies(factor, ivs);
+      for (int64_t c = 1; c < factor; ++c)
+        copies[c][parallel.back()] = arith::AddIOp::create(
+            at, loc, ivs[parallel.back()], arith::ConstantIndexOp::create(at, loc, c));
+      auto outputIndices = [&](OpOperand &output, ArrayRef<Value> at_ivs, OpBuilder &builder) {
+        return indicesOf(builder, loc, maps[output.getOperandNumber()], at_ivs);
+      };
+      // The accumulators' start: the fill's value, else the outputs' current values.
       SmallVector<Value> current;
       bool reads = !reduction.empty();
-      for (OpOperand &output : op.getDpsInitsMutable()) {
-        bool used = reads || !op.getMatchingBlockArgument(&output).use_empty();
-        current.push_back(used ? memref::LoadOp::create(
-                                     at, loc, output.get(),
-                                     indicesOf(at, loc, maps[output.getOperandNumber()], ivs))
-                                     .getResult()
-                               : Value());
-      }
+      for (int64_t c = 0; c < factor; ++c)
+        for (OpOperand &output : op.getDpsInitsMutable()) {
+          if (fusion.fill) {
+            current.push_back(linalg::FillOp(fusion.fill).getInputs()[0]);
+            continue;
+          }
+          bool used = reads || !op.getMatchingBlockArgument(&output).use_empty();
+          current.push_back(used ? memref::LoadOp::create(at, loc, output.get(),
+                                                          outputIndices(output, copies[c], at))
+                                       .getResult()
+                                 : Value());
+        }
       SmallVector<Value> results;
       if (reduction.empty()) {
-        // Unused outputs stay unmapped; the body never reads them.
-        SmallVector<Value> mapped;
-        for (Value v : current)
-          mapped.push_back(v);
-        results = emitPayload(at, loc, op, ivs, mapped);
+        results = emitPayload(at, loc, op, ivs, current);
       } else {
         SmallVector<Value> lbs, ubs, steps;
         for (int64_t d : reduction) {
@@ -122,16 +279,37 @@ struct GpuLinalgToLoopsPass : tcc::impl::GpuLinalgToLoopsBase<GpuLinalgToLoopsPa
         scf::LoopNest nest = scf::buildLoopNest(
             at, loc, lbs, ubs, steps, current,
             [&](OpBuilder &inner, Location, ValueRange inductions, ValueRange accumulators) {
-              SmallVector<Value> all = ivs;
-              for (auto [k, d] : llvm::enumerate(reduction))
-                all[d] = inductions[k];
-              return scf::ValueVector(emitPayload(inner, loc, op, all, accumulators));
+              scf::ValueVector yielded;
+              for (int64_t c = 0; c < factor; ++c) {
+                SmallVector<Value> all = copies[c];
+                for (auto [k, d] : llvm::enumerate(reduction))
+                  all[d] = inductions[k];
+                llvm::append_range(yielded,
+                                   emitPayload(inner, loc, op, all,
+                                               accumulators.slice(c * numOutputs, numOutputs)));
+              }
+              return yielded;
             });
         results.assign(nest.results.begin(), nest.results.end());
       }
-      for (auto [k, output] : llvm::enumerate(op.getDpsInitsMutable()))
-        memref::StoreOp::create(at, loc, results[k], output.get(),
-                                indicesOf(at, loc, maps[output.getOperandNumber()], ivs));
+      for (int64_t c = 0; c < factor; ++c) {
+        SmallVector<Value> values(results.begin() + c * numOutputs,
+                                  results.begin() + (c + 1) * numOutputs);
+        if (fusion.epilogue) {
+          // The epilogue's loop indices are the output's, i.e. the parallel ones.
+          SmallVector<Value> outputIvs;
+          for (int64_t d : parallel)
+            outputIvs.push_back(copies[c][d]);
+          values = emitEpilogue(at, loc, linalg::GenericOp(fusion.epilogue), outputIvs, values[0],
+                                op.getDpsInits()[0]);
+          memref::StoreOp::create(at, loc, values[0], op.getDpsInits()[0],
+                                  outputIndices(op.getDpsInitsMutable()[0], copies[c], at));
+          continue;
+        }
+        for (auto [k, output] : llvm::enumerate(op.getDpsInitsMutable()))
+          memref::StoreOp::create(at, loc, values[k], output.get(),
+                                  outputIndices(output, copies[c], at));
+      }
     };
 
     if (parallel.empty()) {
@@ -141,7 +319,9 @@ struct GpuLinalgToLoopsPass : tcc::impl::GpuLinalgToLoopsBase<GpuLinalgToLoopsPa
       for (int64_t d : parallel) {
         lbs.push_back(bound(ranges[d].offset));
         ubs.push_back(bound(ranges[d].size));
-        steps.push_back(bound(ranges[d].stride));
+        steps.push_back(d == parallel.back() && factor > 1
+                            ? arith::ConstantIndexOp::create(b, loc, factor).getResult()
+                            : bound(ranges[d].stride));
       }
       scf::ParallelOp::create(b, loc, lbs, ubs, steps,
                               [&](OpBuilder &inner, Location, ValueRange inductions) {
@@ -152,6 +332,39 @@ struct GpuLinalgToLoopsPass : tcc::impl::GpuLinalgToLoopsBase<GpuLinalgToLoopsPa
                               });
     }
     op->erase();
+  }
+
+  /// The epilogue's payload at output indices `ivs`, where the contraction's output holds
+  /// `value` (not yet stored): its other inputs are loaded there.
+  SmallVector<Value> emitEpilogue(OpBuilder &b, Location loc, linalg::GenericOp epilogue,
+                                  ArrayRef<Value> ivs, Value value, Value out) {
+    Block *body = epilogue.getBlock();
+    IRMapping mapping;
+    for (OpOperand &operand : epilogue->getOpOperands()) {
+      BlockArgument arg = epilogue.getMatchingBlockArgument(&operand);
+      if (arg.use_empty())
+        continue;
+      if (operand.get() == out) {
+        mapping.map(arg, value);
+        continue;
+      }
+      Value v = operand.get();
+      if (isa<MemRefType>(v.getType()))
+        v = memref::LoadOp::create(
+            b, loc, v, indicesOf(b, loc, epilogue.getMatchingIndexingMap(&operand), ivs));
+      mapping.map(arg, v);
+    }
+    for (Operation &inner : body->without_terminator()) {
+      if (auto index = dyn_cast<linalg::IndexOp>(inner)) {
+        mapping.map(index.getResult(), ivs[index.getDim()]);
+        continue;
+      }
+      b.clone(inner, mapping);
+    }
+    SmallVector<Value> yielded;
+    for (Value v : body->getTerminator()->getOperands())
+      yielded.push_back(mapping.lookupOrDefault(v));
+    return yielded;
   }
 };
 } // namespace

@@ -2,9 +2,10 @@
 
 // A matmul: one iteration per output element, the dot product in an iteration argument,
 // the output loaded once and stored once.
+// (8 columns: too few to give a thread several.)
 // CHECK-LABEL: func.func @matmul
 // CHECK: scf.parallel (%[[I:.*]], %[[J:.*]]) = (%{{.*}}, %{{.*}}) to (%{{.*}}, %{{.*}})
-// CHECK:   %[[INIT:.*]] = memref.load %arg2[%[[I]], %[[J]]] : memref<?x32xf32>
+// CHECK:   %[[INIT:.*]] = memref.load %arg2[%[[I]], %[[J]]] : memref<?x8xf32>
 // CHECK:   %[[SUM:.*]] = scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %[[INIT]]) -> (f32)
 // CHECK:     %[[A:.*]] = memref.load %arg0[%[[I]], %[[K]]]
 // CHECK:     %[[B:.*]] = memref.load %arg1[%[[K]], %[[J]]]
@@ -13,8 +14,41 @@
 // CHECK:     scf.yield %[[S]]
 // CHECK:   memref.store %[[SUM]], %arg2[%[[I]], %[[J]]]
 // CHECK-NOT: linalg.
-func.func @matmul(%a: memref<?x64xf32>, %b: memref<64x32xf32>, %c: memref<?x32xf32>) {
+func.func @matmul(%a: memref<?x64xf32>, %b: memref<64x8xf32>, %c: memref<?x8xf32>) {
+  linalg.matmul ins(%a, %b : memref<?x64xf32>, memref<64x8xf32>) outs(%c : memref<?x8xf32>)
+  return
+}
+
+// -----
+
+// 32 columns: each thread computes 4 neighbouring outputs of a row, so that each element of
+// A it loads feeds 4 accumulators. The fill before the matmul starts the accumulators (no
+// load of C) and the bias-and-ReLU epilogue after it runs on them before the one store.
+#map = affine_map<(d0, d1) -> (d0, d1)>
+#bias = affine_map<(d0, d1) -> (d1)>
+// CHECK-LABEL: func.func @fused
+// CHECK-NOT: linalg.
+// CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK: scf.parallel (%[[I:.*]], %[[J:.*]]) = (%{{.*}}, %{{.*}}) to (%{{.*}}, %c32) step (%{{.*}}, %c4)
+// CHECK-NOT: memref.load %arg2
+// CHECK:   %[[SUMS:.*]]:4 = scf.for {{.*}} iter_args(%{{.*}} = %[[ZERO]], %{{.*}} = %[[ZERO]], %{{.*}} = %[[ZERO]], %{{.*}} = %[[ZERO]]) -> (f32, f32, f32, f32)
+// CHECK:   %[[BIAS:.*]] = memref.load %arg3[%[[J]]] : memref<32xf32>
+// CHECK:   %[[BIASED:.*]] = arith.addf %[[SUMS]]#0, %[[BIAS]] : f32
+// CHECK:   %[[RELU:.*]] = arith.maximumf %[[BIASED]], %[[ZERO]] : f32
+// CHECK:   memref.store %[[RELU]], %arg2[%[[I]], %[[J]]] : memref<?x32xf32>
+// CHECK-COUNT-3: memref.store
+// CHECK-NOT: memref.store
+func.func @fused(%a: memref<?x64xf32>, %b: memref<64x32xf32>, %c: memref<?x32xf32>, %bias: memref<32xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<?x32xf32>)
   linalg.matmul ins(%a, %b : memref<?x64xf32>, memref<64x32xf32>) outs(%c : memref<?x32xf32>)
+  linalg.generic {indexing_maps = [#map, #bias, #map], iterator_types = ["parallel", "parallel"]}
+      ins(%c, %bias : memref<?x32xf32>, memref<32xf32>) outs(%c : memref<?x32xf32>) {
+  ^bb0(%in: f32, %b0: f32, %out: f32):
+    %0 = arith.addf %in, %b0 : f32
+    %1 = arith.maximumf %0, %zero : f32
+    linalg.yield %1 : f32
+  }
   return
 }
 
