@@ -1,7 +1,11 @@
 #!/bin/bash
 # Builds the NVIDIA bundle (.bundle/, at most 64 MiB): the models compiled for the GPU, the
 # runtime, tcc-run, the inputs and references, and the scripts that run them there.
-#   bash scripts/nvidia/bundle.sh [ARCH]      (ARCH: default sm_90)
+#   [EXPORTS=DIR] [CONFORMANCE=DIR] bash scripts/nvidia/bundle.sh [ARCH]   (ARCH: sm_90)
+# EXPORTS: the folder of the models make_models.py exported on the GPU machine (their torch
+# definitions in torch_models.py: run_bundle.py times torch eager and torch.compile on them);
+# CONFORMANCE: a tcc-conformance --export folder (its log beside it as DIR.log), packed as
+# conformance.tar.xz for run_conformance.py.
 # Then run it on the GPU machine in one call (device tool: carry .bundle):
 #   python3 .bundle/run_bundle.py .bundle --out $OUT/results.json
 set -euo pipefail
@@ -16,9 +20,10 @@ cp -L "$ROOT/build/lib/libtcc_runtime.so" "$OUTDIR/lib/"
 cp "$ROOT/scripts/nvidia/run_bundle.py" "$ROOT/scripts/nvidia/tcc_runtime.py" "$OUTDIR/"
 
 entries=()
-# add NAME ONNX DIR_OF_NPY: compiles the model and copies input_*.npy / output_*.npy.
+# add NAME ONNX DIR_OF_NPY [TORCH_NAME]: compiles the model and copies input_*.npy and
+# output_*.npy.
 add() {
-  local name=$1 onnx=$2 data=$3
+  local name=$1 onnx=$2 data=$3 torch=${4:-}
   local dir=$OUTDIR/models/$name
   mkdir -p "$dir"
   local start=$(date +%s.%N)
@@ -32,7 +37,7 @@ add() {
   local inputs refs
   inputs=$(cd "$dir" && ls input_*.npy | sort -V | sed 's/.*/"&"/' | paste -sd,)
   refs=$(cd "$dir" && ls output_*.npy | sort -V | sed 's/.*/"&"/' | paste -sd,)
-  entries+=("{\"name\": \"$name\", \"dir\": \"models/$name\", \"so\": \"model.so\", \"inputs\": [$inputs], \"refs\": [$refs], \"compile_s\": $seconds}")
+  entries+=("{\"name\": \"$name\", \"dir\": \"models/$name\", \"so\": \"model.so\", \"inputs\": [$inputs], \"refs\": [$refs], \"compile_s\": $seconds, \"torch\": \"$torch\"}")
   echo "$name: compiled in ${seconds}s"
 }
 
@@ -40,6 +45,17 @@ add tiny_mlp "$ROOT/examples/tiny_mlp/model.onnx" "$ROOT/examples/tiny_mlp"
 for m in resnet18_small bert_small; do
   [ -d "$CORPUS/$m" ] && add "$m" "$CORPUS/$m/model.onnx" "$CORPUS/$m"
 done
+
+if [ -n "${EXPORTS:-}" ]; then
+  for m in gpt2 llama vit bert; do
+    [ -f "$EXPORTS/$m/model.onnx" ] && add "$m" "$EXPORTS/$m/model.onnx" "$EXPORTS/$m" "$m"
+  done
+fi
+if [ -n "${CONFORMANCE:-}" ]; then
+  tar -C "$CONFORMANCE" -cJf "$OUTDIR/conformance.tar.xz" .
+  cp "$CONFORMANCE.log" "$OUTDIR/conformance.log"
+fi
+cp "$ROOT/scripts/nvidia/"*.py "$OUTDIR/"
 
 (IFS=,; echo "{\"arch\": \"$ARCH\", \"models\": [${entries[*]}]}") > "$OUTDIR/manifest.json"
 du -sh "$OUTDIR"

@@ -53,7 +53,8 @@ def run_model(rt, bundle, entry, runs):
     refs = [np.load(os.path.join(folder, f)) for f in entry["refs"]]
     session = tcc_runtime.Session(rt, os.path.join(folder, entry["so"]))
     try:
-        device_inputs = [torch.from_numpy(np.ascontiguousarray(x)).cuda() for x in inputs]
+        device_inputs = [torch.from_numpy(np.array(x, copy=True, order="C")).cuda()
+                         for x in inputs]
         device_outputs = [torch.empty(r.shape, dtype=torch.from_numpy(r).dtype, device="cuda")
                           for r in refs]
         session.prepare(device_inputs, device_outputs)
@@ -62,7 +63,7 @@ def run_model(rt, bundle, entry, runs):
         errors = [rel_l2(o.cpu().numpy(), r) for o, r in zip(device_outputs, refs)]
         row["rel_l2"] = max(errors)
         # The runtime stages host tensors itself.
-        host_inputs = [torch.from_numpy(np.ascontiguousarray(x)) for x in inputs]
+        host_inputs = [torch.from_numpy(np.array(x, copy=True, order="C")) for x in inputs]
         host_outputs = [torch.empty(r.shape, dtype=torch.from_numpy(r).dtype) for r in refs]
         session.prepare(host_inputs, host_outputs)
         session.run()
@@ -76,11 +77,56 @@ def run_model(rt, bundle, entry, runs):
     return row
 
 
+def run_torch_comparison(rt, bundle, entry, batches, runs, compile_torch):
+    """tcc against torch eager and torch.compile (default mode) on the model's torch
+    definition (torch_models.py: the same weights as the export), random inputs of each
+    batch size, fp32 with TF32 off. Also the largest relative difference between tcc's and
+    torch's outputs on the GPU."""
+    import torch_models
+    model, make_inputs = torch_models.build(entry["torch"])
+    model = model.cuda()
+    compiled = None
+    rows = []
+    session = tcc_runtime.Session(rt, os.path.join(bundle, entry["dir"], entry["so"]))
+    try:
+        for batch in batches:
+            row = {"model": entry["name"], "batch": batch}
+            (x,) = make_inputs(batch)
+            x = x.cuda()
+            with torch.no_grad():
+                expected = model(x)
+                row["eager_ms"] = timed(lambda: model(x), runs)
+                if compile_torch:
+                    if compiled is None:
+                        compiled = torch.compile(model)
+                    start = time.perf_counter()
+                    compiled(x)
+                    torch.cuda.synchronize()
+                    row["compile_s"] = time.perf_counter() - start
+                    row["compiled_ms"] = timed(lambda: compiled(x), runs)
+            y = torch.empty_like(expected)
+            session.prepare([x.contiguous()], [y])
+            try:
+                session.run()
+                torch.cuda.synchronize()
+                row["rel_l2_vs_torch"] = rel_l2(y.cpu().numpy(), expected.cpu().numpy())
+                row["tcc_ms"] = timed(session.run, runs)
+            except RuntimeError as error:
+                row["error"] = str(error)[:300]
+            rows.append(row)
+            print(json.dumps(row), flush=True)
+    finally:
+        session.close()
+    return rows
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("bundle")
     parser.add_argument("--runs", type=int, default=50)
     parser.add_argument("--out", default="")
+    parser.add_argument("--batches", default="1,32")
+    parser.add_argument("--no-compile", action="store_true", help="skip torch.compile")
     args = parser.parse_args()
     bundle = os.path.abspath(args.bundle)
     with open(os.path.join(bundle, "manifest.json")) as f:
@@ -106,17 +152,45 @@ def main():
         rows.append(row)
         print(json.dumps(row), flush=True)
     print()
-    print("| model | precision | rel L2 (device tensors) | rel L2 (host, staged) | tcc ms | tcc-run |")
-    print("|---|---|---|---|---|---|")
+    print("| model | precision | rel L2 (device tensors) | rel L2 (host, staged) | tcc ms "
+          "(reference input) | tcc-run | compile s (tcc, 2 cores) |")
+    print("|---|---|---|---|---|---|---|")
+    compile_s = {e["name"]: e.get("compile_s") for e in manifest["models"]}
     for r in rows:
-        print("| %s | %s | %s | %s | %s | %s |" % (
+        print("| %s | %s | %s | %s | %s | %s | %s |" % (
             r["model"], r["precision"],
             "%.2e" % r["rel_l2"] if "rel_l2" in r else r.get("error", "-"),
             "%.2e" % r["rel_l2_host"] if "rel_l2_host" in r else "-",
-            "%.3f" % r["tcc_ms"] if "tcc_ms" in r else "-", r["tcc_run"]))
+            "%.3f" % r["tcc_ms"] if "tcc_ms" in r else "-", r["tcc_run"],
+            compile_s.get(r["model"])))
+    speed = []
+    batches = [int(b) for b in args.batches.split(",")]
+    for entry in manifest["models"]:
+        if entry.get("torch"):
+            speed += run_torch_comparison(rt, bundle, entry, batches, args.runs,
+                                          not args.no_compile)
+    if speed:
+        print()
+        print("| model | batch | tcc ms | torch eager ms | torch.compile ms | tcc / compile | "
+              "compile s | rel L2 tcc vs torch |")
+        print("|---|---|---|---|---|---|---|---|")
+        ratios = []
+        for r in speed:
+            ratio = r["tcc_ms"] / r["compiled_ms"] if "tcc_ms" in r and "compiled_ms" in r else None
+            if ratio:
+                ratios.append(ratio)
+            print("| %s | %d | %s | %.3f | %s | %s | %s | %s |" % (
+                r["model"], r["batch"], "%.3f" % r["tcc_ms"] if "tcc_ms" in r else r.get("error"),
+                r["eager_ms"], "%.3f" % r["compiled_ms"] if "compiled_ms" in r else "-",
+                "%.2f" % ratio if ratio else "-",
+                "%.1f" % r["compile_s"] if "compile_s" in r else "-",
+                "%.2e" % r["rel_l2_vs_torch"] if "rel_l2_vs_torch" in r else "-"))
+        if ratios:
+            print("geomean tcc / torch.compile: %.2f over %d rows" % (
+                float(np.exp(np.mean(np.log(ratios)))), len(ratios)))
     if args.out:
         with open(args.out, "w") as f:
-            json.dump(rows, f, indent=1)
+            json.dump({"models": rows, "speed": speed}, f, indent=1)
 
 
 if __name__ == "__main__":

@@ -36,9 +36,8 @@ def compare(actual, expected, rtol, atol):
 
 
 def to_torch(array):
-    if array.dtype == np.bool_:
-        return torch.from_numpy(array.copy())
-    return torch.from_numpy(np.ascontiguousarray(array))
+    # A copy keeps 0-d arrays 0-d (np.ascontiguousarray would make them 1-d).
+    return torch.from_numpy(np.array(array, copy=True, order="C"))
 
 
 def run_library(rt, folder, rtol, atol):
@@ -91,7 +90,10 @@ def main():
                 reason = "run: " + str(error)[:200]
             if reason:
                 break
-        results[case] = reason if folders else "no library"
+        if not folders:  # every compile of the case failed: keep the compiler's reason
+            results.setdefault(case, "no library")
+            continue
+        results[case] = reason
     failed = {k: v for k, v in results.items() if v}
     for name, reason in sorted(failed.items()):
         print("FAIL %s: %s" % (name, reason))

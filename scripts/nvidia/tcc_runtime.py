@@ -29,7 +29,8 @@ class DLTensor(ctypes.Structure):
 # DLPack type codes: kDLInt 0, kDLUInt 1, kDLFloat 2, kDLBfloat 4; booleans are uint8.
 _DTYPES = {torch.float32: (2, 32), torch.float16: (2, 16), torch.bfloat16: (4, 16),
            torch.float64: (2, 64), torch.int64: (0, 64), torch.int32: (0, 32),
-           torch.int8: (0, 8), torch.uint8: (1, 8), torch.bool: (1, 8)}
+           torch.int16: (0, 16), torch.int8: (0, 8), torch.uint8: (1, 8), torch.bool: (1, 8),
+           torch.uint16: (1, 16), torch.uint32: (1, 32), torch.uint64: (1, 64)}
 
 
 class Runtime:
