@@ -154,7 +154,13 @@ struct GpuFormGridsPass : tcc::impl::GpuFormGridsBase<GpuFormGridsPass> {
         Operation *def = v.getDefiningOp();
         return def && inSerial.contains(def);
       });
-      if (holdsCall(&op)) {
+      bool calls = holdsCall(&op);
+      // A branch between loop nests on a host value (tcc-gpu-linalg-to-loops's choice of
+      // tiles by size) is host control flow too.
+      bool branches = isa<scf::IfOp>(op) && !readsSerial &&
+                      op.walk([](scf::ParallelOp) { return WalkResult::interrupt(); })
+                          .wasInterrupted();
+      if (calls || branches) {
         if (!isa<scf::ForOp, scf::IfOp>(op) || readsSerial)
           return op.emitError()
                  << "a GPU model cannot yet run control flow around kernels whose bounds or "

@@ -179,6 +179,27 @@ int64_t coarsening(linalg::LinalgOp op, ArrayRef<int64_t> parallel,
   return 1;
 }
 
+/// Outputs of a contraction below which rows are not tiled (a quarter of the threads would
+/// leave SMs idle): an H200 runs 132 x 2048 threads at once, and tiling pays from about four
+/// outputs per thread slot.
+constexpr int64_t kMinTiledOutputs = 1 << 20;
+
+/// Rows per thread (along the second-to-last parallel dim) of a contraction whose columns
+/// are already coarsened: 4 when an input does not depend on that dim (a matmul's B), so
+/// that each value of it loaded feeds 4 rows; 1 otherwise.
+int64_t rowCoarsening(linalg::LinalgOp op, ArrayRef<int64_t> parallel,
+                      ArrayRef<int64_t> reduction, int64_t columns) {
+  constexpr int64_t kFactor = 4;
+  if (reduction.empty() || parallel.size() < 2 || columns == 1)
+    return 1;
+  int64_t row = parallel[parallel.size() - 2];
+  for (OpOperand *input : op.getDpsInputOperands())
+    if (isa<MemRefType>(input->get().getType()) &&
+        !op.getMatchingIndexingMap(input).isFunctionOfDim(row))
+      return kFactor;
+  return 1;
+}
+
 struct GpuLinalgToLoopsPass : tcc::impl::GpuLinalgToLoopsBase<GpuLinalgToLoopsPass> {
   void runOnOperation() override {
     SmallVector<linalg::LinalgOp> ops;
@@ -232,29 +253,66 @@ struct GpuLinalgToLoopsPass : tcc::impl::GpuLinalgToLoopsBase<GpuLinalgToLoopsPa
     for (auto [d, kind] : llvm::enumerate(iterators))
       (kind == utils::IteratorType::parallel ? parallel : reduction).push_back(d);
     int64_t factor = coarsening(op, parallel, reduction, ranges);
-    auto bound = [&](OpFoldResult v) { return getValueOrCreateConstantIndexOp(b, loc, v); };
+    int64_t rowFactor = rowCoarsening(op, parallel, reduction, factor);
+    // A bound as a value, made where `at` builds (inside the loops or the branch that use it).
+    auto bound = [&](OpBuilder &at, OpFoldResult v) {
+      return getValueOrCreateConstantIndexOp(at, loc, v);
+    };
     SmallVector<AffineMap> maps = op.getIndexingMapsArray();
     Value zero = arith::ConstantIndexOp::create(b, loc, 0);
     int64_t numLoops = iterators.size();
     int64_t numOutputs = op.getNumDpsInits();
 
-    // The outputs at fixed parallel indices `ivs` (`factor` neighbours along the last
-    // parallel dim when coarsened).
-    auto emitOutputs = [&](OpBuilder &at, SmallVector<Value> ivs) {
+    // One output a thread computes: the loop indices its loads and payload use (a row past
+    // the end is clamped to the last one, so that nothing is read out of bounds), the row it
+    // stores to, and whether that row exists (null: always).
+    struct Copy {
+      SmallVector<Value> ivs, storeIvs;
+      Value valid;
+    };
+
+    // The outputs at fixed parallel indices `ivs`: `rows` x `columns` neighbours along the
+    // second-to-last and last parallel dims when coarsened.
+    auto emitOutputs = [&](OpBuilder &at, SmallVector<Value> ivs, int64_t rows,
+                           int64_t columns) {
       // The outputs' indices use parallel dims only; reduction positions may hold anything.
       for (int64_t d : reduction)
         ivs[d] = zero;
-      SmallVector<SmallVector<Value>> copies(factor, ivs);
-      for (int64_t c = 1; c < factor; ++c)
-        copies[c][parallel.back()] = arith::AddIOp::create(
-            at, loc, ivs[parallel.back()], arith::ConstantIndexOp::create(at, loc, c));
+      SmallVector<Copy> copies;
+      for (int64_t r = 0; r < rows; ++r) {
+        Value row, clamped, valid;
+        if (r > 0) {
+          int64_t d = parallel[parallel.size() - 2];
+          row = arith::AddIOp::create(at, loc, ivs[d], arith::ConstantIndexOp::create(at, loc, r));
+          Value extent = bound(at, ranges[d].size);
+          Value last = arith::SubIOp::create(at, loc, extent,
+                                             arith::ConstantIndexOp::create(at, loc, 1));
+          clamped = arith::MinUIOp::create(at, loc, row, last);
+          valid = arith::CmpIOp::create(at, loc, arith::CmpIPredicate::ult, row, extent);
+        }
+        for (int64_t c = 0; c < columns; ++c) {
+          Copy copy{ivs, ivs, valid};
+          if (r > 0) {
+            copy.ivs[parallel[parallel.size() - 2]] = clamped;
+            copy.storeIvs[parallel[parallel.size() - 2]] = row;
+          }
+          if (c > 0) {
+            Value column = arith::AddIOp::create(at, loc, ivs[parallel.back()],
+                                                 arith::ConstantIndexOp::create(at, loc, c));
+            copy.ivs[parallel.back()] = column;
+            copy.storeIvs[parallel.back()] = column;
+          }
+          copies.push_back(copy);
+        }
+      }
+      int64_t count = copies.size();
       auto outputIndices = [&](OpOperand &output, ArrayRef<Value> at_ivs, OpBuilder &builder) {
         return indicesOf(builder, loc, maps[output.getOperandNumber()], at_ivs);
       };
       // The accumulators' start: the fill's value, else the outputs' current values.
       SmallVector<Value> current;
       bool reads = !reduction.empty();
-      for (int64_t c = 0; c < factor; ++c)
+      for (int64_t c = 0; c < count; ++c)
         for (OpOperand &output : op.getDpsInitsMutable()) {
           if (fusion.fill) {
             current.push_back(linalg::FillOp(fusion.fill).getInputs()[0]);
@@ -262,7 +320,7 @@ struct GpuLinalgToLoopsPass : tcc::impl::GpuLinalgToLoopsBase<GpuLinalgToLoopsPa
           }
           bool used = reads || !op.getMatchingBlockArgument(&output).use_empty();
           current.push_back(used ? memref::LoadOp::create(at, loc, output.get(),
-                                                          outputIndices(output, copies[c], at))
+                                                          outputIndices(output, copies[c].ivs, at))
                                        .getResult()
                                  : Value());
         }
@@ -272,16 +330,16 @@ struct GpuLinalgToLoopsPass : tcc::impl::GpuLinalgToLoopsBase<GpuLinalgToLoopsPa
       } else {
         SmallVector<Value> lbs, ubs, steps;
         for (int64_t d : reduction) {
-          lbs.push_back(bound(ranges[d].offset));
-          ubs.push_back(bound(ranges[d].size));
-          steps.push_back(bound(ranges[d].stride));
+          lbs.push_back(bound(at, ranges[d].offset));
+          ubs.push_back(bound(at, ranges[d].size));
+          steps.push_back(bound(at, ranges[d].stride));
         }
         scf::LoopNest nest = scf::buildLoopNest(
             at, loc, lbs, ubs, steps, current,
             [&](OpBuilder &inner, Location, ValueRange inductions, ValueRange accumulators) {
               scf::ValueVector yielded;
-              for (int64_t c = 0; c < factor; ++c) {
-                SmallVector<Value> all = copies[c];
+              for (int64_t c = 0; c < count; ++c) {
+                SmallVector<Value> all = copies[c].ivs;
                 for (auto [k, d] : llvm::enumerate(reduction))
                   all[d] = inductions[k];
                 llvm::append_range(yielded,
@@ -292,44 +350,73 @@ struct GpuLinalgToLoopsPass : tcc::impl::GpuLinalgToLoopsBase<GpuLinalgToLoopsPa
             });
         results.assign(nest.results.begin(), nest.results.end());
       }
-      for (int64_t c = 0; c < factor; ++c) {
+      for (int64_t c = 0; c < count; ++c) {
         SmallVector<Value> values(results.begin() + c * numOutputs,
                                   results.begin() + (c + 1) * numOutputs);
+        OpBuilder::InsertionGuard guard(at);
+        if (copies[c].valid) // a row past the end: computed (clamped), not stored
+          at.setInsertionPoint(
+              scf::IfOp::create(at, loc, copies[c].valid, /*withElseRegion=*/false)
+                  .thenBlock()
+                  ->getTerminator());
         if (fusion.epilogue) {
           // The epilogue's loop indices are the output's, i.e. the parallel ones.
           SmallVector<Value> outputIvs;
           for (int64_t d : parallel)
-            outputIvs.push_back(copies[c][d]);
+            outputIvs.push_back(copies[c].ivs[d]);
           values = emitEpilogue(at, loc, linalg::GenericOp(fusion.epilogue), outputIvs, values[0],
                                 op.getDpsInits()[0]);
           memref::StoreOp::create(at, loc, values[0], op.getDpsInits()[0],
-                                  outputIndices(op.getDpsInitsMutable()[0], copies[c], at));
+                                  outputIndices(op.getDpsInitsMutable()[0], copies[c].storeIvs, at));
           continue;
         }
         for (auto [k, output] : llvm::enumerate(op.getDpsInitsMutable()))
           memref::StoreOp::create(at, loc, values[k], output.get(),
-                                  outputIndices(output, copies[c], at));
+                                  outputIndices(output, copies[c].storeIvs, at));
       }
     };
 
     if (parallel.empty()) {
-      emitOutputs(b, SmallVector<Value>(numLoops, zero));
-    } else {
+      emitOutputs(b, SmallVector<Value>(numLoops, zero), 1, 1);
+      op->erase();
+      return;
+    }
+    // The loop over the outputs, each iteration `rows` x `columns` of them.
+    auto emitLoop = [&](OpBuilder &at, int64_t rows, int64_t columns) {
       SmallVector<Value> lbs, ubs, steps;
       for (int64_t d : parallel) {
-        lbs.push_back(bound(ranges[d].offset));
-        ubs.push_back(bound(ranges[d].size));
-        steps.push_back(d == parallel.back() && factor > 1
-                            ? arith::ConstantIndexOp::create(b, loc, factor).getResult()
-                            : bound(ranges[d].stride));
+        lbs.push_back(bound(at, ranges[d].offset));
+        ubs.push_back(bound(at, ranges[d].size));
+        int64_t step = d == parallel.back() ? columns
+                       : parallel.size() >= 2 && d == parallel[parallel.size() - 2] ? rows
+                                                                                    : 1;
+        steps.push_back(step > 1 ? arith::ConstantIndexOp::create(at, loc, step).getResult()
+                                 : bound(at, ranges[d].stride));
       }
-      scf::ParallelOp::create(b, loc, lbs, ubs, steps,
+      scf::ParallelOp::create(at, loc, lbs, ubs, steps,
                               [&](OpBuilder &inner, Location, ValueRange inductions) {
                                 SmallVector<Value> ivs(numLoops, zero);
                                 for (auto [k, d] : llvm::enumerate(parallel))
                                   ivs[d] = inductions[k];
-                                emitOutputs(inner, ivs);
+                                emitOutputs(inner, ivs, rows, columns);
                               });
+    };
+    if (rowFactor == 1) {
+      emitLoop(b, 1, factor);
+    } else {
+      // Tiles of rowFactor x factor outputs only where there are enough of them to keep
+      // the GPU busy with a quarter of the threads; one row per thread otherwise.
+      Value outputs = arith::ConstantIndexOp::create(b, loc, 1);
+      for (int64_t d : parallel)
+        outputs = arith::MulIOp::create(b, loc, outputs, bound(b, ranges[d].size));
+      Value large = arith::CmpIOp::create(
+          b, loc, arith::CmpIPredicate::sge, outputs,
+          arith::ConstantIndexOp::create(b, loc, kMinTiledOutputs));
+      auto choice = scf::IfOp::create(b, loc, large, /*withElseRegion=*/true);
+      OpBuilder then = OpBuilder::atBlockTerminator(choice.thenBlock());
+      emitLoop(then, rowFactor, factor);
+      OpBuilder otherwise = OpBuilder::atBlockTerminator(choice.elseBlock());
+      emitLoop(otherwise, 1, factor);
     }
     op->erase();
   }

@@ -22,20 +22,31 @@ func.func @matmul(%a: memref<?x64xf32>, %b: memref<64x8xf32>, %c: memref<?x8xf32
 // -----
 
 // 32 columns: each thread computes 4 neighbouring outputs of a row, so that each element of
-// A it loads feeds 4 accumulators. The fill before the matmul starts the accumulators (no
-// load of C) and the bias-and-ReLU epilogue after it runs on them before the one store.
+// A it loads feeds 4 accumulators, and where there are at least 2^20 outputs (decided on the
+// host), 4 rows of them too (B is read once for 4 rows; rows past the end are computed from
+// the last row and not stored). The fill before the matmul starts the accumulators (no load
+// of C) and the bias-and-ReLU epilogue after it runs on them before the one store.
 #map = affine_map<(d0, d1) -> (d0, d1)>
 #bias = affine_map<(d0, d1) -> (d1)>
 // CHECK-LABEL: func.func @fused
 // CHECK-NOT: linalg.
 // CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
-// CHECK: scf.parallel (%[[I:.*]], %[[J:.*]]) = (%{{.*}}, %{{.*}}) to (%{{.*}}, %c32) step (%{{.*}}, %c4)
+// CHECK: %[[LARGE:.*]] = arith.cmpi sge, %{{.*}}, %c1048576 : index
+// CHECK: scf.if %[[LARGE]] {
+// CHECK:   scf.parallel (%{{.*}}, %{{.*}}) = (%{{.*}}, %{{.*}}) to (%{{.*}}, %{{.*}}) step (%c4, %c4
+// CHECK:     %[[CLAMPED:.*]] = arith.minui %[[ROW1:.*]], %{{.*}} : index
+// CHECK:     %[[EXISTS:.*]] = arith.cmpi ult, %[[ROW1]], %{{.*}} : index
+// CHECK:     scf.for {{.*}} -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)
+// CHECK:     scf.if %[[EXISTS]] {
+// CHECK:       memref.store %{{.*}}, %arg2[%[[ROW1]], %{{.*}}] : memref<?x32xf32>
+// CHECK: } else {
+// CHECK:   scf.parallel (%[[I:.*]], %[[J:.*]]) = (%{{.*}}, %{{.*}}) to (%{{.*}}, %{{.*}}) step (%{{.*}}, %c4)
 // CHECK-NOT: memref.load %arg2
-// CHECK:   %[[SUMS:.*]]:4 = scf.for {{.*}} iter_args(%{{.*}} = %[[ZERO]], %{{.*}} = %[[ZERO]], %{{.*}} = %[[ZERO]], %{{.*}} = %[[ZERO]]) -> (f32, f32, f32, f32)
-// CHECK:   %[[BIAS:.*]] = memref.load %arg3[%[[J]]] : memref<32xf32>
-// CHECK:   %[[BIASED:.*]] = arith.addf %[[SUMS]]#0, %[[BIAS]] : f32
-// CHECK:   %[[RELU:.*]] = arith.maximumf %[[BIASED]], %[[ZERO]] : f32
-// CHECK:   memref.store %[[RELU]], %arg2[%[[I]], %[[J]]] : memref<?x32xf32>
+// CHECK:     %[[SUMS:.*]]:4 = scf.for {{.*}} iter_args(%{{.*}} = %[[ZERO]], %{{.*}} = %[[ZERO]], %{{.*}} = %[[ZERO]], %{{.*}} = %[[ZERO]]) -> (f32, f32, f32, f32)
+// CHECK:     %[[BIAS:.*]] = memref.load %arg3[%[[J]]] : memref<32xf32>
+// CHECK:     %[[BIASED:.*]] = arith.addf %[[SUMS]]#0, %[[BIAS]] : f32
+// CHECK:     %[[RELU:.*]] = arith.maximumf %[[BIASED]], %[[ZERO]] : f32
+// CHECK:     memref.store %[[RELU]], %arg2[%[[I]], %[[J]]] : memref<?x32xf32>
 // CHECK-COUNT-3: memref.store
 // CHECK-NOT: memref.store
 func.func @fused(%a: memref<?x64xf32>, %b: memref<64x32xf32>, %c: memref<?x32xf32>, %bias: memref<32xf32>) {
