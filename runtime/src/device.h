@@ -8,7 +8,8 @@
 //
 // A CPU model is host code that runs its loops through `launch`. A device model (a GPU's) is
 // host code that queues compiled kernels: its device also has the kernel members (load_module,
-// unload_module, launch_kernel), which are NULL for the CPU; callers check.
+// unload_module, launch_kernel) and may have the graph members (begin_capture, end_capture,
+// launch_graph, destroy_graph), which are NULL for the CPU; callers check.
 //
 // Conventions, those of runtime.h: a function that can fail returns a tcc_status owned by the
 // caller, whose message starts with "<name> device: <function>:" and says what was wrong
@@ -47,6 +48,10 @@ typedef struct tcc_device_queue tcc_device_queue;
 /// The kernels of one device model, loaded on a device (load_module). Opaque: CUDA's holds a
 /// CUmodule and a CUfunction per kernel name.
 typedef struct tcc_device_module tcc_device_module;
+
+/// Kernels of a queue recorded once (begin_capture, end_capture), to be replayed as they were
+/// recorded (launch_graph). Opaque: CUDA's is a CUgraphExec.
+typedef struct tcc_device_graph tcc_device_graph;
 
 /// The body of a parallel loop: handles indices [begin, end). As the import table's
 /// parallel_for body (model_abi.h).
@@ -146,6 +151,42 @@ struct tcc_device {
   tcc_status (*launch_kernel)(const tcc_device *device, tcc_device_queue *queue,
                               tcc_device_module *module, int32_t kernel, int64_t grid_x,
                               int32_t block_x, int32_t shared_bytes, void **args);
+
+  // Devices that record kernels into graphs, to replay them with less work per launch
+  // (CUDA graphs); NULL for the CPU. A recording keeps each kernel's grid, block, shared
+  // bytes and argument values as they were at launch_kernel.
+
+  /// Starts recording `queue`: until end_capture, launch_kernel on it records its kernels
+  /// instead of queueing them (nothing runs). Other threads may copy, fill, allocate and use
+  /// their own queues meanwhile; the recording thread launches on this queue and ends the
+  /// recording, and must not copy, fill, allocate or synchronize until then. Fails with
+  /// UNIMPLEMENTED when the device cannot record (CUDA: a driver without graphs, or
+  /// $TCC_CUDA_GRAPHS=0 when the queue was created), INVALID_ARGUMENT for a null queue or one
+  /// that records already; the queue then runs its launches as before. Same threading rule
+  /// as launch.
+  tcc_status (*begin_capture)(const tcc_device *device, tcc_device_queue *queue);
+
+  /// Stops recording `queue` (the queue runs its launches again from now on, also when this
+  /// fails) and makes the kernels recorded a graph, *out_graph, owned by the caller, who
+  /// frees it with destroy_graph. Fails (nothing recorded is kept) when the recording broke
+  /// (CUDA: a launch the driver refused while capturing) or the graph cannot be made, with
+  /// the driver's message, and INVALID_ARGUMENT for a null argument or a queue that does not
+  /// record. Same threading rule as launch.
+  tcc_status (*end_capture)(const tcc_device *device, tcc_device_queue *queue,
+                            tcc_device_graph **out_graph);
+
+  /// Queues the kernels of `graph` on `queue`, in their order, with the arguments they were
+  /// recorded with (the memory they point to must still be allocated; the kernels use what
+  /// it holds when they run); `graph` may come from another queue of the device. Returns once
+  /// queued, as launch_kernel: synchronize waits. Fails with INVALID_ARGUMENT for a null argument
+  /// or a queue that records, with the driver's message when the graph cannot be launched (nothing
+  /// runs then). Same threading rule as launch.
+  tcc_status (*launch_graph)(const tcc_device *device, tcc_device_queue *queue,
+                             tcc_device_graph *graph);
+
+  /// Frees a graph of end_capture (NULL is fine); one still running is freed when it ends.
+  /// Takes ownership. Must be called before unloading the module whose kernels it holds.
+  void (*destroy_graph)(const tcc_device *device, tcc_device_graph *graph);
 };
 
 /// The CPU backend (runtime/src/cpu): host memory and the runtime's thread pool.
@@ -153,7 +194,8 @@ extern const tcc_device tcc_cpu_device;
 
 /// The CUDA backend (runtime/src/cuda): NVIDIA GPUs through the driver API, which it loads
 /// at run time (libcuda.so.1) on first use. The GPU is ordinal $TCC_CUDA_DEVICE (default 0),
-/// read once per process.
+/// read once per process. Its queues record CUDA graphs unless $TCC_CUDA_GRAPHS is 0 (1 or
+/// unset: they do; read when a queue is created).
 extern const tcc_device tcc_cuda_device;
 
 /// Sets *out_device to the backend for DLPack device type `type` (static: never freed).

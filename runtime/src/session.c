@@ -12,6 +12,11 @@
 // checks report a failure. CPU tensors go through device buffers that the session keeps,
 // like the workspace, between runs.
 //
+// Where the device records graphs (CUDA graphs), the first run of a device model with given
+// symbol values and given device addresses is recorded while it runs, and later runs with the
+// same ones replay the recording instead of calling the model's run: one launch instead of
+// one per kernel. See run_device_model for why that is the same run.
+//
 //===------------------------------------------------------------------------------------===//
 #include "device.h"
 #include "model_internal.h"
@@ -22,6 +27,7 @@
 
 #include <stdatomic.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -79,6 +85,17 @@ struct tcc_session {
   void *device_status;
   staging_buffer *input_staging, *output_staging;
   uint64_t staging_allocations;
+
+  // A device model's graph (device.h: begin_capture): a run recorded, replayed by the runs
+  // whose key is the same: the symbol values, and the addresses run() is given (inputs,
+  // outputs, then the workspace, the device constants and the status word).
+  tcc_device_graph *graph;  // NULL: none
+  int64_t *graph_symbols;   // num_symbols: the key of `graph`...
+  void **graph_addresses;   // ...num_graph_addresses of them
+  void **run_addresses;     // this run's addresses
+  size_t num_graph_addresses;
+  char graph_fallback[MAX_ERROR_MESSAGE]; // why the session uses no graphs; "" while it does
+  uint64_t graph_captures, graph_replays;
 
   tcc_import_table imports;
   // Set by report_error (from any thread of the pool); read after the run returns.
@@ -192,6 +209,16 @@ uint64_t tcc_session_staging_allocations(const tcc_session *session) {
   return session->staging_allocations;
 }
 
+uint64_t tcc_session_graph_captures(const tcc_session *session) {
+  return session->graph_captures;
+}
+
+uint64_t tcc_session_graph_replays(const tcc_session *session) { return session->graph_replays; }
+
+const char *tcc_session_graph_fallback(const tcc_session *session) {
+  return session->graph_fallback[0] ? session->graph_fallback : NULL;
+}
+
 /// Offset of output `output` in the output-after-output shape tables.
 static size_t output_offset(const tcc_model *model, int32_t output) {
   size_t offset = 0;
@@ -270,11 +297,26 @@ static tcc_status prepare_device_model(tcc_session *session, const char *functio
   session->imports.device_launch = import_device_launch;
   session->imports.device_constants = session->device_constants;
   session->imports.device_status = session->device_status;
+  session->num_graph_addresses = (size_t)d->num_inputs + (size_t)d->num_outputs + 3;
+  session->graph_symbols = allocate_array((size_t)d->num_symbols, sizeof(int64_t));
+  session->graph_addresses = allocate_array(session->num_graph_addresses, sizeof(void *));
+  session->run_addresses = allocate_array(session->num_graph_addresses, sizeof(void *));
+  if (!session->graph_symbols || !session->graph_addresses || !session->run_addresses)
+    return tcc_make_status(TCC_STATUS_RESOURCE_EXHAUSTED, "%s: out of memory", function);
+  if (!device->begin_capture || !device->end_capture || !device->launch_graph ||
+      !device->destroy_graph)
+    snprintf(session->graph_fallback, sizeof(session->graph_fallback),
+             "the %s device records no graphs", device->name);
   return NULL;
 }
 
 tcc_status tcc_session_create(tcc_model *model, const tcc_session_options *options,
                               tcc_session **out_session) {
+  return tcc_session_create_on(model, options, NULL, out_session);
+}
+
+tcc_status tcc_session_create_on(tcc_model *model, const tcc_session_options *options,
+                                 const tcc_device *device, tcc_session **out_session) {
   const char *function = "tcc_session_create";
   if (!model || !out_session)
     return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT, "%s: %s is null", function,
@@ -309,12 +351,15 @@ tcc_status tcc_session_create(tcc_model *model, const tcc_session_options *optio
   if (!session)
     return tcc_make_status(TCC_STATUS_RESOURCE_EXHAUSTED, "%s: out of memory", function);
   session->model = model;
-  session->device = tcc_model_device(model);
+  session->device = device ? device : tcc_model_device(model);
   tcc_model_retain(model);
   // A device model's host code runs on the caller's thread; its work runs on the device.
   session->device_model = session->device->type != kDLCPU;
   if (session->device_model)
     num_threads = 1;
+  else
+    snprintf(session->graph_fallback, sizeof(session->graph_fallback),
+             "a CPU model runs without graphs");
   session->num_threads = num_threads;
   atomic_init(&session->running, 0);
   atomic_init(&session->error_reported, 0);
@@ -414,6 +459,8 @@ void tcc_session_release(tcc_session *session) {
   const tcc_device *device = session->device;
   const tcc_model_descriptor *d = session->model->descriptor;
   device->destroy_queue(device, session->queue); // waits for the queue's work
+  if (session->graph) // before the module whose kernels it holds
+    device->destroy_graph(device, session->graph);
   if (session->module)
     device->unload_module(device, session->module);
   for (int32_t i = 0; session->input_staging && i < d->num_inputs; ++i)
@@ -443,6 +490,9 @@ void tcc_session_release(tcc_session *session) {
   free(session->input_image_bytes);
   free(session->output_image_bytes);
   free(session->lane_codes);
+  free(session->graph_symbols);
+  free(session->graph_addresses);
+  free(session->run_addresses);
   tcc_model_release(session->model);
   free(session);
 }
@@ -752,6 +802,148 @@ static tcc_status finish_device_run(tcc_session *session, const char *function, 
   return NULL;
 }
 
+/// Calls the model's run on this run's tables (a whole batch at once).
+static int32_t call_run(tcc_session *session) {
+  return session->model->descriptor->run(&session->imports, session->symbol_values,
+                                         session->input_data, session->output_data,
+                                         session->workspace);
+}
+
+static void drop_graph(tcc_session *session) {
+  if (!session->graph)
+    return;
+  session->device->destroy_graph(session->device, session->graph);
+  session->graph = NULL;
+}
+
+/// Runs the session without graphs from now on, keeping `reason`'s message (and freeing it)
+/// for tcc_session_graph_fallback. Not an error of the run: it runs normally instead.
+static void stop_graphs(tcc_session *session, tcc_status reason) {
+  snprintf(session->graph_fallback, sizeof(session->graph_fallback), "%s",
+           reason ? tcc_status_message(reason) : "graphs failed");
+  tcc_status_free(reason);
+  drop_graph(session);
+}
+
+/// Writes this run's key into run_addresses (the symbol values are the session's) and says
+/// whether the graph the session holds was recorded with the same key.
+static int graph_key_matches(tcc_session *session) {
+  const tcc_model_descriptor *d = session->model->descriptor;
+  void **addresses = session->run_addresses;
+  size_t k = 0;
+  for (int32_t i = 0; i < d->num_inputs; ++i)
+    addresses[k++] = session->input_data[i];
+  for (int32_t o = 0; o < d->num_outputs; ++o)
+    addresses[k++] = session->output_data[o];
+  addresses[k++] = session->workspace;
+  addresses[k++] = session->device_constants;
+  addresses[k++] = session->device_status;
+  return session->graph &&
+         memcmp(session->graph_symbols, session->symbol_values,
+                (size_t)d->num_symbols * sizeof(int64_t)) == 0 &&
+         memcmp(session->graph_addresses, addresses,
+                session->num_graph_addresses * sizeof(void *)) == 0;
+}
+
+/// A graph launch failed: the run goes on without graphs, from a zero status word (in case
+/// some of the graph ran).
+static tcc_status graph_launch_failed(tcc_session *session, const char *function,
+                                      tcc_status reason) {
+  stop_graphs(session, reason);
+  const tcc_device *device = session->device;
+  return tcc_annotate_status(device->fill(device, session->device_status, 0, sizeof(int32_t)),
+                             "%s: cannot reset the device status word", function);
+}
+
+/// The first run of a key: records the model's run into a graph, then launches the graph,
+/// which queues what the run would have queued; the graph is kept for the later runs of the
+/// key. *out_done is 0 when nothing of the run was queued and it must run normally: when
+/// recording failed (graphs then stop for the session; a launch that failed while recording
+/// counts, as it may have failed only because of the recording), or when the model failed
+/// (its run then fails again the same way, its kernels queued as they would have been).
+static tcc_status capture_run(tcc_session *session, const char *function, int *out_done) {
+  const tcc_device *device = session->device;
+  const tcc_model_descriptor *d = session->model->descriptor;
+  *out_done = 0;
+  drop_graph(session);
+  tcc_status status = device->begin_capture(device, session->queue);
+  if (status) {
+    stop_graphs(session, status);
+    return NULL;
+  }
+  int32_t code = call_run(session);
+  tcc_device_graph *graph = NULL;
+  status = device->end_capture(device, session->queue, &graph);
+  if (session->launch_status) { // the launch that failed is the reason
+    tcc_status_free(status);
+    status = session->launch_status;
+    session->launch_status = NULL;
+    device->destroy_graph(device, graph);
+    graph = NULL;
+  }
+  int failed = code != TCC_RUN_OK || atomic_load(&session->error_reported);
+  // Nothing of the recorded run ran: what it reported is reported again by the normal run.
+  atomic_store(&session->error_reported, 0);
+  if (status) {
+    stop_graphs(session, status);
+    return NULL;
+  }
+  if (failed) {
+    device->destroy_graph(device, graph);
+    return NULL;
+  }
+  status = device->launch_graph(device, session->queue, graph);
+  if (status) {
+    device->destroy_graph(device, graph);
+    return graph_launch_failed(session, function, status);
+  }
+  session->graph = graph;
+  memcpy(session->graph_symbols, session->symbol_values,
+         (size_t)d->num_symbols * sizeof(int64_t));
+  memcpy(session->graph_addresses, session->run_addresses,
+         session->num_graph_addresses * sizeof(void *));
+  session->graph_captures++;
+  *out_done = 1;
+  return NULL;
+}
+
+/// Runs a device model: replays the session's graph when this run's key (the symbol values
+/// and the addresses given to run) is the graph's, else records the run into a new graph
+/// (capture_run), else (no graphs) calls the model's run. *out_code is the run's code.
+///
+/// A replay is the same run because a device model's run does nothing on the host but compute
+/// kernel arguments and grids from its arguments and queue kernels through device_launch
+/// (its host loops touch host memory only, it reads no device memory, it has no parameters,
+/// strings or data-dependent outputs: model_abi.h); its arguments are the key, the import
+/// table and the module, which stay the session's. So the run queues the same kernels with
+/// the same arguments each time, which is what the graph holds. The status word is zeroed
+/// before each run outside the graph (stage_tensors), and read after it as for any run.
+static tcc_status run_device_model(tcc_session *session, const char *function,
+                                   int32_t *out_code) {
+  const tcc_device *device = session->device;
+  *out_code = TCC_RUN_OK;
+  if (!session->graph_fallback[0]) {
+    tcc_status status;
+    if (graph_key_matches(session)) {
+      status = device->launch_graph(device, session->queue, session->graph);
+      if (!status) {
+        session->graph_replays++;
+        return NULL;
+      }
+      status = graph_launch_failed(session, function, status);
+      if (status)
+        return status;
+    } else {
+      int done = 0;
+      status = capture_run(session, function, &done);
+      if (status || done)
+        return status;
+    }
+  }
+  *out_code = call_run(session);
+  return NULL;
+}
+
 static tcc_status run_checked(tcc_session *session, const DLTensor *const *inputs,
                               size_t num_inputs, const DLTensor *const *outputs,
                               size_t num_outputs) {
@@ -806,9 +998,12 @@ static tcc_status run_checked(tcc_session *session, const DLTensor *const *input
     status = run_split(session, function, &code);
     if (status)
       return status;
+  } else if (session->device_model) {
+    status = run_device_model(session, function, &code);
+    if (status)
+      return status;
   } else {
-    code = d->run(&session->imports, session->symbol_values, session->input_data,
-                  session->output_data, session->workspace);
+    code = call_run(session);
   }
   session->stats.runs++;
   int reported = atomic_load(&session->error_reported);

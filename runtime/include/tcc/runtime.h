@@ -236,7 +236,8 @@ TCC_API int32_t tcc_model_symbol_computed(const tcc_model *model, int32_t index)
 /// compiled for the CPU, kDLCUDA (2) for a device model whose kernels run on an NVIDIA GPU;
 /// kDLCPU for NULL. Loading a device model needs no GPU; creating a session of it loads the
 /// driver (libcuda.so.1) and uses GPU $TCC_CUDA_DEVICE (an ordinal, default 0, read once per
-/// process). Thread-safe.
+/// process). Its sessions replay runs as CUDA graphs (see tcc_session_run) unless
+/// $TCC_CUDA_GRAPHS is 0 (1 or unset: they do; read when a session is created). Thread-safe.
 TCC_API int32_t tcc_model_device_type(const tcc_model *model);
 
 /// The number of kernel images of a device model (one per GPU architecture and format); 0 for
@@ -366,7 +367,11 @@ TCC_API int32_t tcc_session_num_threads(const tcc_session *session);
 /// tensor, the dim or element, and expected vs actual; nothing is run then. String outputs
 /// point to bytes valid until the session's next run or release (see the conventions above).
 /// The caller keeps ownership of all tensors; the outputs' data is written. The workspace is
-/// kept between runs and grows only when a run needs more. Not thread-safe: one thread at a
+/// kept between runs and grows only when a run needs more. A device model's session records
+/// the kernels of its first run with given shapes and device addresses (the GPU tensors', or
+/// the session's buffers for CPU tensors) as a CUDA graph, and replays it for later runs with
+/// the same ones: one launch instead of one per kernel ($TCC_CUDA_GRAPHS=0: no graphs; where
+/// recording fails, the session runs without them). Not thread-safe: one thread at a
 /// time per session (a concurrent call fails with INTERNAL rather than corrupting state).
 TCC_API tcc_status tcc_session_run(tcc_session *session, const DLTensor *const *inputs,
                                    size_t num_inputs, const DLTensor *const *outputs,
@@ -405,7 +410,8 @@ TCC_API tcc_status tcc_session_output_shape(const tcc_session *session, size_t o
 typedef struct tcc_session_stats {
   /// sizeof(tcc_session_stats); set by TCC_SESSION_STATS_INIT.
   size_t size;
-  /// Calls of the model's run entry point.
+  /// Runs of the model: calls of its run entry point, and for a device model the runs that
+  /// replayed a recorded run instead (see tcc_session_run).
   uint64_t runs;
   /// Times the workspace was (re)allocated.
   uint64_t workspace_allocations;

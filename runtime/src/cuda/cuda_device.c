@@ -1,9 +1,8 @@
 //===- cuda_device.c - the CUDA backend: NVIDIA GPUs through the driver API --------------===//
 //
-// The runtime links against nothing of CUDA and includes none of its headers: the first call
-// that needs the GPU dlopens libcuda.so.1 (the NVIDIA driver) and resolves the few driver
-// functions below, once per process. Without a driver or a GPU, every function fails with a
-// status that says so, and CPU models never get here.
+// The driver (libcuda.so.1) is loaded on the first call that needs the GPU (cuda_driver.c);
+// without a driver or a GPU, every function fails with a status that says so, and CPU models
+// never get here.
 //
 // The device is the primary context of one GPU, ordinal $TCC_CUDA_DEVICE (read once, default
 // 0), which every entry point makes current on the calling thread (as the CUDA runtime API
@@ -12,341 +11,32 @@
 // from the host may still be in flight without the wait after it), so the caller may reuse
 // or read its buffers at once.
 //
+// A queue also records CUDA graphs (begin_capture): its kernels are then captured on a second
+// stream of the queue, created non-blocking, because while a blocking stream is being
+// captured any use of the legacy default stream is illegal, even the synchronous copies of
+// other sessions on other threads. A graph is launched on the queue's own stream, ordered
+// like its kernels. $TCC_CUDA_GRAPHS=0, read when a queue is created, turns graphs off.
+//
 //===------------------------------------------------------------------------------------===//
-#include "device.h"
+#include "cuda_driver.h"
 #include "status_internal.h"
 
-#include <dlfcn.h>
-#include <pthread.h>
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-//===------------------------------------------------------------------------------------===//
-// The driver API, declared here (cuda.h is not needed to build the runtime)
-//===------------------------------------------------------------------------------------===//
-
-typedef int CUresult;
-typedef int CUdevice;
-typedef unsigned long long CUdeviceptr;
-typedef struct CUctx_st *CUcontext;
-typedef struct CUmod_st *CUmodule;
-typedef struct CUfunc_st *CUfunction;
-typedef struct CUstream_st *CUstream;
-
-enum {
-  CUDA_SUCCESS = 0,
-  CUDA_ERROR_INVALID_VALUE = 1,
-  CUDA_ERROR_OUT_OF_MEMORY = 2,
-  CUDA_ERROR_STUB_LIBRARY = 34,
-  CUDA_ERROR_CALL_REQUIRES_NEWER_DRIVER = 36,
-  CUDA_ERROR_DEVICE_UNAVAILABLE = 46,
-  CUDA_ERROR_NO_DEVICE = 100,
-  CUDA_ERROR_INVALID_DEVICE = 101,
-  CUDA_ERROR_INVALID_IMAGE = 200,
-  CUDA_ERROR_NO_BINARY_FOR_GPU = 209,
-  CUDA_ERROR_INVALID_PTX = 218,
-  CUDA_ERROR_JIT_COMPILER_NOT_FOUND = 221,
-  CUDA_ERROR_UNSUPPORTED_PTX_VERSION = 222,
-  CUDA_ERROR_JIT_COMPILATION_DISABLED = 223,
-  CUDA_ERROR_NOT_FOUND = 500,
-  CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES = 701,
-  CUDA_ERROR_SYSTEM_DRIVER_MISMATCH = 803,
-  CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE = 804,
-};
-enum {
-  CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75,
-  CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76,
-};
-enum { CU_JIT_ERROR_LOG_BUFFER = 5, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6 };
-enum { CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8 };
-/// cuStreamCreate's flag for a stream that waits for the legacy default stream.
-enum { CU_STREAM_DEFAULT = 0 };
-
-/// The driver functions this backend uses, by their exported (versioned) names.
-typedef struct cuda_driver {
-  CUresult (*cuInit)(unsigned int flags);
-  CUresult (*cuDeviceGetCount)(int *count);
-  CUresult (*cuDeviceGet)(CUdevice *device, int ordinal);
-  CUresult (*cuDeviceGetAttribute)(int *value, int attribute, CUdevice device);
-  CUresult (*cuDevicePrimaryCtxRetain)(CUcontext *context, CUdevice device);
-  CUresult (*cuCtxSetCurrent)(CUcontext context);
-  CUresult (*cuMemAlloc_v2)(CUdeviceptr *pointer, size_t bytes);
-  CUresult (*cuMemFree_v2)(CUdeviceptr pointer);
-  CUresult (*cuMemcpyHtoD_v2)(CUdeviceptr destination, const void *source, size_t bytes);
-  CUresult (*cuMemcpyDtoH_v2)(void *destination, CUdeviceptr source, size_t bytes);
-  CUresult (*cuMemcpyDtoD_v2)(CUdeviceptr destination, CUdeviceptr source, size_t bytes);
-  CUresult (*cuMemsetD8_v2)(CUdeviceptr destination, unsigned char value, size_t count);
-  CUresult (*cuStreamCreate)(CUstream *stream, unsigned int flags);
-  CUresult (*cuStreamDestroy_v2)(CUstream stream);
-  CUresult (*cuStreamSynchronize)(CUstream stream);
-  CUresult (*cuModuleLoadDataEx)(CUmodule *module, const void *image, unsigned int num_options,
-                                 int *options, void **option_values);
-  CUresult (*cuModuleUnload)(CUmodule module);
-  CUresult (*cuModuleGetFunction)(CUfunction *function, CUmodule module, const char *name);
-  CUresult (*cuFuncSetAttribute)(CUfunction function, int attribute, int value);
-  CUresult (*cuLaunchKernel)(CUfunction function, unsigned int grid_x, unsigned int grid_y,
-                             unsigned int grid_z, unsigned int block_x, unsigned int block_y,
-                             unsigned int block_z, unsigned int shared_bytes, CUstream stream,
-                             void **params, void **extra);
-  CUresult (*cuGetErrorName)(CUresult error, const char **name);
-  CUresult (*cuGetErrorString)(CUresult error, const char **text);
-} cuda_driver;
-
-#define DRIVER_FUNCTION(name) {#name, offsetof(cuda_driver, name)}
-static const struct {
-  const char *name;
-  size_t offset;
-} driver_functions[] = {
-    DRIVER_FUNCTION(cuInit),
-    DRIVER_FUNCTION(cuDeviceGetCount),
-    DRIVER_FUNCTION(cuDeviceGet),
-    DRIVER_FUNCTION(cuDeviceGetAttribute),
-    DRIVER_FUNCTION(cuDevicePrimaryCtxRetain),
-    DRIVER_FUNCTION(cuCtxSetCurrent),
-    DRIVER_FUNCTION(cuMemAlloc_v2),
-    DRIVER_FUNCTION(cuMemFree_v2),
-    DRIVER_FUNCTION(cuMemcpyHtoD_v2),
-    DRIVER_FUNCTION(cuMemcpyDtoH_v2),
-    DRIVER_FUNCTION(cuMemcpyDtoD_v2),
-    DRIVER_FUNCTION(cuMemsetD8_v2),
-    DRIVER_FUNCTION(cuStreamCreate),
-    DRIVER_FUNCTION(cuStreamDestroy_v2),
-    DRIVER_FUNCTION(cuStreamSynchronize),
-    DRIVER_FUNCTION(cuModuleLoadDataEx),
-    DRIVER_FUNCTION(cuModuleUnload),
-    DRIVER_FUNCTION(cuModuleGetFunction),
-    DRIVER_FUNCTION(cuFuncSetAttribute),
-    DRIVER_FUNCTION(cuLaunchKernel),
-    DRIVER_FUNCTION(cuGetErrorName),
-    DRIVER_FUNCTION(cuGetErrorString),
-};
-#undef DRIVER_FUNCTION
-
-//===------------------------------------------------------------------------------------===//
-// The process's driver state, set up once
-//===------------------------------------------------------------------------------------===//
-
-/// The driver library's name: the driver's own, not the toolkit's unversioned stub.
-#define DRIVER_LIBRARY "libcuda.so.1"
-/// The environment variable that picks the GPU.
-#define DEVICE_VARIABLE "TCC_CUDA_DEVICE"
 /// Dynamic shared memory a kernel may use without asking for more (cuFuncSetAttribute).
 #define DEFAULT_SHARED_BYTES (48 * 1024)
 
-// Written once by read_ordinal and load_driver (under pthread_once), then only read.
-static pthread_once_t ordinal_once = PTHREAD_ONCE_INIT;
-static int32_t ordinal;         // the GPU's ordinal (0 when the variable is bad)
-static char ordinal_error[160]; // why $TCC_CUDA_DEVICE is unusable; "" when fine
-static pthread_once_t driver_once = PTHREAD_ONCE_INIT;
-static tcc_status_code driver_code = TCC_STATUS_INTERNAL;    // OK once the driver and GPU are ready
-static char driver_error[640] = "the driver was not set up"; // else why, without "cuda device: f:"
-static cuda_driver driver;
-static CUcontext context; // the GPU's primary context (retained for good)
-static int arch;          // its compute capability as major * 10 + minor: 90
-
-/// Names for the errors that matter most, for a driver that cannot name them itself (the
-/// toolkit's stub library answers every call with CUDA_ERROR_STUB_LIBRARY).
-static const struct {
-  CUresult result;
-  const char *name;
-  const char *text;
-} known_errors[] = {
-    {CUDA_ERROR_STUB_LIBRARY, "CUDA_ERROR_STUB_LIBRARY",
-     "libcuda.so.1 is the CUDA toolkit's stub, not the NVIDIA driver"},
-    {CUDA_ERROR_NO_DEVICE, "CUDA_ERROR_NO_DEVICE", "no CUDA-capable device is detected"},
-    {CUDA_ERROR_OUT_OF_MEMORY, "CUDA_ERROR_OUT_OF_MEMORY", "out of memory"},
-};
-
-/// Writes "CUDA_ERROR_NO_DEVICE (100): no CUDA-capable device is detected".
-static void describe_result(CUresult result, char *buffer, size_t capacity) {
-  const char *name = NULL;
-  const char *text = NULL;
-  if (driver.cuGetErrorName && driver.cuGetErrorName(result, &name) != CUDA_SUCCESS)
-    name = NULL;
-  if (driver.cuGetErrorString && driver.cuGetErrorString(result, &text) != CUDA_SUCCESS)
-    text = NULL;
-  for (size_t i = 0; i < sizeof(known_errors) / sizeof(known_errors[0]) && !name; ++i)
-    if (known_errors[i].result == result) {
-      name = known_errors[i].name;
-      text = known_errors[i].text;
-    }
-  snprintf(buffer, capacity, "%s (%d): %s", name ? name : "an unknown CUDA error", (int)result,
-           text ? text : "no description");
-}
-
-/// The status code of a driver error: what the caller can do about it.
-static tcc_status_code code_of(CUresult result) {
-  switch (result) {
-  case CUDA_ERROR_OUT_OF_MEMORY:
-  case CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES:
-    return TCC_STATUS_RESOURCE_EXHAUSTED;
-  case CUDA_ERROR_STUB_LIBRARY:
-  case CUDA_ERROR_CALL_REQUIRES_NEWER_DRIVER:
-  case CUDA_ERROR_SYSTEM_DRIVER_MISMATCH:
-  case CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE:
-  case CUDA_ERROR_DEVICE_UNAVAILABLE:
-  case CUDA_ERROR_NO_DEVICE:
-  case CUDA_ERROR_INVALID_DEVICE:
-  case CUDA_ERROR_NO_BINARY_FOR_GPU:
-  case CUDA_ERROR_JIT_COMPILER_NOT_FOUND:
-  case CUDA_ERROR_UNSUPPORTED_PTX_VERSION:
-  case CUDA_ERROR_JIT_COMPILATION_DISABLED:
-    return TCC_STATUS_INCOMPATIBLE;
-  case CUDA_ERROR_INVALID_IMAGE:
-  case CUDA_ERROR_INVALID_PTX:
-  case CUDA_ERROR_NOT_FOUND:
-    return TCC_STATUS_INVALID_MODEL;
-  default:
-    return TCC_STATUS_INTERNAL;
-  }
-}
-
-/// "<name> device: <function>: <call> failed: <the driver's name and text of result>".
-static tcc_status driver_failure(const tcc_device *device, const char *function, const char *call,
-                                 CUresult result) {
-  char description[256];
-  describe_result(result, description, sizeof(description));
-  return tcc_make_status(code_of(result), "%s device: %s: %s failed: %s", device->name, function,
-                         call, description);
-}
-
-static void read_ordinal(void) {
-  const char *value = getenv(DEVICE_VARIABLE);
-  if (!value || !*value)
-    return;
-  char *end = NULL;
-  long parsed = strtol(value, &end, 10); // LONG_MAX when out of range
-  if (value[0] < '0' || value[0] > '9' || *end != '\0' || parsed > INT32_MAX)
-    snprintf(ordinal_error, sizeof(ordinal_error),
-             DEVICE_VARIABLE " is '%.40s', expected a device ordinal (0, 1, ...)", value);
-  else
-    ordinal = (int32_t)parsed;
-}
-
-/// Records why the driver cannot be used (printf-style), once.
-__attribute__((format(printf, 2, 3))) static void fail_driver(tcc_status_code code,
-                                                              const char *format, ...) {
-  va_list args;
-  va_start(args, format);
-  vsnprintf(driver_error, sizeof(driver_error), format, args);
-  va_end(args);
-  driver_code = code;
-}
-
-/// Records a failed driver call during set-up.
-static void fail_driver_call(const char *call, CUresult result) {
-  char description[256];
-  describe_result(result, description, sizeof(description));
-  fail_driver(code_of(result), "%s failed: %s", call, description);
-}
-
-static void load_driver(void) {
-  if (sizeof(void *) != sizeof(CUdeviceptr)) {
-    fail_driver(TCC_STATUS_UNIMPLEMENTED, "CUDA needs a 64-bit process");
-    return;
-  }
-  dlerror();
-  // Never closed: the driver's threads and the retained context live as long as the process.
-  void *library = dlopen(DRIVER_LIBRARY, RTLD_NOW | RTLD_LOCAL);
-  if (!library) {
-    const char *error = dlerror();
-    fail_driver(TCC_STATUS_INCOMPATIBLE, "cannot load " DRIVER_LIBRARY " (the NVIDIA driver): %s",
-                error ? error : "unknown dlopen error");
-    return;
-  }
-  for (size_t i = 0; i < sizeof(driver_functions) / sizeof(driver_functions[0]); ++i) {
-    void *address = dlsym(library, driver_functions[i].name);
-    if (!address) {
-      memset(&driver, 0, sizeof(driver));
-      dlclose(library);
-      fail_driver(TCC_STATUS_INCOMPATIBLE,
-                  DRIVER_LIBRARY " has no %s: the NVIDIA driver is too old for this runtime",
-                  driver_functions[i].name);
-      return;
-    }
-    // POSIX guarantees that a function's address round-trips through void *.
-    memcpy((char *)&driver + driver_functions[i].offset, &address, sizeof(address));
-  }
-  CUresult result = driver.cuInit(0);
-  if (result != CUDA_SUCCESS) {
-    fail_driver_call("cuInit", result);
-    return;
-  }
-  // A bad ordinal matters only where there is a driver: without one, that is what to fix.
-  pthread_once(&ordinal_once, read_ordinal);
-  if (ordinal_error[0]) {
-    fail_driver(TCC_STATUS_INVALID_ARGUMENT, "%s", ordinal_error);
-    return;
-  }
-  int count = 0;
-  result = driver.cuDeviceGetCount(&count);
-  if (result != CUDA_SUCCESS) {
-    fail_driver_call("cuDeviceGetCount", result);
-    return;
-  }
-  if (count <= 0) {
-    fail_driver(TCC_STATUS_INCOMPATIBLE, "no CUDA device (cuDeviceGetCount: %d)", count);
-    return;
-  }
-  if (ordinal >= count) {
-    fail_driver(TCC_STATUS_INVALID_ARGUMENT,
-                DEVICE_VARIABLE " is %d, but the driver sees %d CUDA device%s (0 to %d)",
-                (int)ordinal, count, count == 1 ? "" : "s", count - 1);
-    return;
-  }
-  CUdevice device = 0;
-  int major = 0;
-  int minor = 0;
-  const char *call = "cuDeviceGet";
-  result = driver.cuDeviceGet(&device, ordinal);
-  if (result == CUDA_SUCCESS) {
-    call = "cuDeviceGetAttribute";
-    result =
-        driver.cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device);
-  }
-  if (result == CUDA_SUCCESS)
-    result =
-        driver.cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, device);
-  if (result == CUDA_SUCCESS) {
-    call = "cuDevicePrimaryCtxRetain";
-    result = driver.cuDevicePrimaryCtxRetain(&context, device);
-  }
-  if (result != CUDA_SUCCESS) {
-    fail_driver_call(call, result);
-    return;
-  }
-  arch = major * 10 + minor;
-  driver_code = TCC_STATUS_OK;
-}
-
-/// Makes the driver ready (once per process) and the GPU's context current on the calling
-/// thread. Fails with why the driver or the GPU cannot be used, naming `function`.
-static tcc_status enter(const tcc_device *device, const char *function) {
-  pthread_once(&driver_once, load_driver);
-  if (driver_code != TCC_STATUS_OK)
-    return tcc_make_status(driver_code, "%s device: %s: %s", device->name, function, driver_error);
-  CUresult result = driver.cuCtxSetCurrent(context);
-  return result == CUDA_SUCCESS ? NULL
-                                : driver_failure(device, function, "cuCtxSetCurrent", result);
-}
-
-/// Whether the driver was set up successfully (for the functions that cannot fail).
-static int driver_ready(void) {
-  pthread_once(&driver_once, load_driver);
-  return driver_code == TCC_STATUS_OK && driver.cuCtxSetCurrent(context) == CUDA_SUCCESS;
-}
-
-// Device memory is a CUdeviceptr seen as a pointer (64-bit processes only, see load_driver).
+// Device memory is a CUdeviceptr seen as a pointer (64-bit processes only: cuda_driver.c checks).
 static CUdeviceptr device_pointer(const void *memory) { return (CUdeviceptr)(uintptr_t)memory; }
 
 /// Waits for the legacy default stream, on which the synchronous copies and fills run.
 static tcc_status wait_for_copies(const tcc_device *device, const char *function) {
-  CUresult result = driver.cuStreamSynchronize(NULL);
+  CUresult result = tcc_cuda_driver.cuStreamSynchronize(NULL);
   return result == CUDA_SUCCESS ? NULL
-                                : driver_failure(device, function, "cuStreamSynchronize", result);
+                                : tcc_cuda_failure(device, function, "cuStreamSynchronize", result);
 }
 
 //===------------------------------------------------------------------------------------===//
@@ -370,18 +60,18 @@ static tcc_status cuda_allocate(const tcc_device *device, size_t bytes, size_t a
                            "%s device: allocate: alignment is %zu, expected at most %d (what "
                            "cuMemAlloc gives)",
                            device->name, alignment, ALLOCATION_ALIGNMENT);
-  tcc_status status = enter(device, "allocate");
+  tcc_status status = tcc_cuda_enter(device, "allocate");
   if (status)
     return status;
   CUdeviceptr memory = 0;
   // cuMemAlloc refuses 0 bytes; one byte still gives a distinct block.
-  CUresult result = driver.cuMemAlloc_v2(&memory, bytes ? bytes : 1);
+  CUresult result = tcc_cuda_driver.cuMemAlloc_v2(&memory, bytes ? bytes : 1);
   if (result == CUDA_ERROR_OUT_OF_MEMORY)
     return tcc_make_status(TCC_STATUS_RESOURCE_EXHAUSTED,
                            "%s device: allocate: out of device memory for %zu bytes (device %d)",
-                           device->name, bytes, (int)ordinal);
+                           device->name, bytes, (int)tcc_cuda_ordinal());
   if (result != CUDA_SUCCESS)
-    return driver_failure(device, "allocate", "cuMemAlloc_v2", result);
+    return tcc_cuda_failure(device, "allocate", "cuMemAlloc_v2", result);
   *out_memory = (void *)(uintptr_t)memory;
   return NULL;
 }
@@ -390,8 +80,8 @@ static void cuda_free(const tcc_device *device, void *memory) {
   (void)device;
   // Memory exists only if the driver is ready; an error (a driver already shut down at exit)
   // leaves nothing to do.
-  if (memory && driver_ready())
-    driver.cuMemFree_v2(device_pointer(memory));
+  if (memory && tcc_cuda_ready())
+    tcc_cuda_driver.cuMemFree_v2(device_pointer(memory));
 }
 
 static tcc_status cuda_copy(const tcc_device *device, void *destination, const void *source,
@@ -406,7 +96,7 @@ static tcc_status cuda_copy(const tcc_device *device, void *destination, const v
   if (!destination || !source)
     return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT, "%s device: copy: %s is null (%zu bytes)",
                            device->name, destination ? "source" : "destination", bytes);
-  tcc_status status = enter(device, "copy");
+  tcc_status status = tcc_cuda_enter(device, "copy");
   if (status)
     return status;
   CUresult result;
@@ -414,19 +104,20 @@ static tcc_status cuda_copy(const tcc_device *device, void *destination, const v
   switch (kind) {
   case TCC_COPY_HOST_TO_DEVICE:
     call = "cuMemcpyHtoD_v2";
-    result = driver.cuMemcpyHtoD_v2(device_pointer(destination), source, bytes);
+    result = tcc_cuda_driver.cuMemcpyHtoD_v2(device_pointer(destination), source, bytes);
     break;
   case TCC_COPY_DEVICE_TO_HOST:
     call = "cuMemcpyDtoH_v2";
-    result = driver.cuMemcpyDtoH_v2(destination, device_pointer(source), bytes);
+    result = tcc_cuda_driver.cuMemcpyDtoH_v2(destination, device_pointer(source), bytes);
     break;
   default:
     call = "cuMemcpyDtoD_v2";
-    result = driver.cuMemcpyDtoD_v2(device_pointer(destination), device_pointer(source), bytes);
+    result =
+        tcc_cuda_driver.cuMemcpyDtoD_v2(device_pointer(destination), device_pointer(source), bytes);
     break;
   }
   if (result != CUDA_SUCCESS)
-    return driver_failure(device, "copy", call, result);
+    return tcc_cuda_failure(device, "copy", call, result);
   // A copy to the device may return before its bytes have landed: wait for them.
   return kind == TCC_COPY_DEVICE_TO_HOST ? NULL : wait_for_copies(device, "copy");
 }
@@ -438,12 +129,12 @@ static tcc_status cuda_fill(const tcc_device *device, void *destination, uint8_t
   if (!destination)
     return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT,
                            "%s device: fill: destination is null (%zu bytes)", device->name, bytes);
-  tcc_status status = enter(device, "fill");
+  tcc_status status = tcc_cuda_enter(device, "fill");
   if (status)
     return status;
-  CUresult result = driver.cuMemsetD8_v2(device_pointer(destination), value, bytes);
+  CUresult result = tcc_cuda_driver.cuMemsetD8_v2(device_pointer(destination), value, bytes);
   if (result != CUDA_SUCCESS)
-    return driver_failure(device, "fill", "cuMemsetD8_v2", result);
+    return tcc_cuda_failure(device, "fill", "cuMemsetD8_v2", result);
   return wait_for_copies(device, "fill");
 }
 
@@ -451,7 +142,40 @@ static tcc_status cuda_fill(const tcc_device *device, void *destination, uint8_t
 // Queues (CUstreams) and host loops
 //===------------------------------------------------------------------------------------===//
 
-static CUstream stream_of(tcc_device_queue *queue) { return (CUstream)queue; }
+/// The environment variable that turns graphs off: "0" (unset, "" and "1": on).
+#define GRAPHS_VARIABLE "TCC_CUDA_GRAPHS"
+
+struct tcc_device_queue {
+  CUstream stream; // runs the queue's kernels and graphs; blocking
+  // Records the kernels between begin_capture and end_capture (non-blocking: see the top of
+  // the file); created by the first begin_capture.
+  CUstream capture_stream;
+  int capturing; // between begin_capture and end_capture
+  int graphs;    // 0 when $TCC_CUDA_GRAPHS was 0 when the queue was created
+};
+
+/// Where launch_kernel queues: the capture stream while the queue records.
+static CUstream stream_of(const tcc_device_queue *queue) {
+  return queue->capturing ? queue->capture_stream : queue->stream;
+}
+
+/// Whether $TCC_CUDA_GRAPHS lets queues record graphs (*out_graphs); fails for a value other
+/// than 0 or 1.
+static tcc_status read_graphs_variable(const tcc_device *device, int *out_graphs) {
+  const char *value = getenv(GRAPHS_VARIABLE);
+  if (!value || !*value || strcmp(value, "1") == 0) {
+    *out_graphs = 1;
+    return NULL;
+  }
+  if (strcmp(value, "0") == 0) {
+    *out_graphs = 0;
+    return NULL;
+  }
+  return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT,
+                         "%s device: create_queue: " GRAPHS_VARIABLE " is '%.40s', expected 0 "
+                         "(no CUDA graphs) or 1",
+                         device->name, value);
+}
 
 static tcc_status cuda_create_queue(const tcc_device *device, int32_t num_threads,
                                     tcc_device_queue **out_queue) {
@@ -459,24 +183,44 @@ static tcc_status cuda_create_queue(const tcc_device *device, int32_t num_thread
   if (!out_queue)
     return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT,
                            "%s device: create_queue: out_queue is null", device->name);
-  tcc_status status = enter(device, "create_queue");
+  tcc_status status = tcc_cuda_enter(device, "create_queue");
+  int graphs = 1;
+  if (!status) // a bad value matters only where there is a driver, as for $TCC_CUDA_DEVICE
+    status = read_graphs_variable(device, &graphs);
   if (status)
     return status;
-  CUstream stream = NULL;
-  CUresult result = driver.cuStreamCreate(&stream, CU_STREAM_DEFAULT);
-  if (result != CUDA_SUCCESS)
-    return driver_failure(device, "create_queue", "cuStreamCreate", result);
-  *out_queue = (tcc_device_queue *)stream;
+  tcc_device_queue *queue = calloc(1, sizeof(*queue));
+  if (!queue)
+    return tcc_make_status(TCC_STATUS_RESOURCE_EXHAUSTED, "%s device: create_queue: out of memory",
+                           device->name);
+  CUresult result = tcc_cuda_driver.cuStreamCreate(&queue->stream, CU_STREAM_DEFAULT);
+  if (result != CUDA_SUCCESS) {
+    free(queue);
+    return tcc_cuda_failure(device, "create_queue", "cuStreamCreate", result);
+  }
+  queue->graphs = graphs;
+  *out_queue = queue;
   return NULL;
 }
 
 static void cuda_destroy_queue(const tcc_device *device, tcc_device_queue *queue) {
   (void)device;
-  if (!queue || !driver_ready())
+  if (!queue)
     return;
-  // cuStreamDestroy does not wait; the contract does.
-  driver.cuStreamSynchronize(stream_of(queue));
-  driver.cuStreamDestroy_v2(stream_of(queue));
+  if (tcc_cuda_ready()) {
+    if (queue->capturing) { // a recording nobody ended: drop it
+      CUgraph graph = NULL;
+      if (tcc_cuda_driver.cuStreamEndCapture(queue->capture_stream, &graph) == CUDA_SUCCESS &&
+          graph)
+        tcc_cuda_driver.cuGraphDestroy(graph);
+    }
+    // cuStreamDestroy does not wait; the contract does.
+    tcc_cuda_driver.cuStreamSynchronize(queue->stream);
+    tcc_cuda_driver.cuStreamDestroy_v2(queue->stream);
+    if (queue->capture_stream)
+      tcc_cuda_driver.cuStreamDestroy_v2(queue->capture_stream);
+  }
+  free(queue);
 }
 
 static tcc_status cuda_launch(const tcc_device *device, tcc_device_queue *queue, int64_t count,
@@ -497,19 +241,18 @@ static tcc_status cuda_launch(const tcc_device *device, tcc_device_queue *queue,
 static tcc_status cuda_synchronize(const tcc_device *device, tcc_device_queue *queue) {
   if (!queue)
     return NULL; // nothing is queued without a queue
-  tcc_status status = enter(device, "synchronize");
+  tcc_status status = tcc_cuda_enter(device, "synchronize");
   if (status)
     return status;
-  CUresult result = driver.cuStreamSynchronize(stream_of(queue));
+  CUresult result = tcc_cuda_driver.cuStreamSynchronize(queue->stream);
   return result == CUDA_SUCCESS
              ? NULL
-             : driver_failure(device, "synchronize", "cuStreamSynchronize", result);
+             : tcc_cuda_failure(device, "synchronize", "cuStreamSynchronize", result);
 }
 
 static int32_t cuda_device_id(const tcc_device *device) {
   (void)device;
-  pthread_once(&ordinal_once, read_ordinal);
-  return ordinal;
+  return tcc_cuda_ordinal();
 }
 
 //===------------------------------------------------------------------------------------===//
@@ -558,6 +301,7 @@ static const char *format_name(int32_t format) {
 /// The image of `d` to load on this GPU: a cubin of its architecture, else the PTX of the
 /// newest architecture not newer than it; NULL when none.
 static const tcc_device_image *pick_image(const tcc_model_descriptor *d) {
+  int arch = tcc_cuda_arch();
   const tcc_device_image *cubin = NULL;
   const tcc_device_image *ptx = NULL;
   int ptx_arch = -1;
@@ -591,18 +335,19 @@ static tcc_status no_image(const tcc_device *device, const tcc_model_descriptor 
       break;
     used += (size_t)written;
   }
+  int arch = tcc_cuda_arch();
   return tcc_make_status(TCC_STATUS_INCOMPATIBLE,
                          "%s device: load_module: no image of the model runs on this GPU "
                          "(device %d, sm_%d%d): the model has %s",
-                         device->name, (int)ordinal, arch / 10, arch % 10, list);
+                         device->name, (int)tcc_cuda_ordinal(), arch / 10, arch % 10, list);
 }
 
 static void cuda_unload_module(const tcc_device *device, tcc_device_module *module) {
   (void)device;
   if (!module)
     return;
-  if (module->module && driver_ready())
-    driver.cuModuleUnload(module->module);
+  if (module->module && tcc_cuda_ready())
+    tcc_cuda_driver.cuModuleUnload(module->module);
   free(module->shared_limits);
   free(module->functions);
   free(module);
@@ -629,7 +374,7 @@ static tcc_status cuda_load_module(const tcc_device *device, const tcc_model_des
     return tcc_make_status(TCC_STATUS_INVALID_MODEL,
                            "%s device: load_module: the model has no device images or kernels",
                            device->name);
-  tcc_status status = enter(device, "load_module");
+  tcc_status status = tcc_cuda_enter(device, "load_module");
   if (status)
     return status;
   const tcc_device_image *image = pick_image(d);
@@ -656,15 +401,17 @@ static tcc_status cuda_load_module(const tcc_device *device, const tcc_model_des
   char log[1024] = "";
   int options[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
   void *values[] = {log, (void *)(uintptr_t)(sizeof(log) - 1)};
-  CUresult result = driver.cuModuleLoadDataEx(&module->module, image->data, 2, options, values);
+  CUresult result =
+      tcc_cuda_driver.cuModuleLoadDataEx(&module->module, image->data, 2, options, values);
   if (result != CUDA_SUCCESS) {
     module->module = NULL;
     log[sizeof(log) - 1] = '\0';
     one_line(log);
     char description[256];
-    describe_result(result, description, sizeof(description));
+    tcc_cuda_describe(result, description, sizeof(description));
     cuda_unload_module(device, module);
-    return tcc_make_status(code_of(result),
+    int arch = tcc_cuda_arch();
+    return tcc_make_status(tcc_cuda_code_of(result),
                            "%s device: load_module: cannot load the %.24s %s image (%lld bytes) "
                            "on sm_%d%d: cuModuleLoadDataEx failed: %s%s%s",
                            device->name, image->arch, format_name(image->format),
@@ -673,13 +420,13 @@ static tcc_status cuda_load_module(const tcc_device *device, const tcc_model_des
   }
   for (int32_t k = 0; k < module->num_kernels; ++k) {
     module->shared_limits[k] = DEFAULT_SHARED_BYTES;
-    result = driver.cuModuleGetFunction(&module->functions[k], module->module,
-                                        d->device_kernel_names[k]);
+    result = tcc_cuda_driver.cuModuleGetFunction(&module->functions[k], module->module,
+                                                 d->device_kernel_names[k]);
     if (result != CUDA_SUCCESS) {
       char description[256];
-      describe_result(result, description, sizeof(description));
+      tcc_cuda_describe(result, description, sizeof(description));
       status = tcc_make_status(
-          result == CUDA_ERROR_NOT_FOUND ? TCC_STATUS_INVALID_MODEL : code_of(result),
+          result == CUDA_ERROR_NOT_FOUND ? TCC_STATUS_INVALID_MODEL : tcc_cuda_code_of(result),
           "%s device: load_module: the %s image has no kernel %d '%s' "
           "(cuModuleGetFunction failed: %s)",
           device->name, module->image, (int)k, d->device_kernel_names[k], description);
@@ -715,19 +462,19 @@ static tcc_status cuda_launch_kernel(const tcc_device *device, tcc_device_queue 
     return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT,
                            "%s device: %s: kernel %d '%s': shared_bytes is %d, expected >= 0",
                            device->name, function, (int)kernel, name, (int)shared_bytes);
-  tcc_status status = enter(device, function);
+  tcc_status status = tcc_cuda_enter(device, function);
   if (status)
     return status;
   CUfunction entry = module->functions[kernel];
   CUresult result;
   // Beyond 48 KiB a kernel must ask for its dynamic shared memory first.
   if (shared_bytes > module->shared_limits[kernel]) {
-    result = driver.cuFuncSetAttribute(entry, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                                       shared_bytes);
+    result = tcc_cuda_driver.cuFuncSetAttribute(
+        entry, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, shared_bytes);
     if (result != CUDA_SUCCESS) {
       char description[256];
-      describe_result(result, description, sizeof(description));
-      return tcc_make_status(code_of(result),
+      tcc_cuda_describe(result, description, sizeof(description));
+      return tcc_make_status(tcc_cuda_code_of(result),
                              "%s device: %s: kernel %d '%s' cannot have %d bytes of dynamic "
                              "shared memory (cuFuncSetAttribute failed: %s)",
                              device->name, function, (int)kernel, name, (int)shared_bytes,
@@ -735,18 +482,122 @@ static tcc_status cuda_launch_kernel(const tcc_device *device, tcc_device_queue 
     }
     module->shared_limits[kernel] = shared_bytes;
   }
-  result = driver.cuLaunchKernel(entry, (unsigned)grid_x, 1, 1, (unsigned)block_x, 1, 1,
-                                 (unsigned)shared_bytes, stream_of(queue), args, NULL);
+  result = tcc_cuda_driver.cuLaunchKernel(entry, (unsigned)grid_x, 1, 1, (unsigned)block_x, 1, 1,
+                                          (unsigned)shared_bytes, stream_of(queue), args, NULL);
   if (result != CUDA_SUCCESS) {
     char description[256];
-    describe_result(result, description, sizeof(description));
-    return tcc_make_status(code_of(result),
+    tcc_cuda_describe(result, description, sizeof(description));
+    return tcc_make_status(tcc_cuda_code_of(result),
                            "%s device: %s: kernel %d '%s' (%lld blocks of %d threads, %d shared "
                            "bytes): cuLaunchKernel failed: %s",
                            device->name, function, (int)kernel, name, (long long)grid_x,
                            (int)block_x, (int)shared_bytes, description);
   }
   return NULL;
+}
+
+//===------------------------------------------------------------------------------------===//
+// Graphs: a queue's kernels recorded once (stream capture) and replayed
+//===------------------------------------------------------------------------------------===//
+
+// A tcc_device_graph is a CUgraphExec: the executable graph, independent of the captured
+// CUgraph, which end_capture frees at once.
+static CUgraphExec graph_exec_of(tcc_device_graph *graph) { return (CUgraphExec)graph; }
+
+static tcc_status cuda_begin_capture(const tcc_device *device, tcc_device_queue *queue) {
+  const char *function = "begin_capture";
+  if (!queue)
+    return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT, "%s device: %s: queue is null",
+                           device->name, function);
+  if (queue->capturing)
+    return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT,
+                           "%s device: %s: the queue is recording already", device->name, function);
+  if (!queue->graphs)
+    return tcc_make_status(TCC_STATUS_UNIMPLEMENTED,
+                           "%s device: %s: CUDA graphs are off (" GRAPHS_VARIABLE "=0)",
+                           device->name, function);
+  tcc_status status = tcc_cuda_enter(device, function);
+  if (status)
+    return status;
+  if (tcc_cuda_graphs_missing())
+    return tcc_make_status(TCC_STATUS_UNIMPLEMENTED,
+                           "%s device: %s: libcuda.so.1 has no %s: the NVIDIA driver is too old "
+                           "for CUDA graphs (CUDA 11.4 drivers have them)",
+                           device->name, function, tcc_cuda_graphs_missing());
+  CUresult result;
+  if (!queue->capture_stream) {
+    result = tcc_cuda_driver.cuStreamCreate(&queue->capture_stream, CU_STREAM_NON_BLOCKING);
+    if (result != CUDA_SUCCESS) {
+      queue->capture_stream = NULL;
+      return tcc_cuda_failure(device, function, "cuStreamCreate", result);
+    }
+  }
+  // Thread-local: the driver refuses the calls that could break the recording (potentially
+  // unsafe ones, such as a synchronous copy) from this thread only; other threads go on.
+  result = tcc_cuda_driver.cuStreamBeginCapture_v2(queue->capture_stream,
+                                                   CU_STREAM_CAPTURE_MODE_THREAD_LOCAL);
+  if (result != CUDA_SUCCESS)
+    return tcc_cuda_failure(device, function, "cuStreamBeginCapture_v2", result);
+  queue->capturing = 1;
+  return NULL;
+}
+
+static tcc_status cuda_end_capture(const tcc_device *device, tcc_device_queue *queue,
+                                   tcc_device_graph **out_graph) {
+  const char *function = "end_capture";
+  if (!queue || !out_graph)
+    return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT, "%s device: %s: %s is null", device->name,
+                           function, queue ? "out_graph" : "queue");
+  if (!queue->capturing)
+    return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT, "%s device: %s: the queue is not recording",
+                           device->name, function);
+  queue->capturing = 0; // launch_kernel runs kernels again, whatever happens below
+  tcc_status status = tcc_cuda_enter(device, function);
+  if (status)
+    return status;
+  CUgraph graph = NULL;
+  // The recording ends even when this fails (a launch that broke the rules of capture: the
+  // driver then returns CUDA_ERROR_STREAM_CAPTURE_INVALIDATED and no graph).
+  CUresult result = tcc_cuda_driver.cuStreamEndCapture(queue->capture_stream, &graph);
+  if (result != CUDA_SUCCESS) {
+    if (graph)
+      tcc_cuda_driver.cuGraphDestroy(graph);
+    return tcc_cuda_failure(device, function, "cuStreamEndCapture", result);
+  }
+  if (!graph)
+    return tcc_make_status(TCC_STATUS_INTERNAL, "%s device: %s: cuStreamEndCapture gave no graph",
+                           device->name, function);
+  CUgraphExec exec = NULL;
+  result = tcc_cuda_driver.cuGraphInstantiateWithFlags(&exec, graph, 0);
+  tcc_cuda_driver.cuGraphDestroy(graph);
+  if (result != CUDA_SUCCESS)
+    return tcc_cuda_failure(device, function, "cuGraphInstantiateWithFlags", result);
+  *out_graph = (tcc_device_graph *)exec;
+  return NULL;
+}
+
+static tcc_status cuda_launch_graph(const tcc_device *device, tcc_device_queue *queue,
+                                    tcc_device_graph *graph) {
+  const char *function = "launch_graph";
+  if (!queue || !graph)
+    return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT, "%s device: %s: %s is null", device->name,
+                           function, queue ? "graph" : "queue");
+  if (queue->capturing)
+    return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT, "%s device: %s: the queue is recording",
+                           device->name, function);
+  tcc_status status = tcc_cuda_enter(device, function);
+  if (status)
+    return status;
+  CUresult result = tcc_cuda_driver.cuGraphLaunch(graph_exec_of(graph), queue->stream);
+  return result == CUDA_SUCCESS ? NULL
+                                : tcc_cuda_failure(device, function, "cuGraphLaunch", result);
+}
+
+static void cuda_destroy_graph(const tcc_device *device, tcc_device_graph *graph) {
+  (void)device;
+  // A graph still running is freed once it has finished (cuGraphExecDestroy).
+  if (graph && tcc_cuda_ready())
+    tcc_cuda_driver.cuGraphExecDestroy(graph_exec_of(graph));
 }
 
 const tcc_device tcc_cuda_device = {
@@ -764,4 +615,8 @@ const tcc_device tcc_cuda_device = {
     .load_module = cuda_load_module,
     .unload_module = cuda_unload_module,
     .launch_kernel = cuda_launch_kernel,
+    .begin_capture = cuda_begin_capture,
+    .end_capture = cuda_end_capture,
+    .launch_graph = cuda_launch_graph,
+    .destroy_graph = cuda_destroy_graph,
 };
