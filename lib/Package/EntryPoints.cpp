@@ -174,8 +174,8 @@ EntryPoints tcc::package::buildEntryPoints(llvm::Module &module, const ModelInte
     pushBuffer(ir.CreateLoad(b.ptr, ir.CreateStructGEP(importTableType(context), imports,
                                                        abi::kImport_device_constants)));
   if (deviceStatus) // the run's device-side check status
-    pushBuffer(ir.CreateLoad(b.ptr, ir.CreateStructGEP(importTableType(context), imports,
-                                                       abi::kImport_device_status)));
+    pushBuffer(ir.CreateLoad(
+        b.ptr, ir.CreateStructGEP(importTableType(context), imports, abi::kImport_device_status)));
   llvm::Value *status = ir.CreateCall(main, args);
   ir.CreateCondBr(ir.CreateICmpEQ(status, llvm::ConstantInt::get(b.i32, 0)), done, failed);
 

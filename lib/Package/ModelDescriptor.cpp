@@ -56,8 +56,8 @@ LogicalResult describeDevice(ModuleOp mlirModule, llvm::Module &module, IRBuildi
     llvm::Constant *item[abi::kNumImageFields];
     item[abi::kImage_arch] = b.string(image.getAs<StringAttr>("arch").getValue());
     item[abi::kImage_format] = llvm::ConstantInt::get(
-        b.i32, image.getAs<StringAttr>("format").getValue() == "ptx" ? TCC_IMAGE_PTX
-                                                                     : TCC_IMAGE_CUBIN);
+        b.i32,
+        image.getAs<StringAttr>("format").getValue() == "ptx" ? TCC_IMAGE_PTX : TCC_IMAGE_CUBIN);
     item[abi::kImage_reserved] = llvm::ConstantInt::get(b.i32, 0);
     item[abi::kImage_data] = bytes;
     item[abi::kImage_size] = llvm::ConstantInt::get(
@@ -68,18 +68,17 @@ LogicalResult describeDevice(ModuleOp mlirModule, llvm::Module &module, IRBuildi
   for (auto name : kernels.getAsRange<StringAttr>())
     names.push_back(b.string(name.getValue()));
   auto *namesType = llvm::ArrayType::get(b.ptr, names.size());
-  auto *namesTable = new llvm::GlobalVariable(module, namesType, true,
-                                              llvm::GlobalValue::PrivateLinkage,
-                                              llvm::ConstantArray::get(namesType, names),
-                                              "tcc_device_kernel_names");
+  auto *namesTable = new llvm::GlobalVariable(
+      module, namesType, true, llvm::GlobalValue::PrivateLinkage,
+      llvm::ConstantArray::get(namesType, names), "tcc_device_kernel_names");
   llvm::Constant *constants = llvm::ConstantPointerNull::get(b.ptr);
   if (constantsSize.getInt() > 0) {
     // The weights object defines it (buildWeightsModule).
     llvm::GlobalVariable *weights = module.getGlobalVariable("tcc_weights", true);
     if (!weights) {
-      weights = new llvm::GlobalVariable(module, llvm::Type::getInt8Ty(context), true,
-                                         llvm::GlobalValue::ExternalLinkage, nullptr,
-                                         "tcc_weights");
+      weights =
+          new llvm::GlobalVariable(module, llvm::Type::getInt8Ty(context), true,
+                                   llvm::GlobalValue::ExternalLinkage, nullptr, "tcc_weights");
       weights->setVisibility(llvm::GlobalValue::HiddenVisibility);
     }
     constants = weights;
@@ -167,8 +166,8 @@ tcc::buildModelModule(ModuleOp mlirModule, const ModelInterface &interface, cons
   // size, stride) per input, output and the workspace) -> status
   size_t numSymbols = interface.symbols.size();
   bool hasParameters = !interface.parameters.empty();
-  size_t numBuffers = interface.inputs.size() + interface.outputs.size() +
-                      (hasParameters ? 1 : 0) + 1 + (device ? 1 : 0) + (deviceStatus ? 1 : 0);
+  size_t numBuffers = interface.inputs.size() + interface.outputs.size() + (hasParameters ? 1 : 0) +
+                      1 + (device ? 1 : 0) + (deviceStatus ? 1 : 0);
   size_t expectedArgs = 1 + numSymbols + 5 * numBuffers;
   if (!main || main->arg_size() != expectedArgs || !main->getReturnType()->isIntegerTy(32) ||
       !workspaceSize || workspaceSize->arg_size() != numSymbols || !outputShapes ||
@@ -184,9 +183,8 @@ tcc::buildModelModule(ModuleOp mlirModule, const ModelInterface &interface, cons
     if (!g.isDeclaration())
       g.setLinkage(llvm::GlobalValue::InternalLinkage);
 
-  EntryPoints entries =
-      buildEntryPoints(*module, interface, messages, stringTableSize, /*deviceConstants=*/device,
-                       deviceStatus);
+  EntryPoints entries = buildEntryPoints(*module, interface, messages, stringTableSize,
+                                         /*deviceConstants=*/device, deviceStatus);
   IRBuilding b(*module);
   llvm::IRBuilder<> ir(context);
 
@@ -295,8 +293,8 @@ tcc::buildModelModule(ModuleOp mlirModule, const ModelInterface &interface, cons
   fields[abi::kDescriptor_compute_symbols] = computeSymbols;
   if (device && failed(describeDevice(mlirModule, *module, b, deviceType, fields, error)))
     return nullptr;
-  auto *descriptor = llvm::ConstantStruct::get(
-      descriptorType, llvm::ArrayRef<llvm::Constant *>(fields, numFields));
+  auto *descriptor = llvm::ConstantStruct::get(descriptorType,
+                                               llvm::ArrayRef<llvm::Constant *>(fields, numFields));
   auto *global =
       new llvm::GlobalVariable(*module, descriptorType, true, llvm::GlobalValue::ExternalLinkage,
                                descriptor, TCC_MODEL_SYMBOL);

@@ -27,9 +27,8 @@ bool readsMemory(Value condition) {
   BackwardSliceOptions options;
   options.inclusive = true;
   (void)getBackwardSlice(condition, &slice, options);
-  return llvm::any_of(slice, [](Operation *op) {
-    return !isMemoryEffectFree(op) || isa<memref::LoadOp>(op);
-  });
+  return llvm::any_of(
+      slice, [](Operation *op) { return !isMemoryEffectFree(op) || isa<memref::LoadOp>(op); });
 }
 
 struct GpuDeviceChecksPass : tcc::impl::GpuDeviceChecksBase<GpuDeviceChecksPass> {
@@ -77,8 +76,8 @@ struct GpuDeviceChecksPass : tcc::impl::GpuDeviceChecksBase<GpuDeviceChecksPass>
       messages.push_back(check.getMessageAttr());
       OpBuilder b(check);
       Location loc = check.getLoc();
-      Value failed = arith::XOrIOp::create(
-          b, loc, check.getCondition(), arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1));
+      Value failed = arith::XOrIOp::create(b, loc, check.getCondition(),
+                                           arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1));
       auto report = scf::IfOp::create(b, loc, failed, /*withElseRegion=*/false);
       b.setInsertionPoint(report.thenBlock()->getTerminator());
       Value word = memref::ViewOp::create(b, loc, MemRefType::get({}, b.getI32Type()), status,

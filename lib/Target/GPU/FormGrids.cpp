@@ -157,9 +157,9 @@ struct GpuFormGridsPass : tcc::impl::GpuFormGridsBase<GpuFormGridsPass> {
       bool calls = holdsCall(&op);
       // A branch between loop nests on a host value (tcc-gpu-linalg-to-loops's choice of
       // tiles by size) is host control flow too.
-      bool branches = isa<scf::IfOp>(op) && !readsSerial &&
-                      op.walk([](scf::ParallelOp) { return WalkResult::interrupt(); })
-                          .wasInterrupted();
+      bool branches = isa<scf::IfOp>(op) && !readsSerial && op.walk([](scf::ParallelOp) {
+                                                                return WalkResult::interrupt();
+                                                              }).wasInterrupted();
       if (calls || branches) {
         if (!isa<scf::ForOp, scf::IfOp>(op) || readsSerial)
           return op.emitError()
@@ -248,8 +248,8 @@ struct GpuFormGridsPass : tcc::impl::GpuFormGridsBase<GpuFormGridsPass> {
     b.setInsertionPoint(guard.thenBlock()->getTerminator());
     gpu::LaunchOp launch = createLaunch(b, loc, grid, block);
     gpu::KernelDim3 blockIds = launch.getBlockIds(), threadIds = launch.getThreadIds();
-    Value index = arith::AddIOp::create(
-        b, loc, arith::MulIOp::create(b, loc, blockIds.x, block), threadIds.x);
+    Value index = arith::AddIOp::create(b, loc, arith::MulIOp::create(b, loc, blockIds.x, block),
+                                        threadIds.x);
     Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, index, total);
     auto active = scf::IfOp::create(b, loc, inRange, /*withElseRegion=*/false);
     b.setInsertionPoint(active.thenBlock()->getTerminator());
@@ -353,8 +353,8 @@ struct GpuFormGridsPass : tcc::impl::GpuFormGridsBase<GpuFormGridsPass> {
       OpBuilder b(&body, body.begin());
       Value zero = arith::ConstantIndexOp::create(b, loc, 0);
       auto statusType = MemRefType::get({}, b.getI32Type());
-      Value status =
-          memref::ViewOp::create(b, loc, statusType, f.getArgument(*statusIndex), zero, ValueRange{});
+      Value status = memref::ViewOp::create(b, loc, statusType, f.getArgument(*statusIndex), zero,
+                                            ValueRange{});
       Value code = memref::LoadOp::create(b, loc, status, ValueRange{});
       Value ok = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, code,
                                        arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0));

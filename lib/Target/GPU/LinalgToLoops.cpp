@@ -36,8 +36,8 @@ SmallVector<Value> indicesOf(OpBuilder &b, Location loc, AffineMap map, ArrayRef
 
 /// The op's payload at loop indices `ivs`, with the outputs' current values `outputs`:
 /// loads the inputs, clones the body, and returns what it yields.
-SmallVector<Value> emitPayload(OpBuilder &b, Location loc, linalg::LinalgOp op,
-                               ArrayRef<Value> ivs, ValueRange outputs) {
+SmallVector<Value> emitPayload(OpBuilder &b, Location loc, linalg::LinalgOp op, ArrayRef<Value> ivs,
+                               ValueRange outputs) {
   Block *body = op.getBlock();
   IRMapping mapping;
   SmallVector<AffineMap> maps = op.getIndexingMapsArray();
@@ -47,8 +47,8 @@ SmallVector<Value> emitPayload(OpBuilder &b, Location loc, linalg::LinalgOp op,
       continue;
     Value value = input->get();
     if (isa<MemRefType>(value.getType()))
-      value = memref::LoadOp::create(
-          b, loc, value, indicesOf(b, loc, maps[input->getOperandNumber()], ivs));
+      value = memref::LoadOp::create(b, loc, value,
+                                     indicesOf(b, loc, maps[input->getOperandNumber()], ivs));
     mapping.map(arg, value);
   }
   for (auto [k, output] : llvm::enumerate(op.getDpsInitsMutable()))
@@ -162,8 +162,8 @@ Fusion findFusion(linalg::LinalgOp op, ArrayRef<int64_t> parallel) {
 /// Outputs per thread along the last parallel dim of a contraction: 4 when one of its
 /// inputs does not depend on that dim (a matmul's A, a convolution's filter), so that each
 /// value of it loaded feeds 4 accumulators; 1 otherwise.
-int64_t coarsening(linalg::LinalgOp op, ArrayRef<int64_t> parallel,
-                   ArrayRef<int64_t> reduction, ArrayRef<Range> ranges) {
+int64_t coarsening(linalg::LinalgOp op, ArrayRef<int64_t> parallel, ArrayRef<int64_t> reduction,
+                   ArrayRef<Range> ranges) {
   constexpr int64_t kFactor = 4;
   if (reduction.empty() || parallel.empty())
     return 1;
@@ -187,8 +187,8 @@ constexpr int64_t kMinTiledOutputs = 1 << 20;
 /// Rows per thread (along the second-to-last parallel dim) of a contraction whose columns
 /// are already coarsened: 4 when an input does not depend on that dim (a matmul's B), so
 /// that each value of it loaded feeds 4 rows; 1 otherwise.
-int64_t rowCoarsening(linalg::LinalgOp op, ArrayRef<int64_t> parallel,
-                      ArrayRef<int64_t> reduction, int64_t columns) {
+int64_t rowCoarsening(linalg::LinalgOp op, ArrayRef<int64_t> parallel, ArrayRef<int64_t> reduction,
+                      int64_t columns) {
   constexpr int64_t kFactor = 4;
   if (reduction.empty() || parallel.size() < 2 || columns == 1)
     return 1;
@@ -226,8 +226,8 @@ struct GpuLinalgToLoopsPass : tcc::impl::GpuLinalgToLoopsBase<GpuLinalgToLoopsPa
       Fusion fusion = findFusion(op, parallel);
       if (fusion.fill && fused.contains(fusion.fill))
         fusion.fill = nullptr;
-      for (Operation *f : {static_cast<Operation *>(fusion.fill),
-                           static_cast<Operation *>(fusion.epilogue)})
+      for (Operation *f :
+           {static_cast<Operation *>(fusion.fill), static_cast<Operation *>(fusion.epilogue)})
         if (f)
           fused.insert(f);
       fusions[op] = fusion;
@@ -237,8 +237,8 @@ struct GpuLinalgToLoopsPass : tcc::impl::GpuLinalgToLoopsBase<GpuLinalgToLoopsPa
         continue;
       Fusion fusion = fusions.lookup(op);
       lower(op, fusion);
-      for (Operation *f : {static_cast<Operation *>(fusion.fill),
-                           static_cast<Operation *>(fusion.epilogue)})
+      for (Operation *f :
+           {static_cast<Operation *>(fusion.fill), static_cast<Operation *>(fusion.epilogue)})
         if (f)
           f->erase();
     }
@@ -273,8 +273,7 @@ struct GpuLinalgToLoopsPass : tcc::impl::GpuLinalgToLoopsBase<GpuLinalgToLoopsPa
 
     // The outputs at fixed parallel indices `ivs`: `rows` x `columns` neighbours along the
     // second-to-last and last parallel dims when coarsened.
-    auto emitOutputs = [&](OpBuilder &at, SmallVector<Value> ivs, int64_t rows,
-                           int64_t columns) {
+    auto emitOutputs = [&](OpBuilder &at, SmallVector<Value> ivs, int64_t rows, int64_t columns) {
       // The outputs' indices use parallel dims only; reduction positions may hold anything.
       for (int64_t d : reduction)
         ivs[d] = zero;
@@ -285,8 +284,8 @@ struct GpuLinalgToLoopsPass : tcc::impl::GpuLinalgToLoopsBase<GpuLinalgToLoopsPa
           int64_t d = parallel[parallel.size() - 2];
           row = arith::AddIOp::create(at, loc, ivs[d], arith::ConstantIndexOp::create(at, loc, r));
           Value extent = bound(at, ranges[d].size);
-          Value last = arith::SubIOp::create(at, loc, extent,
-                                             arith::ConstantIndexOp::create(at, loc, 1));
+          Value last =
+              arith::SubIOp::create(at, loc, extent, arith::ConstantIndexOp::create(at, loc, 1));
           clamped = arith::MinUIOp::create(at, loc, row, last);
           valid = arith::CmpIOp::create(at, loc, arith::CmpIPredicate::ult, row, extent);
         }
@@ -355,10 +354,9 @@ struct GpuLinalgToLoopsPass : tcc::impl::GpuLinalgToLoopsBase<GpuLinalgToLoopsPa
                                   results.begin() + (c + 1) * numOutputs);
         OpBuilder::InsertionGuard guard(at);
         if (copies[c].valid) // a row past the end: computed (clamped), not stored
-          at.setInsertionPoint(
-              scf::IfOp::create(at, loc, copies[c].valid, /*withElseRegion=*/false)
-                  .thenBlock()
-                  ->getTerminator());
+          at.setInsertionPoint(scf::IfOp::create(at, loc, copies[c].valid, /*withElseRegion=*/false)
+                                   .thenBlock()
+                                   ->getTerminator());
         if (fusion.epilogue) {
           // The epilogue's loop indices are the output's, i.e. the parallel ones.
           SmallVector<Value> outputIvs;
@@ -366,8 +364,9 @@ struct GpuLinalgToLoopsPass : tcc::impl::GpuLinalgToLoopsBase<GpuLinalgToLoopsPa
             outputIvs.push_back(copies[c].ivs[d]);
           values = emitEpilogue(at, loc, linalg::GenericOp(fusion.epilogue), outputIvs, values[0],
                                 op.getDpsInits()[0]);
-          memref::StoreOp::create(at, loc, values[0], op.getDpsInits()[0],
-                                  outputIndices(op.getDpsInitsMutable()[0], copies[c].storeIvs, at));
+          memref::StoreOp::create(
+              at, loc, values[0], op.getDpsInits()[0],
+              outputIndices(op.getDpsInitsMutable()[0], copies[c].storeIvs, at));
           continue;
         }
         for (auto [k, output] : llvm::enumerate(op.getDpsInitsMutable()))
@@ -387,7 +386,7 @@ struct GpuLinalgToLoopsPass : tcc::impl::GpuLinalgToLoopsBase<GpuLinalgToLoopsPa
       for (int64_t d : parallel) {
         lbs.push_back(bound(at, ranges[d].offset));
         ubs.push_back(bound(at, ranges[d].size));
-        int64_t step = d == parallel.back() ? columns
+        int64_t step = d == parallel.back()                                         ? columns
                        : parallel.size() >= 2 && d == parallel[parallel.size() - 2] ? rows
                                                                                     : 1;
         steps.push_back(step > 1 ? arith::ConstantIndexOp::create(at, loc, step).getResult()
@@ -409,9 +408,8 @@ struct GpuLinalgToLoopsPass : tcc::impl::GpuLinalgToLoopsBase<GpuLinalgToLoopsPa
       Value outputs = arith::ConstantIndexOp::create(b, loc, 1);
       for (int64_t d : parallel)
         outputs = arith::MulIOp::create(b, loc, outputs, bound(b, ranges[d].size));
-      Value large = arith::CmpIOp::create(
-          b, loc, arith::CmpIPredicate::sge, outputs,
-          arith::ConstantIndexOp::create(b, loc, kMinTiledOutputs));
+      Value large = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, outputs,
+                                          arith::ConstantIndexOp::create(b, loc, kMinTiledOutputs));
       auto choice = scf::IfOp::create(b, loc, large, /*withElseRegion=*/true);
       OpBuilder then = OpBuilder::atBlockTerminator(choice.thenBlock());
       emitLoop(then, rowFactor, factor);

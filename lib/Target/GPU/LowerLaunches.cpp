@@ -90,10 +90,11 @@ struct GpuLowerLaunchesPass : tcc::impl::GpuLowerLaunchesBase<GpuLowerLaunchesPa
                              LLVM::Linkage::Private, symbol, top.getStringAttr(bytes),
                              /*alignment=*/64);
       images.push_back(DictionaryAttr::get(
-          ctx, {NamedAttribute(StringAttr::get(ctx, "arch"), StringAttr::get(ctx, *arch)),
-                NamedAttribute(StringAttr::get(ctx, "format"),
-                               StringAttr::get(ctx, ptx ? "ptx" : "cubin")),
-                NamedAttribute(StringAttr::get(ctx, "symbol"), FlatSymbolRefAttr::get(ctx, symbol))}));
+          ctx,
+          {NamedAttribute(StringAttr::get(ctx, "arch"), StringAttr::get(ctx, *arch)),
+           NamedAttribute(StringAttr::get(ctx, "format"),
+                          StringAttr::get(ctx, ptx ? "ptx" : "cubin")),
+           NamedAttribute(StringAttr::get(ctx, "symbol"), FlatSymbolRefAttr::get(ctx, symbol))}));
     }
     binaries.front().erase();
     module->removeAttr(gpu::GPUDialect::getContainerModuleAttrName());
@@ -132,8 +133,7 @@ struct GpuLowerLaunchesPass : tcc::impl::GpuLowerLaunchesBase<GpuLowerLaunchesPa
       entry.setInsertionPointAfter(last);
     else
       entry.setInsertionPointToStart(&func.getBody().front());
-    Value count = LLVM::ConstantOp::create(entry, loc, i64,
-                                           std::max<int64_t>(1, operands.size()));
+    Value count = LLVM::ConstantOp::create(entry, loc, i64, std::max<int64_t>(1, operands.size()));
     Value slots = LLVM::AllocaOp::create(entry, loc, ptr, i64, count, /*alignment=*/8);
     Value addresses = LLVM::AllocaOp::create(entry, loc, ptr, ptr, count, /*alignment=*/8);
     lastEntryOp[func] = addresses.getDefiningOp();

@@ -38,8 +38,8 @@ struct GpuMergeModulesPass : tcc::impl::GpuMergeModulesBase<GpuMergeModulesPass>
           // Outlining copies the globals a kernel reads into its module: one copy is enough.
           if (isa<gpu::GPUFuncOp>(op) || !OperationEquivalence::isEquivalentTo(
                                              existing, &op, OperationEquivalence::Flags::None)) {
-            op.emitError() << "internal error: two kernels' modules define @"
-                           << symbol.getName() << " differently";
+            op.emitError() << "internal error: two kernels' modules define @" << symbol.getName()
+                           << " differently";
             return signalPassFailure();
           }
           continue;
@@ -52,8 +52,7 @@ struct GpuMergeModulesPass : tcc::impl::GpuMergeModulesBase<GpuMergeModulesPass>
     }
     // Launches name the kernel in the merged module.
     module.walk([&](gpu::LaunchFuncOp launch) {
-      StringAttr name =
-          renamed.lookup({launch.getKernelModuleName(), launch.getKernelName()});
+      StringAttr name = renamed.lookup({launch.getKernelModuleName(), launch.getKernelName()});
       launch.setKernelAttr(
           SymbolRefAttr::get(b.getStringAttr(kKernels), {FlatSymbolRefAttr::get(name)}));
     });

@@ -6,8 +6,8 @@
 using namespace mlir;
 
 LogicalResult tcc::gpu::threadArgument(ModuleOp module, llvm::SetVector<func::FuncOp> &needing,
-                                       Type type, ArgumentPosition position,
-                                       DictionaryAttr attrs, bool onlyMain) {
+                                       Type type, ArgumentPosition position, DictionaryAttr attrs,
+                                       bool onlyMain) {
   MLIRContext *ctx = module.getContext();
   SymbolTableCollection symbols;
   SymbolUserMap users(symbols, module);
@@ -17,16 +17,15 @@ LogicalResult tcc::gpu::threadArgument(ModuleOp module, llvm::SetVector<func::Fu
       auto call = dyn_cast<func::CallOp>(user);
       if (!call)
         return user->emitError() << "a GPU model's function @" << f.getSymName()
-                                 << " needs a value of the run but is used by '"
-                                 << user->getName() << "', not called";
+                                 << " needs a value of the run but is used by '" << user->getName()
+                                 << "', not called";
       needing.insert(call->getParentOfType<func::FuncOp>());
     }
   }
   for (func::FuncOp f : needing) {
     unsigned index = position == ArgumentPosition::First ? 0 : f.getNumArguments();
-    DictionaryAttr given = attrs && (!onlyMain || f.getName() == "main")
-                               ? attrs
-                               : DictionaryAttr::get(ctx);
+    DictionaryAttr given =
+        attrs && (!onlyMain || f.getName() == "main") ? attrs : DictionaryAttr::get(ctx);
     if (failed(f.insertArgument(index, type, given, f.getLoc())))
       return f.emitError() << "internal error: cannot add an argument of type " << type;
   }
@@ -34,8 +33,7 @@ LogicalResult tcc::gpu::threadArgument(ModuleOp module, llvm::SetVector<func::Fu
     for (Operation *user : users.getUsers(f)) {
       auto call = cast<func::CallOp>(user);
       Value passed = threadedArgument(call->getParentOfType<func::FuncOp>(), position);
-      call->insertOperands(position == ArgumentPosition::First ? 0 : call.getNumOperands(),
-                           passed);
+      call->insertOperands(position == ArgumentPosition::First ? 0 : call.getNumOperands(), passed);
     }
   return success();
 }

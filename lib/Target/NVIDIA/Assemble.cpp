@@ -92,8 +92,7 @@ struct NvidiaAssemblePass : tcc::impl::NvidiaAssembleBase<NvidiaAssemblePass> {
     };
     if (code != 0)
       return binary.emitError() << "ptxas (" << ptxas << ") failed for " << chip << " with "
-                                << (message.empty() ? "exit code " + std::to_string(code)
-                                                    : message)
+                                << (message.empty() ? "exit code " + std::to_string(code) : message)
                                 << ": " << read(log);
     std::string cubin = read(output);
     if (cubin.empty())

@@ -26,8 +26,8 @@ struct Architecture {
   llvm::StringLiteral ptxFeature;
 };
 constexpr Architecture kArchitectures[] = {
-    {"sm_75", "+ptx63"},  {"sm_80", "+ptx70"},  {"sm_86", "+ptx71"},  {"sm_87", "+ptx74"},
-    {"sm_89", "+ptx78"},  {"sm_90", "+ptx78"},  {"sm_90a", "+ptx80"}, {"sm_100", "+ptx86"},
+    {"sm_75", "+ptx63"},   {"sm_80", "+ptx70"},  {"sm_86", "+ptx71"},  {"sm_87", "+ptx74"},
+    {"sm_89", "+ptx78"},   {"sm_90", "+ptx78"},  {"sm_90a", "+ptx80"}, {"sm_100", "+ptx86"},
     {"sm_100a", "+ptx86"}, {"sm_120", "+ptx87"}, {"sm_120a", "+ptx87"}};
 
 constexpr const char *kDefaultArchitectures = "sm_80,sm_90";
@@ -71,7 +71,8 @@ std::string findPtxas() {
 // stray libdevice call is caught by tcc-nvidia-assemble.
 constexpr const char *kDevicePipeline =
     "tcc-collapse-dims,cse,tcc-expand-copies{{memcpy=false},tcc-gpu-linalg-to-loops,"
-    "tcc-approximate-math,tcc-gpu-device-constants,tcc-gpu-device-checks,tcc-gpu-form-grids{{block-size={0}},"
+    "tcc-approximate-math,tcc-gpu-device-constants,tcc-gpu-device-checks,tcc-gpu-form-grids{{block-"
+    "size={0}},"
     "gpu-kernel-outlining,tcc-gpu-merge-modules,{1}"
     "gpu.module(expand-strided-metadata,lower-affine,convert-scf-to-cf,tcc-nvidia-lower-kernels,"
     "canonicalize,cse,reconcile-unrealized-casts),"
@@ -131,8 +132,8 @@ tcc::createNvidiaTarget(llvm::StringRef variant, llvm::StringRef cpu, std::strin
       architectures.push_back(a);
   }
   if (architectures.empty()) {
-    error = "--target nvidia:" + variant.str() + " names no architecture; supported: " +
-            supportedArchitectures();
+    error = "--target nvidia:" + variant.str() +
+            " names no architecture; supported: " + supportedArchitectures();
     return failure();
   }
   // The host code runs on this machine's CPU (model.so loads into the process that drives

@@ -10,9 +10,8 @@ namespace tcc {
 /// "sm_80,sm_90"; "" for sm_80 and sm_90), with host code for this machine's CPU tuned for
 /// `cpu` (as the CPU target reads it). Fails with `error` naming the supported
 /// architectures for one it does not know.
-mlir::FailureOr<std::unique_ptr<Target>> createNvidiaTarget(llvm::StringRef variant,
-                                                            llvm::StringRef cpu,
-                                                            std::string &error);
+mlir::FailureOr<std::unique_ptr<Target>>
+createNvidiaTarget(llvm::StringRef variant, llvm::StringRef cpu, std::string &error);
 
 /// Registers the NVIDIA target's passes and `tcc-nvidia-kernel-to-llvm` (sm_90) for tcc-opt.
 void registerNvidiaTarget();
