@@ -159,45 +159,53 @@ Fusion findFusion(linalg::LinalgOp op, ArrayRef<int64_t> parallel) {
   return fusion;
 }
 
-/// Outputs per thread along the last parallel dim of a contraction: 4 when one of its
-/// inputs does not depend on that dim (a matmul's A, a convolution's filter), so that each
-/// value of it loaded feeds 4 accumulators; 1 otherwise.
-int64_t coarsening(linalg::LinalgOp op, ArrayRef<int64_t> parallel, ArrayRef<int64_t> reduction,
-                   ArrayRef<Range> ranges) {
-  constexpr int64_t kFactor = 4;
-  if (reduction.empty() || parallel.empty())
-    return 1;
-  int64_t last = parallel.back();
-  std::optional<int64_t> extent = getConstantIntValue(ranges[last].size);
-  std::optional<int64_t> step = getConstantIntValue(ranges[last].stride);
-  if (!extent || !step || *step != 1 || *extent % kFactor || *extent < 4 * kFactor)
-    return 1;
-  for (OpOperand *input : op.getDpsInputOperands())
-    if (isa<MemRefType>(input->get().getType()) &&
-        !op.getMatchingIndexingMap(input).isFunctionOfDim(last))
-      return kFactor;
-  return 1;
-}
+/// How many outputs a thread of a contraction computes: `columns` neighbours along
+/// `columnDim` (a static extent, divided exactly) times `rows` along `rowDim` (any extent: a
+/// row past the end is computed from the last one and not stored). A dim is tiled only when
+/// an input does not depend on it, so that each value of that input a thread loads feeds
+/// several accumulators: a matmul's A for its columns and B for its rows, a convolution's
+/// input for its output channels and its filter for its pixels.
+struct Tiling {
+  int64_t columnDim = -1, columns = 1;
+  int64_t rowDim = -1, rows = 1;
+};
 
 /// Outputs of a contraction below which rows are not tiled (a quarter of the threads would
 /// leave SMs idle): an H200 runs 132 x 2048 threads at once, and tiling pays from about four
 /// outputs per thread slot.
 constexpr int64_t kMinTiledOutputs = 1 << 20;
 
-/// Rows per thread (along the second-to-last parallel dim) of a contraction whose columns
-/// are already coarsened: 4 when an input does not depend on that dim (a matmul's B), so
-/// that each value of it loaded feeds 4 rows; 1 otherwise.
-int64_t rowCoarsening(linalg::LinalgOp op, ArrayRef<int64_t> parallel, ArrayRef<int64_t> reduction,
-                      int64_t columns) {
+Tiling chooseTiling(linalg::LinalgOp op, ArrayRef<int64_t> parallel, ArrayRef<int64_t> reduction,
+                    ArrayRef<Range> ranges) {
   constexpr int64_t kFactor = 4;
-  if (reduction.empty() || parallel.size() < 2 || columns == 1)
-    return 1;
-  int64_t row = parallel[parallel.size() - 2];
-  for (OpOperand *input : op.getDpsInputOperands())
-    if (isa<MemRefType>(input->get().getType()) &&
-        !op.getMatchingIndexingMap(input).isFunctionOfDim(row))
-      return kFactor;
-  return 1;
+  Tiling tiling;
+  if (reduction.empty() || parallel.empty())
+    return tiling;
+  auto reused = [&](int64_t d) {
+    return llvm::any_of(op.getDpsInputOperands(), [&](OpOperand *input) {
+      return isa<MemRefType>(input->get().getType()) &&
+             !op.getMatchingIndexingMap(input).isFunctionOfDim(d);
+    });
+  };
+  // Columns: the innermost dim that divides (memory order: neighbouring outputs).
+  for (int64_t d : llvm::reverse(parallel)) {
+    std::optional<int64_t> extent = getConstantIntValue(ranges[d].size);
+    std::optional<int64_t> step = getConstantIntValue(ranges[d].stride);
+    if (extent && step && *step == 1 && *extent % kFactor == 0 && *extent >= 4 * kFactor &&
+        reused(d)) {
+      tiling.columnDim = d;
+      tiling.columns = kFactor;
+      break;
+    }
+  }
+  // Rows: the innermost other dim with a reused input.
+  for (int64_t d : llvm::reverse(parallel))
+    if (d != tiling.columnDim && getConstantIntValue(ranges[d].stride) == 1 && reused(d)) {
+      tiling.rowDim = d;
+      tiling.rows = kFactor;
+      break;
+    }
+  return tiling;
 }
 
 struct GpuLinalgToLoopsPass : tcc::impl::GpuLinalgToLoopsBase<GpuLinalgToLoopsPass> {
@@ -244,7 +252,78 @@ struct GpuLinalgToLoopsPass : tcc::impl::GpuLinalgToLoopsBase<GpuLinalgToLoopsPa
     }
   }
 
+  /// A reduction to one flag with `and` (or `or`): "every index is in range", the run-time
+  /// checks' kind. Each thread tests one element and, when it fails, stores the answer
+  /// (false for `and`, true for `or`); all writers write the same value, so the threads need
+  /// no order, and the reduction is a grid rather than one thread's loop.
+  bool lowerFlagReduction(linalg::LinalgOp op) {
+    if (op.getNumDpsInits() != 1 || op.getNumReductionLoops() == 0)
+      return false;
+    Block *body = op.getBlock();
+    BlockArgument out = op.getMatchingBlockArgument(op.getDpsInitOperand(0));
+    if (!out.getType().isInteger(1) || !out.hasOneUse())
+      return false;
+    Operation *combine = *out.getUsers().begin();
+    if (!isa<arith::AndIOp, arith::OrIOp>(combine) ||
+        body->getTerminator()->getOperand(0) != combine->getResult(0))
+      return false;
+    bool isAnd = isa<arith::AndIOp>(combine);
+    Value tested = combine->getOperand(0) == out ? combine->getOperand(1) : combine->getOperand(0);
+    OpBuilder b(op);
+    Location loc = op.getLoc();
+    SmallVector<Range> ranges = op.createLoopRanges(b, loc);
+    SmallVector<Value> lbs, ubs, steps;
+    for (Range &r : ranges) {
+      lbs.push_back(getValueOrCreateConstantIndexOp(b, loc, r.offset));
+      ubs.push_back(getValueOrCreateConstantIndexOp(b, loc, r.size));
+      steps.push_back(getValueOrCreateConstantIndexOp(b, loc, r.stride));
+    }
+    SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+    scf::ParallelOp::create(
+        b, loc, lbs, ubs, steps, [&](OpBuilder &at, Location, ValueRange inductions) {
+          SmallVector<Value> ivs(inductions.begin(), inductions.end());
+          IRMapping mapping;
+          for (OpOperand *input : op.getDpsInputOperands()) {
+            BlockArgument arg = op.getMatchingBlockArgument(input);
+            if (arg.use_empty())
+              continue;
+            Value v = input->get();
+            if (isa<MemRefType>(v.getType()))
+              v = memref::LoadOp::create(
+                  at, loc, v, indicesOf(at, loc, maps[input->getOperandNumber()], ivs));
+            mapping.map(arg, v);
+          }
+          for (Operation &inner : body->without_terminator()) {
+            if (&inner == combine)
+              continue;
+            if (auto index = dyn_cast<linalg::IndexOp>(inner)) {
+              mapping.map(index.getResult(), ivs[index.getDim()]);
+              continue;
+            }
+            at.clone(inner, mapping);
+          }
+          Value value = mapping.lookupOrDefault(tested);
+          // `and` answers false where an element fails; `or` true where one holds.
+          Value decides = isAnd ? arith::XOrIOp::create(
+                                      at, loc, value,
+                                      arith::ConstantIntOp::create(at, loc, at.getI1Type(), 1))
+                                      .getResult()
+                                : value;
+          auto write = scf::IfOp::create(at, loc, decides, /*withElseRegion=*/false);
+          OpBuilder inside = OpBuilder::atBlockTerminator(write.thenBlock());
+          Value answer = arith::ConstantIntOp::create(inside, loc, inside.getI1Type(), !isAnd);
+          OpOperand *output = op.getDpsInitOperand(0);
+          memref::StoreOp::create(
+              inside, loc, answer, output->get(),
+              indicesOf(inside, loc, maps[output->getOperandNumber()], ivs));
+        });
+    op->erase();
+    return true;
+  }
+
   void lower(linalg::LinalgOp op, const Fusion &fusion) {
+    if (!fusion.fill && !fusion.epilogue && lowerFlagReduction(op))
+      return;
     OpBuilder b(op);
     Location loc = op.getLoc();
     SmallVector<Range> ranges = op.createLoopRanges(b, loc);
@@ -252,8 +331,7 @@ struct GpuLinalgToLoopsPass : tcc::impl::GpuLinalgToLoopsBase<GpuLinalgToLoopsPa
     SmallVector<int64_t> parallel, reduction;
     for (auto [d, kind] : llvm::enumerate(iterators))
       (kind == utils::IteratorType::parallel ? parallel : reduction).push_back(d);
-    int64_t factor = coarsening(op, parallel, reduction, ranges);
-    int64_t rowFactor = rowCoarsening(op, parallel, reduction, factor);
+    Tiling tiling = chooseTiling(op, parallel, reduction, ranges);
     // A bound as a value, made where `at` builds (inside the loops or the branch that use it).
     auto bound = [&](OpBuilder &at, OpFoldResult v) {
       return getValueOrCreateConstantIndexOp(at, loc, v);
@@ -281,7 +359,7 @@ struct GpuLinalgToLoopsPass : tcc::impl::GpuLinalgToLoopsBase<GpuLinalgToLoopsPa
       for (int64_t r = 0; r < rows; ++r) {
         Value row, clamped, valid;
         if (r > 0) {
-          int64_t d = parallel[parallel.size() - 2];
+          int64_t d = tiling.rowDim;
           row = arith::AddIOp::create(at, loc, ivs[d], arith::ConstantIndexOp::create(at, loc, r));
           Value extent = bound(at, ranges[d].size);
           Value last =
@@ -292,14 +370,14 @@ struct GpuLinalgToLoopsPass : tcc::impl::GpuLinalgToLoopsBase<GpuLinalgToLoopsPa
         for (int64_t c = 0; c < columns; ++c) {
           Copy copy{ivs, ivs, valid};
           if (r > 0) {
-            copy.ivs[parallel[parallel.size() - 2]] = clamped;
-            copy.storeIvs[parallel[parallel.size() - 2]] = row;
+            copy.ivs[tiling.rowDim] = clamped;
+            copy.storeIvs[tiling.rowDim] = row;
           }
           if (c > 0) {
-            Value column = arith::AddIOp::create(at, loc, ivs[parallel.back()],
+            Value column = arith::AddIOp::create(at, loc, ivs[tiling.columnDim],
                                                  arith::ConstantIndexOp::create(at, loc, c));
-            copy.ivs[parallel.back()] = column;
-            copy.storeIvs[parallel.back()] = column;
+            copy.ivs[tiling.columnDim] = column;
+            copy.storeIvs[tiling.columnDim] = column;
           }
           copies.push_back(copy);
         }
@@ -386,9 +464,7 @@ struct GpuLinalgToLoopsPass : tcc::impl::GpuLinalgToLoopsBase<GpuLinalgToLoopsPa
       for (int64_t d : parallel) {
         lbs.push_back(bound(at, ranges[d].offset));
         ubs.push_back(bound(at, ranges[d].size));
-        int64_t step = d == parallel.back()                                         ? columns
-                       : parallel.size() >= 2 && d == parallel[parallel.size() - 2] ? rows
-                                                                                    : 1;
+        int64_t step = d == tiling.columnDim ? columns : d == tiling.rowDim ? rows : 1;
         steps.push_back(step > 1 ? arith::ConstantIndexOp::create(at, loc, step).getResult()
                                  : bound(at, ranges[d].stride));
       }
@@ -400,11 +476,11 @@ struct GpuLinalgToLoopsPass : tcc::impl::GpuLinalgToLoopsBase<GpuLinalgToLoopsPa
                                 emitOutputs(inner, ivs, rows, columns);
                               });
     };
-    if (rowFactor == 1) {
-      emitLoop(b, 1, factor);
+    if (tiling.rows == 1) {
+      emitLoop(b, 1, tiling.columns);
     } else {
-      // Tiles of rowFactor x factor outputs only where there are enough of them to keep
-      // the GPU busy with a quarter of the threads; one row per thread otherwise.
+      // Tiles of rows x columns outputs only where there are enough of them to keep the GPU
+      // busy with a quarter of the threads; one row per thread otherwise.
       Value outputs = arith::ConstantIndexOp::create(b, loc, 1);
       for (int64_t d : parallel)
         outputs = arith::MulIOp::create(b, loc, outputs, bound(b, ranges[d].size));
@@ -412,9 +488,9 @@ struct GpuLinalgToLoopsPass : tcc::impl::GpuLinalgToLoopsBase<GpuLinalgToLoopsPa
                                           arith::ConstantIndexOp::create(b, loc, kMinTiledOutputs));
       auto choice = scf::IfOp::create(b, loc, large, /*withElseRegion=*/true);
       OpBuilder then = OpBuilder::atBlockTerminator(choice.thenBlock());
-      emitLoop(then, rowFactor, factor);
+      emitLoop(then, tiling.rows, tiling.columns);
       OpBuilder otherwise = OpBuilder::atBlockTerminator(choice.elseBlock());
-      emitLoop(otherwise, 1, factor);
+      emitLoop(otherwise, 1, tiling.columns);
     }
     op->erase();
   }

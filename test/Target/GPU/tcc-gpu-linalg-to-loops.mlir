@@ -2,8 +2,10 @@
 
 // A matmul: one iteration per output element, the dot product in an iteration argument,
 // the output loaded once and stored once.
-// (8 columns: too few to give a thread several.)
+// (8 columns: too few to give a thread several; rows in fours only where there are at
+// least 2^20 outputs: the other branch is one output per thread.)
 // CHECK-LABEL: func.func @matmul
+// CHECK: } else {
 // CHECK: scf.parallel (%[[I:.*]], %[[J:.*]]) = (%{{.*}}, %{{.*}}) to (%{{.*}}, %{{.*}})
 // CHECK:   %[[INIT:.*]] = memref.load %arg2[%[[I]], %[[J]]] : memref<?x8xf32>
 // CHECK:   %[[SUM:.*]] = scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %[[INIT]]) -> (f32)
@@ -117,5 +119,48 @@ func.func @sum(%x: memref<?xf32>, %s: memref<f32>) {
 func.func @fill(%y: memref<?xf32>) {
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%y : memref<?xf32>)
+  return
+}
+
+// -----
+
+// A reduction to one flag with `and` (a check that every index is in range): one thread
+// per element, each storing false where its element fails.
+#idx = affine_map<(d0, d1) -> (d0, d1)>
+#flag = affine_map<(d0, d1) -> ()>
+// CHECK-LABEL: func.func @all_in_range
+// CHECK: scf.parallel (%[[I:.*]], %[[J:.*]]) =
+// CHECK:   %[[V:.*]] = memref.load %arg0[%[[I]], %[[J]]] : memref<?x128xi64>
+// CHECK:   %[[OK:.*]] = arith.cmpi ult, %[[V]], %{{.*}} : i64
+// CHECK:   %[[BAD:.*]] = arith.xori %[[OK]], %{{.*}} : i1
+// CHECK:   scf.if %[[BAD]] {
+// CHECK:     %[[FALSE:.*]] = arith.constant false
+// CHECK:     memref.store %[[FALSE]], %arg1[] : memref<i1>
+// CHECK-NOT: scf.for
+func.func @all_in_range(%indices: memref<?x128xi64>, %flag: memref<i1>) {
+  %n = arith.constant 1000 : i64
+  linalg.generic {indexing_maps = [#idx, #flag], iterator_types = ["reduction", "reduction"]}
+      ins(%indices : memref<?x128xi64>) outs(%flag : memref<i1>) {
+  ^bb0(%in: i64, %acc: i1):
+    %ok = arith.cmpi ult, %in, %n : i64
+    %all = arith.andi %acc, %ok : i1
+    linalg.yield %all : i1
+  }
+  return
+}
+
+// -----
+
+// A convolution whose pixels do not divide by 4 (14 x 14): its 4 output channels per thread
+// (the input is read once for them) and, with enough outputs, 4 pixels of a row.
+// CHECK-LABEL: func.func @patches
+// CHECK: scf.parallel (%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) = (%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) to (%{{.*}}, %c256{{.*}}, %c14{{.*}}, %c14{{.*}}) step (%{{.*}}, %c4{{.*}}, %{{.*}}, %c4{{.*}})
+// CHECK: scf.for {{.*}} -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)
+// CHECK: } else {
+// CHECK: scf.parallel (%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) = (%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) to (%{{.*}}, %c256{{.*}}, %c14{{.*}}, %c14{{.*}}) step (%{{.*}}, %c4{{.*}}, %{{.*}}, %{{.*}})
+// CHECK: scf.for {{.*}} -> (f32, f32, f32, f32)
+func.func @patches(%x: memref<?x3x224x224xf32>, %w: memref<256x3x16x16xf32>, %y: memref<?x256x14x14xf32>) {
+  linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<16> : tensor<2xi64>}
+      ins(%x, %w : memref<?x3x224x224xf32>, memref<256x3x16x16xf32>) outs(%y : memref<?x256x14x14xf32>)
   return
 }
