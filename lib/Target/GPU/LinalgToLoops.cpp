@@ -3,6 +3,7 @@
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -289,8 +290,8 @@ struct GpuLinalgToLoopsPass : tcc::impl::GpuLinalgToLoopsBase<GpuLinalgToLoopsPa
               continue;
             Value v = input->get();
             if (isa<MemRefType>(v.getType()))
-              v = memref::LoadOp::create(
-                  at, loc, v, indicesOf(at, loc, maps[input->getOperandNumber()], ivs));
+              v = memref::LoadOp::create(at, loc, v,
+                                         indicesOf(at, loc, maps[input->getOperandNumber()], ivs));
             mapping.map(arg, v);
           }
           for (Operation &inner : body->without_terminator()) {
@@ -304,18 +305,152 @@ struct GpuLinalgToLoopsPass : tcc::impl::GpuLinalgToLoopsBase<GpuLinalgToLoopsPa
           }
           Value value = mapping.lookupOrDefault(tested);
           // `and` answers false where an element fails; `or` true where one holds.
-          Value decides = isAnd ? arith::XOrIOp::create(
-                                      at, loc, value,
-                                      arith::ConstantIntOp::create(at, loc, at.getI1Type(), 1))
-                                      .getResult()
-                                : value;
+          Value decides =
+              isAnd ? arith::XOrIOp::create(
+                          at, loc, value, arith::ConstantIntOp::create(at, loc, at.getI1Type(), 1))
+                          .getResult()
+                    : value;
           auto write = scf::IfOp::create(at, loc, decides, /*withElseRegion=*/false);
           OpBuilder inside = OpBuilder::atBlockTerminator(write.thenBlock());
           Value answer = arith::ConstantIntOp::create(inside, loc, inside.getI1Type(), !isAnd);
           OpOperand *output = op.getDpsInitOperand(0);
-          memref::StoreOp::create(
-              inside, loc, answer, output->get(),
-              indicesOf(inside, loc, maps[output->getOperandNumber()], ivs));
+          memref::StoreOp::create(inside, loc, answer, output->get(),
+                                  indicesOf(inside, loc, maps[output->getOperandNumber()], ivs));
+        });
+    op->erase();
+    return true;
+  }
+
+  /// A row reduction (one reduction dim, every input read along all the other dims, so no
+  /// tiles: a softmax's max and sum, a norm's mean) with an add, max or min: a warp of 32
+  /// threads per output, each lane reducing every 32nd element into a partial result, the
+  /// warp combining them with shuffles (gpu.subgroup_reduce), lane 0 applying the fill's
+  /// start value or the output's, the fused epilogue, and the one store. 32 times the threads
+  /// of one output per thread, each walking its row in coalesced strides.
+  bool lowerRowReduction(linalg::LinalgOp op, const Fusion &fusion, ArrayRef<int64_t> parallel,
+                         ArrayRef<int64_t> reduction) {
+    constexpr int64_t kWarp = 32;
+    if (op.getNumDpsInits() != 1 || reduction.size() != 1 || parallel.empty())
+      return false;
+    Block *body = op.getBlock();
+    OpOperand *outOperand = op.getDpsInitOperand(0);
+    BlockArgument out = op.getMatchingBlockArgument(outOperand);
+    if (!isa<FloatType>(out.getType()) || !out.hasOneUse())
+      return false;
+    Operation *combine = *out.getUsers().begin();
+    std::optional<gpu::AllReduceOperation> kind;
+    TypedAttr identity;
+    auto floatType = cast<FloatType>(out.getType());
+    auto infinity = [&](bool negative) {
+      return FloatAttr::get(floatType, APFloat::getInf(floatType.getFloatSemantics(), negative));
+    };
+    if (isa<arith::AddFOp>(combine)) {
+      kind = gpu::AllReduceOperation::ADD;
+      identity = FloatAttr::get(floatType, 0.0);
+    } else if (isa<arith::MaximumFOp>(combine)) {
+      kind = gpu::AllReduceOperation::MAXIMUMF;
+      identity = infinity(true);
+    } else if (isa<arith::MinimumFOp>(combine)) {
+      kind = gpu::AllReduceOperation::MINIMUMF;
+      identity = infinity(false);
+    } else if (isa<arith::MaxNumFOp>(combine)) {
+      kind = gpu::AllReduceOperation::MAXNUMF;
+      identity = infinity(true);
+    } else if (isa<arith::MinNumFOp>(combine)) {
+      kind = gpu::AllReduceOperation::MINNUMF;
+      identity = infinity(false);
+    }
+    if (!kind || body->getTerminator()->getOperand(0) != combine->getResult(0))
+      return false;
+    AffineMap outMap = op.getMatchingIndexingMap(outOperand);
+    if (outMap.getNumResults() != static_cast<int64_t>(parallel.size()))
+      return false;
+    for (auto [k, expr] : llvm::enumerate(outMap.getResults())) {
+      auto dim = dyn_cast<AffineDimExpr>(expr);
+      if (!dim || dim.getPosition() != parallel[k])
+        return false;
+    }
+    OpBuilder b(op);
+    Location loc = op.getLoc();
+    SmallVector<Range> ranges = op.createLoopRanges(b, loc);
+    int64_t r = reduction.front();
+    std::optional<int64_t> extent = getConstantIntValue(ranges[r].size);
+    if ((extent && *extent < kWarp) || getConstantIntValue(ranges[r].offset) != 0 ||
+        getConstantIntValue(ranges[r].stride) != 1)
+      return false;
+    Value tested = combine->getOperand(0) == out ? combine->getOperand(1) : combine->getOperand(0);
+    SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+    SmallVector<Value> lbs, ubs, steps;
+    for (int64_t d : parallel) {
+      lbs.push_back(getValueOrCreateConstantIndexOp(b, loc, ranges[d].offset));
+      ubs.push_back(getValueOrCreateConstantIndexOp(b, loc, ranges[d].size));
+      steps.push_back(getValueOrCreateConstantIndexOp(b, loc, ranges[d].stride));
+    }
+    // The lanes: the innermost, fastest dim, so that a warp is one output's 32 threads.
+    lbs.push_back(arith::ConstantIndexOp::create(b, loc, 0));
+    ubs.push_back(arith::ConstantIndexOp::create(b, loc, kWarp));
+    steps.push_back(arith::ConstantIndexOp::create(b, loc, 1));
+    Value size = getValueOrCreateConstantIndexOp(b, loc, ranges[r].size);
+    scf::ParallelOp::create(
+        b, loc, lbs, ubs, steps, [&](OpBuilder &at, Location, ValueRange inductions) {
+          int64_t numLoops = op.getNumLoops();
+          SmallVector<Value> ivs(numLoops);
+          for (auto [k, d] : llvm::enumerate(parallel))
+            ivs[d] = inductions[k];
+          Value lane = inductions.back();
+          Value start = arith::ConstantOp::create(at, loc, identity);
+          auto loop = scf::ForOp::create(
+              at, loc, lane, size, arith::ConstantIndexOp::create(at, loc, kWarp), start,
+              [&](OpBuilder &inner, Location, Value k, ValueRange acc) {
+                SmallVector<Value> all = ivs;
+                all[r] = k;
+                IRMapping mapping;
+                for (OpOperand *input : op.getDpsInputOperands()) {
+                  BlockArgument arg = op.getMatchingBlockArgument(input);
+                  if (arg.use_empty())
+                    continue;
+                  Value v = input->get();
+                  if (isa<MemRefType>(v.getType()))
+                    v = memref::LoadOp::create(
+                        inner, loc, v, indicesOf(inner, loc, maps[input->getOperandNumber()], all));
+                  mapping.map(arg, v);
+                }
+                mapping.map(out, acc.front());
+                for (Operation &nested : body->without_terminator()) {
+                  if (auto index = dyn_cast<linalg::IndexOp>(nested)) {
+                    mapping.map(index.getResult(), all[index.getDim()]);
+                    continue;
+                  }
+                  inner.clone(nested, mapping);
+                }
+                scf::YieldOp::create(inner, loc, mapping.lookup(combine->getResult(0)));
+              });
+          (void)tested;
+          Value total = gpu::SubgroupReduceOp::create(at, loc, loop.getResult(0), *kind,
+                                                      /*uniform=*/true);
+          Value first = arith::CmpIOp::create(at, loc, arith::CmpIPredicate::eq, lane,
+                                              arith::ConstantIndexOp::create(at, loc, 0));
+          auto store = scf::IfOp::create(at, loc, first, /*withElseRegion=*/false);
+          OpBuilder inside = OpBuilder::atBlockTerminator(store.thenBlock());
+          SmallVector<Value> outIvs = ivs;
+          outIvs[r] = arith::ConstantIndexOp::create(inside, loc, 0);
+          SmallVector<Value> outIndices = indicesOf(inside, loc, outMap, outIvs);
+          Value init =
+              fusion.fill
+                  ? linalg::FillOp(fusion.fill).getInputs()[0]
+                  : memref::LoadOp::create(inside, loc, outOperand->get(), outIndices).getResult();
+          IRMapping combineMapping;
+          combineMapping.map(out, init);
+          combineMapping.map(tested, total);
+          Value value = inside.clone(*combine, combineMapping)->getResult(0);
+          if (fusion.epilogue) {
+            SmallVector<Value> outputIvs;
+            for (int64_t d : parallel)
+              outputIvs.push_back(ivs[d]);
+            value = emitEpilogue(inside, loc, linalg::GenericOp(fusion.epilogue), outputIvs, value,
+                                 outOperand->get())[0];
+          }
+          memref::StoreOp::create(inside, loc, value, outOperand->get(), outIndices);
         });
     op->erase();
     return true;
@@ -324,6 +459,17 @@ struct GpuLinalgToLoopsPass : tcc::impl::GpuLinalgToLoopsBase<GpuLinalgToLoopsPa
   void lower(linalg::LinalgOp op, const Fusion &fusion) {
     if (!fusion.fill && !fusion.epilogue && lowerFlagReduction(op))
       return;
+    {
+      SmallVector<int64_t> parallel, reduction;
+      for (auto [d, kind] : llvm::enumerate(op.getIteratorTypesArray()))
+        (kind == utils::IteratorType::parallel ? parallel : reduction).push_back(d);
+      OpBuilder probe(op);
+      SmallVector<Range> ranges = op.createLoopRanges(probe, op.getLoc());
+      Tiling tiling = chooseTiling(op, parallel, reduction, ranges);
+      if (tiling.columns == 1 && tiling.rows == 1 &&
+          lowerRowReduction(op, fusion, parallel, reduction))
+        return;
+    }
     OpBuilder b(op);
     Location loc = op.getLoc();
     SmallVector<Range> ranges = op.createLoopRanges(b, loc);

@@ -11,9 +11,11 @@
 #include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
 #include "mlir/Transforms/DialectConversion.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace tcc {
 #define GEN_PASS_DEF_NVIDIALOWERKERNELS
@@ -27,6 +29,14 @@ struct NvidiaLowerKernelsPass : tcc::impl::NvidiaLowerKernelsBase<NvidiaLowerKer
   void runOnOperation() override {
     gpu::GPUModuleOp module = getOperation();
     MLIRContext *ctx = &getContext();
+    // Warp reductions (tcc-gpu-linalg-to-loops) as butterfly shuffles over NVIDIA's 32 lanes.
+    {
+      RewritePatternSet shuffles(ctx);
+      populateGpuLowerSubgroupReduceToShufflePatterns(shuffles, /*subgroupSize=*/32,
+                                                      /*shuffleBitwidth=*/32);
+      if (failed(applyPatternsGreedily(module, std::move(shuffles))))
+        return signalPassFailure();
+    }
     LowerToLLVMOptions options(ctx, DataLayout(cast<DataLayoutOpInterface>(module.getOperation())));
     LLVMTypeConverter converter(ctx, options);
     configureGpuToNVVMTypeConverter(converter);

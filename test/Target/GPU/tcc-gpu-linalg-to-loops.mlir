@@ -164,3 +164,31 @@ func.func @patches(%x: memref<?x3x224x224xf32>, %w: memref<256x3x16x16xf32>, %y:
       ins(%x, %w : memref<?x3x224x224xf32>, memref<256x3x16x16xf32>) outs(%y : memref<?x256x14x14xf32>)
   return
 }
+
+// -----
+
+// A row sum that no input lets tile (each element is read once): 32 lanes per row, each
+// summing every 32nd element, combined by a warp reduction; lane 0 adds the output's value
+// and stores.
+#rows = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+// CHECK-LABEL: func.func @row_sums
+// CHECK: scf.parallel (%[[I:.*]], %[[LANE:.*]]) = (%{{.*}}, %c0{{.*}}) to (%{{.*}}, %c32{{.*}}) step
+// CHECK:   %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK:   %[[PARTIAL:.*]] = scf.for %[[K:.*]] = %[[LANE]] to %{{.*}} step %c32{{.*}} iter_args(%[[ACC:.*]] = %[[ZERO]]) -> (f32)
+// CHECK:     memref.load %arg0[%[[I]], %[[K]]]
+// CHECK:   %[[TOTAL:.*]] = gpu.subgroup_reduce add %[[PARTIAL]] uniform : (f32) -> f32
+// CHECK:   %[[FIRST:.*]] = arith.cmpi eq, %[[LANE]], %{{.*}} : index
+// CHECK:   scf.if %[[FIRST]] {
+// CHECK:     %[[OLD:.*]] = memref.load %arg1[%[[I]]] : memref<?xf32>
+// CHECK:     %[[SUM:.*]] = arith.addf %[[OLD]], %[[TOTAL]] : f32
+// CHECK:     memref.store %[[SUM]], %arg1[%[[I]]] : memref<?xf32>
+func.func @row_sums(%x: memref<?x256xf32>, %sums: memref<?xf32>) {
+  linalg.generic {indexing_maps = [#rows, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<?x256xf32>) outs(%sums : memref<?xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %s = arith.addf %acc, %in : f32
+    linalg.yield %s : f32
+  }
+  return
+}

@@ -61,7 +61,15 @@ def GpuLinalgToLoops : Pass<"tcc-gpu-linalg-to-loops", "mlir::ModuleOp"> {
     values, loaded once before it and stored once after it, so that a thread accumulates a
     dot product or a window in registers rather than in memory (what
     `convert-linalg-to-parallel-loops` would do on every step). An op without parallel dims
-    (a full reduction) becomes the loop nest alone.
+    (a full reduction) becomes the loop nest alone. Two kinds of reduction get more threads:
+    a flag reduced with `and`/`or` (a check that every index is in range) is a parallel loop
+    over all its dims whose threads store the answer where their element decides it; a row
+    reduction by add, max or min that no input lets tile (a softmax's max and sum, a norm's
+    mean) gives each output 32 lanes (a warp) that stride along the row and combine with
+    `gpu.subgroup_reduce`, lane 0 storing. Contractions with reuse give each thread a tile:
+    4 columns along the innermost dim that divides and has an input independent of it, and,
+    where there are at least 2^20 outputs (a branch on the host), 4 rows along the next such
+    dim (rows past the end are computed from the last one and not stored).
     ```mlir
     linalg.matmul ins(%a, %b : memref<?x64xf32>, memref<64x32xf32>) outs(%c : memref<?x32xf32>)
     // becomes
@@ -75,7 +83,7 @@ def GpuLinalgToLoops : Pass<"tcc-gpu-linalg-to-loops", "mlir::ModuleOp"> {
     ```
   }];
   let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::memref::MemRefDialect",
-                           "::mlir::affine::AffineDialect"];
+                           "::mlir::affine::AffineDialect", "::mlir::gpu::GPUDialect"];
 }
 
 def GpuFormGrids : Pass<"tcc-gpu-form-grids", "mlir::ModuleOp"> {
