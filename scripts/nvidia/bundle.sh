@@ -2,7 +2,8 @@
 # Builds the NVIDIA bundle (.bundle/, at most 64 MiB): the models compiled for the GPU, the
 # runtime, tcc-run, the inputs and references, and the scripts that run them there.
 #   [EXPORTS=DIR] [CONFORMANCE=DIR] bash scripts/nvidia/bundle.sh [ARCH]   (ARCH: sm_90)
-# EXPORTS: the folder of the models make_models.py exported on the GPU machine (their torch
+# EXPORTS: the folder of the models make_models.py exported on the GPU machine (EXPORT_MODELS:
+# which of them, default all four; the device tool carries about 30 MB a call), their torch
 # definitions in torch_models.py: run_bundle.py times torch eager and torch.compile on them);
 # CONFORMANCE: a tcc-conformance --export folder (its log beside it as DIR.log), packed as
 # conformance.tar.xz for run_conformance.py.
@@ -46,8 +47,12 @@ for m in resnet18_small bert_small; do
   [ -d "$CORPUS/$m" ] && add "$m" "$CORPUS/$m/model.onnx" "$CORPUS/$m"
 done
 
+# A 4096^3 matrix product for matmul_bench.py (inputs made on the GPU, no references).
+mkdir -p "$OUTDIR/models/matmul_4096"
+"$TCC" "$ROOT/scripts/nvidia/matmul_4096.onnxtxt" --target "nvidia:$ARCH" \
+  -o "$OUTDIR/models/matmul_4096/model.so"
 if [ -n "${EXPORTS:-}" ]; then
-  for m in gpt2 llama vit bert; do
+  for m in ${EXPORT_MODELS:-gpt2 llama vit bert}; do
     [ -f "$EXPORTS/$m/model.onnx" ] && add "$m" "$EXPORTS/$m/model.onnx" "$EXPORTS/$m" "$m"
   done
 fi

@@ -70,6 +70,10 @@ def run_model(rt, bundle, entry, runs):
         row["rel_l2_host"] = max(rel_l2(o.numpy(), r) for o, r in zip(host_outputs, refs))
         session.prepare(device_inputs, device_outputs)
         row["tcc_ms"] = timed(session.run, runs)
+        # ... and run again after the timed runs (CUDA graph replays): still the reference's.
+        session.run()
+        torch.cuda.synchronize()
+        row["rel_l2_replayed"] = max(rel_l2(o.cpu().numpy(), r) for o, r in zip(device_outputs, refs))
     except RuntimeError as error:
         row["error"] = str(error)[:300]
     finally:
@@ -87,7 +91,13 @@ def run_torch_comparison(rt, bundle, entry, batches, runs, compile_torch):
     model = model.cuda()
     compiled = None
     rows = []
-    session = tcc_runtime.Session(rt, os.path.join(bundle, entry["dir"], entry["so"]))
+    path = os.path.join(bundle, entry["dir"], entry["so"])
+    session = tcc_runtime.Session(rt, path)
+    # A second session without CUDA graphs (read when a session is created), to show what
+    # replaying the run as a graph saves.
+    os.environ["TCC_CUDA_GRAPHS"] = "0"
+    plain = tcc_runtime.Session(rt, path)
+    del os.environ["TCC_CUDA_GRAPHS"]
     try:
         for batch in batches:
             row = {"model": entry["name"], "batch": batch}
@@ -111,12 +121,15 @@ def run_torch_comparison(rt, bundle, entry, batches, runs, compile_torch):
                 torch.cuda.synchronize()
                 row["rel_l2_vs_torch"] = rel_l2(y.cpu().numpy(), expected.cpu().numpy())
                 row["tcc_ms"] = timed(session.run, runs)
+                plain.prepare([x.contiguous()], [y])
+                row["tcc_no_graphs_ms"] = timed(plain.run, runs)
             except RuntimeError as error:
                 row["error"] = str(error)[:300]
             rows.append(row)
             print(json.dumps(row), flush=True)
     finally:
         session.close()
+        plain.close()
     return rows
 
 
@@ -152,15 +165,16 @@ def main():
         rows.append(row)
         print(json.dumps(row), flush=True)
     print()
-    print("| model | precision | rel L2 (device tensors) | rel L2 (host, staged) | tcc ms "
-          "(reference input) | tcc-run | compile s (tcc, 2 cores) |")
-    print("|---|---|---|---|---|---|---|")
+    print("| model | precision | rel L2 (device tensors) | rel L2 (host, staged) | rel L2 "
+          "(after replays) | tcc ms (reference input) | tcc-run | compile s (tcc, 2 cores) |")
+    print("|---|---|---|---|---|---|---|---|")
     compile_s = {e["name"]: e.get("compile_s") for e in manifest["models"]}
     for r in rows:
-        print("| %s | %s | %s | %s | %s | %s | %s |" % (
+        print("| %s | %s | %s | %s | %s | %s | %s | %s |" % (
             r["model"], r["precision"],
             "%.2e" % r["rel_l2"] if "rel_l2" in r else r.get("error", "-"),
             "%.2e" % r["rel_l2_host"] if "rel_l2_host" in r else "-",
+            "%.2e" % r["rel_l2_replayed"] if "rel_l2_replayed" in r else "-",
             "%.3f" % r["tcc_ms"] if "tcc_ms" in r else "-", r["tcc_run"],
             compile_s.get(r["model"])))
     speed = []
@@ -171,16 +185,17 @@ def main():
                                           not args.no_compile)
     if speed:
         print()
-        print("| model | batch | tcc ms | torch eager ms | torch.compile ms | tcc / compile | "
-              "compile s | rel L2 tcc vs torch |")
-        print("|---|---|---|---|---|---|---|---|")
+        print("| model | batch | tcc ms | tcc ms, no CUDA graphs | torch eager ms | "
+              "torch.compile ms | tcc / compile | torch compile s | rel L2 tcc vs torch |")
+        print("|---|---|---|---|---|---|---|---|---|")
         ratios = []
         for r in speed:
             ratio = r["tcc_ms"] / r["compiled_ms"] if "tcc_ms" in r and "compiled_ms" in r else None
             if ratio:
                 ratios.append(ratio)
-            print("| %s | %d | %s | %.3f | %s | %s | %s | %s |" % (
+            print("| %s | %d | %s | %s | %.3f | %s | %s | %s | %s |" % (
                 r["model"], r["batch"], "%.3f" % r["tcc_ms"] if "tcc_ms" in r else r.get("error"),
+                "%.3f" % r["tcc_no_graphs_ms"] if "tcc_no_graphs_ms" in r else "-",
                 r["eager_ms"], "%.3f" % r["compiled_ms"] if "compiled_ms" in r else "-",
                 "%.2f" % ratio if ratio else "-",
                 "%.1f" % r["compile_s"] if "compile_s" in r else "-",

@@ -35,12 +35,14 @@ def compare(actual, expected, rtol, atol):
     return ""
 
 
-def to_torch(array):
+def to_torch(array, bfloat16=False):
     # A copy keeps 0-d arrays 0-d (np.ascontiguousarray would make them 1-d).
-    return torch.from_numpy(np.array(array, copy=True, order="C"))
+    tensor = torch.from_numpy(np.array(array, copy=True, order="C"))
+    # libonnx stores bfloat16 data as uint16 (as tcc-conformance reads it: compare the bits).
+    return tensor.view(torch.bfloat16) if bfloat16 and tensor.dtype == torch.uint16 else tensor
 
 
-def run_library(rt, folder, rtol, atol):
+def run_library(rt, folder, rtol, atol, bfloat16=False):
     session = tcc_runtime.Session(rt, os.path.join(folder, "model.so"))
     try:
         sets = sorted({os.path.basename(p).split("_input_")[0].split("_expected_")[0]
@@ -50,12 +52,16 @@ def run_library(rt, folder, rtol, atol):
                                                 key=lambda p: int(p.rsplit("_", 1)[1][:-4]))]
             expected = [np.load(p) for p in sorted(glob.glob(os.path.join(folder, name + "_expected_*.npy")),
                                                   key=lambda p: int(p.rsplit("_", 1)[1][:-4]))]
-            device_inputs = [to_torch(x).cuda() for x in inputs]
-            outputs = [to_torch(np.empty(e.shape, dtype=e.dtype)).cuda() for e in expected]
+            device_inputs = [to_torch(x, bfloat16).cuda() for x in inputs]
+            outputs = [to_torch(np.empty(e.shape, dtype=e.dtype), bfloat16).cuda()
+                       for e in expected]
             session.prepare(device_inputs, outputs)
             session.run()
             for k, (o, e) in enumerate(zip(outputs, expected)):
-                diff = compare(o.cpu().numpy(), e, rtol, atol)
+                o = o.cpu()
+                if o.dtype == torch.bfloat16:
+                    o = o.view(torch.uint16)
+                diff = compare(o.numpy(), e, rtol, atol)
                 if diff:
                     return "%s output %d: %s" % (name, k, diff)
         return ""
@@ -88,6 +94,11 @@ def main():
                 reason = run_library(rt, folder, args.rtol, args.atol)
             except Exception as error:  # a runtime status or a numpy/torch dtype problem
                 reason = "run: " + str(error)[:200]
+                if "expected bfloat16" in reason:
+                    try:
+                        reason = run_library(rt, folder, args.rtol, args.atol, bfloat16=True)
+                    except Exception as again:
+                        reason = "run: " + str(again)[:200]
             if reason:
                 break
         if not folders:  # every compile of the case failed: keep the compiler's reason

@@ -1,0 +1,50 @@
+"""A 4096^3 matrix product: tcc's fp32 kernel (compiled from matmul_4096.onnxtxt) against
+torch.mm in fp32 (TF32 off), TF32 and bf16, in TFLOP/s (2 * 4096^3 / median time), on the GPU
+machine. tcc has no bf16 or tensor-core path yet: its row is fp32 on CUDA cores.
+usage: python3 matmul_bench.py BUNDLE"""
+import os
+import sys
+
+import torch
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import tcc_runtime  # noqa: E402
+from run_bundle import rel_l2, timed  # noqa: E402
+
+N = 4096
+
+
+def tflops(ms):
+    return 2 * N ** 3 / (ms * 1e-3) / 1e12
+
+
+def main():
+    bundle = sys.argv[1]
+    rt = tcc_runtime.Runtime(os.path.join(bundle, "lib", "libtcc_runtime.so"))
+    torch.manual_seed(0)
+    a = torch.randn(N, N, device="cuda")
+    b = torch.randn(N, N, device="cuda")
+    y = torch.empty(N, N, device="cuda")
+    session = tcc_runtime.Session(rt, os.path.join(bundle, "models", "matmul_4096", "model.so"))
+    session.prepare([a, b], [y])
+    session.run()
+    torch.backends.cuda.matmul.allow_tf32 = False
+    expected = torch.mm(a.double(), b.double())
+    rows = [("tcc fp32 (CUDA cores)", timed(session.run, 10, 2), rel_l2(y.cpu().numpy(), expected.cpu().numpy()))]
+    rows.append(("torch.mm fp32 (TF32 off)", timed(lambda: torch.mm(a, b), 10, 2),
+                 rel_l2(torch.mm(a, b).cpu().numpy(), expected.cpu().numpy())))
+    torch.backends.cuda.matmul.allow_tf32 = True
+    rows.append(("torch.mm tf32", timed(lambda: torch.mm(a, b), 10, 2),
+                 rel_l2(torch.mm(a, b).cpu().numpy(), expected.cpu().numpy())))
+    a16, b16 = a.bfloat16(), b.bfloat16()
+    rows.append(("torch.mm bf16", timed(lambda: torch.mm(a16, b16), 10, 2),
+                 rel_l2(torch.mm(a16, b16).float().cpu().numpy(), expected.cpu().numpy())))
+    print("| 4096^3 matmul | ms | TFLOP/s | rel L2 vs fp64 |")
+    print("|---|---|---|---|")
+    for name, ms, error in rows:
+        print("| %s | %.3f | %.1f | %.1e |" % (name, ms, tflops(ms), error))
+    session.close()
+
+
+if __name__ == "__main__":
+    main()
