@@ -35,27 +35,30 @@ SmallVector<Value> indicesOf(OpBuilder &b, Location loc, AffineMap map, ArrayRef
   return indices;
 }
 
-/// The op's payload at loop indices `ivs`, with the outputs' current values `outputs`:
-/// loads the inputs, clones the body, and returns what it yields.
-SmallVector<Value> emitPayload(OpBuilder &b, Location loc, linalg::LinalgOp op, ArrayRef<Value> ivs,
-                               ValueRange outputs) {
-  Block *body = op.getBlock();
-  IRMapping mapping;
-  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+/// Maps each input of `op` that its body reads to its value at loop indices `ivs`: a load,
+/// or the scalar itself. Operands for which `skip` holds are left to the caller.
+void mapInputs(OpBuilder &b, Location loc, linalg::LinalgOp op, ArrayRef<Value> ivs,
+               IRMapping &mapping, function_ref<bool(OpOperand &)> skip = nullptr) {
   for (OpOperand *input : op.getDpsInputOperands()) {
     BlockArgument arg = op.getMatchingBlockArgument(input);
-    if (arg.use_empty())
+    if (arg.use_empty() || (skip && skip(*input)))
       continue;
     Value value = input->get();
     if (isa<MemRefType>(value.getType()))
-      value = memref::LoadOp::create(b, loc, value,
-                                     indicesOf(b, loc, maps[input->getOperandNumber()], ivs));
+      value = memref::LoadOp::create(
+          b, loc, value, indicesOf(b, loc, op.getMatchingIndexingMap(input), ivs));
     mapping.map(arg, value);
   }
-  for (auto [k, output] : llvm::enumerate(op.getDpsInitsMutable()))
-    if (outputs[k]) // null: the body does not read this output
-      mapping.map(op.getMatchingBlockArgument(&output), outputs[k]);
+}
+
+/// Clones the body of `op` (but `except`) with `mapping`, linalg.index as `ivs`; returns
+/// what it yields.
+SmallVector<Value> cloneBody(OpBuilder &b, linalg::LinalgOp op, ArrayRef<Value> ivs,
+                             IRMapping &mapping, Operation *except = nullptr) {
+  Block *body = op.getBlock();
   for (Operation &inner : body->without_terminator()) {
+    if (&inner == except)
+      continue;
     if (auto index = dyn_cast<linalg::IndexOp>(inner)) {
       mapping.map(index.getResult(), ivs[index.getDim()]);
       continue;
@@ -66,6 +69,18 @@ SmallVector<Value> emitPayload(OpBuilder &b, Location loc, linalg::LinalgOp op, 
   for (Value v : body->getTerminator()->getOperands())
     yielded.push_back(mapping.lookupOrDefault(v));
   return yielded;
+}
+
+/// The op's payload at loop indices `ivs`, with the outputs' current values `outputs`:
+/// loads the inputs, clones the body, and returns what it yields.
+SmallVector<Value> emitPayload(OpBuilder &b, Location loc, linalg::LinalgOp op, ArrayRef<Value> ivs,
+                               ValueRange outputs) {
+  IRMapping mapping;
+  mapInputs(b, loc, op, ivs, mapping);
+  for (auto [k, output] : llvm::enumerate(op.getDpsInitsMutable()))
+    if (outputs[k]) // null: the body does not read this output
+      mapping.map(op.getMatchingBlockArgument(&output), outputs[k]);
+  return cloneBody(b, op, ivs, mapping);
 }
 
 /// A contraction's neighbours in its kernel that run inside its loop nest: the fill that
@@ -284,25 +299,8 @@ struct GpuLinalgToLoopsPass : tcc::impl::GpuLinalgToLoopsBase<GpuLinalgToLoopsPa
         b, loc, lbs, ubs, steps, [&](OpBuilder &at, Location, ValueRange inductions) {
           SmallVector<Value> ivs(inductions.begin(), inductions.end());
           IRMapping mapping;
-          for (OpOperand *input : op.getDpsInputOperands()) {
-            BlockArgument arg = op.getMatchingBlockArgument(input);
-            if (arg.use_empty())
-              continue;
-            Value v = input->get();
-            if (isa<MemRefType>(v.getType()))
-              v = memref::LoadOp::create(at, loc, v,
-                                         indicesOf(at, loc, maps[input->getOperandNumber()], ivs));
-            mapping.map(arg, v);
-          }
-          for (Operation &inner : body->without_terminator()) {
-            if (&inner == combine)
-              continue;
-            if (auto index = dyn_cast<linalg::IndexOp>(inner)) {
-              mapping.map(index.getResult(), ivs[index.getDim()]);
-              continue;
-            }
-            at.clone(inner, mapping);
-          }
+          mapInputs(at, loc, op, ivs, mapping);
+          cloneBody(at, op, ivs, mapping, /*except=*/combine);
           Value value = mapping.lookupOrDefault(tested);
           // `and` answers false where an element fails; `or` true where one holds.
           Value decides =
@@ -405,24 +403,9 @@ struct GpuLinalgToLoopsPass : tcc::impl::GpuLinalgToLoopsBase<GpuLinalgToLoopsPa
                 SmallVector<Value> all = ivs;
                 all[r] = k;
                 IRMapping mapping;
-                for (OpOperand *input : op.getDpsInputOperands()) {
-                  BlockArgument arg = op.getMatchingBlockArgument(input);
-                  if (arg.use_empty())
-                    continue;
-                  Value v = input->get();
-                  if (isa<MemRefType>(v.getType()))
-                    v = memref::LoadOp::create(
-                        inner, loc, v, indicesOf(inner, loc, maps[input->getOperandNumber()], all));
-                  mapping.map(arg, v);
-                }
+                mapInputs(inner, loc, op, all, mapping);
                 mapping.map(out, acc.front());
-                for (Operation &nested : body->without_terminator()) {
-                  if (auto index = dyn_cast<linalg::IndexOp>(nested)) {
-                    mapping.map(index.getResult(), all[index.getDim()]);
-                    continue;
-                  }
-                  inner.clone(nested, mapping);
-                }
+                cloneBody(inner, op, all, mapping);
                 scf::YieldOp::create(inner, loc, mapping.lookup(combine->getResult(0)));
               });
           (void)tested;
@@ -645,33 +628,14 @@ struct GpuLinalgToLoopsPass : tcc::impl::GpuLinalgToLoopsBase<GpuLinalgToLoopsPa
   /// `value` (not yet stored): its other inputs are loaded there.
   SmallVector<Value> emitEpilogue(OpBuilder &b, Location loc, linalg::GenericOp epilogue,
                                   ArrayRef<Value> ivs, Value value, Value out) {
-    Block *body = epilogue.getBlock();
     IRMapping mapping;
-    for (OpOperand &operand : epilogue->getOpOperands()) {
-      BlockArgument arg = epilogue.getMatchingBlockArgument(&operand);
-      if (arg.use_empty())
-        continue;
-      if (operand.get() == out) {
-        mapping.map(arg, value);
-        continue;
-      }
-      Value v = operand.get();
-      if (isa<MemRefType>(v.getType()))
-        v = memref::LoadOp::create(
-            b, loc, v, indicesOf(b, loc, epilogue.getMatchingIndexingMap(&operand), ivs));
-      mapping.map(arg, v);
-    }
-    for (Operation &inner : body->without_terminator()) {
-      if (auto index = dyn_cast<linalg::IndexOp>(inner)) {
-        mapping.map(index.getResult(), ivs[index.getDim()]);
-        continue;
-      }
-      b.clone(inner, mapping);
-    }
-    SmallVector<Value> yielded;
-    for (Value v : body->getTerminator()->getOperands())
-      yielded.push_back(mapping.lookupOrDefault(v));
-    return yielded;
+    // The output, as an input and as the init, is the value not yet stored.
+    for (OpOperand &operand : epilogue->getOpOperands())
+      if (operand.get() == out)
+        mapping.map(epilogue.getMatchingBlockArgument(&operand), value);
+    mapInputs(b, loc, epilogue, ivs, mapping,
+              [&](OpOperand &operand) { return operand.get() == out; });
+    return cloneBody(b, epilogue, ivs, mapping);
   }
 };
 } // namespace
