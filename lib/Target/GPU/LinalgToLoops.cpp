@@ -45,8 +45,8 @@ void mapInputs(OpBuilder &b, Location loc, linalg::LinalgOp op, ArrayRef<Value> 
       continue;
     Value value = input->get();
     if (isa<MemRefType>(value.getType()))
-      value = memref::LoadOp::create(
-          b, loc, value, indicesOf(b, loc, op.getMatchingIndexingMap(input), ivs));
+      value = memref::LoadOp::create(b, loc, value,
+                                     indicesOf(b, loc, op.getMatchingIndexingMap(input), ivs));
     mapping.map(arg, value);
   }
 }
