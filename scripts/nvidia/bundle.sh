@@ -3,7 +3,8 @@
 # runtime, tcc-run, the inputs and references, and the scripts that run them there.
 #   [EXPORTS=DIR] [CONFORMANCE=DIR] bash scripts/nvidia/bundle.sh [ARCH]   (ARCH: sm_90)
 # EXPORTS: the folder of the models make_models.py exported on the GPU machine (EXPORT_MODELS:
-# which of them, default all four; the device tool carries about 30 MB a call), their torch
+# which of them, default all four; CORPUS_MODELS likewise for ../shared/corpus: the device
+# tool carries 64 MiB a call, the repository included), their torch
 # definitions in torch_models.py: run_bundle.py times torch eager and torch.compile on them);
 # CONFORMANCE: a tcc-conformance --export folder (its log beside it as DIR.log), packed as
 # conformance.tar.xz for run_conformance.py.
@@ -43,7 +44,7 @@ add() {
 }
 
 add tiny_mlp "$ROOT/examples/tiny_mlp/model.onnx" "$ROOT/examples/tiny_mlp"
-for m in resnet18_small bert_small; do
+for m in ${CORPUS_MODELS-resnet18_small bert_small}; do
   [ -d "$CORPUS/$m" ] && add "$m" "$CORPUS/$m/model.onnx" "$CORPUS/$m"
 done
 
