@@ -91,6 +91,36 @@ LogicalResult KernelDialect::verifyOperationAttribute(Operation *op, NamedAttrib
       return op->emitError() << "'" << name << "' expects a byte count > 0, got " << value;
     return success();
   }
+  if (name == kParametersAttrName) {
+    auto entries = dyn_cast<ArrayAttr>(value);
+    auto valid = [](Attribute a) {
+      auto entry = dyn_cast<DictionaryAttr>(a);
+      auto offset = entry ? entry.getAs<IntegerAttr>("offset") : IntegerAttr();
+      return entry && entry.size() == 3 && entry.getAs<StringAttr>("name") && offset &&
+             offset.getInt() >= 0 && entry.getAs<ElementsAttr>("value");
+    };
+    if (!entries || !llvm::all_of(entries, valid))
+      return op->emitError() << "'" << name
+                             << "' expects one {name = \"...\", offset = N >= 0, value = "
+                                "<elements>} per parameter, got "
+                             << value;
+    if (!isa<ModuleOp>(op))
+      return op->emitError() << "'" << name << "' is only valid on a module, not on '"
+                             << op->getName() << "' (on an argument, it marks the buffer)";
+    return success();
+  }
+  if (name == kParametersSizeAttrName) {
+    auto size = dyn_cast<IntegerAttr>(value);
+    if (!size || size.getInt() < 0)
+      return op->emitError() << "'" << name << "' expects a byte count >= 0, got " << value;
+    if (!isa<ModuleOp>(op))
+      return op->emitError() << "'" << name << "' is only valid on a module, not on '"
+                             << op->getName() << "'";
+    return success();
+  }
+  if (name == kParameterAttrName || name == kUpdateOfAttrName)
+    return op->emitError() << "'" << name << "' is an argument or result attribute, not one of '"
+                           << op->getName() << "'";
   if (name == kDeviceConstantsSizeAttrName) {
     auto size = dyn_cast<IntegerAttr>(value);
     if (!size || size.getInt() < 0)
@@ -148,7 +178,37 @@ LogicalResult KernelDialect::verifyRegionArgAttribute(Operation *op, unsigned re
                              << " expects no value, got " << attribute.getValue();
     return success();
   }
+  if (name == kParameterAttrName) {
+    if (!isa<ElementsAttr>(attribute.getValue()))
+      return op->emitError() << "'" << name << "' of argument " << argument
+                             << " expects the parameter's initial value (elements), got "
+                             << attribute.getValue();
+    return success();
+  }
+  if (name == kParametersAttrName) {
+    if (!isa<UnitAttr>(attribute.getValue()))
+      return op->emitError() << "'" << name << "' of argument " << argument
+                             << " expects no value (it marks the parameter buffer), got "
+                             << attribute.getValue();
+    return success();
+  }
   return op->emitError() << "unknown argument attribute '" << name << "' of the kernel dialect";
+}
+
+LogicalResult KernelDialect::verifyRegionResultAttribute(Operation *op, unsigned region,
+                                                         unsigned result,
+                                                         NamedAttribute attribute) {
+  StringRef name = attribute.getName().strref();
+  if (!isa<FunctionOpInterface>(op))
+    return op->emitError() << "'" << name << "' is only valid on a function's results";
+  if (name == kUpdateOfAttrName) {
+    if (!isa<StringAttr>(attribute.getValue()))
+      return op->emitError() << "'" << name << "' of result " << result
+                             << " expects the name of the parameter it updates, got "
+                             << attribute.getValue();
+    return success();
+  }
+  return op->emitError() << "unknown result attribute '" << name << "' of the kernel dialect";
 }
 
 LogicalResult KernelAttr::verify(function_ref<InFlightDiagnostic()> emitError, KernelKind kind,

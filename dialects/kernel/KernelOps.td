@@ -46,9 +46,17 @@ def Kernel_Dialect : Dialect {
     the order of the indices the host code launches them by) and `kernel.device_images` (one
     dictionary per image: `arch` and `format` ("ptx" or "cubin") strings and `symbol`, the
     LLVM global holding its bytes).
+
+    The training contract (tcc --grad / --train): `kernel.parameter = <initial value>` on each
+    argument of @main that is a parameter (tcc-autodiff), `kernel.update_of = "name"` on a
+    result that overwrites that parameter; after tcc-entry-signature, `kernel.parameters` on
+    the argument that is the session's parameter buffer, and on the module
+    `kernel.parameters` (one {name, offset, value} per parameter) and
+    `kernel.parameters_size` (the buffer's bytes), which packaging lays out.
   }];
   let hasOperationAttrVerify = 1;
   let hasRegionArgAttrVerify = 1;
+  let hasRegionResultAttrVerify = 1;
   let useDefaultAttributePrinterParser = 1;
   let extraClassDeclaration = [{
     /// The discardable attribute names this dialect verifies.
@@ -66,6 +74,10 @@ def Kernel_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral kDeviceKernelsAttrName = "kernel.device_kernels";
     static constexpr ::llvm::StringLiteral kDeviceImagesAttrName = "kernel.device_images";
     static constexpr ::llvm::StringLiteral kDeviceStatusAttrName = "kernel.device_status";
+    static constexpr ::llvm::StringLiteral kParameterAttrName = "kernel.parameter";
+    static constexpr ::llvm::StringLiteral kParametersAttrName = "kernel.parameters";
+    static constexpr ::llvm::StringLiteral kParametersSizeAttrName = "kernel.parameters_size";
+    static constexpr ::llvm::StringLiteral kUpdateOfAttrName = "kernel.update_of";
     static constexpr ::llvm::StringLiteral kDeviceCheckMessagesAttrName =
         "kernel.device_check_messages";
   }];

@@ -1,5 +1,6 @@
 //===- AutodiffPass.cpp - tcc-autodiff: @main returns its gradients too ----------------===//
 #include "tcc/Autodiff/Autodiff.h"
+#include "dialects/kernel/KernelDialect.h"
 #include "tcc/Autodiff/Passes.h"
 
 #include "VjpRules.h"
@@ -115,7 +116,7 @@ struct AutodiffPass : tcc::autodiff::impl::AutodiffBase<AutodiffPass> {
       wrtNames.push_back(name);
     }
     // A differentiated initializer becomes a parameter: an argument of @main marked
-    // tcc.parameter (holding its initial value), which code generation keeps in the
+    // kernel.parameter (holding its initial value), which code generation keeps in the
     // session's writable parameter buffer. As an argument it cannot be folded into other
     // constants, which would go stale when the parameter is written.
     for (auto constant : llvm::make_early_inc_range(main.getOps<arith::ConstantOp>())) {
@@ -130,7 +131,7 @@ struct AutodiffPass : tcc::autodiff::impl::AutodiffBase<AutodiffPass> {
       if (failed(main.insertArgument(
               position, constant.getType(),
               attrs.getDictionaryAttr({attrs.getNamedAttr("onnx.name", name),
-                                       attrs.getNamedAttr("tcc.parameter", constant.getValue())}),
+                                       attrs.getNamedAttr(tcc::kernel::KernelDialect::kParameterAttrName, constant.getValue())}),
               constant.getLoc())))
         return signalPassFailure();
       constant.getResult().replaceAllUsesWith(main.getArgument(position));
@@ -202,7 +203,7 @@ struct AutodiffPass : tcc::autodiff::impl::AutodiffBase<AutodiffPass> {
     SmallVector<std::pair<std::string, Value>> updates;
     for (auto [value, name, grad] : llvm::zip(wrtValues, wrtNames, *grads)) {
       auto arg = dyn_cast<BlockArgument>(value);
-      if (!arg || !main.getArgAttr(arg.getArgNumber(), "tcc.parameter"))
+      if (!arg || !main.getArgAttr(arg.getArgNumber(), tcc::kernel::KernelDialect::kParameterAttrName))
         continue;
       // p' = p - learning_rate * dL/dp (SGD)
       if (learningRate > 0)
@@ -227,7 +228,7 @@ struct AutodiffPass : tcc::autodiff::impl::AutodiffBase<AutodiffPass> {
     for (auto &[name, update] : updates)
       resultAttrs.push_back(b.getDictionaryAttr(
           {b.getNamedAttr("onnx.name", b.getStringAttr("update." + name)),
-           b.getNamedAttr("tcc.update_of", b.getStringAttr(name))}));
+           b.getNamedAttr(tcc::kernel::KernelDialect::kUpdateOfAttrName, b.getStringAttr(name))}));
     func::ReturnOp::create(b, ret.getLoc(), results);
     ret.erase();
     main.setFunctionType(

@@ -321,21 +321,21 @@ struct EntrySignaturePass : tcc::impl::EntrySignatureBase<EntrySignaturePass> {
     unsigned firstInput = symbols.size();
     Block &entry = main.front();
 
-    // 1b. Parameters (tcc.parameter arguments, see tcc-autodiff): views into one raw buffer,
+    // 1b. Parameters (kernel.parameter arguments, see tcc-autodiff): views into one raw buffer,
     // the last argument, laid out 64-byte aligned in argument order; their initial values
-    // and offsets go to the module attribute tcc.parameters for the packager.
+    // and offsets go to the module attribute kernel.parameters for the packager.
     SmallVector<Attribute> parameterEntries;
     DenseMap<StringAttr, int64_t> parameterOffset;
     BlockArgument parametersRaw;
     {
       SmallVector<BlockArgument> params;
       for (BlockArgument arg : main.getArguments())
-        if (main.getArgAttr(arg.getArgNumber(), "tcc.parameter"))
+        if (main.getArgAttr(arg.getArgNumber(), tcc::kernel::KernelDialect::kParameterAttrName))
           params.push_back(arg);
       if (!params.empty()) {
         if (failed(main.insertArgument(main.getNumArguments(), raw,
                                        b.getDictionaryAttr({b.getNamedAttr(
-                                           "tcc.parameters", b.getUnitAttr())}),
+                                           tcc::kernel::KernelDialect::kParametersAttrName, b.getUnitAttr())}),
                                        loc)))
           return signalPassFailure();
         parametersRaw = main.getArgument(main.getNumArguments() - 1);
@@ -344,7 +344,7 @@ struct EntrySignaturePass : tcc::impl::EntrySignatureBase<EntrySignaturePass> {
         for (BlockArgument arg : params) {
           auto type = cast<RankedTensorType>(arg.getType());
           auto name = main.getArgAttrOfType<StringAttr>(arg.getArgNumber(), "onnx.name");
-          auto initial = main.getArgAttrOfType<ElementsAttr>(arg.getArgNumber(), "tcc.parameter");
+          auto initial = main.getArgAttrOfType<ElementsAttr>(arg.getArgNumber(), tcc::kernel::KernelDialect::kParameterAttrName);
           unsigned bits = type.getElementType().getIntOrFloatBitWidth();
           int64_t bytes = type.getNumElements() * ((bits + 7) / 8);
           offset = (offset + 63) / 64 * 64;
@@ -365,8 +365,8 @@ struct EntrySignaturePass : tcc::impl::EntrySignatureBase<EntrySignaturePass> {
           if (failed(main.eraseArgument(arg.getArgNumber())))
             return signalPassFailure();
         numInputs = main.getNumArguments() - firstInput - 1;
-        module->setAttr("tcc.parameters", b.getArrayAttr(parameterEntries));
-        module->setAttr("tcc.parameters_size", b.getI64IntegerAttr((offset + 63) / 64 * 64));
+        module->setAttr(tcc::kernel::KernelDialect::kParametersAttrName, b.getArrayAttr(parameterEntries));
+        module->setAttr(tcc::kernel::KernelDialect::kParametersSizeAttrName, b.getI64IntegerAttr((offset + 63) / 64 * 64));
       }
     }
 
@@ -458,7 +458,7 @@ struct EntrySignaturePass : tcc::impl::EntrySignatureBase<EntrySignaturePass> {
     b.setInsertionPoint(ret);
     SmallVector<SmallVector<Value>> outputDims(numOutputs);
     for (auto [o, value] : llvm::enumerate(ret.getOperands())) {
-      if (main.getResultAttr(o, "tcc.update_of"))
+      if (main.getResultAttr(o, tcc::kernel::KernelDialect::kUpdateOfAttrName))
         continue; // written back into its parameter, not an output
       auto type = dyn_cast<RankedTensorType>(value.getType());
       if (!type) {
@@ -500,7 +500,7 @@ struct EntrySignaturePass : tcc::impl::EntrySignatureBase<EntrySignaturePass> {
     func::FuncOp reportExtent;
     for (unsigned o = 0; o < numOutputs; ++o) {
       auto type = cast<RankedTensorType>(ret.getOperand(o).getType());
-      if (auto of = main.getResultAttrOfType<StringAttr>(o, "tcc.update_of")) {
+      if (auto of = main.getResultAttrOfType<StringAttr>(o, tcc::kernel::KernelDialect::kUpdateOfAttrName)) {
         // A training step's new parameter value: written over the parameter, in place (all
         // reads of the parameter come before; the update itself reads it elementwise).
         auto it = parameterOffset.find(of);

@@ -100,7 +100,7 @@ struct MarkBatchSplitPass : tcc::impl::MarkBatchSplitBase<MarkBatchSplitPass> {
       binds[bind.getOperand()] = bind;
     std::optional<StringAttr> symbol;
     for (BlockArgument arg : main.getArguments()) {
-      if (main.getArgAttr(arg.getArgNumber(), "tcc.parameter"))
+      if (main.getArgAttr(arg.getArgNumber(), tcc::kernel::KernelDialect::kParameterAttrName))
         return std::nullopt;
       prim::BindShapeOp bind = binds.lookup(arg);
       auto type = dyn_cast<RankedTensorType>(arg.getType());

@@ -1,4 +1,5 @@
 //===- ModelInterface.cpp - what a compiled model publishes --------------------------===//
+#include "dialects/kernel/KernelDialect.h"
 #include "tcc/Package/Package.h"
 
 #include "dialects/prim/PrimDialect.h"
@@ -60,14 +61,14 @@ FailureOr<tcc::ModelInterface> tcc::getModelInterface(ModuleOp module) {
     }
     return t;
   };
-  // Parameters (arguments marked tcc.parameter, see tcc-autodiff) live in the session, and
-  // their in-place updates (results marked tcc.update_of) are not outputs.
+  // Parameters (arguments marked kernel.parameter, see tcc-autodiff) live in the session, and
+  // their in-place updates (results marked kernel.update_of) are not outputs.
   for (auto [i, arg] : llvm::enumerate(main.getArguments())) {
     auto name = main.getArgAttrOfType<StringAttr>(i, "onnx.name");
     auto t = describe(arg.getType(), name ? name.getValue() : "", arg, "input", i);
     if (failed(t))
       return failure();
-    if (main.getArgAttr(i, "tcc.parameter")) {
+    if (main.getArgAttr(i, tcc::kernel::KernelDialect::kParameterAttrName)) {
       if (!ShapedType(cast<ShapedType>(arg.getType())).hasStaticShape())
         return main.emitError() << "parameter '" << t->name << "' has a dynamic shape";
       interface.parameters.push_back(*t);
@@ -76,7 +77,7 @@ FailureOr<tcc::ModelInterface> tcc::getModelInterface(ModuleOp module) {
     interface.inputs.push_back(*t);
   }
   for (auto [i, type] : llvm::enumerate(main.getResultTypes())) {
-    if (main.getResultAttr(i, "tcc.update_of"))
+    if (main.getResultAttr(i, tcc::kernel::KernelDialect::kUpdateOfAttrName))
       continue;
     auto name = main.getResultAttrOfType<StringAttr>(i, "onnx.name");
     auto t = describe(type, name ? name.getValue() : "", Value(), "output", i);

@@ -5,6 +5,7 @@
 // emitted as a separate object (one array, no optimization) and linked beside the code.
 //
 //===----------------------------------------------------------------------------------===//
+#include "dialects/kernel/KernelDialect.h"
 #include "tcc/Package/Package.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -125,10 +126,11 @@ LogicalResult tcc::packWeights(ModuleOp module, std::vector<char> &blob, int64_t
 
 LogicalResult tcc::packParameters(ModuleOp module, ModelInterface &interface,
                                   std::vector<char> &blob) {
-  auto entries = module->getAttrOfType<ArrayAttr>("tcc.parameters");
+  auto entries = module->getAttrOfType<ArrayAttr>(tcc::kernel::KernelDialect::kParametersAttrName);
   if (!entries)
     return success();
-  auto size = module->getAttrOfType<IntegerAttr>("tcc.parameters_size");
+  auto size =
+      module->getAttrOfType<IntegerAttr>(tcc::kernel::KernelDialect::kParametersSizeAttrName);
   interface.parametersSize = size ? size.getInt() : 0;
   blob.assign(static_cast<size_t>(interface.parametersSize), 0);
   llvm::StringMap<int64_t> offsets;
@@ -139,7 +141,7 @@ LogicalResult tcc::packParameters(ModuleOp module, ModelInterface &interface,
     std::optional<std::vector<char>> bytes = value ? rawBytes(value) : std::nullopt;
     if (!name || !offset || !bytes ||
         offset.getInt() + static_cast<int64_t>(bytes->size()) > interface.parametersSize)
-      return module.emitError() << "internal error: a malformed tcc.parameters entry " << entry;
+      return module.emitError() << "internal error: a malformed kernel.parameters entry " << entry;
     std::copy(bytes->begin(), bytes->end(), blob.begin() + offset.getInt());
     offsets[name.getValue()] = offset.getInt();
   }

@@ -125,21 +125,21 @@ func.func @main(%x: tensor<?x3xf32> {onnx.name = "x"}) -> (tensor<?x3xf32> {onnx
 
 // -----
 
-// Parameters (arguments marked tcc.parameter by tcc-autodiff) become views of one raw
+// Parameters (arguments marked kernel.parameter by tcc-autodiff) become views of one raw
 // buffer, the last argument, 64-byte aligned in order; their initial values and offsets go
-// to tcc.parameters. A result marked tcc.update_of is written over its parameter instead of
+// to kernel.parameters. A result marked kernel.update_of is written over its parameter instead of
 // being an output.
-// CHECK: module attributes {kernel.output_symbols = [array<i32: -1>], tcc.parameters = [{name = "w", offset = 0 : i64, value = dense<[1.000000e+00, 2.000000e+00, 3.000000e+00]> : tensor<3xf32>}, {name = "v", offset = 64 : i64, value = dense<5.000000e-01> : tensor<2xf32>}], tcc.parameters_size = 128 : i64}
+// CHECK: module attributes {kernel.output_symbols = [array<i32: -1>], kernel.parameters = [{name = "w", offset = 0 : i64, value = dense<[1.000000e+00, 2.000000e+00, 3.000000e+00]> : tensor<3xf32>}, {name = "v", offset = 64 : i64, value = dense<5.000000e-01> : tensor<2xf32>}], kernel.parameters_size = 128 : i64}
 // CHECK-LABEL: func.func @main
-// CHECK-SAME: (%{{.*}}: memref<?xi8> {onnx.name = "x"}, %[[OUT:.*]]: memref<?xi8> {onnx.name = "y"}, %[[P:.*]]: memref<?xi8> {tcc.parameters})
+// CHECK-SAME: (%{{.*}}: memref<?xi8> {onnx.name = "x"}, %[[OUT:.*]]: memref<?xi8> {onnx.name = "y"}, %[[P:.*]]: memref<?xi8> {kernel.parameters})
 // CHECK: %[[W:.*]] = memref.view %[[P]][%c0{{.*}}][] : memref<?xi8> to memref<3xf32>
 // CHECK: bufferization.to_tensor %[[W]] restrict
 // CHECK: %[[WNEW:.*]] = memref.view %[[P]][%c0{{.*}}][] : memref<?xi8> to memref<3xf32>
 // CHECK: bufferization.materialize_in_destination %{{.*}} in restrict writable %[[WNEW]]
 func.func @main(%x: tensor<3xf32> {onnx.name = "x"},
-                %w: tensor<3xf32> {onnx.name = "w", tcc.parameter = dense<[1.0, 2.0, 3.0]> : tensor<3xf32>},
-                %v: tensor<2xf32> {onnx.name = "v", tcc.parameter = dense<0.5> : tensor<2xf32>})
-    -> (tensor<3xf32> {onnx.name = "y"}, tensor<3xf32> {onnx.name = "update.w", tcc.update_of = "w"}) {
+                %w: tensor<3xf32> {onnx.name = "w", kernel.parameter = dense<[1.0, 2.0, 3.0]> : tensor<3xf32>},
+                %v: tensor<2xf32> {onnx.name = "v", kernel.parameter = dense<0.5> : tensor<2xf32>})
+    -> (tensor<3xf32> {onnx.name = "y"}, tensor<3xf32> {onnx.name = "update.w", kernel.update_of = "w"}) {
   %y = prim.mul %x, %w : tensor<3xf32>
   %n = prim.sub %w, %x : tensor<3xf32>
   return %y, %n : tensor<3xf32>, tensor<3xf32>

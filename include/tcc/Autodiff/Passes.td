@@ -14,10 +14,10 @@ def Autodiff : Pass<"tcc-autodiff", "mlir::ModuleOp"> {
     computes vector-Jacobian products); with `loss`, that output (which must have one
     element) is the scalar being minimized and its seed is 1.
 
-    Differentiated initializers are marked `tcc.parameter`: the generated library keeps them
+    Differentiated initializers are marked `kernel.parameter`: the generated library keeps them
     in a writable buffer of the session (readable and writable by name through the runtime).
     With `learning-rate`, @main also returns `p - learning_rate * grad.p` for each of them,
-    marked `tcc.update_of = "<name>"`; code generation writes these back into the
+    marked `kernel.update_of = "<name>"`; code generation writes these back into the
     parameter in place (a training step) instead of publishing them as outputs.
 
     `wrt` says what to differentiate with respect to: `inputs` (every float graph input),
@@ -38,11 +38,11 @@ def Autodiff : Pass<"tcc-autodiff", "mlir::ModuleOp"> {
            "the output to minimize (one element); empty: output cotangents become inputs">,
     Option<"learningRate", "learning-rate", "double", /*default=*/"0.0",
            "> 0: also one SGD step, p - learning_rate * grad.p, written back into each "
-           "differentiated parameter (results marked tcc.update_of; needs wrt=params or names "
+           "differentiated parameter (results marked kernel.update_of; needs wrt=params or names "
            "of initializers, and loss)">,
   ];
   let dependentDialects = ["::tcc::prim::PrimDialect", "::mlir::arith::ArithDialect",
-                           "::mlir::tensor::TensorDialect"];
+                           "::mlir::tensor::TensorDialect", "::tcc::kernel::KernelDialect"];
 }
 
 def TestVjp : Pass<"tcc-test-vjp", "mlir::ModuleOp"> {

@@ -63,7 +63,7 @@ mlir::FailureOr<ModelInterface> getModelInterface(mlir::ModuleOp module);
 mlir::LogicalResult packWeights(mlir::ModuleOp module, std::vector<char> &blob,
                                 int64_t minBytes = 64);
 
-/// Lays out the initial values of the parameters (module attribute `tcc.parameters` from
+/// Lays out the initial values of the parameters (module attribute `kernel.parameters` from
 /// tcc-entry-signature: name, byte offset, value) into `blob` and records each parameter's
 /// offset and the buffer size in `interface`.
 mlir::LogicalResult packParameters(mlir::ModuleOp module, ModelInterface &interface,

@@ -148,3 +148,35 @@ module attributes {kernel.device_constants_size = -1} {}
 func.func @constants_with_value(%arg0: memref<?xi8> {kernel.device_constants = 1}) {
   return
 }
+
+// -----
+
+// The training contract: each parameter entry has a name, an offset and its initial value.
+// expected-error @+1 {{'kernel.parameters' expects one {name = "...", offset = N >= 0, value = <elements>} per parameter, got [{name = "w", offset = -64 : i64, value = dense<1.000000e+00> : tensor<2xf32>}]}}
+module attributes {kernel.parameters = [{name = "w", offset = -64 : i64, value = dense<1.0> : tensor<2xf32>}]} {}
+
+// -----
+
+// expected-error @+1 {{'kernel.parameters_size' expects a byte count >= 0, got "128"}}
+module attributes {kernel.parameters_size = "128"} {}
+
+// -----
+
+// expected-error @+1 {{'kernel.parameter' of argument 0 expects the parameter's initial value (elements), got "w"}}
+func.func @parameter_without_value(%w: tensor<2xf32> {kernel.parameter = "w"}) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'kernel.update_of' of result 0 expects the name of the parameter it updates, got 0 : i64}}
+func.func @update_of_number(%w: tensor<2xf32>) -> (tensor<2xf32> {kernel.update_of = 0}) {
+  return %w : tensor<2xf32>
+}
+
+// -----
+
+// expected-error @+1 {{'kernel.update_of' is an argument or result attribute, not one of 'func.func'}}
+func.func @update_of_on_function() attributes {kernel.update_of = "w"} {
+  return
+}
