@@ -44,4 +44,23 @@ def CollapseDims : Pass<"tcc-collapse-dims", "mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }
 
+def ExpandCopies : Pass<"tcc-expand-copies", "mlir::ModuleOp"> {
+  let summary = "Turn memref.copy into linalg.copy, so that copies become loops";
+  let description = [{
+    `memref.copy` between strided buffers lowers to a call of a runtime library function;
+    models call none. Copies between contiguous (identity-layout) buffers stay: they lower to
+    one `memcpy`. When both sides are contiguous from some dim on in blocks of at least 256
+    elements (a channel slice of a concatenation, per image), the copy becomes a loop over the
+    dims before it with one `memcpy` per block (1-D views). Others become `linalg.copy`,
+    loops like every other kernel. With `memcpy=false` (GPU targets, whose kernels have no
+    fast memcpy of their own) every copy becomes `linalg.copy`, which grids run in parallel.
+  }];
+  let options = [
+    Option<"memcpy", "memcpy", "bool", /*default=*/"true",
+           "keep contiguous copies as memcpy (false: every copy becomes linalg.copy)">,
+  ];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect", "::mlir::scf::SCFDialect",
+                           "::mlir::arith::ArithDialect", "::mlir::memref::MemRefDialect"];
+}
+
 #endif // TCC_CODEGEN_PASSES

@@ -1,5 +1,5 @@
 //===- ExpandCopies.cpp - memref.copy as memcpys or loops (no runtime library) -----------===//
-#include "tcc/Target/CPU/Passes.h"
+#include "tcc/Codegen/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -8,7 +8,7 @@
 
 namespace tcc {
 #define GEN_PASS_DEF_EXPANDCOPIES
-#include "tcc/Target/CPU/Passes.h.inc"
+#include "tcc/Codegen/Passes.h.inc"
 } // namespace tcc
 
 using namespace mlir;
