@@ -59,3 +59,35 @@ tcc_status tcc_device_for_type(DLDeviceType type, const tcc_device **out_device)
                          "(%s, %s)",
                          (int)type, tcc_device_type_name(type), tcc_device_type_enumerator(type));
 }
+
+tcc_status tcc_device_check_allocate(const tcc_device *device, size_t alignment,
+                                     void *const *out_memory) {
+  if (!out_memory)
+    return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT, "%s device: allocate: out_memory is null",
+                           device->name);
+  if (alignment == 0 || (alignment & (alignment - 1)) != 0)
+    return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT,
+                           "%s device: allocate: alignment is %zu, expected a power of two",
+                           device->name, alignment);
+  return NULL;
+}
+
+tcc_status tcc_device_check_copy(const tcc_device *device, const void *destination,
+                                 const void *source, size_t bytes, tcc_copy_kind kind) {
+  if (kind != TCC_COPY_HOST_TO_DEVICE && kind != TCC_COPY_DEVICE_TO_HOST &&
+      kind != TCC_COPY_DEVICE_TO_DEVICE)
+    return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT,
+                           "%s device: copy: the copy kind %d is unknown, expected 0 to 2",
+                           device->name, (int)kind);
+  if (bytes > 0 && (!destination || !source))
+    return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT, "%s device: copy: %s is null (%zu bytes)",
+                           device->name, destination ? "source" : "destination", bytes);
+  return NULL;
+}
+
+tcc_status tcc_device_check_fill(const tcc_device *device, const void *destination, size_t bytes) {
+  if (bytes > 0 && !destination)
+    return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT,
+                           "%s device: fill: destination is null (%zu bytes)", device->name, bytes);
+  return NULL;
+}

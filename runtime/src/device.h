@@ -204,6 +204,15 @@ extern const tcc_device tcc_cuda_device;
 /// Thread-safe.
 tcc_status tcc_device_for_type(DLDeviceType type, const tcc_device **out_device);
 
+/// The argument checks every backend's allocate, copy and fill make first (the errors their
+/// documentation above promises), so that backends agree on them. NULL when the arguments
+/// are valid; a copy or fill of 0 bytes is valid whatever its pointers.
+tcc_status tcc_device_check_allocate(const tcc_device *device, size_t alignment,
+                                     void *const *out_memory);
+tcc_status tcc_device_check_copy(const tcc_device *device, const void *destination,
+                                 const void *source, size_t bytes, tcc_copy_kind kind);
+tcc_status tcc_device_check_fill(const tcc_device *device, const void *destination, size_t bytes);
+
 /// A device type's name for messages ("CPU", "CUDA", "ROCm host"); "unknown" for codes
 /// DLPack does not define. Static string; thread-safe.
 const char *tcc_device_type_name(DLDeviceType type);

@@ -19,13 +19,9 @@ static tcc_thread_pool *pool_of(tcc_device_queue *queue) { return (tcc_thread_po
 
 static tcc_status cpu_allocate(const tcc_device *device, size_t bytes, size_t alignment,
                                void **out_memory) {
-  if (!out_memory)
-    return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT, "%s device: allocate: out_memory is null",
-                           device->name);
-  if (alignment == 0 || (alignment & (alignment - 1)) != 0)
-    return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT,
-                           "%s device: allocate: alignment is %zu, expected a power of two",
-                           device->name, alignment);
+  tcc_status invalid = tcc_device_check_allocate(device, alignment, out_memory);
+  if (invalid)
+    return invalid;
   // aligned_alloc wants an alignment of at least a pointer and a size that is a non-zero
   // multiple of it.
   size_t effective = alignment < sizeof(void *) ? sizeof(void *) : alignment;
@@ -51,27 +47,18 @@ static void cpu_free(const tcc_device *device, void *memory) {
 
 static tcc_status cpu_copy(const tcc_device *device, void *destination, const void *source,
                            size_t bytes, tcc_copy_kind kind) {
-  if (kind != TCC_COPY_HOST_TO_DEVICE && kind != TCC_COPY_DEVICE_TO_HOST &&
-      kind != TCC_COPY_DEVICE_TO_DEVICE)
-    return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT,
-                           "%s device: copy: the copy kind %d is unknown, expected 0 to 2",
-                           device->name, (int)kind);
-  if (bytes == 0)
-    return NULL;
-  if (!destination || !source)
-    return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT, "%s device: copy: %s is null (%zu bytes)",
-                           device->name, destination ? "source" : "destination", bytes);
+  tcc_status invalid = tcc_device_check_copy(device, destination, source, bytes, kind);
+  if (invalid || bytes == 0)
+    return invalid;
   memmove(destination, source, bytes);
   return NULL;
 }
 
 static tcc_status cpu_fill(const tcc_device *device, void *destination, uint8_t value,
                            size_t bytes) {
-  if (bytes == 0)
-    return NULL;
-  if (!destination)
-    return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT,
-                           "%s device: fill: destination is null (%zu bytes)", device->name, bytes);
+  tcc_status invalid = tcc_device_check_fill(device, destination, bytes);
+  if (invalid || bytes == 0)
+    return invalid;
   memset(destination, value, bytes);
   return NULL;
 }

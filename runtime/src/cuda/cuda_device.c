@@ -48,13 +48,9 @@ static tcc_status wait_for_copies(const tcc_device *device, const char *function
 
 static tcc_status cuda_allocate(const tcc_device *device, size_t bytes, size_t alignment,
                                 void **out_memory) {
-  if (!out_memory)
-    return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT, "%s device: allocate: out_memory is null",
-                           device->name);
-  if (alignment == 0 || (alignment & (alignment - 1)) != 0)
-    return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT,
-                           "%s device: allocate: alignment is %zu, expected a power of two",
-                           device->name, alignment);
+  tcc_status invalid = tcc_device_check_allocate(device, alignment, out_memory);
+  if (invalid)
+    return invalid;
   if (alignment > ALLOCATION_ALIGNMENT)
     return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT,
                            "%s device: allocate: alignment is %zu, expected at most %d (what "
@@ -86,16 +82,9 @@ static void cuda_free(const tcc_device *device, void *memory) {
 
 static tcc_status cuda_copy(const tcc_device *device, void *destination, const void *source,
                             size_t bytes, tcc_copy_kind kind) {
-  if (kind != TCC_COPY_HOST_TO_DEVICE && kind != TCC_COPY_DEVICE_TO_HOST &&
-      kind != TCC_COPY_DEVICE_TO_DEVICE)
-    return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT,
-                           "%s device: copy: the copy kind %d is unknown, expected 0 to 2",
-                           device->name, (int)kind);
-  if (bytes == 0)
-    return NULL;
-  if (!destination || !source)
-    return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT, "%s device: copy: %s is null (%zu bytes)",
-                           device->name, destination ? "source" : "destination", bytes);
+  tcc_status invalid = tcc_device_check_copy(device, destination, source, bytes, kind);
+  if (invalid || bytes == 0)
+    return invalid;
   tcc_status status = tcc_cuda_enter(device, "copy");
   if (status)
     return status;
@@ -124,11 +113,9 @@ static tcc_status cuda_copy(const tcc_device *device, void *destination, const v
 
 static tcc_status cuda_fill(const tcc_device *device, void *destination, uint8_t value,
                             size_t bytes) {
-  if (bytes == 0)
-    return NULL;
-  if (!destination)
-    return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT,
-                           "%s device: fill: destination is null (%zu bytes)", device->name, bytes);
+  tcc_status invalid = tcc_device_check_fill(device, destination, bytes);
+  if (invalid || bytes == 0)
+    return invalid;
   tcc_status status = tcc_cuda_enter(device, "fill");
   if (status)
     return status;
