@@ -15,12 +15,13 @@
 // Where the device records graphs (CUDA graphs), the first run of a device model with given
 // symbol values and given device addresses is recorded while it runs, and later runs with the
 // same ones replay the recording instead of calling the model's run: one launch instead of
-// one per kernel. See run_device_model for why that is the same run.
+// one per kernel. What is particular to device models is in session_device.c.
 //
 //===------------------------------------------------------------------------------------===//
 #include "device.h"
 #include "model_internal.h"
 #include "session_internal.h"
+#include "session_state.h"
 #include "status_internal.h"
 #include "strings_internal.h"
 #include "threads_internal.h"
@@ -31,81 +32,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/// The workspace's alignment, as model_abi.h promises.
-#define WORKSPACE_ALIGNMENT 64
-/// The longest model error message kept (longer ones are truncated).
-#define MAX_ERROR_MESSAGE 512
-
-/// A device buffer that stands in for a CPU tensor in a device model's run.
-typedef struct staging_buffer {
-  void *memory;    // device memory (NULL until a run needs it), `capacity` bytes
-  size_t capacity;
-  void *host;      // this run's CPU tensor data; NULL when the tensor is on the device
-  size_t bytes;    // this run's bytes of it
-} staging_buffer;
-
-struct tcc_session {
-  tcc_model *model; // one reference
-  const tcc_device *device; // the model's
-  int32_t num_threads;
-  tcc_device_queue *queue; // runs the parallel loops (the CPU's: a thread pool)
-  _Atomic int running;
-
-  // Per-run tables, sized for the model when the session is created.
-  int64_t *symbol_values;
-  int64_t *output_shapes; // the outputs' extents, output after output
-  // The extents after the run (data-dependent dims as reported); valid when has_run.
-  int64_t *actual_shapes;
-  int has_run;
-  void **input_data;
-  void **output_data;
-  // Byte ranges of the tensors of this run, for the overlap check; empty ones are [0, 0).
-  uintptr_t *input_begin, *input_end, *output_begin, *output_end;
-  void *workspace; // device memory
-  size_t workspace_capacity;
-  void *parameters; // device memory, parameters_size bytes, 64-byte aligned (or NULL: none)
-  tcc_strings *strings; // the bytes of the strings runs make; reset by each run
-
-  // Image by image (the model's batch_symbol, unless TCC_SESSION_FLAG_WHOLE_BATCH): up to
-  // num_threads lanes, each running images alone with its own symbol values, tensor
-  // addresses and workspace slot.
-  int32_t batch_symbol; // -1: whole batches
-  int64_t *lane_symbol_values; // num_threads x num_symbols
-  void **lane_input_data;      // num_threads x num_inputs
-  void **lane_output_data;     // num_threads x num_outputs
-  int64_t *input_image_bytes, *output_image_bytes; // per tensor, this run
-  int32_t *lane_codes;         // num_threads
-
-  // A device model's (device_model): its kernels, the device's copy of its constants, the
-  // status word of its checks (imports.device_status), and the device buffers of its CPU
-  // tensors (num_inputs and num_outputs of them).
-  int device_model;
-  tcc_device_module *module;
-  void *device_constants;
-  void *device_status;
-  staging_buffer *input_staging, *output_staging;
-  uint64_t staging_allocations;
-
-  // A device model's graph (device.h: begin_capture): a run recorded, replayed by the runs
-  // whose key is the same: the symbol values, and the addresses run() is given (inputs,
-  // outputs, then the workspace, the device constants and the status word).
-  tcc_device_graph *graph;  // NULL: none
-  int64_t *graph_symbols;   // num_symbols: the key of `graph`...
-  void **graph_addresses;   // ...num_graph_addresses of them
-  void **run_addresses;     // this run's addresses
-  size_t num_graph_addresses;
-  char graph_fallback[MAX_ERROR_MESSAGE]; // why the session uses no graphs; "" while it does
-  uint64_t graph_captures, graph_replays;
-
-  tcc_import_table imports;
-  // Set by report_error (from any thread of the pool); read after the run returns.
-  _Atomic int error_reported;
-  char error_message[MAX_ERROR_MESSAGE];
-  tcc_status launch_status; // owned: the failed device_launch that is the run's error
-
-  tcc_session_stats stats;
-};
-
 /// Stands in for the data of tensors without elements, which may be NULL.
 static _Alignas(WORKSPACE_ALIGNMENT) unsigned char empty_tensor_data[WORKSPACE_ALIGNMENT];
 
@@ -114,7 +40,7 @@ static _Alignas(WORKSPACE_ALIGNMENT) unsigned char empty_tensor_data[WORKSPACE_A
 //===------------------------------------------------------------------------------------===//
 
 /// Records `message` as the run's error; returns 0 when an error was recorded already.
-static int record_error(tcc_session *session, const char *message) {
+int tcc_session_record_error(tcc_session *session, const char *message) {
   // The first error wins; kernels running in parallel may report at the same time.
   if (atomic_exchange(&session->error_reported, 1) != 0)
     return 0;
@@ -127,7 +53,7 @@ static int record_error(tcc_session *session, const char *message) {
 }
 
 static void import_report_error(void *context, const char *message) {
-  record_error(context, message);
+  tcc_session_record_error(context, message);
 }
 
 static void import_parallel_for(void *context, int64_t count,
@@ -142,23 +68,6 @@ static void import_parallel_for(void *context, int64_t count,
     import_report_error(context, tcc_status_message(status));
     tcc_status_free(status);
   }
-}
-
-/// Queues a kernel of a device model on the session's queue (only device models get it).
-static int32_t import_device_launch(void *context, int32_t kernel, int64_t grid_x,
-                                    int32_t block_x, int32_t shared_bytes, void **args) {
-  tcc_session *session = context;
-  const tcc_device *device = session->device;
-  tcc_status status = device->launch_kernel(device, session->queue, session->module, kernel,
-                                            grid_x, block_x, shared_bytes, args);
-  if (!status)
-    return 0;
-  // The run fails with this status, its code kept, unless another error came first.
-  if (record_error(session, tcc_status_message(status)) && !session->launch_status)
-    session->launch_status = status;
-  else
-    tcc_status_free(status);
-  return 1;
 }
 
 // The string functions, appended to the table after the first release: models compiled
@@ -205,20 +114,6 @@ static int32_t import_string_match(void *context, const tcc_string *text, const 
 
 tcc_strings *tcc_session_strings(tcc_session *session) { return session->strings; }
 
-uint64_t tcc_session_staging_allocations(const tcc_session *session) {
-  return session->staging_allocations;
-}
-
-uint64_t tcc_session_graph_captures(const tcc_session *session) {
-  return session->graph_captures;
-}
-
-uint64_t tcc_session_graph_replays(const tcc_session *session) { return session->graph_replays; }
-
-const char *tcc_session_graph_fallback(const tcc_session *session) {
-  return session->graph_fallback[0] ? session->graph_fallback : NULL;
-}
-
 /// Offset of output `output` in the output-after-output shape tables.
 static size_t output_offset(const tcc_model *model, int32_t output) {
   size_t offset = 0;
@@ -257,57 +152,8 @@ void tcc_session_options_init(tcc_session_options *options) {
   *options = defaults;
 }
 
-static void *allocate_array(size_t count, size_t element_size) {
+void *tcc_session_allocate_array(size_t count, size_t element_size) {
   return calloc(count ? count : 1, element_size);
-}
-
-/// Loads a device model's kernels and uploads its constants (tcc_model_load has validated its
-/// device fields), and gives the model device_launch, device_constants and device_status.
-static tcc_status prepare_device_model(tcc_session *session, const char *function) {
-  const tcc_device *device = session->device;
-  const tcc_model_descriptor *d = session->model->descriptor;
-  if (!device->load_module || !device->unload_module || !device->launch_kernel)
-    return tcc_make_status(TCC_STATUS_UNIMPLEMENTED,
-                           "%s: the %s device cannot run a device model's kernels", function,
-                           device->name);
-  session->input_staging = allocate_array((size_t)d->num_inputs, sizeof(staging_buffer));
-  session->output_staging = allocate_array((size_t)d->num_outputs, sizeof(staging_buffer));
-  if (!session->input_staging || !session->output_staging)
-    return tcc_make_status(TCC_STATUS_RESOURCE_EXHAUSTED, "%s: out of memory", function);
-  tcc_status status = device->load_module(device, d, &session->module);
-  if (status)
-    return tcc_annotate_status(status, "%s", function);
-  if (d->device_constants_size > 0) {
-    if ((uint64_t)d->device_constants_size > SIZE_MAX)
-      return tcc_make_status(TCC_STATUS_RESOURCE_EXHAUSTED,
-                             "%s: the %lld bytes of device constants exceed the address space",
-                             function, (long long)d->device_constants_size);
-    size_t bytes = (size_t)d->device_constants_size;
-    status = device->allocate(device, bytes, WORKSPACE_ALIGNMENT, &session->device_constants);
-    if (!status)
-      status = device->copy(device, session->device_constants, d->device_constants, bytes,
-                            TCC_COPY_HOST_TO_DEVICE);
-    if (status)
-      return tcc_annotate_status(status, "%s: cannot upload the %zu bytes of device constants",
-                                 function, bytes);
-  }
-  status = device->allocate(device, sizeof(int32_t), sizeof(int32_t), &session->device_status);
-  if (status)
-    return tcc_annotate_status(status, "%s: cannot allocate the device status word", function);
-  session->imports.device_launch = import_device_launch;
-  session->imports.device_constants = session->device_constants;
-  session->imports.device_status = session->device_status;
-  session->num_graph_addresses = (size_t)d->num_inputs + (size_t)d->num_outputs + 3;
-  session->graph_symbols = allocate_array((size_t)d->num_symbols, sizeof(int64_t));
-  session->graph_addresses = allocate_array(session->num_graph_addresses, sizeof(void *));
-  session->run_addresses = allocate_array(session->num_graph_addresses, sizeof(void *));
-  if (!session->graph_symbols || !session->graph_addresses || !session->run_addresses)
-    return tcc_make_status(TCC_STATUS_RESOURCE_EXHAUSTED, "%s: out of memory", function);
-  if (!device->begin_capture || !device->end_capture || !device->launch_graph ||
-      !device->destroy_graph)
-    snprintf(session->graph_fallback, sizeof(session->graph_fallback),
-             "the %s device records no graphs", device->name);
-  return NULL;
 }
 
 tcc_status tcc_session_create(tcc_model *model, const tcc_session_options *options,
@@ -363,26 +209,26 @@ tcc_status tcc_session_create_on(tcc_model *model, const tcc_session_options *op
   session->num_threads = num_threads;
   atomic_init(&session->running, 0);
   atomic_init(&session->error_reported, 0);
-  session->symbol_values = allocate_array((size_t)d->num_symbols, sizeof(int64_t));
-  session->output_shapes = allocate_array(model->output_shapes_length, sizeof(int64_t));
-  session->actual_shapes = allocate_array(model->output_shapes_length, sizeof(int64_t));
-  session->input_data = allocate_array((size_t)d->num_inputs, sizeof(void *));
-  session->output_data = allocate_array((size_t)d->num_outputs, sizeof(void *));
-  session->input_begin = allocate_array((size_t)d->num_inputs, sizeof(uintptr_t));
-  session->input_end = allocate_array((size_t)d->num_inputs, sizeof(uintptr_t));
-  session->output_begin = allocate_array((size_t)d->num_outputs, sizeof(uintptr_t));
-  session->output_end = allocate_array((size_t)d->num_outputs, sizeof(uintptr_t));
+  session->symbol_values = tcc_session_allocate_array((size_t)d->num_symbols, sizeof(int64_t));
+  session->output_shapes = tcc_session_allocate_array(model->output_shapes_length, sizeof(int64_t));
+  session->actual_shapes = tcc_session_allocate_array(model->output_shapes_length, sizeof(int64_t));
+  session->input_data = tcc_session_allocate_array((size_t)d->num_inputs, sizeof(void *));
+  session->output_data = tcc_session_allocate_array((size_t)d->num_outputs, sizeof(void *));
+  session->input_begin = tcc_session_allocate_array((size_t)d->num_inputs, sizeof(uintptr_t));
+  session->input_end = tcc_session_allocate_array((size_t)d->num_inputs, sizeof(uintptr_t));
+  session->output_begin = tcc_session_allocate_array((size_t)d->num_outputs, sizeof(uintptr_t));
+  session->output_end = tcc_session_allocate_array((size_t)d->num_outputs, sizeof(uintptr_t));
   session->batch_symbol = resolved.flags & TCC_SESSION_FLAG_WHOLE_BATCH || session->device_model
                               ? -1
                               : tcc_descriptor_batch_symbol(d);
   if (session->batch_symbol >= 0) {
     size_t lanes = (size_t)num_threads;
-    session->lane_symbol_values = allocate_array(lanes * (size_t)d->num_symbols, sizeof(int64_t));
-    session->lane_input_data = allocate_array(lanes * (size_t)d->num_inputs, sizeof(void *));
-    session->lane_output_data = allocate_array(lanes * (size_t)d->num_outputs, sizeof(void *));
-    session->input_image_bytes = allocate_array((size_t)d->num_inputs, sizeof(int64_t));
-    session->output_image_bytes = allocate_array((size_t)d->num_outputs, sizeof(int64_t));
-    session->lane_codes = allocate_array(lanes, sizeof(int32_t));
+    session->lane_symbol_values = tcc_session_allocate_array(lanes * (size_t)d->num_symbols, sizeof(int64_t));
+    session->lane_input_data = tcc_session_allocate_array(lanes * (size_t)d->num_inputs, sizeof(void *));
+    session->lane_output_data = tcc_session_allocate_array(lanes * (size_t)d->num_outputs, sizeof(void *));
+    session->input_image_bytes = tcc_session_allocate_array((size_t)d->num_inputs, sizeof(int64_t));
+    session->output_image_bytes = tcc_session_allocate_array((size_t)d->num_outputs, sizeof(int64_t));
+    session->lane_codes = tcc_session_allocate_array(lanes, sizeof(int32_t));
     if (!session->lane_symbol_values || !session->lane_input_data ||
         !session->lane_output_data || !session->input_image_bytes ||
         !session->output_image_bytes || !session->lane_codes) {
@@ -420,7 +266,7 @@ tcc_status tcc_session_create_on(tcc_model *model, const tcc_session_options *op
   session->imports.string_concat = import_string_concat;
   session->imports.string_match = import_string_match;
   if (session->device_model) {
-    status = prepare_device_model(session, function);
+    status = tcc_session_prepare_device_model(session, function);
     if (status) {
       tcc_session_release(session);
       return status;
@@ -457,21 +303,8 @@ void tcc_session_release(tcc_session *session) {
   if (!session)
     return;
   const tcc_device *device = session->device;
-  const tcc_model_descriptor *d = session->model->descriptor;
   device->destroy_queue(device, session->queue); // waits for the queue's work
-  if (session->graph) // before the module whose kernels it holds
-    device->destroy_graph(device, session->graph);
-  if (session->module)
-    device->unload_module(device, session->module);
-  for (int32_t i = 0; session->input_staging && i < d->num_inputs; ++i)
-    device->free(device, session->input_staging[i].memory);
-  for (int32_t o = 0; session->output_staging && o < d->num_outputs; ++o)
-    device->free(device, session->output_staging[o].memory);
-  free(session->input_staging);
-  free(session->output_staging);
-  device->free(device, session->device_constants);
-  device->free(device, session->device_status);
-  tcc_status_free(session->launch_status);
+  tcc_session_release_device_model(session);
   tcc_strings_destroy(session->strings);
   device->free(device, session->workspace);
   device->free(device, session->parameters);
@@ -490,9 +323,6 @@ void tcc_session_release(tcc_session *session) {
   free(session->input_image_bytes);
   free(session->output_image_bytes);
   free(session->lane_codes);
-  free(session->graph_symbols);
-  free(session->graph_addresses);
-  free(session->run_addresses);
   tcc_model_release(session->model);
   free(session);
 }
@@ -697,251 +527,11 @@ static tcc_status run_split(tcc_session *session, const char *function, int32_t 
   return NULL;
 }
 
-/// Makes `buffer` hold at least `bytes` bytes of device memory (0 bytes: a block of its own,
-/// the address of a tensor without elements); grows it only when needed.
-static tcc_status reserve_staging(tcc_session *session, const char *function,
-                                  staging_buffer *buffer, size_t bytes, const char *kind,
-                                  size_t index, const char *name) {
-  if (buffer->memory && bytes <= buffer->capacity)
-    return NULL;
-  const tcc_device *device = session->device;
-  void *memory = NULL;
-  tcc_status status = device->allocate(device, bytes, WORKSPACE_ALIGNMENT, &memory);
-  if (status)
-    return tcc_annotate_status(status,
-                               "%s: cannot allocate %zu bytes of %s device memory for "
-                               TCC_TENSOR_FORMAT,
-                               function, bytes, device->name, kind, index, name);
-  device->free(device, buffer->memory);
-  buffer->memory = memory;
-  buffer->capacity = bytes;
-  session->staging_allocations++;
-  return NULL;
-}
-
-/// Points a device model's run at device memory: CPU tensors at their device buffers (inputs
-/// copied there), tensors without elements at a block of their own; zeroes the status word.
-static tcc_status stage_tensors(tcc_session *session, const char *function,
-                                const DLTensor *const *inputs, const DLTensor *const *outputs) {
-  const tcc_model *model = session->model;
-  const tcc_device *device = session->device;
-  tcc_status status = device->fill(device, session->device_status, 0, sizeof(int32_t));
-  if (status)
-    return tcc_annotate_status(status, "%s: cannot reset the device status word", function);
-  for (int side = 0; side < 2; ++side) {
-    int is_input = side == 0;
-    int32_t count = is_input ? model->descriptor->num_inputs : model->descriptor->num_outputs;
-    for (int32_t i = 0; i < count; ++i) {
-      const tcc_tensor_entry *entry = is_input ? &model->inputs[i] : &model->outputs[i];
-      const DLTensor *tensor = is_input ? inputs[i] : outputs[i];
-      staging_buffer *buffer =
-          is_input ? &session->input_staging[i] : &session->output_staging[i];
-      void **data = is_input ? &session->input_data[i] : &session->output_data[i];
-      const char *kind = is_input ? "input" : "output";
-      size_t bytes = (size_t)tcc_tensor_bytes(entry, tensor);
-      int on_host = tensor->device.device_type == kDLCPU;
-      buffer->host = on_host && bytes > 0 ? tcc_tensor_address(tensor) : NULL;
-      buffer->bytes = bytes;
-      if (!on_host && bytes > 0)
-        continue; // the tensor's own address, set by the checks
-      status =
-          reserve_staging(session, function, buffer, bytes, kind, (size_t)i, entry->info.name);
-      if (!status && is_input && on_host)
-        status = device->copy(device, buffer->memory, buffer->host, bytes,
-                              TCC_COPY_HOST_TO_DEVICE);
-      if (status)
-        return tcc_annotate_status(status, "%s: cannot copy " TCC_TENSOR_FORMAT " to the device",
-                                   function, kind, (size_t)i, entry->info.name);
-      *data = buffer->memory;
-    }
-  }
-  return NULL;
-}
-
-/// After a device model's run: waits for its work, reads the status word and copies the CPU
-/// outputs back. A kernel that could not be queued, failed, or failed a check is the run's
-/// error.
-static tcc_status finish_device_run(tcc_session *session, const char *function, int copy_back) {
-  const tcc_device *device = session->device;
-  const tcc_model_descriptor *d = session->model->descriptor;
-  tcc_status status = device->synchronize(device, session->queue);
-  if (session->launch_status) {
-    tcc_status_free(status);
-    status = session->launch_status;
-    session->launch_status = NULL;
-    return tcc_annotate_status(status, "%s", function);
-  }
-  if (status)
-    return tcc_annotate_status(status, "%s: the %s device failed while running the model",
-                               function, device->name);
-  int32_t check = 0;
-  status = device->copy(device, &check, session->device_status, sizeof(check),
-                        TCC_COPY_DEVICE_TO_HOST);
-  if (status)
-    return tcc_annotate_status(status, "%s: cannot read the device status word", function);
-  if (check != 0) {
-    const char *message = tcc_descriptor_device_check_message(d, check);
-    if (!message)
-      return tcc_make_status(TCC_STATUS_INTERNAL,
-                             "%s: the model's kernels reported check %d, for which the model has "
-                             "no message",
-                             function, (int)check);
-    return tcc_make_status(TCC_STATUS_CHECK_FAILED,
-                           "%s: a run-time check of the model failed: %s", function, message);
-  }
-  for (int32_t o = 0; copy_back && o < session->model->descriptor->num_outputs; ++o) {
-    const staging_buffer *buffer = &session->output_staging[o];
-    if (!buffer->host || buffer->bytes == 0)
-      continue;
-    status = device->copy(device, buffer->host, buffer->memory, buffer->bytes,
-                          TCC_COPY_DEVICE_TO_HOST);
-    if (status)
-      return tcc_annotate_status(status, "%s: cannot copy output %d '%s' back from the device",
-                                 function, (int)o, session->model->outputs[o].info.name);
-  }
-  return NULL;
-}
-
 /// Calls the model's run on this run's tables (a whole batch at once).
-static int32_t call_run(tcc_session *session) {
+int32_t tcc_session_call_run(tcc_session *session) {
   return session->model->descriptor->run(&session->imports, session->symbol_values,
                                          session->input_data, session->output_data,
                                          session->workspace);
-}
-
-static void drop_graph(tcc_session *session) {
-  if (!session->graph)
-    return;
-  session->device->destroy_graph(session->device, session->graph);
-  session->graph = NULL;
-}
-
-/// Runs the session without graphs from now on, keeping `reason`'s message (and freeing it)
-/// for tcc_session_graph_fallback. Not an error of the run: it runs normally instead.
-static void stop_graphs(tcc_session *session, tcc_status reason) {
-  snprintf(session->graph_fallback, sizeof(session->graph_fallback), "%s",
-           reason ? tcc_status_message(reason) : "graphs failed");
-  tcc_status_free(reason);
-  drop_graph(session);
-}
-
-/// Writes this run's key into run_addresses (the symbol values are the session's) and says
-/// whether the graph the session holds was recorded with the same key.
-static int graph_key_matches(tcc_session *session) {
-  const tcc_model_descriptor *d = session->model->descriptor;
-  void **addresses = session->run_addresses;
-  size_t k = 0;
-  for (int32_t i = 0; i < d->num_inputs; ++i)
-    addresses[k++] = session->input_data[i];
-  for (int32_t o = 0; o < d->num_outputs; ++o)
-    addresses[k++] = session->output_data[o];
-  addresses[k++] = session->workspace;
-  addresses[k++] = session->device_constants;
-  addresses[k++] = session->device_status;
-  return session->graph &&
-         memcmp(session->graph_symbols, session->symbol_values,
-                (size_t)d->num_symbols * sizeof(int64_t)) == 0 &&
-         memcmp(session->graph_addresses, addresses,
-                session->num_graph_addresses * sizeof(void *)) == 0;
-}
-
-/// A graph launch failed: the run goes on without graphs, from a zero status word (in case
-/// some of the graph ran).
-static tcc_status graph_launch_failed(tcc_session *session, const char *function,
-                                      tcc_status reason) {
-  stop_graphs(session, reason);
-  const tcc_device *device = session->device;
-  return tcc_annotate_status(device->fill(device, session->device_status, 0, sizeof(int32_t)),
-                             "%s: cannot reset the device status word", function);
-}
-
-/// The first run of a key: records the model's run into a graph, then launches the graph,
-/// which queues what the run would have queued; the graph is kept for the later runs of the
-/// key. *out_done is 0 when nothing of the run was queued and it must run normally: when
-/// recording failed (graphs then stop for the session; a launch that failed while recording
-/// counts, as it may have failed only because of the recording), or when the model failed
-/// (its run then fails again the same way, its kernels queued as they would have been).
-static tcc_status capture_run(tcc_session *session, const char *function, int *out_done) {
-  const tcc_device *device = session->device;
-  const tcc_model_descriptor *d = session->model->descriptor;
-  *out_done = 0;
-  drop_graph(session);
-  tcc_status status = device->begin_capture(device, session->queue);
-  if (status) {
-    stop_graphs(session, status);
-    return NULL;
-  }
-  int32_t code = call_run(session);
-  tcc_device_graph *graph = NULL;
-  status = device->end_capture(device, session->queue, &graph);
-  if (session->launch_status) { // the launch that failed is the reason
-    tcc_status_free(status);
-    status = session->launch_status;
-    session->launch_status = NULL;
-    device->destroy_graph(device, graph);
-    graph = NULL;
-  }
-  int failed = code != TCC_RUN_OK || atomic_load(&session->error_reported);
-  // Nothing of the recorded run ran: what it reported is reported again by the normal run.
-  atomic_store(&session->error_reported, 0);
-  if (status) {
-    stop_graphs(session, status);
-    return NULL;
-  }
-  if (failed) {
-    device->destroy_graph(device, graph);
-    return NULL;
-  }
-  status = device->launch_graph(device, session->queue, graph);
-  if (status) {
-    device->destroy_graph(device, graph);
-    return graph_launch_failed(session, function, status);
-  }
-  session->graph = graph;
-  memcpy(session->graph_symbols, session->symbol_values,
-         (size_t)d->num_symbols * sizeof(int64_t));
-  memcpy(session->graph_addresses, session->run_addresses,
-         session->num_graph_addresses * sizeof(void *));
-  session->graph_captures++;
-  *out_done = 1;
-  return NULL;
-}
-
-/// Runs a device model: replays the session's graph when this run's key (the symbol values
-/// and the addresses given to run) is the graph's, else records the run into a new graph
-/// (capture_run), else (no graphs) calls the model's run. *out_code is the run's code.
-///
-/// A replay is the same run because a device model's run does nothing on the host but compute
-/// kernel arguments and grids from its arguments and queue kernels through device_launch
-/// (its host loops touch host memory only, it reads no device memory, it has no parameters,
-/// strings or data-dependent outputs: model_abi.h); its arguments are the key, the import
-/// table and the module, which stay the session's. So the run queues the same kernels with
-/// the same arguments each time, which is what the graph holds. The status word is zeroed
-/// before each run outside the graph (stage_tensors), and read after it as for any run.
-static tcc_status run_device_model(tcc_session *session, const char *function,
-                                   int32_t *out_code) {
-  const tcc_device *device = session->device;
-  *out_code = TCC_RUN_OK;
-  if (!session->graph_fallback[0]) {
-    tcc_status status;
-    if (graph_key_matches(session)) {
-      status = device->launch_graph(device, session->queue, session->graph);
-      if (!status) {
-        session->graph_replays++;
-        return NULL;
-      }
-      status = graph_launch_failed(session, function, status);
-      if (status)
-        return status;
-    } else {
-      int done = 0;
-      status = capture_run(session, function, &done);
-      if (status || done)
-        return status;
-    }
-  }
-  *out_code = call_run(session);
-  return NULL;
 }
 
 static tcc_status run_checked(tcc_session *session, const DLTensor *const *inputs,
@@ -975,7 +565,7 @@ static tcc_status run_checked(tcc_session *session, const DLTensor *const *input
     status = reserve_workspace(session, function, d->workspace_size(session->symbol_values), 1,
                                &stride);
   if (!status && session->device_model)
-    status = stage_tensors(session, function, inputs, outputs);
+    status = tcc_session_stage_tensors(session, function, inputs, outputs);
   if (status)
     return status;
 
@@ -999,17 +589,17 @@ static tcc_status run_checked(tcc_session *session, const DLTensor *const *input
     if (status)
       return status;
   } else if (session->device_model) {
-    status = run_device_model(session, function, &code);
+    status = tcc_session_run_device_model(session, function, &code);
     if (status)
       return status;
   } else {
-    code = call_run(session);
+    code = tcc_session_call_run(session);
   }
   session->stats.runs++;
   int reported = atomic_load(&session->error_reported);
   if (session->device_model) {
     // The run has only queued its kernels: wait for them, whatever the code says.
-    status = finish_device_run(session, function, code == TCC_RUN_OK && !reported);
+    status = tcc_session_finish_device_run(session, function, code == TCC_RUN_OK && !reported);
     if (status)
       return status;
   }
