@@ -152,6 +152,16 @@ LogicalResult KernelDialect::verifyOperationAttribute(Operation *op, NamedAttrib
                              << value;
     return success();
   }
+  if (name == kBlockThreadsAttrName) {
+    auto threads = dyn_cast<IntegerAttr>(value);
+    if (!threads || threads.getInt() < 1 || threads.getInt() > 1024)
+      return op->emitError() << "'" << name << "' expects a thread count of 1 to 1024, got "
+                             << value;
+    if (op->getName().getStringRef() != "scf.parallel")
+      return op->emitError() << "'" << name << "' is only valid on an scf.parallel, not on '"
+                             << op->getName() << "'";
+    return success();
+  }
   if (name == kSymbolAttrName || name == kWorkspaceAttrName || name == kDeviceConstantsAttrName ||
       name == kDeviceStatusAttrName)
     return op->emitError() << "'" << name << "' is an argument attribute, not one of '"

@@ -80,6 +80,9 @@ def Kernel_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral kUpdateOfAttrName = "kernel.update_of";
     static constexpr ::llvm::StringLiteral kDeviceCheckMessagesAttrName =
         "kernel.device_check_messages";
+    /// On an scf.parallel: its last dim is the threads of one GPU block (this many), which
+    /// cooperate through workgroup memory and barriers; the other dims number the blocks.
+    static constexpr ::llvm::StringLiteral kBlockThreadsAttrName = "kernel.block_threads";
   }];
 }
 

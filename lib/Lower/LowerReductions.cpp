@@ -228,6 +228,66 @@ struct ReduceWindowToGeneric : OpRewritePattern<prim::ReduceWindowOp> {
   }
 };
 
+/// cumulative over a short static dim (at most kMaxTriangularScan): one linalg reduction
+/// per output,
+///   y[..., i, ...] = combine over j of (j <= i ? x[..., j, ...] : identity)
+/// (j < i with `exclusive`; j >= i, j > i with `reverse`): n^2 combines where the loop form
+/// does n, but one kernel instead of n steps of a loop around kernels, which is what costs
+/// on a GPU (each step a launch) and on CPU threads (each step a dispatch) at these sizes
+/// (a position-id cumsum over 128 tokens).
+constexpr int64_t kMaxTriangularScan = 256;
+
+struct CumulativeToTriangle : OpRewritePattern<prim::CumulativeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(prim::CumulativeOp op, PatternRewriter &rewriter) const override {
+    auto type = op.getType();
+    int64_t rank = type.getRank(), dim = op.getDimension();
+    if (type.isDynamicDim(dim) || type.getDimSize(dim) > kMaxTriangularScan)
+      return failure();
+    Location loc = op.getLoc();
+    Value operand = lower::castToSignless(rewriter, loc, op.getOperand());
+    int kind = static_cast<int>(op.getKind());
+    Type element = type.getElementType();
+    Type acc = lower::accumulatorType(element, op.getKind() == prim::ReduceKind::Sum ||
+                                                    op.getKind() == prim::ReduceKind::Prod);
+    bool exclusive = op.getExclusive(), reverse = op.getReverse();
+    SmallVector<Value> dynamicDims = lower::getDynamicDims(rewriter, loc, operand);
+    Value init = lower::createFilled(rewriter, loc, RankedTensorType::get(type.getShape(), acc),
+                                     dynamicDims, lower::createIdentity(rewriter, loc, kind, acc));
+    MLIRContext *ctx = rewriter.getContext();
+    // Loop dims: the output's (d0 .. d{rank-1}), then j (the position read along `dim`).
+    SmallVector<AffineExpr> readExprs;
+    for (int64_t d = 0; d < rank; ++d)
+      readExprs.push_back(getAffineDimExpr(d == dim ? rank : d, ctx));
+    SmallVector<AffineMap> maps = {AffineMap::get(rank + 1, 0, readExprs, ctx),
+                                   AffineMap::getMultiDimIdentityMap(rank + 1, ctx)
+                                       .getMajorSubMap(rank)};
+    SmallVector<utils::IteratorType> iterators(rank, utils::IteratorType::parallel);
+    iterators.push_back(utils::IteratorType::reduction);
+    arith::CmpIPredicate keep = reverse ? (exclusive ? arith::CmpIPredicate::sgt
+                                                     : arith::CmpIPredicate::sge)
+                                        : (exclusive ? arith::CmpIPredicate::slt
+                                                     : arith::CmpIPredicate::sle);
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{init.getType()}, ValueRange{operand}, ValueRange{init}, maps,
+        iterators, [&](OpBuilder &b, Location nested, ValueRange args) {
+          Value i = linalg::IndexOp::create(b, nested, dim);
+          Value j = linalg::IndexOp::create(b, nested, rank);
+          Value inside = arith::CmpIOp::create(b, nested, keep, j, i);
+          Value x = lower::convertScalar(b, nested, args[0], element, acc);
+          Value combined = lower::combine(b, nested, kind, acc, args[1], x);
+          linalg::YieldOp::create(
+              b, nested, arith::SelectOp::create(b, nested, inside, combined, args[1]).getResult());
+        });
+    rewriter.replaceOp(op, lower::castToType(rewriter, loc,
+                                             lower::convertElements(rewriter, loc,
+                                                                    generic.getResult(0), acc,
+                                                                    element),
+                                             type));
+    return success();
+  }
+};
+
 /// cumulative: an scf.for over the scanned dim carrying (result, running value). Step k
 /// reads the unit slice at position p (k, or extent - 1 - k with `reverse`), stores the
 /// running value (before the update with `exclusive`) at p and combines the slice into it.
@@ -405,4 +465,6 @@ void tcc::lower::populateReductionLoweringPatterns(RewritePatternSet &patterns) 
   patterns.add<ReduceToGeneric, ArgReduceToGeneric, ReduceWindowToGeneric, CumulativeToLoop,
                SortByRank>(
       patterns.getContext());
+  // Short static scans as one reduction, before the loop form.
+  patterns.add<CumulativeToTriangle>(patterns.getContext(), /*benefit=*/2);
 }

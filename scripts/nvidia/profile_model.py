@@ -1,6 +1,7 @@
 """Runs one bundle model's tcc session N times on random inputs of a batch size (torch
-tensors on the GPU), for a profiler to attribute the GPU time to tcc's kernels:
-    nsys profile --stats=true python3 profile_model.py BUNDLE MODEL BATCH [RUNS]
+tensors on the GPU) under torch.profiler (CUPTI; nsys does not run on the lent machine) and
+prints the GPU time per kernel, largest first, per run:
+    python3 profile_model.py BUNDLE MODEL BATCH [RUNS]
 The kernels are named after the tcc kernels (kernel_<n>_<ONNX node>_kernel[_k])."""
 import os
 import sys
@@ -24,10 +25,25 @@ def main():
         y = torch.empty_like(model.cuda()(x))
     session = tcc_runtime.Session(rt, os.path.join(bundle, "models", name, "model.so"))
     session.prepare([x], [y])
-    for _ in range(runs):
+    for _ in range(3):  # warm: the module loaded, the workspace planned
         session.run()
     torch.cuda.synchronize()
+    activities = [torch.profiler.ProfilerActivity.CUDA]
+    with torch.profiler.profile(activities=activities) as prof:
+        for _ in range(runs):
+            session.run()
+        torch.cuda.synchronize()
     session.close()
+    print(prof.key_averages().table(sort_by="self_device_time_total", row_limit=0)[:0], end="")
+    totals = {}
+    for event in prof.key_averages():
+        if event.device_type == torch.autograd.DeviceType.CUDA:
+            totals[event.key] = (event.device_time_total / runs, event.count // runs)
+    total = sum(t for t, _ in totals.values())
+    print(f"{name} batch {batch}: {total / 1000:.3f} ms of kernels per run")
+    print("| us per run | % | launches | kernel |\n|---|---|---|---|")
+    for key, (t, count) in sorted(totals.items(), key=lambda kv: -kv[1][0])[:25]:
+        print(f"| {t:.1f} | {100 * t / total:.1f} | {count} | {key[:70]} |")
 
 
 if __name__ == "__main__":

@@ -10,6 +10,8 @@
 // CHECK-DAG: #[[$POOL_WIN:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d4, d5, d6, d7)>
 // CHECK-DAG: #[[$POOL_OUT:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d1, d2, d3)>
 // CHECK-DAG: #[[$DIL_IN:.*]] = affine_map<(d0, d1, d2, d3) -> (d0 + d2, d1 * 2 + d3 * 2)>
+// CHECK-DAG: #[[$SCAN_IN:.*]] = affine_map<(d0, d1, d2) -> (d0, d2)>
+// CHECK-DAG: #[[$SCAN_OUT:.*]] = affine_map<(d0, d1, d2) -> (d0, d1)>
 
 // The destination starts as the identity; reduced dims are reduction iterators.
 // CHECK-LABEL: func.func @reduce_sum
@@ -176,8 +178,9 @@ func.func @cumsum(%x: tensor<2x?xf32>) -> tensor<2x?xf32> {
 }
 
 // exclusive stores the running value before the update; reverse walks from the end.
+// (300 steps: longer than the scans that become one reduction.)
 // CHECK-LABEL: func.func @cumsum_exclusive_reverse
-// CHECK: %[[C5:.*]] = arith.constant 5 : index
+// CHECK: %[[C5:.*]] = arith.constant 300 : index
 // CHECK: %[[C1:.*]] = arith.constant 1 : index
 // CHECK: %[[LAST:.*]] = arith.subi %[[C5]], %[[C1]] : index
 // CHECK: scf.for %[[K:.*]] = %{{.*}} to %[[C5]] step %[[C1]] iter_args(%[[R:.*]] = %{{.*}}, %[[A:.*]] = %{{.*}})
@@ -187,21 +190,57 @@ func.func @cumsum(%x: tensor<2x?xf32>) -> tensor<2x?xf32> {
 // CHECK: %[[NEXT:.*]] = linalg.generic {{.*}} ins(%[[S]] : tensor<1x3xi32>) outs(%[[A]] : tensor<1x3xi32>)
 // CHECK: arith.addi
 // CHECK: scf.yield %[[STORED]], %[[NEXT]]
-func.func @cumsum_exclusive_reverse(%x: tensor<5x3xi32>) -> tensor<5x3xi32> {
-  %0 = prim.cumulative sum %x dim = 0 {exclusive, reverse} : tensor<5x3xi32>
-  return %0 : tensor<5x3xi32>
+func.func @cumsum_exclusive_reverse(%x: tensor<300x3xi32>) -> tensor<300x3xi32> {
+  %0 = prim.cumulative sum %x dim = 0 {exclusive, reverse} : tensor<300x3xi32>
+  return %0 : tensor<300x3xi32>
+}
+
+// A short static scan is one reduction per output over the scanned positions j, each
+// combined only where it comes at or before the output's position i: y[b, i] = sum over j
+// of (j <= i ? x[b, j] : 0), one kernel instead of a loop of 128 steps.
+// CHECK-LABEL: func.func @cumsum_triangle
+// CHECK-SAME: %[[X:.*]]: tensor<?x128xi64>
+// CHECK-NOT: scf.for
+// CHECK: %[[ZERO:.*]] = arith.constant 0 : i64
+// CHECK: %[[INIT:.*]] = linalg.fill ins(%[[ZERO]] : i64) outs(%{{.*}} : tensor<?x128xi64>)
+// CHECK: linalg.generic {indexing_maps = [#[[$SCAN_IN:.*]], #[[$SCAN_OUT:.*]]], iterator_types = ["parallel", "parallel", "reduction"]}
+// CHECK-SAME: ins(%[[X]] : tensor<?x128xi64>) outs(%[[INIT]] : tensor<?x128xi64>)
+// CHECK-NEXT: ^bb0(%[[IN:.*]]: i64, %[[ACC:.*]]: i64):
+// CHECK-NEXT: %[[I:.*]] = linalg.index 1 : index
+// CHECK-NEXT: %[[J:.*]] = linalg.index 2 : index
+// CHECK-NEXT: %[[KEEP:.*]] = arith.cmpi sle, %[[J]], %[[I]] : index
+// CHECK-NEXT: %[[SUM:.*]] = arith.addi %[[ACC]], %[[IN]] : i64
+// CHECK-NEXT: %[[Y:.*]] = arith.select %[[KEEP]], %[[SUM]], %[[ACC]] : i64
+// CHECK-NEXT: linalg.yield %[[Y]] : i64
+// CHECK-NOT: scf.for
+func.func @cumsum_triangle(%x: tensor<?x128xi64>) -> tensor<?x128xi64> {
+  %0 = prim.cumulative sum %x dim = 1 : tensor<?x128xi64>
+  return %0 : tensor<?x128xi64>
+}
+
+// exclusive and reverse: positions strictly after the output's.
+// CHECK-LABEL: func.func @cumsum_triangle_exclusive_reverse
+// CHECK: arith.constant 1.000000e+00 : f32
+// CHECK: linalg.generic
+// CHECK: %[[I:.*]] = linalg.index 0 : index
+// CHECK: %[[J:.*]] = linalg.index 2 : index
+// CHECK: arith.cmpi sgt, %[[J]], %[[I]] : index
+// CHECK: arith.mulf
+func.func @cumsum_triangle_exclusive_reverse(%x: tensor<5x3xf32>) -> tensor<5x3xf32> {
+  %0 = prim.cumulative prod %x dim = 0 {exclusive, reverse} : tensor<5x3xf32>
+  return %0 : tensor<5x3xf32>
 }
 
 // f16 products run in f32; each stored slice is rounded to f16.
 // CHECK-LABEL: func.func @cumprod_f16
-// CHECK: scf.for {{.*}} -> (tensor<4xf16>, tensor<1xf32>)
+// CHECK: scf.for {{.*}} -> (tensor<?xf16>, tensor<1xf32>)
 // CHECK: arith.extf %{{.*}} : f16 to f32
 // CHECK: arith.mulf
 // CHECK: arith.truncf %{{.*}} : f32 to f16
-// CHECK: tensor.insert_slice %{{.*}} : tensor<1xf16> into tensor<4xf16>
-func.func @cumprod_f16(%x: tensor<4xf16>) -> tensor<4xf16> {
-  %0 = prim.cumulative prod %x dim = 0 : tensor<4xf16>
-  return %0 : tensor<4xf16>
+// CHECK: tensor.insert_slice %{{.*}} : tensor<1xf16> into tensor<?xf16>
+func.func @cumprod_f16(%x: tensor<?xf16>) -> tensor<?xf16> {
+  %0 = prim.cumulative prod %x dim = 0 : tensor<?xf16>
+  return %0 : tensor<?xf16>
 }
 
 // Unsigned: the best value starts at 0 (the unsigned minimum) and compares unsigned.

@@ -178,6 +178,24 @@ struct GpuFormGridsPass : tcc::impl::GpuFormGridsBase<GpuFormGridsPass> {
       if (loop && loop.getInitVals().empty()) {
         if (failed(flush()))
           return failure();
+        if (loop->hasAttr(tcc::kernel::KernelDialect::kBlockThreadsAttrName)) {
+          if (failed(launchBlocks(loop)))
+            return failure();
+          continue;
+        }
+        // Threads of a grid are independent: a barrier or workgroup memory needs a block.
+        if (loop.getBody()
+                ->walk([](Operation *inner) {
+                  auto alloca = dyn_cast<memref::AllocaOp>(inner);
+                  bool shared = alloca && isa_and_nonnull<gpu::AddressSpaceAttr>(
+                                              alloca.getType().getMemorySpace());
+                  return isa<gpu::BarrierOp>(inner) || shared ? WalkResult::interrupt()
+                                                              : WalkResult::advance();
+                })
+                .wasInterrupted())
+          return loop.emitError() << "internal error: a parallel loop with barriers or "
+                                     "workgroup buffers must be marked "
+                                  << tcc::kernel::KernelDialect::kBlockThreadsAttrName;
         launchGrid(loop);
         continue;
       }
@@ -272,6 +290,66 @@ struct GpuFormGridsPass : tcc::impl::GpuFormGridsBase<GpuFormGridsPass> {
       b.clone(op, mapping);
     loop.erase();
     sinkConstants(launch);
+  }
+
+  /// A loop marked `kernel.block_threads` (tcc-gpu-linalg-to-loops's block tiles): its last
+  /// dim is one block's threads, the others number the blocks (row-major), so that every
+  /// thread of a block runs its barriers. Its workgroup buffers (memref.alloca in the
+  /// workgroup address space) become the launch's workgroup attributions.
+  LogicalResult launchBlocks(scf::ParallelOp loop) {
+    int64_t threads =
+        cast<IntegerAttr>(loop->getAttr(tcc::kernel::KernelDialect::kBlockThreadsAttrName))
+            .getInt();
+    int64_t rank = loop.getNumLoops();
+    for (int64_t d = 0; d < rank; ++d)
+      if (!matchPattern(loop.getLowerBound()[d], m_Zero()) ||
+          !matchPattern(loop.getStep()[d], m_One()))
+        return loop.emitError() << "internal error: a loop of blocks must run from 0 by 1";
+    APInt last;
+    if (!matchPattern(loop.getUpperBound()[rank - 1], m_ConstantInt(&last)) ||
+        last.getSExtValue() != threads)
+      return loop.emitError() << "internal error: the last dim of a loop of blocks must be its "
+                              << threads << " threads";
+    OpBuilder b(loop);
+    Location loc = loop.getLoc();
+    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+    Value total = arith::ConstantIndexOp::create(b, loc, 1);
+    for (int64_t d = 0; d < rank - 1; ++d)
+      total = b.createOrFold<arith::MulIOp>(loc, total, loop.getUpperBound()[d]);
+    Value nonempty = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, total, zero);
+    auto guard = scf::IfOp::create(b, loc, nonempty, /*withElseRegion=*/false);
+    b.setInsertionPoint(guard.thenBlock()->getTerminator());
+    gpu::LaunchOp launch =
+        createLaunch(b, loc, total, arith::ConstantIndexOp::create(b, loc, threads));
+    IRMapping mapping;
+    Value rest = launch.getBlockIds().x;
+    for (int64_t d = rank - 2; d >= 0; --d) {
+      Value extent = loop.getUpperBound()[d];
+      Value position = d == 0 ? rest : arith::RemUIOp::create(b, loc, rest, extent).getResult();
+      if (d > 0)
+        rest = arith::DivUIOp::create(b, loc, rest, extent);
+      mapping.map(loop.getInductionVars()[d], position);
+    }
+    mapping.map(loop.getInductionVars()[rank - 1], launch.getThreadIds().x);
+    for (Operation &op : loop.getBody()->without_terminator())
+      b.clone(op, mapping);
+    loop.erase();
+    SmallVector<memref::AllocaOp> buffers;
+    launch.getBody().walk([&](memref::AllocaOp alloca) {
+      auto space = dyn_cast_or_null<gpu::AddressSpaceAttr>(alloca.getType().getMemorySpace());
+      if (space && space.getValue() == gpu::AddressSpace::Workgroup)
+        buffers.push_back(alloca);
+    });
+    for (memref::AllocaOp alloca : buffers) {
+      if (alloca->getParentOp() != launch)
+        return alloca.emitError() << "internal error: a workgroup buffer must be allocated at "
+                                     "the top of its block's code";
+      BlockArgument buffer = launch.addWorkgroupAttribution(alloca.getType(), alloca.getLoc());
+      alloca.replaceAllUsesWith(buffer);
+      alloca.erase();
+    }
+    sinkConstants(launch);
+    return success();
   }
 
   /// Moves copies of the constants and globals a launch reads into it: a global's address

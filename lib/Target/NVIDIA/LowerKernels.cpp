@@ -9,6 +9,7 @@
 #include "mlir/Conversion/LLVMCommon/TypeConverter.h"
 #include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
 #include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
@@ -29,6 +30,22 @@ struct NvidiaLowerKernelsPass : tcc::impl::NvidiaLowerKernelsBase<NvidiaLowerKer
   void runOnOperation() override {
     gpu::GPUModuleOp module = getOperation();
     MLIRContext *ctx = &getContext();
+    // A multiply feeding an add may become one fma.rn.f32 (what nvcc does by default,
+    // -fmad=true): one rounding instead of two, and half the instructions of a dot product.
+    // Without `contract` the NVPTX backend writes mul.rn and add.rn, which ptxas must not fuse.
+    module.walk([&](arith::ArithFastMathInterface op) {
+      arith::FastMathFlags flags = op.getFastMathFlagsAttr() ? op.getFastMathFlagsAttr().getValue()
+                                                             : arith::FastMathFlags::none;
+      op->setAttr(op.getFastMathAttrName(),
+                  arith::FastMathFlagsAttr::get(ctx, flags | arith::FastMathFlags::contract));
+    });
+    // Workgroup buffers aligned to 16 bytes, so that runs of 4 words load as one
+    // ld.shared.v4 (tcc-gpu-linalg-to-loops's block tiles read them so).
+    module.walk([&](gpu::GPUFuncOp f) {
+      for (unsigned i = 0; i < f.getNumWorkgroupAttributions(); ++i)
+        f.setWorkgroupAttributionAttr(i, LLVM::LLVMDialect::getAlignAttrName(),
+                                      IntegerAttr::get(IntegerType::get(ctx, 64), 16));
+    });
     // Warp reductions (tcc-gpu-linalg-to-loops) as butterfly shuffles over NVIDIA's 32 lanes.
     {
       RewritePatternSet shuffles(ctx);

@@ -180,3 +180,24 @@ func.func @update_of_number(%w: tensor<2xf32>) -> (tensor<2xf32> {kernel.update_
 func.func @update_of_on_function() attributes {kernel.update_of = "w"} {
   return
 }
+
+// -----
+
+// A block of GPU threads has 1 to 1024 of them.
+func.func @block_too_large(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2048 = arith.constant 2048 : index
+  // expected-error @+1 {{'kernel.block_threads' expects a thread count of 1 to 1024, got 2048 : i64}}
+  scf.parallel (%b, %t) = (%c0, %c0) to (%n, %c2048) step (%c1, %c1) {
+    scf.reduce
+  } {kernel.block_threads = 2048 : i64}
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'kernel.block_threads' is only valid on an scf.parallel, not on 'func.func'}}
+func.func @block_on_function() attributes {kernel.block_threads = 256 : i64} {
+  return
+}

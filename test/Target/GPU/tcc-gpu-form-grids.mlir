@@ -154,3 +154,80 @@ module {
     return
   }
 }
+
+// -----
+
+// A loop of blocks (kernel.block_threads, tcc-gpu-linalg-to-loops's block tiles): one block
+// per iteration of the other dims (row-major), the last dim the block's 256 threads, with no
+// range check (every thread reaches the barrier); its workgroup buffer becomes the launch's
+// workgroup attribution.
+// CHECK-LABEL: func.func @main
+// CHECK: %[[BLOCKS:.*]] = arith.muli %{{.*}}, %c4
+// CHECK: scf.if
+// CHECK:   gpu.launch blocks(%[[BX:[^,]*]], %{{.*}}) in (%{{[^ ]*}} = %[[BLOCKS]], {{.*}}) threads(%[[TX:[^,]*]], {{.*}}) in (%{{[^ ]*}} = %c256{{[^,]*}}, {{.*}}) workgroup(%[[TILE:[^ ]*]] : memref<256xf32, #gpu.address_space<workgroup>>)
+// CHECK-NOT: memref.alloca
+// CHECK:     %[[COLUMN:.*]] = arith.remui %[[BX]], %c4
+// CHECK:     %[[ROW:.*]] = arith.divui %[[BX]], %c4
+// CHECK-NOT: arith.cmpi ult
+// CHECK:     memref.store %{{.*}}, %[[TILE]][%[[TX]]]
+// CHECK:     gpu.barrier
+// CHECK:     memref.load %[[TILE]]
+module {
+  func.func @main(%x: memref<?x4x256xf32>, %y: memref<?x4x256xf32>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %c255 = arith.constant 255 : index
+    %c256 = arith.constant 256 : index
+    %n = memref.dim %x, %c0 : memref<?x4x256xf32>
+    scf.parallel (%i, %j, %t) = (%c0, %c0, %c0) to (%n, %c4, %c256) step (%c1, %c1, %c1) {
+      %tile = memref.alloca() : memref<256xf32, #gpu.address_space<workgroup>>
+      %v = memref.load %x[%i, %j, %t] : memref<?x4x256xf32>
+      memref.store %v, %tile[%t] : memref<256xf32, #gpu.address_space<workgroup>>
+      gpu.barrier
+      %u = arith.subi %c255, %t : index
+      %w = memref.load %tile[%u] : memref<256xf32, #gpu.address_space<workgroup>>
+      memref.store %w, %y[%i, %j, %t] : memref<?x4x256xf32>
+      scf.reduce
+    } {kernel.block_threads = 256 : i64}
+    return
+  }
+}
+
+// -----
+
+// The last dim of a loop of blocks must be its threads.
+module {
+  func.func @main(%y: memref<?x128xf32>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c128 = arith.constant 128 : index
+    %zero = arith.constant 0.0 : f32
+    %n = memref.dim %y, %c0 : memref<?x128xf32>
+    // expected-error @+1 {{internal error: the last dim of a loop of blocks must be its 256 threads}}
+    scf.parallel (%i, %t) = (%c0, %c0) to (%n, %c128) step (%c1, %c1) {
+      memref.store %zero, %y[%i, %t] : memref<?x128xf32>
+      scf.reduce
+    } {kernel.block_threads = 256 : i64}
+    return
+  }
+}
+
+// -----
+
+// A barrier needs a block: a grid loop with one is refused.
+module {
+  func.func @main(%y: memref<?xf32>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %zero = arith.constant 0.0 : f32
+    %n = memref.dim %y, %c0 : memref<?xf32>
+    // expected-error @+1 {{internal error: a parallel loop with barriers or workgroup buffers must be marked kernel.block_threads}}
+    scf.parallel (%i) = (%c0) to (%n) step (%c1) {
+      gpu.barrier
+      memref.store %zero, %y[%i] : memref<?xf32>
+      scf.reduce
+    }
+    return
+  }
+}

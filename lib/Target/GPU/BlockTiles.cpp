@@ -1,0 +1,470 @@
+//===- BlockTiles.cpp - contractions as block tiles staged through workgroup memory -----===//
+//
+// A contraction C[batch, m, n] = combine over k of X[batch, m, k] and Y[batch, n, k] (a
+// matmul, a batched matmul, a convolution read as an implicit GEMM) where each thread
+// reading X and Y from global memory for its own outputs would read each value as many
+// times as it has neighbours. Here a block of 16 x 16 threads computes a tile of outputs
+// together: per step of the reduction it copies a slice of X's rows and of Y's columns into
+// workgroup memory once (each thread a few elements, neighbouring threads neighbouring
+// addresses), waits at a barrier, and every thread computes its rows x columns outputs from
+// there, in registers. A dim group (m: the parallel dims only X reads; n: only Y; k: the
+// reduction dims) is numbered as one flat index and split back into its dims where memory
+// is addressed, so any number of dims and any affine indexing (a convolution's
+// `oh * stride + kh`) fits one scheme.
+//
+//===----------------------------------------------------------------------------------===//
+#include "LoopBodies.h"
+
+#include "dialects/kernel/KernelDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+
+using namespace mlir;
+
+namespace {
+
+/// Threads per side of a block: a block is kSide x kSide threads. A thread's outputs are
+/// runs of 4 neighbours along both sides, the runs of the 16 lanes of a half-warp side by
+/// side, so that a lane reads its run of workgroup memory as one 16-byte load (the lanes of
+/// a quarter-warp read 128 neighbouring bytes: no bank conflict) and a half-warp's stores
+/// cover 64 neighbouring outputs.
+constexpr int64_t kSide = 16;
+constexpr int64_t kThreads = kSide * kSide;
+/// A thread's rows (and columns) come in runs of this many neighbours.
+constexpr int64_t kRun = 4;
+
+/// A block tile: each thread computes `rows` x `columns` outputs, the reduction advances
+/// `depth` per step; the block's tile is (16 rows) x (16 columns), and each thread stages
+/// (16 rows) x depth / 256 elements of X and as many of Y per step.
+struct TileShape {
+  int64_t rows, columns, depth;
+  int64_t blockRows() const { return kSide * rows; }
+  int64_t blockColumns() const { return kSide * columns; }
+};
+
+/// 128 x 128 outputs a block, 64 a thread (4 workgroup loads per 16 multiply-adds): for
+/// problems with enough tiles to fill the GPU once (an H200 has 132 SMs).
+constexpr TileShape kLarge{8, 8, 8};
+constexpr int64_t kMinLargeTiles = 132;
+/// 64 x 64 outputs a block, 16 a thread: for smaller problems with at least 32 tiles.
+constexpr TileShape kSmall{4, 4, 16};
+constexpr int64_t kMinSmallTiles = 32;
+/// Reductions shorter than this stay one output per thread (nothing to stage).
+constexpr int64_t kMinDepth = 16;
+
+/// The contraction's dims by role, and its two inputs: `x` reads the `m` dims and not the
+/// `n` dims, `y` the reverse; `batch` are the other parallel dims, `k` the reduction dims.
+struct Roles {
+  SmallVector<int64_t> batch, m, n, k;
+  OpOperand *x = nullptr, *y = nullptr;
+};
+
+std::optional<Roles> classify(linalg::LinalgOp op) {
+  if (op.getNumDpsInits() != 1 || !op.hasPureBufferSemantics() ||
+      !op.getBlock()->getOps<linalg::IndexOp>().empty())
+    return std::nullopt;
+  Roles roles;
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    if (!isa<MemRefType>(input->get().getType()) || op.getMatchingBlockArgument(input).use_empty())
+      continue;
+    if (roles.y)
+      return std::nullopt; // three tensors read
+    (roles.x ? roles.y : roles.x) = input;
+  }
+  if (!roles.y)
+    return std::nullopt;
+  AffineMap xMap = op.getMatchingIndexingMap(roles.x);
+  AffineMap yMap = op.getMatchingIndexingMap(roles.y);
+  AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  SmallVector<int64_t> parallel;
+  for (auto [d, kind] : llvm::enumerate(op.getIteratorTypesArray())) {
+    if (kind != utils::IteratorType::parallel) {
+      roles.k.push_back(d);
+      continue;
+    }
+    parallel.push_back(d);
+    bool inX = xMap.isFunctionOfDim(d), inY = yMap.isFunctionOfDim(d);
+    (inX && !inY ? roles.m : !inX && inY ? roles.n : roles.batch).push_back(d);
+  }
+  if (roles.m.empty() || roles.n.empty() || roles.k.empty())
+    return std::nullopt;
+  // The output is indexed by the parallel dims, in order (the epilogue's indices).
+  if (outMap.getNumResults() != static_cast<int64_t>(parallel.size()))
+    return std::nullopt;
+  for (auto [i, expr] : llvm::enumerate(outMap.getResults())) {
+    auto dim = dyn_cast<AffineDimExpr>(expr);
+    if (!dim || dim.getPosition() != parallel[i])
+      return std::nullopt;
+  }
+  return roles;
+}
+
+/// Values for one contraction's lowering: its loop ranges and the sizes of its dim groups.
+struct Problem {
+  linalg::LinalgOp op;
+  const tcc::gpu::Fusion &fusion;
+  Roles roles;
+  SmallVector<Value> extents; // per loop dim
+  Value rows, columns, depth; // the flat extents of m, n and k
+};
+
+Value product(OpBuilder &b, Location loc, const Problem &p, ArrayRef<int64_t> dims) {
+  Value total = arith::ConstantIndexOp::create(b, loc, 1);
+  for (int64_t d : dims)
+    total = b.createOrFold<arith::MulIOp>(loc, total, p.extents[d]);
+  return total;
+}
+
+/// Writes into `ivs` the dims `dims` of the flat (row-major) index `flat`.
+void unflatten(OpBuilder &b, Location loc, const Problem &p, ArrayRef<int64_t> dims, Value flat,
+               MutableArrayRef<Value> ivs) {
+  for (int64_t i = dims.size() - 1; i >= 0; --i) {
+    if (i == 0) {
+      ivs[dims[i]] = flat;
+      break;
+    }
+    Value extent = p.extents[dims[i]];
+    ivs[dims[i]] = b.createOrFold<arith::RemUIOp>(loc, flat, extent);
+    flat = b.createOrFold<arith::DivUIOp>(loc, flat, extent);
+  }
+}
+
+/// Whether an input is best staged with the reduction index varying fastest between
+/// neighbouring threads (its innermost memory dim follows the innermost reduction dim, as a
+/// matmul's row-major A), rather than its own rows (a transposed operand, a convolution
+/// over pixels with small windows).
+bool reductionFastest(const Problem &p, OpOperand *input, ArrayRef<int64_t> own) {
+  AffineMap map = linalg::LinalgOp(p.op).getMatchingIndexingMap(input);
+  if (map.getNumResults() == 0)
+    return true;
+  AffineExpr inner = map.getResults().back();
+  bool byK = inner.isFunctionOfDim(p.roles.k.back());
+  bool byOwn = inner.isFunctionOfDim(own.back());
+  if (byK && byOwn) {
+    std::optional<int64_t> window = getConstantIntValue(p.extents[p.roles.k.back()]);
+    return window && *window >= 8;
+  }
+  return byK || !byOwn;
+}
+
+/// The kernel of one tile shape: an scf.parallel over (batch dims, row tiles, column tiles,
+/// the block's threads) marked `kernel.block_threads`.
+void emitTiles(OpBuilder &b, Location loc, const Problem &p, const TileShape &shape) {
+  MLIRContext *ctx = b.getContext();
+  linalg::LinalgOp op = p.op;
+  const Roles &roles = p.roles;
+  int64_t numLoops = op.getNumLoops();
+  auto cst = [&](OpBuilder &at, int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(at, loc, v);
+  };
+  Value zero = cst(b, 0), one = cst(b, 1);
+  SmallVector<Value> lbs, ubs, steps;
+  for (int64_t d : roles.batch) {
+    lbs.push_back(zero);
+    ubs.push_back(p.extents[d]);
+    steps.push_back(one);
+  }
+  for (auto [extent, tile] :
+       {std::pair(p.rows, shape.blockRows()), std::pair(p.columns, shape.blockColumns())}) {
+    lbs.push_back(zero);
+    ubs.push_back(b.createOrFold<arith::CeilDivUIOp>(loc, extent, cst(b, tile)));
+    steps.push_back(one);
+  }
+  lbs.push_back(zero);
+  ubs.push_back(cst(b, kThreads));
+  steps.push_back(one);
+
+  OpOperand *x = roles.x, *y = roles.y;
+  Type xType = cast<MemRefType>(x->get().getType()).getElementType();
+  Type yType = cast<MemRefType>(y->get().getType()).getElementType();
+  OpOperand *output = op.getDpsInitOperand(0);
+  Value out = output->get();
+  Type accType = cast<MemRefType>(out.getType()).getElementType();
+  AffineMap outMap = op.getMatchingIndexingMap(output);
+  auto workgroup = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+  // Workgroup memory: [depth][block rows] of X and [depth][block columns] of Y.
+  auto xTileType = MemRefType::get({shape.depth, shape.blockRows()}, xType, AffineMap(), workgroup);
+  auto yTileType =
+      MemRefType::get({shape.depth, shape.blockColumns()}, yType, AffineMap(), workgroup);
+  // Lanes (threads 16 apart in a warp's numbering: the fastest) run along the output's
+  // innermost dim: stores of neighbouring lanes are neighbouring addresses.
+  bool lanesAlongRows = false;
+  if (auto last = dyn_cast<AffineDimExpr>(outMap.getResults().back()))
+    lanesAlongRows = llvm::is_contained(roles.m, last.getPosition());
+  bool xByK = reductionFastest(p, x, roles.m);
+  bool yByK = reductionFastest(p, y, roles.n);
+
+  auto loop = scf::ParallelOp::create(b, loc, lbs, ubs, steps);
+  loop->setAttr(tcc::kernel::KernelDialect::kBlockThreadsAttrName, b.getI64IntegerAttr(kThreads));
+  OpBuilder at = OpBuilder::atBlockTerminator(loop.getBody());
+  SmallVector<Value> inductions(loop.getInductionVars());
+  int64_t numBatch = roles.batch.size();
+  Value thread = inductions.back();
+  Value rowTile = inductions[numBatch], columnTile = inductions[numBatch + 1];
+  Value xTile = memref::AllocaOp::create(at, loc, xTileType);
+  Value yTile = memref::AllocaOp::create(at, loc, yTileType);
+  Value lane = arith::RemUIOp::create(at, loc, thread, cst(at, kSide));
+  Value group = arith::DivUIOp::create(at, loc, thread, cst(at, kSide));
+  Value rowLane = lanesAlongRows ? lane : group;
+  Value columnLane = lanesAlongRows ? group : lane;
+  Value firstRow = arith::MulIOp::create(at, loc, rowTile, cst(at, shape.blockRows()));
+  Value firstColumn = arith::MulIOp::create(at, loc, columnTile, cst(at, shape.blockColumns()));
+  Value lastRow = arith::SubIOp::create(at, loc, p.rows, one);
+  Value lastColumn = arith::SubIOp::create(at, loc, p.columns, one);
+  Value lastDepth = arith::SubIOp::create(at, loc, p.depth, one);
+
+  // The loop indices with the batch dims set (others 0 until set).
+  SmallVector<Value> base(numLoops, zero);
+  for (auto [i, d] : llvm::enumerate(roles.batch))
+    base[d] = inductions[i];
+
+  // This thread's rows and columns within the tile: runs of 4 neighbours (one 16-byte load
+  // of workgroup memory each), 16 threads' runs side by side, then the next run.
+  auto offsetsOf = [&](Value threadLane, int64_t count) {
+    SmallVector<Value> offsets;
+    Value start = arith::MulIOp::create(at, loc, threadLane, cst(at, kRun));
+    for (int64_t i = 0; i < count; ++i)
+      offsets.push_back(
+          arith::AddIOp::create(at, loc, start, cst(at, (i / kRun) * kSide * kRun + i % kRun)));
+    return offsets;
+  };
+  SmallVector<Value> rowOffsets = offsetsOf(rowLane, shape.rows);
+  SmallVector<Value> columnOffsets = offsetsOf(columnLane, shape.columns);
+  SmallVector<Value> rows, columns;
+  for (Value offset : rowOffsets)
+    rows.push_back(arith::AddIOp::create(at, loc, firstRow, offset));
+  for (Value offset : columnOffsets)
+    columns.push_back(arith::AddIOp::create(at, loc, firstColumn, offset));
+  // The loop indices of output (i, j), clamped into range (for loads; stores are guarded).
+  auto outputIvs = [&](OpBuilder &builder, Value row, Value column) {
+    SmallVector<Value> ivs = base;
+    unflatten(builder, loc, p, roles.m, row, ivs);
+    unflatten(builder, loc, p, roles.n, column, ivs);
+    return ivs;
+  };
+  SmallVector<Value> clampedRows, clampedColumns;
+  for (Value row : rows)
+    clampedRows.push_back(arith::MinUIOp::create(at, loc, row, lastRow));
+  for (Value column : columns)
+    clampedColumns.push_back(arith::MinUIOp::create(at, loc, column, lastColumn));
+
+  // The accumulators' start: the fill's value, else the output's.
+  SmallVector<Value> start;
+  for (int64_t i = 0; i < shape.rows; ++i)
+    for (int64_t j = 0; j < shape.columns; ++j) {
+      if (p.fusion.fill) {
+        start.push_back(linalg::FillOp(p.fusion.fill).getInputs()[0]);
+        continue;
+      }
+      SmallVector<Value> ivs = outputIvs(at, clampedRows[i], clampedColumns[j]);
+      start.push_back(
+          memref::LoadOp::create(at, loc, out, tcc::gpu::indicesOf(at, loc, outMap, ivs)));
+    }
+
+  // The elements of a reduction slice a thread stages: for input `x` (or `y`) and its r-th
+  // element, the place in the tile (step along the reduction, position along the rows or
+  // columns), neighbouring threads at neighbouring addresses of the input's innermost dim.
+  struct Staged {
+    OpOperand *input;
+    Value tile, first, last;
+    ArrayRef<int64_t> own;
+    int64_t width;
+    bool byK;
+  };
+  Staged staged[] = {{x, xTile, firstRow, lastRow, roles.m, shape.blockRows(), xByK},
+                     {y, yTile, firstColumn, lastColumn, roles.n, shape.blockColumns(), yByK}};
+  auto placeOf = [&](OpBuilder &builder, const Staged &in, int64_t r) {
+    Value element = arith::AddIOp::create(builder, loc, thread, cst(builder, kThreads * r));
+    Value depth = cst(builder, shape.depth), width = cst(builder, in.width);
+    if (in.byK)
+      return std::pair<Value, Value>(arith::RemUIOp::create(builder, loc, element, depth),
+                                     arith::DivUIOp::create(builder, loc, element, depth));
+    return std::pair<Value, Value>(arith::DivUIOp::create(builder, loc, element, width),
+                                   arith::RemUIOp::create(builder, loc, element, width));
+  };
+  // Loads this thread's elements of the reduction slice [from, from + depth) of X's block
+  // rows and Y's block columns; indices past the end read the last one instead (rows and
+  // columns are not stored, reduction steps not computed).
+  auto fetch = [&](OpBuilder &builder, Value from) {
+    SmallVector<Value> values;
+    for (const Staged &in : staged) {
+      AffineMap map = op.getMatchingIndexingMap(in.input);
+      for (int64_t r = 0; r < in.width * shape.depth / kThreads; ++r) {
+        auto [step, position] = placeOf(builder, in, r);
+        Value index = arith::MinUIOp::create(
+            builder, loc, arith::AddIOp::create(builder, loc, in.first, position), in.last);
+        Value reduced = arith::MinUIOp::create(
+            builder, loc, arith::AddIOp::create(builder, loc, from, step), lastDepth);
+        SmallVector<Value> ivs = base;
+        unflatten(builder, loc, p, in.own, index, ivs);
+        unflatten(builder, loc, p, roles.k, reduced, ivs);
+        values.push_back(memref::LoadOp::create(builder, loc, in.input->get(),
+                                                tcc::gpu::indicesOf(builder, loc, map, ivs)));
+      }
+    }
+    return values;
+  };
+  // Stores what `fetch` loaded into workgroup memory.
+  auto deposit = [&](OpBuilder &builder, ValueRange values) {
+    int64_t k = 0;
+    for (const Staged &in : staged)
+      for (int64_t r = 0; r < in.width * shape.depth / kThreads; ++r) {
+        auto [step, position] = placeOf(builder, in, r);
+        memref::StoreOp::create(builder, loc, values[k++], in.tile, ValueRange{step, position});
+      }
+  };
+  // One reduction step `s` of every accumulator, from workgroup memory.
+  BlockArgument xArg = op.getMatchingBlockArgument(x), yArg = op.getMatchingBlockArgument(y);
+  BlockArgument outArg = op.getMatchingBlockArgument(output);
+  auto compute = [&](OpBuilder &builder, Value s, ValueRange acc) {
+    SmallVector<Value> xs, ys, next;
+    for (Value offset : rowOffsets)
+      xs.push_back(memref::LoadOp::create(builder, loc, xTile, ValueRange{s, offset}));
+    for (Value offset : columnOffsets)
+      ys.push_back(memref::LoadOp::create(builder, loc, yTile, ValueRange{s, offset}));
+    for (int64_t i = 0; i < shape.rows; ++i)
+      for (int64_t j = 0; j < shape.columns; ++j) {
+        IRMapping mapping;
+        for (OpOperand *input : op.getDpsInputOperands())
+          if (!isa<MemRefType>(input->get().getType()))
+            mapping.map(op.getMatchingBlockArgument(input), input->get());
+        mapping.map(xArg, xs[i]);
+        mapping.map(yArg, ys[j]);
+        mapping.map(outArg, acc[i * shape.columns + j]);
+        next.push_back(tcc::gpu::cloneBody(builder, op, {}, mapping)[0]);
+      }
+    return next;
+  };
+
+  // Whole slices of `depth`, the reduction unrolled within each; the next slice is loaded
+  // into registers before the current one is computed, so that its latency overlaps the
+  // math (the last iteration loads a slice again, unused).
+  Value depthStep = cst(at, shape.depth);
+  Value whole = arith::MulIOp::create(at, loc, arith::DivUIOp::create(at, loc, p.depth, depthStep),
+                                      depthStep);
+  deposit(at, fetch(at, zero));
+  gpu::BarrierOp::create(at, loc);
+  auto main = scf::ForOp::create(at, loc, zero, whole, depthStep, start,
+                                 [&](OpBuilder &inner, Location, Value from, ValueRange acc) {
+                                   SmallVector<Value> next = fetch(
+                                       inner, arith::AddIOp::create(inner, loc, from, depthStep));
+                                   SmallVector<Value> values(acc.begin(), acc.end());
+                                   for (int64_t s = 0; s < shape.depth; ++s)
+                                     values = compute(inner, cst(inner, s), values);
+                                   gpu::BarrierOp::create(inner, loc);
+                                   deposit(inner, next);
+                                   gpu::BarrierOp::create(inner, loc);
+                                   scf::YieldOp::create(inner, loc, values);
+                                 });
+  // The rest of the reduction (shorter than `depth`): the slice the last iteration staged.
+  Value partial = arith::CmpIOp::create(at, loc, arith::CmpIPredicate::ult, whole, p.depth);
+  auto rest = scf::IfOp::create(at, loc, main.getResultTypes(), partial, /*withElseRegion=*/true);
+  {
+    OpBuilder then = OpBuilder::atBlockEnd(rest.thenBlock());
+    Value count = arith::SubIOp::create(then, loc, p.depth, whole);
+    auto steps = scf::ForOp::create(then, loc, zero, count, one, main.getResults(),
+                                    [&](OpBuilder &inner, Location, Value s, ValueRange acc) {
+                                      scf::YieldOp::create(inner, loc, compute(inner, s, acc));
+                                    });
+    scf::YieldOp::create(then, loc, steps.getResults());
+    OpBuilder otherwise = OpBuilder::atBlockEnd(rest.elseBlock());
+    scf::YieldOp::create(otherwise, loc, main.getResults());
+  }
+
+  // The stores: outputs past the end are computed (from clamped indices) and not stored.
+  for (int64_t i = 0; i < shape.rows; ++i)
+    for (int64_t j = 0; j < shape.columns; ++j) {
+      Value inRows = arith::CmpIOp::create(at, loc, arith::CmpIPredicate::ult, rows[i], p.rows);
+      Value inColumns =
+          arith::CmpIOp::create(at, loc, arith::CmpIPredicate::ult, columns[j], p.columns);
+      Value valid = arith::AndIOp::create(at, loc, inRows, inColumns);
+      auto store = scf::IfOp::create(at, loc, valid, /*withElseRegion=*/false);
+      OpBuilder inside = OpBuilder::atBlockTerminator(store.thenBlock());
+      SmallVector<Value> ivs = outputIvs(inside, rows[i], columns[j]);
+      Value value = rest.getResult(i * shape.columns + j);
+      if (p.fusion.epilogue) {
+        SmallVector<Value> parallelIvs;
+        for (auto [d, kind] : llvm::enumerate(op.getIteratorTypesArray()))
+          if (kind == utils::IteratorType::parallel)
+            parallelIvs.push_back(ivs[d]);
+        value = tcc::gpu::emitEpilogue(inside, loc, linalg::GenericOp(p.fusion.epilogue),
+                                       parallelIvs, value, out)[0];
+      }
+      memref::StoreOp::create(inside, loc, value, out,
+                              tcc::gpu::indicesOf(inside, loc, outMap, ivs));
+    }
+  (void)accType;
+}
+
+} // namespace
+
+Block *tcc::gpu::lowerBlockTiled(linalg::LinalgOp op, const Fusion &fusion) {
+  std::optional<Roles> roles = classify(op);
+  if (!roles)
+    return nullptr;
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  SmallVector<Range> ranges = op.createLoopRanges(b, loc);
+  for (Range &r : ranges)
+    if (getConstantIntValue(r.offset) != 0 || getConstantIntValue(r.stride) != 1)
+      return nullptr;
+  Problem p{op, fusion, *roles, {}, {}, {}, {}};
+  for (Range &r : ranges)
+    p.extents.push_back(getValueOrCreateConstantIndexOp(b, loc, r.size));
+  // Static sizes too small to stage: the plain loops.
+  auto below = [&](ArrayRef<int64_t> dims, int64_t minimum) {
+    int64_t known = 1;
+    for (int64_t d : dims)
+      if (std::optional<int64_t> e = getConstantIntValue(ranges[d].size))
+        known *= *e;
+      else
+        return false;
+    return known < minimum;
+  };
+  if (below(roles->k, kMinDepth) || below(roles->m, kSmall.blockRows() / 2) ||
+      below(roles->n, kSmall.blockColumns() / 2))
+    return nullptr;
+  p.rows = product(b, loc, p, roles->m);
+  p.columns = product(b, loc, p, roles->n);
+  p.depth = product(b, loc, p, roles->k);
+  Value batches = product(b, loc, p, roles->batch);
+  // Tiles of a shape: batches x ceil(rows / block rows) x ceil(columns / block columns).
+  auto tiles = [&](const TileShape &shape) {
+    Value r = b.createOrFold<arith::CeilDivUIOp>(
+        loc, p.rows, arith::ConstantIndexOp::create(b, loc, shape.blockRows()));
+    Value c = b.createOrFold<arith::CeilDivUIOp>(
+        loc, p.columns, arith::ConstantIndexOp::create(b, loc, shape.blockColumns()));
+    return b.createOrFold<arith::MulIOp>(loc, batches, b.createOrFold<arith::MulIOp>(loc, r, c));
+  };
+  auto atLeast = [&](Value v, int64_t n) {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, v,
+                                 arith::ConstantIndexOp::create(b, loc, n));
+  };
+  Value deep = atLeast(p.depth, kMinDepth);
+  Value wide = arith::AndIOp::create(b, loc, atLeast(p.rows, kSmall.blockRows() / 2),
+                                     atLeast(p.columns, kSmall.blockColumns() / 2));
+  Value tileable = arith::AndIOp::create(b, loc, deep, wide);
+  Value large = arith::AndIOp::create(
+      b, loc, tileable,
+      arith::AndIOp::create(b, loc,
+                            arith::AndIOp::create(b, loc, atLeast(p.rows, kLarge.blockRows()),
+                                                  atLeast(p.columns, kLarge.blockColumns())),
+                            atLeast(tiles(kLarge), kMinLargeTiles)));
+  Value small = arith::AndIOp::create(b, loc, tileable, atLeast(tiles(kSmall), kMinSmallTiles));
+  auto chooseLarge = scf::IfOp::create(b, loc, large, /*withElseRegion=*/true);
+  {
+    OpBuilder then = OpBuilder::atBlockTerminator(chooseLarge.thenBlock());
+    emitTiles(then, loc, p, kLarge);
+  }
+  OpBuilder otherwise = OpBuilder::atBlockTerminator(chooseLarge.elseBlock());
+  auto chooseSmall = scf::IfOp::create(otherwise, loc, small, /*withElseRegion=*/true);
+  {
+    OpBuilder then = OpBuilder::atBlockTerminator(chooseSmall.thenBlock());
+    emitTiles(then, loc, p, kSmall);
+  }
+  return chooseSmall.elseBlock();
+}
