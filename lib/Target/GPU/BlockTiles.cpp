@@ -46,13 +46,18 @@ struct TileShape {
   int64_t blockColumns() const { return kSide * columns; }
 };
 
-/// 128 x 128 outputs a block, 64 a thread (4 workgroup loads per 16 multiply-adds): for
-/// problems with enough tiles to fill the GPU once (an H200 has 132 SMs).
-constexpr TileShape kLarge{8, 8, 8};
-constexpr int64_t kMinLargeTiles = 132;
-/// 64 x 64 outputs a block, 16 a thread: for smaller problems with at least 32 tiles.
-constexpr TileShape kSmall{4, 4, 16};
-constexpr int64_t kMinSmallTiles = 32;
+/// The shapes, tried in order: the first whose tile fits the problem (all of it; half of it
+/// for the last) and which gives at least `minTiles` tiles is taken, else the plain loops.
+/// 128 x 128 outputs a block, 64 a thread (4 workgroup loads per 64 multiply-adds), when
+/// there are enough tiles to give each SM one (an H200 has 132); 128 x 64 (a matmul to 256
+/// columns over 4096 rows: 128 tiles of 128 x 128, 256 of these); 64 x 64, 16 a thread, for
+/// smaller problems.
+struct TileChoice {
+  TileShape shape;
+  int64_t minTiles;
+};
+constexpr TileChoice kChoices[] = {{{8, 8, 8}, 132}, {{8, 4, 8}, 132}, {{4, 4, 16}, 32}};
+constexpr TileShape kSmallest = kChoices[std::size(kChoices) - 1].shape;
 /// Reductions shorter than this stay one output per thread (nothing to stage).
 constexpr int64_t kMinDepth = 16;
 
@@ -425,8 +430,8 @@ Block *tcc::gpu::lowerBlockTiled(linalg::LinalgOp op, const Fusion &fusion) {
         return false;
     return known < minimum;
   };
-  if (below(roles->k, kMinDepth) || below(roles->m, kSmall.blockRows() / 2) ||
-      below(roles->n, kSmall.blockColumns() / 2))
+  if (below(roles->k, kMinDepth) || below(roles->m, kSmallest.blockRows() / 2) ||
+      below(roles->n, kSmallest.blockColumns() / 2))
     return nullptr;
   p.rows = product(b, loc, p, roles->m);
   p.columns = product(b, loc, p, roles->n);
@@ -445,26 +450,20 @@ Block *tcc::gpu::lowerBlockTiled(linalg::LinalgOp op, const Fusion &fusion) {
                                  arith::ConstantIndexOp::create(b, loc, n));
   };
   Value deep = atLeast(p.depth, kMinDepth);
-  Value wide = arith::AndIOp::create(b, loc, atLeast(p.rows, kSmall.blockRows() / 2),
-                                     atLeast(p.columns, kSmall.blockColumns() / 2));
-  Value tileable = arith::AndIOp::create(b, loc, deep, wide);
-  Value large = arith::AndIOp::create(
-      b, loc, tileable,
-      arith::AndIOp::create(b, loc,
-                            arith::AndIOp::create(b, loc, atLeast(p.rows, kLarge.blockRows()),
-                                                  atLeast(p.columns, kLarge.blockColumns())),
-                            atLeast(tiles(kLarge), kMinLargeTiles)));
-  Value small = arith::AndIOp::create(b, loc, tileable, atLeast(tiles(kSmall), kMinSmallTiles));
-  auto chooseLarge = scf::IfOp::create(b, loc, large, /*withElseRegion=*/true);
-  {
-    OpBuilder then = OpBuilder::atBlockTerminator(chooseLarge.thenBlock());
-    emitTiles(then, loc, p, kLarge);
+  OpBuilder::InsertionGuard guard(b);
+  for (auto [i, choice] : llvm::enumerate(kChoices)) {
+    const TileShape &shape = choice.shape;
+    bool last = i + 1 == std::size(kChoices);
+    int64_t minRows = last ? shape.blockRows() / 2 : shape.blockRows();
+    int64_t minColumns = last ? shape.blockColumns() / 2 : shape.blockColumns();
+    Value fits = arith::AndIOp::create(
+        b, loc,
+        arith::AndIOp::create(b, loc, atLeast(p.rows, minRows), atLeast(p.columns, minColumns)),
+        arith::AndIOp::create(b, loc, deep, atLeast(tiles(shape), choice.minTiles)));
+    auto choose = scf::IfOp::create(b, loc, fits, /*withElseRegion=*/true);
+    OpBuilder then = OpBuilder::atBlockTerminator(choose.thenBlock());
+    emitTiles(then, loc, p, shape);
+    b.setInsertionPoint(choose.elseBlock()->getTerminator());
   }
-  OpBuilder otherwise = OpBuilder::atBlockTerminator(chooseLarge.elseBlock());
-  auto chooseSmall = scf::IfOp::create(otherwise, loc, small, /*withElseRegion=*/true);
-  {
-    OpBuilder then = OpBuilder::atBlockTerminator(chooseSmall.thenBlock());
-    emitTiles(then, loc, p, kSmall);
-  }
-  return chooseSmall.elseBlock();
+  return b.getInsertionBlock();
 }

@@ -1,9 +1,10 @@
 // RUN: tcc-opt %s --split-input-file --tcc-gpu-linalg-to-loops --canonicalize --cse | FileCheck %s
 
-// A matmul with enough outputs becomes block tiles staged through workgroup memory, chosen
-// on the host by size: 128 x 128 outputs a block (8 x 8 a thread, the reduction 8 at a
-// time) when there are at least 132 such tiles, else 64 x 64 (4 x 4, 16 at a time) when
-// there are at least 32, else the one-output-per-thread loops. Each block: 256 threads
+// A matmul with enough outputs becomes block tiles staged through workgroup memory, their
+// shape chosen on the host by size: 128 x 128 outputs a block (8 x 8 a thread, the
+// reduction 8 at a time) when there are at least 132 such tiles, else 128 x 64 (8 x 4) when
+// there are at least 132 of those, else 64 x 64 (4 x 4, 16 at a time) when there are at
+// least 32, else the one-output-per-thread loops. Each block: 256 threads
 // (kernel.block_threads), the first slice of A's rows and B's columns copied into
 // workgroup memory, a barrier, then per slice the next one loaded into registers, 8
 // unrolled steps of 64 multiply-adds from workgroup memory, a barrier, the next slice
@@ -16,8 +17,6 @@
 // CHECK: %[[ROW_TILES:.*]] = arith.ceildivui %[[M]], %c128
 // CHECK: %[[TILES:.*]] = arith.muli %[[ROW_TILES]], %c6
 // CHECK: arith.cmpi uge, %[[TILES]], %c132
-// CHECK: %[[SMALL_TILES:.*]] = arith.muli %{{.*}}, %c12
-// CHECK: arith.cmpi uge, %[[SMALL_TILES]], %c32
 // CHECK: scf.if
 // CHECK: scf.parallel (%[[RT:.*]], %[[CT:.*]], %[[T:.*]]) = (%c0, %c0, %c0) to (%[[ROW_TILES]], %c6, %c256)
 // CHECK: %[[XTILE:.*]] = memref.alloca() : memref<8x128xf32, #gpu.address_space<workgroup>>
@@ -46,7 +45,17 @@
 // CHECK: memref.store %[[RELU]], %arg2
 // CHECK: } {kernel.block_threads = 256 : i64}
 // CHECK: } else {
-// CHECK: scf.parallel ({{.*}}) to ({{.*}}, %c12, %c256)
+// CHECK: %[[MEDIUM_TILES:.*]] = arith.muli %[[ROW_TILES]], %c12
+// CHECK: arith.cmpi uge, %[[MEDIUM_TILES]], %c132
+// CHECK: scf.parallel ({{.*}}) to (%[[ROW_TILES]], %c12, %c256)
+// CHECK: memref.alloca() : memref<8x128xf32, #gpu.address_space<workgroup>>
+// CHECK: memref.alloca() : memref<8x64xf32, #gpu.address_space<workgroup>>
+// CHECK: } {kernel.block_threads = 256 : i64}
+// CHECK: } else {
+// CHECK: %[[SMALL_ROW_TILES:.*]] = arith.ceildivui %[[M]], %c64
+// CHECK: %[[SMALL_TILES:.*]] = arith.muli %[[SMALL_ROW_TILES]], %c12
+// CHECK: arith.cmpi uge, %[[SMALL_TILES]], %c32
+// CHECK: scf.parallel ({{.*}}) to (%[[SMALL_ROW_TILES]], %c12, %c256)
 // CHECK: memref.alloca() : memref<16x64xf32, #gpu.address_space<workgroup>>
 // CHECK: } {kernel.block_threads = 256 : i64}
 // CHECK: } else {
