@@ -42,6 +42,9 @@ constexpr int64_t kRun = 4;
 /// (16 rows) x depth / 256 elements of X and as many of Y per step.
 struct TileShape {
   int64_t rows, columns, depth;
+  /// Workgroup buffers: 2 to store the next slice while the current one is computed (one
+  /// barrier a slice), 1 to wait for every thread before storing (two barriers a slice).
+  int64_t buffers;
   int64_t blockRows() const { return kSide * rows; }
   int64_t blockColumns() const { return kSide * columns; }
 };
@@ -56,7 +59,10 @@ struct TileChoice {
   TileShape shape;
   int64_t minTiles;
 };
-constexpr TileChoice kChoices[] = {{{8, 8, 8}, 132}, {{8, 4, 8}, 132}, {{4, 4, 16}, 32}};
+/// Measured on the H200 (gpt2, batch 32): two buffers took the 128 x 128 tiles of a
+/// 4096 x 768 x 256 matmul from 79 to 67 us, but the 64 x 64 tiles of 4096 x 256 x 1024
+/// from 105 to 127 us.
+constexpr TileChoice kChoices[] = {{{8, 8, 8, 2}, 132}, {{8, 4, 8, 2}, 132}, {{4, 4, 16, 1}, 32}};
 constexpr TileShape kSmallest = kChoices[std::size(kChoices) - 1].shape;
 /// Reductions shorter than this stay one output per thread (nothing to stage).
 constexpr int64_t kMinDepth = 16;
@@ -191,10 +197,13 @@ void emitTiles(OpBuilder &b, Location loc, const Problem &p, const TileShape &sh
   Type accType = cast<MemRefType>(out.getType()).getElementType();
   AffineMap outMap = op.getMatchingIndexingMap(output);
   auto workgroup = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
-  // Workgroup memory: [depth][block rows] of X and [depth][block columns] of Y.
-  auto xTileType = MemRefType::get({shape.depth, shape.blockRows()}, xType, AffineMap(), workgroup);
-  auto yTileType =
-      MemRefType::get({shape.depth, shape.blockColumns()}, yType, AffineMap(), workgroup);
+  // Workgroup memory, one or two buffers (with two, one is computed from while the next
+  // slice is stored into the other): [buffers][depth][block rows] of X and
+  // [buffers][depth][block columns] of Y.
+  auto xTileType = MemRefType::get({shape.buffers, shape.depth, shape.blockRows()}, xType,
+                                   AffineMap(), workgroup);
+  auto yTileType = MemRefType::get({shape.buffers, shape.depth, shape.blockColumns()}, yType,
+                                   AffineMap(), workgroup);
   // Lanes (threads 16 apart in a warp's numbering: the fastest) run along the output's
   // innermost dim: stores of neighbouring lanes are neighbouring addresses.
   bool lanesAlongRows = false;
@@ -313,24 +322,25 @@ void emitTiles(OpBuilder &b, Location loc, const Problem &p, const TileShape &sh
     }
     return values;
   };
-  // Stores what `fetch` loaded into workgroup memory.
-  auto deposit = [&](OpBuilder &builder, ValueRange values) {
+  // Stores what `fetch` loaded into workgroup buffer `buffer`.
+  auto deposit = [&](OpBuilder &builder, Value buffer, ValueRange values) {
     int64_t k = 0;
     for (const Staged &in : staged)
       for (int64_t r = 0; r < in.width * shape.depth / kThreads; ++r) {
         auto [step, position] = placeOf(builder, in, r);
-        memref::StoreOp::create(builder, loc, values[k++], in.tile, ValueRange{step, position});
+        memref::StoreOp::create(builder, loc, values[k++], in.tile,
+                                ValueRange{buffer, step, position});
       }
   };
-  // One reduction step `s` of every accumulator, from workgroup memory.
+  // One reduction step `s` of every accumulator, from workgroup buffer `buffer`.
   BlockArgument xArg = op.getMatchingBlockArgument(x), yArg = op.getMatchingBlockArgument(y);
   BlockArgument outArg = op.getMatchingBlockArgument(output);
-  auto compute = [&](OpBuilder &builder, Value s, ValueRange acc) {
+  auto compute = [&](OpBuilder &builder, Value buffer, Value s, ValueRange acc) {
     SmallVector<Value> xs, ys, next;
     for (Value offset : rowOffsets)
-      xs.push_back(memref::LoadOp::create(builder, loc, xTile, ValueRange{s, offset}));
+      xs.push_back(memref::LoadOp::create(builder, loc, xTile, ValueRange{buffer, s, offset}));
     for (Value offset : columnOffsets)
-      ys.push_back(memref::LoadOp::create(builder, loc, yTile, ValueRange{s, offset}));
+      ys.push_back(memref::LoadOp::create(builder, loc, yTile, ValueRange{buffer, s, offset}));
     for (int64_t i = 0; i < shape.rows; ++i)
       for (int64_t j = 0; j < shape.columns; ++j) {
         IRMapping mapping;
@@ -347,34 +357,49 @@ void emitTiles(OpBuilder &b, Location loc, const Problem &p, const TileShape &sh
 
   // Whole slices of `depth`, the reduction unrolled within each; the next slice is loaded
   // into registers before the current one is computed, so that its latency overlaps the
-  // math (the last iteration loads a slice again, unused).
+  // math, and stored into the other buffer after it (the last iteration loads and stores
+  // the rest of the reduction, or a slice again, unused).
   Value depthStep = cst(at, shape.depth);
   Value whole = arith::MulIOp::create(at, loc, arith::DivUIOp::create(at, loc, p.depth, depthStep),
                                       depthStep);
-  deposit(at, fetch(at, zero));
+  // Slice `from` is in buffer (from / depth) mod 2 (with two). One barrier a slice: the
+  // buffer stored into in iteration i is the one computed from in iteration i - 1, which
+  // every thread has finished once it passed the barrier ending i - 1.
+  auto bufferOf = [&](OpBuilder &builder, Value from) -> Value {
+    if (shape.buffers == 1)
+      return cst(builder, 0);
+    return arith::RemUIOp::create(
+        builder, loc, arith::DivUIOp::create(builder, loc, from, depthStep), cst(builder, 2));
+  };
+  deposit(at, zero, fetch(at, zero));
   gpu::BarrierOp::create(at, loc);
-  auto main = scf::ForOp::create(at, loc, zero, whole, depthStep, start,
-                                 [&](OpBuilder &inner, Location, Value from, ValueRange acc) {
-                                   SmallVector<Value> next = fetch(
-                                       inner, arith::AddIOp::create(inner, loc, from, depthStep));
-                                   SmallVector<Value> values(acc.begin(), acc.end());
-                                   for (int64_t s = 0; s < shape.depth; ++s)
-                                     values = compute(inner, cst(inner, s), values);
-                                   gpu::BarrierOp::create(inner, loc);
-                                   deposit(inner, next);
-                                   gpu::BarrierOp::create(inner, loc);
-                                   scf::YieldOp::create(inner, loc, values);
-                                 });
+  auto main =
+      scf::ForOp::create(at, loc, zero, whole, depthStep, start,
+                         [&](OpBuilder &inner, Location, Value from, ValueRange acc) {
+                           Value following = arith::AddIOp::create(inner, loc, from, depthStep);
+                           SmallVector<Value> next = fetch(inner, following);
+                           Value buffer = bufferOf(inner, from);
+                           SmallVector<Value> values(acc.begin(), acc.end());
+                           for (int64_t s = 0; s < shape.depth; ++s)
+                             values = compute(inner, buffer, cst(inner, s), values);
+                           if (shape.buffers == 1) // every thread done with the buffer first
+                             gpu::BarrierOp::create(inner, loc);
+                           deposit(inner, bufferOf(inner, following), next);
+                           gpu::BarrierOp::create(inner, loc);
+                           scf::YieldOp::create(inner, loc, values);
+                         });
   // The rest of the reduction (shorter than `depth`): the slice the last iteration staged.
   Value partial = arith::CmpIOp::create(at, loc, arith::CmpIPredicate::ult, whole, p.depth);
   auto rest = scf::IfOp::create(at, loc, main.getResultTypes(), partial, /*withElseRegion=*/true);
   {
     OpBuilder then = OpBuilder::atBlockEnd(rest.thenBlock());
     Value count = arith::SubIOp::create(then, loc, p.depth, whole);
-    auto steps = scf::ForOp::create(then, loc, zero, count, one, main.getResults(),
-                                    [&](OpBuilder &inner, Location, Value s, ValueRange acc) {
-                                      scf::YieldOp::create(inner, loc, compute(inner, s, acc));
-                                    });
+    Value buffer = bufferOf(then, whole);
+    auto steps =
+        scf::ForOp::create(then, loc, zero, count, one, main.getResults(),
+                           [&](OpBuilder &inner, Location, Value s, ValueRange acc) {
+                             scf::YieldOp::create(inner, loc, compute(inner, buffer, s, acc));
+                           });
     scf::YieldOp::create(then, loc, steps.getResults());
     OpBuilder otherwise = OpBuilder::atBlockEnd(rest.elseBlock());
     scf::YieldOp::create(otherwise, loc, main.getResults());

@@ -6,9 +6,10 @@
 // there are at least 132 of those, else 64 x 64 (4 x 4, 16 at a time) when there are at
 // least 32, else the one-output-per-thread loops. Each block: 256 threads
 // (kernel.block_threads), the first slice of A's rows and B's columns copied into
-// workgroup memory, a barrier, then per slice the next one loaded into registers, 8
-// unrolled steps of 64 multiply-adds from workgroup memory, a barrier, the next slice
-// stored, a barrier; the fill starts the accumulators, the epilogue (bias, ReLU) runs on
+// workgroup buffer 0, a barrier, then per slice the next one loaded into registers, 8
+// unrolled steps of 64 multiply-adds from the slice's buffer, the next slice stored into
+// the other buffer, one barrier (the 64 x 64 shape has one buffer, and a barrier before
+// storing too); the fill starts the accumulators, the epilogue (bias, ReLU) runs on
 // them, and outputs past the rows' end are not stored. (256 is a whole number of slices:
 // the branch for the rest of the reduction folds away.)
 // CHECK-LABEL: func.func @matmul_bias_relu
@@ -19,8 +20,8 @@
 // CHECK: arith.cmpi uge, %[[TILES]], %c132
 // CHECK: scf.if
 // CHECK: scf.parallel (%[[RT:.*]], %[[CT:.*]], %[[T:.*]]) = (%c0, %c0, %c0) to (%[[ROW_TILES]], %c6, %c256)
-// CHECK: %[[XTILE:.*]] = memref.alloca() : memref<8x128xf32, #gpu.address_space<workgroup>>
-// CHECK: %[[YTILE:.*]] = memref.alloca() : memref<8x128xf32, #gpu.address_space<workgroup>>
+// CHECK: %[[XTILE:.*]] = memref.alloca() : memref<2x8x128xf32, #gpu.address_space<workgroup>>
+// CHECK: %[[YTILE:.*]] = memref.alloca() : memref<2x8x128xf32, #gpu.address_space<workgroup>>
 // CHECK-COUNT-4: memref.load %arg0
 // CHECK-COUNT-4: memref.load %arg1
 // CHECK-COUNT-4: memref.store %{{.*}}, %[[XTILE]]
@@ -29,13 +30,16 @@
 // CHECK: %[[SUMS:.*]]:64 = scf.for %{{.*}} = %c0 to %c256 step %c8 iter_args(%{{.*}} = %[[ZERO]],
 // CHECK-COUNT-4: memref.load %arg0
 // CHECK-COUNT-4: memref.load %arg1
-// CHECK-COUNT-8: memref.load %[[XTILE]][%c0,
-// CHECK-COUNT-8: memref.load %[[YTILE]][%c0,
+// CHECK: %[[BUFFER:.*]] = arith.remui %{{.*}}, %c2
+// CHECK-COUNT-8: memref.load %[[XTILE]][%[[BUFFER]], %c0,
+// CHECK-COUNT-8: memref.load %[[YTILE]][%[[BUFFER]], %c0,
 // CHECK-COUNT-64: arith.addf
-// CHECK: memref.load %[[XTILE]][%c7,
+// CHECK: memref.load %[[XTILE]][%[[BUFFER]], %c7,
+// CHECK-NOT: gpu.barrier
+// CHECK: %[[NEXT:.*]] = arith.remui %{{.*}}, %c2
+// CHECK-COUNT-4: memref.store %{{.*}}, %[[XTILE]][%[[NEXT]],
 // CHECK: gpu.barrier
-// CHECK-COUNT-4: memref.store %{{.*}}, %[[XTILE]]
-// CHECK: gpu.barrier
+// CHECK-NOT: gpu.barrier
 // CHECK: scf.yield
 // CHECK-NOT: scf.if %{{.*}} -> (f32,
 // CHECK: scf.if
@@ -48,15 +52,15 @@
 // CHECK: %[[MEDIUM_TILES:.*]] = arith.muli %[[ROW_TILES]], %c12
 // CHECK: arith.cmpi uge, %[[MEDIUM_TILES]], %c132
 // CHECK: scf.parallel ({{.*}}) to (%[[ROW_TILES]], %c12, %c256)
-// CHECK: memref.alloca() : memref<8x128xf32, #gpu.address_space<workgroup>>
-// CHECK: memref.alloca() : memref<8x64xf32, #gpu.address_space<workgroup>>
+// CHECK: memref.alloca() : memref<2x8x128xf32, #gpu.address_space<workgroup>>
+// CHECK: memref.alloca() : memref<2x8x64xf32, #gpu.address_space<workgroup>>
 // CHECK: } {kernel.block_threads = 256 : i64}
 // CHECK: } else {
 // CHECK: %[[SMALL_ROW_TILES:.*]] = arith.ceildivui %[[M]], %c64
 // CHECK: %[[SMALL_TILES:.*]] = arith.muli %[[SMALL_ROW_TILES]], %c12
 // CHECK: arith.cmpi uge, %[[SMALL_TILES]], %c32
 // CHECK: scf.parallel ({{.*}}) to (%[[SMALL_ROW_TILES]], %c12, %c256)
-// CHECK: memref.alloca() : memref<16x64xf32, #gpu.address_space<workgroup>>
+// CHECK: memref.alloca() : memref<1x16x64xf32, #gpu.address_space<workgroup>>
 // CHECK: } {kernel.block_threads = 256 : i64}
 // CHECK: } else {
 // CHECK: scf.parallel
@@ -88,7 +92,7 @@ func.func @matmul_bias_relu(%a: memref<?x256xf32>, %b: memref<256x768xf32>, %c: 
 // a rest of 11 (the loop of one whole slice and the branch to the rest fold away).
 // CHECK-LABEL: func.func @conv
 // CHECK: scf.parallel (%{{.*}}, %{{.*}}, %[[T:.*]]) = (%c0, %c0, %c0) to (%{{.*}}, %c2, %c256)
-// CHECK: memref.alloca() : memref<16x64xf32, #gpu.address_space<workgroup>>
+// CHECK: memref.alloca() : memref<1x16x64xf32, #gpu.address_space<workgroup>>
 // CHECK: %[[LANE:.*]] = arith.remui %[[T]], %c16
 // CHECK: %[[ROW_START:.*]] = arith.muli %[[LANE]], %c4
 // CHECK-DAG: arith.remui %{{.*}}, %c30
@@ -100,6 +104,7 @@ func.func @matmul_bias_relu(%a: memref<?x256xf32>, %b: memref<256x768xf32>, %c: 
 // CHECK-COUNT-256: arith.addf
 // CHECK: gpu.barrier
 // CHECK: scf.for %{{.*}} = %c0 to %c11 step %c1
+// CHECK: memref.load %{{.*}}[%c0, %{{.*}}, %{{.*}}] : memref<1x16x64xf32
 // CHECK: } {kernel.block_threads = 256 : i64}
 #in = affine_map<(n, f, oh, ow, c, kh, kw) -> (n, c, oh + kh, ow + kw)>
 #filter = affine_map<(n, f, oh, ow, c, kh, kw) -> (f, c, kh, kw)>
