@@ -55,6 +55,14 @@ FailureOr<std::unique_ptr<tcc::Target>> tcc::createTarget(llvm::StringRef spec, 
   return failure();
 }
 
+LogicalResult tcc::Target::setPrecision(llvm::StringRef precision, std::string &error) {
+  if (precision == "fp32")
+    return success();
+  error = "--precision=" + precision.str() + " is not supported by the " + getName().str() +
+          " target; it computes in fp32 (tf32 and bf16: --target nvidia)";
+  return failure();
+}
+
 void tcc::registerTargetPasses() {
   registerCpuTarget();
   registerNvidiaTarget();

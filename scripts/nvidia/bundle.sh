@@ -6,7 +6,9 @@
 # which of them, default all four; CORPUS_MODELS likewise for ../shared/corpus: the device
 # tool carries 64 MiB a call, the repository included), their torch
 # definitions in torch_models.py: run_bundle.py times torch eager and torch.compile on them);
-# CONFORMANCE: a tcc-conformance --export folder (its log beside it as DIR.log), packed as
+# BF16_MODELS: which exports to compile also with --precision=bf16 (NAME_bf16, timed against
+# torch under bf16 autocast); MATMUL_PRECISIONS (default "tf32 bf16"): matmul_bench.py's
+# tensor-core rows. CONFORMANCE: a tcc-conformance --export folder (its log beside it as DIR.log), packed as
 # conformance.tar.xz for run_conformance.py.
 # Then run it on the GPU machine in one call (device tool: carry .bundle):
 #   python3 .bundle/run_bundle.py .bundle --out $OUT/results.json
@@ -22,14 +24,16 @@ cp -L "$ROOT/build/lib/libtcc_runtime.so" "$OUTDIR/lib/"
 cp "$ROOT/scripts/nvidia/run_bundle.py" "$ROOT/scripts/nvidia/tcc_runtime.py" "$OUTDIR/"
 
 entries=()
-# add NAME ONNX DIR_OF_NPY [TORCH_NAME]: compiles the model and copies input_*.npy and
-# output_*.npy.
+# add NAME ONNX DIR_OF_NPY [TORCH_NAME [PRECISION]]: compiles the model (with --precision
+# PRECISION, default fp32) and copies input_*.npy and output_*.npy (fp32 references: a bf16
+# model's rel L2 is its error against fp32).
 add() {
-  local name=$1 onnx=$2 data=$3 torch=${4:-}
+  local name=$1 onnx=$2 data=$3 torch=${4:-} precision=${5:-fp32}
   local dir=$OUTDIR/models/$name
   mkdir -p "$dir"
   local start=$(date +%s.%N)
-  if ! "$TCC" "$onnx" --target "nvidia:$ARCH" -o "$dir/model.so" 2>"$dir/compile.log"; then
+  if ! "$TCC" "$onnx" --target "nvidia:$ARCH" --precision "$precision" -o "$dir/model.so" \
+      2>"$dir/compile.log"; then
     echo "$name: compile failed: $(head -c 300 "$dir/compile.log")" >&2
     rm -rf "$dir"
     return
@@ -39,7 +43,7 @@ add() {
   local inputs refs
   inputs=$(cd "$dir" && ls input_*.npy | sort -V | sed 's/.*/"&"/' | paste -sd,)
   refs=$(cd "$dir" && ls output_*.npy | sort -V | sed 's/.*/"&"/' | paste -sd,)
-  entries+=("{\"name\": \"$name\", \"dir\": \"models/$name\", \"so\": \"model.so\", \"inputs\": [$inputs], \"refs\": [$refs], \"compile_s\": $seconds, \"torch\": \"$torch\"}")
+  entries+=("{\"name\": \"$name\", \"dir\": \"models/$name\", \"so\": \"model.so\", \"inputs\": [$inputs], \"refs\": [$refs], \"compile_s\": $seconds, \"torch\": \"$torch\", \"precision\": \"$precision\"}")
   echo "$name: compiled in ${seconds}s"
 }
 
@@ -52,9 +56,19 @@ done
 mkdir -p "$OUTDIR/models/matmul_4096"
 "$TCC" "$ROOT/scripts/nvidia/matmul_4096.onnxtxt" --target "nvidia:$ARCH" \
   -o "$OUTDIR/models/matmul_4096/model.so"
+for precision in ${MATMUL_PRECISIONS-tf32 bf16}; do
+  mkdir -p "$OUTDIR/models/matmul_4096_$precision"
+  "$TCC" "$ROOT/scripts/nvidia/matmul_4096.onnxtxt" --target "nvidia:$ARCH" \
+    --precision "$precision" -o "$OUTDIR/models/matmul_4096_$precision/model.so"
+done
 if [ -n "${EXPORTS:-}" ]; then
   for m in ${EXPORT_MODELS:-gpt2 llama vit bert}; do
     [ -f "$EXPORTS/$m/model.onnx" ] && add "$m" "$EXPORTS/$m/model.onnx" "$EXPORTS/$m" "$m"
+  done
+  # BF16_MODELS: exports also compiled with --precision=bf16, as NAME_bf16.
+  for m in ${BF16_MODELS:-}; do
+    [ -f "$EXPORTS/$m/model.onnx" ] &&
+      add "${m}_bf16" "$EXPORTS/$m/model.onnx" "$EXPORTS/$m" "$m" bf16
   done
 fi
 if [ -n "${CONFORMANCE:-}" ]; then

@@ -1,6 +1,6 @@
 """A 4096^3 matrix product: tcc's fp32 kernel (compiled from matmul_4096.onnxtxt) against
 torch.mm in fp32 (TF32 off), TF32 and bf16, in TFLOP/s (2 * 4096^3 / median time), on the GPU
-machine. tcc has no bf16 or tensor-core path yet: its row is fp32 on CUDA cores.
+machine; tcc's tf32 and bf16 rows are the same model compiled with --precision (tensor cores).
 usage: python3 matmul_bench.py BUNDLE"""
 import os
 import sys
@@ -31,6 +31,17 @@ def main():
     torch.backends.cuda.matmul.allow_tf32 = False
     expected = torch.mm(a.double(), b.double())
     rows = [("tcc fp32 (CUDA cores)", timed(session.run, 10, 2), rel_l2(y.cpu().numpy(), expected.cpu().numpy()))]
+    # The same product compiled with --precision=tf32 / bf16 (tensor cores), when bundled.
+    for precision in ("tf32", "bf16"):
+        path = os.path.join(bundle, "models", "matmul_4096_" + precision, "model.so")
+        if not os.path.exists(path):
+            continue
+        other = tcc_runtime.Session(rt, path)
+        other.prepare([a, b], [y])
+        other.run()
+        rows.append(("tcc %s (tensor cores)" % precision, timed(other.run, 10, 2),
+                     rel_l2(y.cpu().numpy(), expected.cpu().numpy())))
+        other.close()
     rows.append(("torch.mm fp32 (TF32 off)", timed(lambda: torch.mm(a, b), 10, 2),
                  rel_l2(torch.mm(a, b).cpu().numpy(), expected.cpu().numpy())))
     torch.backends.cuda.matmul.allow_tf32 = True

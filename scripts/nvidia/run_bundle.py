@@ -103,8 +103,12 @@ def run_torch_comparison(rt, bundle, entry, batches, runs, compile_torch):
             row = {"model": entry["name"], "batch": batch}
             (x,) = make_inputs(batch)
             x = x.cuda()
-            with torch.no_grad():
-                expected = model(x)
+            # A model compiled with --precision=bf16 is compared with torch under bf16
+            # autocast (matmuls in bf16, fp32 where autocast keeps it), fp32 ones in fp32.
+            bf16 = entry.get("precision") == "bf16"
+            autocast = torch.autocast("cuda", dtype=torch.bfloat16, enabled=bf16)
+            with torch.no_grad(), autocast:
+                expected = model(x).float()
                 row["eager_ms"] = timed(lambda: model(x), runs)
                 if compile_torch:
                     if compiled is None:
@@ -159,6 +163,9 @@ def main():
             command += ["--input", os.path.join(folder, f)]
         for f in entry["refs"]:
             command += ["--compare", os.path.join(folder, f)]
+        if entry.get("precision", "fp32") != "fp32":
+            # Compared with fp32 references: bf16 inputs round at 2^-9 relative.
+            command += ["--rtol", "5e-2", "--atol", "5e-2"]
         result = subprocess.run(command, capture_output=True, text=True)
         row["tcc_run"] = "ok" if result.returncode == 0 else \
             ("rc=%d %s" % (result.returncode, (result.stdout + result.stderr)[-200:]))

@@ -47,6 +47,7 @@ struct Options {
   bool printIrAfterAll = false;
   std::string target = "host";
   std::string cpu;
+  std::string precision = "fp32";
   bool check = false;
   bool listOps = false;
   std::string format = "text";
@@ -167,6 +168,10 @@ int compile(const Options &options) {
     llvm::errs() << "tcc: error: " << error << "\n";
     return kExitUsageError;
   }
+  if (mlir::failed((*target)->setPrecision(options.precision, error))) {
+    llvm::errs() << "tcc: error: " << error << "\n";
+    return kExitUsageError;
+  }
   compileOptions.target = std::move(*target);
   bool binary = compileOptions.emit == tcc::EmitKind::Obj || compileOptions.emit == tcc::EmitKind::So;
   if (binary && options.output.empty() && !options.check) {
@@ -244,6 +249,10 @@ int main(int argc, char **argv) {
   app.add_option("--cpu", options.cpu,
                  "the CPU to tune for and require: default the portable baseline (x86-64-v3), "
                  "native, or a CPU name (znver4, neoverse-v2, ...)");
+  app.add_option("--precision", options.precision,
+                 "the inputs of float32 matrix products and convolutions: fp32 (default), or "
+                 "tf32 or bf16 on tensor cores (--target nvidia; sums stay fp32)")
+      ->check(CLI::IsMember({"fp32", "tf32", "bf16"}));
   app.add_flag("--check", options.check,
                "do not compile: list every node that would fail (name, op type, domain, opset, "
                "dtype, reason) and exit 1 if any; else print the op counts");

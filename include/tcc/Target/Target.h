@@ -69,6 +69,11 @@ public:
   /// kDLCUDA (2) for NVIDIA GPUs (model_abi.h's tcc_model_descriptor.device_type).
   virtual int32_t getDeviceType() const { return 1; }
 
+  /// `--precision`: "fp32" (the default, what every target does) or a lower precision for
+  /// the inputs of float32 contractions ("tf32", "bf16"; sums stay float32) where the target
+  /// has instructions for it. Fails with `error` saying what the target accepts.
+  virtual mlir::LogicalResult setPrecision(llvm::StringRef precision, std::string &error);
+
   /// Buffers and loops (the IR `--emit=kernel` prints) to the LLVM dialect: the target's
   /// kernel code generation, its launch lowering and the host code's lowering.
   virtual mlir::LogicalResult buildKernelPipeline(mlir::OpPassManager &pm) const = 0;

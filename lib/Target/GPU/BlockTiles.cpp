@@ -13,6 +13,7 @@
 // `oh * stride + kh`) fits one scheme.
 //
 //===----------------------------------------------------------------------------------===//
+#include "ContractionRoles.h"
 #include "LoopBodies.h"
 
 #include "dialects/kernel/KernelDialect.h"
@@ -24,6 +25,7 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 using namespace mlir;
+using namespace tcc::gpu;
 
 namespace {
 
@@ -66,101 +68,6 @@ constexpr TileChoice kChoices[] = {{{8, 8, 8, 2}, 132}, {{8, 4, 8, 2}, 132}, {{4
 constexpr TileShape kSmallest = kChoices[std::size(kChoices) - 1].shape;
 /// Reductions shorter than this stay one output per thread (nothing to stage).
 constexpr int64_t kMinDepth = 16;
-
-/// The contraction's dims by role, and its two inputs: `x` reads the `m` dims and not the
-/// `n` dims, `y` the reverse; `batch` are the other parallel dims, `k` the reduction dims.
-struct Roles {
-  SmallVector<int64_t> batch, m, n, k;
-  OpOperand *x = nullptr, *y = nullptr;
-};
-
-std::optional<Roles> classify(linalg::LinalgOp op) {
-  if (op.getNumDpsInits() != 1 || !op.hasPureBufferSemantics() ||
-      !op.getBlock()->getOps<linalg::IndexOp>().empty())
-    return std::nullopt;
-  Roles roles;
-  for (OpOperand *input : op.getDpsInputOperands()) {
-    if (!isa<MemRefType>(input->get().getType()) || op.getMatchingBlockArgument(input).use_empty())
-      continue;
-    if (roles.y)
-      return std::nullopt; // three tensors read
-    (roles.x ? roles.y : roles.x) = input;
-  }
-  if (!roles.y)
-    return std::nullopt;
-  AffineMap xMap = op.getMatchingIndexingMap(roles.x);
-  AffineMap yMap = op.getMatchingIndexingMap(roles.y);
-  AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
-  SmallVector<int64_t> parallel;
-  for (auto [d, kind] : llvm::enumerate(op.getIteratorTypesArray())) {
-    if (kind != utils::IteratorType::parallel) {
-      roles.k.push_back(d);
-      continue;
-    }
-    parallel.push_back(d);
-    bool inX = xMap.isFunctionOfDim(d), inY = yMap.isFunctionOfDim(d);
-    (inX && !inY ? roles.m : !inX && inY ? roles.n : roles.batch).push_back(d);
-  }
-  if (roles.m.empty() || roles.n.empty() || roles.k.empty())
-    return std::nullopt;
-  // The output is indexed by the parallel dims, in order (the epilogue's indices).
-  if (outMap.getNumResults() != static_cast<int64_t>(parallel.size()))
-    return std::nullopt;
-  for (auto [i, expr] : llvm::enumerate(outMap.getResults())) {
-    auto dim = dyn_cast<AffineDimExpr>(expr);
-    if (!dim || dim.getPosition() != parallel[i])
-      return std::nullopt;
-  }
-  return roles;
-}
-
-/// Values for one contraction's lowering: its loop ranges and the sizes of its dim groups.
-struct Problem {
-  linalg::LinalgOp op;
-  const tcc::gpu::Fusion &fusion;
-  Roles roles;
-  SmallVector<Value> extents; // per loop dim
-  Value rows, columns, depth; // the flat extents of m, n and k
-};
-
-Value product(OpBuilder &b, Location loc, const Problem &p, ArrayRef<int64_t> dims) {
-  Value total = arith::ConstantIndexOp::create(b, loc, 1);
-  for (int64_t d : dims)
-    total = b.createOrFold<arith::MulIOp>(loc, total, p.extents[d]);
-  return total;
-}
-
-/// Writes into `ivs` the dims `dims` of the flat (row-major) index `flat`.
-void unflatten(OpBuilder &b, Location loc, const Problem &p, ArrayRef<int64_t> dims, Value flat,
-               MutableArrayRef<Value> ivs) {
-  for (int64_t i = dims.size() - 1; i >= 0; --i) {
-    if (i == 0) {
-      ivs[dims[i]] = flat;
-      break;
-    }
-    Value extent = p.extents[dims[i]];
-    ivs[dims[i]] = b.createOrFold<arith::RemUIOp>(loc, flat, extent);
-    flat = b.createOrFold<arith::DivUIOp>(loc, flat, extent);
-  }
-}
-
-/// Whether an input is best staged with the reduction index varying fastest between
-/// neighbouring threads (its innermost memory dim follows the innermost reduction dim, as a
-/// matmul's row-major A), rather than its own rows (a transposed operand, a convolution
-/// over pixels with small windows).
-bool reductionFastest(const Problem &p, OpOperand *input, ArrayRef<int64_t> own) {
-  AffineMap map = linalg::LinalgOp(p.op).getMatchingIndexingMap(input);
-  if (map.getNumResults() == 0)
-    return true;
-  AffineExpr inner = map.getResults().back();
-  bool byK = inner.isFunctionOfDim(p.roles.k.back());
-  bool byOwn = inner.isFunctionOfDim(own.back());
-  if (byK && byOwn) {
-    std::optional<int64_t> window = getConstantIntValue(p.extents[p.roles.k.back()]);
-    return window && *window >= 8;
-  }
-  return byK || !byOwn;
-}
 
 /// The kernel of one tile shape: an scf.parallel over (batch dims, row tiles, column tiles,
 /// the block's threads) marked `kernel.block_threads`.

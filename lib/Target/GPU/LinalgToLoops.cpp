@@ -2,6 +2,7 @@
 #include "tcc/Target/GPU/Passes.h"
 
 #include "LoopBodies.h"
+#include "MatrixTiles.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -72,7 +73,25 @@ Tiling chooseTiling(linalg::LinalgOp op, ArrayRef<int64_t> parallel, ArrayRef<in
 }
 
 struct GpuLinalgToLoopsPass : tcc::impl::GpuLinalgToLoopsBase<GpuLinalgToLoopsPass> {
+  using GpuLinalgToLoopsBase::GpuLinalgToLoopsBase;
+
+  const MatrixUnit *unit = nullptr;
+
+  void getDependentDialects(DialectRegistry &registry) const override {
+    GpuLinalgToLoopsBase::getDependentDialects(registry);
+    if (const MatrixUnit *named = lookupMatrixUnit(matrixUnit))
+      named->dialects(registry);
+  }
+
   void runOnOperation() override {
+    if (!matrixUnit.empty()) {
+      unit = lookupMatrixUnit(matrixUnit);
+      if (!unit) {
+        getOperation().emitError()
+            << "tcc-gpu-linalg-to-loops: no matrix unit named '" << matrixUnit << "'";
+        return signalPassFailure();
+      }
+    }
     SmallVector<linalg::LinalgOp> ops;
     getOperation().walk([&](linalg::LinalgOp op) { ops.push_back(op); });
     // Which fills and epilogues run inside a contraction's loop nest, decided before any
@@ -289,6 +308,10 @@ struct GpuLinalgToLoopsPass : tcc::impl::GpuLinalgToLoopsBase<GpuLinalgToLoopsPa
   void lower(linalg::LinalgOp op, const Fusion &fusion) {
     if (!fusion.fill && !fusion.epilogue && lowerFlagReduction(op))
       return;
+    // With a matrix unit (--precision), float32 multiply-adds run on it where large enough.
+    if (unit)
+      if (Block *other = lowerMatrixTiled(op, fusion, *unit))
+        op->moveBefore(other->getTerminator());
     // Contractions large enough to share inputs through workgroup memory become block
     // tiles; the loops below serve the small problems, in the branch that chooses them.
     if (Block *small = lowerBlockTiled(op, fusion))

@@ -70,7 +70,8 @@ std::string findPtxas() {
 // from whatever CUDA the machine has (CUDA_HOME), so the bytes do not depend on it and a
 // stray libdevice call is caught by tcc-nvidia-assemble.
 constexpr const char *kDevicePipeline =
-    "tcc-collapse-dims,cse,tcc-expand-copies{{memcpy=false},tcc-gpu-linalg-to-loops,"
+    "tcc-collapse-dims,cse,tcc-expand-copies{{memcpy=false},tcc-gpu-linalg-to-loops{{matrix-unit={"
+    "3}},"
     "tcc-approximate-math,tcc-gpu-device-constants,tcc-gpu-device-checks,tcc-gpu-form-grids{{block-"
     "size={0}},"
     "gpu-kernel-outlining,tcc-gpu-merge-modules,{1}"
@@ -83,13 +84,15 @@ constexpr const char *kHostPipeline =
     "convert-func-to-llvm,gpu-to-llvm,tcc-gpu-lower-launches,convert-cf-to-llvm,"
     "reconcile-unrealized-casts,canonicalize";
 
-std::string pipeline(llvm::ArrayRef<const Architecture *> architectures, llvm::StringRef ptxas) {
+std::string pipeline(llvm::ArrayRef<const Architecture *> architectures, llvm::StringRef ptxas,
+                     llvm::StringRef matrixUnit = "") {
   std::string attach;
   for (const Architecture *a : architectures)
     attach += llvm::formatv("nvvm-attach-target{{module=tcc_kernels chip={0} features={1} O=3},",
                             a->chip, a->ptxFeature)
                   .str();
-  return llvm::formatv(kDevicePipeline, kBlockSize, attach, ptxas).str() + kHostPipeline;
+  return llvm::formatv(kDevicePipeline, kBlockSize, attach, ptxas, matrixUnit).str() +
+         kHostPipeline;
 }
 
 class NvidiaTarget final : public tcc::Target {
@@ -101,7 +104,31 @@ public:
   int32_t getDeviceType() const override { return 2; } // kDLCUDA
 
   LogicalResult buildKernelPipeline(OpPassManager &pm) const override {
-    return parsePassPipeline(pipeline(architectures, findPtxas()), pm);
+    return parsePassPipeline(pipeline(architectures, findPtxas(), matrixUnit), pm);
+  }
+
+  // bf16 and tf32 contractions on tensor cores: mma.sync needs sm_80 (every architecture
+  // of the table but sm_75).
+  LogicalResult setPrecision(llvm::StringRef precision, std::string &error) override {
+    if (precision == "fp32") {
+      matrixUnit.clear();
+      return success();
+    }
+    if (precision != "bf16" && precision != "tf32") {
+      error = "--precision=" + precision.str() +
+              " is not supported by the nvidia target; supported: fp32, tf32, bf16";
+      return failure();
+    }
+    for (const Architecture *a : architectures)
+      if (a->chip == "sm_75") {
+        error = "--precision=" + precision.str() +
+                " needs sm_80 or newer (tensor-core mma.sync for " + precision.str() +
+                "), but the target includes sm_75";
+        return failure();
+      }
+    tcc::registerNvidiaMatrixUnits(); // the tool may not have registered the passes
+    matrixUnit = "nvidia-" + precision.str();
+    return success();
   }
 
 private:
@@ -112,6 +139,7 @@ private:
   }
 
   llvm::SmallVector<const Architecture *> architectures;
+  std::string matrixUnit; // tcc-gpu-linalg-to-loops's, "" for fp32
 };
 } // namespace
 
@@ -147,6 +175,7 @@ tcc::createNvidiaTarget(llvm::StringRef variant, llvm::StringRef cpu, std::strin
 
 void tcc::registerNvidiaTarget() {
   registerGpuTargetPasses();
+  registerNvidiaMatrixUnits();
   registerNvidiaTargetPasses();
   PassPipelineRegistration<>(
       "tcc-nvidia-kernel-to-llvm",

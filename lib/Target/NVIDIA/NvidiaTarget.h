@@ -13,6 +13,10 @@ namespace tcc {
 mlir::FailureOr<std::unique_ptr<Target>>
 createNvidiaTarget(llvm::StringRef variant, llvm::StringRef cpu, std::string &error);
 
+/// Registers NVIDIA's tensor-core instructions as the matrix units "nvidia-bf16" and
+/// "nvidia-tf32" of tcc-gpu-linalg-to-loops (MatrixUnits.cpp).
+void registerNvidiaMatrixUnits();
+
 /// Registers the NVIDIA target's passes and `tcc-nvidia-kernel-to-llvm` (sm_90) for tcc-opt.
 void registerNvidiaTarget();
 

@@ -70,6 +70,10 @@ def GpuLinalgToLoops : Pass<"tcc-gpu-linalg-to-loops", "mlir::ModuleOp"> {
     4 columns along the innermost dim that divides and has an input independent of it, and,
     where there are at least 2^20 outputs (a branch on the host), 4 rows along the next such
     dim (rows past the end are computed from the last one and not stored).
+    Larger contractions of two inputs (one reading the rows, one the columns) become block
+    tiles staged through workgroup memory (BlockTiles.cpp, loops marked
+    `kernel.block_threads`); with `matrix-unit`, float32 multiply-adds run on the target's
+    warp matrix instruction (MatrixTiles.cpp).
     ```mlir
     linalg.matmul ins(%a, %b : memref<?x64xf32>, memref<64x32xf32>) outs(%c : memref<?x32xf32>)
     // becomes
@@ -82,6 +86,11 @@ def GpuLinalgToLoops : Pass<"tcc-gpu-linalg-to-loops", "mlir::ModuleOp"> {
     }
     ```
   }];
+  let options = [
+    Option<"matrixUnit", "matrix-unit", "std::string", /*default=*/"\"\"",
+           "the target's matrix instruction (MatrixTiles.h) for float32 multiply-adds: "
+           "inputs rounded to its type (--precision), sums in float32; none by default">
+  ];
   let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::memref::MemRefDialect",
                            "::mlir::affine::AffineDialect", "::mlir::gpu::GPUDialect"];
 }

@@ -1,0 +1,55 @@
+//===- ContractionRoles.h - a contraction's dims as rows, columns, reduction, batch -*- C++ -*-===//
+//
+// A contraction C[batch, m, n] = combine over k of X[batch, m, k] and Y[batch, n, k] (a
+// matmul, a batched matmul, a convolution read as an implicit GEMM), as the GPU's tiled
+// lowerings see it: each dim group (m: the parallel dims only X reads; n: only Y; k: the
+// reduction dims) is one flat index, split back into its dims where memory is addressed.
+//
+//===----------------------------------------------------------------------------------===//
+#ifndef TCC_LIB_TARGET_GPU_CONTRACTIONROLES_H
+#define TCC_LIB_TARGET_GPU_CONTRACTIONROLES_H
+
+#include "LoopBodies.h"
+
+#include <optional>
+
+namespace tcc::gpu {
+
+/// The contraction's dims by role, and its two inputs: `x` reads the `m` dims and not the
+/// `n` dims, `y` the reverse; `batch` are the other parallel dims, `k` the reduction dims.
+struct Roles {
+  llvm::SmallVector<int64_t> batch, m, n, k;
+  mlir::OpOperand *x = nullptr, *y = nullptr;
+};
+
+/// The roles of `op`'s dims; none unless it reads exactly two tensors, has rows, columns and
+/// reduction dims, and writes one output indexed by its parallel dims in order.
+std::optional<Roles> classify(mlir::linalg::LinalgOp op);
+
+/// Values for one contraction's lowering: its loop ranges and the sizes of its dim groups.
+struct Problem {
+  mlir::linalg::LinalgOp op;
+  const Fusion &fusion;
+  Roles roles;
+  llvm::SmallVector<mlir::Value> extents; // per loop dim
+  mlir::Value rows, columns, depth;       // the flat extents of m, n and k
+};
+
+/// The product of the extents of `dims`.
+mlir::Value product(mlir::OpBuilder &b, mlir::Location loc, const Problem &p,
+                    llvm::ArrayRef<int64_t> dims);
+
+/// Writes into `ivs` the dims `dims` of the flat (row-major) index `flat`.
+void unflatten(mlir::OpBuilder &b, mlir::Location loc, const Problem &p,
+               llvm::ArrayRef<int64_t> dims, mlir::Value flat,
+               llvm::MutableArrayRef<mlir::Value> ivs);
+
+/// Whether an input is best staged with the reduction index varying fastest between
+/// neighbouring threads (its innermost memory dim follows the innermost reduction dim, as a
+/// matmul's row-major A), rather than its own rows (a transposed operand, a convolution
+/// over pixels with small windows).
+bool reductionFastest(const Problem &p, mlir::OpOperand *input, llvm::ArrayRef<int64_t> own);
+
+} // namespace tcc::gpu
+
+#endif // TCC_LIB_TARGET_GPU_CONTRACTIONROLES_H
