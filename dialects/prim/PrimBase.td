@@ -23,6 +23,13 @@ def Prim_Dialect : Dialect {
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::tensor::TensorDialect"];
   let hasConstantMaterializer = 1;
   let useDefaultTypePrinterParser = 1;
+  let hasOperationAttrVerify = 1;
+  let extraClassDeclaration = [{
+    /// On an scf.for that lowering made of a recurrence (prim's loops): every iteration
+    /// argument keeps the extents of its init, so a dim of one is the init's dim
+    /// (lib/Host/InvariantLoops.h folds them, and such a loop stays host code).
+    static constexpr ::llvm::StringLiteral kInvariantExtentsAttrName = "prim.invariant_extents";
+  }];
 }
 
 class Prim_Enum<string name, string summary, list<I32EnumAttrCase> cases>

@@ -17,6 +17,20 @@ using namespace tcc::prim;
 #define GET_OP_CLASSES
 #include "dialects/prim/PrimOps.cpp.inc"
 
+mlir::LogicalResult PrimDialect::verifyOperationAttribute(mlir::Operation *op,
+                                                         mlir::NamedAttribute attribute) {
+  llvm::StringRef name = attribute.getName().strref();
+  if (name == kInvariantExtentsAttrName) {
+    if (!mlir::isa<mlir::UnitAttr>(attribute.getValue()))
+      return op->emitError() << "'" << name << "' expects no value, got " << attribute.getValue();
+    if (op->getName().getStringRef() != "scf.for")
+      return op->emitError() << "'" << name << "' is only valid on an scf.for, not on '"
+                             << op->getName() << "'";
+    return mlir::success();
+  }
+  return op->emitError() << "unknown attribute '" << name << "' of the prim dialect";
+}
+
 void PrimDialect::initialize() {
   addTypes<
 #define GET_TYPEDEF_LIST

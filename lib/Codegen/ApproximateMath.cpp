@@ -51,7 +51,8 @@ struct F64ThroughF32 : RewritePattern {
 struct SignedPow : OpRewritePattern<math::PowFOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(math::PowFOp op, PatternRewriter &rewriter) const override {
-    if (op->hasAttr("tcc.signed"))
+    // pow(|x|, y), this pattern's own result among others, has no sign to restore.
+    if (op.getLhs().getDefiningOp<math::AbsFOp>())
       return failure();
     Location loc = op.getLoc();
     Value x = op.getLhs(), y = op.getRhs();
@@ -64,7 +65,6 @@ struct SignedPow : OpRewritePattern<math::PowFOp> {
     if (isa<ShapedType>(type))
       return failure(); // kernels are scalar here
     Value magnitude = math::PowFOp::create(rewriter, loc, math::AbsFOp::create(rewriter, loc, x), y);
-    magnitude.getDefiningOp()->setAttr("tcc.signed", rewriter.getUnitAttr());
     Value zero = constant(0.0), one = constant(1.0), two = constant(2.0);
     Value isInteger = arith::CmpFOp::create(rewriter, loc, arith::CmpFPredicate::OEQ,
                                             math::FloorOp::create(rewriter, loc, y), y);

@@ -1,7 +1,7 @@
 //===- InvariantLoops.h - dims of loop-carried values of prim.loop's loops ------*- C++ -*-===//
 //
 // prim.loop's carried values keep their extents (checked at run time), and its lowering marks
-// the scf.for `tcc.invariant_extents`. So a dim of such a loop's iteration argument or result
+// the scf.for `prim.invariant_extents`. So a dim of such a loop's iteration argument or result
 // is the dim of its init: what lets every size inside the loop be arithmetic over the
 // symbols, on tensors (tcc-entry-signature) and on buffers (tcc-plan-buffers).
 //
@@ -9,13 +9,15 @@
 #ifndef TCC_LIB_CODEGEN_INVARIANTLOOPS_H
 #define TCC_LIB_CODEGEN_INVARIANTLOOPS_H
 
+#include "dialects/prim/PrimDialect.h"
+
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/PatternMatch.h"
 
 namespace tcc {
 
 /// DimOpTy (tensor::DimOp or memref::DimOp) of an iteration argument or result of a loop
-/// marked tcc.invariant_extents -> the same dim of the loop's init.
+/// marked prim.invariant_extents -> the same dim of the loop's init.
 template <typename DimOpTy>
 struct DimOfInvariantLoop : mlir::OpRewritePattern<DimOpTy> {
   using mlir::OpRewritePattern<DimOpTy>::OpRewritePattern;
@@ -33,7 +35,7 @@ struct DimOfInvariantLoop : mlir::OpRewritePattern<DimOpTy> {
       loop = mlir::dyn_cast<mlir::scf::ForOp>(result.getOwner());
       k = result.getResultNumber();
     }
-    if (!loop || !loop->hasAttr("tcc.invariant_extents"))
+    if (!loop || !loop->hasAttr(tcc::prim::PrimDialect::kInvariantExtentsAttrName))
       return mlir::failure();
     rewriter.modifyOpInPlace(dim, [&] { dim.getSourceMutable().assign(loop.getInitArgs()[k]); });
     return mlir::success();

@@ -12,7 +12,6 @@ using namespace mlir;
 using namespace tcc;
 
 namespace {
-constexpr const char *kInvariantExtentsAttr = "tcc.invariant_extents";
 
 struct DimToTensorDim : OpRewritePattern<prim::DimOp> {
   using OpRewritePattern::OpRewritePattern;
@@ -34,7 +33,7 @@ struct LoopToFor : OpRewritePattern<prim::LoopOp> {
     auto loop = scf::ForOp::create(rewriter, loc, zero, op.getCount(), one, op.getInits());
     // Carried values keep their extents (prim.loop's semantics): later stages resolve dims
     // of the iteration arguments and results to the inits' (tcc-entry-signature).
-    loop->setAttr(kInvariantExtentsAttr, rewriter.getUnitAttr());
+    loop->setAttr(prim::PrimDialect::kInvariantExtentsAttrName, rewriter.getUnitAttr());
     rewriter.eraseBlock(loop.getBody());
     rewriter.inlineRegionBefore(op.getBody(), loop.getRegion(), loop.getRegion().end());
     // ... and the body's yield states it for dynamic extents, checked at run time.

@@ -10,7 +10,7 @@
 // CHECK-NEXT: prim.exit_unless %[[F]]
 // CHECK: linalg.copy
 // CHECK: scf.yield
-// CHECK: } {tcc.invariant_extents}
+// CHECK: } {prim.invariant_extents}
 func.func @while_loop(%n: index, %x: tensor<2xf32>, %c: tensor<i1>) -> tensor<2xf32> {
   %r:2 = prim.loop %n carrying(%x, %c : tensor<2xf32>, tensor<i1>) {
   ^bb0(%i: index, %xi: tensor<2xf32>, %ci: tensor<i1>):

@@ -158,3 +158,29 @@ func.func @loop_types(%n: index, %x: tensor<4xf32>) {
   } -> tensor<4xf32>
   return
 }
+
+// -----
+
+// prim.invariant_extents marks an scf.for, with no value.
+func.func @invariant_extents_on_function() attributes {prim.invariant_extents} {
+  // expected-error @-1 {{'prim.invariant_extents' is only valid on an scf.for, not on 'func.func'}}
+  return
+}
+
+// -----
+
+func.func @invariant_extents_value(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // expected-error @+1 {{'prim.invariant_extents' expects no value, got 1 : i64}}
+  scf.for %i = %c0 to %n step %c1 {
+  } {prim.invariant_extents = 1}
+  return
+}
+
+// -----
+
+// expected-error @+1 {{unknown attribute 'prim.fast' of the prim dialect}}
+func.func @unknown_attribute() attributes {prim.fast} {
+  return
+}
