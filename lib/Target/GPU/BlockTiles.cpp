@@ -75,33 +75,15 @@ void emitTiles(OpBuilder &b, Location loc, const Problem &p, const TileShape &sh
   MLIRContext *ctx = b.getContext();
   linalg::LinalgOp op = p.op;
   const Roles &roles = p.roles;
-  int64_t numLoops = op.getNumLoops();
   auto cst = [&](OpBuilder &at, int64_t v) -> Value {
     return arith::ConstantIndexOp::create(at, loc, v);
   };
   Value zero = cst(b, 0), one = cst(b, 1);
-  SmallVector<Value> lbs, ubs, steps;
-  for (int64_t d : roles.batch) {
-    lbs.push_back(zero);
-    ubs.push_back(p.extents[d]);
-    steps.push_back(one);
-  }
-  for (auto [extent, tile] :
-       {std::pair(p.rows, shape.blockRows()), std::pair(p.columns, shape.blockColumns())}) {
-    lbs.push_back(zero);
-    ubs.push_back(b.createOrFold<arith::CeilDivUIOp>(loc, extent, cst(b, tile)));
-    steps.push_back(one);
-  }
-  lbs.push_back(zero);
-  ubs.push_back(cst(b, kThreads));
-  steps.push_back(one);
 
   OpOperand *x = roles.x, *y = roles.y;
   Type xType = cast<MemRefType>(x->get().getType()).getElementType();
   Type yType = cast<MemRefType>(y->get().getType()).getElementType();
   OpOperand *output = op.getDpsInitOperand(0);
-  Value out = output->get();
-  Type accType = cast<MemRefType>(out.getType()).getElementType();
   AffineMap outMap = op.getMatchingIndexingMap(output);
   auto workgroup = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
   // Workgroup memory, one or two buffers (with two, one is computed from while the next
@@ -119,29 +101,21 @@ void emitTiles(OpBuilder &b, Location loc, const Problem &p, const TileShape &sh
   bool xByK = reductionFastest(p, x, roles.m);
   bool yByK = reductionFastest(p, y, roles.n);
 
-  auto loop = scf::ParallelOp::create(b, loc, lbs, ubs, steps);
-  loop->setAttr(tcc::kernel::KernelDialect::kBlockThreadsAttrName, b.getI64IntegerAttr(kThreads));
-  OpBuilder at = OpBuilder::atBlockTerminator(loop.getBody());
-  SmallVector<Value> inductions(loop.getInductionVars());
-  int64_t numBatch = roles.batch.size();
-  Value thread = inductions.back();
-  Value rowTile = inductions[numBatch], columnTile = inductions[numBatch + 1];
+  BlockLoop blocks = createBlockLoop(b, loc, p, shape.blockRows(), shape.blockColumns(), kThreads);
+  OpBuilder at = OpBuilder::atBlockTerminator(blocks.loop.getBody());
+  Value thread = blocks.thread;
   Value xTile = memref::AllocaOp::create(at, loc, xTileType);
   Value yTile = memref::AllocaOp::create(at, loc, yTileType);
   Value lane = arith::RemUIOp::create(at, loc, thread, cst(at, kSide));
   Value group = arith::DivUIOp::create(at, loc, thread, cst(at, kSide));
   Value rowLane = lanesAlongRows ? lane : group;
   Value columnLane = lanesAlongRows ? group : lane;
-  Value firstRow = arith::MulIOp::create(at, loc, rowTile, cst(at, shape.blockRows()));
-  Value firstColumn = arith::MulIOp::create(at, loc, columnTile, cst(at, shape.blockColumns()));
+  Value firstRow = arith::MulIOp::create(at, loc, blocks.rowTile, cst(at, shape.blockRows()));
+  Value firstColumn =
+      arith::MulIOp::create(at, loc, blocks.columnTile, cst(at, shape.blockColumns()));
   Value lastRow = arith::SubIOp::create(at, loc, p.rows, one);
   Value lastColumn = arith::SubIOp::create(at, loc, p.columns, one);
   Value lastDepth = arith::SubIOp::create(at, loc, p.depth, one);
-
-  // The loop indices with the batch dims set (others 0 until set).
-  SmallVector<Value> base(numLoops, zero);
-  for (auto [i, d] : llvm::enumerate(roles.batch))
-    base[d] = inductions[i];
 
   // This thread's rows and columns within the tile: runs of 4 neighbours (one 16-byte load
   // of workgroup memory each), 16 threads' runs side by side, then the next run.
@@ -160,31 +134,11 @@ void emitTiles(OpBuilder &b, Location loc, const Problem &p, const TileShape &sh
     rows.push_back(arith::AddIOp::create(at, loc, firstRow, offset));
   for (Value offset : columnOffsets)
     columns.push_back(arith::AddIOp::create(at, loc, firstColumn, offset));
-  // The loop indices of output (i, j), clamped into range (for loads; stores are guarded).
-  auto outputIvs = [&](OpBuilder &builder, Value row, Value column) {
-    SmallVector<Value> ivs = base;
-    unflatten(builder, loc, p, roles.m, row, ivs);
-    unflatten(builder, loc, p, roles.n, column, ivs);
-    return ivs;
-  };
-  SmallVector<Value> clampedRows, clampedColumns;
-  for (Value row : rows)
-    clampedRows.push_back(arith::MinUIOp::create(at, loc, row, lastRow));
-  for (Value column : columns)
-    clampedColumns.push_back(arith::MinUIOp::create(at, loc, column, lastColumn));
-
   // The accumulators' start: the fill's value, else the output's.
   SmallVector<Value> start;
-  for (int64_t i = 0; i < shape.rows; ++i)
-    for (int64_t j = 0; j < shape.columns; ++j) {
-      if (p.fusion.fill) {
-        start.push_back(linalg::FillOp(p.fusion.fill).getInputs()[0]);
-        continue;
-      }
-      SmallVector<Value> ivs = outputIvs(at, clampedRows[i], clampedColumns[j]);
-      start.push_back(
-          memref::LoadOp::create(at, loc, out, tcc::gpu::indicesOf(at, loc, outMap, ivs)));
-    }
+  for (Value row : rows)
+    for (Value column : columns)
+      start.push_back(accumulatorStart(at, loc, p, blocks, row, column));
 
   // The elements of a reduction slice a thread stages: for input `x` (or `y`) and its r-th
   // element, the place in the tile (step along the reduction, position along the rows or
@@ -220,7 +174,7 @@ void emitTiles(OpBuilder &b, Location loc, const Problem &p, const TileShape &sh
             builder, loc, arith::AddIOp::create(builder, loc, in.first, position), in.last);
         Value reduced = arith::MinUIOp::create(
             builder, loc, arith::AddIOp::create(builder, loc, from, step), lastDepth);
-        SmallVector<Value> ivs = base;
+        SmallVector<Value> ivs = blocks.base;
         unflatten(builder, loc, p, in.own, index, ivs);
         unflatten(builder, loc, p, roles.k, reduced, ivs);
         values.push_back(memref::LoadOp::create(builder, loc, in.input->get(),
@@ -313,28 +267,9 @@ void emitTiles(OpBuilder &b, Location loc, const Problem &p, const TileShape &sh
   }
 
   // The stores: outputs past the end are computed (from clamped indices) and not stored.
-  for (int64_t i = 0; i < shape.rows; ++i)
-    for (int64_t j = 0; j < shape.columns; ++j) {
-      Value inRows = arith::CmpIOp::create(at, loc, arith::CmpIPredicate::ult, rows[i], p.rows);
-      Value inColumns =
-          arith::CmpIOp::create(at, loc, arith::CmpIPredicate::ult, columns[j], p.columns);
-      Value valid = arith::AndIOp::create(at, loc, inRows, inColumns);
-      auto store = scf::IfOp::create(at, loc, valid, /*withElseRegion=*/false);
-      OpBuilder inside = OpBuilder::atBlockTerminator(store.thenBlock());
-      SmallVector<Value> ivs = outputIvs(inside, rows[i], columns[j]);
-      Value value = rest.getResult(i * shape.columns + j);
-      if (p.fusion.epilogue) {
-        SmallVector<Value> parallelIvs;
-        for (auto [d, kind] : llvm::enumerate(op.getIteratorTypesArray()))
-          if (kind == utils::IteratorType::parallel)
-            parallelIvs.push_back(ivs[d]);
-        value = tcc::gpu::emitEpilogue(inside, loc, linalg::GenericOp(p.fusion.epilogue),
-                                       parallelIvs, value, out)[0];
-      }
-      memref::StoreOp::create(inside, loc, value, out,
-                              tcc::gpu::indicesOf(inside, loc, outMap, ivs));
-    }
-  (void)accType;
+  for (auto [i, row] : llvm::enumerate(rows))
+    for (auto [j, column] : llvm::enumerate(columns))
+      storeOutput(at, loc, p, blocks, row, column, rest.getResult(i * shape.columns + j));
 }
 
 } // namespace

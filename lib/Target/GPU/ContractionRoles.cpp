@@ -1,6 +1,8 @@
 //===- ContractionRoles.cpp - a contraction's dims as rows, columns, reduction, batch -----===//
 #include "ContractionRoles.h"
 
+#include "dialects/kernel/KernelDialect.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -80,4 +82,84 @@ bool tcc::gpu::reductionFastest(const Problem &p, OpOperand *input, ArrayRef<int
     return window && *window >= 8;
   }
   return byK || !byOwn;
+}
+
+BlockLoop tcc::gpu::createBlockLoop(OpBuilder &b, Location loc, const Problem &p, int64_t tileRows,
+                                    int64_t tileColumns, int64_t threads) {
+  auto cst = [&](int64_t v) -> Value { return arith::ConstantIndexOp::create(b, loc, v); };
+  Value zero = cst(0), one = cst(1);
+  SmallVector<Value> lbs, ubs, steps;
+  for (int64_t d : p.roles.batch) {
+    lbs.push_back(zero);
+    ubs.push_back(p.extents[d]);
+    steps.push_back(one);
+  }
+  for (auto [extent, tile] : {std::pair(p.rows, tileRows), std::pair(p.columns, tileColumns)}) {
+    lbs.push_back(zero);
+    ubs.push_back(b.createOrFold<arith::CeilDivUIOp>(loc, extent, cst(tile)));
+    steps.push_back(one);
+  }
+  lbs.push_back(zero);
+  ubs.push_back(cst(threads));
+  steps.push_back(one);
+  BlockLoop blocks;
+  blocks.loop = scf::ParallelOp::create(b, loc, lbs, ubs, steps);
+  blocks.loop->setAttr(tcc::kernel::KernelDialect::kBlockThreadsAttrName,
+                       b.getI64IntegerAttr(threads));
+  SmallVector<Value> inductions(blocks.loop.getInductionVars());
+  int64_t numBatch = p.roles.batch.size();
+  blocks.thread = inductions.back();
+  blocks.rowTile = inductions[numBatch];
+  blocks.columnTile = inductions[numBatch + 1];
+  blocks.base.assign(linalg::LinalgOp(p.op).getNumLoops(), zero);
+  for (auto [i, d] : llvm::enumerate(p.roles.batch))
+    blocks.base[d] = inductions[i];
+  return blocks;
+}
+
+SmallVector<Value> tcc::gpu::outputIvs(OpBuilder &b, Location loc, const Problem &p,
+                                       const BlockLoop &blocks, Value row, Value column) {
+  SmallVector<Value> ivs = blocks.base;
+  unflatten(b, loc, p, p.roles.m, row, ivs);
+  unflatten(b, loc, p, p.roles.n, column, ivs);
+  return ivs;
+}
+
+Value tcc::gpu::accumulatorStart(OpBuilder &b, Location loc, const Problem &p,
+                                 const BlockLoop &blocks, Value row, Value column) {
+  if (p.fusion.fill)
+    return linalg::FillOp(p.fusion.fill).getInputs()[0];
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  Value lastRow = b.createOrFold<arith::SubIOp>(loc, p.rows, one);
+  Value lastColumn = b.createOrFold<arith::SubIOp>(loc, p.columns, one);
+  SmallVector<Value> ivs =
+      outputIvs(b, loc, p, blocks, arith::MinUIOp::create(b, loc, row, lastRow),
+                arith::MinUIOp::create(b, loc, column, lastColumn));
+  linalg::LinalgOp op = p.op;
+  OpOperand *output = op.getDpsInitOperand(0);
+  return memref::LoadOp::create(b, loc, output->get(),
+                                indicesOf(b, loc, op.getMatchingIndexingMap(output), ivs));
+}
+
+void tcc::gpu::storeOutput(OpBuilder &b, Location loc, const Problem &p, const BlockLoop &blocks,
+                           Value row, Value column, Value value) {
+  linalg::LinalgOp op = p.op;
+  Value inRows = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, row, p.rows);
+  Value inColumns = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, column, p.columns);
+  auto store = scf::IfOp::create(b, loc, arith::AndIOp::create(b, loc, inRows, inColumns),
+                                 /*withElseRegion=*/false);
+  OpBuilder inside = OpBuilder::atBlockTerminator(store.thenBlock());
+  SmallVector<Value> ivs = outputIvs(inside, loc, p, blocks, row, column);
+  OpOperand *output = op.getDpsInitOperand(0);
+  Value out = output->get();
+  if (p.fusion.epilogue) {
+    SmallVector<Value> parallelIvs;
+    for (auto [d, kind] : llvm::enumerate(op.getIteratorTypesArray()))
+      if (kind == utils::IteratorType::parallel)
+        parallelIvs.push_back(ivs[d]);
+    value =
+        emitEpilogue(inside, loc, linalg::GenericOp(p.fusion.epilogue), parallelIvs, value, out)[0];
+  }
+  memref::StoreOp::create(inside, loc, value, out,
+                          indicesOf(inside, loc, op.getMatchingIndexingMap(output), ivs));
 }

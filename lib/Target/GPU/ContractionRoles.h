@@ -11,6 +11,8 @@
 
 #include "LoopBodies.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
 #include <optional>
 
 namespace tcc::gpu {
@@ -49,6 +51,35 @@ void unflatten(mlir::OpBuilder &b, mlir::Location loc, const Problem &p,
 /// matmul's row-major A), rather than its own rows (a transposed operand, a convolution
 /// over pixels with small windows).
 bool reductionFastest(const Problem &p, mlir::OpOperand *input, llvm::ArrayRef<int64_t> own);
+
+/// A tiled contraction's loop of blocks: an scf.parallel over (batch dims, row tiles, column
+/// tiles, a block's threads) marked `kernel.block_threads`, and what its body starts from.
+struct BlockLoop {
+  mlir::scf::ParallelOp loop;
+  mlir::Value thread, rowTile, columnTile;
+  /// The contraction's loop indices with the batch dims set (the others 0 until set).
+  llvm::SmallVector<mlir::Value> base;
+};
+
+/// Creates the loop of blocks of `tileRows` x `tileColumns` outputs and `threads` threads
+/// at `b`'s insertion point.
+BlockLoop createBlockLoop(mlir::OpBuilder &b, mlir::Location loc, const Problem &p,
+                          int64_t tileRows, int64_t tileColumns, int64_t threads);
+
+/// The contraction's loop indices at output (row, column) (flat row and column indices).
+llvm::SmallVector<mlir::Value> outputIvs(mlir::OpBuilder &b, mlir::Location loc, const Problem &p,
+                                         const BlockLoop &blocks, mlir::Value row,
+                                         mlir::Value column);
+
+/// The start of the accumulator of output (row, column): the fused fill's value, else the
+/// output's (read at indices clamped into range: outputs past the end are not stored).
+mlir::Value accumulatorStart(mlir::OpBuilder &b, mlir::Location loc, const Problem &p,
+                             const BlockLoop &blocks, mlir::Value row, mlir::Value column);
+
+/// Stores the accumulator `value` of output (row, column), through the fused epilogue, when
+/// the output exists.
+void storeOutput(mlir::OpBuilder &b, mlir::Location loc, const Problem &p, const BlockLoop &blocks,
+                 mlir::Value row, mlir::Value column, mlir::Value value);
 
 } // namespace tcc::gpu
 

@@ -68,44 +68,22 @@ void emitMatrixTiles(OpBuilder &b, Location loc, const Problem &p, const MatrixU
   MLIRContext *ctx = b.getContext();
   linalg::LinalgOp op = p.op;
   const Roles &roles = p.roles;
-  int64_t numLoops = op.getNumLoops();
   int64_t perWord = unit.elementsPerWord;
   int64_t sliceDepth = kSliceWords * perWord;
   auto cst = [&](OpBuilder &at, int64_t v) -> Value {
     return arith::ConstantIndexOp::create(at, loc, v);
   };
   Value zero = cst(b, 0), one = cst(b, 1);
-  SmallVector<Value> lbs, ubs, steps;
-  for (int64_t d : roles.batch) {
-    lbs.push_back(zero);
-    ubs.push_back(p.extents[d]);
-    steps.push_back(one);
-  }
-  for (auto [extent, tile] : {std::pair(p.rows, kTileRows), std::pair(p.columns, kTileColumns)}) {
-    lbs.push_back(zero);
-    ubs.push_back(b.createOrFold<arith::CeilDivUIOp>(loc, extent, cst(b, tile)));
-    steps.push_back(one);
-  }
-  lbs.push_back(zero);
-  ubs.push_back(cst(b, kThreads));
-  steps.push_back(one);
   Value slices = b.createOrFold<arith::CeilDivUIOp>(loc, p.depth, cst(b, sliceDepth));
 
-  OpOperand *output = op.getDpsInitOperand(0);
-  Value out = output->get();
-  AffineMap outMap = op.getMatchingIndexingMap(output);
   auto workgroup = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
   Type word = b.getI32Type();
   // Two buffers of [rows or columns][kPitch words] for X and for Y.
   auto tileType = MemRefType::get({2, kTileRows, kPitch}, word, AffineMap(), workgroup);
 
-  auto loop = scf::ParallelOp::create(b, loc, lbs, ubs, steps);
-  loop->setAttr(tcc::kernel::KernelDialect::kBlockThreadsAttrName, b.getI64IntegerAttr(kThreads));
-  OpBuilder at = OpBuilder::atBlockTerminator(loop.getBody());
-  SmallVector<Value> inductions(loop.getInductionVars());
-  int64_t numBatch = roles.batch.size();
-  Value thread = inductions.back();
-  Value rowTile = inductions[numBatch], columnTile = inductions[numBatch + 1];
+  BlockLoop blocks = createBlockLoop(b, loc, p, kTileRows, kTileColumns, kThreads);
+  OpBuilder at = OpBuilder::atBlockTerminator(blocks.loop.getBody());
+  Value thread = blocks.thread;
   Value xTile = memref::AllocaOp::create(at, loc, tileType);
   Value yTile = memref::AllocaOp::create(at, loc, tileType);
   Value warp = arith::DivUIOp::create(at, loc, thread, cst(at, kLanes));
@@ -118,18 +96,14 @@ void emitMatrixTiles(OpBuilder &b, Location loc, const Problem &p, const MatrixU
   Value warpColumn = arith::MulIOp::create(
       at, loc, arith::RemUIOp::create(at, loc, warp, cst(at, kWarpColumnsPerRow)),
       cst(at, kWarpColumns));
-  Value firstRow = arith::MulIOp::create(at, loc, rowTile, cst(at, kTileRows));
-  Value firstColumn = arith::MulIOp::create(at, loc, columnTile, cst(at, kTileColumns));
+  Value firstRow = arith::MulIOp::create(at, loc, blocks.rowTile, cst(at, kTileRows));
+  Value firstColumn = arith::MulIOp::create(at, loc, blocks.columnTile, cst(at, kTileColumns));
   Value lastRow = arith::SubIOp::create(at, loc, p.rows, one);
   Value lastColumn = arith::SubIOp::create(at, loc, p.columns, one);
   Value lastDepth = arith::SubIOp::create(at, loc, p.depth, one);
   auto plus = [&](OpBuilder &builder, Value v, int64_t c) -> Value {
     return c == 0 ? v : arith::AddIOp::create(builder, loc, v, cst(builder, c)).getResult();
   };
-
-  SmallVector<Value> base(numLoops, zero);
-  for (auto [i, d] : llvm::enumerate(roles.batch))
-    base[d] = inductions[i];
 
   // Accumulator k of instruction (i, j): row g (+ 8 for k >= 2), column 2t + k % 2.
   Value laneRow =
@@ -145,22 +119,9 @@ void emitMatrixTiles(OpBuilder &b, Location loc, const Problem &p, const MatrixU
         rows.push_back(plus(at, laneRow, i * kInstructionRows + (k >= 2 ? 8 : 0)));
         columns.push_back(plus(at, laneColumn, j * kInstructionColumns + k % 2));
       }
-  auto outputIvs = [&](OpBuilder &builder, Value row, Value column) {
-    SmallVector<Value> ivs = base;
-    unflatten(builder, loc, p, roles.m, row, ivs);
-    unflatten(builder, loc, p, roles.n, column, ivs);
-    return ivs;
-  };
   SmallVector<Value> start;
-  for (auto [row, column] : llvm::zip(rows, columns)) {
-    if (p.fusion.fill) {
-      start.push_back(linalg::FillOp(p.fusion.fill).getInputs()[0]);
-      continue;
-    }
-    SmallVector<Value> ivs = outputIvs(at, arith::MinUIOp::create(at, loc, row, lastRow),
-                                       arith::MinUIOp::create(at, loc, column, lastColumn));
-    start.push_back(memref::LoadOp::create(at, loc, out, indicesOf(at, loc, outMap, ivs)));
-  }
+  for (auto [row, column] : llvm::zip(rows, columns))
+    start.push_back(accumulatorStart(at, loc, p, blocks, row, column));
 
   // Staging: word e = thread + 256 r of a slice's 128 x 16 is (position, word) along the
   // input's innermost memory dim's order.
@@ -201,7 +162,7 @@ void emitMatrixTiles(OpBuilder &b, Location loc, const Problem &p, const MatrixU
           Value reduced = plus(builder, wordStart, e);
           Value inside =
               arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult, reduced, p.depth);
-          SmallVector<Value> ivs = base;
+          SmallVector<Value> ivs = blocks.base;
           unflatten(builder, loc, p, in.own, index, ivs);
           unflatten(builder, loc, p, roles.k,
                     arith::MinUIOp::create(builder, loc, reduced, lastDepth), ivs);
@@ -267,24 +228,8 @@ void emitMatrixTiles(OpBuilder &b, Location loc, const Problem &p, const MatrixU
         scf::YieldOp::create(inner, loc, values);
       });
 
-  for (auto [k, row, column] : llvm::enumerate(rows, columns)) {
-    Value inRows = arith::CmpIOp::create(at, loc, arith::CmpIPredicate::ult, row, p.rows);
-    Value inColumns = arith::CmpIOp::create(at, loc, arith::CmpIPredicate::ult, column, p.columns);
-    auto store = scf::IfOp::create(at, loc, arith::AndIOp::create(at, loc, inRows, inColumns),
-                                   /*withElseRegion=*/false);
-    OpBuilder inside = OpBuilder::atBlockTerminator(store.thenBlock());
-    SmallVector<Value> ivs = outputIvs(inside, row, column);
-    Value value = main.getResult(k);
-    if (p.fusion.epilogue) {
-      SmallVector<Value> parallelIvs;
-      for (auto [d, kind] : llvm::enumerate(op.getIteratorTypesArray()))
-        if (kind == utils::IteratorType::parallel)
-          parallelIvs.push_back(ivs[d]);
-      value = emitEpilogue(inside, loc, linalg::GenericOp(p.fusion.epilogue), parallelIvs, value,
-                           out)[0];
-    }
-    memref::StoreOp::create(inside, loc, value, out, indicesOf(inside, loc, outMap, ivs));
-  }
+  for (auto [k, row, column] : llvm::enumerate(rows, columns))
+    storeOutput(at, loc, p, blocks, row, column, main.getResult(k));
 }
 
 } // namespace
