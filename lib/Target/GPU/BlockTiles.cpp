@@ -275,35 +275,26 @@ void emitTiles(OpBuilder &b, Location loc, const Problem &p, const TileShape &sh
 } // namespace
 
 Block *tcc::gpu::lowerBlockTiled(linalg::LinalgOp op, const Fusion &fusion) {
-  std::optional<Roles> roles = classify(op);
-  if (!roles)
+  std::optional<Problem> problem = analyze(op, fusion);
+  if (!problem)
     return nullptr;
+  const Problem &p = *problem;
   OpBuilder b(op);
   Location loc = op.getLoc();
-  SmallVector<Range> ranges = op.createLoopRanges(b, loc);
-  for (Range &r : ranges)
-    if (getConstantIntValue(r.offset) != 0 || getConstantIntValue(r.stride) != 1)
-      return nullptr;
-  Problem p{op, fusion, *roles, {}, {}, {}, {}};
-  for (Range &r : ranges)
-    p.extents.push_back(getValueOrCreateConstantIndexOp(b, loc, r.size));
   // Static sizes too small to stage: the plain loops.
   auto below = [&](ArrayRef<int64_t> dims, int64_t minimum) {
     int64_t known = 1;
     for (int64_t d : dims)
-      if (std::optional<int64_t> e = getConstantIntValue(ranges[d].size))
+      if (std::optional<int64_t> e = getConstantIntValue(p.extents[d]))
         known *= *e;
       else
         return false;
     return known < minimum;
   };
-  if (below(roles->k, kMinDepth) || below(roles->m, kSmallest.blockRows() / 2) ||
-      below(roles->n, kSmallest.blockColumns() / 2))
+  if (below(p.roles.k, kMinDepth) || below(p.roles.m, kSmallest.blockRows() / 2) ||
+      below(p.roles.n, kSmallest.blockColumns() / 2))
     return nullptr;
-  p.rows = product(b, loc, p, roles->m);
-  p.columns = product(b, loc, p, roles->n);
-  p.depth = product(b, loc, p, roles->k);
-  Value batches = product(b, loc, p, roles->batch);
+  Value batches = product(b, loc, p, p.roles.batch);
   // Tiles of a shape: batches x ceil(rows / block rows) x ceil(columns / block columns).
   auto tiles = [&](const TileShape &shape) {
     Value r = b.createOrFold<arith::CeilDivUIOp>(

@@ -163,3 +163,24 @@ void tcc::gpu::storeOutput(OpBuilder &b, Location loc, const Problem &p, const B
   memref::StoreOp::create(inside, loc, value, out,
                           indicesOf(inside, loc, op.getMatchingIndexingMap(output), ivs));
 }
+
+std::optional<Problem> tcc::gpu::analyze(linalg::LinalgOp op, const Fusion &fusion,
+                                         function_ref<bool(const Roles &)> accept) {
+  std::optional<Roles> roles = classify(op);
+  if (!roles || (accept && !accept(*roles)))
+    return std::nullopt;
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  SmallVector<Range> ranges = op.createLoopRanges(b, loc);
+  for (Range &r : ranges)
+    if (getConstantIntValue(r.offset) != 0 || getConstantIntValue(r.stride) != 1)
+      return std::nullopt;
+  std::optional<Problem> p;
+  p.emplace(Problem{op, fusion, *roles, {}, {}, {}, {}});
+  for (Range &r : ranges)
+    p->extents.push_back(getValueOrCreateConstantIndexOp(b, loc, r.size));
+  p->rows = product(b, loc, *p, roles->m);
+  p->columns = product(b, loc, *p, roles->n);
+  p->depth = product(b, loc, *p, roles->k);
+  return p;
+}

@@ -37,6 +37,12 @@ struct Problem {
   mlir::Value rows, columns, depth;       // the flat extents of m, n and k
 };
 
+/// The problem of `op` (built before it: its extents, and its flat rows, columns and
+/// depth), when classify() gives it roles that `accept` (if given) accepts and its loops run
+/// from 0 by 1.
+std::optional<Problem> analyze(mlir::linalg::LinalgOp op, const Fusion &fusion,
+                               llvm::function_ref<bool(const Roles &)> accept = nullptr);
+
 /// The product of the extents of `dims`.
 mlir::Value product(mlir::OpBuilder &b, mlir::Location loc, const Problem &p,
                     llvm::ArrayRef<int64_t> dims);

@@ -245,21 +245,13 @@ const MatrixUnit *tcc::gpu::lookupMatrixUnit(StringRef name) {
 
 Block *tcc::gpu::lowerMatrixTiled(linalg::LinalgOp op, const Fusion &fusion,
                                   const MatrixUnit &unit) {
-  std::optional<Roles> roles = classify(op);
-  if (!roles || !isMultiplyAdd(op, *roles))
+  std::optional<Problem> problem =
+      analyze(op, fusion, [&](const Roles &roles) { return isMultiplyAdd(op, roles); });
+  if (!problem)
     return nullptr;
+  const Problem &p = *problem;
   OpBuilder b(op);
   Location loc = op.getLoc();
-  SmallVector<Range> ranges = op.createLoopRanges(b, loc);
-  for (Range &r : ranges)
-    if (getConstantIntValue(r.offset) != 0 || getConstantIntValue(r.stride) != 1)
-      return nullptr;
-  Problem p{op, fusion, *roles, {}, {}, {}, {}};
-  for (Range &r : ranges)
-    p.extents.push_back(getValueOrCreateConstantIndexOp(b, loc, r.size));
-  p.rows = product(b, loc, p, roles->m);
-  p.columns = product(b, loc, p, roles->n);
-  p.depth = product(b, loc, p, roles->k);
   auto atLeast = [&](Value v, int64_t n) {
     return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, v,
                                  arith::ConstantIndexOp::create(b, loc, n));
