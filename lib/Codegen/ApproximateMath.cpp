@@ -46,13 +46,22 @@ struct F64ThroughF32 : RewritePattern {
   }
 };
 
+/// Whether `v` is |x| or a float constant without a sign bit.
+bool isNonNegative(Value v) {
+  if (v.getDefiningOp<math::AbsFOp>())
+    return true;
+  FloatAttr constant;
+  return matchPattern(v, m_Constant(&constant)) && !constant.getValue().isNegative();
+}
+
 /// powf(x, y) with IEEE's signs: exp(y log |x|) (upstream's expansion), negated for x < 0
 /// and an odd integer y, NaN for x < 0 and a non-integer y, and 1 for y = 0.
 struct SignedPow : OpRewritePattern<math::PowFOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(math::PowFOp op, PatternRewriter &rewriter) const override {
-    // pow(|x|, y), this pattern's own result among others, has no sign to restore.
-    if (op.getLhs().getDefiningOp<math::AbsFOp>())
+    // A base that cannot be negative has no sign to restore: |x| (this pattern's own
+    // result) or a constant >= 0 (what |x| folds to when x is a constant).
+    if (isNonNegative(op.getLhs()))
       return failure();
     Location loc = op.getLoc();
     Value x = op.getLhs(), y = op.getRhs();

@@ -53,3 +53,16 @@ func.func @clip(%x: vector<16xf32>, %y: vector<16xf32>) -> vector<16xf32> {
   %2 = arith.maximumf %1, %y : vector<16xf32>
   return %2 : vector<16xf32>
 }
+
+// powf with a constant base: a negative one gets the signed expansion once (its |x| folds
+// to a constant >= 0, which needs none: no rewrite loop), a non-negative one none at all.
+// CHECK-LABEL: func.func @pow_constant_base
+// CHECK-NOT: math.powf
+// CHECK: return
+func.func @pow_constant_base(%y: f32) -> (f32, f32) {
+  %negative = arith.constant -2.0 : f32
+  %positive = arith.constant 3.0 : f32
+  %a = math.powf %negative, %y : f32
+  %b = math.powf %positive, %y : f32
+  return %a, %b : f32, f32
+}
