@@ -46,54 +46,38 @@ struct F64ThroughF32 : RewritePattern {
   }
 };
 
-/// Whether `v` is |x| or a float constant without a sign bit.
-bool isNonNegative(Value v) {
-  if (v.getDefiningOp<math::AbsFOp>())
-    return true;
-  FloatAttr constant;
-  return matchPattern(v, m_Constant(&constant)) && !constant.getValue().isNegative();
-}
-
 /// powf(x, y) with IEEE's signs: exp(y log |x|) (upstream's expansion), negated for x < 0
 /// and an odd integer y, NaN for x < 0 and a non-integer y, and 1 for y = 0.
-struct SignedPow : OpRewritePattern<math::PowFOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(math::PowFOp op, PatternRewriter &rewriter) const override {
-    // A base that cannot be negative has no sign to restore: |x| (this pattern's own
-    // result) or a constant >= 0 (what |x| folds to when x is a constant).
-    if (isNonNegative(op.getLhs()))
-      return failure();
-    Location loc = op.getLoc();
-    Value x = op.getLhs(), y = op.getRhs();
-    Type type = op.getType();
-    auto constant = [&](double v) {
-      return arith::ConstantOp::create(rewriter, loc, type,
-                                       rewriter.getFloatAttr(getElementTypeOrSelf(type), v))
-          .getResult();
-    };
-    if (isa<ShapedType>(type))
-      return failure(); // kernels are scalar here
-    Value magnitude = math::PowFOp::create(rewriter, loc, math::AbsFOp::create(rewriter, loc, x), y);
-    Value zero = constant(0.0), one = constant(1.0), two = constant(2.0);
-    Value isInteger = arith::CmpFOp::create(rewriter, loc, arith::CmpFPredicate::OEQ,
-                                            math::FloorOp::create(rewriter, loc, y), y);
-    // y - 2 floor(y / 2) == 1
-    Value half = math::FloorOp::create(rewriter, loc, arith::DivFOp::create(rewriter, loc, y, two));
-    Value isOdd = arith::CmpFOp::create(
-        rewriter, loc, arith::CmpFPredicate::OEQ,
-        arith::SubFOp::create(rewriter, loc, y, arith::MulFOp::create(rewriter, loc, two, half)),
-        one);
-    Value negative = arith::CmpFOp::create(rewriter, loc, arith::CmpFPredicate::OLT, x, zero);
-    Value nan = constant(std::numeric_limits<double>::quiet_NaN());
-    Value signedResult = arith::SelectOp::create(
-        rewriter, loc, isOdd, arith::NegFOp::create(rewriter, loc, magnitude), magnitude);
-    Value forNegative = arith::SelectOp::create(rewriter, loc, isInteger, signedResult, nan);
-    Value result = arith::SelectOp::create(rewriter, loc, negative, forNegative, magnitude);
-    Value yZero = arith::CmpFOp::create(rewriter, loc, arith::CmpFPredicate::OEQ, y, zero);
-    rewriter.replaceOpWithNewOp<arith::SelectOp>(op, yZero, one, result);
-    return success();
-  }
-};
+/// Rewrites scalar `op` so; the magnitude is a new powf of |x|, left for the expansion.
+void expandSignedPow(RewriterBase &rewriter, math::PowFOp op) {
+  Location loc = op.getLoc();
+  Value x = op.getLhs(), y = op.getRhs();
+  Type type = op.getType();
+  auto constant = [&](double v) {
+    return arith::ConstantOp::create(rewriter, loc, type,
+                                     rewriter.getFloatAttr(getElementTypeOrSelf(type), v))
+        .getResult();
+  };
+  rewriter.setInsertionPoint(op);
+  Value magnitude = math::PowFOp::create(rewriter, loc, math::AbsFOp::create(rewriter, loc, x), y);
+  Value zero = constant(0.0), one = constant(1.0), two = constant(2.0);
+  Value isInteger = arith::CmpFOp::create(rewriter, loc, arith::CmpFPredicate::OEQ,
+                                          math::FloorOp::create(rewriter, loc, y), y);
+  // y - 2 floor(y / 2) == 1
+  Value half = math::FloorOp::create(rewriter, loc, arith::DivFOp::create(rewriter, loc, y, two));
+  Value isOdd = arith::CmpFOp::create(
+      rewriter, loc, arith::CmpFPredicate::OEQ,
+      arith::SubFOp::create(rewriter, loc, y, arith::MulFOp::create(rewriter, loc, two, half)),
+      one);
+  Value negative = arith::CmpFOp::create(rewriter, loc, arith::CmpFPredicate::OLT, x, zero);
+  Value nan = constant(std::numeric_limits<double>::quiet_NaN());
+  Value signedResult = arith::SelectOp::create(
+      rewriter, loc, isOdd, arith::NegFOp::create(rewriter, loc, magnitude), magnitude);
+  Value forNegative = arith::SelectOp::create(rewriter, loc, isInteger, signedResult, nan);
+  Value result = arith::SelectOp::create(rewriter, loc, negative, forNegative, magnitude);
+  Value yZero = arith::CmpFOp::create(rewriter, loc, arith::CmpFPredicate::OEQ, y, zero);
+  rewriter.replaceOpWithNewOp<arith::SelectOp>(op, yZero, one, result);
+}
 
 /// max/min with a constant that is not NaN (ReLU's 0, Clip's bounds): `x < c ? c : x`
 /// (`x > c` for min) keeps a NaN x and is one vmaxps/vminps on x86, where arith.maximumf's
@@ -123,12 +107,17 @@ struct ExtremumWithConstant : OpRewritePattern<Op> {
 
 struct ApproximateMathPass : tcc::impl::ApproximateMathBase<ApproximateMathPass> {
   void runOnOperation() override {
-    // powf's expansion takes log(x): keep the sign of negative bases first.
+    // powf's expansion takes log(x): keep the sign of negative bases first, once per powf
+    // of the input (collected before rewriting, so the powers of |x| it creates are not).
     {
-      RewritePatternSet patterns(&getContext());
-      patterns.add<SignedPow>(&getContext());
-      if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
-        return signalPassFailure();
+      SmallVector<math::PowFOp> pows;
+      getOperation().walk([&](math::PowFOp op) {
+        if (!isa<ShapedType>(op.getType())) // kernels are scalar here
+          pows.push_back(op);
+      });
+      IRRewriter rewriter(&getContext());
+      for (math::PowFOp op : pows)
+        expandSignedPow(rewriter, op);
     }
     // Then rewrite ops without an approximation into ones with one (sinh -> exp, ...).
     // Every expansion but fma's (into a multiply and an add, rounded twice): fma stays

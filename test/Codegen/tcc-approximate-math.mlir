@@ -54,8 +54,9 @@ func.func @clip(%x: vector<16xf32>, %y: vector<16xf32>) -> vector<16xf32> {
   return %2 : vector<16xf32>
 }
 
-// powf with a constant base: a negative one gets the signed expansion once (its |x| folds
-// to a constant >= 0, which needs none: no rewrite loop), a non-negative one none at all.
+// powf with a constant base: each powf of the input gets the signed expansion once, and the
+// power of |x| it creates is left for the exp/log expansion, even where |x| folds to a
+// constant (matching it again was a rewrite loop that never ended).
 // CHECK-LABEL: func.func @pow_constant_base
 // CHECK-NOT: math.powf
 // CHECK: return
