@@ -32,6 +32,16 @@ void KernelDialect::initialize() {
       >();
 }
 
+/// A byte count attribute: an integer of at least `minimum`.
+static LogicalResult verifyByteCount(Operation *op, StringRef name, Attribute value,
+                                     int64_t minimum) {
+  auto size = dyn_cast<IntegerAttr>(value);
+  if (!size || size.getInt() < minimum)
+    return op->emitError() << "'" << name << "' expects a byte count "
+                           << (minimum == 0 ? ">= 0" : "> 0") << ", got " << value;
+  return success();
+}
+
 LogicalResult KernelDialect::verifyOperationAttribute(Operation *op, NamedAttribute attribute) {
   StringRef name = attribute.getName().strref();
   if (name == kKernelAttrName) {
@@ -56,17 +66,17 @@ LogicalResult KernelDialect::verifyOperationAttribute(Operation *op, NamedAttrib
   // The host function's contract with packaging.
   Attribute value = attribute.getValue();
   if (name == kWorkspaceSizeAttrName) {
-    auto size = dyn_cast<IntegerAttr>(value);
-    if (!size || size.getInt() < 0)
-      return op->emitError() << "'" << name << "' expects a byte count >= 0, got " << value;
+    if (failed(verifyByteCount(op, name, value, 0)))
+      return failure();
     if (!isa<FunctionOpInterface>(op))
       return op->emitError() << "'" << name << "' is only valid on a function, not on '"
                              << op->getName() << "'";
     return success();
   }
   bool onModule = name == kOutputSymbolsAttrName || name == kBatchSplitAttrName ||
-                  name == kStringTableSizeAttrName || name == kDeviceConstantsSizeAttrName ||
-                  name == kDeviceKernelsAttrName || name == kDeviceImagesAttrName;
+                  name == kParametersSizeAttrName || name == kStringTableSizeAttrName ||
+                  name == kDeviceConstantsSizeAttrName || name == kDeviceKernelsAttrName ||
+                  name == kDeviceImagesAttrName;
   if (onModule && !isa<ModuleOp>(op))
     return op->emitError() << "'" << name << "' is only valid on a module, not on '"
                            << op->getName() << "'";
@@ -85,12 +95,8 @@ LogicalResult KernelDialect::verifyOperationAttribute(Operation *op, NamedAttrib
                              << value;
     return success();
   }
-  if (name == kStringTableSizeAttrName) {
-    auto size = dyn_cast<IntegerAttr>(value);
-    if (!size || size.getInt() <= 0)
-      return op->emitError() << "'" << name << "' expects a byte count > 0, got " << value;
-    return success();
-  }
+  if (name == kStringTableSizeAttrName)
+    return verifyByteCount(op, name, value, 1);
   if (name == kParametersAttrName) {
     auto entries = dyn_cast<ArrayAttr>(value);
     auto valid = [](Attribute a) {
@@ -109,24 +115,13 @@ LogicalResult KernelDialect::verifyOperationAttribute(Operation *op, NamedAttrib
                              << op->getName() << "' (on an argument, it marks the buffer)";
     return success();
   }
-  if (name == kParametersSizeAttrName) {
-    auto size = dyn_cast<IntegerAttr>(value);
-    if (!size || size.getInt() < 0)
-      return op->emitError() << "'" << name << "' expects a byte count >= 0, got " << value;
-    if (!isa<ModuleOp>(op))
-      return op->emitError() << "'" << name << "' is only valid on a module, not on '"
-                             << op->getName() << "'";
-    return success();
-  }
+  if (name == kParametersSizeAttrName)
+    return verifyByteCount(op, name, value, 0);
   if (name == kParameterAttrName || name == kUpdateOfAttrName)
     return op->emitError() << "'" << name << "' is an argument or result attribute, not one of '"
                            << op->getName() << "'";
-  if (name == kDeviceConstantsSizeAttrName) {
-    auto size = dyn_cast<IntegerAttr>(value);
-    if (!size || size.getInt() < 0)
-      return op->emitError() << "'" << name << "' expects a byte count >= 0, got " << value;
-    return success();
-  }
+  if (name == kDeviceConstantsSizeAttrName)
+    return verifyByteCount(op, name, value, 0);
   if (name == kDeviceKernelsAttrName) {
     auto names = dyn_cast<ArrayAttr>(value);
     if (!names || names.empty() ||
