@@ -240,16 +240,18 @@ LogicalResult LaunchOp::verifySymbolUses(SymbolTableCollection &tables) {
     return emitOpError() << "launches '" << getKernelAttr()
                          << "', which is not a kernel function (kernel.kernel)";
   FunctionType type = function.getFunctionType();
-  unsigned expected = getKernelOperands().size() + 2;
+  bool ranged = static_cast<bool>(getRange());
+  unsigned expected = getKernelOperands().size() + (ranged ? 2 : 0);
   if (type.getNumInputs() != expected || type.getNumResults() != 0)
     return emitOpError() << "expects '" << getKernelAttr() << "' to take " << expected
-                         << " arguments (the operands, then begin and end) and return nothing, "
-                         << "but it has type " << type;
+                         << (ranged ? " arguments (the operands, then begin and end)"
+                                    : " arguments (the operands)")
+                         << " and return nothing, but it has type " << type;
   for (auto [k, operand] : llvm::enumerate(getKernelOperands()))
     if (operand.getType() != type.getInput(k))
       return emitOpError() << "operand " << k << " has type " << operand.getType() << ", but '"
                            << getKernelAttr() << "' takes " << type.getInput(k);
-  if (!type.getInput(expected - 2).isIndex() || !type.getInput(expected - 1).isIndex())
+  if (ranged && (!type.getInput(expected - 2).isIndex() || !type.getInput(expected - 1).isIndex()))
     return emitOpError() << "expects the last two arguments of '" << getKernelAttr()
                          << "' (begin, end) to be index values";
   return success();

@@ -24,10 +24,11 @@ def Kernel_Dialect : Dialect {
   let description = [{
     A kernel is a private `func.func` of the model module carrying `kernel.kernel`, a
     `#kernel.kernel` attribute; its results are written into destinations its caller passes
-    (destination-passing style), so after bufferization it allocates nothing. The host
-    function calls it (`func.call`) or, for a kernel that runs a range of its outermost
-    parallel loop, launches it (`kernel.launch`); each target lowers launches its own way
-    (the CPU: the runtime's `parallel_for`). The module's `kernel.check_messages` lists the
+    (destination-passing style), so after bufferization it allocates nothing. Host code runs
+    it by `kernel.launch` (tcc-form-launches, before any target pass); each target lowers
+    launches its own way (the CPU: a range of the outermost parallel loop per chunk of the
+    runtime's `parallel_for`, or a plain call; GPUs: a call of the function that holds its
+    grid launches). The module's `kernel.check_messages` lists the
     messages of the run-time checks in the order of their status codes.
 
     The host function's contract with packaging (lib/Package writes the descriptor from it):
@@ -127,26 +128,40 @@ def Kernel_KernelAttr : AttrDef<Kernel_Dialect, "Kernel"> {
 
 class Kernel_Op<string mnemonic, list<Trait> traits = []> : Op<Kernel_Dialect, mnemonic, traits>;
 
-def Kernel_LaunchOp : Kernel_Op<"launch", [DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
-  let summary = "run a kernel over [0, range), split into chunks the target chooses";
+def Kernel_LaunchOp : Kernel_Op<"launch", [DeclareOpInterfaceMethods<SymbolUserOpInterface>,
+                                            AttrSizedOperandSegments]> {
+  let summary = "run a kernel from host code, whole or over [0, range) in chunks";
   let description = [{
-    Calls `kernel(operands..., begin, end)` for disjoint chunks [begin, end) that cover
-    [0, range) exactly once, possibly in parallel, and returns when all have finished. The
-    kernel's last two arguments are `index` values bounding its outermost parallel loop
-    (tcc-range-kernels gives them); it must not depend on how the range is split. The CPU
-    lowers a launch to the runtime's `parallel_for` (tcc-cpu-lower-launches); GPU targets
-    to grid launches.
+    How host code runs a kernel function (`kernel.kernel`). Without `range`, the kernel runs
+    once over its whole domain: `kernel(operands...)`. This is the form tcc-form-launches
+    gives every kernel call at the end of the target-neutral pipeline (what `--emit=kernel`
+    prints); each target then decides how to split it.
+
+    With `range`, it calls `kernel(operands..., begin, end)` for disjoint chunks
+    [begin, end) that cover [0, range) exactly once, possibly in parallel, and returns when
+    all have finished. The kernel's last two arguments are `index` values bounding its
+    outermost parallel loop (tcc-range-kernels gives them); it must not depend on how the
+    range is split. The CPU lowers a ranged launch to the runtime's `parallel_for`
+    (tcc-cpu-lower-launches) and a whole one to a call; the GPU targets call the kernel's
+    host function, in which tcc-gpu-form-grids puts the grid launches.
 
     ```mlir
+    kernel.launch @kernel_0_mm(%a, %b, %c) : memref<?x64xf32>, memref<64x32xf32>, memref<?x32xf32>
     kernel.launch @kernel_0_mm(%a, %b, %c) range(%tiles) : memref<?x64xf32>, memref<64x32xf32>, memref<?x32xf32>
     ```
   }];
   let arguments = (ins FlatSymbolRefAttr:$kernel, Variadic<AnyType>:$kernel_operands,
-                       Index:$range);
+                       Optional<Index>:$range);
   let assemblyFormat = [{
-    $kernel `(` $kernel_operands `)` `range` `(` $range `)` attr-dict
+    $kernel `(` $kernel_operands `)` (`range` `(` $range^ `)`)? attr-dict
     (`:` type($kernel_operands)^)?
   }];
+  let builders = [
+    // A launch of the whole kernel (no range).
+    OpBuilder<(ins "::mlir::FlatSymbolRefAttr":$kernel, "::mlir::ValueRange":$operands), [{
+      build($_builder, $_state, kernel, operands, ::mlir::Value());
+    }]>
+  ];
 }
 
 #endif // TCC_KERNEL_OPS

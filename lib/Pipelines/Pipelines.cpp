@@ -25,7 +25,8 @@ static constexpr const char *kPrimToKernel =
     "eliminate-empty-tensors,canonicalize,cse,tcc-outline-kernels{{min-in-place-pad-row={0}},"
     "one-shot-bufferize{{bufferize-function-boundaries "
     "function-boundary-type-conversion=identity-layout-map},cse,canonicalize,drop-equivalent-buffer-results,"
-    "buffer-results-to-out-params,canonicalize,tcc-plan-buffers,tcc-loop-exits";
+    "buffer-results-to-out-params,canonicalize,tcc-plan-buffers,tcc-loop-exits,"
+    "tcc-form-launches";
 
 mlir::LogicalResult tcc::buildPrimToKernelPipeline(mlir::OpPassManager &pm,
                                                    const TargetInfo &info) {

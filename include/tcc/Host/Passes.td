@@ -140,6 +140,25 @@ def LoopExits : Pass<"tcc-loop-exits", "mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::arith::ArithDialect"];
 }
 
+def FormLaunches : Pass<"tcc-form-launches", "mlir::ModuleOp"> {
+  let summary = "Host code runs each kernel by kernel.launch, not by a plain call";
+  let description = [{
+    The last step of the target-neutral pipeline (the IR `--emit=kernel` prints). Kernels are
+    outlined as functions called from host code because bufferization follows calls across
+    function boundaries; once buffers are planned, every `func.call` of a kernel function
+    (`kernel.kernel`) becomes `kernel.launch` of the whole kernel, with no range. Targets
+    then split launches their way (tcc-range-kernels on the CPU, grids on GPUs). A kernel
+    used other than by a call is an error.
+
+    ```mlir
+    func.call @kernel_0_mm(%a, %b, %c) : (memref<?x64xf32>, memref<64x32xf32>, memref<?x32xf32>) -> ()
+    // becomes
+    kernel.launch @kernel_0_mm(%a, %b, %c) : memref<?x64xf32>, memref<64x32xf32>, memref<?x32xf32>
+    ```
+  }];
+  let dependentDialects = ["::tcc::kernel::KernelDialect"];
+}
+
 def LowerRuntimeCalls : Pass<"tcc-lower-runtime-calls", "mlir::ModuleOp"> {
   let summary = "Turn prim.runtime_call into calls through the run's import table";
   let description = [{

@@ -138,9 +138,9 @@ bool isExtentArithmetic(Operation *op) {
 }
 
 /// A kernel buffer as the caller has it: an argument, or a view of one made again.
-Value bufferAtCall(Value buffer, func::CallOp call, OpBuilder &at) {
+Value bufferAtCall(Value buffer, tcc::kernel::LaunchOp call, OpBuilder &at) {
   if (auto arg = dyn_cast<BlockArgument>(buffer))
-    return call.getOperand(arg.getArgNumber());
+    return call.getKernelOperands()[arg.getArgNumber()];
   Operation *view = buffer.getDefiningOp();
   // Only views of the buffer alone (an expand_shape's dynamic extents are kernel values).
   if (!view || !isView(view) || view->getNumOperands() != 1)
@@ -155,7 +155,7 @@ Value bufferAtCall(Value buffer, func::CallOp call, OpBuilder &at) {
 
 /// The loop's extent as the caller computes it: a constant, an argument, a dim of an
 /// argument, or integer arithmetic on those; null otherwise.
-Value extentAtCall(Value bound, func::CallOp call, OpBuilder &at) {
+Value extentAtCall(Value bound, tcc::kernel::LaunchOp call, OpBuilder &at) {
   if (Operation *op = bound.getDefiningOp(); isExtentArithmetic(op)) {
     IRMapping mapping;
     for (Value operand : op->getOperands()) {
@@ -170,7 +170,7 @@ Value extentAtCall(Value bound, func::CallOp call, OpBuilder &at) {
   if (matchPattern(bound, m_ConstantInt(&constant)))
     return arith::ConstantIndexOp::create(at, call.getLoc(), constant.getSExtValue());
   if (auto arg = dyn_cast<BlockArgument>(bound))
-    return call.getOperand(arg.getArgNumber());
+    return call.getKernelOperands()[arg.getArgNumber()];
   if (auto dim = bound.getDefiningOp<memref::DimOp>()) {
     std::optional<int64_t> d = dim.getConstantIndex();
     Value source = d ? bufferAtCall(dim.getSource(), call, at) : Value();
@@ -198,6 +198,22 @@ bool extentComputable(Value bound) {
   return isa<BlockArgument>(source);
 }
 
+/// One thread runs each kernel that is not split: its launches of the whole kernel become
+/// plain calls.
+void callWholeLaunches(ModuleOp module) {
+  SmallVector<tcc::kernel::LaunchOp> whole;
+  module.walk([&](tcc::kernel::LaunchOp launch) {
+    if (!launch.getRange())
+      whole.push_back(launch);
+  });
+  for (tcc::kernel::LaunchOp launch : whole) {
+    OpBuilder at(launch);
+    func::CallOp::create(at, launch.getLoc(), launch.getKernelAttr(), TypeRange{},
+                         launch.getKernelOperands());
+    launch.erase();
+  }
+}
+
 struct RangeKernelsPass : tcc::impl::RangeKernelsBase<RangeKernelsPass> {
   using RangeKernelsBase::RangeKernelsBase;
 
@@ -205,7 +221,7 @@ struct RangeKernelsPass : tcc::impl::RangeKernelsBase<RangeKernelsPass> {
     ModuleOp module = getOperation();
     auto main = module.lookupSymbol<func::FuncOp>("main");
     if (!main || main.isExternal())
-      return;
+      return callWholeLaunches(module);
     OpBuilder builder(&getContext());
     for (auto kernel : module.getOps<func::FuncOp>()) {
       if (!tcc::kernel::isKernel(kernel))
@@ -222,20 +238,20 @@ struct RangeKernelsPass : tcc::impl::RangeKernelsBase<RangeKernelsPass> {
         return signalPassFailure();
       loop.getLowerBoundMutable()[0].set(kernel.getArgument(first));
       loop.getUpperBoundMutable()[0].set(kernel.getArgument(first + 1));
-      // Every call becomes a launch over the whole range.
+      // Every launch of the whole kernel becomes a launch over the range.
       auto uses = SymbolTable::getSymbolUses(kernel, module);
-      SmallVector<func::CallOp> calls;
+      SmallVector<tcc::kernel::LaunchOp> launches;
       for (SymbolTable::SymbolUse use : *uses)
-        if (auto call = dyn_cast<func::CallOp>(use.getUser()))
-          calls.push_back(call);
-      for (func::CallOp call : calls) {
-        OpBuilder at(call);
-        Value extent = extentAtCall(bound, call, at);
-        tcc::kernel::LaunchOp::create(at, call.getLoc(), call.getCalleeAttr(), call.getOperands(),
-                                      extent);
-        call.erase();
+        if (auto launch = dyn_cast<tcc::kernel::LaunchOp>(use.getUser());
+            launch && !launch.getRange())
+          launches.push_back(launch);
+      for (tcc::kernel::LaunchOp launch : launches) {
+        OpBuilder at(launch);
+        Value extent = extentAtCall(bound, launch, at);
+        launch.getRangeMutable().assign(extent);
       }
     }
+    callWholeLaunches(module);
     // The host passes the import table on to parallel_for.
     if (failed(
             main.insertArgument(0, LLVM::LLVMPointerType::get(&getContext()), {}, main.getLoc())))

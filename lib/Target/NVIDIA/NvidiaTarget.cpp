@@ -62,19 +62,17 @@ std::string findPtxas() {
   return "";
 }
 
-// Kernels on buffers to PTX (and cubins) inside the host code's LLVM dialect module: copies
-// as loops, loop nests as 1-D grids, one gpu.module, NVVM per architecture, then the host
-// code lowered as the CPU's is, with launches through the import table. Math becomes LLVM
-// intrinsics (PTX instructions), not libdevice's __nv_* functions (tcc-nvidia-lower-kernels);
-// `toolkit=/` keeps gpu-module-to-binary from linking libdevice
-// from whatever CUDA the machine has (CUDA_HOME), so the bytes do not depend on it and a
-// stray libdevice call is caught by tcc-nvidia-assemble.
+// Kernels on buffers to PTX (and cubins) inside the host code's LLVM dialect module: launches
+// as calls of the kernels' host functions, copies as loops, loop nests as 1-D grids, one
+// gpu.module, NVVM per architecture, then the host code lowered as the CPU's is, with launches
+// through the import table. Math becomes LLVM intrinsics (PTX instructions), not libdevice's
+// __nv_* functions (tcc-nvidia-lower-kernels); a stray libdevice call is caught by
+// tcc-nvidia-assemble.
 constexpr const char *kDevicePipeline =
-    "tcc-collapse-dims,cse,tcc-expand-copies{{memcpy=false},tcc-gpu-linalg-to-loops{{matrix-unit={"
-    "3}},"
-    "tcc-approximate-math,tcc-gpu-device-constants,tcc-gpu-device-checks,tcc-gpu-form-grids{{block-"
-    "size={0}},"
-    "gpu-kernel-outlining,tcc-gpu-merge-modules,{1}"
+    "tcc-gpu-call-kernels,tcc-collapse-dims,cse,tcc-expand-copies{{memcpy=false},"
+    "tcc-gpu-linalg-to-loops{{matrix-unit={3}},tcc-approximate-math,tcc-gpu-device-constants,"
+    "tcc-gpu-device-checks,tcc-gpu-form-grids{{block-size={0}},gpu-kernel-outlining,"
+    "tcc-gpu-merge-modules,{1}"
     "gpu.module(expand-strided-metadata,lower-affine,convert-scf-to-cf,tcc-nvidia-lower-kernels,"
     "canonicalize,cse,reconcile-unrealized-casts),"
     "gpu-module-to-binary{{format=isa},tcc-nvidia-assemble{{ptxas={2}},";

@@ -60,6 +60,15 @@ func.func @launch_without_range_arguments(%a: memref<4xf32>, %n: index) {
 
 // -----
 
+func.func private @ranged(%a: memref<4xf32>, %begin: index, %end: index) attributes {kernel.kernel = #kernel.kernel<kind = generic>}
+func.func @whole_launch_of_ranged_kernel(%a: memref<4xf32>) {
+  // expected-error @+1 {{expects '@ranged' to take 1 arguments (the operands) and return nothing, but it has type '(memref<4xf32>, index, index) -> ()'}}
+  kernel.launch @ranged(%a) : memref<4xf32>
+  return
+}
+
+// -----
+
 func.func private @typed(%a: memref<4xf32>, %begin: index, %end: index) attributes {kernel.kernel = #kernel.kernel<kind = generic>}
 func.func @launch_with_wrong_operand(%a: memref<8xf32>, %n: index) {
   // expected-error @+1 {{operand 0 has type 'memref<8xf32>', but '@typed' takes 'memref<4xf32>'}}

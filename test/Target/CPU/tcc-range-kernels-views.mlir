@@ -41,8 +41,8 @@ func.func private @kernel_1(%x: memref<8x8xf32>, %padded: memref<10x10xf32>) att
   return
 }
 func.func @main(%a: memref<?x4x4xf32>, %x: memref<8x8xf32>, %padded: memref<10x10xf32>) {
-  call @kernel_0(%a) : (memref<?x4x4xf32>) -> ()
-  call @kernel_1(%x, %padded) : (memref<8x8xf32>, memref<10x10xf32>) -> ()
+  kernel.launch @kernel_0(%a) : memref<?x4x4xf32>
+  kernel.launch @kernel_1(%x, %padded) : memref<8x8xf32>, memref<10x10xf32>
   return
 }
 

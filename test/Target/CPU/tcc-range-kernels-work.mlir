@@ -82,13 +82,13 @@ func.func private @inner_stays(%x: memref<?x1024xf32>) attributes {kernel.kernel
 }
 func.func @main(%r: memref<1x1024xf32>, %a: memref<2x96x114x114xf32>, %b: memref<16x8xf32>, %x: memref<1x96x3136xf32>, %s: memref<1x96xf32>) {
   %dyn = memref.cast %a : memref<2x96x114x114xf32> to memref<?x96x114x114xf32>
-  call @flat_fill(%dyn) : (memref<?x96x114x114xf32>) -> ()
+  kernel.launch @flat_fill(%dyn) : memref<?x96x114x114xf32>
   %bd = memref.cast %b : memref<16x8xf32> to memref<16x?xf32>
-  call @small(%bd) : (memref<16x?xf32>) -> ()
+  kernel.launch @small(%bd) : memref<16x?xf32>
   %xd = memref.cast %x : memref<1x96x3136xf32> to memref<?x96x3136xf32>
   %sd = memref.cast %s : memref<1x96xf32> to memref<?x96xf32>
-  call @batch_first(%xd, %sd) : (memref<?x96x3136xf32>, memref<?x96xf32>) -> ()
+  kernel.launch @batch_first(%xd, %sd) : memref<?x96x3136xf32>, memref<?x96xf32>
   %rd = memref.cast %r : memref<1x1024xf32> to memref<?x1024xf32>
-  call @inner_stays(%rd) : (memref<?x1024xf32>) -> ()
+  kernel.launch @inner_stays(%rd) : memref<?x1024xf32>
   return
 }

@@ -61,8 +61,8 @@ func.func private @kernel_2(%z: memref<8xf32>) attributes {kernel.kernel = #kern
   return
 }
 func.func @main(%x: memref<8x4xf32>, %y: memref<?x3xf32>, %z: memref<8xf32>) {
-  call @kernel_0(%x) : (memref<8x4xf32>) -> ()
-  call @kernel_1(%y) : (memref<?x3xf32>) -> ()
-  call @kernel_2(%z) : (memref<8xf32>) -> ()
+  kernel.launch @kernel_0(%x) : memref<8x4xf32>
+  kernel.launch @kernel_1(%y) : memref<?x3xf32>
+  kernel.launch @kernel_2(%z) : memref<8xf32>
   return
 }

@@ -108,16 +108,17 @@ def RangeKernels : Pass<"tcc-range-kernels", "mlir::ModuleOp"> {
   let summary = "Let each kernel run a range of its outermost parallel loop";
   let description = [{
     Runs after `convert-linalg-to-parallel-loops`. A kernel whose body is one `scf.parallel`
-    whose outermost extent its callers can compute (a constant, an argument, a dim of an
+    whose outermost extent its launches can compute (a constant, an argument, a dim of an
     argument, or integer arithmetic on those, such as a tile count) gets two index
-    arguments, `begin` and `end`, that bound that loop; its calls become `kernel.launch`
-    over [0, extent), which tcc-cpu-lower-launches runs through the runtime's
-    `parallel_for` (imports->parallel_for splits the range into chunks). @main gets the
-    import table as a first `!llvm.ptr` argument. A kernel whose estimated work (ops times
-    static trip counts, 64 for a dynamic one) is below `min-parallel-work` stays a call,
-    run on the calling thread: waking a worker costs more than it saves.
+    arguments, `begin` and `end`, that bound that loop; its launches of the whole kernel
+    (tcc-form-launches) get the range [0, extent), which tcc-cpu-lower-launches runs through
+    the runtime's `parallel_for` (imports->parallel_for splits the range into chunks). @main
+    gets the import table as a first `!llvm.ptr` argument. The launches of every other
+    kernel become plain calls, run on the calling thread: so do those of a kernel whose
+    estimated work (ops times static trip counts, 64 for a dynamic one) is below
+    `min-parallel-work`, since waking a worker costs more than it saves.
     ```mlir
-    call @kernel_0_relu(%x, %y) : (memref<64x256xf32>, memref<64x256xf32>) -> ()
+    kernel.launch @kernel_0_relu(%x, %y) : memref<64x256xf32>, memref<64x256xf32>
     // becomes, with the kernel's loop over [%begin, %end) of its 64 rows
     kernel.launch @kernel_0_relu(%x, %y) range(%c64) : memref<64x256xf32>, memref<64x256xf32>
     ```

@@ -4,6 +4,23 @@
 
 include "mlir/Pass/PassBase.td"
 
+def GpuCallKernels : Pass<"tcc-gpu-call-kernels", "mlir::ModuleOp"> {
+  let summary = "Run each kernel function as host code that launches its grids: launches become calls";
+  let description = [{
+    The first step of a GPU target's pipeline. On a GPU, a kernel function of the
+    target-neutral pipeline stays a host function: tcc-gpu-form-grids replaces its loop nests
+    with grid launches, and its caller runs it once. So each `kernel.launch` of the whole
+    kernel (tcc-form-launches) becomes a call of that function. A launch over a range (the
+    CPU's split into chunks) is an error here.
+    ```mlir
+    kernel.launch @kernel_0_relu(%x, %y) : memref<64x256xf32>, memref<64x256xf32>
+    // becomes
+    call @kernel_0_relu(%x, %y) : (memref<64x256xf32>, memref<64x256xf32>) -> ()
+    ```
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect"];
+}
+
 def GpuDeviceConstants : Pass<"tcc-gpu-device-constants", "mlir::ModuleOp"> {
   let summary = "Read the weights from the device's copy, an argument of @main";
   let description = [{
