@@ -16,6 +16,7 @@
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/Module.h"
+#include "llvm/TargetParser/Triple.h"
 
 using namespace mlir;
 
@@ -157,7 +158,9 @@ LogicalResult tcc::packParameters(ModuleOp module, ModelInterface &interface,
 
 std::unique_ptr<llvm::Module> tcc::buildWeightsModule(llvm::ArrayRef<char> blob,
                                                       llvm::ArrayRef<char> parameters,
+                                                      llvm::StringRef triple,
                                                       llvm::LLVMContext &context) {
+  bool elf = llvm::Triple(triple).isOSBinFormatELF();
   auto module = std::make_unique<llvm::Module>("weights", context);
   auto define = [&](llvm::ArrayRef<char> bytes, llvm::StringRef name) {
     llvm::Constant *data = llvm::ConstantDataArray::getRaw(
@@ -166,7 +169,9 @@ std::unique_ptr<llvm::Module> tcc::buildWeightsModule(llvm::ArrayRef<char> blob,
                                             llvm::GlobalValue::ExternalLinkage, data, name);
     global->setAlignment(llvm::Align(kAlignment));
     global->setVisibility(llvm::GlobalValue::HiddenVisibility);
-    global->setSection((".rodata." + name).str());
+    // Mach-O puts read-only data in __TEXT,__const without being told.
+    if (elf)
+      global->setSection((".rodata." + name).str());
   };
   if (!blob.empty())
     define(blob, "tcc_weights");

@@ -152,7 +152,7 @@ LogicalResult tcc::compileModule(ModuleOp module, const CompileOptions &options,
   llvm::SmallVector<llvm::SmallVector<char, 0>, 2> objects = {std::move(code)};
   if (!weights.empty() || !parameters.empty()) {
     std::unique_ptr<llvm::Module> weightsModule =
-        buildWeightsModule(weights, parameters, llvmContext);
+        buildWeightsModule(weights, parameters, target.getHost().triple, llvmContext);
     llvm::SmallVector<char, 0> weightsObject;
     if (failed(target.emitHostCode(*weightsModule, /*assembly=*/false, weightsObject, error,
                                    /*optimize=*/false)))

@@ -34,7 +34,8 @@ constexpr TargetKind kTargetKinds[] = {{"cpu", tcc::createCpuTarget},
                                        {"nvidia", tcc::createNvidiaTarget}};
 
 constexpr const char *kSupported =
-    "host, cpu, cpu:x86_64-linux, cpu:aarch64-linux, nvidia, nvidia:sm_NN[,sm_MM...]";
+    "host, cpu, cpu:x86_64-linux, cpu:aarch64-linux, cpu:arm64-macos, nvidia, "
+    "nvidia:sm_NN[,sm_MM...]";
 } // namespace
 
 FailureOr<std::unique_ptr<tcc::Target>> tcc::createTarget(llvm::StringRef spec, llvm::StringRef cpu,

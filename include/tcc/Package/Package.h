@@ -70,9 +70,11 @@ mlir::LogicalResult packParameters(mlir::ModuleOp module, ModelInterface &interf
                                    std::vector<char> &blob);
 
 /// An LLVM module that defines `tcc_weights` (hidden, read-only, 64-byte aligned) from `blob`
-/// and, when `parameters` is not empty, `tcc_initial_parameters` from it.
+/// and, when `parameters` is not empty, `tcc_initial_parameters` from it, for the object
+/// format of `triple` (ELF: each in a section of its own).
 std::unique_ptr<llvm::Module> buildWeightsModule(llvm::ArrayRef<char> blob,
                                                  llvm::ArrayRef<char> parameters,
+                                                 llvm::StringRef triple,
                                                  llvm::LLVMContext &context);
 
 /// Translates a module lowered to the LLVM dialect into LLVM IR and adds the model

@@ -74,11 +74,21 @@ bool enables(llvm::StringRef features, llvm::StringRef name) {
       entries, [&](llvm::StringRef entry) { return entry.consume_front("+") && entry == name; });
 }
 
-/// The host machine for `arch` and `cpu` (see createCpuTarget).
-FailureOr<tcc::HostMachine> resolveHost(llvm::StringRef arch, llvm::StringRef cpu,
+/// The oldest macOS the Mach-O libraries load on (the first with Apple-silicon Macs is 11;
+/// 13 is what the linker is told, as ../shared/TOOLCHAIN.md's tried command).
+constexpr llvm::StringLiteral kMacosVersion = "13.0.0";
+
+/// The host machine for `arch` and `cpu` on Linux, or on macOS when `macos` (see
+/// createCpuTarget).
+FailureOr<tcc::HostMachine> resolveHost(llvm::StringRef arch, bool macos, llvm::StringRef cpu,
                                         llvm::StringRef hostArch, std::string &error) {
   tcc::HostMachine result;
-  result.triple = (arch + "-unknown-linux-gnu").str();
+  result.triple =
+      macos ? ("arm64-apple-macosx" + kMacosVersion).str() : (arch + "-unknown-linux-gnu").str();
+  if (macos && cpu == "native") {
+    error = "--cpu=native needs the host's operating system, not macOS";
+    return failure();
+  }
   bool native = cpu == "native";
   if (native && arch != hostArch) {
     error = "--cpu=native needs the host's architecture, not " + arch.str();
@@ -118,6 +128,8 @@ FailureOr<tcc::HostMachine> resolveHost(llvm::StringRef arch, llvm::StringRef cp
     }
     return result;
   }
+  if (macos && cpu.empty())
+    cpu = "apple-m1"; // every Apple-silicon Mac
   result.cpu = cpu.empty() ? "generic" : cpu.str();
   result.features = cpu.empty() ? "+v8.2a,+neon,+fullfp16" : "";
   result.requiredFeatures = cpu.empty() ? "+neon,+fullfp16" : "+neon";
@@ -183,15 +195,18 @@ tcc::createCpuTarget(llvm::StringRef variant, llvm::StringRef cpu, std::string &
   llvm::Triple host(llvm::sys::getDefaultTargetTriple());
   llvm::StringRef hostArch = host.getArch() == llvm::Triple::aarch64 ? "aarch64" : "x86_64";
   llvm::StringRef arch;
+  bool macos = false;
   if (variant.empty())
     arch = hostArch;
   else if (variant == "x86_64-linux")
     arch = "x86_64";
   else if (variant == "aarch64-linux")
     arch = "aarch64";
+  else if (variant == "arm64-macos")
+    arch = "aarch64", macos = true;
   else
     return failure(); // createTarget names what is supported
-  FailureOr<HostMachine> machine = resolveHost(arch, cpu, hostArch, error);
+  FailureOr<HostMachine> machine = resolveHost(arch, macos, cpu, hostArch, error);
   if (failed(machine))
     return failure();
   return std::unique_ptr<Target>(std::make_unique<CpuTarget>(*machine));
