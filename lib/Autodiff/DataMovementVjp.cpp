@@ -43,7 +43,7 @@ LogicalResult reshapeRule(VjpBuilder &b, Operation *op, Cts g, Out d) {
   Value x = op->getOperand(0);
   d[0] = b.reshape(g[0], b.dims(x));
   if (d[0].getType() != x.getType()) // static dims the result type had as `?`
-    d[0] = prim::ReshapeOp::create(b.b, b.loc, x.getType(), g[0], b.dynamic(b.dims(x)));
+    d[0] = prim::ReshapeOp::create(b.b, b.loc, x.getType(), g[0], prim::dynamicExtents(b.dims(x)));
   return success();
 }
 
@@ -111,7 +111,7 @@ LogicalResult concatenateRule(VjpBuilder &b, Operation *op, Cts g, Out d) {
     d[i] = b.b.createOrFold<prim::SliceOp>(b.loc, g[0], offsets, sizes,
                                            SmallVector<int64_t>(sizes.size(), 1));
     if (d[i].getType() != x.getType())
-      d[i] = prim::ReshapeOp::create(b.b, b.loc, x.getType(), d[i], b.dynamic(sizes));
+      d[i] = prim::ReshapeOp::create(b.b, b.loc, x.getType(), d[i], prim::dynamicExtents(sizes));
     offset = getAsOpFoldResult(
         arith::AddIOp::create(b.b, b.loc, getValueOrCreateConstantIndexOp(b.b, b.loc, offset),
                               getValueOrCreateConstantIndexOp(b.b, b.loc, sizes[dim])));
@@ -201,11 +201,11 @@ LogicalResult scatterRule(VjpBuilder &b, Operation *op, Cts g, Out d) {
   OpFoldResult places = b.b.getIndexAttr(1);
   for (int64_t dim = k - 1; dim >= 0; --dim) {
     Value column =
-        b.reshape(b.sliceDim(tuples, 1, b.b.getIndexAttr(dim), b.b.getIndexAttr(1)), rowDims);
-    Value inRange = b.binary<prim::AndOp>(
-        b.compare(prim::CompareDirection::Ge, column, b.indexTensor(b.b.getIndexAttr(0), rowDims)),
-        b.compare(prim::CompareDirection::Lt, column, b.indexTensor(xDims[dim], rowDims)));
-    valid = valid ? b.binary<prim::AndOp>(valid, inRange) : inRange;
+        b.reshape(b.slice(tuples, 1, b.b.getIndexAttr(dim), b.b.getIndexAttr(1)), rowDims);
+    Value inRange = b.create<prim::AndOp>(
+        b.cmp(prim::CompareDirection::Ge, column, b.indexTensor(b.b.getIndexAttr(0), rowDims)),
+        b.cmp(prim::CompareDirection::Lt, column, b.indexTensor(xDims[dim], rowDims)));
+    valid = valid ? b.create<prim::AndOp>(valid, inRange) : inRange;
     Value term =
         getConstantIntValue(places) == 1 ? column : b.mul(column, b.indexTensor(places, rowDims));
     linear = linear ? b.add(linear, term) : term;
@@ -228,8 +228,8 @@ LogicalResult scatterRule(VjpBuilder &b, Operation *op, Cts g, Out d) {
     Value writer = prim::ScatterOp::create(b.b, b.loc, none.getType(), none, tuples, rowIds,
                                            prim::ReduceKindAttr());
     Value last = prim::GatherOp::create(b.b, b.loc, b.reshape(writer, {places}), safe, 0);
-    keep = b.binary<prim::AndOp>(keep, b.compare(prim::CompareDirection::Eq, last, rowIds));
-    Value written = b.compare(prim::CompareDirection::Ge, writer,
+    keep = b.create<prim::AndOp>(keep, b.cmp(prim::CompareDirection::Eq, last, rowIds));
+    Value written = b.cmp(prim::CompareDirection::Ge, writer,
                               b.indexTensor(b.b.getIndexAttr(0), placeDims));
     SmallVector<int64_t> leading(k);
     std::iota(leading.begin(), leading.end(), 0);

@@ -26,7 +26,7 @@ LogicalResult unaryRule(VjpBuilder &b, Operation *op, Cts g, Out dx) {
 // d/dx -x = -1
 Value dNeg(VjpBuilder &b, Value, Value, Value g) { return b.neg(g); }
 // d/dx |x| = sign(x)  (0 at 0, as JAX and torch)
-Value dAbs(VjpBuilder &b, Value x, Value, Value g) { return b.mul(g, b.unary<prim::SignOp>(x)); }
+Value dAbs(VjpBuilder &b, Value x, Value, Value g) { return b.mul(g, b.create<prim::SignOp>(x)); }
 // floor, ceil, round, sign: piecewise constant, derivative 0 (almost everywhere)
 Value dZero(VjpBuilder &b, Value x, Value, Value) { return b.splat(x, 0); }
 // d/dx e^x = e^x = y
@@ -44,40 +44,40 @@ Value dRsqrt(VjpBuilder &b, Value x, Value y, Value g) {
   return b.div(b.mul(b.scale(g, -0.5), y), x);
 }
 // sin' = cos, cos' = -sin, tan' = 1 + tan^2
-Value dSin(VjpBuilder &b, Value x, Value, Value g) { return b.mul(g, b.unary<prim::CosOp>(x)); }
+Value dSin(VjpBuilder &b, Value x, Value, Value g) { return b.mul(g, b.create<prim::CosOp>(x)); }
 Value dCos(VjpBuilder &b, Value x, Value, Value g) {
-  return b.neg(b.mul(g, b.unary<prim::SinOp>(x)));
+  return b.neg(b.mul(g, b.create<prim::SinOp>(x)));
 }
 Value dTan(VjpBuilder &b, Value, Value y, Value g) {
   return b.mul(g, b.add(b.splat(y, 1), b.mul(y, y)));
 }
 // asin' = 1/sqrt(1 - x^2), acos' = -1/sqrt(1 - x^2), atan' = 1/(1 + x^2)
 Value dAsin(VjpBuilder &b, Value x, Value, Value g) {
-  return b.div(g, b.unary<prim::SqrtOp>(b.sub(b.splat(x, 1), b.mul(x, x))));
+  return b.div(g, b.create<prim::SqrtOp>(b.sub(b.splat(x, 1), b.mul(x, x))));
 }
 Value dAcos(VjpBuilder &b, Value x, Value y, Value g) { return b.neg(dAsin(b, x, y, g)); }
 Value dAtan(VjpBuilder &b, Value x, Value, Value g) {
   return b.div(g, b.add(b.splat(x, 1), b.mul(x, x)));
 }
 // sinh' = cosh, cosh' = sinh, tanh' = 1 - tanh^2
-Value dSinh(VjpBuilder &b, Value x, Value, Value g) { return b.mul(g, b.unary<prim::CoshOp>(x)); }
-Value dCosh(VjpBuilder &b, Value x, Value, Value g) { return b.mul(g, b.unary<prim::SinhOp>(x)); }
+Value dSinh(VjpBuilder &b, Value x, Value, Value g) { return b.mul(g, b.create<prim::CoshOp>(x)); }
+Value dCosh(VjpBuilder &b, Value x, Value, Value g) { return b.mul(g, b.create<prim::SinhOp>(x)); }
 Value dTanh(VjpBuilder &b, Value, Value y, Value g) {
   return b.mul(g, b.sub(b.splat(y, 1), b.mul(y, y)));
 }
 // asinh' = 1/sqrt(x^2 + 1), acosh' = 1/sqrt(x^2 - 1), atanh' = 1/(1 - x^2)
 Value dAsinh(VjpBuilder &b, Value x, Value, Value g) {
-  return b.div(g, b.unary<prim::SqrtOp>(b.add(b.mul(x, x), b.splat(x, 1))));
+  return b.div(g, b.create<prim::SqrtOp>(b.add(b.mul(x, x), b.splat(x, 1))));
 }
 Value dAcosh(VjpBuilder &b, Value x, Value, Value g) {
-  return b.div(g, b.unary<prim::SqrtOp>(b.sub(b.mul(x, x), b.splat(x, 1))));
+  return b.div(g, b.create<prim::SqrtOp>(b.sub(b.mul(x, x), b.splat(x, 1))));
 }
 Value dAtanh(VjpBuilder &b, Value x, Value, Value g) {
   return b.div(g, b.sub(b.splat(x, 1), b.mul(x, x)));
 }
 // erf' = 2/sqrt(pi) e^(-x^2)
 Value dErf(VjpBuilder &b, Value x, Value, Value g) {
-  Value e = b.unary<prim::ExpOp>(b.neg(b.mul(x, x)));
+  Value e = b.create<prim::ExpOp>(b.neg(b.mul(x, x)));
   return b.mul(g, b.scale(e, 1.1283791670955126));
 }
 // logistic' = y (1 - y)
@@ -121,11 +121,11 @@ LogicalResult remRule(VjpBuilder &b, Operation *op, Cts g, Out d) {
 // pow: y = a^b; da = g b a^(b-1), db = g y log(a) (0 where a == 0, as torch)
 LogicalResult powRule(VjpBuilder &b, Operation *op, Cts g, Out d) {
   Value a = op->getOperand(0), e = op->getOperand(1), y = op->getResult(0);
-  Value powLess = b.binary<prim::PowOp>(a, b.sub(e, b.splat(e, 1)));
+  Value powLess = b.create<prim::PowOp>(a, b.sub(e, b.splat(e, 1)));
   d[0] = b.mul(g[0], b.mul(e, powLess));
   Value zero = b.splat(a, 0);
-  Value logA = b.unary<prim::LogOp>(
-      b.select(b.compare(prim::CompareDirection::Eq, a, zero), b.splat(a, 1), a));
+  Value logA = b.create<prim::LogOp>(
+      b.select(b.cmp(prim::CompareDirection::Eq, a, zero), b.splat(a, 1), a));
   d[1] = b.mul(g[0], b.mul(y, logA));
   return success();
 }
@@ -142,7 +142,7 @@ template <prim::CompareDirection Wins>
 LogicalResult extremumRule(VjpBuilder &b, Operation *op, Cts g, Out d) {
   Value a = op->getOperand(0), c = op->getOperand(1);
   Value half = b.scale(g[0], 0.5), zero = b.splat(g[0], 0);
-  Value aWins = b.compare(Wins, a, c), tie = b.compare(prim::CompareDirection::Eq, a, c);
+  Value aWins = b.cmp(Wins, a, c), tie = b.cmp(prim::CompareDirection::Eq, a, c);
   d[0] = b.select(aWins, g[0], b.select(tie, half, zero));
   d[1] = b.select(aWins, zero, b.select(tie, half, g[0]));
   return success();
@@ -158,8 +158,8 @@ LogicalResult selectRule(VjpBuilder &b, Operation *op, Cts g, Out d) {
 LogicalResult clampRule(VjpBuilder &b, Operation *op, Cts g, Out d) {
   Value lo = op->getOperand(0), x = op->getOperand(1), hi = op->getOperand(2);
   Value zero = b.splat(g[0], 0);
-  Value below = b.compare(prim::CompareDirection::Lt, x, lo);
-  Value above = b.compare(prim::CompareDirection::Gt, x, hi);
+  Value below = b.cmp(prim::CompareDirection::Lt, x, lo);
+  Value above = b.cmp(prim::CompareDirection::Gt, x, hi);
   d[0] = b.select(below, g[0], zero);
   d[2] = b.select(above, g[0], zero);
   d[1] = b.select(below, zero, b.select(above, zero, g[0]));

@@ -74,7 +74,7 @@ LogicalResult loopRule(VjpBuilder &b, Operation *op, Cts g, Out d) {
   }
   auto writeRow = [&](Value tape, Value row, OpFoldResult i) {
     SmallVector<OpFoldResult> dims = b.dims(tape);
-    Value atI = b.compare(prim::CompareDirection::Eq, b.iota(dims, 0, b.b.getI64Type()),
+    Value atI = b.cmp(prim::CompareDirection::Eq, b.iota(dims, 0, b.b.getI64Type()),
                           b.indexTensor(i, dims));
     SmallVector<int64_t> mapping;
     for (int64_t k = 1; k < static_cast<int64_t>(dims.size()); ++k)
@@ -102,10 +102,10 @@ LogicalResult loopRule(VjpBuilder &b, Operation *op, Cts g, Out d) {
     OpFoldResult i = b.subIndex(b.subIndex(count, b.b.getIndexAttr(1)), j);
     SmallVector<Value> inputs;
     for (auto [k, tape] : llvm::enumerate(recorded)) {
-      Value row = b.sliceDim(tape, 0, i, b.b.getIndexAttr(1));
+      Value row = b.slice(tape, 0, i, b.b.getIndexAttr(1));
       inputs.push_back(b.castTo(b.reshape(row, b.dims(inits[k])), inits[k].getType()));
     }
-    Value iv = b.indexValue(i);
+    Value iv = b.index(i);
     SmallVector<Value> outputs = cloneBody(b, loop, iv, inputs);
     Block *block = b.b.getInsertionBlock();
     FailureOr<SmallVector<Value>> grads = buildGradients(b.b, *block, outputs, cts, inputs);

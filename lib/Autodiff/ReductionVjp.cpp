@@ -62,7 +62,7 @@ LogicalResult reduceRule(VjpBuilder &b, Operation *op, Cts g, Out d) {
     return success();
   case prim::ReduceKind::Max:
   case prim::ReduceKind::Min: {
-    Value hit = b.compare(prim::CompareDirection::Eq, x, expand(b, y, x, dims));
+    Value hit = b.cmp(prim::CompareDirection::Eq, x, expand(b, y, x, dims));
     Value ones = b.convert(hit, VjpBuilder::typeOf(x).getElementType());
     Value count = b.sum(ones, dims);
     d[0] = b.mul(expand(b, b.div(g[0], count), x, dims), ones);
@@ -82,7 +82,7 @@ Value shiftDown(VjpBuilder &b, Value v, int64_t dim) {
   SmallVector<OpFoldResult> vDims = b.dims(v);
   OpFoldResult n = vDims[dim], one = b.b.getIndexAttr(1);
   OpFoldResult kept = b.maxIndex(b.subIndex(n, one), b.b.getIndexAttr(0));
-  Value rest = b.sliceDim(v, dim, b.minIndex(n, one), kept);
+  Value rest = b.slice(v, dim, b.minIndex(n, one), kept);
   SmallVector<OpFoldResult> tail(vDims);
   tail[dim] = b.subIndex(n, kept);
   Value zeros = b.zeros(tail, VjpBuilder::typeOf(v).getElementType());
@@ -103,11 +103,11 @@ Value cumulativeProdVjp(VjpBuilder &b, Value x, Value g, int64_t dim) {
   Type i64 = b.b.getI64Type();
   Value j = b.iota(square, dim, i64), k = b.iota(square, dim + 1, i64);
   Value xk = b.broadcast(x, alongK, square), gk = b.broadcast(g, alongK, square);
-  Value between = b.select(b.compare(prim::CompareDirection::Gt, k, j), xk, b.splat(xk, 1));
+  Value between = b.select(b.cmp(prim::CompareDirection::Gt, k, j), xk, b.splat(xk, 1));
   Value products = prim::CumulativeOp::create(b.b, b.loc, prim::ReduceKind::Prod, between, dim + 1,
                                               /*exclusive=*/false, /*reverse=*/false);
   Value terms =
-      b.select(b.compare(prim::CompareDirection::Ge, k, j), b.mul(gk, products), b.splat(gk, 0));
+      b.select(b.cmp(prim::CompareDirection::Ge, k, j), b.mul(gk, products), b.splat(gk, 0));
   Value before = prim::CumulativeOp::create(b.b, b.loc, prim::ReduceKind::Prod, x, dim,
                                             /*exclusive=*/true, /*reverse=*/false);
   return b.castTo(b.mul(b.sum(terms, {dim + 1}), before), x.getType());
@@ -123,7 +123,7 @@ Value cumulativeExtremumVjp(VjpBuilder &b, Value x, Value g, int64_t dim, prim::
       kind == prim::ReduceKind::Max ? prim::CompareDirection::Gt : prim::CompareDirection::Lt;
   Value previous = prim::CumulativeOp::create(b.b, b.loc, kind, x, dim, /*exclusive=*/true,
                                               /*reverse=*/false);
-  Value raised = b.compare(raises, x, previous);
+  Value raised = b.cmp(raises, x, previous);
   Value rest = prim::CumulativeOp::create(b.b, b.loc, prim::ReduceKind::Sum, g, dim,
                                           /*exclusive=*/false, /*reverse=*/true);
   SmallVector<OpFoldResult> xDims = b.dims(x);
@@ -132,7 +132,7 @@ Value cumulativeExtremumVjp(VjpBuilder &b, Value x, Value g, int64_t dim, prim::
   Value candidates = b.select(raised, b.iota(xDims, dim, i64), end);
   Value next = prim::CumulativeOp::create(b.b, b.loc, prim::ReduceKind::Min, candidates, dim,
                                           /*exclusive=*/true, /*reverse=*/true);
-  next = b.binary<prim::MinOp>(next, end); // the identity (largest i64) past the last
+  next = b.create<prim::MinOp>(next, end); // the identity (largest i64) past the last
   SmallVector<OpFoldResult> one(xDims);
   one[dim] = b.b.getIndexAttr(1);
   Value padded = prim::ConcatenateOp::create(

@@ -10,7 +10,7 @@
 #ifndef TCC_LIB_AUTODIFF_VJPRULES_H
 #define TCC_LIB_AUTODIFF_VJPRULES_H
 
-#include "dialects/prim/PrimDialect.h"
+#include "dialects/prim/PrimBuilder.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -22,71 +22,14 @@
 
 namespace tcc::autodiff {
 
-/// Helpers for building prim code inside a rule (at the op's location).
-class VjpBuilder {
+/// The prim builder of a rule, at the op's location (dialects/prim/PrimBuilder.h), with the
+/// data movement that only transposes of ops need.
+class VjpBuilder : public prim::PrimBuilder {
 public:
-  VjpBuilder(mlir::OpBuilder &b, mlir::Location loc) : b(b), loc(loc) {}
-  mlir::OpBuilder &b;
-  mlir::Location loc;
+  using PrimBuilder::PrimBuilder;
 
-  static mlir::RankedTensorType typeOf(mlir::Value v) {
-    return mlir::cast<mlir::RankedTensorType>(v.getType());
-  }
-  /// The extents of `v` (constants where static, prim.dim otherwise).
-  llvm::SmallVector<mlir::OpFoldResult> dims(mlir::Value v);
-  /// The dynamic extents among `dims`, as index values.
-  llvm::SmallVector<mlir::Value> dynamic(llvm::ArrayRef<mlir::OpFoldResult> dims);
-  /// A 0-d constant of `element`.
-  mlir::Value scalar(mlir::Type element, double value);
-  /// A tensor shaped like `like` filled with `value` (element type of `like` by default).
-  mlir::Value splat(mlir::Value like, double value, mlir::Type element = {});
-  /// `v` (0-d) broadcast to `dims`.
-  mlir::Value fill(mlir::Value scalar0d, llvm::ArrayRef<mlir::OpFoldResult> dims);
-  /// `v` broadcast to `dims` along `mapping` (broadcast_in_dim).
-  mlir::Value broadcast(mlir::Value v, llvm::ArrayRef<int64_t> mapping,
-                        llvm::ArrayRef<mlir::OpFoldResult> dims);
-  /// `v` reshaped to `dims`.
-  mlir::Value reshape(mlir::Value v, llvm::ArrayRef<mlir::OpFoldResult> dims);
-  /// Sum of `v` over `reduced` dims (dropped from the shape).
-  mlir::Value sum(mlir::Value v, llvm::ArrayRef<int64_t> reduced);
-  mlir::Value convert(mlir::Value v, mlir::Type element);
-  mlir::Value compare(prim::CompareDirection direction, mlir::Value a, mlir::Value c);
-  mlir::Value select(mlir::Value p, mlir::Value t, mlir::Value f);
-  template <typename OpTy> mlir::Value binary(mlir::Value x, mlir::Value y) {
-    return OpTy::create(b, loc, x, y).getResult();
-  }
-  template <typename OpTy> mlir::Value unary(mlir::Value x) {
-    return OpTy::create(b, loc, x).getResult();
-  }
-  mlir::Value add(mlir::Value x, mlir::Value y) { return binary<prim::AddOp>(x, y); }
-  mlir::Value sub(mlir::Value x, mlir::Value y) { return binary<prim::SubOp>(x, y); }
-  mlir::Value mul(mlir::Value x, mlir::Value y) { return binary<prim::MulOp>(x, y); }
-  mlir::Value div(mlir::Value x, mlir::Value y) { return binary<prim::DivOp>(x, y); }
-  mlir::Value neg(mlir::Value x) { return unary<prim::NegOp>(x); }
-  /// `x * c` for a constant c.
-  mlir::Value scale(mlir::Value x, double c) { return mul(x, splat(x, c)); }
-
-  // Index arithmetic on extents, folded where both sides are constants.
-  mlir::Value indexValue(mlir::OpFoldResult v);
-  mlir::OpFoldResult addIndex(mlir::OpFoldResult x, mlir::OpFoldResult y);
-  mlir::OpFoldResult subIndex(mlir::OpFoldResult x, mlir::OpFoldResult y);
-  mlir::OpFoldResult mulIndex(mlir::OpFoldResult x, mlir::OpFoldResult y);
-  mlir::OpFoldResult minIndex(mlir::OpFoldResult x, mlir::OpFoldResult y);
-  mlir::OpFoldResult maxIndex(mlir::OpFoldResult x, mlir::OpFoldResult y);
-  /// The product of `dims` (1 when empty).
-  mlir::OpFoldResult product(llvm::ArrayRef<mlir::OpFoldResult> dims);
-
-  /// Zeros of `element` shaped `dims`.
-  mlir::Value zeros(llvm::ArrayRef<mlir::OpFoldResult> dims, mlir::Type element);
-  /// An i64 tensor shaped `dims` whose every element is the index `v`.
-  mlir::Value indexTensor(mlir::OpFoldResult v, llvm::ArrayRef<mlir::OpFoldResult> dims);
-  /// prim.iota along `dim`, shaped `dims`.
-  mlir::Value iota(llvm::ArrayRef<mlir::OpFoldResult> dims, int64_t dim, mlir::Type element);
   /// `v` with the exact type `type` (a reshape when only the static-ness of dims differs).
   mlir::Value castTo(mlir::Value v, mlir::Type type);
-  /// prim.slice of `v` along one dim (the others whole).
-  mlir::Value sliceDim(mlir::Value v, int64_t dim, mlir::OpFoldResult offset,
-                       mlir::OpFoldResult size, int64_t stride = 1);
   /// `v` along `dim` with `low` and `high` zeros added (positive) or elements cut (negative).
   mlir::Value padOrCut(mlir::Value v, int64_t dim, int64_t low, int64_t high);
   /// The transpose of a strided slice along `dim`: a tensor of extent `extent` there, zero

@@ -86,9 +86,9 @@ LogicalResult reduceWindowRule(VjpBuilder &b, Operation *op, Cts g, Out d) {
       offsets.push_back(b.b.getIndexAttr(k[dim] * dilations[dim]));
     Value xk = b.b.createOrFold<prim::SliceOp>(b.loc, padded, offsets, yDims, strides);
     xk = b.castTo(xk, y.getType());
-    Value hit = b.compare(prim::CompareDirection::Eq, xk, y);
-    Value chosen = taken ? b.binary<prim::AndOp>(hit, b.unary<prim::NotOp>(taken)) : hit;
-    taken = taken ? b.binary<prim::OrOp>(taken, hit) : hit;
+    Value hit = b.cmp(prim::CompareDirection::Eq, xk, y);
+    Value chosen = taken ? b.create<prim::AndOp>(hit, b.create<prim::NotOp>(taken)) : hit;
+    taken = taken ? b.create<prim::OrOp>(taken, hit) : hit;
     Value part = b.select(chosen, g[0], zero);
     for (int64_t dim = 0; dim < rank; ++dim)
       if (window[dim] != 1 || strides[dim] != 1)
@@ -188,7 +188,7 @@ LogicalResult convolutionRule(VjpBuilder &b, Operation *op, Cts g, Out d) {
   dF = prim::TransposeOp::create(b.b, b.loc, dF, identityTail({1, 0}, 2));
   for (int64_t s = 0; s < spatial; ++s)
     if (VjpBuilder::typeOf(dF).getDimSize(s + 2) != fShape[s + 2])
-      dF = b.sliceDim(dF, s + 2, index(0), index(fShape[s + 2]));
+      dF = b.slice(dF, s + 2, index(0), index(fShape[s + 2]));
   d[1] = b.castTo(dF, filter.getType());
   return success();
 }

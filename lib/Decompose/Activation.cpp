@@ -1,5 +1,5 @@
 //===- Activation.cpp - rules for activations and softmax ----------------------------===//
-#include "PrimBuilder.h"
+#include "RuleSupport.h"
 #include "RuleFamilies.h"
 
 #include "tcc/Decompose/RuleRegistry.h"
@@ -12,25 +12,13 @@ using namespace tcc::decompose;
 
 namespace {
 
-struct Ops {
-  NodeRewriter &n;
+/// The prim builder at the node, with `c(v)`: the constant v shaped like the input x.
+struct Ops : RuleBuilder {
+  Ops(NodeRewriter &n, Value x) : RuleBuilder(n), x(x) {}
   Value x;
-  OpBuilder &b() { return n.getBuilder(); }
-  Value c(double v) { return splatLike(n, x, v); }
-  Value add(Value a, Value v) { return prim::AddOp::create(b(), n.getLoc(), a, v); }
-  Value sub(Value a, Value v) { return prim::SubOp::create(b(), n.getLoc(), a, v); }
-  Value mul(Value a, Value v) { return prim::MulOp::create(b(), n.getLoc(), a, v); }
-  Value div(Value a, Value v) { return prim::DivOp::create(b(), n.getLoc(), a, v); }
-  Value max(Value a, Value v) { return prim::MaxOp::create(b(), n.getLoc(), a, v); }
-  Value min(Value a, Value v) { return prim::MinOp::create(b(), n.getLoc(), a, v); }
-  Value exp(Value a) { return prim::ExpOp::create(b(), n.getLoc(), a); }
-  Value tanh(Value a) { return prim::TanhOp::create(b(), n.getLoc(), a); }
-  Value cmp(prim::CompareDirection d, Value a, Value v) {
-    return prim::CompareOp::create(b(), n.getLoc(), d, a, v);
-  }
-  Value select(Value p, Value t, Value f) { return prim::SelectOp::create(b(), n.getLoc(), p, t, f); }
+  Value c(double v) { return splat(x, v); }
   /// softplus(v) = log(1 + exp(v)), written as log1p(exp(v))
-  Value softplus(Value v) { return prim::Log1pOp::create(b(), n.getLoc(), exp(v)); }
+  Value softplus(Value v) { return create<prim::Log1pOp>(exp(v)); }
 };
 
 template <typename Fn>
@@ -38,7 +26,7 @@ LogicalResult activation(NodeRewriter &n, Fn fn) {
   Value x = n.getFloatInput(0);
   if (!x)
     return failure();
-  Ops ops{n, x};
+  Ops ops(n, x);
   Value r = fn(ops, x);
   return r ? n.setResults(r) : failure();
 }
@@ -64,7 +52,7 @@ LogicalResult leakyRelu(NodeRewriter &n) {
 LogicalResult elu(NodeRewriter &n) {
   float alpha = n.getFloat("alpha", 1.0f);
   return activation(n, [&](Ops &o, Value x) {
-    Value neg = o.mul(o.c(alpha), prim::Expm1Op::create(o.b(), n.getLoc(), x));
+    Value neg = o.mul(o.c(alpha), o.create<prim::Expm1Op>(x));
     return o.select(o.cmp(prim::CompareDirection::Lt, x, o.c(0)), neg, x);
   });
 }
@@ -74,7 +62,7 @@ LogicalResult selu(NodeRewriter &n) {
   float alpha = n.getFloat("alpha", 1.67326319217681884765625f);
   float gamma = n.getFloat("gamma", 1.05070102214813232421875f);
   return activation(n, [&](Ops &o, Value x) {
-    Value neg = o.mul(o.c(alpha), prim::Expm1Op::create(o.b(), n.getLoc(), x));
+    Value neg = o.mul(o.c(alpha), o.create<prim::Expm1Op>(x));
     return o.mul(o.c(gamma), o.select(o.cmp(prim::CompareDirection::Le, x, o.c(0)), neg, x));
   });
 }
@@ -83,7 +71,7 @@ LogicalResult selu(NodeRewriter &n) {
 LogicalResult celu(NodeRewriter &n) {
   float alpha = n.getFloat("alpha", 1.0f);
   return activation(n, [&](Ops &o, Value x) {
-    Value e = o.mul(o.c(alpha), prim::Expm1Op::create(o.b(), n.getLoc(), o.div(x, o.c(alpha))));
+    Value e = o.mul(o.c(alpha), o.create<prim::Expm1Op>(o.div(x, o.c(alpha))));
     return o.add(o.max(o.c(0), x), o.min(o.c(0), e));
   });
 }
@@ -111,7 +99,7 @@ LogicalResult softplus(NodeRewriter &n) {
 // softsign(x) = x / (1 + |x|)
 LogicalResult softsign(NodeRewriter &n) {
   return activation(n, [&](Ops &o, Value x) {
-    return o.div(x, o.add(o.c(1), prim::AbsOp::create(o.b(), n.getLoc(), x)));
+    return o.div(x, o.add(o.c(1), o.create<prim::AbsOp>(x)));
   });
 }
 
@@ -127,7 +115,7 @@ LogicalResult thresholdedRelu(NodeRewriter &n) {
 LogicalResult swish(NodeRewriter &n) {
   float alpha = n.getFloat("alpha", 1.0f);
   return activation(n, [&](Ops &o, Value x) {
-    return o.mul(x, prim::LogisticOp::create(o.b(), n.getLoc(), o.mul(o.c(alpha), x)));
+    return o.mul(x, o.create<prim::LogisticOp>(o.mul(o.c(alpha), x)));
   });
 }
 
@@ -161,7 +149,7 @@ LogicalResult gelu(NodeRewriter &n) {
   return activation(n, [&](Ops &o, Value x) {
     Value inner;
     if (approximate == "none") {
-      inner = prim::ErfOp::create(o.b(), n.getLoc(), o.mul(x, o.c(M_SQRT1_2)));
+      inner = o.create<prim::ErfOp>(o.mul(x, o.c(M_SQRT1_2)));
     } else {
       Value cube = o.mul(o.mul(x, x), x);
       inner = o.tanh(o.mul(o.c(std::sqrt(2.0 / M_PI)), o.add(x, o.mul(o.c(0.044715), cube))));

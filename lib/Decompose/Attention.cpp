@@ -6,7 +6,7 @@
 // (ONNX's reference computes in f64) and the outputs converted back.
 //
 //===----------------------------------------------------------------------------------===//
-#include "PrimBuilder.h"
+#include "RuleSupport.h"
 #include "RuleFamilies.h"
 
 #include "tcc/Decompose/RuleRegistry.h"

@@ -10,7 +10,7 @@
 // the compiled code has).
 //
 //===----------------------------------------------------------------------------------===//
-#include "PrimBuilder.h"
+#include "RuleSupport.h"
 
 #include "tcc/Evaluate/Evaluator.h"
 

@@ -1,5 +1,5 @@
 //===- Contraction.cpp - rules for MatMul and Gemm -----------------------------------===//
-#include "PrimBuilder.h"
+#include "RuleSupport.h"
 #include "RuleFamilies.h"
 
 #include "tcc/Decompose/RuleRegistry.h"

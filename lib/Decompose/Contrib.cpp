@@ -52,7 +52,7 @@ Value alongLastDim(NodeRewriter &n, Value v, ArrayRef<OpFoldResult> dims, Type e
     return nullptr;
   }
   checkEqual(n, extent, last, what.str() + " must have as many elements as the last dim");
-  return Emit(n).expand(convert(n, v, element), dims, {static_cast<int64_t>(dims.size()) - 1});
+  return n.prim().broadcast(convert(n, v, element), {static_cast<int64_t>(dims.size()) - 1}, dims);
 }
 
 /// softmax over the last dim, with the row max subtracted.
@@ -67,9 +67,9 @@ Value softmaxLast(NodeRewriter &n, Value x) {
     return prim::ReduceOp::create(e.b, e.loc, kind, v, ArrayRef<int64_t>{last});
   };
   Value max = reduce(prim::ReduceKind::Max, x);
-  Value exp = prim::ExpOp::create(e.b, e.loc, e.sub(x, e.expand(max, dims, kept)));
+  Value exp = prim::ExpOp::create(e.b, e.loc, e.sub(x, e.broadcast(max, kept, dims)));
   Value sum = reduce(prim::ReduceKind::Sum, exp);
-  return e.div(exp, e.expand(sum, dims, kept));
+  return e.div(exp, e.broadcast(sum, kept, dims));
 }
 
 //===----------------------------------------------------------------------------------===//
@@ -78,15 +78,15 @@ Value softmaxLast(NodeRewriter &n, Value x) {
 
 // gelu(x) = 0.5 x (1 + erf(x / sqrt(2)))
 Value geluErf(Emit &e, Value x) {
-  Value inner = prim::ErfOp::create(e.b, e.loc, e.mul(x, e.c(x, M_SQRT1_2)));
-  return e.mul(e.mul(e.c(x, 0.5), x), e.add(e.c(x, 1), inner));
+  Value inner = prim::ErfOp::create(e.b, e.loc, e.mul(x, e.splat(x, M_SQRT1_2)));
+  return e.mul(e.mul(e.splat(x, 0.5), x), e.add(e.splat(x, 1), inner));
 }
 
 // fast_gelu(x) = 0.5 x (1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3)))
 Value geluTanh(Emit &e, Value x) {
   Value cube = e.mul(e.mul(x, x), x);
-  Value inner = e.mul(e.c(x, std::sqrt(2.0 / M_PI)), e.add(x, e.mul(e.c(x, 0.044715), cube)));
-  return e.mul(e.mul(e.c(x, 0.5), x), e.add(e.c(x, 1), e.tanh(inner)));
+  Value inner = e.mul(e.splat(x, std::sqrt(2.0 / M_PI)), e.add(x, e.mul(e.splat(x, 0.044715), cube)));
+  return e.mul(e.mul(e.splat(x, 0.5), x), e.add(e.splat(x, 1), e.tanh(inner)));
 }
 
 /// fn(x + bias) with the bias at input `biasIndex` (-1: none), computed in f32 for f16/bf16.
@@ -121,7 +121,7 @@ LogicalResult quickGelu(NodeRewriter &n) {
     return failure();
   Emit e(n);
   Value wide = convert(n, x, computeType(elementOf(x)));
-  Value y = e.mul(wide, prim::LogisticOp::create(e.b, e.loc, e.mul(e.c(wide, alpha), wide)));
+  Value y = e.mul(wide, prim::LogisticOp::create(e.b, e.loc, e.mul(e.splat(wide, alpha), wide)));
   return n.setResults(convert(n, y, elementOf(x)));
 }
 
@@ -143,7 +143,7 @@ Value fusedMatMulOperand(NodeRewriter &n, Value x, bool transBatch, bool trans, 
   }
   if (trans)
     std::swap(perm[rank - 2], perm[rank - 1]);
-  return Emit(n).transpose(x, perm);
+  return n.prim().transpose(x, perm);
 }
 
 // fused_matmul(A, B) = alpha matmul(A', B') with A', B' as in fusedMatMulOperand
@@ -163,7 +163,7 @@ LogicalResult fusedMatMul(NodeRewriter &n) {
   if (!y)
     return failure();
   if (alpha != 1.0f)
-    y = Emit(n).mul(y, splatLike(n, y, alpha));
+    y = n.prim().mul(y, splatLike(n, y, alpha));
   return n.setResults(y);
 }
 
@@ -195,13 +195,13 @@ NormalizedRows normalizeRows(NodeRewriter &n, Value x, int64_t axis, double epsi
   Value centeredX = x, meanValue;
   if (centered) {
     meanValue = mean(x);
-    centeredX = e.sub(x, e.expand(meanValue, dims, rest));
+    centeredX = e.sub(x, e.broadcast(meanValue, rest, dims));
   }
   Value var = mean(e.mul(centeredX, centeredX));
-  Value invStd = prim::RsqrtOp::create(e.b, e.loc, e.add(var, e.c(var, epsilon)));
+  Value invStd = prim::RsqrtOp::create(e.b, e.loc, e.add(var, e.splat(var, epsilon)));
   if (!centered)
-    meanValue = e.c(invStd, 0.0);
-  return {e.mul(centeredX, e.expand(invStd, dims, rest)), reshape(n, meanValue, kept),
+    meanValue = e.splat(invStd, 0.0);
+  return {e.mul(centeredX, e.broadcast(invStd, rest, dims)), reshape(n, meanValue, kept),
           reshape(n, invStd, kept)};
 }
 
@@ -286,7 +286,7 @@ Value applyRotary(NodeRewriter &n, Value x, Value cosRows, Value sinRows, int64_
   SmallVector<OpFoldResult> dims = getDims(n, x);
   int64_t half = rotary / 2, head = *getConstantIntValue(dims[3]);
   SmallVector<OpFoldResult> quarter = {dims[0], dims[1], dims[2], e.b.getIndexAttr(half)};
-  Value c = e.expand(cosRows, quarter, {0, 1, 3}), s = e.expand(sinRows, quarter, {0, 1, 3});
+  Value c = e.broadcast(cosRows, {0, 1, 3}, quarter), s = e.broadcast(sinRows, {0, 1, 3}, quarter);
   auto at = [&](int64_t begin, int64_t stride) {
     return e.slice(x, 3, e.b.getIndexAttr(begin), e.b.getIndexAttr(half), stride);
   };
@@ -373,8 +373,8 @@ LogicalResult rotaryEmbedding(NodeRewriter &n) {
   SmallVector<OpFoldResult> bs = {dims[0], dims[1]};
   auto posType = cast<RankedTensorType>(pos.getType());
   if (posType.getRank() <= 1 && posType.hasStaticShape() && posType.getNumElements() == 1) {
-    Value start = e.expand(reshape(n, pos, {}), bs, {});
-    pos = e.add(start, e.iota(bs, e.b.getI64Type(), 1));
+    Value start = e.broadcast(reshape(n, pos, {}), {}, bs);
+    pos = e.add(start, e.iota(bs, 1, e.b.getI64Type()));
   } else if (rankOf(pos) != 2) {
     return n.emitError() << "position_ids has type " << positions.getType()
                          << ", expected [batch, sequence] or one start position";
@@ -400,10 +400,10 @@ Value unpackFields(NodeRewriter &n, Value packed, int64_t bits) {
   packed = convert(n, packed, u8);
   SmallVector<OpFoldResult> dims = getDims(n, packed), wide(dims);
   wide.push_back(e.b.getIndexAttr(per));
-  Value bytes = e.expand(packed, wide, {0, 1});
-  Value shift = e.mul(e.iota(wide, u8, 2), e.c(bytes, static_cast<double>(bits)));
+  Value bytes = e.broadcast(packed, {0, 1}, wide);
+  Value shift = e.mul(e.iota(wide, 2, u8), e.splat(bytes, static_cast<double>(bits)));
   Value fields = prim::ShiftRightLogicalOp::create(e.b, e.loc, bytes, shift);
-  Value mask = e.c(bytes, static_cast<double>((1 << bits) - 1));
+  Value mask = e.splat(bytes, static_cast<double>((1 << bits) - 1));
   fields = prim::AndOp::create(e.b, e.loc, fields, mask);
   return reshape(n, fields, {dims[0], mulIndex(n, dims[1], e.b.getIndexAttr(per))});
 }
@@ -472,7 +472,7 @@ LogicalResult matMulNBits(NodeRewriter &n) {
     zero = convert(n, e.slice(fields, 1, e.b.getIndexAttr(0), kbIdx), compute);
   }
   Value scale = reshape(n, convert(n, scales, compute), {nIdx, kbIdx});
-  Value weights = e.mul(e.sub(q, e.expand(zero, qDims, {0, 1})), e.expand(scale, qDims, {0, 1}));
+  Value weights = e.mul(e.sub(q, e.broadcast(zero, {0, 1}, qDims)), e.broadcast(scale, {0, 1}, qDims));
   weights = reshape(n, weights, {nIdx, e.b.getIndexAttr(blocks * block)});
   if (blocks * block != K)
     weights = e.slice(weights, 1, e.b.getIndexAttr(0), e.b.getIndexAttr(K));

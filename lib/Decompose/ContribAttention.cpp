@@ -37,12 +37,12 @@ Value splitHeads(NodeRewriter &n, Value x, int64_t heads, StringRef what) {
   OpBuilder &b = n.getBuilder();
   Value split = reshape(n, x, {dims[0], dims[1], b.getIndexAttr(heads),
                                b.getIndexAttr(*hidden / heads)});
-  return Emit(n).transpose(split, {0, 2, 1, 3});
+  return n.prim().transpose(split, {0, 2, 1, 3});
 }
 
 /// [B, N, S, H] -> [B, S, N*H]
 Value mergeHeads(NodeRewriter &n, Value y) {
-  Value t = Emit(n).transpose(y, {0, 2, 1, 3});
+  Value t = n.prim().transpose(y, {0, 2, 1, 3});
   SmallVector<OpFoldResult> dims = getDims(n, t);
   return reshape(n, t, {dims[0], dims[1], mulIndex(n, dims[2], dims[3])});
 }
@@ -95,7 +95,7 @@ Value scaledDotProduct(NodeRewriter &n, Value q, Value k, Value v, double scale,
                                         ArrayRef<int64_t>{0, 1});
   }
   if (terms.softcap > 0) {
-    Value c = e.c(scores, terms.softcap);
+    Value c = e.splat(scores, terms.softcap);
     scores = e.mul(c, e.tanh(e.div(scores, c)));
   }
   if (terms.additive) {
@@ -109,7 +109,7 @@ Value scaledDotProduct(NodeRewriter &n, Value q, Value k, Value v, double scale,
     Value allowed = broadcastTo(n, terms.allowed, scoreDims, "the attention mask");
     if (!allowed)
       return nullptr;
-    scores = e.select(allowed, scores, e.c(scores, std::numeric_limits<float>::lowest()));
+    scores = e.select(allowed, scores, e.splat(scores, std::numeric_limits<float>::lowest()));
   }
   Value probs = softmaxLast(n, scores);
   Value y;
@@ -150,12 +150,12 @@ Value paddingMask(NodeRewriter &n, Value mask, OpFoldResult batch, OpFoldResult 
   int64_t rank = rankOf(m);
   if (rank == 1) {
     SmallVector<OpFoldResult> dims = {batch, one, one, total};
-    Value j = e.iota(dims, i64, 3);
-    auto perBatch = [&](Value v) { return e.expand(v, dims, {0}); };
+    Value j = e.iota(dims, 3, i64);
+    auto perBatch = [&](Value v) { return e.broadcast(v, {0}, dims); };
     if (allowStartEnd && sameExtent(md[0], mulIndex(n, batch, e.b.getIndexAttr(2)))) {
       Value end = perBatch(e.slice(m, 0, e.b.getIndexAttr(0), batch));
       Value start = perBatch(e.slice(m, 0, batch, batch));
-      return e.either(e.cmp(Dir::Ge, j, end), e.cmp(Dir::Lt, j, start));
+      return e.disjoin(e.cmp(Dir::Ge, j, end), e.cmp(Dir::Lt, j, start));
     }
     auto length = getConstantIntValue(md[0]), b = getConstantIntValue(batch);
     if (length && b && *length != *b) {
@@ -180,7 +180,7 @@ Value paddingMask(NodeRewriter &n, Value mask, OpFoldResult batch, OpFoldResult 
       (rank == 3 && !requireSame(n, md[1], seq, what.str() + " dim 1", "the sequence length")))
     return nullptr;
   SmallVector<OpFoldResult> four = {md[0], one, rank == 3 ? md[1] : one, md.back()};
-  Value masked = e.cmp(Dir::Eq, m, e.c(m, 0));
+  Value masked = e.cmp(Dir::Eq, m, e.splat(m, 0));
   return reshape(n, masked, four);
 }
 
@@ -190,8 +190,8 @@ Value causalMask(NodeRewriter &n, OpFoldResult seq, OpFoldResult total, OpFoldRe
   Type i64 = e.b.getI64Type();
   OpFoldResult one = e.b.getIndexAttr(1);
   SmallVector<OpFoldResult> dims = {one, one, seq, total};
-  Value i = e.add(e.iota(dims, i64, 2), e.extent(past, dims, i64));
-  return e.cmp(Dir::Gt, e.iota(dims, i64, 3), i);
+  Value i = e.add(e.iota(dims, 2, i64), e.extent(past, dims, i64));
+  return e.cmp(Dir::Gt, e.iota(dims, 3, i64), i);
 }
 
 /// mask_filter_value where `masked`, 0 elsewhere (ORT adds it rather than -inf).
@@ -305,7 +305,7 @@ LogicalResult multiHeadAttention(NodeRewriter &n) {
                                         "key_padding_mask")))
     return failure();
   if (causal && getConstantIntValue(hq[2]) != 1)
-    masked = e.either(masked, causalMask(n, hq[2], total, past));
+    masked = e.disjoin(masked, causalMask(n, hq[2], total, past));
   Type compute = computeType(element);
   ScoreTerms terms;
   if (masked)
@@ -344,18 +344,18 @@ Value buildPresent(NodeRewriter &n, Value pastKV, Value fresh, const CacheLayout
   OpFoldResult pastLen = pastKV ? getDims(n, pastKV)[2] : OpFoldResult(e.b.getIndexAttr(0));
   OpFoldResult rows = getDims(n, all)[2];
   SmallVector<OpFoldResult> dims = {fd[0], fd[1], total};
-  Value p = e.iota(dims, i64, 2);
-  Value pastB = e.expand(layout.past, dims, {0});
+  Value p = e.iota(dims, 2, i64);
+  Value pastB = e.broadcast(layout.past, {0}, dims);
   Value fromPast = e.cmp(Dir::Lt, p, pastB);
   Value fromNew = e.cmp(Dir::Lt, p, e.add(pastB, e.extent(fd[2], dims, i64)));
   Value source = e.select(fromPast, p, e.add(e.sub(p, pastB), e.extent(pastLen, dims, i64)));
-  source = e.max(e.c(source, 0), e.min(source, e.sub(e.extent(rows, dims, i64), e.c(source, 1))));
-  Value row = e.add(e.mul(e.iota(dims, i64, 0), e.extent(fd[1], dims, i64)), e.iota(dims, i64, 1));
+  source = e.max(e.splat(source, 0), e.min(source, e.sub(e.extent(rows, dims, i64), e.splat(source, 1))));
+  Value row = e.add(e.mul(e.iota(dims, 0, i64), e.extent(fd[1], dims, i64)), e.iota(dims, 1, i64));
   Value index = e.add(e.mul(row, e.extent(rows, dims, i64)), source);
   Value flat = reshape(n, all, {product(n, {fd[0], fd[1], rows}), fd[3]});
   Value gathered = prim::GatherOp::create(e.b, e.loc, flat, index, 0);
   SmallVector<OpFoldResult> full = {fd[0], fd[1], total, fd[3]};
-  Value valid = e.expand(fromNew, full, {0, 1, 2});
+  Value valid = e.broadcast(fromNew, {0, 1, 2}, full);
   return e.select(valid, gathered, splatLike(n, gathered, 0.0));
 }
 
@@ -455,8 +455,8 @@ LogicalResult groupQueryAttention(NodeRewriter &n) {
                          << ", expected one int32";
   OpFoldResult total = maxIndex(n, (*totalElements)[0], pastLen);
   SmallVector<OpFoldResult> bdims = {batch};
-  Value totalB = e.add(convert(n, seqlens, i64), e.c(convert(n, seqlens, i64), 1));
-  CacheLayout layout{e.max(e.sub(totalB, e.extent(seq, bdims, i64)), e.c(totalB, 0)), totalB};
+  Value totalB = e.add(convert(n, seqlens, i64), e.splat(convert(n, seqlens, i64), 1));
+  CacheLayout layout{e.max(e.sub(totalB, e.extent(seq, bdims, i64)), e.splat(totalB, 0)), totalB};
 
   Type compute = computeType(element);
   if (rotary) {
@@ -470,7 +470,7 @@ LogicalResult groupQueryAttention(NodeRewriter &n) {
       return n.emitError() << "the caches' width " << half << " is more than half the head size "
                            << head;
     SmallVector<OpFoldResult> bs = {batch, seq};
-    Value pos = e.add(e.expand(layout.past, bs, {0}), e.iota(bs, i64, 1));
+    Value pos = e.add(e.broadcast(layout.past, {0}, bs), e.iota(bs, 1, i64));
     Value c = lookupRows(n, cosCache, pos, compute), s = lookupRows(n, sinCache, pos, compute);
     qs = convert(n, applyRotary(n, convert(n, qs, compute), c, s, 2 * half, interleaved), element);
     ks = convert(n, applyRotary(n, convert(n, ks, compute), c, s, 2 * half, interleaved), element);
@@ -485,12 +485,12 @@ LogicalResult groupQueryAttention(NodeRewriter &n) {
   // Which keys each query sees: [B, 1, S, T].
   OpFoldResult one = e.b.getIndexAttr(1);
   SmallVector<OpFoldResult> md = {batch, one, seq, total};
-  Value j = e.iota(md, i64, 3);
-  Value i = e.add(e.expand(layout.past, md, {0}), e.iota(md, i64, 2));
-  Value allowed = e.both(e.cmp(Dir::Le, j, i),
-                         e.cmp(Dir::Lt, j, e.expand(layout.total, md, {0})));
+  Value j = e.iota(md, 3, i64);
+  Value i = e.add(e.broadcast(layout.past, {0}, md), e.iota(md, 2, i64));
+  Value allowed = e.conjoin(e.cmp(Dir::Le, j, i),
+                         e.cmp(Dir::Lt, j, e.broadcast(layout.total, {0}, md)));
   if (window > 0)
-    allowed = e.both(allowed, e.cmp(Dir::Gt, j, e.sub(i, e.c(i, static_cast<double>(window)))));
+    allowed = e.conjoin(allowed, e.cmp(Dir::Gt, j, e.sub(i, e.splat(i, static_cast<double>(window)))));
   ScoreTerms terms{attnBias, allowed, softcap};
   if (attnBias && rankOf(attnBias) != 4)
     return n.emitError() << "attention_bias has type " << attnBias.getType()
@@ -570,7 +570,7 @@ LogicalResult attention(NodeRewriter &n) {
   if (maskIndex && !(masked = paddingMask(n, maskIndex, hq[0], hq[2], total, true, "mask_index")))
     return failure();
   if (causal)
-    masked = e.either(masked, causalMask(n, hq[2], total, pastLen));
+    masked = e.disjoin(masked, causalMask(n, hq[2], total, pastLen));
   Type compute = computeType(elementOf(x));
   ScoreTerms terms;
   if (masked)

@@ -9,7 +9,7 @@
 // for the static extent of their scan axis / sequence.
 //
 //===----------------------------------------------------------------------------------===//
-#include "PrimBuilder.h"
+#include "RuleSupport.h"
 #include "Subgraphs.h"
 
 #include "tcc/Decompose/RuleRegistry.h"

@@ -6,7 +6,7 @@
 // pads by dilation * (k - 1) minus the ONNX pads (negative paddings crop the input).
 //
 //===----------------------------------------------------------------------------------===//
-#include "PrimBuilder.h"
+#include "RuleSupport.h"
 #include "RuleFamilies.h"
 
 #include "tcc/Decompose/RuleRegistry.h"

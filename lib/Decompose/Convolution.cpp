@@ -5,7 +5,7 @@
 // extent at compile time: it is static whenever the input extent is, or the stride is 1.
 //
 //===----------------------------------------------------------------------------------===//
-#include "PrimBuilder.h"
+#include "RuleSupport.h"
 #include "RuleFamilies.h"
 
 #include "tcc/Decompose/RuleRegistry.h"

@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------------------===//
 #include "NodeRewriter.h"
-#include "PrimBuilder.h"
+#include "RuleSupport.h"
 #include "RuleFamilies.h"
 
 #include "tcc/Decompose/RuleRegistry.h"

@@ -6,7 +6,7 @@
 // (N, group, C/group * kH * kW, oH * oW) that one batched matmul contracts with W.
 //
 //===----------------------------------------------------------------------------------===//
-#include "PrimBuilder.h"
+#include "RuleSupport.h"
 #include "RuleFamilies.h"
 #include "SamplingMath.h"
 

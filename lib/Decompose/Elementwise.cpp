@@ -1,5 +1,5 @@
 //===- Elementwise.cpp - rules for ONNX's elementwise math, logic and casts -----------===//
-#include "PrimBuilder.h"
+#include "RuleSupport.h"
 #include "RuleFamilies.h"
 
 #include "tcc/Decompose/RuleRegistry.h"

@@ -7,7 +7,7 @@
 // type), and Y is converted back to V's type.
 //
 //===----------------------------------------------------------------------------------===//
-#include "PrimBuilder.h"
+#include "RuleSupport.h"
 #include "RuleFamilies.h"
 #include "Subgraphs.h"
 

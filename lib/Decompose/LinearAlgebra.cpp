@@ -6,7 +6,7 @@
 // selects against a one-hot row mask, and eliminates column 0 below it.
 //
 //===----------------------------------------------------------------------------------===//
-#include "PrimBuilder.h"
+#include "RuleSupport.h"
 #include "RuleFamilies.h"
 
 #include "tcc/Decompose/RuleRegistry.h"

@@ -8,7 +8,7 @@
 // has loops); both compute f16/bf16 in f32, as ONNX's reference does.
 //
 //===----------------------------------------------------------------------------------===//
-#include "PrimBuilder.h"
+#include "RuleSupport.h"
 #include "RuleFamilies.h"
 
 #include "tcc/Decompose/RuleRegistry.h"

@@ -3,7 +3,7 @@
 #define TCC_LIB_DECOMPOSE_NODEREWRITER_H
 
 #include "dialects/onnx/OnnxDialect.h"
-#include "dialects/prim/PrimDialect.h"
+#include "dialects/prim/PrimBuilder.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Diagnostics.h"
@@ -14,6 +14,8 @@
 #include <utility>
 
 namespace tcc::decompose {
+
+class RuleBuilder;
 
 /// One node being decomposed: typed inputs, attributes with ONNX defaults, a builder placed
 /// before the node, and the results the rule produces. Attribute getters that find an
@@ -71,6 +73,9 @@ public:
 
   /// The builder, positioned before the node.
   mlir::OpBuilder &getBuilder() { return b; }
+  /// The prim builder at the node (dialects/prim/PrimBuilder.h), its extents in terms of the
+  /// function's inputs (getDims).
+  RuleBuilder prim();
 
 private:
   onnx::NodeOp node;
@@ -79,6 +84,18 @@ private:
   llvm::SmallVector<mlir::Value> results;
   bool failed = false;
 };
+
+/// The prim builder of a rule: at the node's location, with each extent in terms of the
+/// function's inputs (getDims, RuleSupport.h), so that equal extents are built from the same
+/// values and compare equal while the graph is decomposed.
+class RuleBuilder : public prim::PrimBuilder {
+public:
+  explicit RuleBuilder(NodeRewriter &n) : PrimBuilder(n.getBuilder(), n.getLoc()), n(n) {}
+  NodeRewriter &n;
+  llvm::SmallVector<mlir::OpFoldResult> dims(mlir::Value v) override;
+};
+
+inline RuleBuilder NodeRewriter::prim() { return RuleBuilder(*this); }
 
 } // namespace tcc::decompose
 

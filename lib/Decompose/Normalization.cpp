@@ -5,7 +5,7 @@
 // mean is large against the spread.
 //
 //===----------------------------------------------------------------------------------===//
-#include "PrimBuilder.h"
+#include "RuleSupport.h"
 #include "RuleFamilies.h"
 
 #include "tcc/Decompose/RuleRegistry.h"

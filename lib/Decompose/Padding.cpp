@@ -1,5 +1,5 @@
 //===- Padding.cpp - rules for Pad ------------------------------------------------------===//
-#include "PrimBuilder.h"
+#include "RuleSupport.h"
 #include "RuleFamilies.h"
 
 #include "tcc/Decompose/RuleRegistry.h"

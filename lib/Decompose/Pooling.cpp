@@ -7,7 +7,7 @@
 // (out - 1) * stride >= in + pad_low), as ONNX's reference and PyTorch do.
 //
 //===----------------------------------------------------------------------------------===//
-#include "PrimBuilder.h"
+#include "RuleSupport.h"
 #include "RuleFamilies.h"
 
 #include "tcc/Decompose/RuleRegistry.h"

@@ -8,7 +8,7 @@
 // same reversed order) and stack into Y [seq, num_directions, batch, hidden].
 //
 //===----------------------------------------------------------------------------------===//
-#include "PrimBuilder.h"
+#include "RuleSupport.h"
 #include "RuleFamilies.h"
 
 #include "tcc/Decompose/RuleRegistry.h"

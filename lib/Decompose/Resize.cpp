@@ -14,7 +14,7 @@
 // f64, converted back at the end (integers truncate, as in the reference).
 //
 //===----------------------------------------------------------------------------------===//
-#include "PrimBuilder.h"
+#include "RuleSupport.h"
 #include "RuleFamilies.h"
 
 #include "tcc/Decompose/RuleRegistry.h"
@@ -119,42 +119,24 @@ struct ScalarMath {
 };
 
 /// 1-d f64/i64/i1 tensors over the output indices of an axis: its taps when an extent is
-/// known only at run time.
-struct VectorMath {
+/// known only at run time. The prim builder at the node, with ScalarMath's vocabulary.
+struct VectorMath : RuleBuilder {
   using Real = Value;
   using Int = Value;
   using Bool = Value;
-  NodeRewriter &n;
-  SmallVector<OpFoldResult> dims;
-  Type f64 = Float64Type::get(n.getContext()), i64 = IntegerType::get(n.getContext(), 64);
+  VectorMath(NodeRewriter &n, SmallVector<OpFoldResult> shape)
+      : RuleBuilder(n), shape(std::move(shape)) {}
+  SmallVector<OpFoldResult> shape;
+  Type f64 = b.getF64Type(), i64 = b.getI64Type();
 
-  Value real(double v) { return fill(n, scalarConstant(n, f64, v), dims); }
-  Value integer(int64_t v) { return fill(n, scalarConstant(n, i64, static_cast<double>(v)), dims); }
+  Value real(double v) { return fill(scalar(f64, v), shape); }
+  Value integer(int64_t v) { return fill(scalar(i64, static_cast<double>(v)), shape); }
   /// An index extent, splat, as `type`.
   Value extent(OpFoldResult e, Type type) {
-    return fill(n, convert(n, makeShapeTensor(n, {e}, i64, true), type), dims);
+    return fill(convert(makeShapeTensor(n, {e}, i64, true), type), shape);
   }
-  Value iota() {
-    return convert(n, prim::IotaOp::create(n.getBuilder(), n.getLoc(), getTensorType(dims, i64),
-                                           getDynamicExtents(n, dims), 0),
-                   f64);
-  }
-  template <typename OpTy, typename... Args> Value op(Args... args) {
-    return OpTy::create(n.getBuilder(), n.getLoc(), args...);
-  }
-  Value add(Value a, Value b) { return op<prim::AddOp>(a, b); }
-  Value sub(Value a, Value b) { return op<prim::SubOp>(a, b); }
-  Value mul(Value a, Value b) { return op<prim::MulOp>(a, b); }
-  Value div(Value a, Value b) { return op<prim::DivOp>(a, b); }
-  Value floor(Value a) { return op<prim::FloorOp>(a); }
-  Value abs(Value a) { return op<prim::AbsOp>(a); }
-  Value max(Value a, Value b) { return op<prim::MaxOp>(a, b); }
-  Value cmp(Direction d, Value a, Value b) { return op<prim::CompareOp>(d, a, b); }
-  Value select(Value p, Value a, Value b) { return op<prim::SelectOp>(p, a, b); }
-  Value either(Value a, Value b) { return op<prim::OrOp>(a, b); }
-  Value both(Value a, Value b) { return op<prim::AndOp>(a, b); }
-  Value toInt(Value a) { return convert(n, a, i64); }
-  Value clamp(Value lo, Value x, Value hi) { return op<prim::ClampOp>(lo, x, hi); }
+  Value iota() { return convert(RuleBuilder::iota(shape, 0, i64), f64); }
+  Value toInt(Value a) { return convert(a, i64); }
 };
 
 /// The first tap's offset from ceil(x) - 1 when antialiasing stretches the filter by

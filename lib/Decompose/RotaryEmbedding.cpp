@@ -1,5 +1,5 @@
 //===- RotaryEmbedding.cpp - the rule for RotaryEmbedding (opset 23) -----------------===//
-#include "PrimBuilder.h"
+#include "RuleSupport.h"
 #include "RuleFamilies.h"
 
 #include "tcc/Decompose/RuleRegistry.h"

@@ -9,7 +9,7 @@
 // scatter with sum; CenterCropPad is a slice and a pad.
 //
 //===----------------------------------------------------------------------------------===//
-#include "PrimBuilder.h"
+#include "RuleSupport.h"
 #include "RuleFamilies.h"
 #include "SamplingMath.h"
 
@@ -141,7 +141,7 @@ AxisTaps gridAxisTaps(TensorMath &m, Value g, OpFoldResult extent, Interpolation
   Value lo = alignCorners ? m.constant(0) : m.constant(-0.5);
   Value hi = alignCorners ? m.sub(d, one) : m.sub(d, half);
   if (mode == Interpolation::Nearest)
-    x = m.op<prim::RoundEvenOp>(x);
+    x = m.create<prim::RoundEvenOp>(x);
   if (padding == Padding::Border) {
     Value outside = m.either(m.cmp(Direction::Lt, x, lo), m.cmp(Direction::Gt, x, hi));
     x = m.select(outside, m.clamp(m.constant(0), x, m.sub(d, one)), x);

@@ -6,7 +6,7 @@
 // OptionalHasElement folds to a constant.
 //
 //===----------------------------------------------------------------------------------===//
-#include "PrimBuilder.h"
+#include "RuleSupport.h"
 #include "Subgraphs.h"
 
 #include "tcc/Decompose/RuleRegistry.h"

@@ -6,7 +6,7 @@
 // removes stopwords with prim.compact, so its output extent is data-dependent.
 //
 //===----------------------------------------------------------------------------------===//
-#include "PrimBuilder.h"
+#include "RuleSupport.h"
 #include "RuleFamilies.h"
 
 #include "tcc/Decompose/RuleRegistry.h"

@@ -8,7 +8,7 @@
 // differentiates the graph itself (lib/Autodiff).
 //
 //===----------------------------------------------------------------------------------===//
-#include "PrimBuilder.h"
+#include "RuleSupport.h"
 #include "RuleFamilies.h"
 
 #include "tcc/Autodiff/Autodiff.h"
@@ -22,7 +22,8 @@ namespace {
 
 constexpr llvm::StringLiteral kTrainingDomain = "ai.onnx.preview.training";
 
-/// Elementwise arithmetic with broadcasting, for the formulas below; null after an error.
+/// Elementwise arithmetic with numpy broadcasting (buildBinary) for the formulas below: a
+/// null operand (an earlier error) gives null.
 struct Arith {
   NodeRewriter &n;
   Type element;
@@ -33,15 +34,14 @@ struct Arith {
   Value mul(Value a, Value b) { return a && b ? buildBinary<prim::MulOp>(n, a, b) : nullptr; }
   Value div(Value a, Value b) { return a && b ? buildBinary<prim::DivOp>(n, a, b) : nullptr; }
   Value pow(Value a, Value b) { return a && b ? buildBinary<prim::PowOp>(n, a, b) : nullptr; }
-  Value sqrt(Value a) { return a ? prim::SqrtOp::create(n.getBuilder(), n.getLoc(), a) : nullptr; }
+  Value sqrt(Value a) { return a ? n.prim().sqrt(a) : nullptr; }
   /// T > 0 ? ifPositive : otherwise, for the 0-d update count T.
   Value ifCountPositive(Value count, Value ifPositive, Value otherwise) {
     if (!ifPositive || !otherwise)
       return nullptr;
-    Value positive = prim::CompareOp::create(n.getBuilder(), n.getLoc(),
-                                             prim::CompareDirection::Gt, count,
-                                             splatLike(n, count, 0.0));
-    return prim::SelectOp::create(n.getBuilder(), n.getLoc(), positive, ifPositive, otherwise);
+    RuleBuilder p = n.prim();
+    return p.select(p.cmp(prim::CompareDirection::Gt, count, p.splat(count, 0.0)), ifPositive,
+                    otherwise);
   }
 };
 

@@ -26,8 +26,8 @@ struct FormLaunchesPass : tcc::impl::FormLaunchesBase<FormLaunchesPass> {
       for (Operation *user : users.getUsers(kernel)) {
         auto call = dyn_cast<func::CallOp>(user);
         if (!call) {
-          user->emitError() << "internal error: kernel @" << kernel.getSymName()
-                            << " is used by '" << user->getName() << "', not called";
+          user->emitError() << "internal error: kernel @" << kernel.getSymName() << " is used by '"
+                            << user->getName() << "', not called";
           return signalPassFailure();
         }
         if (call.getNumResults() != 0) {
@@ -36,8 +36,7 @@ struct FormLaunchesPass : tcc::impl::FormLaunchesBase<FormLaunchesPass> {
           return signalPassFailure();
         }
         OpBuilder at(call);
-        tcc::kernel::LaunchOp::create(at, call.getLoc(), call.getCalleeAttr(),
-                                      call.getOperands());
+        tcc::kernel::LaunchOp::create(at, call.getLoc(), call.getCalleeAttr(), call.getOperands());
         call.erase();
       }
     }

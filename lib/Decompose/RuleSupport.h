@@ -1,6 +1,12 @@
-//===- PrimBuilder.h - helpers that decomposition rules build prim ops with ----*- C++ -*-===//
-#ifndef TCC_LIB_DECOMPOSE_PRIMBUILDER_H
-#define TCC_LIB_DECOMPOSE_PRIMBUILDER_H
+//===- RuleSupport.h - what decomposition rules share beyond the prim builder --*- C++ -*-===//
+//
+// Node-level helpers (attributes, broadcasting with checks, shape tensors, matmul and
+// convolution builders) and, as functions of the node, the prim builder's operations
+// (NodeRewriter::prim(), dialects/prim/PrimBuilder.h), which build prim code at the node.
+//
+//===----------------------------------------------------------------------------------===//
+#ifndef TCC_LIB_DECOMPOSE_RULESUPPORT_H
+#define TCC_LIB_DECOMPOSE_RULESUPPORT_H
 
 #include "NodeRewriter.h"
 
@@ -70,25 +76,38 @@ mlir::Value broadcastChannels(NodeRewriter &n, mlir::Value v,
 llvm::SmallVector<mlir::OpFoldResult> getDims(NodeRewriter &n, mlir::Value value);
 
 /// `extent` as an index SSA value (materializing a constant if needed).
-mlir::Value toIndex(NodeRewriter &n, mlir::OpFoldResult extent);
+inline mlir::Value toIndex(NodeRewriter &n, mlir::OpFoldResult extent) {
+  return n.prim().index(extent);
+}
 
 /// A tensor type with static extents where `dims` are constants and `?` elsewhere.
-mlir::RankedTensorType getTensorType(llvm::ArrayRef<mlir::OpFoldResult> dims,
-                                     mlir::Type elementType);
+inline mlir::RankedTensorType getTensorType(llvm::ArrayRef<mlir::OpFoldResult> dims,
+                                            mlir::Type elementType) {
+  return prim::tensorType(dims, elementType);
+}
 
 /// The dynamic extents among `dims` as index values, in order (the `sizes(...)` operands).
-llvm::SmallVector<mlir::Value> getDynamicExtents(NodeRewriter &n,
-                                                 llvm::ArrayRef<mlir::OpFoldResult> dims);
+inline llvm::SmallVector<mlir::Value>
+getDynamicExtents(NodeRewriter &, llvm::ArrayRef<mlir::OpFoldResult> dims) {
+  return prim::dynamicExtents(dims);
+}
 
 /// A 0-d constant of `elementType` holding `value` (rounded/truncated to the type).
-mlir::Value scalarConstant(NodeRewriter &n, mlir::Type elementType, double value);
+inline mlir::Value scalarConstant(NodeRewriter &n, mlir::Type elementType, double value) {
+  return n.prim().scalar(elementType, value);
+}
 
 /// A tensor shaped like `like` filled with `value`, of `elementType` (default: like's).
-mlir::Value splatLike(NodeRewriter &n, mlir::Value like, double value,
-                      mlir::Type elementType = {});
+inline mlir::Value splatLike(NodeRewriter &n, mlir::Value like, double value,
+                             mlir::Type elementType = {}) {
+  return n.prim().splat(like, value, elementType);
+}
 
 /// A tensor of shape `dims` filled with the 0-d tensor `scalar`.
-mlir::Value fill(NodeRewriter &n, mlir::Value scalar, llvm::ArrayRef<mlir::OpFoldResult> dims);
+inline mlir::Value fill(NodeRewriter &n, mlir::Value scalar,
+                        llvm::ArrayRef<mlir::OpFoldResult> dims) {
+  return n.prim().fill(scalar, dims);
+}
 
 /// Numpy broadcasting of `value` to `dims` (right-aligned). Null after an error.
 mlir::Value broadcastTo(NodeRewriter &n, mlir::Value value,
@@ -119,13 +138,18 @@ mlir::FailureOr<mlir::Value> runtimeRangeCount(NodeRewriter &n, mlir::Value star
                                                mlir::Value limit, mlir::Value delta);
 
 /// `value` converted to `elementType` (no op when it already has it).
-mlir::Value convert(NodeRewriter &n, mlir::Value value, mlir::Type elementType);
+inline mlir::Value convert(NodeRewriter &n, mlir::Value value, mlir::Type elementType) {
+  return n.prim().convert(value, elementType);
+}
 
 /// `value` reshaped to `dims` (no op when the type already matches).
-mlir::Value reshape(NodeRewriter &n, mlir::Value value, llvm::ArrayRef<mlir::OpFoldResult> dims);
+inline mlir::Value reshape(NodeRewriter &n, mlir::Value value,
+                           llvm::ArrayRef<mlir::OpFoldResult> dims) {
+  return n.prim().reshape(value, dims);
+}
 
 /// True when two extents are equal at compile time (equal monomials).
-bool sameExtent(mlir::OpFoldResult a, mlir::OpFoldResult b);
+using prim::sameExtent;
 
 /// Emits `prim.check(lhs == rhs, message)` unless it folds to true.
 void checkEqual(NodeRewriter &n, mlir::OpFoldResult lhs, mlir::OpFoldResult rhs,
@@ -169,32 +193,50 @@ mlir::Value buildBinary(NodeRewriter &n, mlir::Value lhs, mlir::Value rhs) {
 
 /// An index extent as coefficient x product of factors (dims or other index values), when it
 /// is a product; `factors` identify dims up to equality and are sorted.
-struct Monomial {
-  int64_t coefficient = 1;
-  llvm::SmallVector<std::pair<void *, int64_t>> factors;
-  llvm::SmallVector<mlir::Value> values;
-};
-std::optional<Monomial> asMonomial(mlir::OpFoldResult extent);
+using prim::asMonomial;
+using prim::Monomial;
 
 /// a / b when b's factors cancel out of a's exactly (e.g. (6 n) / n = 6); std::nullopt when
 /// that cannot be shown at compile time.
-std::optional<mlir::OpFoldResult> divideExactly(NodeRewriter &n, mlir::OpFoldResult a,
-                                                mlir::OpFoldResult b);
+inline std::optional<mlir::OpFoldResult> divideExactly(NodeRewriter &n, mlir::OpFoldResult a,
+                                                       mlir::OpFoldResult b) {
+  return n.prim().divideExactly(a, b);
+}
 
-/// Index arithmetic that folds constants.
-mlir::OpFoldResult addIndex(NodeRewriter &n, mlir::OpFoldResult a, mlir::OpFoldResult b);
-mlir::OpFoldResult mulIndex(NodeRewriter &n, mlir::OpFoldResult a, mlir::OpFoldResult b);
-mlir::OpFoldResult product(NodeRewriter &n, llvm::ArrayRef<mlir::OpFoldResult> values);
-mlir::OpFoldResult subIndex(NodeRewriter &n, mlir::OpFoldResult a, mlir::OpFoldResult b);
-mlir::OpFoldResult floorDivIndex(NodeRewriter &n, mlir::OpFoldResult a, mlir::OpFoldResult b);
-mlir::OpFoldResult ceilDivIndex(NodeRewriter &n, mlir::OpFoldResult a, mlir::OpFoldResult b);
-mlir::OpFoldResult minIndex(NodeRewriter &n, mlir::OpFoldResult a, mlir::OpFoldResult b);
-mlir::OpFoldResult maxIndex(NodeRewriter &n, mlir::OpFoldResult a, mlir::OpFoldResult b);
+/// Index arithmetic that folds constants (the prim builder's, at the node).
+inline mlir::OpFoldResult addIndex(NodeRewriter &n, mlir::OpFoldResult a, mlir::OpFoldResult b) {
+  return n.prim().addIndex(a, b);
+}
+inline mlir::OpFoldResult mulIndex(NodeRewriter &n, mlir::OpFoldResult a, mlir::OpFoldResult b) {
+  return n.prim().mulIndex(a, b);
+}
+inline mlir::OpFoldResult product(NodeRewriter &n, llvm::ArrayRef<mlir::OpFoldResult> values) {
+  return n.prim().product(values);
+}
+inline mlir::OpFoldResult subIndex(NodeRewriter &n, mlir::OpFoldResult a, mlir::OpFoldResult b) {
+  return n.prim().subIndex(a, b);
+}
+inline mlir::OpFoldResult floorDivIndex(NodeRewriter &n, mlir::OpFoldResult a,
+                                        mlir::OpFoldResult b) {
+  return n.prim().floorDivIndex(a, b);
+}
+inline mlir::OpFoldResult ceilDivIndex(NodeRewriter &n, mlir::OpFoldResult a,
+                                       mlir::OpFoldResult b) {
+  return n.prim().ceilDivIndex(a, b);
+}
+inline mlir::OpFoldResult minIndex(NodeRewriter &n, mlir::OpFoldResult a, mlir::OpFoldResult b) {
+  return n.prim().minIndex(a, b);
+}
+inline mlir::OpFoldResult maxIndex(NodeRewriter &n, mlir::OpFoldResult a, mlir::OpFoldResult b) {
+  return n.prim().maxIndex(a, b);
+}
 /// (lhs `predicate` rhs) ? ifTrue : ifFalse, signed comparison.
-mlir::OpFoldResult selectIndex(NodeRewriter &n, mlir::arith::CmpIPredicate predicate,
-                               mlir::OpFoldResult lhs, mlir::OpFoldResult rhs,
-                               mlir::OpFoldResult ifTrue, mlir::OpFoldResult ifFalse);
+inline mlir::OpFoldResult selectIndex(NodeRewriter &n, mlir::arith::CmpIPredicate predicate,
+                                      mlir::OpFoldResult lhs, mlir::OpFoldResult rhs,
+                                      mlir::OpFoldResult ifTrue, mlir::OpFoldResult ifFalse) {
+  return n.prim().selectIndex(predicate, lhs, rhs, ifTrue, ifFalse);
+}
 
 } // namespace tcc::decompose
 
-#endif // TCC_LIB_DECOMPOSE_PRIMBUILDER_H
+#endif // TCC_LIB_DECOMPOSE_RULESUPPORT_H

@@ -1,5 +1,5 @@
-//===- PrimBuilder.cpp - helpers that decomposition rules build prim ops with ---------===//
-#include "PrimBuilder.h"
+//===- RuleSupport.cpp - what decomposition rules share beyond the prim builder --------===//
+#include "RuleSupport.h"
 
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -11,89 +11,7 @@ using namespace tcc::decompose;
 
 namespace {
 constexpr int64_t kMaxShapeTensorElements = 64;
-std::pair<void *, int64_t> factorKey(Value v);
 } // namespace
-
-std::optional<Monomial> tcc::decompose::asMonomial(OpFoldResult extent) {
-  Monomial m;
-  SmallVector<Value> work;
-  if (auto c = getConstantIntValue(extent)) {
-    m.coefficient = *c;
-    return m;
-  }
-  work.push_back(cast<Value>(extent));
-  while (!work.empty()) {
-    Value v = work.pop_back_val();
-    APInt constant;
-    if (matchPattern(v, m_ConstantInt(&constant))) {
-      m.coefficient *= constant.getSExtValue();
-      continue;
-    }
-    if (auto mul = v.getDefiningOp<arith::MulIOp>()) {
-      work.push_back(mul.getLhs());
-      work.push_back(mul.getRhs());
-      continue;
-    }
-    if (!v.getType().isIndex())
-      return std::nullopt;
-    m.factors.push_back(factorKey(v));
-    m.values.push_back(v);
-  }
-  // Sort factors (and their values alike) so equal products compare equal.
-  SmallVector<size_t> order(m.factors.size());
-  for (size_t i = 0; i < order.size(); ++i)
-    order[i] = i;
-  llvm::sort(order, [&](size_t a, size_t b) { return m.factors[a] < m.factors[b]; });
-  Monomial sorted;
-  sorted.coefficient = m.coefficient;
-  for (size_t i : order) {
-    sorted.factors.push_back(m.factors[i]);
-    sorted.values.push_back(m.values[i]);
-  }
-  return sorted;
-}
-
-std::optional<OpFoldResult> tcc::decompose::divideExactly(NodeRewriter &n, OpFoldResult a,
-                                                          OpFoldResult b) {
-  auto ma = asMonomial(a), mb = asMonomial(b);
-  if (!ma || !mb || mb->coefficient == 0 || ma->coefficient % mb->coefficient != 0)
-    return std::nullopt;
-  SmallVector<bool> used(ma->factors.size(), false);
-  for (auto &factor : mb->factors) {
-    bool found = false;
-    for (size_t i = 0; i < ma->factors.size() && !found; ++i)
-      if (!used[i] && ma->factors[i] == factor)
-        used[i] = found = true;
-    if (!found)
-      return std::nullopt;
-  }
-  OpFoldResult result = n.getBuilder().getIndexAttr(ma->coefficient / mb->coefficient);
-  for (size_t i = 0; i < ma->factors.size(); ++i)
-    if (!used[i])
-      result = mulIndex(n, result, ma->values[i]);
-  return result;
-}
-
-namespace {
-
-/// A leaf of index arithmetic identified up to equality: `prim.dim` of the same tensor and
-/// dim counts as one factor however many ops compute it.
-std::pair<void *, int64_t> factorKey(Value v) {
-  if (auto dim = v.getDefiningOp<prim::DimOp>()) {
-    int64_t index = dim.getIndex();
-    if (auto first = prim::getFirstBinding(dim.getOperand(), index))
-      return {first->first.getAsOpaquePointer(), first->second};
-    return {dim.getOperand().getAsOpaquePointer(), index};
-  }
-  return {v.getAsOpaquePointer(), -1};
-}
-
-} // namespace
-
-bool tcc::decompose::sameExtent(OpFoldResult a, OpFoldResult b) {
-  auto ma = asMonomial(a), mb = asMonomial(b);
-  return ma && mb && ma->coefficient == mb->coefficient && ma->factors == mb->factors;
-}
 
 namespace {
 
@@ -140,66 +58,14 @@ OpFoldResult canonicalDim(NodeRewriter &n, Value value, int64_t index, int depth
 }
 } // namespace
 
+SmallVector<OpFoldResult> RuleBuilder::dims(Value v) { return getDims(n, v); }
+
 SmallVector<OpFoldResult> tcc::decompose::getDims(NodeRewriter &n, Value value) {
   auto type = cast<RankedTensorType>(value.getType());
   SmallVector<OpFoldResult> dims;
   for (int64_t d = 0; d < type.getRank(); ++d)
     dims.push_back(canonicalDim(n, value, d));
   return dims;
-}
-
-Value tcc::decompose::toIndex(NodeRewriter &n, OpFoldResult extent) {
-  return getValueOrCreateConstantIndexOp(n.getBuilder(), n.getLoc(), extent);
-}
-
-RankedTensorType tcc::decompose::getTensorType(ArrayRef<OpFoldResult> dims, Type elementType) {
-  SmallVector<int64_t> shape;
-  for (OpFoldResult d : dims)
-    shape.push_back(getConstantIntValue(d).value_or(ShapedType::kDynamic));
-  return RankedTensorType::get(shape, elementType);
-}
-
-SmallVector<Value> tcc::decompose::getDynamicExtents(NodeRewriter &n, ArrayRef<OpFoldResult> dims) {
-  SmallVector<Value> values;
-  for (OpFoldResult d : dims)
-    if (!getConstantIntValue(d))
-      values.push_back(cast<Value>(d));
-  return values;
-}
-
-Value tcc::decompose::scalarConstant(NodeRewriter &n, Type elementType, double value) {
-  auto type = RankedTensorType::get({}, elementType);
-  Attribute attr;
-  if (auto floatType = dyn_cast<FloatType>(elementType)) {
-    APFloat f(value);
-    bool lost;
-    f.convert(floatType.getFloatSemantics(), APFloat::rmNearestTiesToEven, &lost);
-    attr = DenseElementsAttr::get(type, f);
-  } else {
-    auto intType = cast<IntegerType>(elementType);
-    APInt i(intType.getWidth(), static_cast<uint64_t>(static_cast<int64_t>(value)),
-            /*isSigned=*/!intType.isUnsigned(), /*implicitTrunc=*/true);
-    attr = DenseElementsAttr::get(type, i);
-  }
-  return arith::ConstantOp::create(n.getBuilder(), n.getLoc(), cast<TypedAttr>(attr));
-}
-
-Value tcc::decompose::fill(NodeRewriter &n, Value scalar, ArrayRef<OpFoldResult> dims) {
-  auto scalarType = cast<RankedTensorType>(scalar.getType());
-  RankedTensorType type = getTensorType(dims, scalarType.getElementType());
-  // A splat constant stays a constant when the shape is static.
-  DenseElementsAttr value;
-  if (type.hasStaticShape() && matchPattern(scalar, m_Constant(&value)) && value.isSplat())
-    return arith::ConstantOp::create(n.getBuilder(), n.getLoc(), value.resizeSplat(type));
-  return prim::BroadcastInDimOp::create(n.getBuilder(), n.getLoc(), type, scalar,
-                                        getDynamicExtents(n, dims),
-                                        n.getBuilder().getDenseI64ArrayAttr({}));
-}
-
-Value tcc::decompose::splatLike(NodeRewriter &n, Value like, double value, Type elementType) {
-  auto likeType = cast<RankedTensorType>(like.getType());
-  Type element = elementType ? elementType : likeType.getElementType();
-  return fill(n, scalarConstant(n, element, value), getDims(n, like));
 }
 
 void tcc::decompose::checkEqual(NodeRewriter &n, OpFoldResult lhs, OpFoldResult rhs,
@@ -300,27 +166,6 @@ SmallVector<Value> tcc::decompose::broadcastAll(NodeRewriter &n, ValueRange valu
   return out;
 }
 
-Value tcc::decompose::convert(NodeRewriter &n, Value value, Type elementType) {
-  auto type = cast<RankedTensorType>(value.getType());
-  if (type.getElementType() == elementType)
-    return value;
-  // To and from strings: the text of a number, the number of a text.
-  if (isa<prim::StringType>(elementType))
-    return prim::FormatOp::create(n.getBuilder(), n.getLoc(), type.clone(elementType), value);
-  if (isa<prim::StringType>(type.getElementType()))
-    return prim::ParseOp::create(n.getBuilder(), n.getLoc(), type.clone(elementType), value);
-  return prim::ConvertOp::create(n.getBuilder(), n.getLoc(), type.clone(elementType), value);
-}
-
-Value tcc::decompose::reshape(NodeRewriter &n, Value value, ArrayRef<OpFoldResult> dims) {
-  auto type = cast<RankedTensorType>(value.getType());
-  RankedTensorType target = getTensorType(dims, type.getElementType());
-  if (target == type && type.hasStaticShape())
-    return value;
-  return n.getBuilder().createOrFold<prim::ReshapeOp>(n.getLoc(), target, value,
-                                                      getDynamicExtents(n, dims));
-}
-
 std::optional<SmallVector<int64_t>> tcc::decompose::getConstantInts(Value value) {
   DenseIntElementsAttr attr;
   if (!matchPattern(value, m_Constant(&attr)))
@@ -413,108 +258,6 @@ std::optional<int64_t> tcc::decompose::normalizeAxis(NodeRewriter &n, int64_t ax
     return std::nullopt;
   }
   return normalized;
-}
-
-OpFoldResult tcc::decompose::addIndex(NodeRewriter &n, OpFoldResult a, OpFoldResult b) {
-  auto ca = getConstantIntValue(a), cb = getConstantIntValue(b);
-  if (ca && cb)
-    return n.getBuilder().getIndexAttr(*ca + *cb);
-  return n.getBuilder().createOrFold<arith::AddIOp>(n.getLoc(), toIndex(n, a), toIndex(n, b));
-}
-
-OpFoldResult tcc::decompose::mulIndex(NodeRewriter &n, OpFoldResult a, OpFoldResult b) {
-  auto ca = getConstantIntValue(a), cb = getConstantIntValue(b);
-  if (ca && cb)
-    return n.getBuilder().getIndexAttr(*ca * *cb);
-  if (ca && *ca == 1)
-    return b;
-  if (cb && *cb == 1)
-    return a;
-  return n.getBuilder().createOrFold<arith::MulIOp>(n.getLoc(), toIndex(n, a), toIndex(n, b));
-}
-
-OpFoldResult tcc::decompose::product(NodeRewriter &n, ArrayRef<OpFoldResult> values) {
-  OpFoldResult result = n.getBuilder().getIndexAttr(1);
-  for (OpFoldResult v : values)
-    result = mulIndex(n, result, v);
-  return result;
-}
-
-namespace {
-/// Applies a binary index op, folding constants first (so results stay attributes).
-template <typename OpTy>
-OpFoldResult indexBinary(NodeRewriter &n, OpFoldResult a, OpFoldResult b) {
-  Value v = n.getBuilder().createOrFold<OpTy>(n.getLoc(), toIndex(n, a), toIndex(n, b));
-  if (auto c = getConstantIntValue(v))
-    return n.getBuilder().getIndexAttr(*c);
-  return v;
-}
-} // namespace
-
-OpFoldResult tcc::decompose::subIndex(NodeRewriter &n, OpFoldResult a, OpFoldResult b) {
-  auto ca = getConstantIntValue(a), cb = getConstantIntValue(b);
-  if (ca && cb)
-    return n.getBuilder().getIndexAttr(*ca - *cb);
-  if (cb && *cb == 0)
-    return a;
-  return indexBinary<arith::SubIOp>(n, a, b);
-}
-
-OpFoldResult tcc::decompose::floorDivIndex(NodeRewriter &n, OpFoldResult a, OpFoldResult b) {
-  auto cb = getConstantIntValue(b);
-  if (cb && *cb == 1)
-    return a;
-  return indexBinary<arith::FloorDivSIOp>(n, a, b);
-}
-
-OpFoldResult tcc::decompose::ceilDivIndex(NodeRewriter &n, OpFoldResult a, OpFoldResult b) {
-  auto cb = getConstantIntValue(b);
-  if (cb && *cb == 1)
-    return a;
-  return indexBinary<arith::CeilDivSIOp>(n, a, b);
-}
-
-OpFoldResult tcc::decompose::minIndex(NodeRewriter &n, OpFoldResult a, OpFoldResult b) {
-  auto ca = getConstantIntValue(a), cb = getConstantIntValue(b);
-  if (ca && cb)
-    return n.getBuilder().getIndexAttr(std::min(*ca, *cb));
-  return indexBinary<arith::MinSIOp>(n, a, b);
-}
-
-namespace {
-/// Extents built only from dims and non-negative constants are never negative.
-bool isNonNegative(OpFoldResult v) {
-  auto m = asMonomial(v);
-  return m && m->coefficient >= 0 &&
-         llvm::all_of(m->values, [](Value f) { return f.getDefiningOp<prim::DimOp>(); });
-}
-} // namespace
-
-OpFoldResult tcc::decompose::maxIndex(NodeRewriter &n, OpFoldResult a, OpFoldResult b) {
-  auto ca = getConstantIntValue(a), cb = getConstantIntValue(b);
-  if (ca && cb)
-    return n.getBuilder().getIndexAttr(std::max(*ca, *cb));
-  if (cb && *cb <= 0 && isNonNegative(a))
-    return a;
-  if (ca && *ca <= 0 && isNonNegative(b))
-    return b;
-  return indexBinary<arith::MaxSIOp>(n, a, b);
-}
-
-OpFoldResult tcc::decompose::selectIndex(NodeRewriter &n, arith::CmpIPredicate predicate,
-                                         OpFoldResult lhs, OpFoldResult rhs,
-                                         OpFoldResult ifTrue, OpFoldResult ifFalse) {
-  OpBuilder &b = n.getBuilder();
-  Value cond = b.createOrFold<arith::CmpIOp>(n.getLoc(), predicate, toIndex(n, lhs),
-                                             toIndex(n, rhs));
-  APInt constant;
-  if (matchPattern(cond, m_ConstantInt(&constant)))
-    return constant.isZero() ? ifFalse : ifTrue;
-  Value v = b.createOrFold<arith::SelectOp>(n.getLoc(), cond, toIndex(n, ifTrue),
-                                            toIndex(n, ifFalse));
-  if (auto c = getConstantIntValue(v))
-    return b.getIndexAttr(*c);
-  return v;
 }
 
 std::optional<SmallVector<int64_t>> tcc::decompose::getSpatialInts(NodeRewriter &n, StringRef name,
