@@ -35,6 +35,8 @@ Value tcc::decompose::buildMatMul(NodeRewriter &n, Value a, Value b) {
   }
   int64_t na = da.size(), nb = db.size();
   checkEqual(n, da[na - 1], db[nb - 2], "the contracted dims of A and B must agree");
+  if (n.hasFailed())
+    return nullptr;
   Value result;
   if (nb == 2) {
     // A plain weight matrix: contract without broadcasting it over A's batch dims.
@@ -60,6 +62,8 @@ Value tcc::decompose::buildMatMul(NodeRewriter &n, Value a, Value b) {
         batchDims.push_back(getConstantIntValue(x) ? x : y);
       }
     }
+    if (n.hasFailed())
+      return nullptr;
     SmallVector<OpFoldResult> fullA(batchDims), fullB(batchDims);
     fullA.append({da[na - 2], da[na - 1]});
     fullB.append({db[nb - 2], db[nb - 1]});
@@ -112,6 +116,8 @@ LogicalResult gemm(NodeRewriter &n) {
   auto dimsA = getDims(n, a), dimsB = getDims(n, b);
   checkEqual(n, dimsA[transA ? 0 : 1], dimsB[transB ? 1 : 0],
              "the contracted dims of A and B must agree");
+  if (n.hasFailed())
+    return failure();
   Value y = prim::DotGeneralOp::create(bld, n.getLoc(), a, b, ArrayRef<int64_t>{transA ? 0 : 1},
                                        ArrayRef<int64_t>{transB ? 1 : 0}, ArrayRef<int64_t>{},
                                        ArrayRef<int64_t>{});

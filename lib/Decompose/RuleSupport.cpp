@@ -72,6 +72,13 @@ void tcc::decompose::checkEqual(NodeRewriter &n, OpFoldResult lhs, OpFoldResult 
                                 const llvm::Twine &message) {
   if (sameExtent(lhs, rhs))
     return;
+  // Known to differ while compiling: an error now, not a check that always fails (the ops
+  // built after it could not even be typed).
+  std::optional<int64_t> l = getConstantIntValue(lhs), r = getConstantIntValue(rhs);
+  if (l && r && *l != *r) {
+    n.emitError() << message << " (" << *l << " vs " << *r << ")";
+    return;
+  }
   OpBuilder &b = n.getBuilder();
   Value cond = b.createOrFold<arith::CmpIOp>(n.getLoc(), arith::CmpIPredicate::eq,
                                              toIndex(n, lhs), toIndex(n, rhs));

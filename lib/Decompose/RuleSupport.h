@@ -151,7 +151,8 @@ inline mlir::Value reshape(NodeRewriter &n, mlir::Value value,
 /// True when two extents are equal at compile time (equal monomials).
 using prim::sameExtent;
 
-/// Emits `prim.check(lhs == rhs, message)` unless it folds to true.
+/// Emits `prim.check(lhs == rhs, message)` unless it folds to true; when both are constants
+/// that differ, an error at the node instead (the node fails: see hasFailed).
 void checkEqual(NodeRewriter &n, mlir::OpFoldResult lhs, mlir::OpFoldResult rhs,
                 const llvm::Twine &message);
 

@@ -84,3 +84,34 @@ module {
     onnx.yield %0 : !onnx.value
   }
 }
+
+// -----
+
+// Contracted dims that differ at compile time are an error at the node, not a crash.
+module {
+  func.func @matmul_static_mismatch(%arg0: tensor<2x3xf32>, %arg1: tensor<4x2xf32>) -> tensor<*xf32> {
+    // CHECK: error: node 'mm' (MatMul, opset 13): the contracted dims of A and B must agree (3 vs 4)
+    %0 = onnx.node "MatMul" opset 13 (%arg0, %arg1) {} : (tensor<2x3xf32>, tensor<4x2xf32>) -> !onnx.value loc("mm"("m.onnx":0:0))
+    onnx.yield %0 : !onnx.value
+  }
+}
+
+// -----
+
+module {
+  func.func @gemm_static_mismatch(%arg0: tensor<2x3xf32>, %arg1: tensor<4x2xf32>) -> tensor<*xf32> {
+    // CHECK: error: node 'gemm' (Gemm, opset 13): the contracted dims of A and B must agree (3 vs 4)
+    %0 = onnx.node "Gemm" opset 13 (%arg0, %arg1) {} : (tensor<2x3xf32>, tensor<4x2xf32>) -> !onnx.value loc("gemm"("m.onnx":0:0))
+    onnx.yield %0 : !onnx.value
+  }
+}
+
+// -----
+
+module {
+  func.func @matmul_batch_mismatch(%arg0: tensor<2x3x4xf32>, %arg1: tensor<5x4x2xf32>) -> tensor<*xf32> {
+    // CHECK: error: node 'bmm' (MatMul, opset 13): the batch dims of A and B must broadcast (2 vs 5)
+    %0 = onnx.node "MatMul" opset 13 (%arg0, %arg1) {} : (tensor<2x3x4xf32>, tensor<5x4x2xf32>) -> !onnx.value loc("bmm"("m.onnx":0:0))
+    onnx.yield %0 : !onnx.value
+  }
+}

@@ -282,3 +282,42 @@ module {
     onnx.yield %0 : !onnx.value
   }
 }
+
+// -----
+
+// Extents that differ while compiling are errors then (not run-time checks that always fail):
+// 2x3 (6 elements) reshaped to [4, 2] (8).
+// CHECK: error: node 'r' (Reshape, opset 14): the reshape target must have as many elements as the input (8 vs 6)
+module {
+  func.func @reshape_count() -> tensor<*xf32> {
+    %x = arith.constant dense<1.0> : tensor<2x3xf32>
+    %s = arith.constant dense<[4, 2]> : tensor<2xi64>
+    %0 = onnx.node "Reshape" opset 14 (%x, %s) {} : (tensor<2x3xf32>, tensor<2xi64>) -> !onnx.value loc("r"("m.onnx":0:0))
+    onnx.yield %0 : !onnx.value
+  }
+}
+
+// -----
+
+// split [1, 2] adds up to 3, not 4.
+// CHECK: error: node 'p' (Split, opset 13): the split sizes must add up to the extent of dim 0 (4 vs 3)
+module {
+  func.func @split_sum() -> (tensor<*xf32>, tensor<*xf32>) {
+    %v = arith.constant dense<1.0> : tensor<4xf32>
+    %sizes = arith.constant dense<[1, 2]> : tensor<2xi64>
+    %0:2 = onnx.node "Split" opset 13 (%v, %sizes) {} : (tensor<4xf32>, tensor<2xi64>) -> (!onnx.value, !onnx.value) loc("p"("m.onnx":0:0))
+    onnx.yield %0#0, %0#1 : !onnx.value, !onnx.value
+  }
+}
+
+// -----
+
+// Before opset 18, equal parts must divide the dim: 5 into 2.
+// CHECK: error: node 'p' (Split, opset 13): the split dim must divide evenly into the outputs (6 vs 5)
+module {
+  func.func @split_even() -> (tensor<*xf32>, tensor<*xf32>) {
+    %v = arith.constant dense<1.0> : tensor<5xf32>
+    %0:2 = onnx.node "Split" opset 13 (%v) {} : (tensor<5xf32>) -> (!onnx.value, !onnx.value) loc("p"("m.onnx":0:0))
+    onnx.yield %0#0, %0#1 : !onnx.value, !onnx.value
+  }
+}
