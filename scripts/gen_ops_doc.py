@@ -33,12 +33,29 @@ DTYPES = {v: k.lower() for k, v in onnx.TensorProto.DataType.items()}
 
 
 def ratchet(mode, suite):
-    path = os.path.join(ROOT, "test", "conformance", "%s-%s.txt" % (mode, suite))
+    """The cases of `suite` that pass in `mode` (reference, or compiled for the CPU)."""
+    path = os.path.join(ROOT, "test", "conformance", "%s.txt" % suite)
     if not os.path.exists(path):
         return set()
+    passing, excluded = set(), set()
     with open(path) as f:
-        # A name alone is a passing case; `!NAME  REASON` lines are excluded cases.
-        return {l.strip() for l in f if l.strip() and not l.startswith(("#", "!"))}
+        # A name alone passes wherever no exclusion applies; `!NAME  REASON` is excluded
+        # everywhere, `!NAME [SCOPE]  REASON` in SCOPE (a mode or a target) only.
+        for line in f:
+            line = line.strip()
+            if not line or line.startswith("#"):
+                continue
+            if not line.startswith("!"):
+                passing.add(line)
+                continue
+            name, _, rest = line[1:].partition(" ")
+            rest = rest.strip()
+            scope = rest[1:rest.index("]")] if rest.startswith("[") else ""
+            if scope in ("", mode, "cpu"):
+                excluded.add(name)
+            else:
+                passing.add(name)
+    return passing - excluded
 
 
 def case_ops(path):

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Compiles the ONNX node test cases the CPU passes (test/conformance/compiled-node.txt) for an
+# Compiles the ONNX node test cases listed as passing (test/conformance/node.txt) for an
 # NVIDIA architecture, into DIR/<case>/{model.so, test_data_set_0/*.pb} plus DIR/compile.tsv
 # (case, status, first line of the error): what run_conformance.py runs on the GPU.
 #   bash scripts/nvidia/compile_conformance.sh DIR [ARCH]
@@ -10,7 +10,7 @@ ARCH=${2:-sm_90}
 DATA=/usr/share/libonnx-testdata/data/node
 mkdir -p "$OUT"
 : > "$OUT/compile.tsv"
-grep -v -e '^#' -e '^!' -e '^$' "$ROOT/test/conformance/compiled-node.txt" | while read -r name; do
+grep -v -e '^#' -e '^!' -e '^$' "$ROOT/test/conformance/node.txt" | while read -r name; do
   [ -d "$DATA/$name" ] || continue
   mkdir -p "$OUT/$name"
   # PTX only: the driver compiles it (cubins would double the bundle).

@@ -9,11 +9,15 @@
 // be identical), loaded by the runtime and run. Cases run in this one process, each under a
 // crash-recovery context, so that one crash is one failure.
 //
-// The expected-results file is a ratchet. A name alone on a line is a case that must pass: a
-// listed case that fails is a regression (exit status 1) and an unlisted pass is reported as
-// new. `!NAME  REASON` excludes a case that tcc does not pass and says why: an excluded case
-// that passes is reported (its exclusion is to be removed), and a case that neither passes nor
-// is excluded is an unlisted failure (exit status 1), so that the file lists every case.
+// The expected-results file is a ratchet, one per suite for every mode and target. A name
+// alone on a line is a case that must pass: a listed case that fails is a regression (exit
+// status 1) and an unlisted pass is reported as new. `!NAME  REASON` excludes a case that tcc
+// does not pass and says why; `!NAME [SCOPE]  REASON` excludes it only in SCOPE: `reference`
+// (the evaluator), `compiled` (every target) or a target as --target names it (`nvidia`,
+// `cpu:aarch64-linux`: compiled for it), and the case must pass everywhere else. An excluded
+// case that passes is reported (its exclusion is to be removed), and a case that neither
+// passes nor is excluded is an unlisted failure (exit status 1), so that the file lists every
+// case.
 //
 //===----------------------------------------------------------------------------------===//
 #include "CaseData.h"
@@ -40,6 +44,7 @@
 #include <cmath>
 #include <map>
 #include <set>
+#include <tuple>
 
 using namespace mlir;
 using namespace tcc::conformance;
@@ -261,18 +266,57 @@ std::string runCase(const std::string &dir, Mode mode, const std::string &scratc
   return "";
 }
 
+/// Where a run is: the mode, and for compiled runs the target (as --target names it).
+struct Configuration {
+  Mode mode;
+  std::string target;
+
+  /// Whether an exclusion scoped to `scope` ("" for everywhere) applies to this run.
+  bool inScope(llvm::StringRef scope) const {
+    if (scope.empty())
+      return true;
+    if (scope == "reference" || scope == "compiled")
+      return (scope == "compiled") == (mode == Mode::Compiled);
+    if (mode != Mode::Compiled)
+      return false;
+    llvm::StringRef t = target.empty() || target == "host" ? "cpu" : llvm::StringRef(target);
+    return t == scope || t.starts_with((scope + ":").str());
+  }
+};
+
 /// The expected-results file: the cases that must pass and the excluded ones with reasons.
 struct Expected {
+  struct Exclusion {
+    std::string scope; // "" for everywhere
+    std::string reason;
+  };
   std::set<std::string> passes;
-  std::map<std::string, std::string> exclusions; // name -> reason
+  std::map<std::string, std::vector<Exclusion>> exclusions; // name -> where and why
+
+  /// The exclusion of `name` that applies to `configuration`, or null.
+  const Exclusion *find(const std::string &name, const Configuration &configuration) const {
+    auto it = exclusions.find(name);
+    if (it != exclusions.end())
+      for (const Exclusion &e : it->second)
+        if (configuration.inScope(e.scope))
+          return &e;
+    return nullptr;
+  }
+  /// Whether the file names `name` at all (then it must pass wherever it is not excluded).
+  bool mentions(const std::string &name) const {
+    return passes.count(name) || exclusions.count(name);
+  }
 };
 
 /// The header of a file written by --update-expected.
 constexpr llvm::StringLiteral kExpectedHeader =
-    "# Expected results (tcc-conformance --expected; --update-expected rewrites it). NAME: a case\n"
-    "# that passes; if it fails, that is a regression. `!NAME  REASON`: a case tcc does not pass,\n"
-    "# and why. An excluded case that passes is reported (remove its exclusion); a case neither\n"
-    "# passing nor excluded fails the run as an unlisted failure. Only move toward passing.\n";
+    "# Expected results (tcc-conformance --expected; --update-expected rewrites it), for every\n"
+    "# mode and target. NAME: a case that passes; if it fails, that is a regression.\n"
+    "# `!NAME  REASON`: a case tcc does not pass, and why. `!NAME [SCOPE]  REASON`: it fails\n"
+    "# only in SCOPE (reference, compiled, or a target: nvidia, cpu:aarch64-linux, ...) and\n"
+    "# passes elsewhere. An excluded case that passes is reported (remove its exclusion); a\n"
+    "# case neither passing nor excluded fails the run as an unlisted failure. Only move toward\n"
+    "# passing.\n";
 
 /// Reads `path` into `expected`; returns "" or what is wrong with the file.
 std::string readExpected(const std::string &path, bool updating, Expected &expected) {
@@ -291,34 +335,60 @@ std::string readExpected(const std::string &path, bool updating, Expected &expec
       expected.passes.insert(line.str());
       continue;
     }
+    std::string where = path + ":" + std::to_string(number + 1) + ": ";
     size_t space = line.find_first_of(" \t");
-    llvm::StringRef name = line.take_front(space), reason = line.drop_front(name.size()).trim();
-    if (name.empty() || reason.empty())
-      return path + ":" + std::to_string(number + 1) + ": expected `!NAME  REASON`, got `!" +
-             line.str() + "`";
-    expected.exclusions[name.str()] = reason.str();
+    llvm::StringRef name = line.take_front(space), rest = line.drop_front(name.size()).trim();
+    llvm::StringRef scope;
+    if (rest.consume_front("[")) {
+      size_t close = rest.find(']');
+      scope = rest.take_front(close).trim();
+      if (close == llvm::StringRef::npos || scope.empty() || scope.contains(' '))
+        return where + "expected `!NAME [SCOPE]  REASON` with one word as the scope, got `!" +
+               line.str() + "`";
+      rest = rest.drop_front(close + 1).trim();
+    }
+    if (name.empty() || rest.empty())
+      return where + "expected `!NAME  REASON` or `!NAME [SCOPE]  REASON`, got `!" + line.str() +
+             "`";
+    expected.exclusions[name.str()].push_back({scope.str(), rest.str()});
   }
   return "";
 }
 
-/// Rewrites `path`: the passes of this run, then the exclusions of the cases that did not
-/// pass (grouped by reason).
+/// Rewrites `path` after a run in `configuration`: the cases that pass here join the passing
+/// ones and lose the exclusions that applied here (one for everywhere becomes one for the
+/// other mode: a pass in one mode says nothing of the other); listed cases that failed here
+/// unexcluded are dropped; exclusions of other scopes stay.
 std::string writeExpected(const std::string &path, const std::set<std::string> &passed,
-                          const Expected &old) {
+                          const std::set<std::string> &regressed, const Expected &old,
+                          const Configuration &configuration) {
+  std::set<std::string> passes;
+  for (const std::string &name : old.passes)
+    if (!regressed.count(name))
+      passes.insert(name);
+  passes.insert(passed.begin(), passed.end());
+  std::vector<std::tuple<std::string, std::string, std::string>> exclusions; // reason, name, scope
+  llvm::StringRef otherMode = configuration.mode == Mode::Compiled ? "reference" : "compiled";
+  for (const auto &[name, list] : old.exclusions)
+    for (const Expected::Exclusion &e : list) {
+      if (!passed.count(name) || !configuration.inScope(e.scope))
+        exclusions.emplace_back(e.reason, name, e.scope);
+      else if (e.scope.empty())
+        exclusions.emplace_back(e.reason, name, otherMode.str());
+    }
+  for (const auto &[reason, name, scope] : exclusions)
+    if (scope.empty())
+      passes.erase(name);
+  llvm::sort(exclusions);
   std::error_code ec;
   llvm::raw_fd_ostream os(path, ec);
   if (ec)
     return "cannot write " + path;
   os << kExpectedHeader;
-  for (const std::string &name : passed)
+  for (const std::string &name : passes)
     os << name << "\n";
-  std::vector<std::pair<std::string, std::string>> exclusions;
-  for (const auto &[name, reason] : old.exclusions)
-    if (!passed.count(name))
-      exclusions.emplace_back(reason, name);
-  llvm::sort(exclusions);
-  for (const auto &[reason, name] : exclusions)
-    os << "!" << name << "  " << reason << "\n";
+  for (const auto &[reason, name, scope] : exclusions)
+    os << "!" << name << (scope.empty() ? "" : " [" + scope + "]") << "  " << reason << "\n";
   return "";
 }
 
@@ -388,7 +458,8 @@ int main(int argc, char **argv) {
   llvm::CrashRecoveryContext::Enable();
   std::vector<std::string> cases = collectCases(options.paths, options.filter);
   bool checked = !options.expected.empty();
-  std::set<std::string> passed;
+  Configuration configuration{mode, options.target};
+  std::set<std::string> passed, regressed;
   unsigned numPassed = 0, numFailed = 0, numExcluded = 0, regressions = 0, newPasses = 0,
            excludedPasses = 0, unlisted = 0;
   for (const std::string &dir : cases) {
@@ -397,16 +468,16 @@ int main(int argc, char **argv) {
     llvm::CrashRecoveryContext crc;
     if (!crc.RunSafely([&] { reason = runCase(dir, mode, scratch.str().str(), options, note); }))
       reason = "crashed";
-    bool listed = expected.passes.count(name);
-    auto exclusion = expected.exclusions.find(name);
-    bool excluded = exclusion != expected.exclusions.end();
+    const Expected::Exclusion *exclusion = expected.find(name, configuration);
+    bool excluded = exclusion != nullptr;
+    bool listed = !excluded && expected.mentions(name);
     if (reason.empty()) {
       ++numPassed;
       passed.insert(name);
       if (checked && excluded) {
         ++excludedPasses;
         llvm::outs() << "NEW PASS " << name << note
-                     << " of an excluded case: remove its exclusion (" << exclusion->second
+                     << " of an excluded case: remove its exclusion (" << exclusion->reason
                      << ")\n";
       } else if (checked && !listed) {
         ++newPasses;
@@ -418,11 +489,12 @@ int main(int argc, char **argv) {
       ++numFailed;
       if (listed) {
         ++regressions;
+        regressed.insert(name);
         llvm::outs() << "REGRESSION " << name << ": " << reason << "\n";
       } else if (excluded) {
         ++numExcluded;
         if (!options.quiet)
-          llvm::outs() << "EXCLUDED " << name << " (" << exclusion->second << "): " << reason
+          llvm::outs() << "EXCLUDED " << name << " (" << exclusion->reason << "): " << reason
                        << "\n";
       } else if (checked) {
         ++unlisted;
@@ -435,7 +507,8 @@ int main(int argc, char **argv) {
   }
   llvm::sys::fs::remove_directories(scratch);
   if (options.updateExpected && checked) {
-    std::string problem = writeExpected(options.expected, passed, expected);
+    std::string problem =
+        writeExpected(options.expected, passed, regressed, expected, configuration);
     if (!problem.empty()) {
       llvm::errs() << "tcc-conformance: error: " << problem << "\n";
       return 2;
@@ -449,7 +522,7 @@ int main(int argc, char **argv) {
   if (regressions)
     llvm::outs() << regressions << " regressions\n";
   if (unlisted)
-    llvm::outs() << unlisted << " unlisted failures: each needs `!NAME  REASON` in "
+    llvm::outs() << unlisted << " unlisted failures: each needs `!NAME [SCOPE]  REASON` in "
                  << options.expected << "\n";
   llvm::outs() << numPassed << " passed, " << numFailed << " failed";
   if (checked)
