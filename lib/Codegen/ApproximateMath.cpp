@@ -27,7 +27,7 @@ bool isInstruction(Operation *op) {
 }
 
 /// f64 transcendental ops have no polynomial approximation upstream: compute them in f32
-/// (relative error about 1e-7 instead of 1e-16; documented in docs/ARCHITECTURE.md).
+/// (relative error about 1e-7 instead of 1e-16; documented in docs/design-differences.md, "Math").
 struct F64ThroughF32 : RewritePattern {
   F64ThroughF32(MLIRContext *ctx) : RewritePattern(MatchAnyOpTypeTag(), 1, ctx) {}
   LogicalResult matchAndRewrite(Operation *op, PatternRewriter &rewriter) const override {

@@ -2,7 +2,7 @@
 //
 // NonZero, Compress, Unique and NonMaxSuppression: each ends in prim.compact, the one primitive whose result
 // extent is known only from the data (generated code writes into a buffer of the operand's
-// size and reports the count; see docs/ARCHITECTURE.md, "Data-dependent shapes").
+// size and reports the count; see docs/shapes.md, "Data-dependent shapes").
 //
 //===----------------------------------------------------------------------------------===//
 #include "NodeRewriter.h"

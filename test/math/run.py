@@ -12,7 +12,7 @@ float32 reference (ulp = spacing at |ref|), except that a function's `unit` sets
 step counted, so results near a zero of the function or in float32's subnormal range are
 judged by their absolute error (tanh and erf near 0 and GELU's left tail, where 1 + erf(x)
 cancels, in steps of 2^-24; sigmoid below 1e-38). A function fails when its worst error
-exceeds its bound (the table in sweeps(); docs/ARCHITECTURE.md, "Math", lists the same) or
+exceeds its bound (the table in sweeps(); docs/design-differences.md, "Math", lists the same) or
 when a special value is wrong: NaN must stay NaN, infinities and signed zeros must be exact,
 other special values are held to the same bound.
 
