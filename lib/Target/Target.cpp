@@ -60,7 +60,7 @@ LogicalResult tcc::Target::setPrecision(llvm::StringRef precision, std::string &
   if (precision == "fp32")
     return success();
   error = "--precision=" + precision.str() + " is not supported by the " + getName().str() +
-          " target; it computes in fp32 (tf32 and bf16: --target nvidia)";
+          " target; it computes in fp32 (tf32, bf16 and fp16: --target nvidia)";
   return failure();
 }
 

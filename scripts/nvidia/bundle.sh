@@ -7,8 +7,9 @@
 # tool carries 64 MiB a call, the repository included), their torch
 # definitions in torch_models.py: run_bundle.py times torch eager and torch.compile on them);
 # BF16_MODELS: which exports to compile also with --precision=bf16 (NAME_bf16, timed against
-# torch under bf16 autocast); MATMUL_PRECISIONS (default "tf32 bf16"): matmul_bench.py's
-# tensor-core rows. CONFORMANCE: a tcc-conformance --export folder (its log beside it as DIR.log), packed as
+# torch under bf16 autocast); MATMUL_PRECISIONS: matmul_bench.py's
+# tensor-core rows (default "tf32 bf16 fp16"); SHAPES=0: without matmul_shapes.py's models.
+# CONFORMANCE: a tcc-conformance --export folder (its log beside it as DIR.log), packed as
 # conformance.tar.xz for run_conformance.py.
 # Then run it on the GPU machine in one call (device tool: carry .bundle):
 #   python3 .bundle/run_bundle.py .bundle --out $OUT/results.json
@@ -56,19 +57,37 @@ done
 mkdir -p "$OUTDIR/models/matmul_4096"
 "$TCC" "$ROOT/scripts/nvidia/matmul_4096.onnxtxt" --target "nvidia:$ARCH" \
   -o "$OUTDIR/models/matmul_4096/model.so"
-for precision in ${MATMUL_PRECISIONS-tf32 bf16}; do
+for precision in ${MATMUL_PRECISIONS-tf32 bf16 fp16}; do
   mkdir -p "$OUTDIR/models/matmul_4096_$precision"
   "$TCC" "$ROOT/scripts/nvidia/matmul_4096.onnxtxt" --target "nvidia:$ARCH" \
     --precision "$precision" -o "$OUTDIR/models/matmul_4096_$precision/model.so"
 done
+# Awkward shapes in every precision for matmul_shapes.py (SHAPES=0 leaves them out).
+if [ "${SHAPES:-1}" = 1 ]; then
+  shapes=$(mktemp -d)
+  python3 "$ROOT/scripts/nvidia/matmul_shapes.py" --write "$shapes"
+  for f in "$shapes"/*.onnxtxt; do
+    for precision in fp32 tf32 bf16 fp16; do
+      dir="$OUTDIR/models/shape_$(basename "$f" .onnxtxt)_$precision"
+      mkdir -p "$dir"
+      "$TCC" "$f" --target "nvidia:$ARCH" --precision "$precision" -o "$dir/model.so"
+    done
+  done
+  rm -rf "$shapes"
+fi
 if [ -n "${EXPORTS:-}" ]; then
   for m in ${EXPORT_MODELS:-gpt2 llama vit bert}; do
     [ -f "$EXPORTS/$m/model.onnx" ] && add "$m" "$EXPORTS/$m/model.onnx" "$EXPORTS/$m" "$m"
   done
-  # BF16_MODELS: exports also compiled with --precision=bf16, as NAME_bf16.
+  # BF16_MODELS (FP16_MODELS): exports also compiled with --precision=bf16 (fp16), as
+  # NAME_bf16 (NAME_fp16).
   for m in ${BF16_MODELS:-}; do
     [ -f "$EXPORTS/$m/model.onnx" ] &&
       add "${m}_bf16" "$EXPORTS/$m/model.onnx" "$EXPORTS/$m" "$m" bf16
+  done
+  for m in ${FP16_MODELS:-}; do
+    [ -f "$EXPORTS/$m/model.onnx" ] &&
+      add "${m}_fp16" "$EXPORTS/$m/model.onnx" "$EXPORTS/$m" "$m" fp16
   done
 fi
 if [ -n "${CONFORMANCE:-}" ]; then

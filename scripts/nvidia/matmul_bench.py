@@ -1,6 +1,9 @@
 """A 4096^3 matrix product: tcc's fp32 kernel (compiled from matmul_4096.onnxtxt) against
-torch.mm in fp32 (TF32 off), TF32 and bf16, in TFLOP/s (2 * 4096^3 / median time), on the GPU
-machine; tcc's tf32 and bf16 rows are the same model compiled with --precision (tensor cores).
+torch.mm in fp32 (TF32 off), TF32, bf16 and fp16, in TFLOP/s (2 * 4096^3 / median time), on
+the GPU machine; tcc's tf32, bf16 and fp16 rows are the same model compiled with --precision
+(tensor cores: float32 inputs rounded as they are staged, float32 sums). torch.mm's bf16 and
+fp16 rows take inputs already converted; one more row times its bf16 product including the
+casts from the float32 tensors tcc is given.
 usage: python3 matmul_bench.py BUNDLE"""
 import os
 import sys
@@ -32,7 +35,7 @@ def main():
     expected = torch.mm(a.double(), b.double())
     rows = [("tcc fp32 (CUDA cores)", timed(session.run, 10, 2), rel_l2(y.cpu().numpy(), expected.cpu().numpy()))]
     # The same product compiled with --precision=tf32 / bf16 (tensor cores), when bundled.
-    for precision in ("tf32", "bf16"):
+    for precision in ("tf32", "bf16", "fp16"):
         path = os.path.join(bundle, "models", "matmul_4096_" + precision, "model.so")
         if not os.path.exists(path):
             continue
@@ -50,10 +53,17 @@ def main():
     a16, b16 = a.bfloat16(), b.bfloat16()
     rows.append(("torch.mm bf16", timed(lambda: torch.mm(a16, b16), 10, 2),
                  rel_l2(torch.mm(a16, b16).float().cpu().numpy(), expected.cpu().numpy())))
+    h16, g16 = a.half(), b.half()
+    rows.append(("torch.mm fp16", timed(lambda: torch.mm(h16, g16), 10, 2),
+                 rel_l2(torch.mm(h16, g16).float().cpu().numpy(), expected.cpu().numpy())))
+    # What a bf16 product costs torch from float32 tensors, as tcc is given them.
+    rows.append(("torch.mm bf16 incl. casts from fp32",
+                 timed(lambda: torch.mm(a.bfloat16(), b.bfloat16()), 10, 2), None))
     print("| 4096^3 matmul | ms | TFLOP/s | rel L2 vs fp64 |")
     print("|---|---|---|---|")
     for name, ms, error in rows:
-        print("| %s | %.3f | %.1f | %.1e |" % (name, ms, tflops(ms), error))
+        print("| %s | %.3f | %.1f | %s |" % (name, ms, tflops(ms),
+                                           "-" if error is None else "%.1e" % error))
     session.close()
 
 

@@ -103,10 +103,11 @@ def run_torch_comparison(rt, bundle, entry, batches, runs, compile_torch):
             row = {"model": entry["name"], "batch": batch}
             (x,) = make_inputs(batch)
             x = x.cuda()
-            # A model compiled with --precision=bf16 is compared with torch under bf16
-            # autocast (matmuls in bf16, fp32 where autocast keeps it), fp32 ones in fp32.
-            bf16 = entry.get("precision") == "bf16"
-            autocast = torch.autocast("cuda", dtype=torch.bfloat16, enabled=bf16)
+            # A model compiled with --precision=bf16 (fp16) is compared with torch under bf16
+            # (fp16) autocast (matmuls in the low precision, fp32 where autocast keeps it),
+            # fp32 ones in fp32.
+            low = {"bf16": torch.bfloat16, "fp16": torch.float16}.get(entry.get("precision"))
+            autocast = torch.autocast("cuda", dtype=low or torch.bfloat16, enabled=low is not None)
             with torch.no_grad(), autocast:
                 expected = model(x).float()
                 row["eager_ms"] = timed(lambda: model(x), runs)

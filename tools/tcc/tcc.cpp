@@ -252,8 +252,8 @@ int main(int argc, char **argv) {
                  "native, or a CPU name (znver4, neoverse-v2, ...)");
   app.add_option("--precision", options.precision,
                  "the inputs of float32 matrix products and convolutions: fp32 (default), or "
-                 "tf32 or bf16 on tensor cores (--target nvidia; sums stay fp32)")
-      ->check(CLI::IsMember({"fp32", "tf32", "bf16"}));
+                 "tf32, bf16 or fp16 on tensor cores (--target nvidia; sums stay fp32)")
+      ->check(CLI::IsMember({"fp32", "tf32", "bf16", "fp16"}));
   app.add_flag("--check", options.check,
                "do not compile: list every node that would fail (name, op type, domain, opset, "
                "dtype, reason) and exit 1 if any; else print the op counts");

@@ -32,6 +32,13 @@ struct MatrixUnit {
   std::function<llvm::SmallVector<mlir::Value>(mlir::OpBuilder &, mlir::Location, mlir::ValueRange,
                                                mlir::ValueRange, mlir::ValueRange)>
       multiply;
+  /// Optional, one warp-wide load of four matrices of 8 rows x 4 words from `tile`
+  /// (workgroup memory, rows of 16 aligned bytes): lane l gives, as `indices` into `tile`,
+  /// the start of row l % 8 of matrix l / 8, and gets word l % 4 of row l / 4 of each
+  /// matrix, in order (NVIDIA's ldmatrix .x4). Without it, lanes load their words one by one.
+  std::function<llvm::SmallVector<mlir::Value>(mlir::OpBuilder &, mlir::Location, mlir::Value,
+                                               mlir::ValueRange)>
+      loadMatrices;
 };
 
 /// Makes `unit` the one named `name` (a target registers its units with its passes).

@@ -1,10 +1,11 @@
 //===- MatrixUnits.cpp - NVIDIA's tensor-core instructions for block tiles --------------===//
 //
 // mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 (sm_80+): a word holds two bf16 of
-// the reduction, the lower-indexed one in the low half, each rounded to nearest even
-// (cvt.rn.bf16.f32); mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32: a word holds one
-// tf32, float32 rounded to 10 mantissa bits, ties away from zero (as cvt.rna.tf32.f32).
-// Both have the fragment layout MatrixTiles.h describes.
+// the reduction, the lower-indexed one in the low half, each rounded to nearest even (one
+// cvt.rn.bf16x2.f32 a word); the f16 form likewise (cvt.rn.f16x2.f32: float32 beyond
+// +-65504 becomes +-inf, as a cast to half does); mma.sync.aligned.m16n8k8.row.col.f32.
+// tf32.tf32.f32: a word holds one tf32, float32 rounded to 10 mantissa bits, ties away from
+// zero (as cvt.rna.tf32.f32). All have the fragment layout MatrixTiles.h describes.
 //
 //===----------------------------------------------------------------------------------===//
 #include "NvidiaTarget.h"
@@ -14,6 +15,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 
 using namespace mlir;
 
@@ -23,18 +25,14 @@ Value constantI32(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantIntOp::create(b, loc, b.getI32Type(), v);
 }
 
-/// Two bf16 (rounded to nearest even) in one word, values[0] in the low half.
-Value packBf16(OpBuilder &b, Location loc, ValueRange values) {
-  Value word;
-  for (auto [k, v] : llvm::enumerate(values)) {
-    Value half = arith::TruncFOp::create(b, loc, b.getBF16Type(), v);
-    Value bits = arith::BitcastOp::create(b, loc, b.getI16Type(), half);
-    Value wide = arith::ExtUIOp::create(b, loc, b.getI32Type(), bits);
-    if (k > 0)
-      wide = arith::ShLIOp::create(b, loc, wide, constantI32(b, loc, 16 * k));
-    word = word ? arith::OrIOp::create(b, loc, word, wide).getResult() : wide;
-  }
-  return word;
+/// Two bf16 or f16 (rounded to nearest even) in one word, values[0] in the low half: the
+/// instruction's first operand goes to the high half.
+template <typename Convert>
+Value packHalves(OpBuilder &b, Location loc, ValueRange values, Type half) {
+  Value pair = Convert::create(b, loc, VectorType::get({2}, half), values[1], values[0],
+                               /*random_bits=*/Value(), NVVM::FPRoundingMode::RN,
+                               NVVM::SaturationMode::NONE, /*relu=*/false);
+  return LLVM::BitcastOp::create(b, loc, b.getI32Type(), pair);
 }
 
 /// One tf32: the float32's bits rounded at bit 13, ties away from zero, the low 13 cleared.
@@ -60,7 +58,42 @@ SmallVector<Value> multiply(OpBuilder &b, Location loc, ValueRange a, ValueRange
 }
 
 void nvvmDialects(DialectRegistry &registry) {
-  registry.insert<NVVM::NVVMDialect, LLVM::LLVMDialect>();
+  registry.insert<NVVM::NVVMDialect, LLVM::LLVMDialect, memref::MemRefDialect>();
+}
+
+/// ldmatrix.sync.aligned.m8n8.x4.shared.b16: the lane's row address in workgroup memory
+/// (the tile's aligned pointer plus the row's offset), four words back. The words are moved,
+/// not read as 16-bit values, so it serves tf32 words as well.
+SmallVector<Value> loadMatrices(OpBuilder &b, Location loc, Value tile, ValueRange indices) {
+  auto type = cast<MemRefType>(tile.getType());
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  (void)type.getStridesAndOffset(strides, offset);
+  // In bytes from the aligned pointer, so that constant parts fold into the address.
+  int64_t bytes = type.getElementTypeBitWidth() / 8;
+  Value address = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, tile);
+  if (offset != 0)
+    address = arith::AddIOp::create(b, loc, address,
+                                    arith::ConstantIndexOp::create(b, loc, offset * bytes));
+  for (auto [index, stride] : llvm::zip(indices, strides))
+    address = arith::AddIOp::create(
+        b, loc, address,
+        arith::MulIOp::create(b, loc, index,
+                              arith::ConstantIndexOp::create(b, loc, stride * bytes)));
+  auto shared = LLVM::LLVMPointerType::get(b.getContext(), /*addressSpace=*/3);
+  Value pointer = LLVM::IntToPtrOp::create(
+      b, loc, shared, ValueRange{arith::IndexCastOp::create(b, loc, b.getI64Type(), address)});
+  Type i32 = b.getI32Type();
+  auto result = LLVM::LLVMStructType::getLiteral(b.getContext(), {i32, i32, i32, i32});
+  Value words = NVVM::LdMatrixOp::create(
+      b, loc, result, pointer, b.getI32IntegerAttr(4),
+      NVVM::MMALayoutAttr::get(b.getContext(), NVVM::MMALayout::row),
+      NVVM::LdStMatrixShapeAttr::get(b.getContext(), 8, 8),
+      NVVM::LdStMatrixEltTypeAttr::get(b.getContext(), NVVM::LdStMatrixEltType::B16));
+  SmallVector<Value> values;
+  for (int64_t i = 0; i < 4; ++i)
+    values.push_back(LLVM::ExtractValueOp::create(b, loc, words, i));
+  return values;
 }
 
 } // namespace
@@ -68,14 +101,37 @@ void nvvmDialects(DialectRegistry &registry) {
 void tcc::registerNvidiaMatrixUnits() {
   tcc::gpu::registerMatrixUnit(
       "nvidia-bf16",
-      {2, nvvmDialects, packBf16,
+      {2, nvvmDialects,
+       [](OpBuilder &b, Location loc, ValueRange values) {
+         return packHalves<NVVM::ConvertF32x2ToBF16x2Op>(b, loc, values, b.getBF16Type());
+       },
        [](OpBuilder &b, Location loc, ValueRange a, ValueRange bWords, ValueRange c) {
          return multiply(b, loc, a, bWords, c, NVVM::MMATypes::bf16, 16);
-       }});
+       },
+       loadMatrices});
+  tcc::gpu::registerMatrixUnit(
+      "nvidia-fp16",
+      {2, nvvmDialects,
+       [](OpBuilder &b, Location loc, ValueRange values) {
+         return packHalves<NVVM::ConvertF32x2ToF16x2Op>(b, loc, values, b.getF16Type());
+       },
+       [](OpBuilder &b, Location loc, ValueRange a, ValueRange bWords, ValueRange c) {
+         // The f16 form takes its words as pairs of halves.
+         auto pairs = [&](ValueRange words) {
+           SmallVector<Value> halves;
+           for (Value word : words)
+             halves.push_back(
+                 LLVM::BitcastOp::create(b, loc, VectorType::get({2}, b.getF16Type()), word));
+           return halves;
+         };
+         return multiply(b, loc, pairs(a), pairs(bWords), c, NVVM::MMATypes::f16, 16);
+       },
+       loadMatrices});
   tcc::gpu::registerMatrixUnit(
       "nvidia-tf32",
       {1, nvvmDialects, packTf32,
        [](OpBuilder &b, Location loc, ValueRange a, ValueRange bWords, ValueRange c) {
          return multiply(b, loc, a, bWords, c, NVVM::MMATypes::tf32, 8);
-       }});
+       },
+       loadMatrices});
 }

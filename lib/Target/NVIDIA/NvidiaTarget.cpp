@@ -105,16 +105,16 @@ public:
     return parsePassPipeline(pipeline(architectures, findPtxas(), matrixUnit), pm);
   }
 
-  // bf16 and tf32 contractions on tensor cores: mma.sync needs sm_80 (every architecture
-  // of the table but sm_75).
+  // bf16, fp16 and tf32 contractions on tensor cores: mma.sync needs sm_80 (every
+  // architecture of the table but sm_75; its f16 form would do, bf16 and tf32 would not).
   LogicalResult setPrecision(llvm::StringRef precision, std::string &error) override {
     if (precision == "fp32") {
       matrixUnit.clear();
       return success();
     }
-    if (precision != "bf16" && precision != "tf32") {
+    if (precision != "bf16" && precision != "fp16" && precision != "tf32") {
       error = "--precision=" + precision.str() +
-              " is not supported by the nvidia target; supported: fp32, tf32, bf16";
+              " is not supported by the nvidia target; supported: fp32, tf32, bf16, fp16";
       return failure();
     }
     for (const Architecture *a : architectures)

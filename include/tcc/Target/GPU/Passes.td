@@ -109,7 +109,8 @@ def GpuLinalgToLoops : Pass<"tcc-gpu-linalg-to-loops", "mlir::ModuleOp"> {
            "inputs rounded to its type (--precision), sums in float32; none by default">
   ];
   let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::memref::MemRefDialect",
-                           "::mlir::affine::AffineDialect", "::mlir::gpu::GPUDialect"];
+                           "::mlir::affine::AffineDialect", "::mlir::gpu::GPUDialect",
+                           "::mlir::vector::VectorDialect"];
 }
 
 def GpuFormGrids : Pass<"tcc-gpu-form-grids", "mlir::ModuleOp"> {
