@@ -316,12 +316,10 @@ LogicalResult nonMaxSuppression(NodeRewriter &n) {
     return n.emitError() << "NonMaxSuppression over " << *count
                          << " boxes: the greedy selection is unrolled over the boxes, up to "
                          << kMaxNmsBoxes << " (longer needs a run-time loop, which tcc lacks)";
-  checkEqual(n, scoreDims[0], boxDims[0], "node '" + n.getNode().getNodeName() +
-                                              "' (NonMaxSuppression): scores and boxes must "
-                                              "have the same batch");
-  checkEqual(n, scoreDims[2], boxDims[1], "node '" + n.getNode().getNodeName() +
-                                              "' (NonMaxSuppression): scores must have one "
-                                              "score per box");
+  checkEqual(n, scoreDims[0], boxDims[0], "scores and boxes must have the same batch");
+  checkEqual(n, scoreDims[2], boxDims[1], "scores must have one score per box");
+  if (n.hasFailed())
+    return failure();
   int64_t numBoxes = *count;
   bool center = n.getInt("center_point_box", 0) != 0;
   Type f32 = b.getF32Type(), i64 = b.getI64Type();

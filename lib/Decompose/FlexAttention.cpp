@@ -82,14 +82,13 @@ LogicalResult flexAttention(NodeRewriter &n) {
   if (!qHeads || !kvHeads || !headSize || *qHeads % *kvHeads != 0)
     return n.emitError() << "Q and K have types " << q.getType() << " and " << k.getType()
                          << ", expected static heads and head size, Q's heads a multiple of K's";
-  std::string name = n.getNode().getNodeName();
-  checkEqual(n, kDims[0], qDims[0], "node '" + name + "' (FlexAttention): K's batch must be Q's");
-  checkEqual(n, vDims[0], qDims[0], "node '" + name + "' (FlexAttention): V's batch must be Q's");
-  checkEqual(n, kDims[3], qDims[3], "node '" + name + "' (FlexAttention): K's head size must "
-                                    "be Q's");
-  checkEqual(n, vDims[1], kDims[1], "node '" + name + "' (FlexAttention): V's heads must be K's");
-  checkEqual(n, vDims[2], kDims[2], "node '" + name + "' (FlexAttention): V's sequence length "
-                                    "must be K's");
+  checkEqual(n, kDims[0], qDims[0], "K's batch must be Q's");
+  checkEqual(n, vDims[0], qDims[0], "V's batch must be Q's");
+  checkEqual(n, kDims[3], qDims[3], "K's head size must be Q's");
+  checkEqual(n, vDims[1], kDims[1], "V's heads must be K's");
+  checkEqual(n, vDims[2], kDims[2], "V's sequence length must be K's");
+  if (n.hasFailed())
+    return failure();
   int64_t group = *qHeads / *kvHeads;
 
   // sqrt(scale) is computed in f32 and rounded to T; Q s and K s round to T.

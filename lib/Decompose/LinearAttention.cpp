@@ -75,9 +75,9 @@ LogicalResult causalConvWithState(NodeRewriter &n) {
   if (!channels)
     return n.emitError() << "input has type " << x.getType()
                          << ", expected a static channel count (the convolution's group)";
-  checkEqual(n, getDims(n, w)[0], xDims[1], "node '" + n.getNode().getNodeName() +
-                                                "' (CausalConvWithState): weight's dim 0 must "
-                                                "equal the input's channels");
+  checkEqual(n, getDims(n, w)[0], xDims[1], "weight's dim 0 must equal the input's channels");
+  if (n.hasFailed())
+    return failure();
   SmallVector<OpFoldResult> stateDims = {xDims[0], xDims[1], b.getIndexAttr(k - 1)};
   if (past) {
     if (rankOf(past) != 3 || elementOf(past) != element)
@@ -89,10 +89,10 @@ LogicalResult causalConvWithState(NodeRewriter &n) {
       if (actual && expected && *actual != *expected)
         return n.emitError() << "past_state has type " << past.getType() << ", expected [batch, "
                              << "channels, " << k - 1 << "]";
-      checkEqual(n, pastDims[d], stateDims[d],
-                 "node '" + n.getNode().getNodeName() +
-                     "' (CausalConvWithState): past_state must be [batch, channels, k - 1]");
+      checkEqual(n, pastDims[d], stateDims[d], "past_state must be [batch, channels, k - 1]");
     }
+    if (n.hasFailed())
+      return failure();
   }
   Value padded = x;
   if (k > 1) {
@@ -181,9 +181,9 @@ LogicalResult linearAttention(NodeRewriter &n) {
                             "unrolled)";
   for (Value x : {k, v}) {
     SmallVector<OpFoldResult> dims = getDims(n, x);
-    checkEqual(n, dims[0], qDims[0], "node '" + n.getNode().getNodeName() +
-                                         "' (LinearAttention): key and value must have the "
-                                         "batch size of query");
+    checkEqual(n, dims[0], qDims[0], "key and value must have the batch size of query");
+    if (n.hasFailed())
+      return failure();
     auto t = getConstantIntValue(dims[1]);
     if (t && *t != *steps)
       return n.emitError() << "key/value has type " << x.getType()
@@ -242,9 +242,9 @@ LogicalResult linearAttention(NodeRewriter &n) {
         return n.emitError() << "past_state has type " << past.getType()
                              << ", expected [batch, " << *kvHeads << ", " << dk << ", " << dv
                              << "]";
-    checkEqual(n, pastDims[0], batch, "node '" + n.getNode().getNodeName() +
-                                          "' (LinearAttention): past_state's batch must be "
-                                          "query's");
+    checkEqual(n, pastDims[0], batch, "past_state's batch must be query's");
+    if (n.hasFailed())
+      return failure();
     stateType = elementOf(past);
     state = reshape(n, convert(n, past, f), stateDims);
   } else {
@@ -335,11 +335,11 @@ LogicalResult tensorScatter(NodeRewriter &n) {
   OpBuilder &b = n.getBuilder();
   Location loc = n.getLoc();
   SmallVector<OpFoldResult> pd = getDims(n, past), ud = getDims(n, update);
-  std::string name = n.getNode().getNodeName();
   for (int64_t d = 0; d < rank; ++d)
     if (d != *axis)
-      checkEqual(n, ud[d], pd[d], "node '" + name + "' (TensorScatter): update must have "
-                                  "past_cache's shape except along the axis");
+      checkEqual(n, ud[d], pd[d], "update must have past_cache's shape except along the axis");
+  if (n.hasFailed())
+    return failure();
   OpFoldResult batch = pd[0], maxLength = pd[*axis], length = ud[*axis];
   OpFoldResult inner = product(n, ArrayRef<OpFoldResult>(pd).slice(1, *axis - 1));
   OpFoldResult rest = product(n, ArrayRef<OpFoldResult>(pd).drop_front(*axis + 1));
@@ -361,8 +361,9 @@ LogicalResult tensorScatter(NodeRewriter &n) {
     if (rankOf(indices) != 1 || !isa<IntegerType>(elementOf(indices)))
       return n.emitError() << "write_indices has type " << indices.getType()
                            << ", expected an integer vector [batch]";
-    checkEqual(n, getDims(n, indices)[0], batch,
-               "node '" + name + "' (TensorScatter): write_indices must have one entry per batch");
+    checkEqual(n, getDims(n, indices)[0], batch, "write_indices must have one entry per batch");
+    if (n.hasFailed())
+      return failure();
     w = prim::BroadcastInDimOp::create(b, loc, i64, convert(n, indices, b.getI64Type()), extents,
                                        b.getDenseI64ArrayAttr({0}));
   }

@@ -99,3 +99,26 @@ module {
     onnx.yield %0 : !onnx.value
   }
 }
+
+// -----
+
+// Static extents that disagree: one error naming both values, nothing built after it (this
+// crashed tcc-opt before: a null value reached prim.gather).
+module {
+  func.func @nms_batch_mismatch(%b: tensor<2x6x4xf32>, %s: tensor<1x1x6xf32>) -> tensor<*xf32> {
+    // CHECK: error: node 'n' (NonMaxSuppression, opset 11): scores and boxes must have the same batch (1 vs 2)
+    // CHECK-NOT: node 'n' (NonMaxSuppression, opset 11): node 'n'
+    %0 = onnx.node "NonMaxSuppression" opset 11 (%b, %s) {} : (tensor<2x6x4xf32>, tensor<1x1x6xf32>) -> !onnx.value loc("n"("m.onnx":0:0))
+    onnx.yield %0 : !onnx.value
+  }
+}
+
+// -----
+
+module {
+  func.func @nms_score_count(%b: tensor<1x6x4xf32>, %s: tensor<1x1x5xf32>) -> tensor<*xf32> {
+    // CHECK: error: node 'n' (NonMaxSuppression, opset 11): scores must have one score per box (5 vs 6)
+    %0 = onnx.node "NonMaxSuppression" opset 11 (%b, %s) {} : (tensor<1x6x4xf32>, tensor<1x1x5xf32>) -> !onnx.value loc("n"("m.onnx":0:0))
+    onnx.yield %0 : !onnx.value
+  }
+}

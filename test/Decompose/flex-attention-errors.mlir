@@ -79,3 +79,24 @@ module {
     onnx.yield %0 : !onnx.value
   }
 }
+
+// -----
+
+// Static extents that disagree: one error naming both values, nothing built after it.
+module {
+  func.func @flex_sequence_mismatch(%q: tensor<1x1x2x2xf32>, %k: tensor<1x1x3x2xf32>, %v: tensor<1x1x2x2xf32>) -> tensor<*xf32> {
+    // CHECK: error: node 'f' (FlexAttention, domain ai.onnx.preview, opset 1): V's sequence length must be K's (2 vs 3)
+    %0 = onnx.node "FlexAttention" domain "ai.onnx.preview" opset 1 (%q, %k, %v) {} : (tensor<1x1x2x2xf32>, tensor<1x1x3x2xf32>, tensor<1x1x2x2xf32>) -> !onnx.value loc("f"("m.onnx":0:0))
+    onnx.yield %0 : !onnx.value
+  }
+}
+
+// -----
+
+module {
+  func.func @flex_head_size_mismatch(%q: tensor<1x1x2x2xf32>, %k: tensor<1x1x2x3xf32>, %v: tensor<1x1x2x2xf32>) -> tensor<*xf32> {
+    // CHECK: error: node 'f' (FlexAttention, domain ai.onnx.preview, opset 1): K's head size must be Q's (3 vs 2)
+    %0 = onnx.node "FlexAttention" domain "ai.onnx.preview" opset 1 (%q, %k, %v) {} : (tensor<1x1x2x2xf32>, tensor<1x1x2x3xf32>, tensor<1x1x2x2xf32>) -> !onnx.value loc("f"("m.onnx":0:0))
+    onnx.yield %0 : !onnx.value
+  }
+}

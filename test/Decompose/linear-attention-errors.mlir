@@ -296,3 +296,45 @@ module {
     onnx.yield %0 : !onnx.value
   }
 }
+
+// -----
+
+// Static extents that disagree: one error naming both values, nothing built after it (each
+// of these failed the verifier or crashed before).
+module {
+  func.func @conv_channels_mismatch(%x: tensor<1x2x3xf32>, %w: tensor<3x1x3xf32>) -> (tensor<*xf32>, tensor<*xf32>) {
+    // CHECK: error: node 'conv' (CausalConvWithState, opset 27): weight's dim 0 must equal the input's channels (3 vs 2)
+    %0:2 = onnx.node "CausalConvWithState" opset 27 (%x, %w) {} : (tensor<1x2x3xf32>, tensor<3x1x3xf32>) -> (!onnx.value, !onnx.value) loc("conv"("m.onnx":0:0))
+    onnx.yield %0#0, %0#1 : !onnx.value, !onnx.value
+  }
+}
+
+// -----
+
+module {
+  func.func @attention_batch_mismatch(%q: tensor<1x2x4xf32>, %k: tensor<2x2x2xf32>, %v: tensor<1x2x2xf32>) -> (tensor<*xf32>, tensor<*xf32>) {
+    // CHECK: error: node 'attn' (LinearAttention, opset 27): key and value must have the batch size of query (2 vs 1)
+    %0:2 = onnx.node "LinearAttention" opset 27 (%q, %k, %v) {q_num_heads = 2 : i64, kv_num_heads = 1 : i64, update_rule = "linear"} : (tensor<1x2x4xf32>, tensor<2x2x2xf32>, tensor<1x2x2xf32>) -> (!onnx.value, !onnx.value) loc("attn"("m.onnx":0:0))
+    onnx.yield %0#0, %0#1 : !onnx.value, !onnx.value
+  }
+}
+
+// -----
+
+module {
+  func.func @scatter_shape_mismatch(%past: tensor<1x4x2xf32>, %upd: tensor<1x2x3xf32>) -> tensor<*xf32> {
+    // CHECK: error: node 'scatter' (TensorScatter, opset 24): update must have past_cache's shape except along the axis (3 vs 2)
+    %0 = onnx.node "TensorScatter" opset 24 (%past, %upd) {} : (tensor<1x4x2xf32>, tensor<1x2x3xf32>) -> !onnx.value loc("scatter"("m.onnx":0:0))
+    onnx.yield %0 : !onnx.value
+  }
+}
+
+// -----
+
+module {
+  func.func @scatter_indices_mismatch(%past: tensor<2x4x2xf32>, %upd: tensor<2x1x2xf32>, %i: tensor<3xi64>) -> tensor<*xf32> {
+    // CHECK: error: node 'scatter' (TensorScatter, opset 24): write_indices must have one entry per batch (3 vs 2)
+    %0 = onnx.node "TensorScatter" opset 24 (%past, %upd, %i) {} : (tensor<2x4x2xf32>, tensor<2x1x2xf32>, tensor<3xi64>) -> !onnx.value loc("scatter"("m.onnx":0:0))
+    onnx.yield %0 : !onnx.value
+  }
+}
