@@ -296,6 +296,8 @@ static void free_entries(tcc_tensor_entry *entries, int32_t count) {
 
 static void destroy_model(tcc_model *model) {
   const tcc_model_descriptor *d = model->descriptor;
+  tcc_model_device_states_free(model); // before the library that holds the images
+  pthread_mutex_destroy(&model->device_mutex);
   free_entries(model->inputs, d ? d->num_inputs : 0);
   free_entries(model->outputs, d ? d->num_outputs : 0);
   free_entries(model->parameters, d ? d->num_parameters : 0);
@@ -367,7 +369,8 @@ static tcc_status create_model(const char *where, const tcc_model_descriptor *de
     return status;
   }
   tcc_model *model = calloc(1, sizeof(*model));
-  if (!model) {
+  if (!model || pthread_mutex_init(&model->device_mutex, NULL) != 0) {
+    free(model);
     if (library)
       dlclose(library);
     return tcc_make_status(TCC_STATUS_RESOURCE_EXHAUSTED, "%s: out of memory", where);

@@ -4,13 +4,15 @@
 // for the driver, which reads them without knowing their size: so every image is checked here
 // to end where its size says, and every name and count to be in range, when the model is
 // loaded and before any driver is asked for anything. A descriptor that predates the fields,
-// or leaves device_type 0, is a CPU model.
+// or leaves device_type 0, is a CPU model. The kernels are loaded and the constants uploaded
+// once per model and device, by its first session there (tcc_model_device_state_acquire).
 //
 //===------------------------------------------------------------------------------------===//
 #include "model_internal.h"
 #include "status_internal.h"
 
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 #if UINTPTR_MAX == UINT64_MAX
@@ -217,4 +219,78 @@ tcc_status tcc_validate_device_fields(const char *where, const tcc_model_descrip
   }
   *out_device = device;
   return NULL;
+}
+
+/// The device constants' alignment (the workspace's, model_abi.h).
+#define DEVICE_CONSTANTS_ALIGNMENT 64
+
+/// Loads the kernels and uploads the constants of `model` on `device` into a new state.
+static tcc_status create_device_state(const tcc_model *model, const tcc_device *device,
+                                      const char *function, tcc_model_device_state **out_state) {
+  const tcc_model_descriptor *d = model->descriptor;
+  tcc_model_device_state *state = calloc(1, sizeof(*state));
+  if (!state)
+    return tcc_make_status(TCC_STATUS_RESOURCE_EXHAUSTED, "%s: out of memory", function);
+  state->device = device;
+  tcc_status status = device->load_module(device, d, &state->module);
+  if (status) {
+    free(state);
+    return tcc_annotate_status(status, "%s", function);
+  }
+  if (d->device_constants_size > 0) {
+    if ((uint64_t)d->device_constants_size > SIZE_MAX)
+      status = tcc_make_status(TCC_STATUS_RESOURCE_EXHAUSTED,
+                               "%s: the %lld bytes of device constants exceed the address space",
+                               function, (long long)d->device_constants_size);
+    size_t bytes = (size_t)d->device_constants_size;
+    if (!status)
+      status = device->allocate(device, bytes, DEVICE_CONSTANTS_ALIGNMENT,
+                                &state->device_constants);
+    if (!status)
+      status = device->copy(device, state->device_constants, d->device_constants, bytes,
+                            TCC_COPY_HOST_TO_DEVICE);
+    if (status) {
+      status = tcc_annotate_status(status, "%s: cannot upload the %zu bytes of device constants",
+                                   function, bytes);
+      device->free(device, state->device_constants);
+      device->unload_module(device, state->module);
+      free(state);
+      return status;
+    }
+  }
+  *out_state = state;
+  return NULL;
+}
+
+tcc_status tcc_model_device_state_acquire(tcc_model *model, const tcc_device *device,
+                                          const char *function,
+                                          const tcc_model_device_state **out_state) {
+  pthread_mutex_lock(&model->device_mutex);
+  tcc_model_device_state *state = model->device_states;
+  while (state && state->device != device)
+    state = state->next;
+  tcc_status status = NULL;
+  if (!state) {
+    status = create_device_state(model, device, function, &state);
+    if (!status) {
+      state->next = model->device_states;
+      model->device_states = state;
+    }
+  }
+  pthread_mutex_unlock(&model->device_mutex);
+  if (!status)
+    *out_state = state;
+  return status;
+}
+
+void tcc_model_device_states_free(tcc_model *model) {
+  tcc_model_device_state *state = model->device_states;
+  while (state) {
+    tcc_model_device_state *next = state->next;
+    state->device->free(state->device, state->device_constants);
+    state->device->unload_module(state->device, state->module);
+    free(state);
+    state = next;
+  }
+  model->device_states = NULL;
 }

@@ -2,6 +2,7 @@
 #ifndef TCC_RUNTIME_MODEL_INTERNAL_H
 #define TCC_RUNTIME_MODEL_INTERNAL_H
 
+#include <pthread.h>
 #include <stdatomic.h>
 
 #include "device.h"
@@ -12,6 +13,10 @@
 #define TCC_MAX_SYMBOLS 65536
 #define TCC_MAX_RANK 256
 
+#ifdef __cplusplus
+extern "C" { // for the unit tests
+#endif
+
 /// An input or output, with the per-dim tables the public tcc_tensor_info points into.
 typedef struct tcc_tensor_entry {
   tcc_tensor_info info;
@@ -19,6 +24,15 @@ typedef struct tcc_tensor_entry {
   const char **dim_names; // owned; rank entries
   size_t element_size;
 } tcc_tensor_entry;
+
+/// A device model's kernels and constants on one device, shared by all its sessions there:
+/// loaded and uploaded by the first session that runs on the device, freed with the model.
+typedef struct tcc_model_device_state {
+  const tcc_device *device;
+  tcc_device_module *module;
+  void *device_constants; // NULL when the model has none
+  struct tcc_model_device_state *next;
+} tcc_model_device_state;
 
 struct tcc_model {
   _Atomic int32_t references;
@@ -31,6 +45,8 @@ struct tcc_model {
   tcc_tensor_entry *outputs;
   tcc_tensor_entry *parameters; // num_parameters entries (tcc --grad/--train models)
   size_t output_shapes_length; // sum of the output ranks
+  pthread_mutex_t device_mutex;          // guards device_states
+  tcc_model_device_state *device_states; // one per device its sessions ran on
 };
 
 /// Describes a tensor for messages: "input 1 'b'".
@@ -85,6 +101,16 @@ tcc_status tcc_model_compute_output_shapes(const tcc_model *model, const char *f
                                            const int64_t *symbol_values, int64_t *shapes);
 
 /// The descriptor's batch_symbol, or -1 when the descriptor predates the field.
+/// The model's kernels and constants on `device`, loaded and uploaded the first time a
+/// session asks (under the model's lock, so once however many sessions are created at once);
+/// the model owns them. `function` names the caller in messages.
+tcc_status tcc_model_device_state_acquire(tcc_model *model, const tcc_device *device,
+                                          const char *function,
+                                          const tcc_model_device_state **out_state);
+
+/// Frees every device state of the model (its destruction: no session is left).
+void tcc_model_device_states_free(tcc_model *model);
+
 int32_t tcc_descriptor_batch_symbol(const tcc_model_descriptor *d);
 
 /// Whether symbol `s` is computed from input elements (compute_symbols) rather than bound
@@ -106,5 +132,9 @@ static inline uint64_t tcc_tensor_bytes(const tcc_tensor_entry *entry, const DLT
     bytes *= (uint64_t)tensor->shape[d];
   return bytes;
 }
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif // TCC_RUNTIME_MODEL_INTERNAL_H

@@ -1,7 +1,7 @@
 //===- session_device.c - a session of a device model: kernels, staging, graphs ----------===//
 //
-// A device model (a GPU's) has its kernels loaded and its constants uploaded when the session
-// is created. Its run only queues kernels (imports.device_launch) on the session's queue,
+// A device model (a GPU's) has its kernels loaded and its constants uploaded once per device,
+// by the first session created there (the model keeps them: model_device.c). Its run only queues kernels (imports.device_launch) on the session's queue,
 // which the session then waits for, and reads the status word in which the kernels' checks
 // report a failure. CPU tensors go through device buffers that the session keeps, like the
 // workspace, between runs. Where the device records graphs, runs are replayed
@@ -45,23 +45,12 @@ tcc_status tcc_session_prepare_device_model(tcc_session *session, const char *fu
   session->output_staging = tcc_session_allocate_array((size_t)d->num_outputs, sizeof(staging_buffer));
   if (!session->input_staging || !session->output_staging)
     return tcc_make_status(TCC_STATUS_RESOURCE_EXHAUSTED, "%s: out of memory", function);
-  tcc_status status = device->load_module(device, d, &session->module);
+  const tcc_model_device_state *state = NULL;
+  tcc_status status = tcc_model_device_state_acquire(session->model, device, function, &state);
   if (status)
-    return tcc_annotate_status(status, "%s", function);
-  if (d->device_constants_size > 0) {
-    if ((uint64_t)d->device_constants_size > SIZE_MAX)
-      return tcc_make_status(TCC_STATUS_RESOURCE_EXHAUSTED,
-                             "%s: the %lld bytes of device constants exceed the address space",
-                             function, (long long)d->device_constants_size);
-    size_t bytes = (size_t)d->device_constants_size;
-    status = device->allocate(device, bytes, WORKSPACE_ALIGNMENT, &session->device_constants);
-    if (!status)
-      status = device->copy(device, session->device_constants, d->device_constants, bytes,
-                            TCC_COPY_HOST_TO_DEVICE);
-    if (status)
-      return tcc_annotate_status(status, "%s: cannot upload the %zu bytes of device constants",
-                                 function, bytes);
-  }
+    return status;
+  session->module = state->module;
+  session->device_constants = state->device_constants;
   status = device->allocate(device, sizeof(int32_t), sizeof(int32_t), &session->device_status);
   if (status)
     return tcc_annotate_status(status, "%s: cannot allocate the device status word", function);
@@ -85,17 +74,14 @@ tcc_status tcc_session_prepare_device_model(tcc_session *session, const char *fu
 void tcc_session_release_device_model(tcc_session *session) {
   const tcc_device *device = session->device;
   const tcc_model_descriptor *d = session->model->descriptor;
-  if (session->graph) // before the module whose kernels it holds
+  if (session->graph) // before the model's module, whose kernels it holds
     device->destroy_graph(device, session->graph);
-  if (session->module)
-    device->unload_module(device, session->module);
   for (int32_t i = 0; session->input_staging && i < d->num_inputs; ++i)
     device->free(device, session->input_staging[i].memory);
   for (int32_t o = 0; session->output_staging && o < d->num_outputs; ++o)
     device->free(device, session->output_staging[o].memory);
   free(session->input_staging);
   free(session->output_staging);
-  device->free(device, session->device_constants);
   device->free(device, session->device_status);
   tcc_status_free(session->launch_status);
   free(session->graph_symbols);

@@ -55,9 +55,10 @@ struct tcc_session {
   int64_t *input_image_bytes, *output_image_bytes; // per tensor, this run
   int32_t *lane_codes;         // num_threads
 
-  // A device model's (device_model): its kernels, the device's copy of its constants, the
-  // status word of its checks (imports.device_status), and the device buffers of its CPU
-  // tensors (num_inputs and num_outputs of them).
+  // A device model's (device_model): its kernels and the device's copy of its constants (the
+  // model's, shared by its sessions on the device), the status word of its checks
+  // (imports.device_status), and the device buffers of its CPU tensors (num_inputs and
+  // num_outputs of them).
   int device_model;
   tcc_device_module *module;
   void *device_constants;

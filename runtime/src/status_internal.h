@@ -4,6 +4,10 @@
 
 #include "tcc/runtime.h"
 
+#ifdef __cplusplus
+extern "C" { // for the unit tests
+#endif
+
 /// Makes a status with a printf-formatted message. Never returns NULL for a non-OK code: when
 /// memory is exhausted it returns a static RESOURCE_EXHAUSTED status instead.
 tcc_status tcc_make_status(tcc_status_code code, const char *format, ...)
@@ -15,5 +19,9 @@ tcc_status tcc_make_status(tcc_status_code code, const char *format, ...)
 /// memory is exhausted it returns `cause` unchanged.
 tcc_status tcc_annotate_status(tcc_status cause, const char *format, ...)
     __attribute__((format(printf, 2, 3)));
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif // TCC_RUNTIME_STATUS_INTERNAL_H

@@ -23,6 +23,11 @@ rm -rf "$OUTDIR" && mkdir -p "$OUTDIR/bin" "$OUTDIR/lib" "$OUTDIR/models"
 cp "$ROOT/build/bin/tcc-run" "$OUTDIR/bin/"
 cp -L "$ROOT/build/lib/libtcc_runtime.so" "$OUTDIR/lib/"
 cp "$ROOT/scripts/nvidia/run_bundle.py" "$ROOT/scripts/nvidia/tcc_runtime.py" "$OUTDIR/"
+# The runtime's unit tests and their fixtures: there, the [gpu] cases run on the H200
+#   TCC_FIXTURES_DIR=.bundle/runtime-tests .bundle/runtime-tests/tcc-runtime-tests "[cuda]"
+mkdir -p "$OUTDIR/runtime-tests"
+cp "$ROOT/build/test/runtime/tcc-runtime-tests" "$ROOT"/build/test/runtime/fixtures/*.so \
+  "$OUTDIR/runtime-tests/"
 
 entries=()
 # add NAME ONNX DIR_OF_NPY [TORCH_NAME [PRECISION]]: compiles the model (with --precision

@@ -21,6 +21,8 @@
 #include "cuda_driver.h"
 #include "status_internal.h"
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -251,7 +253,11 @@ struct tcc_device_module {
   const char *const *names; // the descriptor's device_kernel_names, for messages
   char image[48];           // the image loaded, for messages: "sm_80 PTX"
   int32_t num_kernels;
-  int32_t *shared_limits; // per kernel: the dynamic shared bytes it may use so far
+  // Per kernel: the dynamic shared bytes it may use so far. A module is shared by the model's
+  // sessions, whose threads may launch at once: raised under shared_mutex.
+  _Atomic int32_t *shared_limits;
+  pthread_mutex_t shared_mutex;
+  int shared_mutex_ready;
   CUfunction *functions;  // per kernel
 };
 
@@ -335,7 +341,9 @@ static void cuda_unload_module(const tcc_device *device, tcc_device_module *modu
     return;
   if (module->module && tcc_cuda_ready())
     tcc_cuda_driver.cuModuleUnload(module->module);
-  free(module->shared_limits);
+  if (module->shared_mutex_ready)
+    pthread_mutex_destroy(&module->shared_mutex);
+  free((void *)module->shared_limits);
   free(module->functions);
   free(module);
 }
@@ -372,9 +380,10 @@ static tcc_status cuda_load_module(const tcc_device *device, const tcc_model_des
   size_t count = (size_t)d->num_device_kernels;
   if (module) {
     module->functions = calloc(count, sizeof(CUfunction));
-    module->shared_limits = calloc(count, sizeof(int32_t));
+    module->shared_limits = calloc(count, sizeof(*module->shared_limits));
+    module->shared_mutex_ready = pthread_mutex_init(&module->shared_mutex, NULL) == 0;
   }
-  if (!module || !module->functions || !module->shared_limits) {
+  if (!module || !module->functions || !module->shared_limits || !module->shared_mutex_ready) {
     cuda_unload_module(device, module);
     return tcc_make_status(TCC_STATUS_RESOURCE_EXHAUSTED, "%s device: load_module: out of memory",
                            device->name);
@@ -406,7 +415,7 @@ static tcc_status cuda_load_module(const tcc_device *device, const tcc_model_des
                            log[0] ? "; the JIT compiler says: " : "", log);
   }
   for (int32_t k = 0; k < module->num_kernels; ++k) {
-    module->shared_limits[k] = DEFAULT_SHARED_BYTES;
+    atomic_init(&module->shared_limits[k], DEFAULT_SHARED_BYTES);
     result = tcc_cuda_driver.cuModuleGetFunction(&module->functions[k], module->module,
                                                  d->device_kernel_names[k]);
     if (result != CUDA_SUCCESS) {
@@ -454,10 +463,18 @@ static tcc_status cuda_launch_kernel(const tcc_device *device, tcc_device_queue 
     return status;
   CUfunction entry = module->functions[kernel];
   CUresult result;
-  // Beyond 48 KiB a kernel must ask for its dynamic shared memory first.
-  if (shared_bytes > module->shared_limits[kernel]) {
-    result = tcc_cuda_driver.cuFuncSetAttribute(
-        entry, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, shared_bytes);
+  // Beyond 48 KiB a kernel must ask for its dynamic shared memory first (once per size
+  // above the last, whichever session's thread comes first).
+  if (shared_bytes > atomic_load(&module->shared_limits[kernel])) {
+    pthread_mutex_lock(&module->shared_mutex);
+    result = CUDA_SUCCESS;
+    if (shared_bytes > atomic_load(&module->shared_limits[kernel])) {
+      result = tcc_cuda_driver.cuFuncSetAttribute(
+          entry, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, shared_bytes);
+      if (result == CUDA_SUCCESS)
+        atomic_store(&module->shared_limits[kernel], shared_bytes);
+    }
+    pthread_mutex_unlock(&module->shared_mutex);
     if (result != CUDA_SUCCESS) {
       char description[256];
       tcc_cuda_describe(result, description, sizeof(description));
@@ -467,7 +484,6 @@ static tcc_status cuda_launch_kernel(const tcc_device *device, tcc_device_queue 
                              device->name, function, (int)kernel, name, (int)shared_bytes,
                              description);
     }
-    module->shared_limits[kernel] = shared_bytes;
   }
   result = tcc_cuda_driver.cuLaunchKernel(entry, (unsigned)grid_x, 1, 1, (unsigned)block_x, 1, 1,
                                           (unsigned)shared_bytes, stream_of(queue), args, NULL);
