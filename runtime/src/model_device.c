@@ -244,8 +244,8 @@ static tcc_status create_device_state(const tcc_model *model, const tcc_device *
                                function, (long long)d->device_constants_size);
     size_t bytes = (size_t)d->device_constants_size;
     if (!status)
-      status = device->allocate(device, bytes, DEVICE_CONSTANTS_ALIGNMENT,
-                                &state->device_constants);
+      status =
+          device->allocate(device, bytes, DEVICE_CONSTANTS_ALIGNMENT, &state->device_constants);
     if (!status)
       status = device->copy(device, state->device_constants, d->device_constants, bytes,
                             TCC_COPY_HOST_TO_DEVICE);

@@ -258,7 +258,7 @@ struct tcc_device_module {
   _Atomic int32_t *shared_limits;
   pthread_mutex_t shared_mutex;
   int shared_mutex_ready;
-  CUfunction *functions;  // per kernel
+  CUfunction *functions; // per kernel
 };
 
 /// Reads an architecture name "sm_<major><minor>" with an optional suffix letter ("sm_90a":
