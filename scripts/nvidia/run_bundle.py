@@ -81,8 +81,8 @@ def run_model(rt, bundle, entry, runs):
     return row
 
 
-def run_torch_comparison(rt, bundle, entry, batches, runs, compile_torch):
-    """tcc against torch eager and torch.compile (default mode) on the model's torch
+def run_torch_comparison(rt, bundle, entry, batches, runs, compile_torch, mode="default"):
+    """tcc against torch eager and torch.compile (`mode`: default or max-autotune) on the model's torch
     definition (torch_models.py: the same weights as the export), random inputs of each
     batch size, fp32 with TF32 off. Also the largest relative difference between tcc's and
     torch's outputs on the GPU."""
@@ -113,7 +113,7 @@ def run_torch_comparison(rt, bundle, entry, batches, runs, compile_torch):
                 row["eager_ms"] = timed(lambda: model(x), runs)
                 if compile_torch:
                     if compiled is None:
-                        compiled = torch.compile(model)
+                        compiled = torch.compile(model, mode=mode)
                     start = time.perf_counter()
                     compiled(x)
                     torch.cuda.synchronize()
@@ -145,6 +145,10 @@ def main():
     parser.add_argument("--out", default="")
     parser.add_argument("--batches", default="1,32")
     parser.add_argument("--no-compile", action="store_true", help="skip torch.compile")
+    parser.add_argument("--torch-mode", default="default", choices=["default", "max-autotune"],
+                        help="torch.compile's mode (max-autotune: 1-3 minutes of compiling a "
+                             "model and batch size)")
+    parser.add_argument("--models", default="", help="only these manifest entries (a,b,...)")
     args = parser.parse_args()
     bundle = os.path.abspath(args.bundle)
     with open(os.path.join(bundle, "manifest.json")) as f:
@@ -154,6 +158,9 @@ def main():
     torch.backends.cudnn.allow_tf32 = False
     rt = tcc_runtime.Runtime(os.path.join(bundle, "lib", "libtcc_runtime.so"))
     rows = []
+    if args.models:
+        wanted = args.models.split(",")
+        manifest["models"] = [e for e in manifest["models"] if e["name"] in wanted]
     for entry in manifest["models"]:
         row = run_model(rt, bundle, entry, args.runs)
         # The command-line runner too (host tensors, its own comparison).
@@ -190,9 +197,10 @@ def main():
     for entry in manifest["models"]:
         if entry.get("torch"):
             speed += run_torch_comparison(rt, bundle, entry, batches, args.runs,
-                                          not args.no_compile)
+                                          not args.no_compile, args.torch_mode)
     if speed:
         print()
+        print("torch.compile mode: %s" % args.torch_mode)
         print("| model | batch | tcc ms | tcc ms, no CUDA graphs | torch eager ms | "
               "torch.compile ms | tcc / compile | torch compile s | rel L2 tcc vs torch |")
         print("|---|---|---|---|---|---|---|---|---|")
