@@ -11,22 +11,30 @@ both orientations of each input, a batch, a dynamic dim and a misaligned input p
 import os
 import sys
 
-# name: (op, A shape, B shape, extra).
+# name: (op, A shape, B shape, extra). At least 2^18 outputs: block or tensor-core tiles;
+# fewer, over a reduction of 64 or more: lanes splitting each output's reduction.
 SHAPES = {
     # Both inputs vectorized: K % 4 == 0 (A along the reduction), N % 4 == 0 (B along its
-    # columns); 200 rows = 1 full + 1 partial tile.
-    "m200_k100_n72": ("MatMul", [200, 100], [100, 72], None),
-    # Neither: K = 99 and N = 70 are not multiples of 4.
-    "m130_k99_n70": ("MatMul", [130, 99], [99, 70], None),
+    # columns); 600 rows = 4 full + 1 partial tile.
+    "m600_k100_n520": ("MatMul", [600, 100], [100, 520], None),
+    # Neither: K = 99 and N = 502 are not multiples of 4.
+    "m530_k99_n502": ("MatMul", [530, 99], [99, 502], None),
     # Gemm with B transposed: B read along the reduction too; a bias.
-    "gemm_tb": ("Gemm", [256, 64], [96, 64], "transB"),
+    "gemm_tb": ("Gemm", [640, 64], [512, 64], "transB"),
     # A batch of 3.
-    "batch3": ("MatMul", [3, 65, 40], [3, 40, 130], None),
-    # A dynamic row count (300 at run time).
+    "batch3": ("MatMul", [3, 300, 40], [3, 40, 300], None),
+    # A dynamic row count (600 at run time).
     "dyn_rows": ("MatMul", ["n", 256], [256, 512], None),
+    # Few outputs, long reductions: split lanes (4 a column along B's rows; 8 with B
+    # transposed, the reduction not a multiple of the 32 positions an iteration takes).
+    "lanes_m128_k1024_n256": ("MatMul", [128, 1024], [1024, 256], None),
+    "lanes_gemm_tb_k200": ("Gemm", [96, 200], [72, 200], "transB"),
+    # Dynamic rows, 37 at run time: the host picks the lanes.
+    "lanes_dyn_k300": ("MatMul", ["n", 300], [300, 160], None),
 }
 PRECISIONS = ("fp32", "tf32", "bf16", "fp16")
-# Relative L2 error against float64 allowed per precision (inputs ~ N(0, 1)).
+# Relative L2 error against float64 allowed per precision (inputs ~ N(0, 1); products with
+# few outputs stay float32 in every precision).
 BARS = {"fp32": 1e-5, "tf32": 2e-3, "bf16": 1e-2, "fp16": 2e-3}
 
 
@@ -76,9 +84,10 @@ def run(bundle):
     print("| shape | input | " + " | ".join(PRECISIONS) + " |")
     print("|---|---|" + "---|" * len(PRECISIONS))
     for name, (op, a, b, extra) in SHAPES.items():
-        a_shape = [300 if isinstance(d, str) else d for d in a]
+        a_shape = [(37 if name.startswith("lanes") else 600) if isinstance(d, str) else d
+                   for d in a]
         cases = [("aligned", 0)]
-        if name == "m200_k100_n72":
+        if name == "m600_k100_n520":
             cases.append(("A at +4 bytes", 1))
         for label, shift in cases:
             # A view one element into a larger buffer: its address is 4 bytes past a 16-byte

@@ -309,6 +309,15 @@ struct GpuLinalgToLoopsPass : tcc::impl::GpuLinalgToLoopsBase<GpuLinalgToLoopsPa
   void lower(linalg::LinalgOp op, const Fusion &fusion) {
     if (!fusion.fill && !fusion.epilogue && lowerFlagReduction(op))
       return;
+    // Few outputs over a long reduction: lanes split each output's reduction (before the
+    // tiles, which would leave most of the GPU idle).
+    bool always = false;
+    if (Block *other = lowerSplitLanes(op, fusion, always))
+      op->moveBefore(other->getTerminator());
+    if (always) {
+      op->erase();
+      return;
+    }
     // With a matrix unit (--precision), float32 multiply-adds run on it where large enough.
     if (unit)
       if (Block *other = lowerMatrixTiled(op, fusion, *unit))

@@ -66,6 +66,15 @@ llvm::SmallVector<mlir::Value> emitEpilogue(mlir::OpBuilder &b, mlir::Location l
 /// the shape (two inputs, one indexed by rows and one by columns, reduction dims).
 mlir::Block *lowerBlockTiled(mlir::linalg::LinalgOp op, const Fusion &fusion);
 
+/// A contraction acc + sum of f(x, y) with few outputs (fewer than 2^18) and a long reduction
+/// (at least 64): each output's reduction split across neighbouring lanes of a warp that
+/// combine their sums with shuffles, each thread 4 rows of one column (SplitLanes.cpp). Emits,
+/// before `op`, a branch on the problem's size and returns the block of the other case (the
+/// caller lowers `op` there); null when `op` does not have the form or is statically too
+/// large, or, with `always` set, when its sizes are static and fit (no other case: the
+/// caller erases `op`).
+mlir::Block *lowerSplitLanes(mlir::linalg::LinalgOp op, const Fusion &fusion, bool &always);
+
 } // namespace tcc::gpu
 
 #endif // TCC_LIB_TARGET_GPU_LOOPBODIES_H

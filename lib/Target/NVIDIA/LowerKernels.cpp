@@ -52,6 +52,9 @@ struct NvidiaLowerKernelsPass : tcc::impl::NvidiaLowerKernelsBase<NvidiaLowerKer
       RewritePatternSet shuffles(ctx);
       populateGpuLowerSubgroupReduceToShufflePatterns(shuffles, /*subgroupSize=*/32,
                                                       /*shuffleBitwidth=*/32);
+      // ... and over clusters of neighbouring lanes (SplitLanes.cpp).
+      populateGpuLowerClusteredSubgroupReduceToShufflePatterns(shuffles, /*subgroupSize=*/32,
+                                                               /*shuffleBitwidth=*/32);
       if (failed(applyPatternsGreedily(module, std::move(shuffles))))
         return signalPassFailure();
     }

@@ -3,8 +3,11 @@
 // A matmul: one iteration per output element, the dot product in an iteration argument,
 // the output loaded once and stored once.
 // (8 columns: too few to give a thread several; rows in fours only where there are at
-// least 2^20 outputs: the other branch is one output per thread.)
+// least 2^20 outputs: the other branch is one output per thread; first, the host's choice
+// of lanes splitting the reduction for fewer than 2^18 outputs: SplitLanes.cpp.)
 // CHECK-LABEL: func.func @matmul
+// CHECK: gpu.subgroup_reduce add {{.*}} cluster(size = 4)
+// CHECK: } else {
 // CHECK: } else {
 // CHECK: scf.parallel (%[[I:.*]], %[[J:.*]]) = (%{{.*}}, %{{.*}}) to (%{{.*}}, %{{.*}})
 // CHECK:   %[[INIT:.*]] = memref.load %arg2[%[[I]], %[[J]]] : memref<?x8xf32>
