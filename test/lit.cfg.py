@@ -32,7 +32,11 @@ if os.path.isfile(aarch64_run) and os.path.isfile(config.qemu_aarch64):
     config.available_features.add("aarch64-qemu")
     config.substitutions.append(
         ("%aarch64-tcc-run", "%s -L /usr/aarch64-linux-gnu %s" % (config.qemu_aarch64, aarch64_run)))
+    # scripts/aarch64/run_conformance.py's options naming the two.
+    config.substitutions.append(
+        ("%aarch64_runner", "--tcc-run %s --qemu %s" % (aarch64_run, config.qemu_aarch64)))
 config.substitutions.append(("%examples", os.path.join(config.tcc_src_root, "examples")))
+config.substitutions.append(("%scripts", os.path.join(config.tcc_src_root, "scripts")))
 # NVIDIA: CUDA's ptxas assembles the PTX into cubins when the machine has it (CI does not).
 ptxas = shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"
 if os.access(ptxas, os.X_OK):

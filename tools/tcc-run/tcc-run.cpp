@@ -6,7 +6,8 @@
 //
 // Inputs are given in the model's input order. --output-dir writes DIR/output_<k>.npy;
 // --compare checks output k against the k-th reference (|a - b| <= atol + rtol |b|, NaN equal
-// to NaN) and prints one line per output; --benchmark times N runs after W warm-up runs and
+// to NaN) and prints one line per output; bfloat16, which NumPy lacks, is read and written as
+// its bits in <u2 files (the ONNX test data's convention); --benchmark times N runs after W warm-up runs and
 // prints one JSON line, as ../shared/bench/ort-run.js does:
 //   {"model":"m.so","threads":T,"runs":N,"median_ms":...,"min_ms":...,"max_ms":...}
 //
@@ -151,6 +152,9 @@ std::vector<Tensor> readInputs(tcc_model *model, const Options &options) {
       fail(kExitError, "--input '" + options.inputs[i] + "': " + error);
     tcc_tensor_info info{};
     check(tcc_model_input_info(model, static_cast<int32_t>(i), &info));
+    // bfloat16 comes as its bits in a <u2 file (NumPy has no bfloat16).
+    if (info.dtype == TCC_DTYPE_BFLOAT16 && array.dtype == TCC_DTYPE_UINT16)
+      array.dtype = TCC_DTYPE_BFLOAT16;
     // DLPack cannot tell bool from uint8: compare dtypes here, where the file says which.
     if (array.dtype != info.dtype)
       fail(kExitError, describe(info, "input", static_cast<int32_t>(i)) + " expects " +
@@ -239,6 +243,9 @@ bool compareOutputs(tcc_model *model, const std::vector<Tensor> &outputs, const 
     if (!error.empty())
       fail(kExitError, "--compare '" + options.compares[k] + "': " + error);
     const Tensor &actual = outputs[k];
+    // A bfloat16 output's reference holds its bits as <u2, as --output-dir writes it.
+    if (actual.dtype == TCC_DTYPE_BFLOAT16 && reference.dtype == TCC_DTYPE_UINT16)
+      reference.dtype = TCC_DTYPE_BFLOAT16;
     bool actualString = actual.dtype == TCC_DTYPE_STRING;
     if (actualString != (reference.dtype == TCC_DTYPE_STRING)) {
       std::printf("%s: the output is %s, but the reference '%s' holds %s ('%s'): FAIL\n",
