@@ -7,6 +7,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -70,6 +71,43 @@ void eraseDeadNodes(Block &block) {
   }
 }
 
+/// Whether `use` is one of the tensors a Gradient node (ai.onnx.preview.training)
+/// differentiates with respect to (its first operands, as many as its `xs` names).
+bool isGradientTarget(OpOperand &use) {
+  auto node = dyn_cast<onnx::NodeOp>(use.getOwner());
+  if (!node || node.getOpType() != "Gradient" || node.getDomain() != "ai.onnx.preview.training")
+    return false;
+  auto names = dyn_cast_or_null<ArrayAttr>(node.getNodeAttr("xs"));
+  return names && use.getOperandNumber() < names.size();
+}
+
+/// A constant that a Gradient differentiates with respect to must stay a value of its own
+/// until the Gradient is decomposed: rules fold ops on constants as they build them, and a y
+/// folded to a constant has no path back to it (its gradient would be 0). Such a constant's
+/// uses go through an identity cast, removed once the function is decomposed
+/// (unshieldGradientTargets).
+void shieldGradientTarget(Value value) {
+  if (!matchPattern(value, m_Constant()) || !llvm::any_of(value.getUses(), isGradientTarget))
+    return;
+  OpBuilder b(value.getContext());
+  b.setInsertionPointAfterValue(value);
+  auto cast =
+      UnrealizedConversionCastOp::create(b, value.getLoc(), value.getType(), ValueRange{value});
+  value.replaceAllUsesExcept(cast.getResult(0), cast);
+}
+
+/// Removes the casts of shieldGradientTarget (identity casts of constants).
+void unshieldGradientTargets(func::FuncOp func) {
+  func.walk([](UnrealizedConversionCastOp cast) {
+    if (cast.getNumOperands() == 1 && cast.getNumResults() == 1 &&
+        cast.getOperand(0).getType() == cast.getResult(0).getType() &&
+        matchPattern(cast.getOperand(0), m_Constant())) {
+      cast.getResult(0).replaceAllUsesWith(cast.getOperand(0));
+      cast.erase();
+    }
+  });
+}
+
 LogicalResult decomposeNode(onnx::NodeOp node, OpBuilder &builder, const RuleRegistry &registry,
                             NodeRewriter::DimCache *dimCache) {
   // A node whose inputs failed to decompose stays: report only the first failure.
@@ -92,8 +130,10 @@ LogicalResult decomposeNode(onnx::NodeOp node, OpBuilder &builder, const RuleReg
     return rewriter.emitError() << "internal error: the rule produced "
                                 << rewriter.getResults().size() << " results for "
                                 << node.getNumResults() << " outputs";
-  for (auto [from, to] : llvm::zip(node.getResults(), rewriter.getResults()))
+  for (auto [from, to] : llvm::zip(node.getResults(), rewriter.getResults())) {
     from.replaceAllUsesWith(to);
+    shieldGradientTarget(to);
+  }
   node.erase();
   return success();
 }
@@ -113,6 +153,7 @@ LogicalResult tcc::decompose::decomposeOps(ArrayRef<Operation *> ops,
       constant->setAttr("onnx.initializer", init.getNameAttr());
       init.getResult().replaceAllUsesWith(constant.getResult());
       init.erase();
+      shieldGradientTarget(constant.getResult());
       continue;
     }
     if (auto node = dyn_cast<onnx::NodeOp>(op))
@@ -196,8 +237,15 @@ struct DecomposeOnnxPass : tcc::impl::DecomposeOnnxBase<DecomposeOnnxPass> {
     auto yield = dyn_cast<onnx::YieldOp>(ops.back());
     if (yield)
       ops.pop_back();
+    // Constants that Gradients differentiate with respect to: shielded from folding (below,
+    // and as initializers and nodes become them), until every node is decomposed.
+    for (Operation *op : ops)
+      if (isa<arith::ConstantOp>(op))
+        shieldGradientTarget(op->getResult(0));
     // Nodes are visited in order: a node's inputs are already prim values when it is reached.
-    if (failed(decomposeOps(ops, &dimCache)))
+    LogicalResult decomposed = decomposeOps(ops, &dimCache);
+    unshieldGradientTargets(func);
+    if (failed(decomposed))
       return failure();
     if (yield && failed(finishFunction(func, yield)))
       return failure();

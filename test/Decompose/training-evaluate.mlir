@@ -102,3 +102,27 @@ module {
     onnx.yield %0, %1 : !onnx.value, !onnx.value
   }
 }
+
+// -----
+
+// With respect to constants: an initializer w = [1, -3, 2] and t = w + w (a node on constants
+// only). Rules fold ops on constants as they build them, which would leave y = w * w + exp(w)
+// a constant with no path back to w (a gradient of 0); the values differentiated are kept
+// apart until the Gradients are decomposed. dy/dw = 2 w + exp(w); of z = t * t, dz/dt = 2 t.
+// CHECK: @gradient_of_constants result 0: tensor<3xf32> = [4.71828{{[0-9]*}}, -5.95021{{[0-9]*}}, 11.3890{{[0-9]*}}]
+// CHECK: @gradient_of_constants result 1: tensor<3xf32> = [4.0, -12.0, 8.0]
+// t itself, as computed.
+// CHECK: @gradient_of_constants result 2: tensor<3xf32> = [2.0, -6.0, 4.0]
+module {
+  func.func @gradient_of_constants() -> (tensor<*xf32>, tensor<*xf32>, tensor<*xf32>) {
+    %w = onnx.initializer "w" dense<[1.0, -3.0, 2.0]> : tensor<3xf32> : tensor<3xf32>
+    %sq = onnx.node "Mul" opset 14 (%w, %w) {} : (tensor<3xf32>, tensor<3xf32>) -> !onnx.value loc("sq"("m.onnx":0:0))
+    %e = onnx.node "Exp" opset 13 (%w) {} : (tensor<3xf32>) -> !onnx.value loc("e"("m.onnx":0:0))
+    %y = onnx.node "Add" opset 14 (%sq, %e) {} : (!onnx.value, !onnx.value) -> !onnx.value loc("y"("m.onnx":0:0))
+    %0 = onnx.node "Gradient" domain "ai.onnx.preview.training" opset 1 (%w, %y) {xs = ["w"], y = "y"} : (tensor<3xf32>, !onnx.value) -> !onnx.value loc("g0"("m.onnx":0:0))
+    %t = onnx.node "Add" opset 14 (%w, %w) {} : (tensor<3xf32>, tensor<3xf32>) -> !onnx.value loc("t"("m.onnx":0:0))
+    %z = onnx.node "Mul" opset 14 (%t, %t) {} : (!onnx.value, !onnx.value) -> !onnx.value loc("z"("m.onnx":0:0))
+    %1 = onnx.node "Gradient" domain "ai.onnx.preview.training" opset 1 (%t, %z) {xs = ["t"], y = "z"} : (!onnx.value, !onnx.value) -> !onnx.value loc("g1"("m.onnx":0:0))
+    onnx.yield %0, %1, %t : !onnx.value, !onnx.value, !onnx.value
+  }
+}
