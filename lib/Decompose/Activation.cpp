@@ -17,8 +17,12 @@ struct Ops : RuleBuilder {
   Ops(NodeRewriter &n, Value x) : RuleBuilder(n), x(x) {}
   Value x;
   Value c(double v) { return splat(x, v); }
-  /// softplus(v) = log(1 + exp(v)), written as log1p(exp(v))
-  Value softplus(Value v) { return create<prim::Log1pOp>(exp(v)); }
+  /// softplus(v) = log(1 + exp(v)) = max(v, 0) + log1p(exp(-|v|)): the same value without
+  /// exp overflowing (log1p(exp(100)) would be inf in float32, softplus(100) is 100).
+  Value softplus(Value v) {
+    Value tail = create<prim::Log1pOp>(exp(create<prim::NegOp>(create<prim::AbsOp>(v))));
+    return add(create<prim::MaxOp>(v, c(0)), tail);
+  }
 };
 
 template <typename Fn>
@@ -91,7 +95,7 @@ LogicalResult hardSwish(NodeRewriter &n) {
   });
 }
 
-// softplus(x) = log(1 + e^x)
+// softplus(x) = log(1 + e^x) = max(x, 0) + log1p(e^-|x|)
 LogicalResult softplus(NodeRewriter &n) {
   return activation(n, [&](Ops &o, Value x) { return o.softplus(x); });
 }

@@ -187,3 +187,19 @@ module {
     onnx.yield %0, %1, %2 : !onnx.value, !onnx.value, !onnx.value
   }
 }
+
+// -----
+
+// Large inputs: softplus(x) = max(x, 0) + log1p(e^-|x|) stays finite where log1p(e^x) would
+// overflow (e^100 is inf in float32): softplus(100) = 100, softplus(-100) = e^-100 (a
+// float32 denormal), softplus(88.8) = 88.8; mish(100) = 100 tanh(100) = 100.
+// CHECK: @large result 0: tensor<3xf32> = [100.0, 3.{{[0-9]*}}e-44, 88.8{{[0-9]*}}]
+// CHECK: @large result 1: tensor<3xf32> = [100.0, -3.{{[0-9]*}}e-42, 88.8{{[0-9]*}}]
+module {
+  func.func @large() -> (tensor<*xf32>, tensor<*xf32>) {
+    %x = arith.constant dense<[100.0, -100.0, 88.8]> : tensor<3xf32>
+    %0 = onnx.node "Softplus" opset 1 (%x) {} : (tensor<3xf32>) -> !onnx.value loc("a"("m.onnx":0:0))
+    %1 = onnx.node "Mish" opset 18 (%x) {} : (tensor<3xf32>) -> !onnx.value loc("b"("m.onnx":0:0))
+    onnx.yield %0, %1 : !onnx.value, !onnx.value
+  }
+}
