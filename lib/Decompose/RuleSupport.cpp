@@ -274,8 +274,11 @@ std::optional<SmallVector<int64_t>> tcc::decompose::getSpatialInts(NodeRewriter 
   if (n.hasFailed())
     return std::nullopt;
   if (static_cast<int64_t>(values.size()) != count) {
-    n.emitError() << "attribute '" << name << "' has " << values.size()
-                  << " entries, expected one per spatial dim (" << count << ")";
+    // pads hold a begin and an end per spatial dim (all begins, then all ends).
+    bool paired = name == "pads";
+    n.emitError() << "attribute '" << name << "' has " << values.size() << " entries, expected "
+                  << (paired ? "a begin and an end per spatial dim (" : "one per spatial dim (")
+                  << count << ")";
     return std::nullopt;
   }
   for (int64_t v : values)

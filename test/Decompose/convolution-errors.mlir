@@ -107,7 +107,7 @@ module {
 
 module {
   func.func @pads_count(%arg0: tensor<1x1x4x4xf32>, %arg1: tensor<1x1x2x2xf32>) -> tensor<*xf32> {
-    // CHECK: error: node 'c' (Conv, opset 11): attribute 'pads' has 2 entries, expected one per spatial dim (4)
+    // CHECK: error: node 'c' (Conv, opset 11): attribute 'pads' has 2 entries, expected a begin and an end per spatial dim (4)
     %0 = onnx.node "Conv" opset 11 (%arg0, %arg1) {pads = array<i64: 1, 1>} : (tensor<1x1x4x4xf32>, tensor<1x1x2x2xf32>) -> !onnx.value loc("c"("m.onnx":0:0))
     onnx.yield %0 : !onnx.value
   }
