@@ -167,6 +167,16 @@ void emitMatrixTiles(OpBuilder &b, Location loc, const Problem &p, const MatrixU
   auto element = [&](OpBuilder &builder, Value v, int64_t i) -> Value {
     return vector::ExtractOp::create(builder, loc, v, i);
   };
+  // Reduction position e of word `w` of the slice from `from`: in range (clamped to the last
+  // one) and whether it is inside the reduction (past its end, the element staged is 0).
+  auto reductionAt = [&](OpBuilder &builder, Value from, Value w, int64_t e) {
+    Value wordStart = arith::AddIOp::create(
+        builder, loc, from, arith::MulIOp::create(builder, loc, w, cst(builder, perWord)));
+    Value reduced = plus(builder, wordStart, e);
+    Value inside = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult, reduced, p.depth);
+    return std::pair<Value, Value>(arith::MinUIOp::create(builder, loc, reduced, lastDepth),
+                                   inside);
+  };
   // Word e = thread + 256 r of a slice's 128 x 16 is (position, word) along the input's
   // innermost memory dim's order; each element one 4-byte load.
   auto fetchScalar = [&](OpBuilder &builder, const Staged &in, Value from,
@@ -183,17 +193,11 @@ void emitMatrixTiles(OpBuilder &b, Location loc, const Problem &p, const MatrixU
       }
       Value index = arith::MinUIOp::create(
           builder, loc, arith::AddIOp::create(builder, loc, in.first, position), in.last);
-      Value wordStart = arith::AddIOp::create(
-          builder, loc, from, arith::MulIOp::create(builder, loc, w, cst(builder, perWord)));
       SmallVector<Value> elements;
       for (int64_t e = 0; e < perWord; ++e) {
-        Value reduced = plus(builder, wordStart, e);
-        Value inside =
-            arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult, reduced, p.depth);
-        Value value = memref::LoadOp::create(
-            builder, loc, in.input->get(),
-            indicesAt(builder, in, index,
-                      arith::MinUIOp::create(builder, loc, reduced, lastDepth)));
+        auto [reduced, inside] = reductionAt(builder, from, w, e);
+        Value value = memref::LoadOp::create(builder, loc, in.input->get(),
+                                             indicesAt(builder, in, index, reduced));
         elements.push_back(arith::SelectOp::create(builder, loc, inside, value, zeroF32));
       }
       words.push_back({unit.pack(builder, loc, elements), position, w});
@@ -246,15 +250,10 @@ void emitMatrixTiles(OpBuilder &b, Location loc, const Problem &p, const MatrixU
           cst(builder, kVector));
       Value index = arith::MinUIOp::create(
           builder, loc, arith::AddIOp::create(builder, loc, in.first, run), lastRun);
-      Value wordStart = arith::AddIOp::create(
-          builder, loc, from, arith::MulIOp::create(builder, loc, w, cst(builder, perWord)));
       SmallVector<Value> vectors;
       for (int64_t e = 0; e < perWord; ++e) {
-        Value reduced = plus(builder, wordStart, e);
-        Value inside =
-            arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult, reduced, p.depth);
-        vectors.push_back(loadVector(
-            builder, in, index, arith::MinUIOp::create(builder, loc, reduced, lastDepth), inside));
+        auto [reduced, inside] = reductionAt(builder, from, w, e);
+        vectors.push_back(loadVector(builder, in, index, reduced, inside));
       }
       for (int64_t i = 0; i < kVector; ++i) {
         SmallVector<Value> elements;

@@ -96,37 +96,38 @@ SmallVector<Value> loadMatrices(OpBuilder &b, Location loc, Value tile, ValueRan
   return values;
 }
 
+/// The m16n8k16 unit of a 16-bit input type: two inputs a word, fragments by ldmatrix.
+template <typename Convert>
+tcc::gpu::MatrixUnit halvesUnit(Type (*half)(MLIRContext *), NVVM::MMATypes type) {
+  return {2, nvvmDialects,
+          [half](OpBuilder &b, Location loc, ValueRange values) {
+            return packHalves<Convert>(b, loc, values, half(b.getContext()));
+          },
+          [half, type](OpBuilder &b, Location loc, ValueRange a, ValueRange bWords, ValueRange c) {
+            // The f16 form takes its words as pairs of halves; bf16's as words.
+            auto operands = [&](ValueRange words) {
+              SmallVector<Value> values(words.begin(), words.end());
+              if (type == NVVM::MMATypes::f16)
+                for (Value &word : values)
+                  word = LLVM::BitcastOp::create(b, loc, VectorType::get({2}, half(b.getContext())),
+                                                 word);
+              return values;
+            };
+            return multiply(b, loc, operands(a), operands(bWords), c, type, 16);
+          },
+          loadMatrices};
+}
+
+Type bf16Type(MLIRContext *context) { return BFloat16Type::get(context); }
+Type f16Type(MLIRContext *context) { return Float16Type::get(context); }
+
 } // namespace
 
 void tcc::registerNvidiaMatrixUnits() {
   tcc::gpu::registerMatrixUnit(
-      "nvidia-bf16",
-      {2, nvvmDialects,
-       [](OpBuilder &b, Location loc, ValueRange values) {
-         return packHalves<NVVM::ConvertF32x2ToBF16x2Op>(b, loc, values, b.getBF16Type());
-       },
-       [](OpBuilder &b, Location loc, ValueRange a, ValueRange bWords, ValueRange c) {
-         return multiply(b, loc, a, bWords, c, NVVM::MMATypes::bf16, 16);
-       },
-       loadMatrices});
+      "nvidia-bf16", halvesUnit<NVVM::ConvertF32x2ToBF16x2Op>(bf16Type, NVVM::MMATypes::bf16));
   tcc::gpu::registerMatrixUnit(
-      "nvidia-fp16",
-      {2, nvvmDialects,
-       [](OpBuilder &b, Location loc, ValueRange values) {
-         return packHalves<NVVM::ConvertF32x2ToF16x2Op>(b, loc, values, b.getF16Type());
-       },
-       [](OpBuilder &b, Location loc, ValueRange a, ValueRange bWords, ValueRange c) {
-         // The f16 form takes its words as pairs of halves.
-         auto pairs = [&](ValueRange words) {
-           SmallVector<Value> halves;
-           for (Value word : words)
-             halves.push_back(
-                 LLVM::BitcastOp::create(b, loc, VectorType::get({2}, b.getF16Type()), word));
-           return halves;
-         };
-         return multiply(b, loc, pairs(a), pairs(bWords), c, NVVM::MMATypes::f16, 16);
-       },
-       loadMatrices});
+      "nvidia-fp16", halvesUnit<NVVM::ConvertF32x2ToF16x2Op>(f16Type, NVVM::MMATypes::f16));
   tcc::gpu::registerMatrixUnit(
       "nvidia-tf32",
       {1, nvvmDialects, packTf32,
