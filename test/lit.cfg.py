@@ -32,6 +32,9 @@ if os.path.isfile(aarch64_run) and os.path.isfile(config.qemu_aarch64):
     config.available_features.add("aarch64-qemu")
     config.substitutions.append(
         ("%aarch64-tcc-run", "%s -L /usr/aarch64-linux-gnu %s" % (config.qemu_aarch64, aarch64_run)))
+    # The two apart, for other qemu options (SVE's vector length).
+    config.substitutions.append(("%aarch64_qemu", config.qemu_aarch64))
+    config.substitutions.append(("%aarch64_tcc_run", aarch64_run))
     # scripts/aarch64/run_conformance.py's options naming the two.
     config.substitutions.append(
         ("%aarch64_runner", "--tcc-run %s --qemu %s" % (aarch64_run, config.qemu_aarch64)))

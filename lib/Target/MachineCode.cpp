@@ -49,6 +49,10 @@ LogicalResult tcc::emitMachineCode(llvm::Module &module, const HostMachine &targ
     f.addFnAttr("target-cpu", target.cpu);
     if (!target.features.empty())
       f.addFnAttr("target-features", target.features);
+    // Fixed-length SVE: vectors of sveVectorBits are SVE registers of exactly that length.
+    if (target.sveVectorBits)
+      f.addFnAttr(llvm::Attribute::getWithVScaleRangeArgs(
+          module.getContext(), target.sveVectorBits / 128, target.sveVectorBits / 128));
   }
 
   // The middle end at O3.

@@ -3,7 +3,8 @@
 // A model records the features its code was compiled for ("+avx2,+fma"); loading it on a CPU
 // without them would end in SIGILL at some later kernel, so the loader refuses it up front.
 // x86-64 asks cpuid, and xgetbv for whether the OS saves the AVX / AVX-512 registers (a CPU
-// flag alone is not enough); AArch64 Linux asks the kernel through getauxval.
+// flag alone is not enough); AArch64 Linux asks the kernel through getauxval, and prctl for
+// SVE's vector length.
 //
 //===------------------------------------------------------------------------------------===//
 #include "cpu_features_internal.h"
@@ -18,6 +19,7 @@
 #define TCC_HOST_X86 1
 #elif defined(__aarch64__) && defined(__linux__)
 #include <sys/auxv.h>
+#include <sys/prctl.h>
 #define TCC_HOST_AARCH64 1
 #endif
 
@@ -152,15 +154,32 @@ static const aarch64_feature_bit aarch64_feature_bits[] = {
     {"sve2", 1, 1},      {"i8mm", 1, 13},     {"bf16", 1, 14},
 };
 
-#define NUM_HOST_FEATURES (sizeof(aarch64_feature_bits) / sizeof(aarch64_feature_bits[0]))
+// SVE vector lengths that code may be compiled for exactly (fixed-length SVE: tcc
+// --cpu=neoverse-v1 requires "sve256"): present when the thread's length is that many bits.
+typedef struct sve_length {
+  const char *name;
+  unsigned bits;
+} sve_length;
+static const sve_length sve_lengths[] = {{"sve256", 256}, {"sve512", 512}};
+
+#define NUM_SVE_LENGTHS (sizeof(sve_lengths) / sizeof(sve_lengths[0]))
+#define NUM_BIT_FEATURES (sizeof(aarch64_feature_bits) / sizeof(aarch64_feature_bits[0]))
+#define NUM_HOST_FEATURES (NUM_BIT_FEATURES + NUM_SVE_LENGTHS)
 
 static void detect_host_features(cpu_feature *features) {
   unsigned long hwcap = getauxval(AT_HWCAP);
   unsigned long hwcap2 = getauxval(AT_HWCAP2);
-  for (size_t i = 0; i < NUM_HOST_FEATURES; ++i) {
+  for (size_t i = 0; i < NUM_BIT_FEATURES; ++i) {
     const aarch64_feature_bit *bit = &aarch64_feature_bits[i];
     features[i].name = bit->name;
     features[i].present = (int)(((bit->hwcap2 ? hwcap2 : hwcap) >> bit->bit) & 1ul);
+  }
+  // The kernel reports the vector length in bytes (PR_SVE_VL_LEN_MASK); -1 without SVE.
+  int vl = (hwcap >> 22) & 1ul ? prctl(PR_SVE_GET_VL) : -1;
+  for (size_t k = 0; k < NUM_SVE_LENGTHS; ++k) {
+    features[NUM_BIT_FEATURES + k].name = sve_lengths[k].name;
+    features[NUM_BIT_FEATURES + k].present =
+        vl >= 0 && (unsigned)(vl & PR_SVE_VL_LEN_MASK) * 8 == sve_lengths[k].bits;
   }
 }
 

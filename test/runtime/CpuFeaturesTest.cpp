@@ -48,7 +48,7 @@ TEST_CASE("the documented x86-64 and AArch64 features are known", "[cpu]") {
                          "bmi",      "bmi2",     "avx512f",    "avx512bw",  "avx512vl",
                          "avx512dq", "avx512bf16", "avx512vnni", "popcnt", "64bit"};
 #else
-  const char *names[] = {"neon", "fp16", "fullfp16", "dotprod", "bf16", "sve"};
+  const char *names[] = {"neon", "fp16", "fullfp16", "dotprod", "bf16", "sve", "sve256", "sve512"};
 #endif
   for (const char *name : names) {
     INFO(name);

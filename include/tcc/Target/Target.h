@@ -34,6 +34,10 @@ struct HostMachine {
   std::string features; ///< the LLVM feature string the code is generated with (may be empty)
   /// What the runtime checks at load, e.g. "+avx2,+fma" (model_abi.h, cpu_features).
   std::string requiredFeatures;
+  /// AArch64 cores whose SVE vectors are wider than NEON's (Neoverse V1: 256 bits): the code
+  /// is fixed-length SVE for exactly this vector length (functions get vscale_range), and
+  /// requires it ("+sve256"); 0: NEON's 128 bits.
+  int64_t sveVectorBits = 0;
 };
 
 /// What kernel code generation may ask of a target's processor.

@@ -22,6 +22,10 @@ constexpr const char *kX86Checked[] = {
     "sse4.2",  "avx",      "avx2",     "fma",      "f16c",       "bmi",       "bmi2",
     "avx512f", "avx512bw", "avx512vl", "avx512dq", "avx512bf16", "avx512vnni"};
 constexpr const char *kAArch64Checked[] = {"neon", "fullfp16", "dotprod", "bf16", "sve"};
+/// AArch64 cores with SVE vectors wider than NEON's, and their length in bits (Neoverse V2
+/// and N2 have 128-bit SVE: NEON's width, so their code stays NEON).
+constexpr std::pair<const char *, int64_t> kWideSveCores[] = {{"neoverse-v1", 256},
+                                                              {"a64fx", 512}};
 
 /// CPUs whose 512-bit FMAs issue as two 256-bit halves (AMD Zen 4); later cores and
 /// Intel's have full-width units.
@@ -138,6 +142,12 @@ FailureOr<tcc::HostMachine> resolveHost(llvm::StringRef arch, bool macos, llvm::
     std::string named = namedCpuFeatures(result.triple, result.cpu, kAArch64Checked);
     if (!named.empty())
       result.requiredFeatures = named;
+    // Cores whose SVE vectors are wider than 128 bits get code for exactly that length.
+    for (auto [core, bits] : kWideSveCores)
+      if (result.cpu == core) {
+        result.sveVectorBits = bits;
+        result.requiredFeatures += ",+sve" + std::to_string(bits);
+      }
   }
   return result;
 }
@@ -146,8 +156,9 @@ FailureOr<tcc::HostMachine> resolveHost(llvm::StringRef arch, bool macos, llvm::
 tcc::TargetInfo describeProcessor(const tcc::HostMachine &host) {
   tcc::TargetInfo info;
   if (llvm::Triple(host.triple).isAArch64()) {
-    // NEON: 32 registers of 128 bits. (SVE's wider vectors are not used yet.)
-    info.vectorBits = 128;
+    // NEON: 32 registers of 128 bits; SVE's 32 registers of the core's vector length where
+    // it is wider (fixed-length SVE code, resolveHost).
+    info.vectorBits = host.sveVectorBits ? host.sveVectorBits : 128;
     info.vectorRegisters = 32;
     return info;
   }

@@ -146,7 +146,8 @@ TCC_API tcc_status tcc_dtype_from_dlpack(DLDataType type, int32_t *out_dtype);
 
 /// Sets *out_present to 1 if this host supports the CPU feature `name` (LLVM's spelling, e.g.
 /// "avx2", "avx512bf16", "sse4.2" on x86-64; "neon", "fullfp16", "dotprod", "bf16", "sve" on
-/// AArch64), 0 otherwise. Fails with INCOMPATIBLE if the runtime does not know the name.
+/// AArch64, where "sve256" and "sve512" also say that SVE's vector length is exactly that many
+/// bits, as fixed-length SVE code needs), 0 otherwise. Fails with INCOMPATIBLE if the runtime does not know the name.
 /// Detection runs once per process. Thread-safe.
 TCC_API tcc_status tcc_cpu_has_feature(const char *name, int *out_present);
 
