@@ -24,8 +24,7 @@ constexpr const char *kX86Checked[] = {
 constexpr const char *kAArch64Checked[] = {"neon", "fullfp16", "dotprod", "bf16", "sve"};
 /// AArch64 cores with SVE vectors wider than NEON's, and their length in bits (Neoverse V2
 /// and N2 have 128-bit SVE: NEON's width, so their code stays NEON).
-constexpr std::pair<const char *, int64_t> kWideSveCores[] = {{"neoverse-v1", 256},
-                                                              {"a64fx", 512}};
+constexpr std::pair<const char *, int64_t> kWideSveCores[] = {{"neoverse-v1", 256}, {"a64fx", 512}};
 
 /// CPUs whose 512-bit FMAs issue as two 256-bit halves (AMD Zen 4); later cores and
 /// Intel's have full-width units.
