@@ -8,7 +8,9 @@ compares every output as tcc-conformance does: |actual - expected| <= atol + rto
 for floats (NaN equal to NaN), exact for the rest.
 
 usage: run_conformance.py DIR [--jobs N] [--rtol 1e-3] [--atol 1e-7] [--tcc-run PATH]
-                              [--qemu PATH] [--sysroot /usr/aarch64-linux-gnu]
+                              [--qemu PATH] [--qemu-cpu CPU] [--sysroot /usr/aarch64-linux-gnu]
+(--qemu-cpu max,sve-default-vector-length=32: 256-bit SVE, for libraries compiled with
+tcc-conformance --cpu neoverse-v1.)
 Prints each failing case and "N of M cases pass under qemu-aarch64"; exits 1 if any fails.
 """
 import argparse
@@ -42,7 +44,8 @@ def run_case(case_dir, args):
         if not sets:
             return "%s: no data set" % library
         for data_set in sets:
-            command = [args.qemu, "-L", args.sysroot, args.tcc_run,
+            command = [args.qemu] + (["-cpu", args.qemu_cpu] if args.qemu_cpu else []) + \
+                ["-L", args.sysroot, args.tcc_run,
                        os.path.join(folder, "model.so"), "--rtol", str(args.rtol),
                        "--atol", str(args.atol), "--threads", "1"]
             for path in numbered(folder, data_set, "input"):
@@ -71,6 +74,7 @@ def main():
     parser.add_argument("--tcc-run", default=os.path.join(ROOT, "build", "aarch64", "bin",
                                                           "tcc-run"))
     parser.add_argument("--qemu", default="qemu-aarch64")
+    parser.add_argument("--qemu-cpu", default="", help="qemu's -cpu (e.g. SVE's vector length)")
     parser.add_argument("--sysroot", default="/usr/aarch64-linux-gnu")
     args = parser.parse_args()
     cases = sorted(d for d in os.listdir(args.dir) if os.path.isdir(os.path.join(args.dir, d)))

@@ -373,7 +373,7 @@ private:
 /// Compiles the case to `path`; returns "" or the first error.
 std::string compileTo(const std::string &dir, const std::vector<unsigned> &bind,
                       const DataSet *set, const DataSet *shapes, const std::string &path,
-                      const std::string &targetSpec) {
+                      const std::string &targetSpec, const std::string &cpu) {
   std::unique_ptr<MLIRContext> context = makeContext();
   std::string error;
   FirstError collect(*context, error);
@@ -383,7 +383,7 @@ std::string compileTo(const std::string &dir, const std::vector<unsigned> &bind,
   tcc::CompileOptions options;
   options.emit = tcc::EmitKind::So;
   std::string targetError, compileError;
-  auto target = tcc::createTarget(targetSpec, "", targetError);
+  auto target = tcc::createTarget(targetSpec, cpu, targetError);
   if (failed(target))
     return targetError;
   options.target = std::move(*target);
@@ -447,7 +447,8 @@ std::unique_ptr<Executable> tcc::conformance::prepare(Mode mode, const std::stri
       error = "cannot create " + folder;
       return nullptr;
     }
-    if (!(error = compileTo(dir, bind, set, shapes, folder + "/model.so", compile.target))
+    if (!(error = compileTo(dir, bind, set, shapes, folder + "/model.so", compile.target,
+                           compile.cpu))
              .empty()) {
       llvm::sys::fs::remove_directories(folder);
       return nullptr;
@@ -456,9 +457,9 @@ std::unique_ptr<Executable> tcc::conformance::prepare(Mode mode, const std::stri
   }
   // Compiled twice: the artifact must be reproducible to the byte.
   std::string first = scratch + "/model.so", second = scratch + "/model-again.so";
-  if (!(error = compileTo(dir, bind, set, shapes, first, compile.target)).empty())
+  if (!(error = compileTo(dir, bind, set, shapes, first, compile.target, compile.cpu)).empty())
     return nullptr;
-  if (!(error = compileTo(dir, bind, set, shapes, second, compile.target)).empty())
+  if (!(error = compileTo(dir, bind, set, shapes, second, compile.target, compile.cpu)).empty())
     return nullptr;
   auto a = llvm::MemoryBuffer::getFile(first), b = llvm::MemoryBuffer::getFile(second);
   if (!a || !b || (*a)->getBuffer() != (*b)->getBuffer()) {

@@ -64,6 +64,7 @@ struct Options {
   std::vector<SymbolSizes> sizes;
   std::string saveDir;
   std::string target = "host";
+  std::string cpu;
   std::string exportDir;
 };
 
@@ -71,6 +72,7 @@ struct Options {
 CompileTarget compileTarget(const Options &options, const std::string &dir) {
   CompileTarget compile;
   compile.target = options.target;
+  compile.cpu = options.cpu;
   if (!options.exportDir.empty())
     compile.exportDir = options.exportDir + "/" + llvm::sys::path::filename(dir).str();
   return compile;
@@ -420,6 +422,8 @@ int main(int argc, char **argv) {
                  "with --size: write each size's inputs and reference outputs as .npy under DIR");
   app.add_option("--target", options.target,
                  "compiled mode: what to compile for, as tcc --target (default host)");
+  app.add_option("--cpu", options.cpu,
+                 "compiled mode: the CPU to compile for, as tcc --cpu (default the target's)");
   app.add_option("--export", options.exportDir,
                  "compiled mode: keep each case's library in DIR/<case>/<n>/model.so with its data "
                  "sets as <set>_input_<k>.npy and <set>_expected_<k>.npy instead of running it "
