@@ -55,7 +55,8 @@ def Prim_StringType : TypeDef<Prim_Dialect, "String"> {
   let description = [{
     A byte string (UTF-8 by convention). Tensors of strings only move (data movement ops,
     select, compact) or meet the string primitives (`prim.format`, `prim.parse`,
-    `prim.change_case`, `prim.string_in`). Lowering gives each element the runtime's
+    `prim.change_case`, `prim.string_in`, `prim.string_equal`, `prim.string_concat`,
+    `prim.string_match`). Lowering gives each element the runtime's
     `tcc_string` layout, `{const char *data, int64_t size}`, as an `i128`.
   }];
 }

@@ -194,7 +194,9 @@ LogicalResult multinomial(NodeRewriter &n) {
   if (samples < 1)
     return n.emitError() << "sample_size must be at least 1, got " << samples;
   Type element = elementTypeOfOnnxCode(n.getContext(), n.getInt("dtype", 6));
-  if (!element || !element.isInteger() || element.getIntOrFloatBitWidth() < 32)
+  // int32 or int64 (ONNX's codes 6 and 7); uint32/uint64 map to unsigned integer types.
+  if (!element || !element.isInteger() || element.isUnsignedInteger() ||
+      element.getIntOrFloatBitWidth() < 32)
     return n.emitError() << "dtype must be int32 or int64";
   OpBuilder &b = n.getBuilder();
   Location loc = n.getLoc();

@@ -99,3 +99,16 @@ module {
     onnx.yield %0 : !onnx.value
   }
 }
+
+// -----
+
+// uint32 (ONNX code 12) and uint64 (13) are not among Multinomial's output types.
+module {
+  func.func @multinomial_unsigned(%x: tensor<2x3xf32>) -> (tensor<*xf32>, tensor<*xf32>) {
+    // CHECK: error: node 'm' (Multinomial, opset 22): dtype must be int32 or int64
+    %0 = onnx.node "Multinomial" opset 22 (%x) {dtype = 12 : i64} : (tensor<2x3xf32>) -> !onnx.value loc("m"("m.onnx":0:0))
+    // CHECK: error: node 'n' (Multinomial, opset 22): dtype must be int32 or int64
+    %1 = onnx.node "Multinomial" opset 22 (%x) {dtype = 13 : i64} : (tensor<2x3xf32>) -> !onnx.value loc("n"("m.onnx":0:0))
+    onnx.yield %0, %1 : !onnx.value, !onnx.value
+  }
+}

@@ -35,9 +35,9 @@ def FoldWeights : Pass<"tcc-fold-weights", "mlir::ModuleOp"> {
     resource blob beyond 256 elements), in program order, so chains of weight transforms
     (a transposed Gemm weight, BatchNorm scales multiplied into filters, dequantized
     weights) cost nothing at run time. Canonicalization folds only small tensors; this pass
-    folds any size but never one that grows: an op whose result has more elements than its
-    non-splat operands together (a broadcast, an iota) stays code, as does an op over
-    `i1`, and results beyond 64M elements.
+    folds any size but never one that grows past 256 elements: an op whose result has more
+    elements than its non-splat operands together and more than 256 (a large broadcast or
+    iota) stays code, as does an op over `i1`, and results beyond 64M elements.
 
     First it puts constant contraction operands in the layout the contraction tiler reads
     contiguously: a `prim.dot_general` whose constant rhs has its last free dim (the

@@ -20,10 +20,14 @@ def EntrySignature : Pass<"tcc-entry-signature", "mlir::ModuleOp"> {
     `prim.bind_shape` expressions of the symbols; each result becomes a raw output buffer
     that the result is materialized into (`restrict writable`, so that empty-tensor
     elimination lets the producer write there directly). Every `tensor.dim` is resolved to
-    index arithmetic over the symbols where the ops' shape reification allows; output
-    extents must resolve (an output whose shape depends on data is an error for now). They
-    are cloned into `func @output_shapes(symbols...) -> (extents...)`; output dims that are a
-    lone symbol are listed in the module attribute `kernel.output_symbols`.
+    index arithmetic over the symbols where the ops' shape reification allows. Output
+    extents are cloned into `func @output_shapes(symbols...) -> (extents...)`; output dims
+    that are a lone symbol are listed in the module attribute `kernel.output_symbols`. An
+    extent known only after the computation (NonZero, Compress, Unique and other
+    compactions) publishes its upper bound as the capacity there, and the output's view is
+    made at the return with the actual extent, which the run reports through
+    `imports->set_output_extent` (model_abi.h); an extent with no known upper bound is an
+    error naming the output and dim.
 
     ```mlir
     func.func @main(%x: tensor<?x4xf32>) -> tensor<?x4xf32>    // bound to [@n]
