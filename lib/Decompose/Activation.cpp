@@ -195,17 +195,9 @@ Value softmaxOverDim(NodeRewriter &n, SoftmaxKind kind, Value x, int64_t dim) {
   OpBuilder &b = n.getBuilder();
   if (kind == SoftmaxKind::Hardmax) {
     Value arg = prim::ArgReduceOp::create(b, n.getLoc(), prim::ArgReduceKind::Argmax, x, dim);
-    auto type = cast<RankedTensorType>(x.getType());
-    SmallVector<int64_t> mapping;
-    for (int64_t d = 0; d < type.getRank(); ++d)
-      if (d != dim)
-        mapping.push_back(d);
-    SmallVector<OpFoldResult> dims = getDims(n, x);
-    auto indexType = type.clone(b.getI64Type());
-    Value argFull = prim::BroadcastInDimOp::create(b, n.getLoc(), indexType, arg,
-                                                   getDynamicExtents(n, dims),
-                                                   b.getDenseI64ArrayAttr(mapping));
-    Value iota = prim::IotaOp::create(b, n.getLoc(), indexType, getDynamicExtents(n, dims), dim);
+    Value argFull = restoreDim(n, arg, x, dim);
+    Value iota = prim::IotaOp::create(b, n.getLoc(), argFull.getType(),
+                                      getDynamicExtents(n, getDims(n, x)), dim);
     Value hit = o.cmp(prim::CompareDirection::Eq, iota, argFull);
     return o.select(hit, o.c(1), o.c(0));
   }

@@ -334,14 +334,19 @@ Type tcc::decompose::elementTypeOfOnnxCode(MLIRContext *ctx, int64_t code) {
 Value tcc::decompose::reduceKeep(NodeRewriter &n, prim::ReduceKind kind, Value x, int64_t dim) {
   OpBuilder &b = n.getBuilder();
   Value reduced = prim::ReduceOp::create(b, n.getLoc(), kind, x, b.getDenseI64ArrayAttr({dim}));
+  return restoreDim(n, reduced, x, dim);
+}
+
+Value tcc::decompose::restoreDim(NodeRewriter &n, Value reduced, Value x, int64_t dim) {
+  OpBuilder &b = n.getBuilder();
   auto type = cast<RankedTensorType>(x.getType());
   SmallVector<int64_t> mapping;
   for (int64_t d = 0; d < type.getRank(); ++d)
     if (d != dim)
       mapping.push_back(d);
-  SmallVector<OpFoldResult> dims = getDims(n, x);
-  return prim::BroadcastInDimOp::create(b, n.getLoc(), type, reduced, getDynamicExtents(n, dims),
-                                        b.getDenseI64ArrayAttr(mapping));
+  return prim::BroadcastInDimOp::create(
+      b, n.getLoc(), type.clone(cast<RankedTensorType>(reduced.getType()).getElementType()),
+      reduced, getDynamicExtents(n, getDims(n, x)), b.getDenseI64ArrayAttr(mapping));
 }
 
 

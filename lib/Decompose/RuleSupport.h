@@ -62,6 +62,10 @@ mlir::Value buildConvolution(NodeRewriter &n, mlir::Value x, mlir::Value w);
 /// `x` reduced over `dim` and broadcast back to x's shape (a keepdims reduction).
 mlir::Value reduceKeep(NodeRewriter &n, prim::ReduceKind kind, mlir::Value x, int64_t dim);
 
+/// `reduced` (x's shape without dim `dim`, any element type) broadcast back along `dim` to
+/// x's shape.
+mlir::Value restoreDim(NodeRewriter &n, mlir::Value reduced, mlir::Value x, int64_t dim);
+
 /// Checks X (N x C x D1 ...) and W of a convolution: one rank >= 3, one element type, and
 /// the `group` attribute >= 1 (returned). `filterLayout` describes W in the error.
 std::optional<int64_t> checkConvolutionOperands(NodeRewriter &n, mlir::Value x, mlir::Value w,
