@@ -30,6 +30,7 @@
 #include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/ROCDL/ROCDLToLLVMIRTranslation.h"
 
 void tcc::registerAllDialects(mlir::DialectRegistry &registry) {
   registry.insert<tcc::onnx::OnnxDialect, tcc::prim::PrimDialect, tcc::kernel::KernelDialect, mlir::arith::ArithDialect,
@@ -41,9 +42,10 @@ void tcc::registerAllDialects(mlir::DialectRegistry &registry) {
   mlir::registerAllExtensions(registry);
   mlir::registerBuiltinDialectTranslation(registry);
   mlir::registerLLVMDialectTranslation(registry);
-  // gpu-module-to-binary translates kernels (NVIDIA targets) to LLVM IR.
+  // gpu-module-to-binary translates kernels (NVIDIA and AMD targets) to LLVM IR.
   mlir::registerGPUDialectTranslation(registry);
   mlir::registerNVVMDialectTranslation(registry);
+  mlir::registerROCDLDialectTranslation(registry);
 }
 
 void tcc::registerAllPasses() {

@@ -138,12 +138,15 @@ LogicalResult KernelDialect::verifyOperationAttribute(Operation *op, NamedAttrib
         return false;
       auto format = image.getAs<StringAttr>("format");
       return image.getAs<StringAttr>("arch") && image.getAs<FlatSymbolRefAttr>("symbol") &&
-             format && (format.getValue() == "ptx" || format.getValue() == "cubin");
+             format &&
+             llvm::is_contained({StringRef("ptx"), StringRef("cubin"), StringRef("hsaco")},
+                                format.getValue());
     };
     if (!images || images.empty() || !llvm::all_of(images, valid))
       return op->emitError() << "'" << name
-                             << "' expects a non-empty array of {arch = \"sm_NN\", format = "
-                                "\"ptx\" or \"cubin\", symbol = @global}, got "
+                             << "' expects a non-empty array of {arch = \"sm_NN\" or "
+                                "\"gfxNNN\", format = \"ptx\", \"cubin\" or \"hsaco\", symbol = "
+                                "@global}, got "
                              << value;
     return success();
   }

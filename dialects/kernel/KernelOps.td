@@ -45,8 +45,9 @@ def Kernel_Dialect : Dialect {
     `kernel.device_check_messages` (their messages, in code order),
     `kernel.device_constants_size` (its bytes), `kernel.device_kernels` (the kernel names, in
     the order of the indices the host code launches them by) and `kernel.device_images` (one
-    dictionary per image: `arch` and `format` ("ptx" or "cubin") strings and `symbol`, the
-    LLVM global holding its bytes).
+    dictionary per image: `arch` ("sm_90", "gfx942") and `format` ("ptx" or "cubin" for
+    NVIDIA, "hsaco" for an AMD code object) strings and `symbol`, the LLVM global holding its
+    bytes).
 
     The training contract (tcc --grad / --train): `kernel.parameter = <initial value>` on each
     argument of @main that is a parameter (tcc-autodiff), `kernel.update_of = "name"` on a

@@ -42,9 +42,15 @@ std::string findBuiltins(const llvm::Triple &triple, std::string &looked) {
 }
 
 /// The linker's arguments for an ELF shared library (Linux): the compiler builtins linked
-/// in statically, so the model needs nothing but libc.
+/// in statically, so the model needs nothing but libc; or for an AMD GPU code object.
 LogicalResult elfArguments(const llvm::Triple &triple, const std::string &output,
                            std::vector<std::string> &args, std::string &error) {
+  // An AMD GPU's HSA code object: the kernels' object as a shared library, whole (nothing
+  // to import: the HSA loader resolves no symbols).
+  if (triple.isAMDGCN()) {
+    args = {"ld.lld", "-shared", "-o", output, "@objects", "--build-id=none", "--no-undefined"};
+    return success();
+  }
   std::string looked;
   std::string builtins = findBuiltins(triple, looked);
   if (builtins.empty()) {

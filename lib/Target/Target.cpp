@@ -1,8 +1,10 @@
 //===- Target.cpp - the table of targets and what they share -------------------------===//
 #include "tcc/Target/Target.h"
 
+#include "AMD/AmdTarget.h"
 #include "CPU/CpuTarget.h"
 #include "NVIDIA/NvidiaTarget.h"
+#include "tcc/Target/GPU/Passes.h"
 
 #include "llvm/TargetParser/Host.h"
 #include "llvm/TargetParser/Triple.h"
@@ -31,11 +33,12 @@ struct TargetKind {
                                                     std::string &error);
 };
 constexpr TargetKind kTargetKinds[] = {{"cpu", tcc::createCpuTarget},
-                                       {"nvidia", tcc::createNvidiaTarget}};
+                                       {"nvidia", tcc::createNvidiaTarget},
+                                       {"amd", tcc::createAmdTarget}};
 
 constexpr const char *kSupported =
     "host, cpu, cpu:x86_64-linux, cpu:aarch64-linux, cpu:arm64-macos, nvidia, "
-    "nvidia:sm_NN[,sm_MM...]";
+    "nvidia:sm_NN[,sm_MM...], amd, amd:gfxNNN[,gfxMMM...]";
 } // namespace
 
 FailureOr<std::unique_ptr<tcc::Target>> tcc::createTarget(llvm::StringRef spec, llvm::StringRef cpu,
@@ -66,5 +69,7 @@ LogicalResult tcc::Target::setPrecision(llvm::StringRef precision, std::string &
 
 void tcc::registerTargetPasses() {
   registerCpuTarget();
+  registerGpuTargetPasses();
   registerNvidiaTarget();
+  registerAmdTarget();
 }

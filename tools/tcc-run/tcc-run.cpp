@@ -2,7 +2,7 @@
 //
 //   tcc-run MODEL.so [--input FILE.npy]... [--output-dir DIR] [--compare REF.npy]...
 //                    [--rtol R] [--atol A] [--benchmark N] [--warmup W] [--threads T]
-//                    [--whole-batch] [--device cpu|cuda[:N]] [--info]
+//                    [--whole-batch] [--device cpu|cuda[:N]|rocm[:N]] [--info]
 //
 // Inputs are given in the model's input order. --output-dir writes DIR/output_<k>.npy;
 // --compare checks output k against the k-th reference (|a - b| <= atol + rtol |b|, NaN equal
@@ -11,8 +11,8 @@
 // prints one JSON line, as ../shared/bench/ort-run.js does:
 //   {"model":"m.so","threads":T,"runs":N,"median_ms":...,"min_ms":...,"max_ms":...}
 //
-// A device model (compiled for a GPU) runs on GPU $TCC_CUDA_DEVICE, or N with --device cuda:N;
-// the .npy tensors stay in CPU memory and the runtime copies them to the GPU and back.
+// A device model (compiled for a GPU) runs on GPU $TCC_CUDA_DEVICE, or N with --device cuda:N
+// (AMD: $TCC_HIP_DEVICE, --device rocm:N); the .npy tensors stay in CPU memory and the runtime copies them to the GPU and back.
 // --device also checks that the model was compiled for that device.
 //
 // Exit status: 0 success, 1 an error (`tcc-run: error: <message>` on stderr) or a --compare
@@ -57,7 +57,7 @@ struct Options {
   int threads = 0;
   bool wholeBatch = false;
   bool info = false;
-  std::string device; // --device: "", "cpu", "cuda" or "cuda:N"
+  std::string device; // --device: "", "cpu", "cuda", "cuda:N", "rocm" or "rocm:N"
 };
 
 /// Thrown to end the program with `code` after printing `message` as an error.
@@ -329,6 +329,8 @@ std::string deviceTypeName(int32_t type) {
     return "CPU (kDLCPU)";
   case kDLCUDA:
     return "CUDA (kDLCUDA)";
+  case kDLROCM:
+    return "ROCm (kDLROCM)";
   default:
     return "device type " + std::to_string(type);
   }
@@ -351,6 +353,7 @@ void printInfo(const tcc_model *model) {
       check(tcc_model_device_image(model, i, &image));
       const char *format = image.format == TCC_IMAGE_PTX     ? "PTX"
                            : image.format == TCC_IMAGE_CUBIN ? "cubin"
+                           : image.format == TCC_IMAGE_HSACO ? "code object"
                                                              : "unknown format";
       std::printf("image %d: %s %s, %lld bytes\n", i, text(image.arch), format,
                   static_cast<long long>(image.size));
@@ -400,7 +403,9 @@ int runTool(const Options &options) {
   check(tcc_model_load(options.model.c_str(), nullptr, &rawModel));
   std::unique_ptr<tcc_model, ModelDeleter> model(rawModel);
   if (!options.device.empty()) {
-    int32_t wanted = options.device == "cpu" ? kDLCPU : kDLCUDA;
+    int32_t wanted = options.device == "cpu"               ? kDLCPU
+                     : options.device.rfind("rocm", 0) == 0 ? kDLROCM
+                                                            : kDLCUDA;
     int32_t actual = tcc_model_device_type(model.get());
     if (actual != wanted)
       fail(kExitUsage, "--device " + options.device + ": the model was compiled for " +
@@ -528,8 +533,8 @@ int main(int argc, char **argv) {
   app.add_flag("--whole-batch", options.wholeBatch,
                "run the whole batch at once, even when the model may run image by image");
   app.add_option("--device", options.device,
-                 "cpu, or cuda[:N]: the device the model was compiled for, and the GPU to run "
-                 "it on (N, as TCC_CUDA_DEVICE; default 0)");
+                 "cpu, cuda[:N] or rocm[:N]: the device the model was compiled for, and the GPU "
+                 "to run it on (N, as TCC_CUDA_DEVICE or TCC_HIP_DEVICE; default 0)");
   app.add_flag("--info", options.info,
                "print the model's symbols (with their ranges), inputs, outputs and parameters; "
                "with no "
@@ -552,21 +557,23 @@ int main(int argc, char **argv) {
       return kExitUsage;
     }
   }
-  // --device cuda:N picks the GPU before the runtime first reads TCC_CUDA_DEVICE.
-  const std::string cudaPrefix = "cuda:";
-  bool ordinal = options.device.rfind(cudaPrefix, 0) == 0 &&
-                 options.device.size() > cudaPrefix.size() &&
-                 options.device.size() <= cudaPrefix.size() + 9 &&
-                 options.device.find_first_not_of("0123456789", cudaPrefix.size()) ==
-                     std::string::npos;
+  // --device cuda:N (rocm:N) picks the GPU before the runtime first reads TCC_CUDA_DEVICE
+  // (TCC_HIP_DEVICE).
+  auto ordinalOf = [&](const std::string &prefix) {
+    return options.device.rfind(prefix, 0) == 0 && options.device.size() > prefix.size() &&
+           options.device.size() <= prefix.size() + 9 &&
+           options.device.find_first_not_of("0123456789", prefix.size()) == std::string::npos;
+  };
+  bool cudaOrdinal = ordinalOf("cuda:");
+  bool rocmOrdinal = ordinalOf("rocm:");
   if (!options.device.empty() && options.device != "cpu" && options.device != "cuda" &&
-      !ordinal) {
+      options.device != "rocm" && !cudaOrdinal && !rocmOrdinal) {
     std::cerr << "tcc-run: error: --device is '" << options.device
-              << "', expected cpu, cuda or cuda:N (N a GPU ordinal)\n";
+              << "', expected cpu, cuda, cuda:N, rocm or rocm:N (N a GPU ordinal)\n";
     return kExitUsage;
   }
-  if (ordinal)
-    setenv("TCC_CUDA_DEVICE", options.device.c_str() + cudaPrefix.size(), 1);
+  if (cudaOrdinal || rocmOrdinal)
+    setenv(cudaOrdinal ? "TCC_CUDA_DEVICE" : "TCC_HIP_DEVICE", options.device.c_str() + 5, 1);
   try {
     return runTool(options);
   } catch (const Failure &failure) {

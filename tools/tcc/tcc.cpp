@@ -246,7 +246,8 @@ int main(int argc, char **argv) {
   app.add_option("--target", options.target,
                  "what to compile for: host (default), cpu, cpu:x86_64-linux, cpu:aarch64-linux, "
                  "cpu:arm64-macos (a .dylib), nvidia (sm_80 and sm_90), nvidia:sm_NN[,sm_MM...] "
-                 "(NVIDIA GPUs)");
+                 "(NVIDIA GPUs), amd (gfx90a, gfx942 and gfx1100), amd:gfxNNN[,gfxMMM...] (AMD "
+                 "GPUs)");
   app.add_option("--cpu", options.cpu,
                  "the CPU to tune for and require: default the portable baseline (x86-64-v3), "
                  "native, or a CPU name (znver4, neoverse-v2, ...)");

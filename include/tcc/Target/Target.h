@@ -65,12 +65,13 @@ class Target {
 public:
   virtual ~Target();
 
-  /// The target's name as `--target` spells its kind: "cpu", later "nvidia", "amd", "apple".
+  /// The target's name as `--target` spells its kind: "cpu", "nvidia", "amd", later "apple".
   virtual llvm::StringRef getName() const = 0;
   const HostMachine &getHost() const { return host; }
   const TargetInfo &getInfo() const { return info; }
   /// The DLPack device type (DLDeviceType) the kernels run on: kDLCPU (1) for the CPU,
-  /// kDLCUDA (2) for NVIDIA GPUs (model_abi.h's tcc_model_descriptor.device_type).
+  /// kDLCUDA (2) for NVIDIA GPUs, kDLROCM (10) for AMD GPUs (model_abi.h's
+  /// tcc_model_descriptor.device_type).
   virtual int32_t getDeviceType() const { return 1; }
 
   /// `--precision`: "fp32" (the default, what every target does) or a lower precision for
@@ -116,7 +117,8 @@ mlir::LogicalResult emitMachineCode(llvm::Module &module, const HostMachine &mac
                                     bool optimize = true);
 
 /// Links `objects` into a shared library for `triple` with the in-process LLD and the
-/// compiler builtins found for that triple (compiler-rt, else the cross toolchain's libgcc).
+/// compiler builtins found for that triple (compiler-rt, else the cross toolchain's libgcc);
+/// for amdgcn-amd-amdhsa, an HSA code object (no builtins, no undefined symbols).
 /// In-process links are serialized.
 mlir::LogicalResult linkSharedLibrary(llvm::ArrayRef<llvm::SmallVector<char, 0>> objects,
                                       llvm::StringRef triple, llvm::StringRef outputPath,

@@ -30,6 +30,14 @@ std::optional<std::string> archOf(gpu::ObjectAttr object) {
   return std::nullopt;
 }
 
+/// The image format as the descriptor names it (ModelDescriptor.cpp): "ptx", "cubin" (NVIDIA)
+/// or "hsaco" (an AMD HSA code object).
+StringRef formatName(gpu::ObjectAttr object, bool ptx) {
+  if (isa<ROCDL::ROCDLTargetAttr>(object.getTarget()))
+    return "hsaco";
+  return ptx ? "ptx" : "cubin";
+}
+
 struct GpuLowerLaunchesPass : tcc::impl::GpuLowerLaunchesBase<GpuLowerLaunchesPass> {
   /// Per function, the last stack slot made in its entry block.
   llvm::DenseMap<Operation *, Operation *> lastEntryOp;
@@ -74,7 +82,9 @@ struct GpuLowerLaunchesPass : tcc::impl::GpuLowerLaunchesBase<GpuLowerLaunchesPa
     for (auto [k, attr] : llvm::enumerate(binaries.front().getObjects())) {
       auto object = cast<gpu::ObjectAttr>(attr);
       std::optional<std::string> arch = archOf(object);
-      bool ptx = object.getFormat() == gpu::CompilationTarget::Assembly;
+      // NVIDIA: PTX text or a cubin; AMD: a code object (tcc-amd-assemble), never assembly.
+      bool ptx = isa<NVVM::NVVMTargetAttr>(object.getTarget()) &&
+                 object.getFormat() == gpu::CompilationTarget::Assembly;
       if (!arch || (!ptx && object.getFormat() != gpu::CompilationTarget::Binary)) {
         binaries.front().emitError() << "internal error: a device object of an unknown target "
                                         "or format: "
@@ -93,7 +103,7 @@ struct GpuLowerLaunchesPass : tcc::impl::GpuLowerLaunchesBase<GpuLowerLaunchesPa
           ctx,
           {NamedAttribute(StringAttr::get(ctx, "arch"), StringAttr::get(ctx, *arch)),
            NamedAttribute(StringAttr::get(ctx, "format"),
-                          StringAttr::get(ctx, ptx ? "ptx" : "cubin")),
+                          StringAttr::get(ctx, formatName(object, ptx))),
            NamedAttribute(StringAttr::get(ctx, "symbol"), FlatSymbolRefAttr::get(ctx, symbol))}));
     }
     binaries.front().erase();

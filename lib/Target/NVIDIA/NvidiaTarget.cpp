@@ -2,7 +2,7 @@
 #include "NvidiaTarget.h"
 
 #include "../CPU/CpuTarget.h"
-#include "tcc/Target/GPU/Passes.h"
+#include "../GPU/GpuPipelines.h"
 #include "tcc/Target/NVIDIA/Passes.h"
 
 #include "mlir/Pass/PassManager.h"
@@ -62,26 +62,10 @@ std::string findPtxas() {
   return "";
 }
 
-// Kernels on buffers to PTX (and cubins) inside the host code's LLVM dialect module: launches
-// as calls of the kernels' host functions, copies as loops, loop nests as 1-D grids, one
-// gpu.module, NVVM per architecture, then the host code lowered as the CPU's is, with launches
-// through the import table. Math becomes LLVM intrinsics (PTX instructions), not libdevice's
-// __nv_* functions (tcc-nvidia-lower-kernels); a stray libdevice call is caught by
-// tcc-nvidia-assemble.
-constexpr const char *kDevicePipeline =
-    "tcc-gpu-call-kernels,tcc-collapse-dims,cse,tcc-expand-copies{{memcpy=false},"
-    "tcc-gpu-linalg-to-loops{{matrix-unit={3}},tcc-approximate-math,tcc-gpu-device-constants,"
-    "tcc-gpu-device-checks,tcc-gpu-form-grids{{block-size={0}},gpu-kernel-outlining,"
-    "tcc-gpu-merge-modules,{1}"
-    "gpu.module(expand-strided-metadata,lower-affine,convert-scf-to-cf,tcc-nvidia-lower-kernels,"
-    "canonicalize,cse,reconcile-unrealized-casts),"
-    "gpu-module-to-binary{{format=isa},tcc-nvidia-assemble{{ptxas={2}},";
-constexpr const char *kHostPipeline =
-    "tcc-lower-checks,tcc-lower-runtime-calls,canonicalize,expand-strided-metadata,lower-affine,"
-    "convert-scf-to-cf,finalize-memref-to-llvm,convert-arith-to-llvm,convert-index-to-llvm,"
-    "convert-func-to-llvm,gpu-to-llvm,tcc-gpu-lower-launches,convert-cf-to-llvm,"
-    "reconcile-unrealized-casts,canonicalize";
-
+// Kernels on buffers to PTX (and cubins) inside the host code's LLVM dialect module: the GPU
+// front (GpuPipelines.h), NVVM per architecture, then the host code. Math becomes LLVM
+// intrinsics (PTX instructions), not libdevice's __nv_* functions (tcc-nvidia-lower-kernels);
+// a stray libdevice call is caught by tcc-nvidia-assemble.
 std::string pipeline(llvm::ArrayRef<const Architecture *> architectures, llvm::StringRef ptxas,
                      llvm::StringRef matrixUnit = "") {
   std::string attach;
@@ -89,8 +73,11 @@ std::string pipeline(llvm::ArrayRef<const Architecture *> architectures, llvm::S
     attach += llvm::formatv("nvvm-attach-target{{module=tcc_kernels chip={0} features={1} O=3},",
                             a->chip, a->ptxFeature)
                   .str();
-  return llvm::formatv(kDevicePipeline, kBlockSize, attach, ptxas, matrixUnit).str() +
-         kHostPipeline;
+  return tcc::gpuFrontPipeline(kBlockSize, matrixUnit) + attach +
+         "gpu.module(expand-strided-metadata,lower-affine,convert-scf-to-cf,"
+         "tcc-nvidia-lower-kernels,canonicalize,cse,reconcile-unrealized-casts),"
+         "gpu-module-to-binary{format=isa},tcc-nvidia-assemble{ptxas=" +
+         ptxas.str() + "}," + tcc::gpuHostPipeline().str();
 }
 
 class NvidiaTarget final : public tcc::Target {
@@ -172,7 +159,6 @@ tcc::createNvidiaTarget(llvm::StringRef variant, llvm::StringRef cpu, std::strin
 }
 
 void tcc::registerNvidiaTarget() {
-  registerGpuTargetPasses();
   registerNvidiaMatrixUnits();
   registerNvidiaTargetPasses();
   PassPipelineRegistration<>(

@@ -170,12 +170,14 @@ typedef struct tcc_import_table {
  * format. Every image of a model defines every kernel of device_kernel_names. */
 typedef enum tcc_image_format {
   TCC_IMAGE_PTX = 1,   /* NVIDIA PTX text (NUL-terminated); the driver compiles it for the GPU */
-  TCC_IMAGE_CUBIN = 2  /* NVIDIA cubin (ELF) for exactly `arch` */
+  TCC_IMAGE_CUBIN = 2, /* NVIDIA cubin (ELF) for exactly `arch` */
+  TCC_IMAGE_HSACO = 3  /* AMD HSA code object (ELF, EM_AMDGPU) for exactly `arch` */
 } tcc_image_format;
 
 typedef struct tcc_device_image {
   /* e.g. "sm_90": a cubin runs on that architecture, PTX on it or later ("sm_90a" PTX on
-   * sm_90 alone, "sm_100f" PTX on 10.x GPUs from 10.0) */
+   * sm_90 alone, "sm_100f" PTX on 10.x GPUs from 10.0); "gfx942": a code object for that
+   * AMD chip alone */
   const char *arch;
   int32_t format;   /* tcc_image_format */
   int32_t reserved;
@@ -250,14 +252,15 @@ typedef struct tcc_model_descriptor {
   const uint8_t *symbol_computed;
   int32_t (*compute_symbols)(int64_t *symbol_values, void *const *inputs);
   /* Appended with device models. device_type is the DLPack device type the kernels run on
-   * (DLDeviceType: kDLCPU = 1, kDLCUDA = 2); a CPU model has 1 (0, and a descriptor that
-   * ends before device_type, mean the CPU too) and zero counts below. For a
+   * (DLDeviceType: kDLCPU = 1, kDLCUDA = 2, kDLROCM = 10); a CPU model has 1 (0, and a
+   * descriptor that ends before device_type, mean the CPU too) and zero counts below. For a
    * device model, run's inputs, outputs and workspace are device memory and its host code
    * launches kernels through imports->device_launch; it has no parameters, no computed
    * symbols, no string tensors and no data-dependent outputs. The runtime loads the image
    * that suits the device: a cubin of its architecture, else the PTX of the newest
-   * architecture not newer than the device's. device_constants (device_constants_size bytes,
-   * the weights) are uploaded once per session and reach run as imports->device_constants. */
+   * architecture not newer than the device's (NVIDIA); the code object of its chip (AMD).
+   * device_constants (device_constants_size bytes, the weights) are uploaded once per
+   * session and reach run as imports->device_constants. */
   int32_t device_type;
   int32_t num_device_images;
   const tcc_device_image *device_images;

@@ -1,0 +1,30 @@
+//===- GpuPipelines.h - the pass pipelines every GPU target shares -------------*- C++ -*-===//
+//
+// A GPU target's kernel pipeline is three parts: the shared front (kernels as 1-D grids in one
+// gpu.module), the target's own device passes (attach its chips, lower the gpu.module to its
+// LLVM dialect flavour, make binaries), and the shared host part (the host code lowered as
+// the CPU's, with launches through the import table).
+//
+//===------------------------------------------------------------------------------------===//
+#ifndef TCC_LIB_TARGET_GPU_GPUPIPELINES_H
+#define TCC_LIB_TARGET_GPU_GPUPIPELINES_H
+
+#include "llvm/ADT/StringRef.h"
+
+#include <cstdint>
+#include <string>
+
+namespace tcc {
+
+/// Launches as calls of the kernels' host functions, copies as loops, loop nests as 1-D
+/// grids of `blockSize` threads, one gpu.module named tcc_kernels; contractions on
+/// `matrixUnit` (tcc-gpu-linalg-to-loops's option; "" for none). Ends with a comma.
+std::string gpuFrontPipeline(int64_t blockSize, llvm::StringRef matrixUnit);
+
+/// The host code (checks, runtime calls, launches) to the LLVM dialect, after the device code
+/// has become a gpu.binary.
+llvm::StringRef gpuHostPipeline();
+
+} // namespace tcc
+
+#endif // TCC_LIB_TARGET_GPU_GPUPIPELINES_H
