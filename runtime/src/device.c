@@ -1,9 +1,9 @@
-//===- device.c - the backends this runtime has, and the names of DLPack device types ----===//
+//===- device.c - the backends this runtime has; names of device types and image formats -===//
 #include "device.h"
 #include "status_internal.h"
 
 /// Every backend compiled into the runtime; a GPU backend adds itself here.
-static const tcc_device *const backends[] = {&tcc_cpu_device, &tcc_cuda_device};
+static const tcc_device *const backends[] = {&tcc_cpu_device, &tcc_cuda_device, &tcc_hip_device};
 
 typedef struct device_type_names {
   int32_t type;
@@ -44,6 +44,31 @@ const char *tcc_device_type_name(DLDeviceType type) {
 const char *tcc_device_type_enumerator(DLDeviceType type) {
   const device_type_names *names = find_names(type);
   return names ? names->enumerator : "unknown";
+}
+
+/// The formats of device images (model_abi.h) and the device type whose models carry them.
+static const struct {
+  int32_t format;
+  const char *name;
+  int32_t device_type;
+} image_formats[] = {
+    {TCC_IMAGE_PTX, "PTX", kDLCUDA},
+    {TCC_IMAGE_CUBIN, "cubin", kDLCUDA},
+    {TCC_IMAGE_HSACO, "HSACO", kDLROCM},
+};
+
+const char *tcc_image_format_name(int32_t format) {
+  for (size_t i = 0; i < sizeof(image_formats) / sizeof(image_formats[0]); ++i)
+    if (image_formats[i].format == format)
+      return image_formats[i].name;
+  return "unknown";
+}
+
+int32_t tcc_image_format_device_type(int32_t format) {
+  for (size_t i = 0; i < sizeof(image_formats) / sizeof(image_formats[0]); ++i)
+    if (image_formats[i].format == format)
+      return image_formats[i].device_type;
+  return 0;
 }
 
 tcc_status tcc_device_for_type(DLDeviceType type, const tcc_device **out_device) {

@@ -1,10 +1,11 @@
 //===- device.h - the device interface: memory, copies and parallel loops of a backend ---===//
 //
-// A backend (runtime/src/cpu, runtime/src/cuda; HIP and Metal later) is one constant
+// A backend (runtime/src/cpu, runtime/src/cuda, runtime/src/hip; Metal later) is one constant
 // tcc_device: a table of functions over the memory and the work queues of one DLPack device
-// type. Sessions reach their workspace, parameters, parallel loops and kernels only through the
-// device of their model (tcc_model_device), so that a new backend is a new folder and a new
-// entry in device.c, not special cases in session.c.
+// type; the GPU backends share their functions (runtime/src/gpu), each with its vendor's
+// driver table. Sessions reach their workspace, parameters, parallel loops and kernels only
+// through the device of their model (tcc_model_device), so that a new backend is a new folder
+// and a new entry in device.c, not special cases in session.c.
 //
 // A CPU model is host code that runs its loops through `launch`. A device model (a GPU's) is
 // host code that queues compiled kernels: its device also has the kernel members (load_module,
@@ -59,12 +60,18 @@ typedef void (*tcc_loop_body)(void *arg, int64_t begin, int64_t end);
 
 typedef struct tcc_device tcc_device;
 
+/// A GPU vendor's driver table (runtime/src/gpu/gpu_device.h).
+struct tcc_gpu_driver;
+
 /// One backend. Every function takes the device it was read from as its first argument.
 struct tcc_device {
   /// The DLPack device type of the memory this backend allocates and of the tensors it takes.
   DLDeviceType type;
   /// Lowercase, for messages and logs: "cpu".
   const char *name;
+  /// The driver table of a GPU backend, which the functions below read (they are the same
+  /// functions for every GPU vendor); NULL for other backends.
+  const struct tcc_gpu_driver *gpu;
 
   /// Allocates `bytes` bytes aligned to `alignment` (a power of two) into *out_memory; 0 bytes
   /// still gives a distinct non-NULL block. The caller owns the memory and frees it with
@@ -198,6 +205,15 @@ extern const tcc_device tcc_cpu_device;
 /// unset: they do; read when a queue is created).
 extern const tcc_device tcc_cuda_device;
 
+/// The HIP backend (runtime/src/hip): AMD GPUs through the HIP module API, which it loads at
+/// run time (libamdhip64.so, else libamdhip64.so.6, else libamdhip64.so.5) on first use, for
+/// DLPack device type kDLROCM. The GPU is ordinal $TCC_HIP_DEVICE (default 0), read once per
+/// process; it loads the HSACO image whose arch is the GPU's chip ("gfx942"). Its queues
+/// record HIP graphs unless $TCC_HIP_GRAPHS is 0 (1 or unset: they do; read when a queue is
+/// created). A kernel has the dynamic shared memory (LDS) of a workgroup of the GPU, 64 KiB on
+/// most chips: launch_kernel refuses more with RESOURCE_EXHAUSTED.
+extern const tcc_device tcc_hip_device;
+
 /// Sets *out_device to the backend for DLPack device type `type` (static: never freed).
 /// Fails with UNIMPLEMENTED naming the type, e.g. "tcc_device_for_type: this runtime has no
 /// backend for device type 2 (CUDA, kDLCUDA)", and INVALID_ARGUMENT for a null out_device.
@@ -220,6 +236,14 @@ const char *tcc_device_type_name(DLDeviceType type);
 /// DLPack's enumerator for a device type ("kDLCPU", "kDLCUDA"); "unknown" as above. Static
 /// string; thread-safe.
 const char *tcc_device_type_enumerator(DLDeviceType type);
+
+/// A device image format's name for messages (tcc_image_format: "PTX", "cubin", "HSACO");
+/// "unknown" for other values. Static string; thread-safe.
+const char *tcc_image_format_name(int32_t format);
+
+/// The DLPack device type whose models carry images of `format` (PTX and cubin: kDLCUDA;
+/// HSACO: kDLROCM); 0 for an unknown format. Thread-safe.
+int32_t tcc_image_format_device_type(int32_t format);
 
 #ifdef __cplusplus
 }

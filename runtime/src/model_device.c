@@ -8,10 +8,12 @@
 // once per model and device, by its first session there (tcc_model_device_state_acquire).
 //
 //===------------------------------------------------------------------------------------===//
+#include "hip/hsaco.h"
 #include "model_internal.h"
 #include "status_internal.h"
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -46,23 +48,51 @@ const char *tcc_descriptor_device_check_message(const tcc_model_descriptor *d, i
 #define MAX_DEVICE_KERNELS 65536
 #define MAX_DEVICE_CHECKS 65536
 
-/// Checks one device image: architecture, format, data and size, and that its data is what the
-/// format says (PTX text ends within its size; a cubin starts with an ELF header whose tables
-/// lie within its size), so that the driver never reads past the image.
-static tcc_status validate_device_image(const char *where, int32_t i,
+/// Writes the formats of `type`'s images for a message: "1 (PTX) or 2 (cubin)".
+static void list_formats(int32_t type, char *buffer, size_t capacity) {
+  buffer[0] = '\0';
+  size_t used = 0;
+  int listed = 0;
+  // TCC_IMAGE_HSACO: the last format of model_abi.h.
+  for (int32_t format = 1; format <= TCC_IMAGE_HSACO && used < capacity; ++format)
+    if (tcc_image_format_device_type(format) == type) {
+      int written = snprintf(buffer + used, capacity - used, "%s%d (%s)", listed ? " or " : "",
+                             (int)format, tcc_image_format_name(format));
+      if (written < 0)
+        break;
+      used += (size_t)written;
+      ++listed;
+    }
+}
+
+/// Checks one device image of a model of device type `type`: architecture, format (one of the
+/// type's), data and size, and that its data is what the format says (PTX text ends within its
+/// size; a cubin or HSA code object starts with an ELF header whose tables lie within its
+/// size), so that the driver never reads past the image.
+static tcc_status validate_device_image(const char *where, int32_t type, int32_t i,
                                         const tcc_device_image *image) {
   if (!image->arch || !image->arch[0])
     return tcc_make_status(TCC_STATUS_INVALID_MODEL, "%s: device image %d has %s arch", where,
                            (int)i, image->arch ? "an empty" : "a null");
-  const char *format = image->format == TCC_IMAGE_PTX     ? "PTX"
-                       : image->format == TCC_IMAGE_CUBIN ? "cubin"
-                                                          : NULL;
-  if (!format)
+  int32_t format_type = tcc_image_format_device_type(image->format);
+  if (format_type != type) {
+    char expected[64];
+    list_formats(type, expected, sizeof(expected));
+    if (format_type == 0)
+      return tcc_make_status(TCC_STATUS_INVALID_MODEL,
+                             "%s: device image %d (%s) has the unknown format %d, expected %s",
+                             where, (int)i, image->arch, (int)image->format, expected);
     return tcc_make_status(TCC_STATUS_INVALID_MODEL,
-                           "%s: device image %d (%s) has the unknown format %d, expected %d "
-                           "(PTX) or %d (cubin)",
-                           where, (int)i, image->arch, (int)image->format, TCC_IMAGE_PTX,
-                           TCC_IMAGE_CUBIN);
+                           "%s: device image %d (%s) has the format %d (%s), which is for %s "
+                           "models (%s), but the model's device_type is %d (%s, %s): expected %s",
+                           where, (int)i, image->arch, (int)image->format,
+                           tcc_image_format_name(image->format),
+                           tcc_device_type_name((DLDeviceType)format_type),
+                           tcc_device_type_enumerator((DLDeviceType)format_type), (int)type,
+                           tcc_device_type_name((DLDeviceType)type),
+                           tcc_device_type_enumerator((DLDeviceType)type), expected);
+  }
+  const char *format = tcc_image_format_name(image->format);
   if (image->size <= 0 || !image->data)
     return tcc_make_status(TCC_STATUS_INVALID_MODEL,
                            "%s: device image %d (%s %s) has size %lld and %s data, expected a "
@@ -81,7 +111,8 @@ static tcc_status validate_device_image(const char *where, int32_t i,
                              where, (int)i, image->arch, (long long)image->size);
     return NULL;
   }
-  // A cubin is an ELF64 file: its section and program header tables must lie inside it.
+  // A cubin or a code object is an ELF64 file: its section and program header tables must lie
+  // inside it (a code object is checked further once the kernel names are: hip/hsaco.h).
   const unsigned char *bytes = image->data;
   int elf = size >= 64 && memcmp(bytes, "\177ELF", 4) == 0 && bytes[4] == 2 /* 64-bit */ &&
             bytes[5] == 1 /* little-endian, as the hosts */;
@@ -97,9 +128,9 @@ static tcc_status validate_device_image(const char *where, int32_t i,
   }
   if (!elf)
     return tcc_make_status(TCC_STATUS_INVALID_MODEL,
-                           "%s: device image %d (%s cubin, %lld bytes) is not a 64-bit ELF file "
+                           "%s: device image %d (%s %s, %lld bytes) is not a 64-bit ELF file "
                            "whose headers lie within its size",
-                           where, (int)i, image->arch, (long long)image->size);
+                           where, (int)i, image->arch, format, (long long)image->size);
   return NULL;
 }
 
@@ -146,7 +177,7 @@ tcc_status tcc_validate_device_fields(const char *where, const tcc_model_descrip
                            "%s: num_device_images is %d but device_images is null", where,
                            (int)d->num_device_images);
   for (int32_t i = 0; i < d->num_device_images; ++i) {
-    tcc_status status = validate_device_image(where, i, &d->device_images[i]);
+    tcc_status status = validate_device_image(where, type, i, &d->device_images[i]);
     if (status)
       return status;
   }
@@ -163,6 +194,14 @@ tcc_status tcc_validate_device_fields(const char *where, const tcc_model_descrip
     if (!d->device_kernel_names[k] || !d->device_kernel_names[k][0])
       return tcc_make_status(TCC_STATUS_INVALID_MODEL, "%s: device_kernel_names[%d] is %s", where,
                              (int)k, d->device_kernel_names[k] ? "empty" : "null");
+  // An AMD code object is read further, as a loader reads it, without a GPU: its chip and a
+  // kernel descriptor for every kernel (hip/hsaco.h).
+  for (int32_t i = 0; i < d->num_device_images; ++i)
+    if (d->device_images[i].format == TCC_IMAGE_HSACO) {
+      tcc_status status = tcc_hsaco_check_image(d, &d->device_images[i]);
+      if (status)
+        return tcc_annotate_status(status, "%s: device image %d", where, (int)i);
+    }
   if (d->size > DEVICE_FIELDS_END && d->size < CHECK_FIELDS_END)
     return tcc_make_status(TCC_STATUS_INVALID_MODEL,
                            "%s: the model's descriptor has %u bytes: it ends inside the device "

@@ -17,6 +17,7 @@ CHIPS = {0x030: "gfx908", 0x03F: "gfx90a", 0x04C: "gfx942", 0x04F: "gfx950", 0x0
 
 
 def code_objects(data):
+    """(chip, start, end) of each AMD code object inside `data`, in order."""
     at = data.find(b"\x7fELF", 1)
     while at != -1:
         header = data[at:at + 64]
@@ -27,7 +28,7 @@ def code_objects(data):
             shentsize, shnum = struct.unpack_from("<HH", header, 58)
             size = shoff + shentsize * shnum
             if machine == EM_AMDGPU and at + size <= len(data):
-                yield CHIPS.get(flags & 0xFF, "mach%#x" % (flags & 0xFF)), data[at:at + size]
+                yield CHIPS.get(flags & 0xFF, "mach%#x" % (flags & 0xFF)), at, at + size
                 at = data.find(b"\x7fELF", at + size)
                 continue
         at = data.find(b"\x7fELF", at + 1)
@@ -39,7 +40,8 @@ def main():
     with open(library, "rb") as f:
         data = f.read()
     found = 0
-    for chip, image in code_objects(data):
+    for chip, start, end in code_objects(data):
+        image = data[start:end]
         path = os.path.join(folder, chip + ".hsaco")
         with open(path, "wb") as f:
             f.write(image)

@@ -104,30 +104,6 @@ struct AddCudaTensors {
   }
 };
 
-/// Sets environment variable `name` to `value` (nullptr: unsets it) while it lives.
-struct ScopedVariable {
-  std::string name;
-  bool had;
-  std::string old;
-  ScopedVariable(const char *nameIn, const char *value) : name(nameIn) {
-    const char *current = std::getenv(nameIn);
-    had = current != nullptr;
-    old = had ? current : "";
-    if (value)
-      setenv(nameIn, value, 1);
-    else
-      unsetenv(nameIn);
-  }
-  ~ScopedVariable() {
-    if (had)
-      setenv(name.c_str(), old.c_str(), 1);
-    else
-      unsetenv(name.c_str());
-  }
-  ScopedVariable(const ScopedVariable &) = delete;
-  ScopedVariable &operator=(const ScopedVariable &) = delete;
-};
-
 /// The session's reason for running without graphs, "" while it uses them.
 std::string graphFallback(tcc_session *session) {
   const char *reason = tcc_session_graph_fallback(session);

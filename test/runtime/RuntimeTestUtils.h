@@ -127,6 +127,30 @@ template <typename T> struct HostTensor {
   DLTensor *get() { return &dl; }
 };
 
+/// Sets environment variable `name` to `value` (nullptr: unsets it) while it lives.
+struct ScopedVariable {
+  std::string name;
+  bool had;
+  std::string old;
+  ScopedVariable(const char *nameIn, const char *value) : name(nameIn) {
+    const char *current = std::getenv(nameIn);
+    had = current != nullptr;
+    old = had ? current : "";
+    if (value)
+      setenv(nameIn, value, 1);
+    else
+      unsetenv(nameIn);
+  }
+  ~ScopedVariable() {
+    if (had)
+      setenv(name.c_str(), old.c_str(), 1);
+    else
+      unsetenv(name.c_str());
+  }
+  ScopedVariable(const ScopedVariable &) = delete;
+  ScopedVariable &operator=(const ScopedVariable &) = delete;
+};
+
 /// Float32 [n, 4] tensors for the add fixture: a[i] = i, b[i] = 10 * i.
 struct AddTensors {
   HostTensor<float> a, b, y;
