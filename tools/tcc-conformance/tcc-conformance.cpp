@@ -13,8 +13,9 @@
 // alone on a line is a case that must pass: a listed case that fails is a regression (exit
 // status 1) and an unlisted pass is reported as new. `!NAME  REASON` excludes a case that tcc
 // does not pass and says why; `!NAME [SCOPE]  REASON` excludes it only in SCOPE: `reference`
-// (the evaluator), `compiled` (every target) or a target as --target names it (`nvidia`,
-// `cpu:aarch64-linux`: compiled for it), and the case must pass everywhere else. An excluded
+// (the evaluator), `compiled` (every target), `gpu` (every GPU target: nvidia, amd) or a target
+// as --target names it (`nvidia`, `cpu:aarch64-linux`: compiled for it), and the case must
+// pass everywhere else. An excluded
 // case that passes is reported (its exclusion is to be removed), and a case that neither
 // passes nor is excluded is an unlisted failure (exit status 1), so that the file lists every
 // case.
@@ -282,6 +283,8 @@ struct Configuration {
     if (mode != Mode::Compiled)
       return false;
     llvm::StringRef t = target.empty() || target == "host" ? "cpu" : llvm::StringRef(target);
+    if (scope == "gpu") // what the GPU targets share: their kernels and host code
+      return llvm::is_contained({"nvidia", "amd"}, t.split(':').first);
     return t == scope || t.starts_with((scope + ":").str());
   }
 };
@@ -315,8 +318,8 @@ constexpr llvm::StringLiteral kExpectedHeader =
     "# Expected results (tcc-conformance --expected; --update-expected rewrites it), for every\n"
     "# mode and target. NAME: a case that passes; if it fails, that is a regression.\n"
     "# `!NAME  REASON`: a case tcc does not pass, and why. `!NAME [SCOPE]  REASON`: it fails\n"
-    "# only in SCOPE (reference, compiled, or a target: nvidia, cpu:aarch64-linux, ...) and\n"
-    "# passes elsewhere. An excluded case that passes is reported (remove its exclusion); a\n"
+    "# only in SCOPE (reference, compiled, gpu, or a target: nvidia, cpu:aarch64-linux, ...)\n"
+    "# and passes elsewhere. An excluded case that passes is reported (remove its exclusion); a\n"
     "# case neither passing nor excluded fails the run as an unlisted failure. Only move toward\n"
     "# passing.\n";
 
