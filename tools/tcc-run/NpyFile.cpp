@@ -342,6 +342,10 @@ std::string readNpy(const std::string &path, NpyArray &out) {
   std::string bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
   if (file.bad())
     return "cannot read it";
+  return parseNpy(bytes, out);
+}
+
+std::string parseNpy(const std::string &bytes, NpyArray &out) {
   if (bytes.size() < 10 || bytes.compare(0, 6, "\x93NUMPY") != 0)
     return "not a .npy file (no \\x93NUMPY magic)";
   unsigned major = static_cast<unsigned char>(bytes[6]);

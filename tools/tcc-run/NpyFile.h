@@ -55,6 +55,9 @@ struct NpyArray {
 /// out-of-bounds reads.
 std::string readNpy(const std::string &path, NpyArray &out);
 
+/// readNpy on the bytes of a file already read (what the fuzz target feeds it).
+std::string parseNpy(const std::string &bytes, NpyArray &out);
+
 /// Writes a tensor of tcc dtype `dtype` as a .npy file (format 1.0, or 2.0 for huge headers).
 /// bfloat16, which NumPy lacks, is written as its raw bits ('<u2'). A string tensor (`data`
 /// an array of bytes / 16 tcc_string) is written as '<U{n}', n the most code points of an

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Fuzzes one target of test/fuzz with libFuzzer for SECONDS, with ASan and UBSan on everything
+# it runs (the runtime included): a runtime-only build in build-fuzz/ (clang-22, apt
+# libclang-rt-22-dev). Not a CI test: CI replays the kept inputs (ctest fuzz-replay-*).
+#   scripts/fuzz.sh npy|hsaco|descriptor SECONDS
+# The corpus grows in build-fuzz/corpus-TARGET (seeded from test/fuzz/corpus/TARGET); a crash
+# is written to build-fuzz/crashes-TARGET/ and ends the run (exit status 1). Once fixed, copy
+# the input into test/fuzz/corpus/TARGET/ so that ctest replays it from then on.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+target=${1:?usage: scripts/fuzz.sh npy|hsaco|descriptor SECONDS}
+seconds=${2:-60}
+dir=build-fuzz
+flags="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fsanitize=fuzzer-no-link -g"
+if [ ! -f "$dir/build.ninja" ]; then
+  cmake -G Ninja -S . -B "$dir" -DTCC_RUNTIME_ONLY=ON -DTCC_FUZZ=ON \
+    -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
+    -DCMAKE_C_FLAGS="$flags" -DCMAKE_CXX_FLAGS="$flags" >/dev/null
+fi
+cmake --build "$dir" --target "tcc-fuzz-$target" -j "${TCC_JOBS:-2}"
+mkdir -p "$dir/corpus-$target" "$dir/crashes-$target"
+"$dir/bin/tcc-fuzz-$target" "$dir/corpus-$target" "test/fuzz/corpus/$target" \
+  -max_total_time="$seconds" -artifact_prefix="$dir/crashes-$target/" -print_final_stats=1 \
+  -max_len=1048576 -rss_limit_mb=4096
