@@ -1,4 +1,5 @@
 //===- LowerKernels.cpp - kernels to the LLVM and ROCDL dialects, math without ocml -------===//
+#include "../GPU/KernelPreparation.h"
 #include "tcc/Target/AMD/Passes.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
@@ -74,33 +75,12 @@ struct AmdLowerKernelsPass : tcc::impl::AmdLowerKernelsBase<AmdLowerKernelsPass>
       return signalPassFailure();
     }
 
-    // A multiply feeding an add may become one v_fma_f32 / v_fmac_f32 (as hipcc does by
-    // default, -ffp-contract=fast-honor-pragmas): one rounding instead of two.
-    module.walk([&](arith::ArithFastMathInterface op) {
-      arith::FastMathFlags flags = op.getFastMathFlagsAttr() ? op.getFastMathFlagsAttr().getValue()
-                                                             : arith::FastMathFlags::none;
-      op->setAttr(op.getFastMathAttrName(),
-                  arith::FastMathFlagsAttr::get(ctx, flags | arith::FastMathFlags::contract));
-    });
-    // Workgroup (LDS) buffers aligned to 16 bytes, so that runs of 4 words load as one
-    // ds_read_b128 (tcc-gpu-linalg-to-loops's block tiles read them so).
-    module.walk([&](gpu::GPUFuncOp f) {
-      for (unsigned i = 0; i < f.getNumWorkgroupAttributions(); ++i)
-        f.setWorkgroupAttributionAttr(i, LLVM::LLVMDialect::getAlignAttrName(),
-                                      IntegerAttr::get(IntegerType::get(ctx, 64), 16));
-    });
-    // Warp reductions (tcc-gpu-linalg-to-loops) plan 32 lanes: butterfly shuffles over 32
-    // lanes, also within a wave64 (the shuffles' width keeps each half to itself), and over
-    // clusters of neighbouring lanes (SplitLanes.cpp).
-    {
-      RewritePatternSet shuffles(ctx);
-      populateGpuLowerSubgroupReduceToShufflePatterns(shuffles, /*subgroupSize=*/32,
-                                                      /*shuffleBitwidth=*/32);
-      populateGpuLowerClusteredSubgroupReduceToShufflePatterns(shuffles, /*subgroupSize=*/32,
-                                                               /*shuffleBitwidth=*/32);
-      if (failed(applyPatternsGreedily(module, std::move(shuffles))))
-        return signalPassFailure();
-    }
+    // Contraction into v_fma_f32 / v_fmac_f32 (hipcc's -ffp-contract=fast-honor-pragmas),
+    // 16-byte aligned LDS buffers (ds_read_b128), warp reductions of 32 lanes as shuffles
+    // within 32 lanes: right on wave32 (RDNA) and on each half of a wave64 (CDNA), the
+    // shuffles' width keeping each half to itself.
+    if (failed(tcc::gpu::prepareKernels(module)))
+      return signalPassFailure();
     LowerToLLVMOptions options(ctx);
     options.dataLayout = llvm::DataLayout(*layout);
     LLVMTypeConverter converter(ctx, options);

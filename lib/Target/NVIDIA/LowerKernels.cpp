@@ -1,4 +1,5 @@
 //===- LowerKernels.cpp - kernels to the LLVM and NVVM dialects, math without libdevice ---===//
+#include "../GPU/KernelPreparation.h"
 #include "tcc/Target/NVIDIA/Passes.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
@@ -31,33 +32,11 @@ struct NvidiaLowerKernelsPass : tcc::impl::NvidiaLowerKernelsBase<NvidiaLowerKer
   void runOnOperation() override {
     gpu::GPUModuleOp module = getOperation();
     MLIRContext *ctx = &getContext();
-    // A multiply feeding an add may become one fma.rn.f32 (what nvcc does by default,
-    // -fmad=true): one rounding instead of two, and half the instructions of a dot product.
-    // Without `contract` the NVPTX backend writes mul.rn and add.rn, which ptxas must not fuse.
-    module.walk([&](arith::ArithFastMathInterface op) {
-      arith::FastMathFlags flags = op.getFastMathFlagsAttr() ? op.getFastMathFlagsAttr().getValue()
-                                                             : arith::FastMathFlags::none;
-      op->setAttr(op.getFastMathAttrName(),
-                  arith::FastMathFlagsAttr::get(ctx, flags | arith::FastMathFlags::contract));
-    });
-    // Workgroup buffers aligned to 16 bytes, so that runs of 4 words load as one
-    // ld.shared.v4 (tcc-gpu-linalg-to-loops's block tiles read them so).
-    module.walk([&](gpu::GPUFuncOp f) {
-      for (unsigned i = 0; i < f.getNumWorkgroupAttributions(); ++i)
-        f.setWorkgroupAttributionAttr(i, LLVM::LLVMDialect::getAlignAttrName(),
-                                      IntegerAttr::get(IntegerType::get(ctx, 64), 16));
-    });
-    // Warp reductions (tcc-gpu-linalg-to-loops) as butterfly shuffles over NVIDIA's 32 lanes.
-    {
-      RewritePatternSet shuffles(ctx);
-      populateGpuLowerSubgroupReduceToShufflePatterns(shuffles, /*subgroupSize=*/32,
-                                                      /*shuffleBitwidth=*/32);
-      // ... and over clusters of neighbouring lanes (SplitLanes.cpp).
-      populateGpuLowerClusteredSubgroupReduceToShufflePatterns(shuffles, /*subgroupSize=*/32,
-                                                               /*shuffleBitwidth=*/32);
-      if (failed(applyPatternsGreedily(module, std::move(shuffles))))
-        return signalPassFailure();
-    }
+    // Contraction into fma.rn.f32 (nvcc's -fmad=true; without `contract` the NVPTX backend
+    // writes mul.rn and add.rn, which ptxas must not fuse), 16-byte aligned workgroup buffers
+    // (ld.shared.v4), warp reductions as shuffles over NVIDIA's 32 lanes.
+    if (failed(tcc::gpu::prepareKernels(module)))
+      return signalPassFailure();
     LowerToLLVMOptions options(ctx, DataLayout(cast<DataLayoutOpInterface>(module.getOperation())));
     LLVMTypeConverter converter(ctx, options);
     configureGpuToNVVMTypeConverter(converter);

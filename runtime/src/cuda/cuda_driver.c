@@ -8,11 +8,11 @@
 //
 //===------------------------------------------------------------------------------------===//
 #include "cuda_driver.h"
+#include "gpu/gpu_setup.h"
 #include "status_internal.h"
 
 #include <dlfcn.h>
 #include <pthread.h>
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -75,8 +75,8 @@ static pthread_once_t ordinal_once = PTHREAD_ONCE_INIT;
 static int32_t ordinal;         // the GPU's ordinal (0 when the variable is bad)
 static char ordinal_error[160]; // why $TCC_CUDA_DEVICE is unusable; "" when fine
 static pthread_once_t driver_once = PTHREAD_ONCE_INIT;
-static tcc_status_code driver_code = TCC_STATUS_INTERNAL;    // OK once the driver and GPU are ready
-static char driver_error[640] = "the driver was not set up"; // else why, without "cuda device: f:"
+// OK once the driver and the GPU are ready; else why, without "<device> device: <function>:".
+static tcc_gpu_setup setup = {TCC_STATUS_INTERNAL, "the driver was not set up"};
 static CUcontext context;          // the GPU's primary context (retained for good)
 static int arch;                   // its compute capability as major * 10 + minor: 90
 static const char *graphs_missing; // the first graph function the driver lacks, or NULL
@@ -147,38 +147,19 @@ tcc_status tcc_cuda_failure(const tcc_device *device, const char *function, cons
 }
 
 static void read_ordinal(void) {
-  const char *value = getenv(DEVICE_VARIABLE);
-  if (!value || !*value)
-    return;
-  char *end = NULL;
-  long parsed = strtol(value, &end, 10); // LONG_MAX when out of range
-  if (value[0] < '0' || value[0] > '9' || *end != '\0' || parsed > INT32_MAX)
-    snprintf(ordinal_error, sizeof(ordinal_error),
-             DEVICE_VARIABLE " is '%.40s', expected a device ordinal (0, 1, ...)", value);
-  else
-    ordinal = (int32_t)parsed;
-}
-
-/// Records why the driver cannot be used (printf-style), once.
-__attribute__((format(printf, 2, 3))) static void fail_driver(tcc_status_code code,
-                                                              const char *format, ...) {
-  va_list args;
-  va_start(args, format);
-  vsnprintf(driver_error, sizeof(driver_error), format, args);
-  va_end(args);
-  driver_code = code;
+  tcc_gpu_read_ordinal(DEVICE_VARIABLE, &ordinal, ordinal_error, sizeof(ordinal_error));
 }
 
 /// Records a failed driver call during set-up.
 static void fail_driver_call(const char *call, CUresult result) {
   char description[256];
   tcc_cuda_describe(result, description, sizeof(description));
-  fail_driver(tcc_cuda_code_of(result), "%s failed: %s", call, description);
+  tcc_gpu_setup_fail(&setup, tcc_cuda_code_of(result), "%s failed: %s", call, description);
 }
 
 static void load_driver(void) {
   if (sizeof(void *) != sizeof(CUdeviceptr)) {
-    fail_driver(TCC_STATUS_UNIMPLEMENTED, "CUDA needs a 64-bit process");
+    tcc_gpu_setup_fail(&setup, TCC_STATUS_UNIMPLEMENTED, "CUDA needs a 64-bit process");
     return;
   }
   dlerror();
@@ -186,8 +167,9 @@ static void load_driver(void) {
   void *library = dlopen(DRIVER_LIBRARY, RTLD_NOW | RTLD_LOCAL);
   if (!library) {
     const char *error = dlerror();
-    fail_driver(TCC_STATUS_INCOMPATIBLE, "cannot load " DRIVER_LIBRARY " (the NVIDIA driver): %s",
-                error ? error : "unknown dlopen error");
+    tcc_gpu_setup_fail(&setup, TCC_STATUS_INCOMPATIBLE,
+                       "cannot load " DRIVER_LIBRARY " (the NVIDIA driver): %s",
+                       error ? error : "unknown dlopen error");
     return;
   }
   for (size_t i = 0; i < sizeof(driver_functions) / sizeof(driver_functions[0]); ++i) {
@@ -200,9 +182,9 @@ static void load_driver(void) {
     if (!address) {
       memset(&tcc_cuda_driver, 0, sizeof(tcc_cuda_driver));
       dlclose(library);
-      fail_driver(TCC_STATUS_INCOMPATIBLE,
-                  DRIVER_LIBRARY " has no %s: the NVIDIA driver is too old for this runtime",
-                  driver_functions[i].name);
+      tcc_gpu_setup_fail(&setup, TCC_STATUS_INCOMPATIBLE,
+                         DRIVER_LIBRARY " has no %s: the NVIDIA driver is too old for this runtime",
+                         driver_functions[i].name);
       return;
     }
     // POSIX guarantees that a function's address round-trips through void *.
@@ -224,7 +206,7 @@ static void load_driver(void) {
   // A bad ordinal matters only where there is a driver: without one, that is what to fix.
   pthread_once(&ordinal_once, read_ordinal);
   if (ordinal_error[0]) {
-    fail_driver(TCC_STATUS_INVALID_ARGUMENT, "%s", ordinal_error);
+    tcc_gpu_setup_fail(&setup, TCC_STATUS_INVALID_ARGUMENT, "%s", ordinal_error);
     return;
   }
   int count = 0;
@@ -234,13 +216,14 @@ static void load_driver(void) {
     return;
   }
   if (count <= 0) {
-    fail_driver(TCC_STATUS_INCOMPATIBLE, "no CUDA device (cuDeviceGetCount: %d)", count);
+    tcc_gpu_setup_fail(&setup, TCC_STATUS_INCOMPATIBLE, "no CUDA device (cuDeviceGetCount: %d)",
+                       count);
     return;
   }
   if (ordinal >= count) {
-    fail_driver(TCC_STATUS_INVALID_ARGUMENT,
-                DEVICE_VARIABLE " is %d, but the driver sees %d CUDA device%s (0 to %d)",
-                (int)ordinal, count, count == 1 ? "" : "s", count - 1);
+    tcc_gpu_setup_fail(&setup, TCC_STATUS_INVALID_ARGUMENT,
+                       DEVICE_VARIABLE " is %d, but the driver sees %d CUDA device%s (0 to %d)",
+                       (int)ordinal, count, count == 1 ? "" : "s", count - 1);
     return;
   }
   CUdevice device = 0;
@@ -265,13 +248,13 @@ static void load_driver(void) {
     return;
   }
   arch = major * 10 + minor;
-  driver_code = TCC_STATUS_OK;
+  setup.code = TCC_STATUS_OK;
 }
 
 tcc_status tcc_cuda_enter(const tcc_device *device, const char *function) {
   pthread_once(&driver_once, load_driver);
-  if (driver_code != TCC_STATUS_OK)
-    return tcc_make_status(driver_code, "%s device: %s: %s", device->name, function, driver_error);
+  if (setup.code != TCC_STATUS_OK)
+    return tcc_make_status(setup.code, "%s device: %s: %s", device->name, function, setup.error);
   CUresult result = tcc_cuda_driver.cuCtxSetCurrent(context);
   return result == CUDA_SUCCESS ? NULL
                                 : tcc_cuda_failure(device, function, "cuCtxSetCurrent", result);
@@ -279,7 +262,7 @@ tcc_status tcc_cuda_enter(const tcc_device *device, const char *function) {
 
 int tcc_cuda_ready(void) {
   pthread_once(&driver_once, load_driver);
-  return driver_code == TCC_STATUS_OK && tcc_cuda_driver.cuCtxSetCurrent(context) == CUDA_SUCCESS;
+  return setup.code == TCC_STATUS_OK && tcc_cuda_driver.cuCtxSetCurrent(context) == CUDA_SUCCESS;
 }
 
 int32_t tcc_cuda_ordinal(void) {

@@ -9,11 +9,11 @@
 //
 //===------------------------------------------------------------------------------------===//
 #include "hip_driver.h"
+#include "gpu/gpu_setup.h"
 #include "status_internal.h"
 
 #include <dlfcn.h>
 #include <pthread.h>
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -181,11 +181,11 @@ static pthread_once_t ordinal_once = PTHREAD_ONCE_INIT;
 static int32_t ordinal;         // the GPU's ordinal (0 when the variable is bad)
 static char ordinal_error[160]; // why $TCC_HIP_DEVICE is unusable; "" when fine
 static pthread_once_t driver_once = PTHREAD_ONCE_INIT;
-static tcc_status_code driver_code = TCC_STATUS_INTERNAL; // OK once HIP and the GPU are ready
-static char driver_error[640] = "HIP was not set up";     // else why, without "hip device: f:"
-static const char *library_name;                          // the name that loaded
-static char chip[64];                                     // "gfx942"
-static int32_t shared_bytes = DEFAULT_SHARED_BYTES;       // the LDS of a workgroup
+// OK once the driver and the GPU are ready; else why, without "<device> device: <function>:".
+static tcc_gpu_setup setup = {TCC_STATUS_INTERNAL, "HIP was not set up"};
+static const char *library_name;                    // the name that loaded
+static char chip[64];                               // "gfx942"
+static int32_t shared_bytes = DEFAULT_SHARED_BYTES; // the LDS of a workgroup
 static const char *graphs_missing; // the first graph function the library lacks, or NULL
 
 /// Names for the errors that matter most, for when the library is not loaded.
@@ -234,33 +234,14 @@ tcc_status_code tcc_hip_code_of(hipError_t result) {
 }
 
 static void read_ordinal(void) {
-  const char *value = getenv(DEVICE_VARIABLE);
-  if (!value || !*value)
-    return;
-  char *end = NULL;
-  long parsed = strtol(value, &end, 10); // LONG_MAX when out of range
-  if (value[0] < '0' || value[0] > '9' || *end != '\0' || parsed > INT32_MAX)
-    snprintf(ordinal_error, sizeof(ordinal_error),
-             DEVICE_VARIABLE " is '%.40s', expected a device ordinal (0, 1, ...)", value);
-  else
-    ordinal = (int32_t)parsed;
-}
-
-/// Records why HIP cannot be used (printf-style), once.
-__attribute__((format(printf, 2, 3))) static void fail_driver(tcc_status_code code,
-                                                              const char *format, ...) {
-  va_list args;
-  va_start(args, format);
-  vsnprintf(driver_error, sizeof(driver_error), format, args);
-  va_end(args);
-  driver_code = code;
+  tcc_gpu_read_ordinal(DEVICE_VARIABLE, &ordinal, ordinal_error, sizeof(ordinal_error));
 }
 
 /// Records a failed HIP call during set-up.
 static void fail_driver_call(const char *call, hipError_t result) {
   char description[256];
   tcc_hip_describe(result, description, sizeof(description));
-  fail_driver(tcc_hip_code_of(result), "%s failed: %s", call, description);
+  tcc_gpu_setup_fail(&setup, tcc_hip_code_of(result), "%s failed: %s", call, description);
 }
 
 /// Opens the first of library_names that loads; NULL with *error set when none does.
@@ -288,10 +269,11 @@ static int resolve_functions(void *library) {
       graphs_missing = driver_functions[i].name;
     if (!address && driver_functions[i].kind == REQUIRED) {
       memset(&tcc_hip_driver, 0, sizeof(tcc_hip_driver));
-      fail_driver(TCC_STATUS_INCOMPATIBLE,
-                  "%s has no %s: the ROCm HIP runtime is too old for this runtime (ROCm 5 or "
-                  "later is needed)",
-                  library_name, driver_functions[i].name);
+      tcc_gpu_setup_fail(
+          &setup, TCC_STATUS_INCOMPATIBLE,
+          "%s has no %s: the ROCm HIP runtime is too old for this runtime (ROCm 5 or "
+          "later is needed)",
+          library_name, driver_functions[i].name);
       return 0;
     }
     // POSIX guarantees that a function's address round-trips through void *.
@@ -299,9 +281,9 @@ static int resolve_functions(void *library) {
   }
   if (!tcc_hip_driver.hipGetDevicePropertiesR0600 && !tcc_hip_driver.hipGetDeviceProperties) {
     memset(&tcc_hip_driver, 0, sizeof(tcc_hip_driver));
-    fail_driver(TCC_STATUS_INCOMPATIBLE,
-                "%s has neither hipGetDevicePropertiesR0600 nor hipGetDeviceProperties",
-                library_name);
+    tcc_gpu_setup_fail(&setup, TCC_STATUS_INCOMPATIBLE,
+                       "%s has neither hipGetDevicePropertiesR0600 nor hipGetDeviceProperties",
+                       library_name);
     return 0;
   }
   if (graphs_missing) { // all of the graph functions or none
@@ -343,9 +325,9 @@ static int read_properties(void) {
   arch_name[sizeof(arch_name) - 1] = '\0';
   size_t length = strcspn(arch_name, ":"); // "gfx90a:sramecc+:xnack-": the chip, its features
   if (strncmp(arch_name, "gfx", 3) != 0 || length < 4 || length >= sizeof(chip)) {
-    fail_driver(TCC_STATUS_INCOMPATIBLE,
-                "%s gives the GPU's gcnArchName as '%.40s', expected a chip such as gfx942", call,
-                arch_name);
+    tcc_gpu_setup_fail(&setup, TCC_STATUS_INCOMPATIBLE,
+                       "%s gives the GPU's gcnArchName as '%.40s', expected a chip such as gfx942",
+                       call, arch_name);
     return 0;
   }
   memcpy(chip, arch_name, length);
@@ -359,14 +341,15 @@ static int read_properties(void) {
 
 static void load_driver(void) {
   if (sizeof(void *) != 8) {
-    fail_driver(TCC_STATUS_UNIMPLEMENTED, "HIP needs a 64-bit process");
+    tcc_gpu_setup_fail(&setup, TCC_STATUS_UNIMPLEMENTED, "HIP needs a 64-bit process");
     return;
   }
   char error[400];
   void *library = open_library(error, sizeof(error));
   if (!library) {
-    fail_driver(TCC_STATUS_INCOMPATIBLE, "cannot load %s, %s, %s or %s (the ROCm HIP runtime): %s",
-                library_names[0], library_names[1], library_names[2], library_names[3], error);
+    tcc_gpu_setup_fail(&setup, TCC_STATUS_INCOMPATIBLE,
+                       "cannot load %s, %s, %s or %s (the ROCm HIP runtime): %s", library_names[0],
+                       library_names[1], library_names[2], library_names[3], error);
     return;
   }
   // Never closed, also when unusable: HIP's LLVM (libamd_comgr) cannot be unloaded and loaded
@@ -381,7 +364,7 @@ static void load_driver(void) {
   // A bad ordinal matters only where there is HIP: without it, that is what to fix.
   pthread_once(&ordinal_once, read_ordinal);
   if (ordinal_error[0]) {
-    fail_driver(TCC_STATUS_INVALID_ARGUMENT, "%s", ordinal_error);
+    tcc_gpu_setup_fail(&setup, TCC_STATUS_INVALID_ARGUMENT, "%s", ordinal_error);
     return;
   }
   int count = 0;
@@ -391,24 +374,25 @@ static void load_driver(void) {
     return;
   }
   if (count <= 0) {
-    fail_driver(TCC_STATUS_INCOMPATIBLE, "no HIP device (hipGetDeviceCount: %d)", count);
+    tcc_gpu_setup_fail(&setup, TCC_STATUS_INCOMPATIBLE, "no HIP device (hipGetDeviceCount: %d)",
+                       count);
     return;
   }
   if (ordinal >= count) {
-    fail_driver(TCC_STATUS_INVALID_ARGUMENT,
-                DEVICE_VARIABLE " is %d, but HIP sees %d device%s (0 to %d)", (int)ordinal, count,
-                count == 1 ? "" : "s", count - 1);
+    tcc_gpu_setup_fail(&setup, TCC_STATUS_INVALID_ARGUMENT,
+                       DEVICE_VARIABLE " is %d, but HIP sees %d device%s (0 to %d)", (int)ordinal,
+                       count, count == 1 ? "" : "s", count - 1);
     return;
   }
   if (!read_properties())
     return;
-  driver_code = TCC_STATUS_OK;
+  setup.code = TCC_STATUS_OK;
 }
 
 tcc_status tcc_hip_enter(const tcc_device *device, const char *function) {
   pthread_once(&driver_once, load_driver);
-  if (driver_code != TCC_STATUS_OK)
-    return tcc_make_status(driver_code, "%s device: %s: %s", device->name, function, driver_error);
+  if (setup.code != TCC_STATUS_OK)
+    return tcc_make_status(setup.code, "%s device: %s: %s", device->name, function, setup.error);
   // HIP's current device is per thread.
   hipError_t result = tcc_hip_driver.hipSetDevice(ordinal);
   if (result == hipSuccess)
@@ -421,7 +405,7 @@ tcc_status tcc_hip_enter(const tcc_device *device, const char *function) {
 
 int tcc_hip_ready(void) {
   pthread_once(&driver_once, load_driver);
-  return driver_code == TCC_STATUS_OK && tcc_hip_driver.hipSetDevice(ordinal) == hipSuccess;
+  return setup.code == TCC_STATUS_OK && tcc_hip_driver.hipSetDevice(ordinal) == hipSuccess;
 }
 
 int32_t tcc_hip_ordinal(void) {
