@@ -3,6 +3,7 @@
 //   tcc-run MODEL.so [--input FILE.npy]... [--output-dir DIR] [--compare REF.npy]...
 //                    [--rtol R] [--atol A] [--benchmark N] [--warmup W] [--threads T]
 //                    [--whole-batch] [--device cpu|cuda[:N]|rocm[:N]] [--info]
+//                    [--sessions N [--session-runs R]]
 //
 // Inputs are given in the model's input order. --output-dir writes DIR/output_<k>.npy;
 // --compare checks output k against the k-th reference (|a - b| <= atol + rtol |b|, NaN equal
@@ -33,11 +34,13 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstring>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace {
@@ -53,6 +56,8 @@ struct Options {
   double rtol = 1e-4;
   double atol = 1e-5;
   int benchmarkRuns = 0;
+  int sessions = 0;       // --sessions: threads with sessions of their own
+  int sessionRuns = 100;  // --session-runs: runs of each
   int warmupRuns = 5;
   int threads = 0;
   bool wholeBatch = false;
@@ -322,6 +327,96 @@ void printOutputs(tcc_model *model, const std::vector<Tensor> &outputs) {
   }
 }
 
+/// Whether output `b` holds the same elements as `a` (the compact prefix of `a.count`
+/// elements; strings by their bytes, which belong to each session).
+bool sameElements(const Tensor &a, const Tensor &b) {
+  if (a.count != b.count || a.dtype != b.dtype)
+    return false;
+  if (a.dtype != TCC_DTYPE_STRING)
+    return std::memcmp(a.data.data(), b.data.data(),
+                       static_cast<size_t>(a.count) * tcc_dtype_size(a.dtype)) == 0;
+  auto *x = static_cast<const tcc_string *>(a.data.data());
+  auto *y = static_cast<const tcc_string *>(b.data.data());
+  for (int64_t i = 0; i < a.count; ++i)
+    if (x[i].size != y[i].size ||
+        (x[i].size > 0 && std::memcmp(x[i].data, y[i].data, static_cast<size_t>(x[i].size)) != 0))
+      return false;
+  return true;
+}
+
+/// --sessions N: N threads run the model --session-runs times each, every thread on a session
+/// of its own (one thread each) with outputs of its own, all at once on the one model; every
+/// run's outputs must be bit-identical to `reference` (the first run's). Prints one line, or
+/// fails naming the first session, run and output that differed.
+void checkSessions(tcc_model *model, const Options &options,
+                   const std::vector<const DLTensor *> &inputs,
+                   const std::vector<Tensor> &reference) {
+  struct Worker {
+    std::unique_ptr<tcc_session, SessionDeleter> session;
+    std::vector<Tensor> outputs;
+    std::vector<const DLTensor *> pointers;
+    std::string error;
+  };
+  std::vector<Worker> workers(static_cast<size_t>(options.sessions));
+  for (Worker &worker : workers) {
+    tcc_session_options sessionOptions = TCC_SESSION_OPTIONS_INIT;
+    sessionOptions.num_threads = 1;
+    tcc_session *raw = nullptr;
+    check(tcc_session_create(model, &sessionOptions, &raw));
+    worker.session.reset(raw);
+    worker.outputs = allocateOutputs(model, inputs);
+    for (Tensor &tensor : worker.outputs)
+      worker.pointers.push_back(&tensor.dl);
+  }
+  auto work = [&](Worker &worker, size_t k) {
+    for (int run = 0; run < options.sessionRuns; ++run) {
+      std::string where = "session " + std::to_string(k) + ", run " + std::to_string(run);
+      tcc_status status = tcc_session_run(worker.session.get(), inputs.data(), inputs.size(),
+                                          worker.pointers.data(), worker.pointers.size());
+      if (status) {
+        worker.error = where + ": " + tcc_status_message(status);
+        tcc_status_free(status);
+        return;
+      }
+      for (size_t o = 0; o < reference.size(); ++o) {
+        Tensor &tensor = worker.outputs[o];
+        std::vector<int64_t> actual(tensor.shape.size());
+        status = tcc_session_output_shape(worker.session.get(), static_cast<int32_t>(o),
+                                          actual.data());
+        if (status) {
+          worker.error = where + ": " + tcc_status_message(status);
+          tcc_status_free(status);
+          return;
+        }
+        int64_t count = 1;
+        for (int64_t extent : actual)
+          count *= extent;
+        if (actual != reference[o].shape) {
+          worker.error = where + ": output " + std::to_string(o) + " has another shape";
+          return;
+        }
+        tensor.count = count;
+        if (!sameElements(reference[o], tensor)) {
+          worker.error = where + ": output " + std::to_string(o) +
+                         " differs from the first run's";
+          return;
+        }
+      }
+    }
+  };
+  std::vector<std::thread> threads;
+  for (size_t k = 0; k < workers.size(); ++k)
+    threads.emplace_back(work, std::ref(workers[k]), k);
+  for (std::thread &thread : threads)
+    thread.join();
+  for (const Worker &worker : workers)
+    if (!worker.error.empty())
+      fail(kExitError, "--sessions: " + worker.error);
+  std::printf("sessions: %d threads x %d runs, each thread on a session of its own: every "
+              "output bit-identical to the first run's\n",
+              options.sessions, options.sessionRuns);
+}
+
 /// A DLPack device type for messages: "CUDA (kDLCUDA)".
 std::string deviceTypeName(int32_t type) {
   switch (type) {
@@ -482,6 +577,8 @@ int runTool(const Options &options) {
       outputs[o].point();
     }
   }
+  if (options.sessions > 0)
+    checkSessions(model.get(), options, inputPointers, outputs);
   if (!options.outputDir.empty())
     writeOutputs(model.get(), outputs, options.outputDir);
   bool pass = compareOutputs(model.get(), outputs, options);
@@ -530,6 +627,12 @@ int main(int argc, char **argv) {
       ->check(CLI::Range(0, 1000000000));
   app.add_option("--threads", options.threads, "threads per run; 0 = one per core (default)")
       ->check(CLI::Range(0, 1024));
+  app.add_option("--sessions", options.sessions,
+                 "after the run, N threads run the model at once, each on a session of its own, "
+                 "--session-runs times; every output must be bit-identical to the first run's")
+      ->check(CLI::Range(0, 256));
+  app.add_option("--session-runs", options.sessionRuns, "runs of each --sessions thread (100)")
+      ->check(CLI::Range(1, 1000000));
   app.add_flag("--whole-batch", options.wholeBatch,
                "run the whole batch at once, even when the model may run image by image");
   app.add_option("--device", options.device,
