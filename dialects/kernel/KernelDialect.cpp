@@ -76,7 +76,7 @@ LogicalResult KernelDialect::verifyOperationAttribute(Operation *op, NamedAttrib
   bool onModule = name == kOutputSymbolsAttrName || name == kBatchSplitAttrName ||
                   name == kParametersSizeAttrName || name == kStringTableSizeAttrName ||
                   name == kDeviceConstantsSizeAttrName || name == kDeviceKernelsAttrName ||
-                  name == kDeviceImagesAttrName;
+                  name == kDeviceImagesAttrName || name == kReadsDeviceAttrName;
   if (onModule && !isa<ModuleOp>(op))
     return op->emitError() << "'" << name << "' is only valid on a module, not on '"
                            << op->getName() << "'";
@@ -148,6 +148,11 @@ LogicalResult KernelDialect::verifyOperationAttribute(Operation *op, NamedAttrib
                                 "\"gfxNNN\", format = \"ptx\", \"cubin\" or \"hsaco\", symbol = "
                                 "@global}, got "
                              << value;
+    return success();
+  }
+  if (name == kReadsDeviceAttrName) {
+    if (!isa<UnitAttr>(value))
+      return op->emitError() << "'" << name << "' expects a unit attribute, got " << value;
     return success();
   }
   if (name == kBlockThreadsAttrName) {

@@ -76,6 +76,9 @@ def Kernel_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral kDeviceKernelsAttrName = "kernel.device_kernels";
     static constexpr ::llvm::StringLiteral kDeviceImagesAttrName = "kernel.device_images";
     static constexpr ::llvm::StringLiteral kDeviceStatusAttrName = "kernel.device_status";
+    /// On a device model's module: its host code reads device memory (tcc-gpu-form-grids'
+    /// host reads, lowered by tcc-gpu-lower-launches to imports->device_read).
+    static constexpr ::llvm::StringLiteral kReadsDeviceAttrName = "kernel.reads_device";
     static constexpr ::llvm::StringLiteral kParameterAttrName = "kernel.parameter";
     static constexpr ::llvm::StringLiteral kParametersAttrName = "kernel.parameters";
     static constexpr ::llvm::StringLiteral kParametersSizeAttrName = "kernel.parameters_size";

@@ -289,7 +289,10 @@ tcc::buildModelModule(ModuleOp mlirModule, const ModelInterface &interface, cons
   fields[abi::kDescriptor_parameters_size] =
       llvm::ConstantInt::get(b.i64, interface.parametersSize);
   fields[abi::kDescriptor_batch_symbol] = i32(batchSymbol < 0 ? 0 : batchSymbol);
-  fields[abi::kDescriptor_flags] = i32(batchSymbol < 0 ? 0 : TCC_MODEL_IMAGES_ALONE);
+  uint32_t flags = batchSymbol < 0 ? 0 : TCC_MODEL_IMAGES_ALONE;
+  if (mlirModule->hasAttr(tcc::kernel::KernelDialect::kReadsDeviceAttrName))
+    flags |= TCC_MODEL_READS_DEVICE;
+  fields[abi::kDescriptor_flags] = i32(flags);
   fields[abi::kDescriptor_symbol_computed] = symbolComputed;
   fields[abi::kDescriptor_compute_symbols] = computeSymbols;
   if (device && failed(describeDevice(mlirModule, *module, b, deviceType, fields, error)))

@@ -102,9 +102,15 @@ int tcc_descriptor_symbol_computed(const tcc_model_descriptor *d, int32_t s) {
 /// must have no parameters and no data-dependent outputs (model_abi.h).
 static tcc_status validate_batch_symbol(const char *where, const tcc_model_descriptor *d) {
   uint32_t flags = descriptor_flags(d);
-  if (flags & ~TCC_MODEL_IMAGES_ALONE)
+  const uint32_t known = TCC_MODEL_IMAGES_ALONE | TCC_MODEL_READS_DEVICE;
+  if (flags & ~known)
     return tcc_make_status(TCC_STATUS_INVALID_MODEL, "%s: unknown descriptor flags 0x%x", where,
-                           (unsigned)(flags & ~TCC_MODEL_IMAGES_ALONE));
+                           (unsigned)(flags & ~known));
+  if ((flags & TCC_MODEL_READS_DEVICE) && tcc_descriptor_device_type(d) == kDLCPU)
+    return tcc_make_status(TCC_STATUS_INVALID_MODEL,
+                           "%s: a CPU model has the flag TCC_MODEL_READS_DEVICE, which only "
+                           "device models may have",
+                           where);
   if (!(flags & TCC_MODEL_IMAGES_ALONE))
     return NULL;
   int32_t batch = d->batch_symbol;

@@ -248,11 +248,14 @@ tcc_status tcc_validate_device_fields(const char *where, const tcc_model_descrip
                                "%s: a device model cannot have string tensors (%s %d '%s' has "
                                "dtype string)",
                                where, kind, (int)i, t->name);
+      // Data-dependent output dims: the host code reads their extents back (device_read).
       for (int32_t k = 0; k < t->rank && t->dim_symbols; ++k)
-        if (t->dim_symbols[k] == TCC_DIM_DATA_DEPENDENT)
+        if (t->dim_symbols[k] == TCC_DIM_DATA_DEPENDENT &&
+            !(d->flags & TCC_MODEL_READS_DEVICE))
           return tcc_make_status(TCC_STATUS_INVALID_MODEL,
-                                 "%s: a device model cannot have data-dependent output dims "
-                                 "(%s %d '%s' dim %d)",
+                                 "%s: a device model with data-dependent output dims must read "
+                                 "them from device memory (TCC_MODEL_READS_DEVICE), but %s %d "
+                                 "'%s' dim %d is data-dependent and the flag is not set",
                                  where, kind, (int)i, t->name, (int)k);
     }
   }

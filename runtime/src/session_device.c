@@ -17,6 +17,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+/// Records a failure of the device during the run as the run's error (kept with its code),
+/// unless another error came first.
+static void record_device_failure(tcc_session *session, tcc_status status) {
+  if (tcc_session_record_error(session, tcc_status_message(status)) && !session->launch_status)
+    session->launch_status = status;
+  else
+    tcc_status_free(status);
+}
+
 /// Queues a kernel of a device model on the session's queue (only device models get it).
 static int32_t import_device_launch(void *context, int32_t kernel, int64_t grid_x,
                                     int32_t block_x, int32_t shared_bytes, void **args) {
@@ -27,11 +36,40 @@ static int32_t import_device_launch(void *context, int32_t kernel, int64_t grid_
   if (!status)
     return 0;
   // The run fails with this status, its code kept, unless another error came first.
-  if (tcc_session_record_error(session, tcc_status_message(status)) && !session->launch_status)
-    session->launch_status = status;
-  else
-    tcc_status_free(status);
+  record_device_failure(session, status);
   return 1;
+}
+
+/// Copies device memory the run's kernels wrote to the host, once they have finished (only
+/// models with TCC_MODEL_READS_DEVICE call it; their runs are never recorded as graphs, so
+/// waiting here is allowed). Zeroes `host` and returns 1 when the run has already failed, a
+/// check of the run failed (the status word, which finish_device_run reports), or the wait
+/// or the copy fails (recorded as the run's error).
+static int32_t import_device_read(void *context, void *host, const void *device_memory,
+                                  int64_t bytes) {
+  tcc_session *session = context;
+  const tcc_device *device = session->device;
+  if (bytes <= 0 || !host)
+    return 1;
+  int failed = session->launch_status != NULL || atomic_load(&session->error_reported);
+  if (!failed) {
+    tcc_status status = device->synchronize(device, session->queue);
+    int32_t check = 0;
+    if (!status)
+      status = device->copy(device, &check, session->device_status, sizeof(check),
+                            TCC_COPY_DEVICE_TO_HOST);
+    if (!status && check == 0)
+      status = device->copy(device, host, device_memory, (size_t)bytes, TCC_COPY_DEVICE_TO_HOST);
+    if (status)
+      record_device_failure(session,
+                            tcc_annotate_status(status, "the model's read of %lld bytes of "
+                                                        "device memory failed",
+                                                (long long)bytes));
+    failed = status != NULL || check != 0;
+  }
+  if (failed)
+    memset(host, 0, (size_t)bytes);
+  return failed;
 }
 
 tcc_status tcc_session_prepare_device_model(tcc_session *session, const char *function) {
@@ -57,6 +95,7 @@ tcc_status tcc_session_prepare_device_model(tcc_session *session, const char *fu
   session->imports.device_launch = import_device_launch;
   session->imports.device_constants = session->device_constants;
   session->imports.device_status = session->device_status;
+  session->imports.device_read = import_device_read;
   session->num_graph_addresses = (size_t)d->num_inputs + (size_t)d->num_outputs + 3;
   session->graph_symbols = tcc_session_allocate_array((size_t)d->num_symbols, sizeof(int64_t));
   session->graph_addresses = tcc_session_allocate_array(session->num_graph_addresses, sizeof(void *));
@@ -67,6 +106,10 @@ tcc_status tcc_session_prepare_device_model(tcc_session *session, const char *fu
       !device->destroy_graph)
     snprintf(session->graph_fallback, sizeof(session->graph_fallback),
              "the %s device records no graphs", device->name);
+  else if (d->flags & TCC_MODEL_READS_DEVICE)
+    snprintf(session->graph_fallback, sizeof(session->graph_fallback),
+             "the model reads device memory during its runs (a data-dependent extent or "
+             "condition), so they cannot be replayed");
   return NULL;
 }
 
@@ -314,8 +357,9 @@ static tcc_status capture_run(tcc_session *session, const char *function, int *o
 ///
 /// A replay is the same run because a device model's run does nothing on the host but compute
 /// kernel arguments and grids from its arguments and queue kernels through device_launch
-/// (its host loops touch host memory only, it reads no device memory, it has no parameters,
-/// strings or data-dependent outputs: model_abi.h); its arguments are the key, the import
+/// (its host loops touch host memory only, it has no parameters or strings: model_abi.h; a
+/// model that reads device memory, and only such a model has data-dependent outputs, is
+/// never recorded: prepare_device_model); its arguments are the key, the import
 /// table and the module, which stay the session's. So the run queues the same kernels with
 /// the same arguments each time, which is what the graph holds. The status word is zeroed
 /// before each run outside the graph (stage_tensors), and read after it as for any run.

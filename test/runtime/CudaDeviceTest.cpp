@@ -431,7 +431,8 @@ TEST_CASE("corrupt device fields are rejected at load with a message naming the 
        "a device model cannot have string tensors (input 0 'x' has dtype string)"},
       {"data-dependent output", [](tcc_model_descriptor &d) { d.outputs = kDataDependentOutput; },
        TCC_STATUS_INVALID_MODEL,
-       "a device model cannot have data-dependent output dims (output 0 'y' dim 0)"},
+       "a device model with data-dependent output dims must read them from device memory "
+       "(TCC_MODEL_READS_DEVICE), but output 0 'y' dim 0 is data-dependent"},
       {"computed symbol",
        [](tcc_model_descriptor &d) {
          // A symbol that no input binds, computed from the inputs' data.

@@ -287,8 +287,8 @@ TEST_CASE("inconsistent descriptors are rejected with a message", "[model][descr
       {"small size",
        [](TestModel &m) { m.descriptor.size = TCC_MODEL_DESCRIPTOR_V1_SIZE - 8; },
        TCC_STATUS_INCOMPATIBLE, "expected at least"},
-      {"unknown descriptor flags", [](TestModel &m) { m.descriptor.flags = 6; },
-       TCC_STATUS_INVALID_MODEL, "unknown descriptor flags 0x6"},
+      {"unknown descriptor flags", [](TestModel &m) { m.descriptor.flags = 12; },
+       TCC_STATUS_INVALID_MODEL, "unknown descriptor flags 0xc"},
       {"batch symbol out of range",
        [](TestModel &m) {
          m.descriptor.flags = TCC_MODEL_IMAGES_ALONE;

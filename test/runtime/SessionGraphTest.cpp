@@ -46,6 +46,9 @@ struct FakeState {
                    // still alive when their module is unloaded
   bool recording = false;
   bool failBegin = false, failEnd = false, failLaunchGraph = false, failRecordedLaunch = false;
+  bool positive = false;  // the kernels are positive_cuda's, not add_cuda's
+  int failKernel = -1;    // launch_kernel of this kernel fails
+  int synchronizes = 0;
 };
 FakeState fake;
 
@@ -62,6 +65,20 @@ tcc_status fakeFailure(const char *what) {
 
 void runKernel(const Launch &launch) {
   fake.kernelsRun++;
+  if (fake.positive) { // count_kernel(x, n, count), compact_kernel(x, n, y): one thread each
+    const float *x = reinterpret_cast<const float *>(launch.args[0]);
+    int64_t n = static_cast<int64_t>(launch.args[1]);
+    int64_t count = 0;
+    for (int64_t i = 0; i < n; ++i)
+      if (x[i] > 0.0f) {
+        if (launch.kernel == 1)
+          reinterpret_cast<float *>(launch.args[2])[count] = x[i];
+        ++count;
+      }
+    if (launch.kernel == 0)
+      *reinterpret_cast<int64_t *>(launch.args[2]) = count;
+    return;
+  }
   int64_t threads = launch.grid * launch.block;
   if (launch.kernel == 0) { // add_kernel(x, y, n)
     const float *x = reinterpret_cast<const float *>(launch.args[0]);
@@ -113,6 +130,7 @@ tcc_status fakeLaunch(const tcc_device *, tcc_device_queue *, int64_t count, tcc
 }
 tcc_status fakeSynchronize(const tcc_device *, tcc_device_queue *) {
   fake.misuses += fake.recording;
+  fake.synchronizes++;
   return nullptr;
 }
 tcc_status fakeLoadModule(const tcc_device *, const tcc_model_descriptor *,
@@ -129,6 +147,8 @@ tcc_status fakeLaunchKernel(const tcc_device *, tcc_device_queue *queue, tcc_dev
   if (kernel < 0 || kernel > 1 || grid < 1)
     return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT, "fake device: bad launch of kernel %d",
                            (int)kernel);
+  if (kernel == fake.failKernel)
+    return fakeFailure("a kernel launch");
   Launch launch{kernel, grid, block, {}};
   for (int k = 0; k < 3; ++k)
     std::memcpy(&launch.args[k], args[k], sizeof(uint64_t));
@@ -215,6 +235,15 @@ tcc_device withoutGraphs() {
 /// The add_cuda fixture's descriptor, to copy and change (its library stays loaded).
 const tcc_model_descriptor &addCuda() {
   static void *library = dlopen(fixture("add_cuda").c_str(), RTLD_NOW | RTLD_LOCAL);
+  REQUIRE(library != nullptr);
+  const void *symbol = dlsym(library, TCC_MODEL_SYMBOL);
+  REQUIRE(symbol != nullptr);
+  return *static_cast<const tcc_model_descriptor *>(symbol);
+}
+
+/// The positive_cuda fixture's descriptor (its library stays loaded).
+const tcc_model_descriptor &positiveCuda() {
+  static void *library = dlopen(fixture("positive_cuda").c_str(), RTLD_NOW | RTLD_LOCAL);
   REQUIRE(library != nullptr);
   const void *symbol = dlsym(library, TCC_MODEL_SYMBOL);
   REQUIRE(symbol != nullptr);
@@ -439,4 +468,73 @@ TEST_CASE("a model whose recorded run fails is run again without recording", "[g
   CHECK(s.fallback().empty()); // not a failure of the graphs
   CHECK(s.captures() == 0);
   CHECK(fake.graphsLive == 0);
+}
+
+TEST_CASE("a model that reads device memory midway runs without graphs and reports its extents",
+          "[graph][reads]") {
+  for (bool onDevice : {false, true}) {
+    INFO((onDevice ? "device" : "CPU") << " tensors");
+    FakeSession s(positiveCuda());
+    fake.positive = true;
+    Tensors t(100, onDevice);
+    for (int run = 0; run < 3; ++run) {
+      INFO("run " << run);
+      t.set(-10.0f * static_cast<float>(run) + 5.0f); // x[i] = i / 2 + 5, -5, -15
+      std::vector<float> expected;
+      for (float v : t.x.data)
+        if (v > 0.0f)
+          expected.push_back(v);
+      REQUIRE_OK(t.run(s.get()));
+      int64_t extent = -1;
+      REQUIRE_OK(tcc_session_output_shape(s.get(), 0, &extent));
+      CHECK(extent == static_cast<int64_t>(expected.size()));
+      CHECK(std::vector<float>(t.y.data.begin(), t.y.data.begin() + extent) == expected);
+    }
+    CHECK(s.captures() == 0);
+    CHECK(s.replays() == 0);
+    CHECK(s.fallback() == "the model reads device memory during its runs (a data-dependent "
+                          "extent or condition), so they cannot be replayed");
+    CHECK(fake.kernelsRun == 6);
+    CHECK(fake.synchronizes >= 6); // each read waits, and so does each run's end
+    CHECK(fake.misuses == 0);
+  }
+}
+
+TEST_CASE("a device read after a failed launch gives zero and the run fails with the launch's "
+          "error",
+          "[graph][reads][errors]") {
+  FakeSession s(positiveCuda());
+  fake.positive = true;
+  fake.failKernel = 0;
+  Tensors t(10, false);
+  requireError(t.run(s.get()), TCC_STATUS_INTERNAL,
+               {"tcc_session_run: fake device: a kernel launch failed on purpose"});
+  CHECK(fake.kernelsRun == 1);   // compact_kernel ran, with a count of 0
+  CHECK(fake.synchronizes == 1); // the read did not wait; the end of the run did
+  fake.failKernel = -1;
+  REQUIRE_OK(t.run(s.get()));
+  int64_t extent = -1;
+  REQUIRE_OK(tcc_session_output_shape(s.get(), 0, &extent));
+  CHECK(extent == 9); // x[i] = i / 2: all but x[0]
+}
+
+TEST_CASE("data-dependent outputs of device models need TCC_MODEL_READS_DEVICE, which CPU "
+          "models cannot have",
+          "[graph][reads][errors]") {
+  tcc_model_descriptor d = positiveCuda();
+  d.flags = 0;
+  tcc_model *model = nullptr;
+  requireError(tcc_model_create_from_descriptor(&d, nullptr, &model), TCC_STATUS_INVALID_MODEL,
+               {"a device model with data-dependent output dims must read them from device "
+                "memory (TCC_MODEL_READS_DEVICE), but output 0 'y' dim 0 is data-dependent and "
+                "the flag is not set"});
+  d = positiveCuda();
+  d.device_type = kDLCPU;
+  d.num_device_images = 0;
+  d.device_images = nullptr;
+  d.num_device_kernels = 0;
+  d.device_kernel_names = nullptr;
+  requireError(tcc_model_create_from_descriptor(&d, nullptr, &model), TCC_STATUS_INVALID_MODEL,
+               {"a CPU model has the flag TCC_MODEL_READS_DEVICE, which only device models may "
+                "have"});
 }

@@ -65,7 +65,7 @@ constexpr int64_t structSize(const FieldKind *kinds, int count) {
   X(report_error, Ptr) X(set_output_extent, Ptr) X(parameters, Ptr) X(string_format, Ptr)    \
   X(string_parse, Ptr) X(string_change_case, Ptr) X(string_find, Ptr) X(string_equal, Ptr)   \
   X(string_concat, Ptr) X(string_match, Ptr) X(device_launch, Ptr) X(device_constants, Ptr)  \
-  X(device_status, Ptr)
+  X(device_status, Ptr) X(device_read, Ptr)
 
 #define TCC_MODEL_DESCRIPTOR_FIELDS(X)                                                      \
   X(abi_version, I32) X(size, I32) X(tcc_version, Ptr) X(target_triple, Ptr) X(cpu, Ptr)     \
@@ -133,6 +133,7 @@ static_assert(TCC_MODEL_DESCRIPTOR_V2_SIZE ==
               offsetOf(kDescriptorKinds, kDescriptor_symbol_computed));
 static_assert(TCC_MODEL_DESCRIPTOR_V3_SIZE == offsetOf(kDescriptorKinds, kDescriptor_device_type));
 static_assert(TCC_IMPORT_TABLE_V2_SIZE == offsetOf(kImportKinds, kImport_device_launch));
+static_assert(TCC_IMPORT_TABLE_V3_SIZE == offsetOf(kImportKinds, kImport_device_read));
 
 /// The bytes of `table` up to the end of field `field`: what an import table's `size` must
 /// reach for a model to use that field.

@@ -1,6 +1,7 @@
 //===- FormGrids.cpp - each kernel's loop nests as 1-D GPU grids -------------------------===//
 #include "tcc/Target/GPU/Passes.h"
 
+#include "DeviceReads.h"
 #include "ThreadArguments.h"
 
 #include "dialects/kernel/KernelDialect.h"
@@ -161,11 +162,10 @@ struct GpuFormGridsPass : tcc::impl::GpuFormGridsBase<GpuFormGridsPass> {
                                                                 return WalkResult::interrupt();
                                                               }).wasInterrupted();
       if (calls || branches) {
-        if (!isa<scf::ForOp, scf::IfOp>(op) || readsSerial)
-          return op.emitError()
-                 << "a GPU model cannot yet run control flow around kernels whose bounds or "
-                    "conditions are tensor values (ONNX If or Loop): '"
-                 << op.getName() << "' holds kernel calls";
+        // Bounds and conditions that kernels computed are read back (launchSerial).
+        if (!isa<scf::ForOp, scf::IfOp, scf::WhileOp>(op))
+          return op.emitError() << "a GPU model cannot yet run '" << op.getName()
+                                << "' around kernels";
         if (failed(flush()))
           return failure();
         for (Region &region : op.getRegions())
@@ -201,7 +201,8 @@ struct GpuFormGridsPass : tcc::impl::GpuFormGridsBase<GpuFormGridsPass> {
       }
       // Host code, after the work before it: calls, returns, yields and checks of host
       // values.
-      if (isa<func::CallOp, func::ReturnOp, scf::YieldOp, tcc::prim::CheckOp>(op)) {
+      if (isa<func::CallOp, func::ReturnOp, scf::YieldOp, scf::ConditionOp, tcc::prim::CheckOp>(
+              op)) {
         if (failed(flush()))
           return failure();
         continue;
@@ -215,19 +216,85 @@ struct GpuFormGridsPass : tcc::impl::GpuFormGridsBase<GpuFormGridsPass> {
   }
 
   /// One thread runs `ops` in order, in a launch placed after the last of them (the host
-  /// operations between them read none of their results, so they can go first). Their
-  /// results must not be needed outside.
+  /// operations between them read none of their results, so they can go first). Where host
+  /// code needs some of their results (a data-dependent extent, a condition), the loads and
+  /// the pure operations those results come from run on the host instead: each load reads
+  /// its element from device memory (hostRead) once the operations before it have run, so
+  /// the others are split into launches around the loads.
   LogicalResult launchSerial(ArrayRef<Operation *> ops,
                              const llvm::SmallPtrSetImpl<Operation *> &inSerial) {
     Block *block = ops.front()->getBlock();
+    // The operations the host needs, and those they read (within the run).
+    llvm::SmallPtrSet<Operation *, 8> onHost;
+    SmallVector<Operation *> worklist;
     for (Operation *op : ops)
       for (Value result : op->getResults())
         for (Operation *user : result.getUsers())
           if (!inSerial.contains(block->findAncestorOpInBlock(*user)))
+            worklist.push_back(op);
+    while (!worklist.empty()) {
+      Operation *op = worklist.pop_back_val();
+      if (!onHost.insert(op).second)
+        continue;
+      auto load = dyn_cast<memref::LoadOp>(op);
+      bool readable = load && isa<IntegerType, FloatType>(load.getType());
+      if (!readable && (!isMemoryEffectFree(op) || op->getNumRegions() > 0))
+        return op->emitError()
+               << "a GPU model's host code would need a value computed in device memory (a "
+                  "data-dependent extent or condition) by '"
+               << op->getName() << "', which the host cannot run; only loads of numbers and "
+               << "pure arithmetic on them are read back";
+      for (Value operand : op->getOperands())
+        if (Operation *def = operand.getDefiningOp(); def && inSerial.contains(def))
+          worklist.push_back(def);
+    }
+    // The device's operations in segments, a new one after each host read.
+    SmallVector<SmallVector<Operation *>> segments(1);
+    llvm::DenseMap<Operation *, size_t> segmentOf;
+    for (Operation *op : ops) {
+      if (!onHost.contains(op)) {
+        segmentOf[op] = segments.size() - 1;
+        segments.back().push_back(op);
+      } else if (isa<memref::LoadOp>(op) && !segments.back().empty()) {
+        segments.emplace_back();
+      }
+    }
+    for (auto [op, segment] : segmentOf)
+      for (Value result : op->getResults())
+        for (Operation *user : result.getUsers()) {
+          auto it = segmentOf.find(block->findAncestorOpInBlock(*user));
+          if (it != segmentOf.end() && it->second != segment)
             return op->emitError()
-                   << "a GPU model's host code would need this value from device memory (a "
-                      "data-dependent extent or condition), which is not supported yet";
-    OpBuilder b(block, std::next(ops.back()->getIterator()));
+                   << "a GPU model's host code would need a value from device memory between "
+                      "two steps of one kernel's sequential code, which is not supported yet";
+        }
+    // Each segment's launch goes before the load that ends it; the last after its end.
+    size_t segment = 0;
+    for (Operation *op : ops) {
+      auto load = dyn_cast<memref::LoadOp>(op);
+      if (!load || !onHost.contains(op))
+        continue;
+      if (!segments[segment].empty()) {
+        launchSegment(segments[segment], op);
+        ++segment;
+      }
+      if (failed(hostRead(load)))
+        return failure();
+    }
+    for (; segment < segments.size(); ++segment)
+      if (!segments[segment].empty())
+        launchSegment(segments[segment], nullptr);
+    return success();
+  }
+
+  /// One thread runs `ops` in order, in a launch placed before `before`, else after the last
+  /// of them.
+  void launchSegment(ArrayRef<Operation *> ops, Operation *before) {
+    OpBuilder b(ops.front()->getContext());
+    if (before)
+      b.setInsertionPoint(before);
+    else
+      b.setInsertionPointAfter(ops.back());
     Location loc = ops.front()->getLoc();
     Value one = arith::ConstantIndexOp::create(b, loc, 1);
     gpu::LaunchOp launch = createLaunch(b, loc, one, one);
@@ -235,6 +302,43 @@ struct GpuFormGridsPass : tcc::impl::GpuFormGridsBase<GpuFormGridsPass> {
     for (Operation *op : ops)
       op->moveBefore(terminator);
     sinkConstants(launch);
+  }
+
+  /// `load` (of device memory, by host code) as a read of its element into a host stack slot
+  /// (in the function's entry block, so that loops do not grow the stack), then a load of the
+  /// slot.
+  LogicalResult hostRead(memref::LoadOp load) {
+    Location loc = load.getLoc();
+    auto f = load->getParentOfType<func::FuncOp>();
+    auto module = f->getParentOfType<ModuleOp>();
+    Type element = load.getType();
+    int64_t bytes = std::max<int64_t>(1, element.getIntOrFloatBitWidth() / 8);
+    auto memref = cast<MemRefType>(load.getMemRef().getType());
+    if (memref.getMemorySpace())
+      return load.emitError() << "internal error: host code reads " << memref;
+    OpBuilder entry(&f.getBody().front(), f.getBody().front().begin());
+    auto slot = memref::AllocaOp::create(entry, loc, MemRefType::get({}, element));
+    OpBuilder b(load);
+    Type index = b.getIndexType();
+    auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, load.getMemRef());
+    Value position = metadata.getOffset();
+    for (auto [i, stride] : llvm::zip(load.getIndices(), metadata.getStrides()))
+      position = arith::AddIOp::create(b, loc, position, arith::MulIOp::create(b, loc, i, stride));
+    Value size = arith::ConstantIndexOp::create(b, loc, bytes);
+    Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, load.getMemRef());
+    Value device =
+        arith::AddIOp::create(b, loc, base, arith::MulIOp::create(b, loc, position, size));
+    Value host = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, slot);
+    StringRef name = tcc::gpu::kDeviceReadFunction;
+    auto type = b.getFunctionType({index, index, index}, {});
+    if (!module.lookupSymbol<func::FuncOp>(name)) {
+      OpBuilder top(module.getBodyRegion());
+      func::FuncOp::create(top, loc, name, type).setPrivate();
+    }
+    func::CallOp::create(b, loc, name, TypeRange{}, ValueRange{host, device, size});
+    Value value = memref::LoadOp::create(b, loc, slot, ValueRange{});
+    load.replaceAllUsesWith(value);
+    load.erase();
     return success();
   }
 
@@ -392,6 +496,15 @@ struct GpuFormGridsPass : tcc::impl::GpuFormGridsBase<GpuFormGridsPass> {
       }
       if (isa<func::CallOp, tcc::prim::CheckOp>(op))
         return WalkResult::advance();
+      // The stack slots of host reads (hostRead), which host code loads.
+      auto isSlot = [](Value memref) {
+        auto alloca = memref.getDefiningOp<memref::AllocaOp>();
+        return alloca && !alloca.getType().getMemorySpace();
+      };
+      if (auto alloca = dyn_cast<memref::AllocaOp>(op); alloca && isSlot(alloca))
+        return WalkResult::advance();
+      if (auto load = dyn_cast<memref::LoadOp>(op); load && isSlot(load.getMemRef()))
+        return WalkResult::advance();
       if (!isMemoryEffectFree(op) && op->getNumRegions() == 0 &&
           !isa<func::ReturnOp, memref::GlobalOp>(op)) {
         op->emitError() << "internal error: '" << op->getName()
@@ -407,8 +520,14 @@ struct GpuFormGridsPass : tcc::impl::GpuFormGridsBase<GpuFormGridsPass> {
   LogicalResult passImports(ModuleOp module) {
     llvm::SetVector<func::FuncOp> launchers;
     for (func::FuncOp f : module.getOps<func::FuncOp>())
-      if (f.getName() == "main" ||
-          f.walk([](gpu::LaunchOp) { return WalkResult::interrupt(); }).wasInterrupted())
+      if (f.getName() == "main" || f.walk([](Operation *op) {
+                                      auto call = dyn_cast<func::CallOp>(op);
+                                      return isa<gpu::LaunchOp>(op) ||
+                                                     (call && call.getCallee() ==
+                                                                  tcc::gpu::kDeviceReadFunction)
+                                                 ? WalkResult::interrupt()
+                                                 : WalkResult::advance();
+                                    }).wasInterrupted())
         launchers.insert(f);
     return tcc::gpu::threadArgument(module, launchers, LLVM::LLVMPointerType::get(&getContext()),
                                     tcc::gpu::ArgumentPosition::First);

@@ -1,6 +1,8 @@
 //===- LowerLaunches.cpp - kernel launches through the import table, images as globals ---===//
 #include "tcc/Target/GPU/Passes.h"
 
+#include "DeviceReads.h"
+
 #include "dialects/kernel/KernelDialect.h"
 #include "tcc/Package/ModelAbi.h"
 
@@ -59,6 +61,8 @@ struct GpuLowerLaunchesPass : tcc::impl::GpuLowerLaunchesBase<GpuLowerLaunchesPa
     for (gpu::LaunchFuncOp launch : launches)
       if (failed(lower(launch, indices.lookup(launch.getKernelName().getValue()))))
         return signalPassFailure();
+    if (failed(lowerDeviceReads(module)))
+      return signalPassFailure();
 
     SmallVector<gpu::BinaryOp> binaries(module.getOps<gpu::BinaryOp>());
     if (binaries.size() > 1) {
@@ -111,6 +115,55 @@ struct GpuLowerLaunchesPass : tcc::impl::GpuLowerLaunchesBase<GpuLowerLaunchesPa
     if (!names.empty())
       module->setAttr(KernelDialect::kDeviceKernelsAttrName, ArrayAttr::get(ctx, names));
     module->setAttr(KernelDialect::kDeviceImagesAttrName, ArrayAttr::get(ctx, images));
+  }
+
+  /// Each call of tcc_device_read(host, device, bytes) (tcc-gpu-form-grids' host reads)
+  /// becomes imports->device_read(context, host, device, bytes), and the module is marked
+  /// `kernel.reads_device` (the descriptor's TCC_MODEL_READS_DEVICE). On failure the runtime
+  /// zeroes the slot and the run fails when it returns (model_abi.h), so the status needs no
+  /// check here.
+  LogicalResult lowerDeviceReads(ModuleOp module) {
+    MLIRContext *ctx = &getContext();
+    auto declaration = module.lookupSymbol<LLVM::LLVMFuncOp>(tcc::gpu::kDeviceReadFunction);
+    if (!declaration)
+      return success();
+    SmallVector<LLVM::CallOp> calls;
+    module.walk([&](LLVM::CallOp call) {
+      if (call.getCallee() == tcc::gpu::kDeviceReadFunction)
+        calls.push_back(call);
+    });
+    auto ptr = LLVM::LLVMPointerType::get(ctx);
+    Type i32 = IntegerType::get(ctx, 32), i64 = IntegerType::get(ctx, 64);
+    auto table = abi::llvmDialectStructType(ctx, abi::kImportKinds);
+    for (LLVM::CallOp call : calls) {
+      Location loc = call.getLoc();
+      auto func = call->getParentOfType<LLVM::LLVMFuncOp>();
+      if (!func || func.getNumArguments() == 0 || func.getArgument(0).getType() != ptr ||
+          call.getNumOperands() != 3 ||
+          !llvm::all_of(call.getOperandTypes(), [&](Type t) { return t == i64; }))
+        return call.emitError() << "internal error: a device read outside a function that "
+                                   "takes the import table first, or not of three i64 operands";
+      OpBuilder b(call);
+      Value imports = func.getArgument(0);
+      auto field = [&](int32_t f) {
+        Value at =
+            LLVM::GEPOp::create(b, loc, ptr, table, imports, ArrayRef<LLVM::GEPArg>{0, f});
+        return LLVM::LoadOp::create(b, loc, ptr, at).getResult();
+      };
+      Value fn = field(abi::kImport_device_read);
+      Value context = field(abi::kImport_context);
+      Value host = LLVM::IntToPtrOp::create(b, loc, ptr, call.getOperand(0));
+      Value device = LLVM::IntToPtrOp::create(b, loc, ptr, call.getOperand(1));
+      auto type = LLVM::LLVMFunctionType::get(i32, {ptr, ptr, ptr, i64});
+      LLVM::CallOp::create(b, loc, type, ValueRange{fn, context, host, device, call.getOperand(2)});
+      call.erase();
+    }
+    if (!SymbolTable::symbolKnownUseEmpty(declaration, module))
+      return declaration.emitError() << "internal error: @" << tcc::gpu::kDeviceReadFunction
+                                     << " is used other than by calls";
+    declaration.erase();
+    module->setAttr(tcc::kernel::KernelDialect::kReadsDeviceAttrName, UnitAttr::get(ctx));
+    return success();
   }
 
   LogicalResult lower(gpu::LaunchFuncOp launch, int32_t index) {

@@ -158,6 +158,16 @@ typedef struct tcc_import_table {
    * after it does nothing, so no kernel reads out of bounds; the run then fails with that
    * message (TCC_RUN_CHECK_FAILED). */
   void *device_status;
+  /* Appended with device reads: copies `bytes` bytes of device memory at `device` (memory
+   * that the run's kernels write: a count, a loop condition) to `host` once the work queued
+   * before the call has finished, for models whose host code needs such values (a
+   * data-dependent extent, ONNX If and Loop conditions); such a model has
+   * TCC_MODEL_READS_DEVICE in its descriptor's flags and requires this function. Returns 0,
+   * or nonzero with `host` zeroed when it cannot give the value: a check of the run failed
+   * before (its message is the run's error), a kernel failed, or the copy failed (recorded
+   * as the run's error); the run then goes on with zeros and fails when it returns, as
+   * after a failed device_launch. */
+  int32_t (*device_read)(void *context, void *host, const void *device, int64_t bytes);
 } tcc_import_table;
 
 /* The import table's size before the string functions were appended. */
@@ -165,6 +175,9 @@ typedef struct tcc_import_table {
 
 /* The import table's size before the device entries were appended. */
 #define TCC_IMPORT_TABLE_V2_SIZE 104
+
+/* The import table's size before device_read was appended. */
+#define TCC_IMPORT_TABLE_V3_SIZE 128
 
 /* A device image: the kernels of a device model compiled for one architecture, in one
  * format. Every image of a model defines every kernel of device_kernel_names. */
@@ -256,7 +269,8 @@ typedef struct tcc_model_descriptor {
    * descriptor that ends before device_type, mean the CPU too) and zero counts below. For a
    * device model, run's inputs, outputs and workspace are device memory and its host code
    * launches kernels through imports->device_launch; it has no parameters, no computed
-   * symbols, no string tensors and no data-dependent outputs. The runtime loads the image
+   * symbols and no string tensors, and data-dependent outputs only with
+   * TCC_MODEL_READS_DEVICE (their extents are read back). The runtime loads the image
    * that suits the device: a cubin of its architecture, else the PTX of the newest
    * architecture not newer than the device's (NVIDIA); the code object of its chip (AMD).
    * device_constants (device_constants_size bytes, the weights) are uploaded once per
@@ -277,6 +291,10 @@ typedef struct tcc_model_descriptor {
 
 /* tcc_model_descriptor.flags: batch_symbol is valid (see there). */
 #define TCC_MODEL_IMAGES_ALONE 1u
+/* tcc_model_descriptor.flags: a device model whose run reads device memory through
+ * imports->device_read (its host code needs values the kernels computed), so the run waits
+ * for its kernels midway and cannot be recorded and replayed as a graph. */
+#define TCC_MODEL_READS_DEVICE 2u
 
 /* The descriptor's size before batch_symbol was appended; smaller ones are refused. */
 #define TCC_MODEL_DESCRIPTOR_V1_SIZE 144

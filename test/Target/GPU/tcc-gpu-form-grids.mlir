@@ -71,26 +71,115 @@ module {
 
 // -----
 
-// A value read from device memory that host code needs is an error.
+// A value that host code needs from device memory (a count that sizes a grid) is read back:
+// the sequential work before the load runs in its own launch, then the host copies the
+// element (tcc_device_read: host slot, device address, bytes) into a stack slot of the entry
+// block and loads it; the index arithmetic on it stays on the host, and the work after it is
+// a launch of its own.
+// CHECK: func.func private @tcc_device_read(index, index, index)
+// CHECK-LABEL: func.func @main
+// CHECK-SAME: (%[[IMPORTS:.*]]: !llvm.ptr, %[[X:.*]]: memref<8xi64>, %[[COUNT:.*]]: memref<2xi64>, %[[OUT:.*]]: memref<8xi64>)
+// CHECK: %[[SLOT:.*]] = memref.alloca() : memref<i64>
+// CHECK: gpu.launch
+// CHECK:   scf.for
+// CHECK:   memref.store {{.*}}, %[[COUNT]][%c1
+// CHECK:   gpu.terminator
+// CHECK: %{{.*}}, %[[OFFSET:.*]], %{{.*}}, %[[STRIDE:.*]] = memref.extract_strided_metadata %[[COUNT]]
+// CHECK: %[[SCALED:.*]] = arith.muli %c1{{.*}}, %[[STRIDE]]
+// CHECK: %[[POSITION:.*]] = arith.addi %[[OFFSET]], %[[SCALED]]
+// CHECK: %[[BASE:.*]] = memref.extract_aligned_pointer_as_index %[[COUNT]]
+// CHECK: %[[BYTES:.*]] = arith.muli %[[POSITION]], %[[EIGHT:.*]] :
+// CHECK: %[[ADDRESS:.*]] = arith.addi %[[BASE]], %[[BYTES]]
+// CHECK: %[[HOST:.*]] = memref.extract_aligned_pointer_as_index %[[SLOT]]
+// CHECK: call @tcc_device_read(%[[HOST]], %[[ADDRESS]], %[[EIGHT]]) : (index, index, index) -> ()
+// CHECK: %[[VALUE:.*]] = memref.load %[[SLOT]][]
+// CHECK: %[[N:.*]] = arith.index_cast %[[VALUE]]
+// CHECK: gpu.launch
+// CHECK:   memref.store %[[VALUE]], %[[COUNT]][%c0
+// CHECK: arith.ceildivui %[[N]], %c256
+// CHECK: gpu.launch
 module {
-  func.func @main(%flag: memref<i1>, %out: memref<4xf32>) {
-    // expected-error @+1 {{a GPU model's host code would need this value from device memory (a data-dependent extent or condition), which is not supported yet}}
-    %f = memref.load %flag[] : memref<i1>
-    func.call @use(%f) : (i1) -> ()
+  func.func @main(%x: memref<8xi64>, %count: memref<2xi64>, %out: memref<8xi64>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c8 = arith.constant 8 : index
+    %zero = arith.constant 0 : i64
+    %total = scf.for %i = %c0 to %c8 step %c1 iter_args(%acc = %zero) -> (i64) {
+      %v = memref.load %x[%i] : memref<8xi64>
+      %a = arith.addi %acc, %v : i64
+      scf.yield %a : i64
+    }
+    memref.store %total, %count[%c1] : memref<2xi64>
+    %read = memref.load %count[%c1] : memref<2xi64>
+    %n = arith.index_cast %read : i64 to index
+    memref.store %read, %count[%c0] : memref<2xi64>
+    scf.parallel (%i) = (%c0) to (%n) step (%c1) {
+      memref.store %zero, %out[%i] : memref<8xi64>
+      scf.reduce
+    }
     return
   }
-  func.func private @use(%f: i1)
 }
 
 // -----
 
-// Control flow around kernel calls stays on the host when its condition is a host value
-// (its body formed the same way); a condition read from device memory is an error.
+// A value host code needs that comes from something other than loads and pure arithmetic
+// is an error.
+module {
+  func.func @main(%x: memref<8xi64>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c8 = arith.constant 8 : index
+    %zero = arith.constant 0 : i64
+    // expected-error @+1 {{a GPU model's host code would need a value computed in device memory (a data-dependent extent or condition) by 'scf.for', which the host cannot run; only loads of numbers and pure arithmetic on them are read back}}
+    %total = scf.for %i = %c0 to %c8 step %c1 iter_args(%acc = %zero) -> (i64) {
+      %v = memref.load %x[%i] : memref<8xi64>
+      %a = arith.addi %acc, %v : i64
+      scf.yield %a : i64
+    }
+    func.call @use(%total) : (i64) -> ()
+    return
+  }
+  func.func private @use(%v: i64)
+}
+
+// -----
+
+// So is a read in the middle of device work whose values cross it.
+module {
+  func.func @main(%x: memref<2xi64>, %y: memref<2xi64>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    // expected-error @+1 {{a GPU model's host code would need a value from device memory between two steps of one kernel's sequential code, which is not supported yet}}
+    %early = memref.load %x[%c0] : memref<2xi64>
+    %read = memref.load %x[%c1] : memref<2xi64>
+    memref.store %early, %y[%c0] : memref<2xi64>
+    func.call @use(%read) : (i64) -> ()
+    return
+  }
+  func.func private @use(%v: i64)
+}
+
+// -----
+
+// Control flow around kernel calls stays on the host (its body formed the same way); a
+// bound or condition the kernels computed is read back first, also in a loop's condition.
 // CHECK-LABEL: func.func @main
 // CHECK: scf.for
 // CHECK:   call @kernel(
 // CHECK:   gpu.launch
 // CHECK:     memref.store
+// CHECK-LABEL: func.func @main
+// CHECK: call @tcc_device_read
+// CHECK: %[[COND:.*]] = memref.load %{{.*}}[] : memref<i1>
+// CHECK: scf.if %[[COND]] {
+// CHECK:   call @kernel(
+// CHECK-LABEL: func.func @main
+// CHECK: scf.while
+// CHECK:   call @kernel(
+// CHECK:   call @tcc_device_read
+// CHECK:   %[[AGAIN:.*]] = memref.load %{{.*}}[] : memref<i1>
+// CHECK:   scf.condition(%[[AGAIN]])
 module {
   func.func private @kernel(%out: memref<4xf32>) {
     return
@@ -115,9 +204,26 @@ module {
   }
   func.func @main(%flag: memref<i1>, %out: memref<4xf32>) {
     %cond = memref.load %flag[] : memref<i1>
-    // expected-error @+1 {{a GPU model cannot yet run control flow around kernels whose bounds or conditions are tensor values (ONNX If or Loop): 'scf.if' holds kernel calls}}
     scf.if %cond {
       func.call @kernel(%out) : (memref<4xf32>) -> ()
+    }
+    return
+  }
+}
+
+// -----
+
+module {
+  func.func private @kernel(%out: memref<4xf32>, %flag: memref<i1>) {
+    return
+  }
+  func.func @main(%flag: memref<i1>, %out: memref<4xf32>) {
+    scf.while : () -> () {
+      func.call @kernel(%out, %flag) : (memref<4xf32>, memref<i1>) -> ()
+      %again = memref.load %flag[] : memref<i1>
+      scf.condition(%again)
+    } do {
+      scf.yield
     }
     return
   }

@@ -46,3 +46,31 @@ module attributes {gpu.container_module} {
     llvm.return
   }
 }
+
+// -----
+
+// A host read (tcc-gpu-form-grids) becomes imports->device_read(context, host, device,
+// bytes), field 17 of the table, and marks the module kernel.reads_device (the descriptor's
+// TCC_MODEL_READS_DEVICE); the declaration goes.
+// CHECK: module attributes {kernel.device_images = {{.*}}, kernel.reads_device}
+// CHECK-NOT: llvm.func @tcc_device_read
+// CHECK-LABEL: llvm.func @k
+// CHECK-SAME: (%[[IMPORTS:.*]]: !llvm.ptr, %[[HOST:.*]]: i64, %[[DEVICE:.*]]: i64)
+// CHECK: %[[READ_FIELD:.*]] = llvm.getelementptr %[[IMPORTS]][0, 17]
+// CHECK: %[[READ:.*]] = llvm.load %[[READ_FIELD]] : !llvm.ptr -> !llvm.ptr
+// CHECK: %[[CONTEXT_FIELD:.*]] = llvm.getelementptr %[[IMPORTS]][0, 2]
+// CHECK: %[[CONTEXT:.*]] = llvm.load %[[CONTEXT_FIELD]]
+// CHECK: %[[HOST_PTR:.*]] = llvm.inttoptr %[[HOST]] : i64 to !llvm.ptr
+// CHECK: %[[DEVICE_PTR:.*]] = llvm.inttoptr %[[DEVICE]] : i64 to !llvm.ptr
+// CHECK: llvm.call %[[READ]](%[[CONTEXT]], %[[HOST_PTR]], %[[DEVICE_PTR]], %{{.*}}) : !llvm.ptr, (!llvm.ptr, !llvm.ptr, !llvm.ptr, i64) -> i32
+module attributes {gpu.container_module} {
+  gpu.binary @tcc_kernels [#gpu.object<#nvvm.target<chip = "sm_90">, assembly = "PTX">]
+  llvm.func @tcc_device_read(i64, i64, i64)
+  llvm.func @k(%imports: !llvm.ptr, %host: i64, %device: i64) {
+    %c1 = llvm.mlir.constant(1 : index) : i64
+    %c8 = llvm.mlir.constant(8 : index) : i64
+    gpu.launch_func @tcc_kernels::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) : i64
+    llvm.call @tcc_device_read(%host, %device, %c8) : (i64, i64, i64) -> ()
+    llvm.return
+  }
+}
