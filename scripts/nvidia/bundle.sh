@@ -9,6 +9,7 @@
 # BF16_MODELS: which exports to compile also with --precision=bf16 (NAME_bf16, timed against
 # torch under bf16 autocast); MATMUL_PRECISIONS: matmul_bench.py's
 # tensor-core rows (default "tf32 bf16 fp16"); SHAPES=0: without matmul_shapes.py's models.
+# REPO_MODELS: test/data/models entries to check for correctness (default none).
 # CONFORMANCE: a tcc-conformance --export folder (its log beside it as DIR.log), packed as
 # conformance.tar.xz for run_conformance.py.
 # Then run it on the GPU machine in one call (device tool: carry .bundle):
@@ -57,6 +58,12 @@ add tiny_mlp "$ROOT/examples/tiny_mlp/model.onnx" "$ROOT/examples/tiny_mlp"
 for m in ${CORPUS_MODELS-resnet18_small bert_small}; do
   [ -d "$CORPUS/$m" ] && add "$m" "$CORPUS/$m/model.onnx" "$CORPUS/$m"
 done
+# REPO_MODELS: models of test/data/models (torch 2.11 exports with references), checked for
+# correctness only (no torch definition here: EXPORTS has those).
+for m in ${REPO_MODELS-}; do
+  [ -f "$ROOT/test/data/models/$m/model.onnx" ] &&
+    add "$m" "$ROOT/test/data/models/$m/model.onnx" "$ROOT/test/data/models/$m"
+done
 
 # A 4096^3 matrix product for matmul_bench.py (inputs made on the GPU, no references).
 mkdir -p "$OUTDIR/models/matmul_4096"
@@ -102,4 +109,9 @@ fi
 cp "$ROOT/scripts/nvidia/"*.py "$OUTDIR/"
 
 (IFS=,; echo "{\"arch\": \"$ARCH\", \"models\": [${entries[*]}]}") > "$OUTDIR/manifest.json"
+# The libraries (PTX text and cubins) pack to about a third: run_bundle.py and
+# run_conformance.py unpack models.tar.xz where models/ is missing (PACK=0: left as they are).
+if [ "${PACK:-1}" = 1 ]; then
+  tar -C "$OUTDIR" -cJf "$OUTDIR/models.tar.xz" models && rm -rf "$OUTDIR/models"
+fi
 du -sh "$OUTDIR"

@@ -24,6 +24,15 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import tcc_runtime  # noqa: E402
 
 
+def unpack(bundle):
+    """Unpacks models.tar.xz (bundle.sh packs the libraries) unless models/ is there."""
+    packed = os.path.join(bundle, "models.tar.xz")
+    if not os.path.isdir(os.path.join(bundle, "models")) and os.path.exists(packed):
+        import tarfile
+        with tarfile.open(packed) as archive:
+            archive.extractall(bundle)
+
+
 def rel_l2(actual, expected):
     a = np.asarray(actual, dtype=np.float64).ravel()
     e = np.asarray(expected, dtype=np.float64).ravel()
@@ -151,6 +160,7 @@ def main():
     parser.add_argument("--models", default="", help="only these manifest entries (a,b,...)")
     args = parser.parse_args()
     bundle = os.path.abspath(args.bundle)
+    unpack(bundle)
     with open(os.path.join(bundle, "manifest.json")) as f:
         manifest = json.load(f)
     print("GPU: %s, torch %s" % (torch.cuda.get_device_name(0), torch.__version__), flush=True)

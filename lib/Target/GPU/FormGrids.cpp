@@ -55,6 +55,14 @@ struct GpuFormGridsPass : tcc::impl::GpuFormGridsBase<GpuFormGridsPass> {
       module.emitError() << "tcc-gpu-form-grids: block-size must be 1 to 1024, got " << blockSize;
       return signalPassFailure();
     }
+    // String functions run in the runtime, on the host (model_abi.h), never in kernels.
+    WalkResult strings = module.walk([](tcc::prim::RuntimeCallOp call) {
+      call.emitError() << "string operations ('" << call.getCallee()
+                       << "') cannot run on a GPU yet; compile this model for the CPU";
+      return WalkResult::interrupt();
+    });
+    if (strings.wasInterrupted())
+      return signalPassFailure();
     SmallVector<func::FuncOp> functions(module.getOps<func::FuncOp>());
     for (func::FuncOp f : functions)
       if (!f.isExternal() && failed(formGrids(f)))
@@ -274,7 +282,8 @@ struct GpuFormGridsPass : tcc::impl::GpuFormGridsBase<GpuFormGridsPass> {
       auto load = dyn_cast<memref::LoadOp>(op);
       if (!load || !onHost.contains(op))
         continue;
-      if (!segments[segment].empty()) {
+      // The segment that this load ends (pass one started a new one here only then).
+      if (!segments[segment].empty() && segments[segment].front()->isBeforeInBlock(op)) {
         launchSegment(segments[segment], op);
         ++segment;
       }

@@ -123,6 +123,29 @@ module {
 
 // -----
 
+// A read before any device work of its run: the work after it is one launch, after it.
+// CHECK-LABEL: func.func @main
+// CHECK: call @tcc_device_read
+// CHECK: %[[N:.*]] = memref.load %{{.*}}[] : memref<i64>
+// CHECK: gpu.launch
+// CHECK:   memref.load
+// CHECK:   memref.store
+// CHECK: call @use(%[[N]])
+module {
+  func.func @main(%count: memref<i64>, %x: memref<2xi64>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %n = memref.load %count[] : memref<i64>
+    %v = memref.load %x[%c0] : memref<2xi64>
+    memref.store %v, %x[%c1] : memref<2xi64>
+    func.call @use(%n) : (i64) -> ()
+    return
+  }
+  func.func private @use(%v: i64)
+}
+
+// -----
+
 // A value host code needs that comes from something other than loads and pure arithmetic
 // is an error.
 module {
@@ -334,6 +357,18 @@ module {
       memref.store %zero, %y[%i] : memref<?xf32>
       scf.reduce
     }
+    return
+  }
+}
+
+// -----
+
+// String functions (the runtime's, on the host) cannot run in kernels.
+module {
+  func.func @main(%table: i64, %x: memref<f32>) {
+    %v = memref.load %x[] : memref<f32>
+    // expected-error @+1 {{string operations ('string_format') cannot run on a GPU yet; compile this model for the CPU}}
+    %s = prim.runtime_call "string_format"(%table, %v) {dtype = 1 : i32} : f32 -> i128
     return
   }
 }
