@@ -109,8 +109,8 @@ fi
 cp "$ROOT/scripts/nvidia/"*.py "$OUTDIR/"
 
 (IFS=,; echo "{\"arch\": \"$ARCH\", \"models\": [${entries[*]}]}") > "$OUTDIR/manifest.json"
-# The libraries (PTX text and cubins) pack to about a third: run_bundle.py and
-# run_conformance.py unpack models.tar.xz where models/ is missing (PACK=0: left as they are).
+# The libraries (PTX text and cubins) pack to about a third: run_bundle.py unpacks
+# models.tar.xz where models/ is missing (run it before matmul_*.py; PACK=0: not packed).
 if [ "${PACK:-1}" = 1 ]; then
   tar -C "$OUTDIR" -cJf "$OUTDIR/models.tar.xz" models && rm -rf "$OUTDIR/models"
 fi
