@@ -2,6 +2,7 @@
 #include "tcc/Pipelines/Compiler.h"
 #include "tcc/Autodiff/Passes.h"
 #include "tcc/Decompose/Passes.h"
+#include "tcc/Package/ModelAbi.h"
 
 #include "tcc/Pipelines/Pipelines.h"
 
@@ -87,6 +88,19 @@ LogicalResult tcc::compileModule(ModuleOp module, const CompileOptions &options,
   FailureOr<ModelInterface> interface = getModelInterface(module);
   if (failed(interface))
     return failure();
+  // A device model's inputs and outputs are device memory, which string tensors (pointers to
+  // host bytes) cannot be (model_abi.h).
+  if (options.target && options.target->getDeviceType() != tcc::abi::kDeviceTypeCPU)
+    for (auto [kind, list] : {std::pair("input", &interface->inputs),
+                              std::pair("output", &interface->outputs)})
+      for (const TensorInterface &tensor : *list)
+        if (tensor.dtype == TCC_DTYPE_STRING) {
+          error = std::string("the ") + kind + " '" + tensor.name + "' is a string tensor, which " +
+                  options.target->getName().str() +
+                  " models cannot have yet (their tensors are device memory); compile this "
+                  "model for the CPU";
+          return failure();
+        }
   {
     PassManager pm(module.getContext());
     configure(pm, options);
