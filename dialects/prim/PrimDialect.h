@@ -50,6 +50,25 @@ std::optional<std::pair<mlir::Value, int64_t>> getFirstBinding(mlir::Value tenso
 /// bound to one symbol).
 bool isDimOf(mlir::Value extent, mlir::Value tensor, int64_t index);
 
+/// While one is alive on a thread, a prim op whose result types cannot be inferred from its
+/// operands (shapes that disagree: a transpose listing a dim twice, a concatenation of
+/// mismatched extents) is still built, with result types shaped like its first operand,
+/// after its inference has reported the error at the op's location; without one, building
+/// such an op aborts the process (MLIR's builders do). Builders of untrusted input (the
+/// decomposition rules) build under one and fail when an error was reported, so that a
+/// malformed model is a diagnostic, never a crash. Nests.
+class SoftInferenceScope {
+public:
+  SoftInferenceScope();
+  ~SoftInferenceScope();
+  SoftInferenceScope(const SoftInferenceScope &) = delete;
+  SoftInferenceScope &operator=(const SoftInferenceScope &) = delete;
+  /// Whether a scope is alive on this thread.
+  static bool active();
+  /// How many ops this thread has built softly so far (errors after one may follow from it).
+  static int64_t softlyBuilt();
+};
+
 } // namespace tcc::prim
 
 #define GET_OP_CLASSES

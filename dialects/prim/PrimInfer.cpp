@@ -89,8 +89,8 @@ LogicalResult SelectOp::inferReturnTypes(MLIRContext *, std::optional<Location>,
   return success();
 }
 
-LogicalResult TransposeOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
-                                            Adaptor adaptor, SmallVectorImpl<Type> &types) {
+static LogicalResult inferTransposeOp(MLIRContext *, std::optional<Location> loc,
+                                            TransposeOp::Adaptor adaptor, SmallVectorImpl<Type> &types) {
   auto type = ranked(adaptor.getOperand());
   if (!type)
     return failure();
@@ -107,8 +107,8 @@ LogicalResult TransposeOp::inferReturnTypes(MLIRContext *, std::optional<Locatio
   return success();
 }
 
-LogicalResult PadOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
-                                      Adaptor adaptor, SmallVectorImpl<Type> &types) {
+static LogicalResult inferPadOp(MLIRContext *, std::optional<Location> loc,
+                                      PadOp::Adaptor adaptor, SmallVectorImpl<Type> &types) {
   auto type = ranked(adaptor.getOperand());
   if (!type)
     return failure();
@@ -128,8 +128,8 @@ LogicalResult PadOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc
   return success();
 }
 
-LogicalResult ConcatenateOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
-                                              Adaptor adaptor, SmallVectorImpl<Type> &types) {
+static LogicalResult inferConcatenateOp(MLIRContext *, std::optional<Location> loc,
+                                              ConcatenateOp::Adaptor adaptor, SmallVectorImpl<Type> &types) {
   if (adaptor.getInputs().empty())
     return emitOptionalError(loc, "expected at least one input");
   auto first = ranked(adaptor.getInputs().front());
@@ -166,8 +166,8 @@ LogicalResult ConcatenateOp::inferReturnTypes(MLIRContext *, std::optional<Locat
   return success();
 }
 
-LogicalResult GatherOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
-                                         Adaptor adaptor, SmallVectorImpl<Type> &types) {
+static LogicalResult inferGatherOp(MLIRContext *, std::optional<Location> loc,
+                                         GatherOp::Adaptor adaptor, SmallVectorImpl<Type> &types) {
   auto type = ranked(adaptor.getOperand());
   auto indices = ranked(adaptor.getIndices());
   if (!type || !indices)
@@ -182,8 +182,8 @@ LogicalResult GatherOp::inferReturnTypes(MLIRContext *, std::optional<Location> 
   return success();
 }
 
-LogicalResult SortOp::inferReturnTypes(MLIRContext *context, std::optional<Location> loc,
-                                       Adaptor adaptor, SmallVectorImpl<Type> &types) {
+static LogicalResult inferSortOp(MLIRContext *context, std::optional<Location> loc,
+                                       SortOp::Adaptor adaptor, SmallVectorImpl<Type> &types) {
   auto type = ranked(adaptor.getOperand());
   if (!type)
     return failure();
@@ -195,8 +195,8 @@ LogicalResult SortOp::inferReturnTypes(MLIRContext *context, std::optional<Locat
   return success();
 }
 
-LogicalResult ReduceOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
-                                         Adaptor adaptor, SmallVectorImpl<Type> &types) {
+static LogicalResult inferReduceOp(MLIRContext *, std::optional<Location> loc,
+                                         ReduceOp::Adaptor adaptor, SmallVectorImpl<Type> &types) {
   auto type = ranked(adaptor.getOperand());
   if (!type)
     return failure();
@@ -216,8 +216,8 @@ LogicalResult ReduceOp::inferReturnTypes(MLIRContext *, std::optional<Location> 
   return success();
 }
 
-LogicalResult ArgReduceOp::inferReturnTypes(MLIRContext *ctx, std::optional<Location> loc,
-                                            Adaptor adaptor, SmallVectorImpl<Type> &types) {
+static LogicalResult inferArgReduceOp(MLIRContext *ctx, std::optional<Location> loc,
+                                            ArgReduceOp::Adaptor adaptor, SmallVectorImpl<Type> &types) {
   auto type = ranked(adaptor.getOperand());
   if (!type)
     return failure();
@@ -231,8 +231,8 @@ LogicalResult ArgReduceOp::inferReturnTypes(MLIRContext *ctx, std::optional<Loca
   return success();
 }
 
-LogicalResult ReduceWindowOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
-                                               Adaptor adaptor, SmallVectorImpl<Type> &types) {
+static LogicalResult inferReduceWindowOp(MLIRContext *, std::optional<Location> loc,
+                                               ReduceWindowOp::Adaptor adaptor, SmallVectorImpl<Type> &types) {
   auto type = ranked(adaptor.getOperand());
   if (!type)
     return failure();
@@ -262,8 +262,8 @@ LogicalResult ReduceWindowOp::inferReturnTypes(MLIRContext *, std::optional<Loca
   return success();
 }
 
-LogicalResult DotGeneralOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
-                                             Adaptor adaptor, SmallVectorImpl<Type> &types) {
+static LogicalResult inferDotGeneralOp(MLIRContext *, std::optional<Location> loc,
+                                             DotGeneralOp::Adaptor adaptor, SmallVectorImpl<Type> &types) {
   auto lhs = ranked(adaptor.getLhs()), rhs = ranked(adaptor.getRhs());
   if (!lhs || !rhs)
     return failure();
@@ -303,8 +303,8 @@ LogicalResult DotGeneralOp::inferReturnTypes(MLIRContext *, std::optional<Locati
   return success();
 }
 
-LogicalResult ConvolutionOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
-                                              Adaptor adaptor, SmallVectorImpl<Type> &types) {
+static LogicalResult inferConvolutionOp(MLIRContext *, std::optional<Location> loc,
+                                              ConvolutionOp::Adaptor adaptor, SmallVectorImpl<Type> &types) {
   auto input = ranked(adaptor.getInput()), filter = ranked(adaptor.getFilter());
   if (!input || !filter)
     return failure();
@@ -348,4 +348,80 @@ LogicalResult ConvolutionOp::inferReturnTypes(MLIRContext *, std::optional<Locat
   }
   types.push_back(input.clone(shape));
   return success();
+}
+
+//===----------------------------------------------------------------------------------===//
+// Soft inference (SoftInferenceScope)
+//===----------------------------------------------------------------------------------===//
+
+namespace {
+thread_local int softInferenceDepth = 0;
+thread_local int64_t softlyBuiltOps = 0;
+
+/// `inferred`, or under a SoftInferenceScope after a failure that was reported (there is a
+/// location), `count` results of the first operand's type, so that the op can be built.
+LogicalResult soften(LogicalResult inferred, std::optional<Location> loc, ValueRange operands,
+                     unsigned count, SmallVectorImpl<Type> &types) {
+  if (succeeded(inferred) || !loc || !SoftInferenceScope::active() || operands.empty() ||
+      !isa<RankedTensorType>(operands.front().getType()))
+    return inferred;
+  types.assign(count, operands.front().getType());
+  ++softlyBuiltOps;
+  return success();
+}
+} // namespace
+
+tcc::prim::SoftInferenceScope::SoftInferenceScope() { ++softInferenceDepth; }
+tcc::prim::SoftInferenceScope::~SoftInferenceScope() { --softInferenceDepth; }
+bool tcc::prim::SoftInferenceScope::active() { return softInferenceDepth > 0; }
+int64_t tcc::prim::SoftInferenceScope::softlyBuilt() { return softlyBuiltOps; }
+
+LogicalResult TransposeOp::inferReturnTypes(MLIRContext *ctx, std::optional<Location> loc,
+                                            Adaptor adaptor, SmallVectorImpl<Type> &types) {
+  return soften(inferTransposeOp(ctx, loc, adaptor, types), loc, adaptor.getOperands(), 1, types);
+}
+
+LogicalResult PadOp::inferReturnTypes(MLIRContext *ctx, std::optional<Location> loc,
+                                      Adaptor adaptor, SmallVectorImpl<Type> &types) {
+  return soften(inferPadOp(ctx, loc, adaptor, types), loc, adaptor.getOperands(), 1, types);
+}
+
+LogicalResult ConcatenateOp::inferReturnTypes(MLIRContext *ctx, std::optional<Location> loc,
+                                              Adaptor adaptor, SmallVectorImpl<Type> &types) {
+  return soften(inferConcatenateOp(ctx, loc, adaptor, types), loc, adaptor.getOperands(), 1, types);
+}
+
+LogicalResult GatherOp::inferReturnTypes(MLIRContext *ctx, std::optional<Location> loc,
+                                         Adaptor adaptor, SmallVectorImpl<Type> &types) {
+  return soften(inferGatherOp(ctx, loc, adaptor, types), loc, adaptor.getOperands(), 1, types);
+}
+
+LogicalResult SortOp::inferReturnTypes(MLIRContext *ctx, std::optional<Location> loc,
+                                       Adaptor adaptor, SmallVectorImpl<Type> &types) {
+  return soften(inferSortOp(ctx, loc, adaptor, types), loc, adaptor.getOperands(), 2, types);
+}
+
+LogicalResult ReduceOp::inferReturnTypes(MLIRContext *ctx, std::optional<Location> loc,
+                                         Adaptor adaptor, SmallVectorImpl<Type> &types) {
+  return soften(inferReduceOp(ctx, loc, adaptor, types), loc, adaptor.getOperands(), 1, types);
+}
+
+LogicalResult ArgReduceOp::inferReturnTypes(MLIRContext *ctx, std::optional<Location> loc,
+                                            Adaptor adaptor, SmallVectorImpl<Type> &types) {
+  return soften(inferArgReduceOp(ctx, loc, adaptor, types), loc, adaptor.getOperands(), 1, types);
+}
+
+LogicalResult ReduceWindowOp::inferReturnTypes(MLIRContext *ctx, std::optional<Location> loc,
+                                               Adaptor adaptor, SmallVectorImpl<Type> &types) {
+  return soften(inferReduceWindowOp(ctx, loc, adaptor, types), loc, adaptor.getOperands(), 1, types);
+}
+
+LogicalResult DotGeneralOp::inferReturnTypes(MLIRContext *ctx, std::optional<Location> loc,
+                                             Adaptor adaptor, SmallVectorImpl<Type> &types) {
+  return soften(inferDotGeneralOp(ctx, loc, adaptor, types), loc, adaptor.getOperands(), 1, types);
+}
+
+LogicalResult ConvolutionOp::inferReturnTypes(MLIRContext *ctx, std::optional<Location> loc,
+                                              Adaptor adaptor, SmallVectorImpl<Type> &types) {
+  return soften(inferConvolutionOp(ctx, loc, adaptor, types), loc, adaptor.getOperands(), 1, types);
 }

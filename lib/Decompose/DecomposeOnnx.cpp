@@ -124,7 +124,24 @@ LogicalResult decomposeNode(onnx::NodeOp node, OpBuilder &builder, const RuleReg
     return failure();
   }
   NodeRewriter rewriter(node, builder, dimCache);
-  if (failed(rule->fn(rewriter)) || rewriter.hasFailed())
+  // An op the rule builds whose operands disagree (a malformed model's shapes) reports an
+  // error and is built anyway, softly (prim::SoftInferenceScope): any error reported while
+  // the rule runs fails it, so the process never aborts on a model. Errors after an op was
+  // built softly follow from it and are not shown.
+  int errors = 0;
+  int64_t softBefore = prim::SoftInferenceScope::softlyBuilt();
+  LogicalResult applied = failure();
+  {
+    ScopedDiagnosticHandler counter(node->getContext(), [&](Diagnostic &diagnostic) {
+      if (diagnostic.getSeverity() != DiagnosticSeverity::Error)
+        return failure(); // reported by the next handler as usual
+      ++errors;
+      return success(prim::SoftInferenceScope::softlyBuilt() > softBefore); // handled: hidden
+    });
+    prim::SoftInferenceScope soft;
+    applied = rule->fn(rewriter);
+  }
+  if (failed(applied) || rewriter.hasFailed() || errors > 0)
     return failure();
   if (rewriter.getResults().size() != node.getNumResults())
     return rewriter.emitError() << "internal error: the rule produced "

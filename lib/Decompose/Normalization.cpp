@@ -319,8 +319,10 @@ LogicalResult instanceNormalization(NodeRewriter &n) {
   Value normalized = m.normalize(n.getFloat("epsilon", 1e-5f)).normalized;
   Type element = elementOf(x);
   Value scaleB = broadcastAlong(n, scale, m.xDims, 1, element, "scale");
+  if (!scaleB)
+    return failure();
   Value biasB = broadcastAlong(n, bias, m.xDims, 1, element, "B");
-  if (!scaleB || !biasB)
+  if (!biasB)
     return failure();
   OpBuilder &b = n.getBuilder();
   Location loc = n.getLoc();

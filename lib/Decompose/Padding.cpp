@@ -72,6 +72,10 @@ LogicalResult padWith(NodeRewriter &n, Value x, ArrayRef<int64_t> pads, ArrayRef
   bool crop = false;
   for (int64_t d = 0; d < rank; ++d) {
     int64_t cutLo = std::max<int64_t>(-lo[d], 0), cutHi = std::max<int64_t>(-hi[d], 0);
+    if (std::optional<int64_t> extent = getConstantIntValue(dims[d]);
+        extent && cutLo + cutHi > *extent)
+      return n.emitError() << "negative pads crop " << cutLo + cutHi << " from dim " << d
+                           << ", which has only " << *extent;
     crop |= cutLo || cutHi;
     offsets.push_back(b.getIndexAttr(cutLo));
     sizes.push_back(subIndex(n, dims[d], b.getIndexAttr(cutLo + cutHi)));

@@ -488,6 +488,8 @@ std::optional<Labeled> contract(NodeRewriter &n, Labeled a, Labeled b, ArrayRef<
       continue;
     int64_t q = at - b.labels.begin();
     checkEqual(n, aDims[p], bDims[q], "the dims of einsum label shared by two operands must agree");
+    if (n.hasFailed())
+      return std::nullopt;
     (kept(label) ? aBatch : aContract).push_back(static_cast<int64_t>(p));
     (kept(label) ? bBatch : bContract).push_back(q);
     if (kept(label))

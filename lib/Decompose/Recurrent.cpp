@@ -177,6 +177,11 @@ LogicalResult recurrent(NodeRewriter &n) {
       return n.emitError() << name << " has type " << value.getType() << ", expected "
                            << rec.directions << " x " << gates * rec.hidden << " x ...";
   }
+  if (std::optional<int64_t> inputs = getConstantIntValue(getDims(n, x)[2]);
+      inputs && !cast<RankedTensorType>(w.getType()).isDynamicDim(2) &&
+      cast<RankedTensorType>(w.getType()).getDimSize(2) != *inputs)
+    return n.emitError() << "W has " << cast<RankedTensorType>(w.getType()).getDimSize(2)
+                         << " input columns, expected X's input size " << *inputs;
 
   // Activations: per direction f (and g, h), with defaults; alpha/beta consumed in order.
   SmallVector<std::string> defaults =

@@ -12,6 +12,7 @@
 
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Matchers.h"
+#include "llvm/ADT/SmallBitVector.h"
 
 using namespace mlir;
 using namespace tcc;
@@ -151,10 +152,15 @@ LogicalResult transpose(NodeRewriter &n) {
   }
   if (static_cast<int64_t>(perm.size()) != rank)
     return n.emitError() << "perm has " << perm.size() << " entries, expected " << rank;
+  llvm::SmallBitVector seen(rank);
   for (int64_t &p : perm) {
     auto axis = normalizeAxis(n, p, rank, "perm entry");
     if (!axis)
       return failure();
+    if (seen.test(*axis))
+      return n.emitError() << "perm lists dim " << *axis << " twice; expected each of the "
+                           << rank << " dims once";
+    seen.set(*axis);
     p = *axis;
   }
   return n.setResults(

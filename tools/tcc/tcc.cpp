@@ -124,6 +124,9 @@ int compile(const Options &options) {
   tcc::registerAllDialects(registry);
   tcc::registerAllPasses();
   mlir::MLIRContext context(registry);
+  // A user's error is one line naming the node; the generic form of the op it came from
+  // (MLIR's "see current operation" note) is for --print-ir-after-all, not for them.
+  context.printOpOnDiagnostic(false);
   tcc::ToolDiagnosticHandler diagnostics(context);
 
   tcc::ImportOptions importOptions;
