@@ -250,8 +250,7 @@ tcc_status tcc_validate_device_fields(const char *where, const tcc_model_descrip
                                where, kind, (int)i, t->name);
       // Data-dependent output dims: the host code reads their extents back (device_read).
       for (int32_t k = 0; k < t->rank && t->dim_symbols; ++k)
-        if (t->dim_symbols[k] == TCC_DIM_DATA_DEPENDENT &&
-            !(d->flags & TCC_MODEL_READS_DEVICE))
+        if (t->dim_symbols[k] == TCC_DIM_DATA_DEPENDENT && !(d->flags & TCC_MODEL_READS_DEVICE))
           return tcc_make_status(TCC_STATUS_INVALID_MODEL,
                                  "%s: a device model with data-dependent output dims must read "
                                  "them from device memory (TCC_MODEL_READS_DEVICE), but %s %d "

@@ -46,8 +46,8 @@ struct FakeState {
                    // still alive when their module is unloaded
   bool recording = false;
   bool failBegin = false, failEnd = false, failLaunchGraph = false, failRecordedLaunch = false;
-  bool positive = false;  // the kernels are positive_cuda's, not add_cuda's
-  int failKernel = -1;    // launch_kernel of this kernel fails
+  bool positive = false; // the kernels are positive_cuda's, not add_cuda's
+  int failKernel = -1;   // launch_kernel of this kernel fails
   int synchronizes = 0;
 };
 FakeState fake;

@@ -529,14 +529,14 @@ struct GpuFormGridsPass : tcc::impl::GpuFormGridsBase<GpuFormGridsPass> {
   LogicalResult passImports(ModuleOp module) {
     llvm::SetVector<func::FuncOp> launchers;
     for (func::FuncOp f : module.getOps<func::FuncOp>())
-      if (f.getName() == "main" || f.walk([](Operation *op) {
-                                      auto call = dyn_cast<func::CallOp>(op);
-                                      return isa<gpu::LaunchOp>(op) ||
-                                                     (call && call.getCallee() ==
-                                                                  tcc::gpu::kDeviceReadFunction)
-                                                 ? WalkResult::interrupt()
-                                                 : WalkResult::advance();
-                                    }).wasInterrupted())
+      if (f.getName() == "main" ||
+          f.walk([](Operation *op) {
+             auto call = dyn_cast<func::CallOp>(op);
+             return isa<gpu::LaunchOp>(op) ||
+                            (call && call.getCallee() == tcc::gpu::kDeviceReadFunction)
+                        ? WalkResult::interrupt()
+                        : WalkResult::advance();
+           }).wasInterrupted())
         launchers.insert(f);
     return tcc::gpu::threadArgument(module, launchers, LLVM::LLVMPointerType::get(&getContext()),
                                     tcc::gpu::ArgumentPosition::First);

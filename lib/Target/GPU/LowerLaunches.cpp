@@ -146,8 +146,7 @@ struct GpuLowerLaunchesPass : tcc::impl::GpuLowerLaunchesBase<GpuLowerLaunchesPa
       OpBuilder b(call);
       Value imports = func.getArgument(0);
       auto field = [&](int32_t f) {
-        Value at =
-            LLVM::GEPOp::create(b, loc, ptr, table, imports, ArrayRef<LLVM::GEPArg>{0, f});
+        Value at = LLVM::GEPOp::create(b, loc, ptr, table, imports, ArrayRef<LLVM::GEPArg>{0, f});
         return LLVM::LoadOp::create(b, loc, ptr, at).getResult();
       };
       Value fn = field(abi::kImport_device_read);
