@@ -49,6 +49,9 @@ LogicalResult parseText(const llvm::MemoryBuffer &buffer, Location loc, ModelFil
   FirstErrorCollector errors;
   google::protobuf::TextFormat::Parser parser;
   parser.RecordErrorsTo(&errors);
+  // Binary parsing's limit (protobuf's default): deeper nesting (subgraphs in subgraphs ...)
+  // would exhaust the stack of this recursive parser, and of the importer.
+  parser.SetRecursionLimit(kMaxMessageDepth);
   google::protobuf::io::ArrayInputStream input(buffer.getBufferStart(),
                                                static_cast<int>(buffer.getBufferSize()));
   if (!parser.Parse(&input, &file.model))
@@ -68,9 +71,13 @@ LogicalResult parseBinary(Location loc, ModelFile &file) {
 
   google::protobuf::io::CodedInputStream input(bytes.data(), static_cast<int>(bytes.size()));
   input.SetTotalBytesLimit(static_cast<int>(kMaxModelFileBytes));
+  input.SetRecursionLimit(kMaxMessageDepth);
   if (!file.model.ParseFromCodedStream(&input) || !input.ConsumedEntireMessage())
     return emitError(loc) << "not an ONNX model: the file does not parse as an ONNX "
-                             "ModelProto";
+                             "ModelProto (a malformed field, or messages nested more than "
+                          << kMaxMessageDepth
+                          << " deep: If, Loop and Scan bodies nested more than about 30 "
+                             "deep)";
   return success();
 }
 

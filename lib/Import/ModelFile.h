@@ -73,6 +73,10 @@ struct ModelFile {
 /// The largest model file protobuf can parse (its 2 GiB limit).
 constexpr uint64_t kMaxModelFileBytes = 0x7fffffff;
 
+/// How deep messages may nest in a model file, binary or text (protobuf's default for binary
+/// parsing): each If, Loop or Scan body adds three levels (node, attribute, graph).
+constexpr int kMaxMessageDepth = 100;
+
 /// Reads and parses the model at `path` into `file`: binary protobuf, or text format when
 /// the name ends in `.onnxtxt`. Emits one error at `loc` and fails on any problem.
 mlir::LogicalResult readModelFile(llvm::StringRef path, mlir::Location loc, ModelFile &file);
