@@ -101,6 +101,19 @@ LogicalResult tcc::compileModule(ModuleOp module, const CompileOptions &options,
                   "model for the CPU";
           return failure();
         }
+  // Extents computed from input values (a Range whose bounds are inputs) are computed by host
+  // code reading the inputs (model_abi.h's compute_symbols), which are device memory there.
+  if (options.target && options.target->getDeviceType() != tcc::abi::kDeviceTypeCPU)
+    for (const SymbolInterface &symbol : interface->symbols)
+      if (symbol.computed) {
+        error = "the extent '" + symbol.name +
+                "' is computed from the values of an input (a Range, ConstantOfShape, Expand, "
+                "... whose shape or bounds are inputs), which " +
+                options.target->getName().str() +
+                " models cannot do yet (their inputs are device memory); compile this model "
+                "for the CPU";
+        return failure();
+      }
   {
     PassManager pm(module.getContext());
     configure(pm, options);
