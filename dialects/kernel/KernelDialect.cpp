@@ -142,9 +142,9 @@ LogicalResult KernelDialect::verifyOperationAttribute(Operation *op, NamedAttrib
              llvm::is_contained({StringRef("ptx"), StringRef("cubin"), StringRef("hsaco")},
                                 format.getValue());
     };
-    if (!images || images.empty() || !llvm::all_of(images, valid))
+    if (!images || !llvm::all_of(images, valid))
       return op->emitError() << "'" << name
-                             << "' expects a non-empty array of {arch = \"sm_NN\" or "
+                             << "' expects an array of {arch = \"sm_NN\" or "
                                 "\"gfxNNN\", format = \"ptx\", \"cubin\" or \"hsaco\", symbol = "
                                 "@global}, got "
                              << value;

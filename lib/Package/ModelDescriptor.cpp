@@ -39,6 +39,9 @@ LogicalResult describeDevice(ModuleOp mlirModule, llvm::Module &module, IRBuildi
   auto kernels = mlirModule->getAttrOfType<ArrayAttr>(KernelDialect::kDeviceKernelsAttrName);
   auto constantsSize =
       mlirModule->getAttrOfType<IntegerAttr>(KernelDialect::kDeviceConstantsSizeAttrName);
+  // A model without kernels has no images and no kernel list (tcc-gpu-lower-launches).
+  if (images && images.empty() && !kernels)
+    kernels = ArrayAttr::get(mlirModule.getContext(), {});
   if (!images || !kernels || !constantsSize) {
     error = "internal error: a device model without its kernel.device_images, "
             "kernel.device_kernels or kernel.device_constants_size";

@@ -167,12 +167,24 @@ tcc_status tcc_validate_device_fields(const char *where, const tcc_model_descrip
                            where, (int)type, tcc_device_type_name((DLDeviceType)type),
                            tcc_device_type_enumerator((DLDeviceType)type));
   }
-  if (d->num_device_images < 1 || d->num_device_images > MAX_DEVICE_IMAGES)
+  // A device model without kernels (every output empty: nothing to compute) has no images.
+  if (d->num_device_kernels < 0 || d->num_device_kernels > MAX_DEVICE_KERNELS)
+    return tcc_make_status(TCC_STATUS_INVALID_MODEL,
+                           "%s: num_device_kernels is %d, expected 0 to %d for a device model "
+                           "(device_type %d)",
+                           where, (int)d->num_device_kernels, MAX_DEVICE_KERNELS, (int)type);
+  if (d->num_device_kernels == 0 && d->num_device_images != 0)
+    return tcc_make_status(TCC_STATUS_INVALID_MODEL,
+                           "%s: num_device_kernels is 0 but num_device_images is %d: a device "
+                           "model without kernels has no images",
+                           where, (int)d->num_device_images);
+  if (d->num_device_kernels > 0 &&
+      (d->num_device_images < 1 || d->num_device_images > MAX_DEVICE_IMAGES))
     return tcc_make_status(TCC_STATUS_INVALID_MODEL,
                            "%s: num_device_images is %d, expected 1 to %d for a device model "
-                           "(device_type %d)",
+                           "with kernels (device_type %d)",
                            where, (int)d->num_device_images, MAX_DEVICE_IMAGES, (int)type);
-  if (!d->device_images)
+  if (d->num_device_images > 0 && !d->device_images)
     return tcc_make_status(TCC_STATUS_INVALID_MODEL,
                            "%s: num_device_images is %d but device_images is null", where,
                            (int)d->num_device_images);
@@ -181,12 +193,7 @@ tcc_status tcc_validate_device_fields(const char *where, const tcc_model_descrip
     if (status)
       return status;
   }
-  if (d->num_device_kernels < 1 || d->num_device_kernels > MAX_DEVICE_KERNELS)
-    return tcc_make_status(TCC_STATUS_INVALID_MODEL,
-                           "%s: num_device_kernels is %d, expected 1 to %d for a device model "
-                           "(device_type %d)",
-                           where, (int)d->num_device_kernels, MAX_DEVICE_KERNELS, (int)type);
-  if (!d->device_kernel_names)
+  if (d->num_device_kernels > 0 && !d->device_kernel_names)
     return tcc_make_status(TCC_STATUS_INVALID_MODEL,
                            "%s: num_device_kernels is %d but device_kernel_names is null", where,
                            (int)d->num_device_kernels);
@@ -273,7 +280,9 @@ static tcc_status create_device_state(const tcc_model *model, const tcc_device *
   if (!state)
     return tcc_make_status(TCC_STATUS_RESOURCE_EXHAUSTED, "%s: out of memory", function);
   state->device = device;
-  tcc_status status = device->load_module(device, d, &state->module);
+  // A model without kernels loads no module (it has no images; it launches nothing).
+  tcc_status status =
+      d->num_device_kernels > 0 ? device->load_module(device, d, &state->module) : NULL;
   if (status) {
     free(state);
     return tcc_annotate_status(status, "%s", function);

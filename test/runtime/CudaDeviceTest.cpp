@@ -352,7 +352,8 @@ TEST_CASE("corrupt device fields are rejected at load with a message naming the 
   const std::vector<DeviceFieldCase> cases = {
       {"no images", [](tcc_model_descriptor &d) { d.num_device_images = 0; },
        TCC_STATUS_INVALID_MODEL,
-       "num_device_images is 0, expected 1 to 64 for a device model (device_type 2)"},
+       "num_device_images is 0, expected 1 to 64 for a device model with kernels (device_type "
+       "2)"},
       {"too many images", [](tcc_model_descriptor &d) { d.num_device_images = 65; },
        TCC_STATUS_INVALID_MODEL, "num_device_images is 65, expected 1 to 64"},
       {"null images", [](tcc_model_descriptor &d) { d.device_images = nullptr; },
@@ -372,8 +373,12 @@ TEST_CASE("corrupt device fields are rejected at load with a message naming the 
        "device image 0 (sm_80) has the unknown format 7, expected 1 (PTX) or 2 (cubin)"},
       {"cubin that is not ELF", [](tcc_model_descriptor &d) { d.device_images = &kImageCases[5]; },
        TCC_STATUS_INVALID_MODEL, "device image 0 (sm_90 cubin, 64 bytes) is not a 64-bit ELF file"},
-      {"no kernels", [](tcc_model_descriptor &d) { d.num_device_kernels = 0; },
-       TCC_STATUS_INVALID_MODEL, "num_device_kernels is 0, expected 1 to 65536"},
+      {"no kernels but images", [](tcc_model_descriptor &d) { d.num_device_kernels = 0; },
+       TCC_STATUS_INVALID_MODEL,
+       "num_device_kernels is 0 but num_device_images is 1: a device model without kernels has "
+       "no images"},
+      {"negative kernels", [](tcc_model_descriptor &d) { d.num_device_kernels = -1; },
+       TCC_STATUS_INVALID_MODEL, "num_device_kernels is -1, expected 0 to 65536"},
       {"null kernel names", [](tcc_model_descriptor &d) { d.device_kernel_names = nullptr; },
        TCC_STATUS_INVALID_MODEL, "num_device_kernels is 2 but device_kernel_names is null"},
       {"null kernel name", [](tcc_model_descriptor &d) { d.device_kernel_names = kNullName; },

@@ -49,6 +49,7 @@ struct FakeState {
   bool positive = false; // the kernels are positive_cuda's, not add_cuda's
   int failKernel = -1;   // launch_kernel of this kernel fails
   int synchronizes = 0;
+  int modulesLoaded = 0;
 };
 FakeState fake;
 
@@ -135,6 +136,7 @@ tcc_status fakeSynchronize(const tcc_device *, tcc_device_queue *) {
 }
 tcc_status fakeLoadModule(const tcc_device *, const tcc_model_descriptor *,
                           tcc_device_module **out) {
+  fake.modulesLoaded++;
   static int module;
   *out = reinterpret_cast<tcc_device_module *>(&module);
   return nullptr;
@@ -537,4 +539,28 @@ TEST_CASE("data-dependent outputs of device models need TCC_MODEL_READS_DEVICE, 
   requireError(tcc_model_create_from_descriptor(&d, nullptr, &model), TCC_STATUS_INVALID_MODEL,
                {"a CPU model has the flag TCC_MODEL_READS_DEVICE, which only device models may "
                 "have"});
+}
+
+/// A device model's run with nothing to compute (its outputs are empty).
+int32_t runNothing(const tcc_import_table *, const int64_t *, void *const *, void *const *,
+                   void *) {
+  return TCC_RUN_OK;
+}
+
+TEST_CASE("a device model without kernels loads no module and runs", "[graph]") {
+  tcc_model_descriptor d = addCuda();
+  d.num_device_images = 0;
+  d.device_images = nullptr;
+  d.num_device_kernels = 0;
+  d.device_kernel_names = nullptr;
+  d.num_device_check_messages = 0;
+  d.device_check_messages = nullptr;
+  d.run = runNothing;
+  FakeSession s(d); // add_cuda's tensors, which this run leaves alone
+  Tensors t(5, true);
+  REQUIRE_OK(t.run(s.get()));
+  REQUIRE_OK(t.run(s.get()));
+  CHECK(fake.modulesLoaded == 0);
+  CHECK(fake.kernelsRun == 0);
+  CHECK(fake.misuses == 0);
 }

@@ -76,10 +76,11 @@ struct GpuLowerLaunchesPass : tcc::impl::GpuLowerLaunchesBase<GpuLowerLaunchesPa
         module.emitError() << "internal error: kernel launches without a gpu.binary";
         return signalPassFailure();
       }
-      // A model without kernels (outputs that are inputs): one empty image would not load.
-      module.emitError() << "a GPU model must launch at least one kernel (this one only moves "
-                            "data); compile it for the CPU";
-      return signalPassFailure();
+      // Nothing to compute (every output is empty): a device model without kernels or images
+      // (model_abi.h).
+      module->removeAttr(gpu::GPUDialect::getContainerModuleAttrName());
+      module->setAttr(KernelDialect::kDeviceImagesAttrName, ArrayAttr::get(ctx, {}));
+      return;
     }
     SmallVector<Attribute> images;
     OpBuilder top(module.getBodyRegion());

@@ -274,7 +274,8 @@ typedef struct tcc_model_descriptor {
    * that suits the device: a cubin of its architecture, else the PTX of the newest
    * architecture not newer than the device's (NVIDIA); the code object of its chip (AMD).
    * device_constants (device_constants_size bytes, the weights) are uploaded once per
-   * session and reach run as imports->device_constants. */
+   * session and reach run as imports->device_constants. A device model without kernels
+   * (nothing to compute: every output is empty) has no images and loads no module. */
   int32_t device_type;
   int32_t num_device_images;
   const tcc_device_image *device_images;
