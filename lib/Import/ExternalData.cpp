@@ -102,6 +102,7 @@ TensorImporter::readExternalData(const ::onnx::TensorProto &tensor, uint64_t exp
       return emitError(loc) << "cannot read external data file " << quoted(location) << " of "
                             << what << ": " << lowercaseFirst(buffer.getError().message());
     file = std::shared_ptr<llvm::MemoryBuffer>(std::move(*buffer));
+    filesRead.push_back(std::string(path));
   }
 
   uint64_t fileSize = file->getBufferSize();

@@ -83,6 +83,9 @@ public:
 
   OwningOpRef<ModuleOp> run(StringRef path);
 
+  /// The files the import read: the model, then its external data files.
+  std::vector<std::string> filesRead;
+
 private:
   /// Imports the types of the main graph's inputs (those that are not initializers).
   LogicalResult importInputs(const ::onnx::GraphProto &graph);
@@ -194,7 +197,10 @@ OwningOpRef<ModuleOp> ModelImporter::run(StringRef path) {
 
   TensorImporter tensors(file);
   GraphImporter graphImporter(info, symbols, tensors, fileLoc, builder);
-  if (failed(graphImporter.importGraphBody(graph, *entry, scope, &file.rawData)))
+  LogicalResult imported = graphImporter.importGraphBody(graph, *entry, scope, &file.rawData);
+  filesRead.assign(1, path.str());
+  llvm::append_range(filesRead, tensors.externalDataFiles());
+  if (failed(imported))
     return nullptr;
   if (failed(verify(*module)))
     return nullptr;
@@ -204,11 +210,15 @@ OwningOpRef<ModuleOp> ModelImporter::run(StringRef path) {
 } // namespace
 
 OwningOpRef<ModuleOp> tcc::importOnnxModel(StringRef path, const ImportOptions &options,
-                                           MLIRContext &context) {
+                                           MLIRContext &context,
+                                           std::vector<std::string> *filesRead) {
   context.loadDialect<tcc::onnx::OnnxDialect, tcc::prim::PrimDialect, func::FuncDialect>();
   Location fileLoc = FileLineColLoc::get(&context, path, 0, 0);
   // The parsed protobuf is large; it is freed when the import returns, while the weight
   // blobs keep what they point into.
   auto importer = std::make_unique<ModelImporter>(options, context, fileLoc);
-  return importer->run(path);
+  OwningOpRef<ModuleOp> module = importer->run(path);
+  if (filesRead)
+    *filesRead = std::move(importer->filesRead);
+  return module;
 }

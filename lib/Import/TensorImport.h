@@ -10,10 +10,14 @@
 
 #include "ModelFile.h"
 
+#include <string>
+#include <vector>
+
 #include "mlir/IR/BuiltinAttributeInterfaces.h"
 #include "mlir/IR/Location.h"
 #include "llvm/ADT/StringMap.h"
 
+#include <vector>
 #include <memory>
 #include <optional>
 #include <string>
@@ -28,6 +32,10 @@ constexpr int64_t kMaxInlineElements = 64;
 class TensorImporter {
 public:
   explicit TensorImporter(const ModelFile &model) : model(model) {}
+
+  /// The external data files read so far, as the model names them (its folder joined with
+  /// the location), in the order first read: what a depfile lists besides the model.
+  const std::vector<std::string> &externalDataFiles() const { return filesRead; }
 
   /// Imports `tensor`; `what` names it in errors ("initializer 'w'") and `blobName` names
   /// its resource blob. `rawDataSpan` says where its raw_data lies in the model file, when
@@ -49,6 +57,7 @@ private:
   std::string realModelDirectory;
   /// External data files by real path: one mapping per file, shared by its tensors.
   llvm::StringMap<std::shared_ptr<llvm::MemoryBuffer>> externalFiles;
+  std::vector<std::string> filesRead;
 };
 
 } // namespace tcc::import

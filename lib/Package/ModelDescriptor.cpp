@@ -115,6 +115,20 @@ LogicalResult describeDevice(ModuleOp mlirModule, llvm::Module &module, IRBuildi
 }
 } // namespace
 
+tcc::ModelInterface tcc::publishedInterface(ModuleOp module, const ModelInterface &interface) {
+  // Output dims that are a lone symbol or data-dependent (tcc-entry-signature found them).
+  ModelInterface published = interface;
+  if (auto list =
+          module->getAttrOfType<ArrayAttr>(tcc::kernel::KernelDialect::kOutputSymbolsAttrName))
+    for (auto [o, dims] : llvm::enumerate(list.getAsRange<DenseI32ArrayAttr>()))
+      if (o < published.outputs.size() &&
+          dims.size() == static_cast<int64_t>(published.outputs[o].symbols.size()))
+        for (auto [d, s] : llvm::enumerate(dims.asArrayRef()))
+          if ((s >= 0 || s == TCC_DIM_DATA_DEPENDENT) && published.outputs[o].shape[d] < 0)
+            published.outputs[o].symbols[d] = s;
+  return published;
+}
+
 std::unique_ptr<llvm::Module>
 tcc::buildModelModule(ModuleOp mlirModule, const ModelInterface &interface, const HostMachine &host,
                       int32_t deviceType, llvm::LLVMContext &context, std::string &error) {
@@ -132,16 +146,7 @@ tcc::buildModelModule(ModuleOp mlirModule, const ModelInterface &interface, cons
   if (auto size = mlirModule->getAttrOfType<IntegerAttr>(
           tcc::kernel::KernelDialect::kStringTableSizeAttrName))
     stringTableSize = size.getInt();
-  // Output dims that are a lone symbol (tcc-entry-signature found them).
-  ModelInterface published = interface;
-  if (auto list =
-          mlirModule->getAttrOfType<ArrayAttr>(tcc::kernel::KernelDialect::kOutputSymbolsAttrName))
-    for (auto [o, dims] : llvm::enumerate(list.getAsRange<DenseI32ArrayAttr>()))
-      if (o < published.outputs.size() &&
-          dims.size() == static_cast<int64_t>(published.outputs[o].symbols.size()))
-        for (auto [d, s] : llvm::enumerate(dims.asArrayRef()))
-          if ((s >= 0 || s == TCC_DIM_DATA_DEPENDENT) && published.outputs[o].shape[d] < 0)
-            published.outputs[o].symbols[d] = s;
+  ModelInterface published = publishedInterface(mlirModule, interface);
 
   // Symbol declarations and tcc's own argument attributes (onnx.name, kernel.workspace) have no
   // LLVM meaning.

@@ -151,6 +151,8 @@ LogicalResult tcc::compileModule(ModuleOp module, const CompileOptions &options,
     if (failed(pm.run(module)))
       return failure();
   }
+  if (options.interface)
+    *options.interface = publishedInterface(module, *interface);
   llvm::LLVMContext llvmContext;
   std::unique_ptr<llvm::Module> llvmModule =
       buildModelModule(module, *interface, target.getHost(), target.getDeviceType(), llvmContext,

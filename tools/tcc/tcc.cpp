@@ -9,6 +9,8 @@
 // line as `<file>: error: <message>`), 2 the command line is wrong.
 //
 //===----------------------------------------------------------------------------------===//
+#include "Depfile.h"
+
 #include "tcc/Import/Importer.h"
 #include "tcc/InitAll.h"
 #include "tcc/Pipelines/Compiler.h"
@@ -25,10 +27,13 @@
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/ToolOutputFile.h"
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
+#include <cctype>
 #include <string>
 #include <vector>
 
@@ -56,6 +61,11 @@ struct Options {
   std::string loss;
   std::string train;
   double learningRate = 0.01;
+  // Build-system outputs (-MD, -MF, -MT; --emit-header).
+  bool depfile = false;
+  std::string depfilePath;
+  std::string depfileTarget;
+  std::string header;
 };
 
 /// --list-ops: every decomposition rule, one per line (text) or as a JSON array.
@@ -181,6 +191,15 @@ int compile(const Options &options) {
     llvm::errs() << "tcc: error: --emit=" << options.emit << " needs -o PATH\n";
     return kExitUsageError;
   }
+  bool depfile = options.depfile || !options.depfilePath.empty();
+  if ((depfile || !options.header.empty()) && (!binary || options.output.empty())) {
+    llvm::errs() << "tcc: error: " << (depfile ? "-MD and -MF" : "--emit-header")
+                 << " go with a library or object: --emit=so or obj and -o PATH\n";
+    return kExitUsageError;
+  }
+  tcc::ModelInterface interface;
+  if (!options.header.empty())
+    compileOptions.interface = &interface;
 
   if (options.check) {
     // Import errors print as usual; decomposition errors are collected per node.
@@ -193,8 +212,9 @@ int compile(const Options &options) {
     return report.ok() ? 0 : kExitCompileError;
   }
 
+  std::vector<std::string> filesRead;
   mlir::OwningOpRef<mlir::ModuleOp> module =
-      tcc::importOnnxModel(options.model, importOptions, context);
+      tcc::importOnnxModel(options.model, importOptions, context, &filesRead);
   if (!module)
     return kExitCompileError;
 
@@ -218,6 +238,35 @@ int compile(const Options &options) {
   if (text) {
     text->os() << "\n";
     text->keep();
+  }
+  if (!options.header.empty()) {
+    std::unique_ptr<llvm::ToolOutputFile> header =
+        mlir::openOutputFile(options.header, &errorMessage);
+    if (!header) {
+      llvm::errs() << "tcc: error: cannot write '" << options.header << "': " << errorMessage
+                   << "\n";
+      return kExitCompileError;
+    }
+    std::string name = llvm::sys::path::stem(options.header).str();
+    for (char &c : name)
+      if (!std::isalnum(static_cast<unsigned char>(c)))
+        c = '_';
+    if (name.empty() || std::isdigit(static_cast<unsigned char>(name.front())))
+      name.insert(name.begin(), '_');
+    tcc::writeModelHeader(interface, name, llvm::sys::path::filename(options.model),
+                          header->os());
+    header->keep();
+  }
+  // Last, so that a build system sees the depfile only with the outputs it describes.
+  if (depfile) {
+    std::string path = options.depfilePath.empty() ? tcc::defaultDepfilePath(options.output)
+                                                   : options.depfilePath;
+    std::string target = options.depfileTarget.empty() ? options.output : options.depfileTarget;
+    std::string failure = tcc::writeDepfile(path, target, filesRead);
+    if (!failure.empty()) {
+      llvm::errs() << "tcc: error: " << failure << "\n";
+      return kExitCompileError;
+    }
   }
   return 0;
 }
@@ -280,9 +329,26 @@ int main(int argc, char **argv) {
       ->check(CLI::PositiveNumber);
   app.add_flag("--print-ir-after-all", options.printIrAfterAll,
                "print the IR after every pass to stderr (large weights elided)");
+  app.add_flag("--MD", options.depfile,
+               "-MD: also write a depfile (Make syntax: the output depends on the model and its "
+               "external data files), next to the output with the extension .d");
+  app.add_option("--MF", options.depfilePath, "-MF FILE: write the depfile to FILE (implies -MD)");
+  app.add_option("--MT", options.depfileTarget,
+                 "-MT TARGET: the depfile rule's target (default: the output path)");
+  app.add_option("--emit-header", options.header,
+                 "also write a C header for the library: inputs, outputs, dtypes, shapes and "
+                 "symbols as macros, and NAME_run(session, inputs..., outputs...), NAME being "
+                 "the header file's stem");
   app.set_version_flag("--version", std::string("tcc ") + tcc::kVersion);
+  // Compilers spell the depfile options -MD, -MF and -MT; CLI11's single-dash options are one
+  // letter, so they are read as --MD, --MF and --MT.
+  std::vector<std::string> arguments(argv + 1, argv + argc);
+  for (std::string &argument : arguments)
+    if (argument == "-MD" || argument == "-MF" || argument == "-MT")
+      argument.insert(argument.begin(), '-');
+  std::reverse(arguments.begin(), arguments.end()); // CLI11 takes them last-first
   try {
-    app.parse(argc, argv);
+    app.parse(arguments);
   } catch (const CLI::CallForHelp &e) {
     return app.exit(e);
   } catch (const CLI::CallForVersion &e) {

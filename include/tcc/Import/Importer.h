@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace mlir {
@@ -51,10 +52,13 @@ struct ImportOptions {
 /// protobuf text format when the file name ends in `.onnxtxt`. The graph becomes
 /// `func.func @main`; see docs/ARCHITECTURE.md (Import) for the IR's shape. Every problem is
 /// emitted as an error diagnostic (at the model file, or at the offending node's location)
-/// and yields a null module. `context` must have tcc's dialects registered.
+/// and yields a null module. `context` must have tcc's dialects registered. `filesRead`,
+/// when given, receives the files the import read once it succeeded: `path`, then the
+/// external data files (as the model's folder joined with their locations), for depfiles.
 mlir::OwningOpRef<mlir::ModuleOp> importOnnxModel(llvm::StringRef path,
                                                   const ImportOptions &options,
-                                                  mlir::MLIRContext &context);
+                                                  mlir::MLIRContext &context,
+                                                  std::vector<std::string> *filesRead = nullptr);
 
 } // namespace tcc
 

@@ -56,6 +56,18 @@ struct ModelInterface {
 /// (`onnx.name`), element types, shapes and the symbols bound to the inputs.
 mlir::FailureOr<ModelInterface> getModelInterface(mlir::ModuleOp module);
 
+/// `interface` as the compiled model's descriptor publishes it: output dims that the kernel
+/// pipeline found to be a lone symbol, or data-dependent (TCC_DIM_DATA_DEPENDENT), say so.
+/// `module` is past tcc-entry-signature.
+ModelInterface publishedInterface(mlir::ModuleOp module, const ModelInterface &interface);
+
+/// Writes a C header for a model compiled to a library (tcc --emit-header): its inputs,
+/// outputs and symbolic dims as macros and comments, and `<name>_run`, a typed wrapper over
+/// tcc_session_run. `name` must be a C identifier; `source` (the model file) appears in its
+/// first comment.
+void writeModelHeader(const ModelInterface &interface, llvm::StringRef name,
+                      llvm::StringRef source, llvm::raw_ostream &os);
+
 /// Moves every constant global of at least `minBytes` bytes into one 64-byte-aligned blob
 /// (`blob`), replacing its uses with views into the external global `tcc_weights`. Run after
 /// bufferization. (CPU code keeps small constants inline; a GPU's host code must not touch

@@ -32,6 +32,9 @@ struct CompileOptions {
   std::string gradLoss;
   /// > 0 (with gradLoss): the library also takes one SGD step on the parameters, in place.
   double learningRate = 0;
+  /// When set and a library or object is built: receives the model's interface as its
+  /// descriptor publishes it (for --emit-header).
+  ModelInterface *interface = nullptr;
 };
 
 /// Compiles an imported module (the `onnx` dialect) as far as `options.emit`. Textual
