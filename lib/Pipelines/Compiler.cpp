@@ -11,7 +11,11 @@
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+
+#include <list>
 
 using namespace mlir;
 
@@ -28,14 +32,37 @@ std::optional<tcc::EmitKind> tcc::parseEmitKind(llvm::StringRef name) {
 }
 
 namespace {
-void configure(PassManager &pm, const tcc::CompileOptions &options) {
-  if (!options.printIrAfterAll)
-    return;
-  pm.getContext()->disableMultithreading();
-  pm.enableIRPrinting([](Pass *, Operation *) { return false; },
-                      [](Pass *, Operation *) { return true; }, /*printModuleScope=*/true,
-                      /*printAfterOnlyOnChange=*/false, /*printAfterOnlyOnFailure=*/false,
-                      llvm::errs(), options.printing);
+/// The debugging options on one stage's pass manager (`stage` names its dump folder).
+void configure(PassManager &pm, const tcc::CompileOptions &options, llvm::StringRef stage) {
+  auto never = [](Pass *, Operation *) { return false; };
+  if (options.printIrAfterAll || !options.printIrAfter.empty() ||
+      !options.dumpDirectory.empty())
+    pm.getContext()->disableMultithreading();
+  if (options.printIrAfterAll || !options.printIrAfter.empty()) {
+    std::vector<std::string> passes = options.printIrAfter;
+    bool all = options.printIrAfterAll;
+    pm.enableIRPrinting(
+        never,
+        [passes, all](Pass *pass, Operation *) {
+          return all || llvm::is_contained(passes, pass->getArgument().str());
+        },
+        /*printModuleScope=*/true, /*printAfterOnlyOnChange=*/false,
+        /*printAfterOnlyOnFailure=*/false, llvm::errs(), options.printing);
+  } else if (!options.dumpDirectory.empty()) {
+    // (MLIR keeps one IR printer per pass manager: stderr printing wins over the dump.)
+    // The printer keeps the folder's name by reference: it must outlive the pass manager.
+    static std::list<std::string> folders;
+    llvm::SmallString<256> folder(options.dumpDirectory);
+    llvm::sys::path::append(folder, stage);
+    folders.push_back(std::string(folder));
+    (void)llvm::sys::fs::create_directories(folder); // MLIR makes the levels below it
+    pm.enableIRPrintingToFileTree(never, [](Pass *, Operation *) { return true; },
+                                  /*printModuleScope=*/true, /*printAfterOnlyOnChange=*/false,
+                                  /*printAfterOnlyOnFailure=*/false, folders.back(),
+                                  options.printing);
+  }
+  if (options.timing)
+    pm.enableTiming(*options.timing);
 }
 
 LogicalResult writeFile(llvm::StringRef path, llvm::ArrayRef<char> bytes, std::string &error) {
@@ -49,6 +76,28 @@ LogicalResult writeFile(llvm::StringRef path, llvm::ArrayRef<char> bytes, std::s
   file.keep();
   return success();
 }
+/// --dump-dir's host code: its LLVM IR (model.ll) and, from a copy (emitting optimizes the
+/// module it is given), its assembly (model.s).
+LogicalResult dumpHostCode(llvm::Module &module, const tcc::Target &target,
+                           llvm::StringRef directory, std::string &error) {
+  if (std::error_code ec = llvm::sys::fs::create_directories(directory)) {
+    error = "cannot create the dump folder '" + directory.str() + "': " + ec.message();
+    return failure();
+  }
+  llvm::SmallString<256> path(directory);
+  llvm::sys::path::append(path, "model.ll");
+  std::string ir;
+  llvm::raw_string_ostream os(ir);
+  module.print(os, nullptr);
+  if (failed(writeFile(path, llvm::ArrayRef<char>(ir.data(), ir.size()), error)))
+    return failure();
+  std::unique_ptr<llvm::Module> copy = llvm::CloneModule(module);
+  llvm::SmallVector<char, 0> assembly;
+  if (failed(target.emitHostCode(*copy, /*assembly=*/true, assembly, error)))
+    return failure();
+  llvm::sys::path::replace_extension(path, "s");
+  return writeFile(path, assembly, error);
+}
 } // namespace
 
 LogicalResult tcc::compileModule(ModuleOp module, const CompileOptions &options,
@@ -61,7 +110,7 @@ LogicalResult tcc::compileModule(ModuleOp module, const CompileOptions &options,
   }
   {
     PassManager pm(module.getContext());
-    configure(pm, options);
+    configure(pm, options, "1-decompose");
     if (options.gradWrt.empty()) {
       buildOnnxToPrimPipeline(pm);
     } else {
@@ -116,7 +165,7 @@ LogicalResult tcc::compileModule(ModuleOp module, const CompileOptions &options,
       }
   {
     PassManager pm(module.getContext());
-    configure(pm, options);
+    configure(pm, options, "2-kernel");
     if (!options.target) {
       error = "internal error: no target to compile for";
       return failure();
@@ -143,7 +192,7 @@ LogicalResult tcc::compileModule(ModuleOp module, const CompileOptions &options,
     return failure();
   {
     PassManager pm(module.getContext());
-    configure(pm, options);
+    configure(pm, options, "3-target");
     if (failed(target.buildKernelPipeline(pm))) {
       error = "internal error: the " + target.getName().str() + " kernel pipeline does not parse";
       return failure();
@@ -163,9 +212,20 @@ LogicalResult tcc::compileModule(ModuleOp module, const CompileOptions &options,
     llvmModule->print(text, nullptr);
     return success();
   }
+  if (!options.dumpDirectory.empty()) {
+    std::optional<TimingScope> dumpTime;
+    if (options.timing)
+      dumpTime = options.timing->nest("(--dump-dir: model.ll, model.s)");
+    if (failed(dumpHostCode(*llvmModule, target, options.dumpDirectory, error)))
+      return failure();
+  }
+  std::optional<TimingScope> codegenTime;
+  if (options.timing)
+    codegenTime = options.timing->nest("4-llvm-codegen (host code)");
   llvm::SmallVector<char, 0> code;
   if (failed(target.emitHostCode(*llvmModule, emit == EmitKind::Asm, code, error)))
     return failure();
+  codegenTime.reset();
   if (emit == EmitKind::Asm) {
     text.write(code.data(), code.size());
     return success();
@@ -188,5 +248,8 @@ LogicalResult tcc::compileModule(ModuleOp module, const CompileOptions &options,
       return failure();
     objects.push_back(std::move(weightsObject));
   }
+  std::optional<TimingScope> linkTime;
+  if (options.timing)
+    linkTime = options.timing->nest("5-link");
   return target.linkLibrary(objects, outputPath, error);
 }

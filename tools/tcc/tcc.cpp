@@ -25,12 +25,16 @@
 #include "mlir/IR/Verifier.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
+#include "mlir/Support/Timing.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/ToolOutputFile.h"
 
 #include <CLI/CLI.hpp>
+
+#include <sys/resource.h>
 
 #include <algorithm>
 #include <cctype>
@@ -66,6 +70,10 @@ struct Options {
   std::string depfilePath;
   std::string depfileTarget;
   std::string header;
+  // Debugging.
+  std::vector<std::string> printIrAfter;
+  std::string dumpDirectory;
+  bool timePasses = false;
 };
 
 /// --list-ops: every decomposition rule, one per line (text) or as a JSON array.
@@ -200,6 +208,31 @@ int compile(const Options &options) {
   tcc::ModelInterface interface;
   if (!options.header.empty())
     compileOptions.interface = &interface;
+  for (const std::string &list : options.printIrAfter)
+    for (llvm::StringRef pass : llvm::split(list, ','))
+      if (!pass.trim().empty())
+        compileOptions.printIrAfter.push_back(pass.trim().str());
+  compileOptions.dumpDirectory = options.dumpDirectory;
+  // --time-passes: every stage's passes, code generation and linking, printed on stderr when
+  // the compile ends (the timing manager's destructor), then the peak memory (this one's,
+  // declared first so that it runs last).
+  struct PeakMemoryReport {
+    bool enabled;
+    ~PeakMemoryReport() {
+      struct rusage usage;
+      if (enabled && getrusage(RUSAGE_SELF, &usage) == 0)
+        llvm::errs() << "tcc: peak memory (maximum resident set size): "
+                     << llvm::format("%.1f", usage.ru_maxrss / 1024.0) << " MiB\n";
+    }
+  } peakMemory{options.timePasses};
+  mlir::DefaultTimingManager timingManager;
+  timingManager.setEnabled(options.timePasses);
+  mlir::TimingScope timingRoot = timingManager.getRootScope();
+  if (options.timePasses)
+    compileOptions.timing = &timingRoot;
+  std::optional<mlir::TimingScope> importTime;
+  if (options.timePasses)
+    importTime = timingRoot.nest("0-import");
 
   if (options.check) {
     // Import errors print as usual; decomposition errors are collected per node.
@@ -217,6 +250,7 @@ int compile(const Options &options) {
       tcc::importOnnxModel(options.model, importOptions, context, &filesRead);
   if (!module)
     return kExitCompileError;
+  importTime.reset();
 
   std::string errorMessage;
   std::unique_ptr<llvm::ToolOutputFile> text;
@@ -329,6 +363,16 @@ int main(int argc, char **argv) {
       ->check(CLI::PositiveNumber);
   app.add_flag("--print-ir-after-all", options.printIrAfterAll,
                "print the IR after every pass to stderr (large weights elided)");
+  app.add_option("--print-ir-after", options.printIrAfter,
+                 "print the IR after the passes named (tcc-opt's pass names, comma-separated) "
+                 "to stderr")
+      ->allow_extra_args(false);
+  app.add_option("--dump-dir", options.dumpDirectory,
+                 "write the IR after every pass to files in DIR, a folder per stage "
+                 "(1-decompose, 2-kernel, 3-target), then the host code's LLVM IR and assembly "
+                 "(model.ll, model.s); device code is in 3-target's files");
+  app.add_flag("--time-passes", options.timePasses,
+               "print the time of every stage and pass, and the peak memory, on stderr");
   app.add_flag("--MD", options.depfile,
                "-MD: also write a depfile (Make syntax: the output depends on the model and its "
                "external data files), next to the output with the extension .d");

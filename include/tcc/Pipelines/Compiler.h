@@ -7,10 +7,13 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OperationSupport.h"
+#include "mlir/Support/Timing.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <memory>
 #include <optional>
+#include <string>
+#include <vector>
 
 namespace tcc {
 
@@ -35,6 +38,13 @@ struct CompileOptions {
   /// When set and a library or object is built: receives the model's interface as its
   /// descriptor publishes it (for --emit-header).
   ModelInterface *interface = nullptr;
+  /// Debugging. `printIrAfter`: pass arguments ("tcc-fuse-elementwise") after which the IR
+  /// is printed to stderr. `dumpDirectory`: the IR after every pass, one file each, in a
+  /// folder per stage (1-decompose, 2-kernel, 3-target), then the host code's LLVM IR
+  /// (model.ll) and assembly (model.s). `timing`: per-pass and per-stage times go under it.
+  std::vector<std::string> printIrAfter;
+  std::string dumpDirectory;
+  mlir::TimingScope *timing = nullptr;
 };
 
 /// Compiles an imported module (the `onnx` dialect) as far as `options.emit`. Textual
