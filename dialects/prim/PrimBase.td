@@ -29,6 +29,9 @@ def Prim_Dialect : Dialect {
     /// argument keeps the extents of its init, so a dim of one is the init's dim
     /// (lib/Host/InvariantLoops.h folds them, and such a loop stays host code).
     static constexpr ::llvm::StringLiteral kInvariantExtentsAttrName = "prim.invariant_extents";
+    /// On a prim.gather over a flattened operand (GatherElements, GatherND): what its
+    /// run-time range check says when an index is out of range, in the ONNX op's terms.
+    static constexpr ::llvm::StringLiteral kIndexErrorAttrName = "prim.index_error";
   }];
 }
 

@@ -28,6 +28,14 @@ mlir::LogicalResult PrimDialect::verifyOperationAttribute(mlir::Operation *op,
                              << op->getName() << "'";
     return mlir::success();
   }
+  if (name == kIndexErrorAttrName) {
+    if (!mlir::isa<mlir::StringAttr>(attribute.getValue()))
+      return op->emitError() << "'" << name << "' expects a string, got " << attribute.getValue();
+    if (op->getName().getStringRef() != "prim.gather")
+      return op->emitError() << "'" << name << "' is only valid on a prim.gather, not on '"
+                             << op->getName() << "'";
+    return mlir::success();
+  }
   return op->emitError() << "unknown attribute '" << name << "' of the prim dialect";
 }
 

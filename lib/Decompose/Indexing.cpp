@@ -30,6 +30,35 @@ Value wrapIndices(NodeRewriter &n, Value indices, OpFoldResult extent) {
   return prim::SelectOp::create(b, n.getLoc(), negative, wrapped, indices);
 }
 
+/// Where `coordinate` (wrapped) lies outside [0, extent): its linear index becomes -1, which
+/// the gather's run-time range check refuses (an index of another dim must not reach a valid
+/// element of the flattened operand). `outside` accumulates the test over the coordinates.
+void markOutside(NodeRewriter &n, Value coordinate, OpFoldResult extent, Value &outside) {
+  OpBuilder &b = n.getBuilder();
+  Location loc = n.getLoc();
+  Value zero = splatLike(n, coordinate, 0.0);
+  Value extentTensor = fill(n, makeShapeTensor(n, {extent}, b.getI64Type(), /*scalar=*/true),
+                            getDims(n, coordinate));
+  Value below = prim::CompareOp::create(b, loc, prim::CompareDirection::Lt, coordinate, zero);
+  Value above = prim::CompareOp::create(b, loc, prim::CompareDirection::Ge, coordinate,
+                                        extentTensor);
+  Value either = prim::OrOp::create(b, loc, below, above);
+  outside = outside ? Value(prim::OrOp::create(b, loc, outside, either)) : either;
+}
+
+/// `linear` with -1 where `outside` holds, and the gather `message` for the range check.
+Value gatherChecked(NodeRewriter &n, Value flat, Value linear, Value outside,
+                    const std::string &message) {
+  OpBuilder &b = n.getBuilder();
+  Location loc = n.getLoc();
+  Value poison = splatLike(n, linear, -1.0);
+  linear = prim::SelectOp::create(b, loc, outside, poison, linear);
+  auto gather = prim::GatherOp::create(b, loc, flat, linear, 0);
+  gather->setAttr(prim::PrimDialect::kIndexErrorAttrName,
+                  b.getStringAttr("(" + n.getOpType().str() + "): " + message));
+  return gather.getResult();
+}
+
 Value getIndexInput(NodeRewriter &n, unsigned index) {
   Value v = n.getInput(index);
   if (v && (!isa<IntegerType>(typeOf(v).getElementType()) ||
@@ -100,17 +129,24 @@ LogicalResult gatherElements(NodeRewriter &n) {
   SmallVector<OpFoldResult> dataDims = getDims(n, data), idxDims = getDims(n, indices);
   SmallVector<OpFoldResult> strides = stridesOf(n, dataDims);
   RankedTensorType idxType = typeOf(indices).clone(b.getI64Type());
-  Value linear;
+  Value linear, outside;
   for (int64_t d = 0; d < rank; ++d) {
     Value coordinate =
         d == *axis ? wrapIndices(n, indices, dataDims[d])
                    : Value(prim::IotaOp::create(b, n.getLoc(), idxType,
                                                 getDynamicExtents(n, idxDims), d));
+    if (d == *axis)
+      markOutside(n, coordinate, dataDims[d], outside);
     Value term = prim::MulOp::create(b, n.getLoc(), coordinate, fillIndex(n, strides[d], idxDims));
     linear = linear ? Value(prim::AddOp::create(b, n.getLoc(), linear, term)) : term;
   }
   Value flat = reshape(n, data, {product(n, dataDims)});
-  return n.setResults(prim::GatherOp::create(b, n.getLoc(), flat, linear, 0).getResult());
+  std::string message = "index out of range: indices must be in [-n, n) for axis " +
+                        std::to_string(*axis) + ", n being its extent";
+  if (std::optional<int64_t> extent = getConstantIntValue(dataDims[*axis]))
+    message = "index out of range: indices must be in [" + std::to_string(-*extent) + ", " +
+              std::to_string(*extent) + ") for axis " + std::to_string(*axis);
+  return n.setResults(gatherChecked(n, flat, linear, outside, message));
 }
 
 // gather_nd(data, idx, b)[batch..., i...] = data[batch..., idx[batch..., i..., :], ...]:
@@ -137,6 +173,7 @@ LogicalResult gatherND(NodeRewriter &n) {
   ArrayRef<OpFoldResult> indexed = ArrayRef<OpFoldResult>(dataDims).slice(batchDims, k);
   SmallVector<OpFoldResult> strides = stridesOf(n, indexed);
   Value linear = fillIndex(n, b.getIndexAttr(0), outerDims);
+  Value outside;
   Value idx64 = convert(n, indices, b.getI64Type());
   for (int64_t j = 0; j < k; ++j) {
     SmallVector<OpFoldResult> offsets(idxRank, b.getIndexAttr(0)), sizes(idxDims);
@@ -146,6 +183,7 @@ LogicalResult gatherND(NodeRewriter &n) {
                                                  SmallVector<int64_t>(idxRank, 1));
     column = reshape(n, column, outerDims);
     column = wrapIndices(n, column, indexed[j]);
+    markOutside(n, column, indexed[j], outside);
     Value term = prim::MulOp::create(b, n.getLoc(), column, fillIndex(n, strides[j], outerDims));
     linear = prim::AddOp::create(b, n.getLoc(), linear, term);
   }
@@ -164,7 +202,11 @@ LogicalResult gatherND(NodeRewriter &n) {
   SmallVector<OpFoldResult> flatDims = {product(n, ArrayRef<OpFoldResult>(dataDims).take_front(batchDims + k))};
   flatDims.append(dataDims.begin() + batchDims + k, dataDims.end());
   Value flat = reshape(n, data, flatDims);
-  return n.setResults(prim::GatherOp::create(b, n.getLoc(), flat, linear, 0).getResult());
+  if (!outside) // k == 0: whole slices, nothing indexed
+    return n.setResults(prim::GatherOp::create(b, n.getLoc(), flat, linear, 0).getResult());
+  std::string message = "index out of range: entry j of each index tuple must be in [-n, n), n "
+                        "being the extent of data dim batch_dims + j";
+  return n.setResults(gatherChecked(n, flat, linear, outside, message));
 }
 
 // cumsum / cumprod(x, axis) = running sum / product along axis (exclusive, reverse)

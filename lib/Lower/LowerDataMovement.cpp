@@ -599,6 +599,14 @@ struct GatherToGeneric : OpRewritePattern<prim::GatherOp> {
     std::string message;
     llvm::raw_string_ostream os(message);
     std::string node = nodeName(loc);
+    // A gather a rule made over a flattened operand says what was wrong in its op's terms.
+    if (auto custom = op->getAttrOfType<StringAttr>(prim::PrimDialect::kIndexErrorAttrName)) {
+      if (!node.empty())
+        os << "node '" << node << "' ";
+      os << custom.getValue();
+      prim::CheckOp::create(rewriter, loc, ok, rewriter.getStringAttr(message));
+      return;
+    }
     if (!node.empty())
       os << "node '" << node << "' (Gather): ";
     os << "gather index out of range: indices must be in [0, ";
