@@ -376,52 +376,21 @@ tcc::prim::SoftInferenceScope::~SoftInferenceScope() { --softInferenceDepth; }
 bool tcc::prim::SoftInferenceScope::active() { return softInferenceDepth > 0; }
 int64_t tcc::prim::SoftInferenceScope::softlyBuilt() { return softlyBuiltOps; }
 
-LogicalResult TransposeOp::inferReturnTypes(MLIRContext *ctx, std::optional<Location> loc,
-                                            Adaptor adaptor, SmallVectorImpl<Type> &types) {
-  return soften(inferTransposeOp(ctx, loc, adaptor, types), loc, adaptor.getOperands(), 1, types);
-}
-
-LogicalResult PadOp::inferReturnTypes(MLIRContext *ctx, std::optional<Location> loc,
-                                      Adaptor adaptor, SmallVectorImpl<Type> &types) {
-  return soften(inferPadOp(ctx, loc, adaptor, types), loc, adaptor.getOperands(), 1, types);
-}
-
-LogicalResult ConcatenateOp::inferReturnTypes(MLIRContext *ctx, std::optional<Location> loc,
-                                              Adaptor adaptor, SmallVectorImpl<Type> &types) {
-  return soften(inferConcatenateOp(ctx, loc, adaptor, types), loc, adaptor.getOperands(), 1, types);
-}
-
-LogicalResult GatherOp::inferReturnTypes(MLIRContext *ctx, std::optional<Location> loc,
-                                         Adaptor adaptor, SmallVectorImpl<Type> &types) {
-  return soften(inferGatherOp(ctx, loc, adaptor, types), loc, adaptor.getOperands(), 1, types);
-}
-
-LogicalResult SortOp::inferReturnTypes(MLIRContext *ctx, std::optional<Location> loc,
-                                       Adaptor adaptor, SmallVectorImpl<Type> &types) {
-  return soften(inferSortOp(ctx, loc, adaptor, types), loc, adaptor.getOperands(), 2, types);
-}
-
-LogicalResult ReduceOp::inferReturnTypes(MLIRContext *ctx, std::optional<Location> loc,
-                                         Adaptor adaptor, SmallVectorImpl<Type> &types) {
-  return soften(inferReduceOp(ctx, loc, adaptor, types), loc, adaptor.getOperands(), 1, types);
-}
-
-LogicalResult ArgReduceOp::inferReturnTypes(MLIRContext *ctx, std::optional<Location> loc,
-                                            Adaptor adaptor, SmallVectorImpl<Type> &types) {
-  return soften(inferArgReduceOp(ctx, loc, adaptor, types), loc, adaptor.getOperands(), 1, types);
-}
-
-LogicalResult ReduceWindowOp::inferReturnTypes(MLIRContext *ctx, std::optional<Location> loc,
-                                               Adaptor adaptor, SmallVectorImpl<Type> &types) {
-  return soften(inferReduceWindowOp(ctx, loc, adaptor, types), loc, adaptor.getOperands(), 1, types);
-}
-
-LogicalResult DotGeneralOp::inferReturnTypes(MLIRContext *ctx, std::optional<Location> loc,
-                                             Adaptor adaptor, SmallVectorImpl<Type> &types) {
-  return soften(inferDotGeneralOp(ctx, loc, adaptor, types), loc, adaptor.getOperands(), 1, types);
-}
-
-LogicalResult ConvolutionOp::inferReturnTypes(MLIRContext *ctx, std::optional<Location> loc,
-                                              Adaptor adaptor, SmallVectorImpl<Type> &types) {
-  return soften(inferConvolutionOp(ctx, loc, adaptor, types), loc, adaptor.getOperands(), 1, types);
-}
+// The ops' inference: their checks (infer<Op> above), softened.
+#define TCC_PRIM_SOFT_INFERENCE(Op, results)                                                     \
+  LogicalResult Op::inferReturnTypes(MLIRContext *ctx, std::optional<Location> loc,              \
+                                     Adaptor adaptor, SmallVectorImpl<Type> &types) {            \
+    return soften(infer##Op(ctx, loc, adaptor, types), loc, adaptor.getOperands(), results,      \
+                  types);                                                                         \
+  }
+TCC_PRIM_SOFT_INFERENCE(TransposeOp, 1)
+TCC_PRIM_SOFT_INFERENCE(PadOp, 1)
+TCC_PRIM_SOFT_INFERENCE(ConcatenateOp, 1)
+TCC_PRIM_SOFT_INFERENCE(GatherOp, 1)
+TCC_PRIM_SOFT_INFERENCE(SortOp, 2)
+TCC_PRIM_SOFT_INFERENCE(ReduceOp, 1)
+TCC_PRIM_SOFT_INFERENCE(ArgReduceOp, 1)
+TCC_PRIM_SOFT_INFERENCE(ReduceWindowOp, 1)
+TCC_PRIM_SOFT_INFERENCE(DotGeneralOp, 1)
+TCC_PRIM_SOFT_INFERENCE(ConvolutionOp, 1)
+#undef TCC_PRIM_SOFT_INFERENCE

@@ -118,6 +118,15 @@ struct GpuLowerLaunchesPass : tcc::impl::GpuLowerLaunchesBase<GpuLowerLaunchesPa
     module->setAttr(KernelDialect::kDeviceImagesAttrName, ArrayAttr::get(ctx, images));
   }
 
+  /// Field `field` of the import table `imports` points to (a pointer-sized field).
+  Value loadImport(OpBuilder &b, Location loc, Value imports, int32_t field) {
+    MLIRContext *ctx = b.getContext();
+    auto ptr = LLVM::LLVMPointerType::get(ctx);
+    auto table = abi::llvmDialectStructType(ctx, abi::kImportKinds);
+    Value at = LLVM::GEPOp::create(b, loc, ptr, table, imports, ArrayRef<LLVM::GEPArg>{0, field});
+    return LLVM::LoadOp::create(b, loc, ptr, at).getResult();
+  }
+
   /// Each call of tcc_device_read(host, device, bytes) (tcc-gpu-form-grids' host reads)
   /// becomes imports->device_read(context, host, device, bytes), and the module is marked
   /// `kernel.reads_device` (the descriptor's TCC_MODEL_READS_DEVICE). On failure the runtime
@@ -135,7 +144,6 @@ struct GpuLowerLaunchesPass : tcc::impl::GpuLowerLaunchesBase<GpuLowerLaunchesPa
     });
     auto ptr = LLVM::LLVMPointerType::get(ctx);
     Type i32 = IntegerType::get(ctx, 32), i64 = IntegerType::get(ctx, 64);
-    auto table = abi::llvmDialectStructType(ctx, abi::kImportKinds);
     for (LLVM::CallOp call : calls) {
       Location loc = call.getLoc();
       auto func = call->getParentOfType<LLVM::LLVMFuncOp>();
@@ -146,12 +154,8 @@ struct GpuLowerLaunchesPass : tcc::impl::GpuLowerLaunchesBase<GpuLowerLaunchesPa
                                    "takes the import table first, or not of three i64 operands";
       OpBuilder b(call);
       Value imports = func.getArgument(0);
-      auto field = [&](int32_t f) {
-        Value at = LLVM::GEPOp::create(b, loc, ptr, table, imports, ArrayRef<LLVM::GEPArg>{0, f});
-        return LLVM::LoadOp::create(b, loc, ptr, at).getResult();
-      };
-      Value fn = field(abi::kImport_device_read);
-      Value context = field(abi::kImport_context);
+      Value fn = loadImport(b, loc, imports, abi::kImport_device_read);
+      Value context = loadImport(b, loc, imports, abi::kImport_context);
       Value host = LLVM::IntToPtrOp::create(b, loc, ptr, call.getOperand(0));
       Value device = LLVM::IntToPtrOp::create(b, loc, ptr, call.getOperand(1));
       auto type = LLVM::LLVMFunctionType::get(i32, {ptr, ptr, ptr, i64});
@@ -210,14 +214,9 @@ struct GpuLowerLaunchesPass : tcc::impl::GpuLowerLaunchesBase<GpuLowerLaunchesPa
                                           ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(k)});
       LLVM::StoreOp::create(b, loc, slot, address);
     }
-    auto table = abi::llvmDialectStructType(ctx, abi::kImportKinds);
     Value imports = func.getArgument(0);
-    auto field = [&](int32_t f) {
-      Value at = LLVM::GEPOp::create(b, loc, ptr, table, imports, ArrayRef<LLVM::GEPArg>{0, f});
-      return LLVM::LoadOp::create(b, loc, ptr, at).getResult();
-    };
-    Value fn = field(abi::kImport_device_launch);
-    Value context = field(abi::kImport_context);
+    Value fn = loadImport(b, loc, imports, abi::kImport_device_launch);
+    Value context = loadImport(b, loc, imports, abi::kImport_context);
     auto toI32 = [&](Value v) -> Value {
       if (v.getType() == i32)
         return v;
