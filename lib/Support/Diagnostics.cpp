@@ -3,6 +3,9 @@
 
 #include "mlir/IR/Location.h"
 #include "mlir/IR/MLIRContext.h"
+#include "llvm/Support/JSON.h"
+
+#include <vector>
 
 using namespace mlir;
 
@@ -42,21 +45,42 @@ static StringRef severityName(DiagnosticSeverity severity) {
   return "error";
 }
 
-tcc::ToolDiagnosticHandler::ToolDiagnosticHandler(MLIRContext &context, llvm::raw_ostream &os)
-    : context(context), os(os) {
+void tcc::printToolDiagnostic(llvm::raw_ostream &os, DiagnosticFormat format, StringRef file,
+                              StringRef severity, StringRef message, StringRef node,
+                              ArrayRef<std::string> notes) {
+  if (format == DiagnosticFormat::Json) {
+    llvm::json::Array noteArray;
+    for (const std::string &note : notes)
+      noteArray.push_back(note);
+    llvm::json::Object object{{"file", file.empty() ? "tcc" : file},
+                              {"severity", severity},
+                              {"message", message},
+                              {"node", node},
+                              {"notes", std::move(noteArray)}};
+    os << llvm::json::Value(std::move(object)) << "\n";
+    return;
+  }
+  os << (file.empty() ? "tcc" : file) << ": " << severity << ": " << message;
+  // Messages from tcc's own passes name the node; upstream ones (verifier failures) don't.
+  if (!node.empty() && !message.contains("'" + node.str() + "'"))
+    os << " (at node '" << node << "')";
+  os << "\n";
+  for (const std::string &note : notes)
+    os << "  note: " << note << "\n";
+}
+
+tcc::ToolDiagnosticHandler::ToolDiagnosticHandler(MLIRContext &context, llvm::raw_ostream &os,
+                                                  DiagnosticFormat format)
+    : context(context), os(os), format(format) {
   id = context.getDiagEngine().registerHandler([this](Diagnostic &diag) {
     if (diag.getSeverity() == DiagnosticSeverity::Error)
       ++numErrors;
-    std::string file = getLocationFile(diag.getLocation());
-    std::string message = diag.str();
-    // Messages from tcc's own passes name the node; upstream ones (verifier failures) don't.
-    std::string node = getLocationNodeName(diag.getLocation());
-    if (!node.empty() && message.find("'" + node + "'") == std::string::npos)
-      message += " (at node '" + node + "')";
-    this->os << (file.empty() ? "tcc" : file) << ": " << severityName(diag.getSeverity())
-             << ": " << message << "\n";
+    std::vector<std::string> notes;
     for (const Diagnostic &note : diag.getNotes())
-      this->os << "  note: " << note.str() << "\n";
+      notes.push_back(note.str());
+    printToolDiagnostic(this->os, this->format, getLocationFile(diag.getLocation()),
+                        severityName(diag.getSeverity()), diag.str(),
+                        getLocationNodeName(diag.getLocation()), notes);
     return success();
   });
 }

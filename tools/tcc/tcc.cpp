@@ -74,6 +74,7 @@ struct Options {
   std::vector<std::string> printIrAfter;
   std::string dumpDirectory;
   bool timePasses = false;
+  std::string diagnosticsFormat = "text";
 };
 
 /// --list-ops: every decomposition rule, one per line (text) or as a JSON array.
@@ -137,6 +138,15 @@ std::string parseSequenceLength(llvm::StringRef text,
   return "";
 }
 
+/// The tool's own errors (usage, files), printed like the compiler's diagnostics.
+tcc::DiagnosticFormat diagnosticFormat(const Options &options) {
+  return options.diagnosticsFormat == "json" ? tcc::DiagnosticFormat::Json
+                                             : tcc::DiagnosticFormat::Text;
+}
+void reportError(const Options &options, llvm::StringRef file, const llvm::Twine &message) {
+  tcc::printToolDiagnostic(llvm::errs(), diagnosticFormat(options), file, "error", message.str());
+}
+
 int compile(const Options &options) {
   mlir::DialectRegistry registry;
   tcc::registerAllDialects(registry);
@@ -145,20 +155,20 @@ int compile(const Options &options) {
   // A user's error is one line naming the node; the generic form of the op it came from
   // (MLIR's "see current operation" note) is for --print-ir-after-all, not for them.
   context.printOpOnDiagnostic(false);
-  tcc::ToolDiagnosticHandler diagnostics(context);
+  tcc::ToolDiagnosticHandler diagnostics(context, llvm::errs(), diagnosticFormat(options));
 
   tcc::ImportOptions importOptions;
   for (const std::string &dim : options.dims) {
     std::string error = parseDim(dim, importOptions.dims);
     if (!error.empty()) {
-      llvm::errs() << "tcc: error: " << error << "\n";
+      reportError(options, "tcc", error);
       return kExitUsageError;
     }
   }
   for (const std::string &length : options.sequenceLengths) {
     std::string error = parseSequenceLength(length, importOptions.sequences);
     if (!error.empty()) {
-      llvm::errs() << "tcc: error: " << error << "\n";
+      reportError(options, "tcc", error);
       return kExitUsageError;
     }
   }
@@ -169,7 +179,7 @@ int compile(const Options &options) {
   compileOptions.printIrAfterAll = options.printIrAfterAll;
   if (!options.train.empty()) {
     if (options.loss.empty()) {
-      llvm::errs() << "tcc: error: --train needs --loss OUTPUT (the value to minimize)\n";
+      reportError(options, "tcc", "--train needs --loss OUTPUT (the value to minimize)");
       return kExitUsageError;
     }
     compileOptions.learningRate = options.learningRate;
@@ -178,7 +188,7 @@ int compile(const Options &options) {
     compileOptions.gradWrt = options.wrt;
     compileOptions.gradLoss = options.loss;
   } else if (options.wrt != "params" || !options.loss.empty()) {
-    llvm::errs() << "tcc: error: --wrt and --loss need --grad\n";
+    reportError(options, "tcc", "--wrt and --loss need --grad");
     return kExitUsageError;
   }
   compileOptions.printing.elideLargeElementsAttrs(16).elideLargeResourceString(64);
@@ -186,23 +196,24 @@ int compile(const Options &options) {
   mlir::FailureOr<std::unique_ptr<tcc::Target>> target =
       tcc::createTarget(options.target, options.cpu, error);
   if (mlir::failed(target)) {
-    llvm::errs() << "tcc: error: " << error << "\n";
+    reportError(options, "tcc", error);
     return kExitUsageError;
   }
   if (mlir::failed((*target)->setPrecision(options.precision, error))) {
-    llvm::errs() << "tcc: error: " << error << "\n";
+    reportError(options, "tcc", error);
     return kExitUsageError;
   }
   compileOptions.target = std::move(*target);
   bool binary = compileOptions.emit == tcc::EmitKind::Obj || compileOptions.emit == tcc::EmitKind::So;
   if (binary && options.output.empty() && !options.check) {
-    llvm::errs() << "tcc: error: --emit=" << options.emit << " needs -o PATH\n";
+    reportError(options, "tcc", "--emit=" + options.emit + " needs -o PATH");
     return kExitUsageError;
   }
   bool depfile = options.depfile || !options.depfilePath.empty();
   if ((depfile || !options.header.empty()) && (!binary || options.output.empty())) {
-    llvm::errs() << "tcc: error: " << (depfile ? "-MD and -MF" : "--emit-header")
-                 << " go with a library or object: --emit=so or obj and -o PATH\n";
+    reportError(options, "tcc",
+                llvm::Twine(depfile ? "-MD and -MF" : "--emit-header") +
+                    " go with a library or object: --emit=so or obj and -o PATH");
     return kExitUsageError;
   }
   tcc::ModelInterface interface;
@@ -257,8 +268,7 @@ int compile(const Options &options) {
   if (!binary) {
     text = mlir::openOutputFile(options.output.empty() ? "-" : options.output, &errorMessage);
     if (!text) {
-      llvm::errs() << "tcc: error: cannot write '" << options.output << "': " << errorMessage
-                   << "\n";
+      reportError(options, "tcc", "cannot write '" + options.output + "': " + errorMessage);
       return kExitCompileError;
     }
   }
@@ -266,7 +276,7 @@ int compile(const Options &options) {
                                       text ? text->os() : llvm::nulls(), options.output,
                                       error))) {
     if (!error.empty())
-      llvm::errs() << options.model << ": error: " << error << "\n";
+      reportError(options, options.model, error);
     return kExitCompileError;
   }
   if (text) {
@@ -277,8 +287,7 @@ int compile(const Options &options) {
     std::unique_ptr<llvm::ToolOutputFile> header =
         mlir::openOutputFile(options.header, &errorMessage);
     if (!header) {
-      llvm::errs() << "tcc: error: cannot write '" << options.header << "': " << errorMessage
-                   << "\n";
+      reportError(options, "tcc", "cannot write '" + options.header + "': " + errorMessage);
       return kExitCompileError;
     }
     std::string name = llvm::sys::path::stem(options.header).str();
@@ -298,7 +307,7 @@ int compile(const Options &options) {
     std::string target = options.depfileTarget.empty() ? options.output : options.depfileTarget;
     std::string failure = tcc::writeDepfile(path, target, filesRead);
     if (!failure.empty()) {
-      llvm::errs() << "tcc: error: " << failure << "\n";
+      reportError(options, "tcc", failure);
       return kExitCompileError;
     }
   }
@@ -371,6 +380,10 @@ int main(int argc, char **argv) {
                  "write the IR after every pass to files in DIR, a folder per stage "
                  "(1-decompose, 2-kernel, 3-target), then the host code's LLVM IR and assembly "
                  "(model.ll, model.s); device code is in 3-target's files");
+  app.add_option("--diagnostics-format", options.diagnosticsFormat,
+                 "how errors are printed: text (`file: error: message`) or json (one object a "
+                 "line: file, severity, message, node, notes)")
+      ->check(CLI::IsMember({"text", "json"}));
   app.add_flag("--time-passes", options.timePasses,
                "print the time of every stage and pass, and the peak memory, on stderr");
   app.add_flag("--MD", options.depfile,
@@ -390,6 +403,11 @@ int main(int argc, char **argv) {
   for (std::string &argument : arguments)
     if (argument == "-MD" || argument == "-MF" || argument == "-MT")
       argument.insert(argument.begin(), '-');
+  for (size_t k = 0; k < arguments.size(); ++k)
+    if (arguments[k] == "--diagnostics-format=json" ||
+        (arguments[k] == "--diagnostics-format" && k + 1 < arguments.size() &&
+         arguments[k + 1] == "json"))
+      options.diagnosticsFormat = "json"; // for the parse errors below
   std::reverse(arguments.begin(), arguments.end()); // CLI11 takes them last-first
   try {
     app.parse(arguments);
@@ -398,13 +416,13 @@ int main(int argc, char **argv) {
   } catch (const CLI::CallForVersion &e) {
     return app.exit(e);
   } catch (const CLI::ParseError &e) {
-    llvm::errs() << "tcc: error: " << e.what() << "\n";
+    reportError(options, "tcc", e.what());
     return kExitUsageError;
   }
   if (options.listOps)
     return listOps(options);
   if (options.model.empty()) {
-    llvm::errs() << "tcc: error: no model given (tcc model.onnx -o model.so; see --help)\n";
+    reportError(options, "tcc", "no model given (tcc model.onnx -o model.so; see --help)");
     return kExitUsageError;
   }
   return compile(options);
