@@ -100,8 +100,9 @@ std::string dimText(const ModelInterface &interface, const TensorInterface &tens
 
 } // namespace
 
-void tcc::writeModelHeader(const ModelInterface &interface, llvm::StringRef name,
+void tcc::writeModelHeader(const ModelInterface &interface, llvm::StringRef stem,
                            llvm::StringRef source, llvm::raw_ostream &os) {
+  std::string name = identifier(stem);
   std::string prefix = upper(name);
   os << "/* " << name << ".h: the interface of the model compiled from " << commentText(source)
      << " (tcc " << kVersion << "). Generated: do not edit. */\n";

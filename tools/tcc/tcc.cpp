@@ -37,7 +37,6 @@
 #include <sys/resource.h>
 
 #include <algorithm>
-#include <cctype>
 #include <string>
 #include <vector>
 
@@ -290,13 +289,7 @@ int compile(const Options &options) {
       reportError(options, "tcc", "cannot write '" + options.header + "': " + errorMessage);
       return kExitCompileError;
     }
-    std::string name = llvm::sys::path::stem(options.header).str();
-    for (char &c : name)
-      if (!std::isalnum(static_cast<unsigned char>(c)))
-        c = '_';
-    if (name.empty() || std::isdigit(static_cast<unsigned char>(name.front())))
-      name.insert(name.begin(), '_');
-    tcc::writeModelHeader(interface, name, llvm::sys::path::filename(options.model),
+    tcc::writeModelHeader(interface, llvm::sys::path::stem(options.header), llvm::sys::path::filename(options.model),
                           header->os());
     header->keep();
   }

@@ -63,9 +63,9 @@ ModelInterface publishedInterface(mlir::ModuleOp module, const ModelInterface &i
 
 /// Writes a C header for a model compiled to a library (tcc --emit-header): its inputs,
 /// outputs and symbolic dims as macros and comments, and `<name>_run`, a typed wrapper over
-/// tcc_session_run. `name` must be a C identifier; `source` (the model file) appears in its
-/// first comment.
-void writeModelHeader(const ModelInterface &interface, llvm::StringRef name,
+/// tcc_session_run. NAME is `stem` made a C identifier (other characters become '_');
+/// `source` (the model file) appears in its first comment.
+void writeModelHeader(const ModelInterface &interface, llvm::StringRef stem,
                       llvm::StringRef source, llvm::raw_ostream &os);
 
 /// Moves every constant global of at least `minBytes` bytes into one 64-byte-aligned blob
