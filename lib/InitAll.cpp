@@ -40,6 +40,7 @@ void tcc::registerAllDialects(mlir::DialectRegistry &registry) {
   // their interface implementations (bufferization models, conversions to LLVM).
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
+  tcc::kernel::registerBufferizableOpInterfaceExternalModels(registry);
   mlir::registerBuiltinDialectTranslation(registry);
   mlir::registerLLVMDialectTranslation(registry);
   // gpu-module-to-binary translates kernels (NVIDIA and AMD targets) to LLVM IR.

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """tcc against ONNX Runtime on the same models and inputs, interleaved, in one run.
 
-    scripts/bench.py [--threads 1,2] [--rounds 3] [--runs 30] [--cpu native] [MODEL_DIR ...]
+    scripts/bench.py [--threads 1,2] [--rounds 3] [--runs 30] [--cpu native]
+                     [--baseline-flags "--attention=decomposed"] [MODEL_DIR ...]
 
 Each MODEL_DIR holds model.onnx and input_<k>_<name>.npy (the corpus layout; default: the
 models of ../shared/corpus and test/data/models). For each model tcc compiles a library for
@@ -10,6 +11,8 @@ are fine), then for every thread count runs tcc-run --benchmark and ONNX Runtime
 ort-run.js alternately, `rounds` times, and prints the median of the rounds' medians, the
 tcc/ORT ratio (below 1: tcc is faster), tcc's GFLOP/s (multiply-adds of the contractions and
 convolutions of the decomposed model, x2) and memory (tcc's workspace and peak RSS).
+With --baseline-flags, a second library compiled with those tcc flags is timed in the same
+rounds (column "base ms", ratio tcc/base): an A/B of one compiler choice beside ORT.
 Not a test: timings on shared machines drift; compare within one run.
 """
 import argparse
@@ -96,6 +99,8 @@ def main():
     parser.add_argument("--runs", type=int, default=30)
     parser.add_argument("--cpu", default="native",
                         help="tcc's --cpu (default native: ONNX Runtime also picks its kernels for this CPU)")
+    parser.add_argument("--baseline-flags", default="",
+                        help="also time a library compiled with these extra tcc flags")
     options = parser.parse_args()
     models = options.models or sorted(
         [d for d in glob.glob(os.path.join(ROOT, "..", "shared", "corpus", "*")) if os.path.isdir(d)] +
@@ -103,8 +108,10 @@ def main():
     env = dict(os.environ, NODE_PATH=ORT_MODULES)
     work = os.path.join(ROOT, "build", "bench")
     os.makedirs(work, exist_ok=True)
-    print("| model | threads | tcc ms | ORT ms | tcc/ORT | tcc GFLOP/s | workspace MiB | peak RSS MiB | output vs reference |")
-    print("|---|---|---|---|---|---|---|---|---|")
+    base = options.baseline_flags.split()
+    print("| model | threads | tcc ms | ORT ms | tcc/ORT | %stcc GFLOP/s | workspace MiB | peak RSS MiB | output vs reference |"
+          % ("base ms | tcc/base | " if base else ""))
+    print("|---|---|---|---|---|%s---|---|---|---|" % ("---|---|" if base else ""))
     ratios = []
     for model_dir in models:
         name = os.path.basename(os.path.normpath(model_dir))
@@ -120,21 +127,31 @@ def main():
             print("| %s | - | does not compile with symbolic dims: %s |" %
                   (name, errors[0].split(": error: ", 1)[-1][:100]))
             continue
+        base_library = os.path.join(work, name + ".base.so")
+        if base:
+            subprocess.run([os.path.join(BIN, "tcc"), model, "-o", base_library, "--cpu",
+                            options.cpu] + base, check=True, capture_output=True)
         work_flops = flops(model, library, inputs)
         check = check_outputs(library, inputs, model_dir)
         for threads in [int(t) for t in options.threads.split(",")]:
-            tcc_times, ort_times, last = [], [], None
+            tcc_times, ort_times, base_times, last = [], [], [], None
             for _ in range(options.rounds):
                 last = run_json([os.path.join(BIN, "tcc-run"), library, "--threads", str(threads),
                                  "--benchmark", str(options.runs), "--input"] + inputs)
                 tcc_times.append(last["median_ms"])
+                if base:
+                    base_times.append(run_json(
+                        [os.path.join(BIN, "tcc-run"), base_library, "--threads", str(threads),
+                         "--benchmark", str(options.runs), "--input"] + inputs)["median_ms"])
                 ort = run_json(["node", ORT_RUN, model, "--threads", str(threads), "--runs",
                                 str(options.runs)] + sum([["--input", f] for f in inputs], []), env)
                 ort_times.append(ort["median_ms"])
             t, o = statistics.median(tcc_times), statistics.median(ort_times)
             ratios.append(t / o)
-            print("| %s | %d | %.3f | %.3f | %.2f | %.1f | %.1f | %.1f | %s |" % (
-                name, threads, t, o, t / o, work_flops / (t * 1e6) if work_flops else 0.0,
+            b = statistics.median(base_times) if base else 0.0
+            print("| %s | %d | %.3f | %.3f | %.2f | %s%.1f | %.1f | %.1f | %s |" % (
+                name, threads, t, o, t / o, "%.3f | %.2f | " % (b, t / b) if base else "",
+                work_flops / (t * 1e6) if work_flops else 0.0,
                 last["workspace_bytes"] / 2**20, last["peak_rss_kib"] / 1024, check))
             sys.stdout.flush()
     if ratios:

@@ -282,3 +282,64 @@ void tcc::kernel::setCheckMessages(ModuleOp module, ArrayRef<Attribute> messages
   module->setAttr(KernelDialect::kCheckMessagesAttrName,
                   ArrayAttr::get(module.getContext(), messages));
 }
+
+//===- kernel.attention ------------------------------------------------------------===//
+
+MutableOperandRange AttentionOp::getDpsInitsMutable() { return getInitMutable(); }
+
+LogicalResult AttentionOp::verify() {
+  auto shaped = [](Value v) { return cast<ShapedType>(v.getType()); };
+  ShapedType q = shaped(getQuery()), k = shaped(getKey()), v = shaped(getValue()),
+             out = shaped(getInit());
+  if (!q.hasRank() || !k.hasRank() || !v.hasRank() || !out.hasRank())
+    return emitOpError("expects ranked operands");
+  int64_t rank = q.getRank();
+  if (rank < 2 || k.getRank() != rank || v.getRank() != rank || out.getRank() != rank)
+    return emitOpError("expects query, key, value and init of one rank >= 2, got ")
+           << q.getRank() << ", " << k.getRank() << ", " << v.getRank() << ", " << out.getRank();
+  for (ShapedType t : {q, k, v, out})
+    if (!t.getElementType().isF32())
+      return emitOpError("expects f32 operands, got ") << t;
+  if (isa<TensorType>(out) != (getNumResults() == 1) ||
+      (getNumResults() == 1 && getResult()[0].getType() != getInit().getType()))
+    return emitOpError("expects one result of init's type on tensors, none on buffers");
+  // Extents that must agree, where both are static.
+  auto agree = [&](ShapedType a, int64_t i, ShapedType b, int64_t j, StringRef what) {
+    int64_t x = a.getDimSize(i), y = b.getDimSize(j);
+    if (ShapedType::isStatic(x) && ShapedType::isStatic(y) && x != y)
+      return emitOpError() << what << " disagree: " << x << " vs " << y, false;
+    return true;
+  };
+  bool transposed = getKeyTransposed();
+  int64_t kSeq = transposed ? rank - 1 : rank - 2, kDepth = transposed ? rank - 2 : rank - 1;
+  for (int64_t d = 0; d + 2 < rank; ++d)
+    if (!agree(q, d, k, d, "batch dims of query and key") ||
+        !agree(q, d, v, d, "batch dims of query and value") ||
+        !agree(q, d, out, d, "batch dims of query and init"))
+      return failure();
+  if (!agree(q, rank - 1, k, kDepth, "query and key depths") ||
+      !agree(k, kSeq, v, rank - 2, "key and value lengths") ||
+      !agree(q, rank - 2, out, rank - 2, "query and init lengths") ||
+      !agree(v, rank - 1, out, rank - 1, "value and init depths"))
+    return failure();
+  std::optional<ArrayRef<int64_t>> dims = getBiasDims();
+  if (!getBias())
+    return dims ? emitOpError("has bias_dims without a bias") : success();
+  ShapedType bias = shaped(getBias());
+  if (!bias.hasRank() || !bias.getElementType().isF32() || !dims ||
+      static_cast<int64_t>(dims->size()) != bias.getRank())
+    return emitOpError("expects an f32 bias with one bias_dims entry per dim");
+  // The scores' shape: [B..., M, N].
+  auto scoreDim = [&](int64_t d) { return d < rank - 1 ? q.getDimSize(d) : k.getDimSize(kSeq); };
+  for (auto [t, d] : llvm::enumerate(*dims)) {
+    if (d < 0 || d >= rank || (t > 0 && d <= (*dims)[t - 1]))
+      return emitOpError("expects strictly increasing bias_dims within the scores' rank");
+    int64_t extent = bias.getDimSize(t), score = scoreDim(d);
+    if (extent != 1 && ShapedType::isStatic(extent) && ShapedType::isStatic(score) &&
+        extent != score)
+      return emitOpError() << "bias dim " << t << " (" << extent
+                           << ") neither broadcasts nor equals score dim " << d << " (" << score
+                           << ")";
+  }
+  return success();
+}

@@ -7,6 +7,7 @@
 #include "mlir/IR/Dialect.h"
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/DestinationStyleOpInterface.h"
 
 #include "dialects/kernel/KernelDialect.h.inc"
 #include "dialects/kernel/KernelEnums.h.inc"
@@ -33,6 +34,9 @@ mlir::ArrayAttr getCheckMessages(mlir::ModuleOp module);
 
 /// Sets the module's run-time check messages.
 void setCheckMessages(mlir::ModuleOp module, llvm::ArrayRef<mlir::Attribute> messages);
+
+/// Registers the bufferization of `kernel.attention` (KernelBufferization.cpp).
+void registerBufferizableOpInterfaceExternalModels(mlir::DialectRegistry &registry);
 
 } // namespace tcc::kernel
 

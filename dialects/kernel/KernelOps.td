@@ -16,6 +16,7 @@ include "mlir/IR/OpBase.td"
 include "mlir/IR/AttrTypeBase.td"
 include "mlir/IR/EnumAttr.td"
 include "mlir/IR/SymbolInterfaces.td"
+include "mlir/Interfaces/DestinationStyleOpInterface.td"
 
 def Kernel_Dialect : Dialect {
   let name = "kernel";
@@ -97,9 +98,10 @@ def Kernel_KindGeneric : I32EnumAttrCase<"generic", 2>;
 def Kernel_KindFill : I32EnumAttrCase<"fill", 3>;
 def Kernel_KindCopy : I32EnumAttrCase<"copy", 4>;
 def Kernel_KindLoop : I32EnumAttrCase<"loop", 5>;
+def Kernel_KindAttention : I32EnumAttrCase<"attention", 6>;
 def Kernel_Kind : I32EnumAttr<"KernelKind", "what a kernel computes", [
     Kernel_KindContraction, Kernel_KindWindow, Kernel_KindGeneric, Kernel_KindFill,
-    Kernel_KindCopy, Kernel_KindLoop]> {
+    Kernel_KindCopy, Kernel_KindLoop, Kernel_KindAttention]> {
   let cppNamespace = "::tcc::kernel";
   let genSpecializedAttr = 0;
 }
@@ -112,7 +114,8 @@ def Kernel_KernelAttr : AttrDef<Kernel_Dialect, "Kernel"> {
     with the fill of its accumulator and possibly an epilogue), `window` (a pooling window
     with its fill), `generic` (any other loop nest: pointwise, reductions, gathers),
     `fill` (constant fills, a padded buffer's border), `copy` (slices written into a larger
-    buffer: concatenation, padding), `loop` (a host loop's body run as one kernel).
+    buffer: concatenation, padding), `loop` (a host loop's body run as one kernel),
+    `attention` (a `kernel.attention`).
     `epilogue`: a contraction whose pointwise epilogue (bias, activation, residual) is part
     of the kernel, applied to the accumulators before they are stored. `nodes`: the names of
     the ONNX nodes the kernel computes, the last one first (fusion merges several); `epilogue`
@@ -166,6 +169,51 @@ def Kernel_LaunchOp : Kernel_Op<"launch", [DeclareOpInterfaceMethods<SymbolUserO
       build($_builder, $_state, kernel, operands, ::mlir::Value());
     }]>
   ];
+}
+
+def Kernel_AttentionOp : Kernel_Op<"attention", [
+    DeclareOpInterfaceMethods<DestinationStyleOpInterface>]> {
+  let summary = "scaled dot-product attention: softmax(Q Kᵀ · scale + bias) V, one kernel";
+  let description = [{
+    What tcc-match-attention makes of the decomposed attention blocks it recognizes, so that
+    a target computes them in one kernel without materializing the [M × N] score matrix.
+    With batch dims `B...` (any number, the same in every operand), `q: [B..., M, D]`,
+    `k: [B..., N, D]` (`[B..., D, N]` with `key_transposed`), `v: [B..., N, E]`, and the
+    result / `init: [B..., M, E]`:
+
+        s[b, i, j] = scale · Σ_d q[b, i, d] · k[b, j, d]  (+ bias[..])
+        out[b, i, :] = Σ_j softmax_j(s[b, i, :]) · v[b, j, :]
+
+    `bias` (optional) is added to the scores as `prim.broadcast_in_dim` would broadcast it:
+    its dim `t` is score dim `bias_dims[t]` (strictly increasing); a dim of static extent 1
+    is broadcast. Softmax subtracts the row's maximum, as prim's decomposition of Softmax
+    does. `nan_to_zero`: a row whose softmax is NaN (all its scores -inf, or a NaN score)
+    gives zeros, as the dynamo exporter's `Where(IsNaN(p), 0, p)` does.
+
+    On tensors the op is destination-passing (`init`, one result); on buffers it has no
+    result. Only f32 for now.
+
+    ```mlir
+    %o = kernel.attention %q, %k, %v bias(%mask : tensor<?x?xf32>) outs(%init : tensor<?x4x?x32xf32>)
+           {scale = 1.0 : f32, key_transposed, bias_dims = array<i64: 2, 3>}
+           : tensor<?x4x?x32xf32>, tensor<?x4x32x?xf32>, tensor<?x4x?x32xf32> -> tensor<?x4x?x32xf32>
+    ```
+  }];
+  let arguments = (ins AnyShaped:$query, AnyShaped:$key, AnyShaped:$value,
+                       Optional<AnyShaped>:$bias, AnyShaped:$init,
+                       F32Attr:$scale, UnitAttr:$key_transposed,
+                       OptionalAttr<DenseI64ArrayAttr>:$bias_dims, UnitAttr:$nan_to_zero);
+  let results = (outs Variadic<AnyRankedTensor>:$result);
+  let assemblyFormat = [{
+    $query `,` $key `,` $value (`bias` `(` $bias^ `:` type($bias) `)`)?
+    `outs` `(` $init `:` type($init) `)` attr-dict
+    `:` type($query) `,` type($key) `,` type($value) (`->` type($result)^)?
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The rank of every operand but the bias.
+    int64_t getRank() { return ::llvm::cast<::mlir::ShapedType>(getQuery().getType()).getRank(); }
+  }];
 }
 
 #endif // TCC_KERNEL_OPS

@@ -34,14 +34,15 @@ bool containsLinalg(Operation *op) {
   return found;
 }
 
-/// Ops that become kernels: linalg ops, pads and slice inserts, loops, and tensor-valued
+/// Ops that become kernels: linalg ops, attention, pads and slice inserts, loops, and tensor-valued
 /// branches without linalg ops (a one-element scatter's guarded insert, once its loop of one
 /// iteration is folded away: left in @main, bufferization would copy its operand inside it).
 bool isKernelOp(Operation *op) {
   if (isa<scf::IfOp>(op))
     return op->getNumResults() > 0 && !containsLinalg(op) &&
            llvm::any_of(op->getResultTypes(), [](Type t) { return isa<RankedTensorType>(t); });
-  return isa<linalg::LinalgOp, tensor::PadOp, tensor::InsertSliceOp, scf::ForOp>(op);
+  return isa<linalg::LinalgOp, tensor::PadOp, tensor::InsertSliceOp, scf::ForOp,
+             tcc::kernel::AttentionOp>(op);
 }
 
 /// A loop that runs kernels (one that contains linalg ops: prim.loop's time loops) stays on
@@ -115,6 +116,8 @@ tcc::kernel::KernelKind kindOf(ArrayRef<Operation *> group, Operation *computed)
     return KernelKind::generic;
   if (isa<scf::ForOp>(computed))
     return KernelKind::loop;
+  if (isa<tcc::kernel::AttentionOp>(computed))
+    return KernelKind::attention;
   return KernelKind::copy;
 }
 

@@ -552,9 +552,48 @@ bool BatchProof::visitEmpty(tensor::EmptyOp op) {
   return true;
 }
 
+bool BatchProof::visitAttention(kernel::AttentionOp op) {
+  std::optional<Batched> b = batched(op.getInit());
+  if (!b || b->dim + 2 >= op.getRank())
+    return llvm::all_of(op->getOperands(), [&](Value v) { return isInvariant(v); }) && !b;
+  for (Value v : {op.getQuery(), op.getKey(), op.getValue()})
+    if (batched(v) != b)
+      return false;
+  if (Value bias = op.getBias()) {
+    if (std::optional<Batched> biasBatch = batched(bias)) {
+      if (biasBatch->factor != b->factor || (*op.getBiasDims())[biasBatch->dim] != b->dim)
+        return false;
+    } else if (!isInvariant(bias)) {
+      return false;
+    }
+  }
+  tensors[op.getResult()[0]] = *b;
+  // Multiply-adds per image: q·k and p·v over the other dims.
+  auto type = cast<RankedTensorType>(op.getInit().getType());
+  auto query = cast<RankedTensorType>(op.getQuery().getType());
+  auto key = cast<RankedTensorType>(op.getKey().getType());
+  int64_t keys = key.getDimSize(op.getKeyTransposed() ? op.getRank() - 1 : op.getRank() - 2);
+  uint64_t product = static_cast<uint64_t>(b->factor);
+  auto times = [&](int64_t extent) {
+    product = llvm::SaturatingMultiply<uint64_t>(
+        product, ShapedType::isDynamic(extent) ? kDynamicExtent : extent);
+  };
+  for (int64_t d = 0; d + 1 < op.getRank(); ++d)
+    if (d != b->dim)
+      times(type.getDimSize(d));
+  times(keys);
+  int64_t depth = query.getDimSize(op.getRank() - 1), width = type.getDimSize(op.getRank() - 1);
+  times(ShapedType::isDynamic(depth) || ShapedType::isDynamic(width) ? ShapedType::kDynamic
+                                                                     : depth + width);
+  work = llvm::SaturatingAdd(work, product);
+  return true;
+}
+
 bool BatchProof::visit(Operation *op) {
   if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
     return visitLinalg(linalgOp);
+  if (auto attention = dyn_cast<kernel::AttentionOp>(op))
+    return visitAttention(attention);
   if (auto pad = dyn_cast<tensor::PadOp>(op))
     return visitPad(pad);
   if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(op))

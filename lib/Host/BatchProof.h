@@ -13,6 +13,8 @@
 //               the body reads linalg.index l only to extract from a batched tensor at the
 //               image's own index (a gather), and nothing else batch-dependent from outside;
 //               or a reduction over l that is an all-of read only by run-time checks
+//   attention   q, k, v, init batched at one batch dim of the op (one factor), the bias
+//               batched there too or invariant
 //   tensor      empty, pad (not on the batch dim), collapse/expand_shape (the batch dim
 //               grouped with static dims after it, or static 1s before it), extract/
 //               insert_slice (the whole batch dim), concat (not on it), reshape (by a shape
@@ -27,6 +29,8 @@
 //===----------------------------------------------------------------------------------===//
 #ifndef TCC_LIB_CODEGEN_BATCHPROOF_H
 #define TCC_LIB_CODEGEN_BATCHPROOF_H
+
+#include "dialects/kernel/KernelDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -96,6 +100,7 @@ private:
                   mlir::Value result, std::optional<Batched> dest);
   bool visitReshape(mlir::tensor::ReshapeOp op);
   bool visitEmpty(mlir::tensor::EmptyOp op);
+  bool visitAttention(kernel::AttentionOp op);
   bool visitIndexArithmetic(mlir::Operation *op);
   /// The form of `cond ? x : y` for every N >= 0, if it has one.
   bool select(mlir::Value result, const Condition &cond, mlir::Value x, mlir::Value y);

@@ -170,7 +170,7 @@ LogicalResult tcc::compileModule(ModuleOp module, const CompileOptions &options,
       error = "internal error: no target to compile for";
       return failure();
     }
-    if (failed(buildPrimToKernelPipeline(pm, options.target->getInfo()))) {
+    if (failed(buildPrimToKernelPipeline(pm, options.target->getInfo(), options.kernelStage))) {
       error = "internal error: the kernel pipeline does not parse";
       return failure();
     }

@@ -20,7 +20,7 @@ void tcc::buildOnnxToPrimPipeline(mlir::OpPassManager &pm) {
 // pass that tcc-opt can also run alone.
 static constexpr const char *kPrimToKernel =
     "tcc-fold-weights,canonicalize,tcc-lower-prim-to-linalg,tcc-signless-types,canonicalize,cse,"
-    "tcc-fuse-elementwise,canonicalize,cse,tcc-fold-scales,tcc-mark-batch-split,"
+    "tcc-fuse-elementwise,canonicalize,cse,tcc-fold-scales,tcc-mark-batch-split{1},"
     "tcc-entry-signature,"
     "eliminate-empty-tensors,canonicalize,cse,tcc-outline-kernels{{min-in-place-pad-row={0}},"
     "one-shot-bufferize{{bufferize-function-boundaries "
@@ -29,8 +29,16 @@ static constexpr const char *kPrimToKernel =
     "tcc-form-launches";
 
 mlir::LogicalResult tcc::buildPrimToKernelPipeline(mlir::OpPassManager &pm,
-                                                   const TargetInfo &info) {
-  return mlir::parsePassPipeline(llvm::formatv(kPrimToKernel, info.minInPlacePadRow).str(), pm);
+                                                   const TargetInfo &info,
+                                                   const KernelPipelineOptions &options) {
+  std::string pipeline =
+      llvm::formatv(kPrimToKernel, info.minInPlacePadRow,
+                    options.explainBatchSplit ? "{explain=true}" : "")
+          .str();
+  if (info.attentionKernels && options.fuseAttention)
+    pipeline = std::string("tcc-match-attention") +
+               (options.explainAttention ? "{explain=true}," : ",") + pipeline;
+  return mlir::parsePassPipeline(pipeline, pm);
 }
 
 void tcc::registerPipelines() {

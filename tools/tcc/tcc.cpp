@@ -56,6 +56,8 @@ struct Options {
   std::string target = "host";
   std::string cpu;
   std::string precision = "fp32";
+  std::string attention = "fused";
+  std::vector<std::string> explain;
   bool check = false;
   bool listOps = false;
   std::string format = "text";
@@ -203,6 +205,11 @@ int compile(const Options &options) {
     return kExitUsageError;
   }
   compileOptions.target = std::move(*target);
+  compileOptions.kernelStage.fuseAttention = options.attention == "fused";
+  for (const std::string &what : options.explain) {
+    compileOptions.kernelStage.explainAttention |= what == "attention";
+    compileOptions.kernelStage.explainBatchSplit |= what == "batch-split";
+  }
   bool binary = compileOptions.emit == tcc::EmitKind::Obj || compileOptions.emit == tcc::EmitKind::So;
   if (binary && options.output.empty() && !options.check) {
     reportError(options, "tcc", "--emit=" + options.emit + " needs -o PATH");
@@ -343,6 +350,16 @@ int main(int argc, char **argv) {
                  "the inputs of float32 matrix products and convolutions: fp32 (default), or "
                  "tf32, bf16 or fp16 on tensor cores (--target nvidia; sums stay fp32)")
       ->check(CLI::IsMember({"fp32", "tf32", "bf16", "fp16"}));
+  app.add_option("--attention", options.attention,
+                 "attention blocks: fused (default; one kernel per block where the target has "
+                 "one: the CPU) or decomposed (products and softmax, as the model writes them)")
+      ->check(CLI::IsMember({"fused", "decomposed"}));
+  app.add_option("--explain", options.explain,
+                 "remarks on stderr saying what the kernel stage did and why not: attention "
+                 "(each attention block fused or not), batch-split (why images do not run "
+                 "alone)")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"attention", "batch-split"}));
   app.add_flag("--check", options.check,
                "do not compile: list every node that would fail (name, op type, domain, opset, "
                "dtype, reason) and exit 1 if any; else print the op counts");

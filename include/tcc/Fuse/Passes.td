@@ -30,6 +30,42 @@ def FuseElementwise : Pass<"tcc-fuse-elementwise", "mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def MatchAttention : Pass<"tcc-match-attention", "mlir::ModuleOp"> {
+  let summary = "Replace decomposed scaled dot-product attention by one kernel.attention";
+  let description = [{
+    On prim, right after decomposition (the first pass of tcc-prim-to-kernel, for targets
+    that compute `kernel.attention`). Every exporter's attention meets the same prim form
+    once decomposed, and this pass recognizes it at the second product:
+
+        s = dot_general(q, k)                 q [B.., M, D], k [B.., N, D] or [B.., D, N]
+        s = s * c | s / c | c * s             optional, c a scalar constant: scale
+        s = s + broadcast_in_dim(bias)        optional (either order): additive bias / mask
+        p = exp(s - bcast(max(s))) / bcast(sum(exp(...)))      prim's Softmax, last dim
+        p = select(is_nan(p), 0, p)           optional: nan_to_zero (dynamo's SDPA)
+        o = dot_general(p, v)                 v [B.., N, E]
+
+    with the batch dims of both products `[0, rank - 2)`, identity broadcasts looked through,
+    f32, and every intermediate used only inside the block (a block whose probabilities are
+    also an output stays as it is). The block becomes `kernel.attention` (q, k, v, bias) and
+    the intermediates die. Anything else stays the generic path, which is always correct.
+    `explain=true` emits a remark at each product that reads a softmax but was not
+    replaced, saying why, and one at the function with the count matched.
+
+    ```mlir
+    %s = prim.dot_general %q, %k contracting = [3] x [2] batching = [0, 1] x [0, 1] ...
+    ... softmax ...
+    %o = prim.dot_general %p, %v contracting = [3] x [2] batching = [0, 1] x [0, 1] ...
+    // becomes
+    %o = kernel.attention %q, %k, %v outs(%init : ...) {key_transposed, scale = 1.0 : f32} ...
+    ```
+  }];
+  let options = [
+    Option<"explain", "explain", "bool", /*default=*/"false",
+           "Emit a remark for each attention block replaced or left, and why">,
+  ];
+  let dependentDialects = ["::tcc::kernel::KernelDialect", "::mlir::tensor::TensorDialect"];
+}
+
 def FoldScales : Pass<"tcc-fold-scales", "mlir::ModuleOp"> {
   let summary = "Move a per-channel scale of a contraction's input into its weights";
   let description = [{

@@ -3,6 +3,7 @@
 #define TCC_PIPELINES_COMPILER_H
 
 #include "tcc/Package/Package.h"
+#include "tcc/Pipelines/Pipelines.h"
 #include "tcc/Target/Target.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -45,6 +46,8 @@ struct CompileOptions {
   std::vector<std::string> printIrAfter;
   std::string dumpDirectory;
   mlir::TimingScope *timing = nullptr;
+  /// The kernel stage's choices (--attention, --explain).
+  KernelPipelineOptions kernelStage;
 };
 
 /// Compiles an imported module (the `onnx` dialect) as far as `options.emit`. Textual

@@ -16,10 +16,21 @@ namespace tcc {
 /// fold the shape arithmetic the rules leave behind).
 void buildOnnxToPrimPipeline(mlir::OpPassManager &pm);
 
+/// Choices of the kernel stage that are the user's, not the target's.
+struct KernelPipelineOptions {
+  /// Attention blocks become `kernel.attention` where the target computes it
+  /// (`tcc --attention=fused`, the default) or stay decomposed (`--attention=decomposed`).
+  bool fuseAttention = true;
+  /// Remarks on what was fused or proved and why not (`tcc --explain=attention,batch-split`).
+  bool explainAttention = false;
+  bool explainBatchSplit = false;
+};
+
 /// prim -> buffers: lowering to linalg on tensors, kernel formation for a processor with
 /// `info`, bufferization, the workspace plan. The result is the IR `tcc --emit=kernel` prints.
 mlir::LogicalResult buildPrimToKernelPipeline(mlir::OpPassManager &pm,
-                                              const TargetInfo &info = TargetInfo());
+                                              const TargetInfo &info = TargetInfo(),
+                                              const KernelPipelineOptions &options = {});
 
 /// Registers the pipelines above under their names (`tcc-onnx-to-prim`,
 /// `tcc-prim-to-kernel`) for tcc-opt; the targets register theirs (`tcc-kernel-to-llvm`,

@@ -58,6 +58,9 @@ struct TargetInfo {
   /// stay inline in the code. A GPU packs them all (its host code must touch none of them:
   /// the blob is what is uploaded to the device).
   int64_t minPackedWeightBytes = 64;
+  /// Kernel formation: the target computes `kernel.attention` (tcc-match-attention runs);
+  /// otherwise attention stays the decomposed products and softmax.
+  bool attentionKernels = false;
 };
 
 /// A compilation target: a processor for the kernels and a host machine for the rest.

@@ -154,6 +154,7 @@ FailureOr<tcc::HostMachine> resolveHost(llvm::StringRef arch, bool macos, llvm::
 /// What the kernels may use of the host's vector unit.
 tcc::TargetInfo describeProcessor(const tcc::HostMachine &host) {
   tcc::TargetInfo info;
+  info.attentionKernels = true; // tcc-cpu-lower-attention
   if (llvm::Triple(host.triple).isAArch64()) {
     // NEON: 32 registers of 128 bits; SVE's 32 registers of the core's vector length where
     // it is wider (fixed-length SVE code, resolveHost).
@@ -175,7 +176,8 @@ tcc::TargetInfo describeProcessor(const tcc::HostMachine &host) {
 // polynomial math, LLVM. Each step is a registered
 // pass that tcc-opt can run alone.
 constexpr const char *kCpuKernelPipeline =
-    "tcc-collapse-dims,cse,tcc-tile-contractions{{vector-bits={0} vector-registers={1} "
+    "tcc-cpu-lower-attention{{vector-bits={0}},tcc-collapse-dims,cse,"
+    "tcc-tile-contractions{{vector-bits={0} vector-registers={1} "
     "split-wide-fma={2}},tcc-expand-copies,tcc-order-loops,convert-linalg-to-parallel-loops,"
     "tcc-range-kernels,tcc-lower-checks,tcc-approximate-math,tcc-lower-runtime-calls,"
     "canonicalize,expand-strided-metadata,lower-affine,convert-scf-to-cf,convert-math-to-funcs,"

@@ -210,3 +210,43 @@ func.func @block_too_large(%n: index) {
 func.func @block_on_function() attributes {kernel.block_threads = 256 : i64} {
   return
 }
+
+// -----
+
+func.func @attention_ranks(%q: memref<2x8x4xf32>, %k: memref<8x4xf32>, %v: memref<2x8x4xf32>, %o: memref<2x8x4xf32>) {
+  // expected-error @+1 {{expects query, key, value and init of one rank >= 2, got 3, 2, 3, 3}}
+  kernel.attention %q, %k, %v outs(%o : memref<2x8x4xf32>) {scale = 1.0 : f32} : memref<2x8x4xf32>, memref<8x4xf32>, memref<2x8x4xf32>
+  return
+}
+
+// -----
+
+func.func @attention_depths(%q: memref<2x8x4xf32>, %k: memref<2x8x5xf32>, %v: memref<2x8x4xf32>, %o: memref<2x8x4xf32>) {
+  // expected-error @+1 {{query and key depths disagree: 4 vs 5}}
+  kernel.attention %q, %k, %v outs(%o : memref<2x8x4xf32>) {scale = 1.0 : f32} : memref<2x8x4xf32>, memref<2x8x5xf32>, memref<2x8x4xf32>
+  return
+}
+
+// -----
+
+func.func @attention_f16(%q: memref<2x8x4xf16>, %k: memref<2x8x4xf16>, %v: memref<2x8x4xf16>, %o: memref<2x8x4xf16>) {
+  // expected-error @+1 {{expects f32 operands, got 'memref<2x8x4xf16>'}}
+  kernel.attention %q, %k, %v outs(%o : memref<2x8x4xf16>) {scale = 1.0 : f32} : memref<2x8x4xf16>, memref<2x8x4xf16>, memref<2x8x4xf16>
+  return
+}
+
+// -----
+
+func.func @attention_bias(%q: memref<2x8x4xf32>, %k: memref<2x8x4xf32>, %v: memref<2x8x4xf32>, %b: memref<3x8xf32>, %o: memref<2x8x4xf32>) {
+  // expected-error @+1 {{bias dim 0 (3) neither broadcasts nor equals score dim 1 (8)}}
+  kernel.attention %q, %k, %v bias(%b : memref<3x8xf32>) outs(%o : memref<2x8x4xf32>) {bias_dims = array<i64: 1, 2>, scale = 1.0 : f32} : memref<2x8x4xf32>, memref<2x8x4xf32>, memref<2x8x4xf32>
+  return
+}
+
+// -----
+
+func.func @attention_result(%q: tensor<2x8x4xf32>, %o: tensor<2x8x4xf32>) {
+  // expected-error @+1 {{expects one result of init's type on tensors, none on buffers}}
+  kernel.attention %q, %q, %q outs(%o : tensor<2x8x4xf32>) {scale = 1.0 : f32} : tensor<2x8x4xf32>, tensor<2x8x4xf32>, tensor<2x8x4xf32>
+  return
+}

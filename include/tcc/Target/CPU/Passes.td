@@ -26,6 +26,40 @@ def CpuLowerLaunches : Pass<"tcc-cpu-lower-launches", "mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
+def CpuLowerAttention : Pass<"tcc-cpu-lower-attention", "mlir::ModuleOp"> {
+  let summary = "kernel.attention as loops over query rows, one row of scores at a time";
+  let description = [{
+    The first pass of the CPU kernel pipeline. A `kernel.attention` on buffers becomes an
+    `scf.parallel` over its batch dims and blocks of 4 query rows (tcc-range-kernels splits
+    it over threads), each iteration with a stack buffer of 4 × N floats
+    (`memref.alloca_scope`): the 4 rows' scores `scale · q·k` (keys transposed: a vector of
+    keys per depth step, loaded once for the 4 rows' FMAs, accumulated in registers; else a
+    sum over the depth per key), then per row `+ bias`, the maximum, `exp(s - max)` and its
+    sum in place, then `out = Σ p v / sum` (a vector of values per key, loaded once for the
+    4 rows; zero without keys; with `nan_to_zero`, zero where the sum is NaN). The [M × N]
+    scores never exist: memory is O(N) per thread. Vector tails are masked; the scalar
+    loops' sums carry `reassoc` for LLVM's loop vectorizer; `math.exp` becomes
+    tcc-approximate-math's polynomial.
+
+    ```mlir
+    kernel.attention %q, %k, %v outs(%o : memref<?x4x?x32xf32>) {key_transposed, scale = 1.0 : f32}
+      : memref<?x4x?x32xf32>, memref<?x4x32x?xf32>, memref<?x4x?x32xf32>
+    // becomes
+    scf.parallel (%b, %h, %t) = (%c0, %c0, %c0) to (%B, %c4, %blocks) step (%c1, %c1, %c1) {
+      memref.alloca_scope {
+        %s = memref.alloca(%n) : memref<?xf32>
+        scf.for %i = %first to %last step %c1 { ... }
+    ```
+  }];
+  let options = [
+    Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"256",
+           "bits of one vector register (the target's info gives it)">,
+  ];
+  let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::memref::MemRefDialect",
+                           "::mlir::math::MathDialect", "::mlir::arith::ArithDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 def TileContractions : Pass<"tcc-tile-contractions", "mlir::ModuleOp"> {
   let summary = "Register-blocked vector FMAs for float matmuls, batch matmuls and convolutions";
   let description = [{

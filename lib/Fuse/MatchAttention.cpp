@@ -1,0 +1,287 @@
+//===- MatchAttention.cpp - decomposed attention blocks become kernel.attention ---------===//
+//
+// The pattern and its conditions are in include/tcc/Fuse/Passes.td (tcc-match-attention).
+// The match walks up from the second product, operand by operand; every step either
+// advances or says, in words, why the block is left to the generic path.
+//
+//===-------------------------------------------------------------------------------------===//
+#include "tcc/Fuse/Passes.h"
+
+#include "dialects/kernel/KernelDialect.h"
+#include "dialects/prim/PrimDialect.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Matchers.h"
+#include "llvm/ADT/STLExtras.h"
+
+namespace tcc {
+#define GEN_PASS_DEF_MATCHATTENTION
+#include "tcc/Fuse/Passes.h.inc"
+} // namespace tcc
+
+using namespace mlir;
+namespace prim = tcc::prim;
+
+namespace {
+
+/// What a matched block becomes, and the ops it replaces.
+struct AttentionBlock {
+  Value query, key, value, bias;
+  SmallVector<int64_t> biasDims;
+  float scale = 1.0f;
+  bool keyTransposed = false, nanToZero = false;
+  /// Intermediates that must have no user outside the block, with their expected use count.
+  SmallVector<std::pair<Value, unsigned>> intermediates;
+};
+
+/// `[0, n)`.
+bool isIota(ArrayRef<int64_t> dims, int64_t n) {
+  if (static_cast<int64_t>(dims.size()) != n)
+    return false;
+  for (int64_t i = 0; i < n; ++i)
+    if (dims[i] != i)
+      return false;
+  return true;
+}
+
+/// `v` itself, or the operand of an identity `prim.broadcast_in_dim` (same type, dims in
+/// order): the exporters' MatMul broadcasting of equal batch dims.
+Value throughIdentityBroadcast(Value v) {
+  auto broadcast = v.getDefiningOp<prim::BroadcastInDimOp>();
+  if (broadcast && broadcast.getOperand().getType() == v.getType() &&
+      isIota(broadcast.getBroadcastDimensions(), cast<ShapedType>(v.getType()).getRank()))
+    return broadcast.getOperand();
+  return v;
+}
+
+/// The value of a constant scalar, or a splat constant broadcast to a tensor.
+std::optional<float> scalarConstant(Value v) {
+  if (auto broadcast = v.getDefiningOp<prim::BroadcastInDimOp>())
+    v = broadcast.getOperand();
+  DenseElementsAttr attr;
+  if (!matchPattern(v, m_Constant(&attr)) || !attr.isSplat() || !attr.getElementType().isF32())
+    return std::nullopt;
+  return attr.getSplatValue<APFloat>().convertToFloat();
+}
+
+/// `operand`'s reduction of `kind` over the last dim, broadcast back over it.
+Value rowReductionOperand(Value v, prim::ReduceKind kind, int64_t rank) {
+  auto broadcast = v.getDefiningOp<prim::BroadcastInDimOp>();
+  if (!broadcast || !isIota(broadcast.getBroadcastDimensions(), rank - 1))
+    return {};
+  auto reduce = broadcast.getOperand().getDefiningOp<prim::ReduceOp>();
+  if (!reduce || reduce.getKind() != kind ||
+      !llvm::equal(reduce.getDimensions(), ArrayRef<int64_t>{rank - 1}))
+    return {};
+  return reduce.getOperand();
+}
+
+class Matcher {
+public:
+  explicit Matcher(prim::DotGeneralOp product) : product(product) {}
+
+  /// Whether `product` reads a softmax: the blocks the remarks count.
+  static bool readsSoftmax(prim::DotGeneralOp product) {
+    Value p = throughIdentityBroadcast(product.getLhs());
+    if (auto select = p.getDefiningOp<prim::SelectOp>())
+      p = select.getOnFalse();
+    return p.getDefiningOp<prim::DivOp>() &&
+           p.getDefiningOp<prim::DivOp>().getLhs().getDefiningOp<prim::ExpOp>();
+  }
+
+  /// The block, or why `product` is not the end of one.
+  FailureOr<AttentionBlock> match(std::string &why) {
+    auto fail = [&](StringRef reason) {
+      why = reason.str();
+      return failure();
+    };
+    auto type = cast<RankedTensorType>(product.getType());
+    int64_t rank = type.getRank();
+    if (!type.getElementType().isF32())
+      return fail("only f32 attention is fused");
+    if (!isIota(product.getLhsBatchingDimensions(), rank - 2) ||
+        !isIota(product.getRhsBatchingDimensions(), rank - 2) ||
+        !llvm::equal(product.getLhsContractingDimensions(), ArrayRef<int64_t>{rank - 1}) ||
+        !llvm::equal(product.getRhsContractingDimensions(), ArrayRef<int64_t>{rank - 2}))
+      return fail("the probabilities times values product is not [B.., M, N] x [B.., N, E]");
+    block.value = product.getRhs();
+
+    // Probabilities, possibly with NaN rows zeroed.
+    Value p = use(product.getLhs(), 1);
+    if (Value inner = throughIdentityBroadcast(p); inner != p)
+      p = use(inner, 1);
+    if (auto select = p.getDefiningOp<prim::SelectOp>()) {
+      auto isNan = select.getPred().getDefiningOp<prim::IsNanOp>();
+      std::optional<float> zero = scalarConstant(select.getOnTrue());
+      if (!isNan || isNan.getOperand() != select.getOnFalse() || !zero || *zero != 0.0f)
+        return fail("the probabilities pass through a select other than is_nan -> 0");
+      block.nanToZero = true;
+      use(isNan.getResult(), 1);
+      p = use(select.getOnFalse(), 2);
+    }
+    // Softmax: e / bcast(sum(e)), e = exp(x - bcast(max(x))).
+    auto divide = p.getDefiningOp<prim::DivOp>();
+    if (!divide)
+      return fail("the probabilities are not a softmax (no division by a row sum)");
+    Value e = divide.getLhs();
+    Value sumOf = rowReductionOperand(use(divide.getRhs(), 1), prim::ReduceKind::Sum, rank);
+    if (sumOf != e)
+      return fail("the softmax divides by something other than its row sum");
+    use(divide.getRhs().getDefiningOp()->getOperand(0), 1); // the reduction
+    auto exp = use(e, 2).getDefiningOp<prim::ExpOp>();
+    if (!exp)
+      return fail("the softmax's numerator is not an exponential");
+    auto centred = use(exp.getOperand(), 1).getDefiningOp<prim::SubOp>();
+    if (!centred)
+      return fail("the softmax does not subtract the row maximum");
+    Value scores = centred.getLhs();
+    Value maxOf = rowReductionOperand(use(centred.getRhs(), 1), prim::ReduceKind::Max, rank);
+    if (maxOf != scores)
+      return fail("the softmax subtracts something other than its row maximum");
+    use(centred.getRhs().getDefiningOp()->getOperand(0), 1);
+    use(scores, 2);
+
+    // Scores: [bias +] [scale *] q k.
+    if (auto add = scores.getDefiningOp<prim::AddOp>()) {
+      bool lhsIsScores = reachesProduct(add.getLhs());
+      Value bias = lhsIsScores ? add.getRhs() : add.getLhs();
+      scores = lhsIsScores ? add.getLhs() : add.getRhs();
+      if (!cast<RankedTensorType>(bias.getType()).getElementType().isF32())
+        return fail("the bias is not f32");
+      if (auto broadcast = bias.getDefiningOp<prim::BroadcastInDimOp>()) {
+        block.bias = broadcast.getOperand();
+        llvm::append_range(block.biasDims, broadcast.getBroadcastDimensions());
+      } else {
+        block.bias = bias;
+        for (int64_t d = 0; d < rank; ++d)
+          block.biasDims.push_back(d);
+      }
+      use(scores, 1);
+    }
+    if (auto mul = scores.getDefiningOp<prim::MulOp>()) {
+      std::optional<float> c = scalarConstant(mul.getRhs());
+      Value other = mul.getLhs();
+      if (!c)
+        c = scalarConstant(mul.getLhs()), other = mul.getRhs();
+      if (!c)
+        return fail("the scores are multiplied by something other than a scalar constant");
+      block.scale = *c;
+      scores = use(other, 1);
+    } else if (auto div = scores.getDefiningOp<prim::DivOp>()) {
+      std::optional<float> c = scalarConstant(div.getRhs());
+      if (!c || *c == 0.0f)
+        return fail("the scores are divided by something other than a scalar constant");
+      block.scale = 1.0f / *c;
+      scores = use(div.getLhs(), 1);
+    }
+    auto first = scores.getDefiningOp<prim::DotGeneralOp>();
+    if (!first)
+      return fail("the scores are not a product of queries and keys (or pass through an op "
+                  "other than a scalar scale and an added bias)");
+    if (!isIota(first.getLhsBatchingDimensions(), rank - 2) ||
+        !isIota(first.getRhsBatchingDimensions(), rank - 2) ||
+        !llvm::equal(first.getLhsContractingDimensions(), ArrayRef<int64_t>{rank - 1}))
+      return fail("the queries times keys product is not [B.., M, D] x [B.., N, D]");
+    ArrayRef<int64_t> keyContracting = first.getRhsContractingDimensions();
+    if (llvm::equal(keyContracting, ArrayRef<int64_t>{rank - 2}))
+      block.keyTransposed = true;
+    else if (!llvm::equal(keyContracting, ArrayRef<int64_t>{rank - 1}))
+      return fail("the keys are contracted over neither of their last two dims");
+    block.query = throughIdentityBroadcast(first.getLhs());
+    block.key = throughIdentityBroadcast(first.getRhs());
+    for (Value v : {block.query, block.key, block.value})
+      if (!cast<RankedTensorType>(v.getType()).getElementType().isF32())
+        return fail("only f32 attention is fused");
+    for (auto [value, uses] : block.intermediates)
+      if (!value.hasNUses(uses))
+        return fail("an intermediate (scores or probabilities) is also used outside the "
+                    "block");
+    return block;
+  }
+
+private:
+  /// Records that `v` must have exactly `uses` users, all inside the block.
+  Value use(Value v, unsigned uses) {
+    block.intermediates.push_back({v, uses});
+    return v;
+  }
+
+  /// Whether `v` is the scores: a product, possibly scaled.
+  static bool reachesProduct(Value v) {
+    if (auto mul = v.getDefiningOp<prim::MulOp>())
+      return mul.getLhs().getDefiningOp<prim::DotGeneralOp>() ||
+             mul.getRhs().getDefiningOp<prim::DotGeneralOp>();
+    if (auto div = v.getDefiningOp<prim::DivOp>())
+      return bool(div.getLhs().getDefiningOp<prim::DotGeneralOp>());
+    return bool(v.getDefiningOp<prim::DotGeneralOp>());
+  }
+
+  prim::DotGeneralOp product;
+  AttentionBlock block;
+};
+
+/// The block's kernel op, in place of `product`.
+void replace(prim::DotGeneralOp product, const AttentionBlock &block) {
+  OpBuilder b(product);
+  Location loc = product.getLoc();
+  auto type = cast<RankedTensorType>(product.getType());
+  int64_t rank = type.getRank();
+  // [B.., M] from the queries, E from the values.
+  SmallVector<Value> sizes;
+  for (int64_t d = 0; d < rank; ++d)
+    if (type.isDynamicDim(d))
+      sizes.push_back(tensor::DimOp::create(b, loc, d + 1 < rank ? block.query : block.value, d));
+  Value init = tensor::EmptyOp::create(b, loc, type, sizes);
+  auto attention = tcc::kernel::AttentionOp::create(
+      b, loc, TypeRange{type}, block.query, block.key, block.value, block.bias, init,
+      b.getF32FloatAttr(block.scale), block.keyTransposed ? b.getUnitAttr() : UnitAttr(),
+      block.bias ? b.getDenseI64ArrayAttr(block.biasDims) : DenseI64ArrayAttr(),
+      block.nanToZero ? b.getUnitAttr() : UnitAttr());
+  product.getResult().replaceAllUsesWith(attention.getResult()[0]);
+  product.erase();
+}
+
+/// Erases the block's ops that nothing uses any more, last first.
+void eraseDead(Operation *op) {
+  if (!op || !op->use_empty() || !isa<prim::PrimDialect>(op->getDialect()))
+    return;
+  SmallVector<Value> operands(op->getOperands());
+  op->erase();
+  for (Value v : operands)
+    eraseDead(v.getDefiningOp());
+}
+
+struct MatchAttentionPass : public tcc::impl::MatchAttentionBase<MatchAttentionPass> {
+  using MatchAttentionBase::MatchAttentionBase;
+
+  void runOnOperation() override {
+    getOperation().walk([&](func::FuncOp function) {
+      SmallVector<prim::DotGeneralOp> candidates;
+      function.walk([&](prim::DotGeneralOp product) {
+        if (Matcher::readsSoftmax(product))
+          candidates.push_back(product);
+      });
+      unsigned matched = 0;
+      for (prim::DotGeneralOp product : candidates) {
+        std::string why;
+        FailureOr<AttentionBlock> block = Matcher(product).match(why);
+        if (failed(block)) {
+          if (explain)
+            product.emitRemark("attention not fused: ") << why;
+          continue;
+        }
+        SmallVector<Value> inputs(product->getOperands());
+        replace(product, *block);
+        for (Value v : inputs)
+          eraseDead(v.getDefiningOp());
+        ++matched;
+      }
+      if (explain && !candidates.empty())
+        function.emitRemark() << "attention: " << matched << " of " << candidates.size()
+                              << " blocks fused";
+    });
+  }
+};
+
+} // namespace

@@ -1,0 +1,310 @@
+//===- LowerAttention.cpp - kernel.attention as loops over rows of queries --------------===//
+//
+// Four query rows at a time (a stack buffer of 4 × N floats per thread): the [M × N] score
+// matrix never exists. For rows i_r, r < 4:
+//
+//   s[r, j] = scale · q[i_r]·k[j] + bias(i_r, j)     (k transposed: vectors of keys in
+//                                                     registers, one FMA per row and depth)
+//   m = max_j s[r, j];  s[r, j] = exp(s[r, j] - m);  l_r = Σ_j s[r, j]
+//   out[i_r] = (Σ_j s[r, j] · v[j]) / l_r            (vectors of values in registers; 0
+//                                                     without keys; nan_to_zero: 0 if NaN)
+//
+// The softmax runs on vectors of scores; the scores of untransposed keys are scalar sums
+// over the depth, which carry `reassoc` so that LLVM's loop vectorizer takes them.
+//
+//===-------------------------------------------------------------------------------------===//
+#include "tcc/Target/CPU/Passes.h"
+
+#include "dialects/kernel/KernelDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/ImplicitLocOpBuilder.h"
+
+namespace tcc {
+#define GEN_PASS_DEF_CPULOWERATTENTION
+#include "tcc/Target/CPU/Passes.h.inc"
+} // namespace tcc
+
+using namespace mlir;
+
+namespace {
+
+/// Query rows computed together (they share each loaded vector of keys and values), and
+/// the unit of work for the threads.
+constexpr int64_t kRows = 4;
+
+class AttentionLowering {
+public:
+  AttentionLowering(tcc::kernel::AttentionOp op, int64_t lanes)
+      : op(op), b(op.getLoc(), op), rank(op.getRank()), lanes(lanes),
+        reassoc(arith::FastMathFlagsAttr::get(op.getContext(), arith::FastMathFlags::reassoc)) {}
+
+  void lower() {
+    Value c0 = index(0), c1 = index(1);
+    Value query = op.getQuery(), key = op.getKey();
+    // [B.., M, D] queries; N keys; E values per key.
+    rows = dim(query, rank - 2);
+    depth = dim(query, rank - 1);
+    keys = dim(key, op.getKeyTransposed() ? rank - 1 : rank - 2);
+    width = dim(op.getValue(), rank - 1);
+    SmallVector<Value> lower(rank - 1, c0), upper, step(rank - 1, c1);
+    for (int64_t d = 0; d + 2 < rank; ++d)
+      upper.push_back(dim(query, d));
+    upper.push_back(arith::CeilDivUIOp::create(b, rows, index(kRows)));
+    auto parallel = scf::ParallelOp::create(b, lower, upper, step);
+    b.setInsertionPointToStart(parallel.getBody());
+    SmallVector<Value> ivs(parallel.getInductionVars());
+    batch.assign(ivs.begin(), ivs.end() - 1);
+    // Rows first + r, r < kRows; past the last row, the last row again (computed, not stored).
+    Value first = arith::MulIOp::create(b, ivs.back(), index(kRows));
+    Value lastRow = arith::SubIOp::create(b, rows, c1);
+    for (int64_t r = 0; r < kRows; ++r)
+      rowIndex.push_back(
+          arith::MinUIOp::create(b, arith::AddIOp::create(b, first, index(r)), lastRow));
+    auto scope = memref::AllocaScopeOp::create(b, TypeRange());
+    b.createBlock(&scope.getBodyRegion());
+    Type f32Type = b.getF32Type();
+    scores = memref::AllocaOp::create(b, MemRefType::get({kRows, ShapedType::kDynamic}, f32Type),
+                                      ValueRange{keys});
+    inverses = memref::AllocaOp::create(b, MemRefType::get({kRows}, f32Type));
+    computeScores();
+    for (int64_t r = 0; r < kRows; ++r)
+      softmaxRow(r);
+    multiplyValues(first);
+    memref::AllocaScopeReturnOp::create(b, ValueRange());
+    op.erase();
+  }
+
+private:
+  /// scores[r, j] = scale · Σ_d q[i_r, d] k[j, d]: with keys transposed, `lanes` keys at a
+  /// time in a vector accumulator per row; else one key at a time, a sum over the depth.
+  void computeScores() {
+    Value scale = f32(op.getScale().convertToFloat());
+    if (!op.getKeyTransposed()) {
+      forLoop(index(0), keys, [&](Value j) {
+        for (int64_t r = 0; r < kRows; ++r) {
+          Value dot = sumLoop(depth, [&](Value d) {
+            return arith::MulFOp::create(b, load(op.getQuery(), {rowIndex[r], d}),
+                                         load(op.getKey(), {j, d}));
+          });
+          memref::StoreOp::create(b, arith::MulFOp::create(b, dot, scale), scores,
+                                  ValueRange{index(r), j});
+        }
+      });
+      return;
+    }
+    VectorType vector = VectorType::get({lanes}, b.getF32Type());
+    Value zero = arith::ConstantOp::create(b, vector, DenseElementsAttr::get(vector, 0.0f));
+    forLoop(index(0), keys, index(lanes), [&](Value j) {
+      Value mask = tailMask(keys, j);
+      SmallVector<Value> init(kRows, zero);
+      auto loop = scf::ForOp::create(b, index(0), depth, index(1), init);
+      {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPointToStart(loop.getBody());
+        Value d = loop.getInductionVar();
+        Value k = vector::MaskedLoadOp::create(b, vector, op.getKey(), indices({d, j}), mask, zero);
+        SmallVector<Value> next;
+        for (int64_t r = 0; r < kRows; ++r) {
+          Value q = vector::BroadcastOp::create(b, vector, load(op.getQuery(), {rowIndex[r], d}));
+          next.push_back(vector::FMAOp::create(b, q, k, loop.getRegionIterArgs()[r]));
+        }
+        scf::YieldOp::create(b, next);
+      }
+      Value scaleVector = vector::BroadcastOp::create(b, vector, scale);
+      for (int64_t r = 0; r < kRows; ++r)
+        vector::MaskedStoreOp::create(b, scores, ValueRange{index(r), j}, mask,
+                                      arith::MulFOp::create(b, loop.getResult(r), scaleVector));
+    });
+  }
+
+  /// Row r of the scores, `lanes` at a time: + bias, the maximum, exp(s - max) in place,
+  /// and the factor its products with the values take: 1 / Σ, or 0 where the row must be 0
+  /// (no keys; nan_to_zero and a NaN row, whose probabilities are then zeroed too). The
+  /// maximum ignores NaN scores (maxnumf, which vectorizes): a NaN score still makes its
+  /// exp, the sum and so the row NaN, as prim's NaN-propagating maximum does.
+  void softmaxRow(int64_t r) {
+    VectorType vector = VectorType::get({lanes}, b.getF32Type());
+    auto splat = [&](float v) {
+      return arith::ConstantOp::create(b, vector, DenseElementsAttr::get(vector, v)).getResult();
+    };
+    Value zero = f32(0.0f), row = index(r), i = rowIndex[r];
+    Value minusInf = splat(-std::numeric_limits<float>::infinity()), zeros = splat(0.0f);
+    Value maxVector = vectorLoop(keys, minusInf, [&](Value j, Value mask, Value acc) {
+      Value s = vector::MaskedLoadOp::create(b, vector, scores, ValueRange{row, j}, mask, minusInf);
+      if (op.getBias()) {
+        s = arith::AddFOp::create(b, s, loadBiasVector(i, j, mask, vector));
+        vector::MaskedStoreOp::create(b, scores, ValueRange{row, j}, mask, s);
+      }
+      return arith::MaxNumFOp::create(b, acc, s).getResult();
+    });
+    Value max = vector::ReductionOp::create(b, vector::CombiningKind::MAXNUMF, maxVector);
+    Value maxSplat = vector::BroadcastOp::create(b, vector, max);
+    Value sumVector = vectorLoop(keys, zeros, [&](Value j, Value mask, Value acc) {
+      Value s = vector::MaskedLoadOp::create(b, vector, scores, ValueRange{row, j}, mask, minusInf);
+      Value p = math::ExpOp::create(b, arith::SubFOp::create(b, s, maxSplat));
+      vector::MaskedStoreOp::create(b, scores, ValueRange{row, j}, mask, p);
+      return arith::AddFOp::create(b, acc, arith::SelectOp::create(b, mask, p, zeros)).getResult();
+    });
+    Value sum = vector::ReductionOp::create(b, vector::CombiningKind::ADD, sumVector, Value(),
+                                            arith::FastMathFlags::reassoc);
+    Value zeroRow = arith::CmpFOp::create(b, arith::CmpFPredicate::OEQ, sum, zero);
+    if (op.getNanToZero()) {
+      Value nan = arith::CmpFOp::create(b, arith::CmpFPredicate::UNO, sum, sum);
+      zeroRow = arith::OrIOp::create(b, zeroRow, nan);
+      auto ifNan = scf::IfOp::create(b, nan, /*withElseRegion=*/false);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(ifNan.thenBlock());
+      forLoop(index(0), keys,
+              [&](Value j) { memref::StoreOp::create(b, zero, scores, ValueRange{row, j}); });
+    }
+    Value inverse =
+        arith::SelectOp::create(b, zeroRow, zero, arith::DivFOp::create(b, f32(1.0f), sum));
+    memref::StoreOp::create(b, inverse, inverses, row);
+  }
+
+  /// out[i_r, e] = inverse_r · Σ_j p[r, j] v[j, e], `lanes` columns at a time in a vector
+  /// accumulator per row; rows past the last are not stored.
+  void multiplyValues(Value first) {
+    VectorType vector = VectorType::get({lanes}, b.getF32Type());
+    Value zero = arith::ConstantOp::create(b, vector, DenseElementsAttr::get(vector, 0.0f));
+    forLoop(index(0), width, index(lanes), [&](Value e) {
+      Value mask = tailMask(width, e);
+      SmallVector<Value> init(kRows, zero);
+      auto loop = scf::ForOp::create(b, index(0), keys, index(1), init);
+      {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPointToStart(loop.getBody());
+        Value j = loop.getInductionVar();
+        Value v =
+            vector::MaskedLoadOp::create(b, vector, op.getValue(), indices({j, e}), mask, zero);
+        SmallVector<Value> next;
+        for (int64_t r = 0; r < kRows; ++r) {
+          Value p = vector::BroadcastOp::create(
+              b, vector, memref::LoadOp::create(b, scores, ValueRange{index(r), j}));
+          next.push_back(vector::FMAOp::create(b, p, v, loop.getRegionIterArgs()[r]));
+        }
+        scf::YieldOp::create(b, next);
+      }
+      for (int64_t r = 0; r < kRows; ++r) {
+        Value valid = arith::CmpIOp::create(b, arith::CmpIPredicate::ult,
+                                            arith::AddIOp::create(b, first, index(r)), rows);
+        auto ifValid = scf::IfOp::create(b, valid, /*withElseRegion=*/false);
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPointToStart(ifValid.thenBlock());
+        Value inverse = vector::BroadcastOp::create(
+            b, vector, memref::LoadOp::create(b, inverses, ValueRange{index(r)}));
+        vector::MaskedStoreOp::create(b, op.getInit(), indices({rowIndex[r], e}), mask,
+                                      arith::MulFOp::create(b, loop.getResult(r), inverse));
+      }
+    });
+  }
+
+  /// The lanes of a vector at `at` that are below `extent`.
+  Value tailMask(Value extent, Value at) {
+    Value left = arith::MinUIOp::create(b, arith::SubIOp::create(b, extent, at), index(lanes));
+    return vector::CreateMaskOp::create(b, VectorType::get({lanes}, b.getI1Type()),
+                                        ValueRange{left});
+  }
+
+  /// The bias at scores (batch.., i, j + lane), broadcast as `bias_dims` says: a vector
+  /// load where the bias's last dim is the keys', else one value for every lane.
+  Value loadBiasVector(Value i, Value j, Value mask, VectorType vector) {
+    auto type = cast<MemRefType>(op.getBias().getType());
+    ArrayRef<int64_t> dims = *op.getBiasDims();
+    bool alongKeys =
+        !dims.empty() && dims.back() == rank - 1 && type.getDimSize(type.getRank() - 1) != 1;
+    SmallVector<Value> at;
+    for (auto [t, d] : llvm::enumerate(dims)) {
+      if (type.getDimSize(t) == 1)
+        at.push_back(index(0));
+      else
+        at.push_back(d == rank - 1 ? j : d == rank - 2 ? i : batch[d]);
+    }
+    if (alongKeys)
+      return vector::MaskedLoadOp::create(
+          b, vector, op.getBias(), at, mask,
+          arith::ConstantOp::create(b, vector, DenseElementsAttr::get(vector, 0.0f)));
+    return vector::BroadcastOp::create(b, vector, memref::LoadOp::create(b, op.getBias(), at));
+  }
+
+  /// A loop over [0, n) by `lanes`, carrying one vector: body(j, the tail mask, carried).
+  Value vectorLoop(Value n, Value init, function_ref<Value(Value, Value, Value)> body) {
+    auto loop = scf::ForOp::create(b, index(0), n, index(lanes), ValueRange{init});
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value j = loop.getInductionVar();
+    scf::YieldOp::create(b, body(j, tailMask(n, j), loop.getRegionIterArgs()[0]));
+    return loop.getResult(0);
+  }
+
+  /// `memref[batch.., rowIndex, column]` of an operand of the op's rank.
+  Value load(Value memref, ArrayRef<Value> last2) {
+    return memref::LoadOp::create(b, memref, indices(last2));
+  }
+
+  /// `[batch.., a, b]` for an operand of the op's rank.
+  SmallVector<Value> indices(ArrayRef<Value> last2) {
+    SmallVector<Value> all(batch);
+    llvm::append_range(all, last2);
+    return all;
+  }
+
+  void forLoop(Value from, Value to, function_ref<void(Value)> body) {
+    forLoop(from, to, index(1), body);
+  }
+  void forLoop(Value from, Value to, Value step, function_ref<void(Value)> body) {
+    auto loop = scf::ForOp::create(b, from, to, step);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    body(loop.getInductionVar());
+  }
+  /// Σ over [0, n) of body(k), in the reassociable order the vectorizer wants.
+  Value sumLoop(Value n, function_ref<Value(Value)> body) {
+    return reduceLoop(n, f32(0.0f), [&](Value k, Value acc) {
+      return arith::AddFOp::create(b, acc, body(k), reassoc).getResult();
+    });
+  }
+  Value reduceLoop(Value n, Value init, function_ref<Value(Value, Value)> body) {
+    auto loop = scf::ForOp::create(b, index(0), n, index(1), ValueRange{init});
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value next = body(loop.getInductionVar(), loop.getRegionIterArgs()[0]);
+    scf::YieldOp::create(b, next);
+    return loop.getResult(0);
+  }
+
+  Value dim(Value memref, int64_t d) { return memref::DimOp::create(b, memref, d); }
+  Value index(int64_t v) { return arith::ConstantIndexOp::create(b, v); }
+  Value f32(float v) { return arith::ConstantOp::create(b, b.getF32FloatAttr(v)); }
+
+  tcc::kernel::AttentionOp op;
+  ImplicitLocOpBuilder b;
+  int64_t rank, lanes;
+  arith::FastMathFlagsAttr reassoc;
+  SmallVector<Value> batch, rowIndex;
+  Value rows, depth, keys, width, scores, inverses;
+};
+
+struct CpuLowerAttentionPass : public tcc::impl::CpuLowerAttentionBase<CpuLowerAttentionPass> {
+  using CpuLowerAttentionBase::CpuLowerAttentionBase;
+
+  void runOnOperation() override {
+    SmallVector<tcc::kernel::AttentionOp> ops;
+    getOperation().walk([&](tcc::kernel::AttentionOp op) { ops.push_back(op); });
+    for (tcc::kernel::AttentionOp op : ops) {
+      if (op.getNumResults() != 0) {
+        op.emitOpError("must be on buffers when the CPU target lowers it");
+        return signalPassFailure();
+      }
+      AttentionLowering(op, vectorBits / 32).lower();
+    }
+  }
+};
+
+} // namespace

@@ -1,0 +1,47 @@
+// RUN: tcc-opt %s --split-input-file --tcc-cpu-lower-attention=vector-bits=256 | FileCheck %s
+// kernel.attention on buffers: an scf.parallel over the batch dims and blocks of 4 query
+// rows; per block a 4 x N stack buffer of scores (never M x N), the scores of transposed
+// keys as vectors of 8 keys with one FMA per row and depth step, the softmax on vectors
+// (maxnumf, exp, masked tails), the values as vectors of 8 columns, rows past the end not
+// stored.
+
+// CHECK-LABEL: func.func @transposed_keys
+// CHECK: %[[BLOCKS:.*]] = arith.ceildivui %{{.*}}, %c4
+// CHECK: scf.parallel (%[[B:.*]], %[[T:.*]]) = (%c0{{.*}}, %c0{{.*}}) to (%{{.*}}, %[[BLOCKS]])
+// CHECK: memref.alloca_scope
+// CHECK: %[[S:.*]] = memref.alloca(%{{.*}}) : memref<4x?xf32>
+// CHECK: scf.for %{{.*}} step %c8
+// CHECK: vector.create_mask
+// CHECK: scf.for {{.*}} iter_args({{.*}}) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
+// CHECK: vector.maskedload %{{.*}} : memref<?x32x?xf32>, vector<8xi1>, vector<8xf32> into vector<8xf32>
+// CHECK-COUNT-4: vector.fma
+// CHECK: vector.maskedstore %[[S]]
+// CHECK: arith.maxnumf {{.*}} : vector<8xf32>
+// CHECK: vector.reduction <maxnumf>
+// CHECK: math.exp {{.*}} : vector<8xf32>
+// CHECK: vector.reduction <add>
+// CHECK: arith.divf
+// CHECK: vector.maskedload %{{.*}} : memref<?x?x16xf32>
+// CHECK-COUNT-4: vector.fma
+// CHECK: scf.if
+// CHECK: vector.maskedstore %{{.*}} : memref<?x?x16xf32>
+// CHECK-NOT: kernel.attention
+func.func @transposed_keys(%q: memref<?x?x32xf32>, %k: memref<?x32x?xf32>, %v: memref<?x?x16xf32>, %o: memref<?x?x16xf32>) {
+  kernel.attention %q, %k, %v outs(%o : memref<?x?x16xf32>) {key_transposed, scale = 0.5 : f32} : memref<?x?x32xf32>, memref<?x32x?xf32>, memref<?x?x16xf32>
+  return
+}
+
+// -----
+
+// Keys not transposed: a sum over the depth per key (reassociable, for LLVM's vectorizer);
+// a bias broadcast over the batch whose last dim is the keys' is loaded as vectors; NaN
+// rows zeroed.
+// CHECK-LABEL: func.func @bias_rows
+// CHECK: arith.addf {{.*}} fastmath<reassoc> : f32
+// CHECK: vector.maskedload %{{.*}} : memref<1x8x?xf32>
+// CHECK: arith.cmpf uno
+// CHECK: scf.if
+func.func @bias_rows(%q: memref<2x8x4xf32>, %k: memref<2x?x4xf32>, %v: memref<2x?x4xf32>, %bias: memref<1x8x?xf32>, %o: memref<2x8x4xf32>) {
+  kernel.attention %q, %k, %v bias(%bias : memref<1x8x?xf32>) outs(%o : memref<2x8x4xf32>) {bias_dims = array<i64: 0, 1, 2>, nan_to_zero, scale = 1.0 : f32} : memref<2x8x4xf32>, memref<2x?x4xf32>, memref<2x?x4xf32>
+  return
+}
