@@ -1,6 +1,6 @@
 //===- LowerAttention.cpp - kernel.attention as loops over rows of queries --------------===//
 //
-// Four query rows at a time (a stack buffer of 4 × N floats per thread): the [M × N] score
+// Four query rows at a time (a stack buffer of 4 × N floats per iteration): the [M × N] score
 // matrix never exists. For rows i_r, r < 4:
 //
 //   s[r, j] = scale · q[i_r]·k[j] + bias(i_r, j)     (k transposed: vectors of keys in
@@ -19,6 +19,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -66,8 +67,10 @@ public:
     for (int64_t r = 0; r < kRows; ++r)
       rowIndex.push_back(
           arith::MinUIOp::create(b, arith::AddIOp::create(b, first, index(r)), lastRow));
-    auto scope = memref::AllocaScopeOp::create(b, TypeRange());
-    b.createBlock(&scope.getBodyRegion());
+    // The scratch lives for one iteration: the stack is saved before its allocas and restored
+    // after (a memref.alloca_scope would not do: canonicalization hoists its allocas into
+    // the loop body and inlines it, and the stack would grow with every iteration).
+    Value stack = LLVM::StackSaveOp::create(b, LLVM::LLVMPointerType::get(b.getContext()));
     Type f32Type = b.getF32Type();
     scores = memref::AllocaOp::create(b, MemRefType::get({kRows, ShapedType::kDynamic}, f32Type),
                                       ValueRange{keys});
@@ -76,7 +79,7 @@ public:
     for (int64_t r = 0; r < kRows; ++r)
       softmaxRow(r);
     multiplyValues(first);
-    memref::AllocaScopeReturnOp::create(b, ValueRange());
+    LLVM::StackRestoreOp::create(b, stack);
     op.erase();
   }
 

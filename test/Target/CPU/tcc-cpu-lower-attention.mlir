@@ -1,6 +1,7 @@
 // RUN: tcc-opt %s --split-input-file --tcc-cpu-lower-attention=vector-bits=256 | FileCheck %s
 // kernel.attention on buffers: an scf.parallel over the batch dims and blocks of 4 query
-// rows; per block a 4 x N stack buffer of scores (never M x N), the scores of transposed
+// rows; per block a 4 x N stack buffer of scores (never M x N; the stack restored after
+// each block), the scores of transposed
 // keys as vectors of 8 keys with one FMA per row and depth step, the softmax on vectors
 // (maxnumf, exp, masked tails), the values as vectors of 8 columns, rows past the end not
 // stored.
@@ -8,7 +9,7 @@
 // CHECK-LABEL: func.func @transposed_keys
 // CHECK: %[[BLOCKS:.*]] = arith.ceildivui %{{.*}}, %c4
 // CHECK: scf.parallel (%[[B:.*]], %[[T:.*]]) = (%c0{{.*}}, %c0{{.*}}) to (%{{.*}}, %[[BLOCKS]])
-// CHECK: memref.alloca_scope
+// CHECK: %[[STACK:.*]] = llvm.intr.stacksave
 // CHECK: %[[S:.*]] = memref.alloca(%{{.*}}) : memref<4x?xf32>
 // CHECK: scf.for %{{.*}} step %c8
 // CHECK: vector.create_mask
@@ -25,6 +26,7 @@
 // CHECK-COUNT-4: vector.fma
 // CHECK: scf.if
 // CHECK: vector.maskedstore %{{.*}} : memref<?x?x16xf32>
+// CHECK: llvm.intr.stackrestore %[[STACK]]
 // CHECK-NOT: kernel.attention
 func.func @transposed_keys(%q: memref<?x?x32xf32>, %k: memref<?x32x?xf32>, %v: memref<?x?x16xf32>, %o: memref<?x?x16xf32>) {
   kernel.attention %q, %k, %v outs(%o : memref<?x?x16xf32>) {key_transposed, scale = 0.5 : f32} : memref<?x?x32xf32>, memref<?x32x?xf32>, memref<?x?x16xf32>

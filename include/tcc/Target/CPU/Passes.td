@@ -31,8 +31,8 @@ def CpuLowerAttention : Pass<"tcc-cpu-lower-attention", "mlir::ModuleOp"> {
   let description = [{
     The first pass of the CPU kernel pipeline. A `kernel.attention` on buffers becomes an
     `scf.parallel` over its batch dims and blocks of 4 query rows (tcc-range-kernels splits
-    it over threads), each iteration with a stack buffer of 4 × N floats
-    (`memref.alloca_scope`): the 4 rows' scores `scale · q·k` (keys transposed: a vector of
+    it over threads), each iteration with a stack buffer of 4 × N floats (between
+    `llvm.intr.stacksave` and `llvm.intr.stackrestore`): the 4 rows' scores `scale · q·k` (keys transposed: a vector of
     keys per depth step, loaded once for the 4 rows' FMAs, accumulated in registers; else a
     sum over the depth per key), then per row `+ bias`, the maximum, `exp(s - max)` and its
     sum in place, then `out = Σ p v / sum` (a vector of values per key, loaded once for the
@@ -46,9 +46,10 @@ def CpuLowerAttention : Pass<"tcc-cpu-lower-attention", "mlir::ModuleOp"> {
       : memref<?x4x?x32xf32>, memref<?x4x32x?xf32>, memref<?x4x?x32xf32>
     // becomes
     scf.parallel (%b, %h, %t) = (%c0, %c0, %c0) to (%B, %c4, %blocks) step (%c1, %c1, %c1) {
-      memref.alloca_scope {
-        %s = memref.alloca(%n) : memref<?xf32>
-        scf.for %i = %first to %last step %c1 { ... }
+      %stack = llvm.intr.stacksave : !llvm.ptr
+      %s = memref.alloca(%n) : memref<4x?xf32>
+      ... 4 rows' scores, softmax, products with the values ...
+      llvm.intr.stackrestore %stack : !llvm.ptr
     ```
   }];
   let options = [
@@ -57,7 +58,7 @@ def CpuLowerAttention : Pass<"tcc-cpu-lower-attention", "mlir::ModuleOp"> {
   ];
   let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::memref::MemRefDialect",
                            "::mlir::math::MathDialect", "::mlir::arith::ArithDialect",
-                           "::mlir::vector::VectorDialect"];
+                           "::mlir::vector::VectorDialect", "::mlir::LLVM::LLVMDialect"];
 }
 
 def TileContractions : Pass<"tcc-tile-contractions", "mlir::ModuleOp"> {
