@@ -79,7 +79,7 @@ Value rowReductionOperand(Value v, prim::ReduceKind kind, int64_t rank) {
 
 class Matcher {
 public:
-  explicit Matcher(prim::DotGeneralOp product) : product(product) {}
+  Matcher(prim::DotGeneralOp product, int64_t maxWidth) : product(product), maxWidth(maxWidth) {}
 
   /// Whether `product` reads a softmax: the blocks the remarks count.
   static bool readsSoftmax(prim::DotGeneralOp product) {
@@ -92,7 +92,7 @@ public:
 
   /// The block, or why `product` is not the end of one.
   FailureOr<AttentionBlock> match(std::string &why) {
-    auto fail = [&](StringRef reason) {
+    auto fail = [&](const Twine &reason) {
       why = reason.str();
       return failure();
     };
@@ -106,6 +106,10 @@ public:
         !llvm::equal(product.getRhsContractingDimensions(), ArrayRef<int64_t>{rank - 2}))
       return fail("the probabilities times values product is not [B.., M, N] x [B.., N, E]");
     block.value = product.getRhs();
+    int64_t width = type.getDimSize(rank - 1);
+    if (maxWidth > 0 && (ShapedType::isDynamic(width) || width > maxWidth))
+      return fail("the target's attention kernel takes a static value depth of at most " +
+                  std::to_string(maxWidth));
 
     // Probabilities, possibly with NaN rows zeroed.
     Value p = use(product.getLhs(), 1);
@@ -218,6 +222,7 @@ private:
   }
 
   prim::DotGeneralOp product;
+  int64_t maxWidth;
   AttentionBlock block;
 };
 
@@ -265,7 +270,7 @@ struct MatchAttentionPass : public tcc::impl::MatchAttentionBase<MatchAttentionP
       unsigned matched = 0;
       for (prim::DotGeneralOp product : candidates) {
         std::string why;
-        FailureOr<AttentionBlock> block = Matcher(product).match(why);
+        FailureOr<AttentionBlock> block = Matcher(product, maxWidth).match(why);
         if (failed(block)) {
           if (explain)
             product.emitRemark("attention not fused: ") << why;

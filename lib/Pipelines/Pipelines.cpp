@@ -36,8 +36,10 @@ mlir::LogicalResult tcc::buildPrimToKernelPipeline(mlir::OpPassManager &pm,
                     options.explainBatchSplit ? "{explain=true}" : "")
           .str();
   if (info.attentionKernels && options.fuseAttention)
-    pipeline = std::string("tcc-match-attention") +
-               (options.explainAttention ? "{explain=true}," : ",") + pipeline;
+    pipeline = llvm::formatv("tcc-match-attention{{max-width={0} explain={1}},",
+                             info.attentionMaxWidth, options.explainAttention)
+                   .str() +
+               pipeline;
   return mlir::parsePassPipeline(pipeline, pm);
 }
 

@@ -6,6 +6,7 @@
 # which of them, default all four; CORPUS_MODELS likewise for ../shared/corpus: the device
 # tool carries 64 MiB a call, the repository included), their torch
 # definitions in torch_models.py: run_bundle.py times torch eager and torch.compile on them);
+# DECOMPOSED_MODELS: exports also compiled with --attention=decomposed (NAME_decomposed).
 # BF16_MODELS: which exports to compile also with --precision=bf16 (NAME_bf16, timed against
 # torch under bf16 autocast); MATMUL_PRECISIONS: matmul_bench.py's
 # tensor-core rows (default "tf32 bf16 fp16"); SHAPES=0: without matmul_shapes.py's models.
@@ -31,15 +32,16 @@ cp "$ROOT/build/test/runtime/tcc-runtime-tests" "$ROOT"/build/test/runtime/fixtu
   "$OUTDIR/runtime-tests/"
 
 entries=()
-# add NAME ONNX DIR_OF_NPY [TORCH_NAME [PRECISION]]: compiles the model (with --precision
-# PRECISION, default fp32) and copies input_*.npy and output_*.npy (fp32 references: a bf16
-# model's rel L2 is its error against fp32).
+# add NAME ONNX DIR_OF_NPY [TORCH_NAME [PRECISION [FLAGS]]]: compiles the model (with
+# --precision PRECISION, default fp32, and any other tcc FLAGS) and copies input_*.npy and
+# output_*.npy (fp32 references: a bf16 model's rel L2 is its error against fp32).
 add() {
-  local name=$1 onnx=$2 data=$3 torch=${4:-} precision=${5:-fp32}
+  local name=$1 onnx=$2 data=$3 torch=${4:-} precision=${5:-fp32} flags=${6:-}
   local dir=$OUTDIR/models/$name
   mkdir -p "$dir"
   local start=$(date +%s.%N)
-  if ! "$TCC" "$onnx" --target "nvidia:$ARCH" --precision "$precision" -o "$dir/model.so" \
+  # shellcheck disable=SC2086 # FLAGS are words
+  if ! "$TCC" "$onnx" --target "nvidia:$ARCH" --precision "$precision" $flags -o "$dir/model.so" \
       2>"$dir/compile.log"; then
     echo "$name: compile failed: $(head -c 300 "$dir/compile.log")" >&2
     rm -rf "$dir"
@@ -96,6 +98,12 @@ if [ -n "${EXPORTS:-}" ]; then
   for m in ${BF16_MODELS:-}; do
     [ -f "$EXPORTS/$m/model.onnx" ] &&
       add "${m}_bf16" "$EXPORTS/$m/model.onnx" "$EXPORTS/$m" "$m" bf16
+  done
+  # DECOMPOSED_MODELS: exports also compiled with --attention=decomposed, as
+  # NAME_decomposed (the fused attention kernel against the products and softmax).
+  for m in ${DECOMPOSED_MODELS:-}; do
+    [ -f "$EXPORTS/$m/model.onnx" ] &&
+      add "${m}_decomposed" "$EXPORTS/$m/model.onnx" "$EXPORTS/$m" "$m" fp32 --attention=decomposed
   done
   for m in ${FP16_MODELS:-}; do
     [ -f "$EXPORTS/$m/model.onnx" ] &&

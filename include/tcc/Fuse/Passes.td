@@ -46,7 +46,8 @@ def MatchAttention : Pass<"tcc-match-attention", "mlir::ModuleOp"> {
 
     with the batch dims of both products `[0, rank - 2)`, identity broadcasts looked through,
     f32, and every intermediate used only inside the block (a block whose probabilities are
-    also an output stays as it is). The block becomes `kernel.attention` (q, k, v, bias) and
+    also an output stays as it is; with `max-width`, a value depth that is dynamic or
+    larger stays too). The block becomes `kernel.attention` (q, k, v, bias) and
     the intermediates die. Anything else stays the generic path, which is always correct.
     `explain=true` emits a remark at each product that reads a softmax but was not
     replaced, saying why, and one at the function with the count matched.
@@ -62,6 +63,9 @@ def MatchAttention : Pass<"tcc-match-attention", "mlir::ModuleOp"> {
   let options = [
     Option<"explain", "explain", "bool", /*default=*/"false",
            "Emit a remark for each attention block replaced or left, and why">,
+    Option<"maxWidth", "max-width", "int64_t", /*default=*/"0",
+           "0, or the largest static value depth (E) to fuse: the target's attention kernel "
+           "keeps E accumulators per thread (GPUs: 128); other blocks stay decomposed">,
   ];
   let dependentDialects = ["::tcc::kernel::KernelDialect", "::mlir::tensor::TensorDialect"];
 }

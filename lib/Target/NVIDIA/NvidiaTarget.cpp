@@ -120,6 +120,8 @@ private:
   static tcc::TargetInfo describeGpu() {
     tcc::TargetInfo info;
     info.minPackedWeightBytes = 1; // host code touches no constant: all go to the device
+    info.attentionKernels = true;  // tcc-gpu-lower-attention
+    info.attentionMaxWidth = 128;
     return info;
   }
 

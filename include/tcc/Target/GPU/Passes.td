@@ -21,6 +21,34 @@ def GpuCallKernels : Pass<"tcc-gpu-call-kernels", "mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::func::FuncDialect"];
 }
 
+def GpuLowerAttention : Pass<"tcc-gpu-lower-attention", "mlir::ModuleOp"> {
+  let summary = "kernel.attention as a warp per query row with an online softmax";
+  let description = [{
+    Right after tcc-gpu-call-kernels. A `kernel.attention` on buffers (its value depth E
+    static, at most 128: the accumulators a lane keeps) becomes an `scf.parallel` over its
+    batch dims, its query rows and 32 lanes, the lanes innermost so that tcc-gpu-form-grids'
+    256-thread blocks hold 8 rows of one warp each. Lane t walks keys t, t + 32, ... with a
+    running maximum, sum and E accumulators (flash attention's online softmax: each new
+    score rescales the sums by exp(old max - new max)); the warp then combines its lanes with
+    `gpu.subgroup_reduce` (the maximum, then the rescaled sums) and lane e mod 32 stores
+    output column e. No score is stored; memory is independent of the sequence. A row with
+    no keys is 0; all -inf or a NaN score gives NaN, or 0 with `nan_to_zero`.
+
+    ```mlir
+    kernel.attention %q, %k, %v outs(%o : memref<?x4x?x32xf32>) {key_transposed, scale = 1.0 : f32}
+      : memref<?x4x?x32xf32>, memref<?x4x32x?xf32>, memref<?x4x?x32xf32>
+    // becomes
+    scf.parallel (%b, %h, %i, %lane) = (%c0, %c0, %c0, %c0) to (%B, %c4, %M, %c32) step (...) {
+      %r:34 = scf.for %j = %lane to %N step %c32 iter_args(%m = -inf, %l = 0, %acc0 = 0, ...)
+      %max = gpu.subgroup_reduce maximumf %r#0 uniform : (f32) -> f32
+      ...
+    ```
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::memref::MemRefDialect",
+                           "::mlir::math::MathDialect", "::mlir::arith::ArithDialect",
+                           "::mlir::gpu::GPUDialect"];
+}
+
 def GpuDeviceConstants : Pass<"tcc-gpu-device-constants", "mlir::ModuleOp"> {
   let summary = "Read the weights from the device's copy, an argument of @main";
   let description = [{

@@ -1,0 +1,188 @@
+//===- LowerAttention.cpp - kernel.attention as a warp per query row, online softmax ----===//
+//
+// One warp of 32 lanes per query row i; lane t takes keys j = t, t + 32, ... and keeps a
+// running maximum m, sum l and E accumulators (flash attention's online softmax):
+//
+//   s = scale · q[i]·k[j] + bias(i, j)
+//   m' = max(m, s);  c = exp(m - m');  p = exp(s - m')      (c = 1, p = 0 while m' = -inf)
+//   l = l c + p;  acc[e] = acc[e] c + p v[j, e]
+//
+// then the warp combines its lanes with shuffles (gpu.subgroup_reduce): M = max m,
+// L = Σ l exp(m - M), out[i, e] = Σ acc[e] exp(m - M) / L, stored by lane e mod 32. No
+// scores are stored anywhere; keys transposed ([D, N]) are read coalesced across lanes.
+// A row with no keys is 0; a row whose scores are all -inf or has a NaN score is NaN, or 0
+// with nan_to_zero, as the decomposed softmax gives.
+//
+//===-------------------------------------------------------------------------------------===//
+#include "tcc/Target/GPU/Passes.h"
+
+#include "dialects/kernel/KernelDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/ImplicitLocOpBuilder.h"
+
+#include <limits>
+
+namespace tcc {
+#define GEN_PASS_DEF_GPULOWERATTENTION
+#include "tcc/Target/GPU/Passes.h.inc"
+} // namespace tcc
+
+using namespace mlir;
+
+namespace {
+
+constexpr int64_t kWarp = 32;
+
+class AttentionLowering {
+public:
+  AttentionLowering(tcc::kernel::AttentionOp op, int64_t width)
+      : op(op), b(op.getLoc(), op), rank(op.getRank()), width(width) {}
+
+  void lower() {
+    Value query = op.getQuery(), key = op.getKey();
+    Value rows = dim(query, rank - 2);
+    depth = dim(query, rank - 1);
+    keys = dim(key, op.getKeyTransposed() ? rank - 1 : rank - 2);
+    SmallVector<Value> lower(rank, index(0)), upper, step(rank, index(1));
+    for (int64_t d = 0; d + 2 < rank; ++d)
+      upper.push_back(dim(query, d));
+    upper.push_back(rows);
+    upper.push_back(index(kWarp)); // the lanes: innermost, so that a warp is one row
+    auto parallel = scf::ParallelOp::create(b, lower, upper, step);
+    b.setInsertionPointToStart(parallel.getBody());
+    SmallVector<Value> ivs(parallel.getInductionVars());
+    batch.assign(ivs.begin(), ivs.end() - 2);
+    Value row = ivs[rank - 2], lane = ivs[rank - 1];
+
+    Type f32 = b.getF32Type();
+    Value minusInf = constant(-std::numeric_limits<float>::infinity()), zero = constant(0.0f);
+    SmallVector<Value> init = {minusInf, zero};
+    init.append(width, zero);
+    auto loop = scf::ForOp::create(b, lane, keys, index(kWarp), init);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(loop.getBody());
+      Value j = loop.getInductionVar();
+      ValueRange carried = loop.getRegionIterArgs();
+      Value s = score(row, j);
+      Value m = carried[0], l = carried[1];
+      // max(m, s) ignoring a NaN s (whose p is then NaN, and so the row): m is never NaN.
+      // (arith.maxnumf would become libdevice's fmaxf on NVIDIA.)
+      Value greater = arith::CmpFOp::create(b, arith::CmpFPredicate::OGT, s, m);
+      Value next = arith::SelectOp::create(b, greater, s, m);
+      Value dead = arith::CmpFOp::create(b, arith::CmpFPredicate::OEQ, next, minusInf);
+      Value c = arith::SelectOp::create(b, dead, constant(1.0f),
+                                        math::ExpOp::create(b, arith::SubFOp::create(b, m, next)));
+      Value p = arith::SelectOp::create(b, dead, zero,
+                                        math::ExpOp::create(b, arith::SubFOp::create(b, s, next)));
+      SmallVector<Value> results = {next, fma(l, c, p)};
+      for (int64_t e = 0; e < width; ++e) {
+        Value v = memref::LoadOp::create(b, op.getValue(), indices({j, index(e)}));
+        results.push_back(fma(p, v, arith::MulFOp::create(b, carried[2 + e], c)));
+      }
+      scf::YieldOp::create(b, results);
+    }
+    // The warp's lanes combined.
+    Value m = loop.getResult(0);
+    Value max = gpu::SubgroupReduceOp::create(b, m, gpu::AllReduceOperation::MAXIMUMF,
+                                              /*uniform=*/true);
+    Value allDead = arith::CmpFOp::create(b, arith::CmpFPredicate::OEQ, max, minusInf);
+    Value weight = arith::SelectOp::create(
+        b, allDead, zero, math::ExpOp::create(b, arith::SubFOp::create(b, m, max)));
+    Value sum = gpu::SubgroupReduceOp::create(
+        b, arith::MulFOp::create(b, loop.getResult(1), weight), gpu::AllReduceOperation::ADD,
+        /*uniform=*/true);
+    Value inverse = arith::DivFOp::create(b, constant(1.0f), sum);
+    Value noKeys = arith::CmpIOp::create(b, arith::CmpIPredicate::eq, keys, index(0));
+    for (int64_t e = 0; e < width; ++e) {
+      Value total =
+          gpu::SubgroupReduceOp::create(b, arith::MulFOp::create(b, loop.getResult(2 + e), weight),
+                                        gpu::AllReduceOperation::ADD, /*uniform=*/true);
+      Value value = arith::MulFOp::create(b, total, inverse);
+      Value zeroed = noKeys;
+      if (op.getNanToZero())
+        zeroed = arith::OrIOp::create(
+            b, zeroed, arith::CmpFOp::create(b, arith::CmpFPredicate::UNO, value, value));
+      value = arith::SelectOp::create(b, zeroed, zero, value);
+      Value mine = arith::CmpIOp::create(b, arith::CmpIPredicate::eq, lane, index(e % kWarp));
+      auto store = scf::IfOp::create(b, mine, /*withElseRegion=*/false);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(store.thenBlock());
+      memref::StoreOp::create(b, value, op.getInit(), indices({row, index(e)}));
+    }
+    (void)f32;
+    op.erase();
+  }
+
+private:
+  /// scale · q[i]·k[j] + bias(i, j).
+  Value score(Value i, Value j) {
+    auto loop = scf::ForOp::create(b, index(0), depth, index(1), ValueRange{constant(0.0f)});
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(loop.getBody());
+      Value d = loop.getInductionVar();
+      Value q = memref::LoadOp::create(b, op.getQuery(), indices({i, d}));
+      Value k = memref::LoadOp::create(
+          b, op.getKey(),
+          indices(op.getKeyTransposed() ? ArrayRef<Value>{d, j} : ArrayRef<Value>{j, d}));
+      scf::YieldOp::create(b, fma(q, k, loop.getRegionIterArgs()[0]));
+    }
+    Value s = arith::MulFOp::create(b, loop.getResult(0), constant(op.getScale().convertToFloat()));
+    if (!op.getBias())
+      return s;
+    auto type = cast<MemRefType>(op.getBias().getType());
+    SmallVector<Value> at;
+    for (auto [t, d] : llvm::enumerate(*op.getBiasDims()))
+      at.push_back(type.getDimSize(t) == 1 ? index(0)
+                   : d == rank - 1         ? j
+                   : d == rank - 2         ? i
+                                           : batch[d]);
+    return arith::AddFOp::create(b, s, memref::LoadOp::create(b, op.getBias(), at));
+  }
+
+  /// a · x + y (the NVIDIA lowering contracts it into one fma.rn).
+  Value fma(Value a, Value x, Value y) {
+    return arith::AddFOp::create(b, arith::MulFOp::create(b, a, x), y);
+  }
+  SmallVector<Value> indices(ArrayRef<Value> last2) {
+    SmallVector<Value> all(batch);
+    llvm::append_range(all, last2);
+    return all;
+  }
+  Value dim(Value memref, int64_t d) { return memref::DimOp::create(b, memref, d); }
+  Value index(int64_t v) { return arith::ConstantIndexOp::create(b, v); }
+  Value constant(float v) { return arith::ConstantOp::create(b, b.getF32FloatAttr(v)); }
+
+  tcc::kernel::AttentionOp op;
+  ImplicitLocOpBuilder b;
+  int64_t rank, width;
+  SmallVector<Value> batch;
+  Value depth, keys;
+};
+
+struct GpuLowerAttentionPass : public tcc::impl::GpuLowerAttentionBase<GpuLowerAttentionPass> {
+  void runOnOperation() override {
+    SmallVector<tcc::kernel::AttentionOp> ops;
+    getOperation().walk([&](tcc::kernel::AttentionOp op) { ops.push_back(op); });
+    for (tcc::kernel::AttentionOp op : ops) {
+      auto out = cast<ShapedType>(op.getInit().getType());
+      int64_t width = out.getDimSize(out.getRank() - 1);
+      if (op.getNumResults() != 0 || ShapedType::isDynamic(width) || width > kMaxWidth) {
+        op.emitOpError() << "must be on buffers with a static value depth of at most " << kMaxWidth
+                         << " when a GPU target lowers it";
+        return signalPassFailure();
+      }
+      AttentionLowering(op, width).lower();
+    }
+  }
+  /// Accumulators a lane keeps in registers (tcc-match-attention's max-width for GPUs).
+  static constexpr int64_t kMaxWidth = 128;
+};
+
+} // namespace
