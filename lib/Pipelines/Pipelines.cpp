@@ -35,7 +35,11 @@ mlir::LogicalResult tcc::buildPrimToKernelPipeline(mlir::OpPassManager &pm,
       llvm::formatv(kPrimToKernel, info.minInPlacePadRow,
                     options.explainBatchSplit ? "{explain=true}" : "")
           .str();
-  if (info.attentionKernels && options.fuseAttention)
+  using Attention = KernelPipelineOptions::Attention;
+  bool fuse = info.attentionKernels &&
+              (options.attention == Attention::Fused ||
+               (options.attention == Attention::Auto && info.attentionByDefault));
+  if (fuse)
     pipeline = llvm::formatv("tcc-match-attention{{max-width={0} explain={1}},",
                              info.attentionMaxWidth, options.explainAttention)
                    .str() +

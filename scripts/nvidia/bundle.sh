@@ -6,7 +6,7 @@
 # which of them, default all four; CORPUS_MODELS likewise for ../shared/corpus: the device
 # tool carries 64 MiB a call, the repository included), their torch
 # definitions in torch_models.py: run_bundle.py times torch eager and torch.compile on them);
-# DECOMPOSED_MODELS: exports also compiled with --attention=decomposed (NAME_decomposed).
+# FUSED_MODELS: exports also compiled with --attention=fused (NAME_fused).
 # BF16_MODELS: which exports to compile also with --precision=bf16 (NAME_bf16, timed against
 # torch under bf16 autocast); MATMUL_PRECISIONS: matmul_bench.py's
 # tensor-core rows (default "tf32 bf16 fp16"); SHAPES=0: without matmul_shapes.py's models.
@@ -99,11 +99,11 @@ if [ -n "${EXPORTS:-}" ]; then
     [ -f "$EXPORTS/$m/model.onnx" ] &&
       add "${m}_bf16" "$EXPORTS/$m/model.onnx" "$EXPORTS/$m" "$m" bf16
   done
-  # DECOMPOSED_MODELS: exports also compiled with --attention=decomposed, as
-  # NAME_decomposed (the fused attention kernel against the products and softmax).
-  for m in ${DECOMPOSED_MODELS:-}; do
+  # FUSED_MODELS: exports also compiled with --attention=fused, as NAME_fused (the GPU's
+  # attention kernel against the default, the products and softmax).
+  for m in ${FUSED_MODELS:-}; do
     [ -f "$EXPORTS/$m/model.onnx" ] &&
-      add "${m}_decomposed" "$EXPORTS/$m/model.onnx" "$EXPORTS/$m" "$m" fp32 --attention=decomposed
+      add "${m}_fused" "$EXPORTS/$m/model.onnx" "$EXPORTS/$m" "$m" fp32 --attention=fused
   done
   for m in ${FP16_MODELS:-}; do
     [ -f "$EXPORTS/$m/model.onnx" ] &&

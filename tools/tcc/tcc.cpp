@@ -56,7 +56,7 @@ struct Options {
   std::string target = "host";
   std::string cpu;
   std::string precision = "fp32";
-  std::string attention = "fused";
+  std::string attention = "auto";
   std::vector<std::string> explain;
   bool check = false;
   bool listOps = false;
@@ -205,7 +205,10 @@ int compile(const Options &options) {
     return kExitUsageError;
   }
   compileOptions.target = std::move(*target);
-  compileOptions.kernelStage.fuseAttention = options.attention == "fused";
+  compileOptions.kernelStage.attention =
+      options.attention == "fused"        ? tcc::KernelPipelineOptions::Attention::Fused
+      : options.attention == "decomposed" ? tcc::KernelPipelineOptions::Attention::Decomposed
+                                          : tcc::KernelPipelineOptions::Attention::Auto;
   for (const std::string &what : options.explain) {
     compileOptions.kernelStage.explainAttention |= what == "attention";
     compileOptions.kernelStage.explainBatchSplit |= what == "batch-split";
@@ -351,9 +354,10 @@ int main(int argc, char **argv) {
                  "tf32, bf16 or fp16 on tensor cores (--target nvidia; sums stay fp32)")
       ->check(CLI::IsMember({"fp32", "tf32", "bf16", "fp16"}));
   app.add_option("--attention", options.attention,
-                 "attention blocks: fused (default; one kernel per block where the target has "
-                 "one: the CPU) or decomposed (products and softmax, as the model writes them)")
-      ->check(CLI::IsMember({"fused", "decomposed"}));
+                 "attention blocks: auto (default: one kernel per block where the target's is "
+                 "the faster: the CPU), fused (wherever the target has one: the CPU, NVIDIA) or "
+                 "decomposed (products and softmax, as the model writes them)")
+      ->check(CLI::IsMember({"auto", "fused", "decomposed"}));
   app.add_option("--explain", options.explain,
                  "remarks on stderr saying what the kernel stage did and why not: attention "
                  "(each attention block fused or not), batch-split (why images do not run "

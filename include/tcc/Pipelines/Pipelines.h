@@ -18,9 +18,11 @@ void buildOnnxToPrimPipeline(mlir::OpPassManager &pm);
 
 /// Choices of the kernel stage that are the user's, not the target's.
 struct KernelPipelineOptions {
-  /// Attention blocks become `kernel.attention` where the target computes it
-  /// (`tcc --attention=fused`, the default) or stay decomposed (`--attention=decomposed`).
-  bool fuseAttention = true;
+  /// Attention blocks become `kernel.attention` where the target has a kernel for it and it
+  /// is the target's default (`tcc --attention=auto`, TargetInfo::attentionByDefault), or
+  /// wherever the target has one (`fused`), or stay decomposed (`decomposed`).
+  enum class Attention { Auto, Fused, Decomposed };
+  Attention attention = Attention::Auto;
   /// Remarks on what was fused or proved and why not (`tcc --explain=attention,batch-split`).
   bool explainAttention = false;
   bool explainBatchSplit = false;

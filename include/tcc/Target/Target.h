@@ -61,6 +61,9 @@ struct TargetInfo {
   /// Kernel formation: the target computes `kernel.attention` (tcc-match-attention runs);
   /// otherwise attention stays the decomposed products and softmax.
   bool attentionKernels = false;
+  /// `tcc --attention=auto` (the default) uses that kernel: it beats the decomposed products
+  /// and softmax on this target (measured: docs/targets.md).
+  bool attentionByDefault = false;
   /// With attentionKernels: 0, or the largest static value depth (E) its attention kernel
   /// takes (a GPU keeps E accumulators per lane); deeper or dynamic blocks stay decomposed.
   int64_t attentionMaxWidth = 0;

@@ -155,6 +155,7 @@ FailureOr<tcc::HostMachine> resolveHost(llvm::StringRef arch, bool macos, llvm::
 tcc::TargetInfo describeProcessor(const tcc::HostMachine &host) {
   tcc::TargetInfo info;
   info.attentionKernels = true; // tcc-cpu-lower-attention
+  info.attentionByDefault = true;
   if (llvm::Triple(host.triple).isAArch64()) {
     // NEON: 32 registers of 128 bits; SVE's 32 registers of the core's vector length where
     // it is wider (fixed-length SVE code, resolveHost).
