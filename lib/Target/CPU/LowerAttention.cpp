@@ -102,28 +102,18 @@ private:
       return;
     }
     VectorType vector = VectorType::get({lanes}, b.getF32Type());
-    Value zero = arith::ConstantOp::create(b, vector, DenseElementsAttr::get(vector, 0.0f));
-    forLoop(index(0), keys, index(lanes), [&](Value j) {
-      Value mask = tailMask(keys, j);
-      SmallVector<Value> init(kRows, zero);
-      auto loop = scf::ForOp::create(b, index(0), depth, index(1), init);
-      {
-        OpBuilder::InsertionGuard guard(b);
-        b.setInsertionPointToStart(loop.getBody());
-        Value d = loop.getInductionVar();
-        Value k = vector::MaskedLoadOp::create(b, vector, op.getKey(), indices({d, j}), mask, zero);
-        SmallVector<Value> next;
-        for (int64_t r = 0; r < kRows; ++r) {
-          Value q = vector::BroadcastOp::create(b, vector, load(op.getQuery(), {rowIndex[r], d}));
-          next.push_back(vector::FMAOp::create(b, q, k, loop.getRegionIterArgs()[r]));
-        }
-        scf::YieldOp::create(b, next);
-      }
-      Value scaleVector = vector::BroadcastOp::create(b, vector, scale);
-      for (int64_t r = 0; r < kRows; ++r)
-        vector::MaskedStoreOp::create(b, scores, ValueRange{index(r), j}, mask,
-                                      arith::MulFOp::create(b, loop.getResult(r), scaleVector));
-    });
+    rowsTimesVectors(
+        keys, depth,
+        [&](Value d, Value j, Value mask, Value zero) {
+          return vector::MaskedLoadOp::create(b, vector, op.getKey(), indices({d, j}), mask, zero);
+        },
+        [&](int64_t r, Value d) { return load(op.getQuery(), {rowIndex[r], d}); },
+        [&](Value j, Value mask, ArrayRef<Value> sums) {
+          Value scaleVector = vector::BroadcastOp::create(b, vector, scale);
+          for (int64_t r = 0; r < kRows; ++r)
+            vector::MaskedStoreOp::create(b, scores, ValueRange{index(r), j}, mask,
+                                          arith::MulFOp::create(b, sums[r], scaleVector));
+        });
   }
 
   /// Row r of the scores, `lanes` at a time: + bias, the maximum, exp(s - max) in place,
@@ -175,36 +165,56 @@ private:
   /// accumulator per row; rows past the last are not stored.
   void multiplyValues(Value first) {
     VectorType vector = VectorType::get({lanes}, b.getF32Type());
+    rowsTimesVectors(
+        width, keys,
+        [&](Value j, Value e, Value mask, Value zero) {
+          return vector::MaskedLoadOp::create(b, vector, op.getValue(), indices({j, e}), mask,
+                                              zero);
+        },
+        [&](int64_t r, Value j) {
+          return memref::LoadOp::create(b, scores, ValueRange{index(r), j});
+        },
+        [&](Value e, Value mask, ArrayRef<Value> sums) {
+          for (int64_t r = 0; r < kRows; ++r) {
+            Value valid = arith::CmpIOp::create(b, arith::CmpIPredicate::ult,
+                                                arith::AddIOp::create(b, first, index(r)), rows);
+            auto ifValid = scf::IfOp::create(b, valid, /*withElseRegion=*/false);
+            OpBuilder::InsertionGuard guard(b);
+            b.setInsertionPointToStart(ifValid.thenBlock());
+            Value inverse = vector::BroadcastOp::create(
+                b, vector, memref::LoadOp::create(b, inverses, ValueRange{index(r)}));
+            vector::MaskedStoreOp::create(b, op.getInit(), indices({rowIndex[r], e}), mask,
+                                          arith::MulFOp::create(b, sums[r], inverse));
+          }
+        });
+  }
+
+  /// The products both halves of attention are: for each `lanes` columns x of [0, columns),
+  /// sums[r] = Σ_{t < count} scalar(r, t) · vectorAt(t, x) for the kRows rows, each vector
+  /// loaded once for all rows and the sums kept in registers; then finish(x, mask, sums).
+  void rowsTimesVectors(Value columns, Value count,
+                        function_ref<Value(Value, Value, Value, Value)> vectorAt,
+                        function_ref<Value(int64_t, Value)> scalar,
+                        function_ref<void(Value, Value, ArrayRef<Value>)> finish) {
+    VectorType vector = VectorType::get({lanes}, b.getF32Type());
     Value zero = arith::ConstantOp::create(b, vector, DenseElementsAttr::get(vector, 0.0f));
-    forLoop(index(0), width, index(lanes), [&](Value e) {
-      Value mask = tailMask(width, e);
+    forLoop(index(0), columns, index(lanes), [&](Value x) {
+      Value mask = tailMask(columns, x);
       SmallVector<Value> init(kRows, zero);
-      auto loop = scf::ForOp::create(b, index(0), keys, index(1), init);
+      auto loop = scf::ForOp::create(b, index(0), count, index(1), init);
       {
         OpBuilder::InsertionGuard guard(b);
         b.setInsertionPointToStart(loop.getBody());
-        Value j = loop.getInductionVar();
-        Value v =
-            vector::MaskedLoadOp::create(b, vector, op.getValue(), indices({j, e}), mask, zero);
+        Value t = loop.getInductionVar();
+        Value loaded = vectorAt(t, x, mask, zero);
         SmallVector<Value> next;
         for (int64_t r = 0; r < kRows; ++r) {
-          Value p = vector::BroadcastOp::create(
-              b, vector, memref::LoadOp::create(b, scores, ValueRange{index(r), j}));
-          next.push_back(vector::FMAOp::create(b, p, v, loop.getRegionIterArgs()[r]));
+          Value factor = vector::BroadcastOp::create(b, vector, scalar(r, t));
+          next.push_back(vector::FMAOp::create(b, factor, loaded, loop.getRegionIterArgs()[r]));
         }
         scf::YieldOp::create(b, next);
       }
-      for (int64_t r = 0; r < kRows; ++r) {
-        Value valid = arith::CmpIOp::create(b, arith::CmpIPredicate::ult,
-                                            arith::AddIOp::create(b, first, index(r)), rows);
-        auto ifValid = scf::IfOp::create(b, valid, /*withElseRegion=*/false);
-        OpBuilder::InsertionGuard guard(b);
-        b.setInsertionPointToStart(ifValid.thenBlock());
-        Value inverse = vector::BroadcastOp::create(
-            b, vector, memref::LoadOp::create(b, inverses, ValueRange{index(r)}));
-        vector::MaskedStoreOp::create(b, op.getInit(), indices({rowIndex[r], e}), mask,
-                                      arith::MulFOp::create(b, loop.getResult(r), inverse));
-      }
+      finish(x, mask, SmallVector<Value>(loop.getResults()));
     });
   }
 
