@@ -34,8 +34,10 @@ def MatchAttention : Pass<"tcc-match-attention", "mlir::ModuleOp"> {
   let summary = "Replace decomposed scaled dot-product attention by one kernel.attention";
   let description = [{
     On prim, right after decomposition (the first pass of tcc-prim-to-kernel, for targets
-    that compute `kernel.attention`). Every exporter's attention meets the same prim form
-    once decomposed, and this pass recognizes it at the second product:
+    that compute `kernel.attention`). The exporters' attention (dynamo, legacy, and
+    com.microsoft Attention / MultiHeadAttention) meets the same prim form once decomposed,
+    and this pass recognizes it at the second product (the ONNX Attention op's safe softmax
+    and GroupQueryAttention's grouped product are not this form yet):
 
         s = dot_general(q, k)                 q [B.., M, D], k [B.., N, D] or [B.., D, N]
         s = s * c | s / c | c * s             optional, c a scalar constant: scale
