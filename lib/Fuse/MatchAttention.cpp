@@ -12,7 +12,9 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Iterators.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/STLExtras.h"
 
 namespace tcc {
@@ -247,14 +249,13 @@ void replace(prim::DotGeneralOp product, const AttentionBlock &block) {
   product.erase();
 }
 
-/// Erases the block's ops that nothing uses any more, last first.
-void eraseDead(Operation *op) {
-  if (!op || !op->use_empty() || !isa<prim::PrimDialect>(op->getDialect()))
-    return;
-  SmallVector<Value> operands(op->getOperands());
-  op->erase();
-  for (Value v : operands)
-    eraseDead(v.getDefiningOp());
+/// Erases the prim ops of `function` that nothing uses any more (a replaced block's
+/// intermediates): walking backwards, each op's users have gone before it.
+void eraseDeadPrimOps(func::FuncOp function) {
+  function.walk<WalkOrder::PostOrder, ReverseIterator>([](Operation *op) {
+    if (isa<prim::PrimDialect>(op->getDialect()) && isOpTriviallyDead(op))
+      op->erase();
+  });
 }
 
 struct MatchAttentionPass : public tcc::impl::MatchAttentionBase<MatchAttentionPass> {
@@ -276,10 +277,8 @@ struct MatchAttentionPass : public tcc::impl::MatchAttentionBase<MatchAttentionP
             product.emitRemark("attention not fused: ") << why;
           continue;
         }
-        SmallVector<Value> inputs(product->getOperands());
         replace(product, *block);
-        for (Value v : inputs)
-          eraseDead(v.getDefiningOp());
+        eraseDeadPrimOps(function);
         ++matched;
       }
       if (explain && !candidates.empty())

@@ -59,7 +59,6 @@ public:
     batch.assign(ivs.begin(), ivs.end() - 2);
     Value row = ivs[rank - 2], lane = ivs[rank - 1];
 
-    Type f32 = b.getF32Type();
     Value minusInf = constant(-std::numeric_limits<float>::infinity()), zero = constant(0.0f);
     SmallVector<Value> init = {minusInf, zero};
     init.append(width, zero);
@@ -115,7 +114,6 @@ public:
       b.setInsertionPointToStart(store.thenBlock());
       memref::StoreOp::create(b, value, op.getInit(), indices({row, index(e)}));
     }
-    (void)f32;
     op.erase();
   }
 
