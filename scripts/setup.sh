@@ -16,6 +16,9 @@ packages=(
   python3 python3-numpy python3-onnx
   # --target cpu:aarch64-linux: the cross-built runtime and tcc-run, run under qemu in the tests
   gcc-aarch64-linux-gnu g++-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user
+  # --target vulkan: the runtime's Vulkan backend (headers only: the loader is opened at run
+  # time) and spirv-val, which the tests run on every SPIR-V module
+  libvulkan-dev spirv-tools
 )
 
 missing=()

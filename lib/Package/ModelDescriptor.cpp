@@ -59,9 +59,11 @@ LogicalResult describeDevice(ModuleOp mlirModule, llvm::Module &module, IRBuildi
     llvm::Constant *item[abi::kNumImageFields];
     item[abi::kImage_arch] = b.string(image.getAs<StringAttr>("arch").getValue());
     StringRef format = image.getAs<StringAttr>("format").getValue();
-    item[abi::kImage_format] = llvm::ConstantInt::get(b.i32, format == "ptx"     ? TCC_IMAGE_PTX
-                                                             : format == "hsaco" ? TCC_IMAGE_HSACO
-                                                                                 : TCC_IMAGE_CUBIN);
+    int32_t code = format == "ptx"     ? TCC_IMAGE_PTX
+                   : format == "hsaco" ? TCC_IMAGE_HSACO
+                   : format == "spirv" ? TCC_IMAGE_SPIRV
+                                       : TCC_IMAGE_CUBIN;
+    item[abi::kImage_format] = llvm::ConstantInt::get(b.i32, code);
     item[abi::kImage_reserved] = llvm::ConstantInt::get(b.i32, 0);
     item[abi::kImage_data] = bytes;
     item[abi::kImage_size] = llvm::ConstantInt::get(

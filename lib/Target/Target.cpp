@@ -4,6 +4,7 @@
 #include "AMD/AmdTarget.h"
 #include "CPU/CpuTarget.h"
 #include "NVIDIA/NvidiaTarget.h"
+#include "SPIRV/VulkanTarget.h"
 #include "tcc/Target/GPU/Passes.h"
 
 #include "llvm/TargetParser/Host.h"
@@ -34,11 +35,12 @@ struct TargetKind {
 };
 constexpr TargetKind kTargetKinds[] = {{"cpu", tcc::createCpuTarget},
                                        {"nvidia", tcc::createNvidiaTarget},
-                                       {"amd", tcc::createAmdTarget}};
+                                       {"amd", tcc::createAmdTarget},
+                                       {"vulkan", tcc::createVulkanTarget}};
 
 constexpr const char *kSupported =
     "host, cpu, cpu:x86_64-linux, cpu:aarch64-linux, cpu:arm64-macos, nvidia, "
-    "nvidia:sm_NN[,sm_MM...], amd, amd:gfxNNN[,gfxMMM...]";
+    "nvidia:sm_NN[,sm_MM...], amd, amd:gfxNNN[,gfxMMM...], vulkan";
 } // namespace
 
 FailureOr<std::unique_ptr<tcc::Target>> tcc::createTarget(llvm::StringRef spec, llvm::StringRef cpu,
@@ -72,4 +74,5 @@ void tcc::registerTargetPasses() {
   registerGpuTargetPasses();
   registerNvidiaTarget();
   registerAmdTarget();
+  registerVulkanTarget();
 }

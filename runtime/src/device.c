@@ -3,7 +3,8 @@
 #include "status_internal.h"
 
 /// Every backend compiled into the runtime; a GPU backend adds itself here.
-static const tcc_device *const backends[] = {&tcc_cpu_device, &tcc_cuda_device, &tcc_hip_device};
+static const tcc_device *const backends[] = {&tcc_cpu_device, &tcc_cuda_device, &tcc_hip_device,
+                                             &tcc_vulkan_device};
 
 typedef struct device_type_names {
   int32_t type;
@@ -55,6 +56,7 @@ static const struct {
     {TCC_IMAGE_PTX, "PTX", kDLCUDA},
     {TCC_IMAGE_CUBIN, "cubin", kDLCUDA},
     {TCC_IMAGE_HSACO, "HSACO", kDLROCM},
+    {TCC_IMAGE_SPIRV, "SPIR-V", kDLVulkan},
 };
 
 const char *tcc_image_format_name(int32_t format) {

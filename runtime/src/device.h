@@ -214,6 +214,12 @@ extern const tcc_device tcc_cuda_device;
 /// most chips: launch_kernel refuses more with RESOURCE_EXHAUSTED.
 extern const tcc_device tcc_hip_device;
 
+/// The Vulkan backend (runtime/src/vulkan): SPIR-V kernels through Vulkan 1.2 compute with
+/// buffer device addresses, the loader opened at run time (libvulkan.so.1) on first use, for
+/// DLPack device type kDLVulkan. The GPU is physical device $TCC_VULKAN_DEVICE (default 0).
+/// Its memory is addressed as the kernels address it (a device "pointer" is a buffer device
+/// address inside one of its allocations). No graphs.
+extern const tcc_device tcc_vulkan_device;
 /// Sets *out_device to the backend for DLPack device type `type` (static: never freed).
 /// Fails with UNIMPLEMENTED naming the type, e.g. "tcc_device_for_type: this runtime has no
 /// backend for device type 2 (CUDA, kDLCUDA)", and INVALID_ARGUMENT for a null out_device.

@@ -53,8 +53,8 @@ static void list_formats(int32_t type, char *buffer, size_t capacity) {
   buffer[0] = '\0';
   size_t used = 0;
   int listed = 0;
-  // TCC_IMAGE_HSACO: the last format of model_abi.h.
-  for (int32_t format = 1; format <= TCC_IMAGE_HSACO && used < capacity; ++format)
+  // TCC_IMAGE_SPIRV: the last format of model_abi.h.
+  for (int32_t format = 1; format <= TCC_IMAGE_SPIRV && used < capacity; ++format)
     if (tcc_image_format_device_type(format) == type) {
       int written = snprintf(buffer + used, capacity - used, "%s%d (%s)", listed ? " or " : "",
                              (int)format, tcc_image_format_name(format));
@@ -108,6 +108,18 @@ static tcc_status validate_device_image(const char *where, int32_t type, int32_t
       return tcc_make_status(TCC_STATUS_INVALID_MODEL,
                              "%s: device image %d (%s PTX) is not NUL-terminated within its %lld "
                              "bytes",
+                             where, (int)i, image->arch, (long long)image->size);
+    return NULL;
+  }
+  if (image->format == TCC_IMAGE_SPIRV) {
+    // Whole 32-bit words, the five-word header first, little-endian as the hosts.
+    uint32_t magic = 0;
+    if (size >= 20)
+      memcpy(&magic, image->data, sizeof(magic));
+    if (size % 4 != 0 || magic != 0x07230203u)
+      return tcc_make_status(TCC_STATUS_INVALID_MODEL,
+                             "%s: device image %d (%s SPIR-V, %lld bytes) is not a SPIR-V module "
+                             "(whole words starting with the magic number 0x07230203)",
                              where, (int)i, image->arch, (long long)image->size);
     return NULL;
   }

@@ -2,7 +2,7 @@
 //
 //   tcc-run MODEL.so [--input FILE.npy]... [--output-dir DIR] [--compare REF.npy]...
 //                    [--rtol R] [--atol A] [--benchmark N] [--warmup W] [--threads T]
-//                    [--whole-batch] [--device cpu|cuda[:N]|rocm[:N]] [--info]
+//                    [--whole-batch] [--device cpu|cuda[:N]|rocm[:N]|vulkan[:N]] [--info]
 //                    [--sessions N [--session-runs R]]
 //
 // Inputs are given in the model's input order. --output-dir writes DIR/output_<k>.npy;
@@ -426,6 +426,8 @@ std::string deviceTypeName(int32_t type) {
     return "CUDA (kDLCUDA)";
   case kDLROCM:
     return "ROCm (kDLROCM)";
+  case kDLVulkan:
+    return "Vulkan (kDLVulkan)";
   default:
     return "device type " + std::to_string(type);
   }
@@ -449,6 +451,7 @@ void printInfo(const tcc_model *model) {
       const char *format = image.format == TCC_IMAGE_PTX     ? "PTX"
                            : image.format == TCC_IMAGE_CUBIN ? "cubin"
                            : image.format == TCC_IMAGE_HSACO ? "code object"
+                           : image.format == TCC_IMAGE_SPIRV ? "SPIR-V"
                                                              : "unknown format";
       std::printf("image %d: %s %s, %lld bytes\n", i, text(image.arch), format,
                   static_cast<long long>(image.size));
@@ -498,9 +501,10 @@ int runTool(const Options &options) {
   check(tcc_model_load(options.model.c_str(), nullptr, &rawModel));
   std::unique_ptr<tcc_model, ModelDeleter> model(rawModel);
   if (!options.device.empty()) {
-    int32_t wanted = options.device == "cpu"               ? kDLCPU
-                     : options.device.rfind("rocm", 0) == 0 ? kDLROCM
-                                                            : kDLCUDA;
+    int32_t wanted = options.device == "cpu"                 ? kDLCPU
+                     : options.device.rfind("rocm", 0) == 0   ? kDLROCM
+                     : options.device.rfind("vulkan", 0) == 0 ? kDLVulkan
+                                                              : kDLCUDA;
     int32_t actual = tcc_model_device_type(model.get());
     if (actual != wanted)
       fail(kExitUsage, "--device " + options.device + ": the model was compiled for " +
@@ -636,8 +640,9 @@ int main(int argc, char **argv) {
   app.add_flag("--whole-batch", options.wholeBatch,
                "run the whole batch at once, even when the model may run image by image");
   app.add_option("--device", options.device,
-                 "cpu, cuda[:N] or rocm[:N]: the device the model was compiled for, and the GPU "
-                 "to run it on (N, as TCC_CUDA_DEVICE or TCC_HIP_DEVICE; default 0)");
+                 "cpu, cuda[:N], rocm[:N] or vulkan[:N]: the device the model was compiled for, "
+                 "and the GPU to run it on (N, as TCC_CUDA_DEVICE, TCC_HIP_DEVICE or "
+                 "TCC_VULKAN_DEVICE; default 0)");
   app.add_flag("--info", options.info,
                "print the model's symbols (with their ranges), inputs, outputs and parameters; "
                "with no "
@@ -669,14 +674,19 @@ int main(int argc, char **argv) {
   };
   bool cudaOrdinal = ordinalOf("cuda:");
   bool rocmOrdinal = ordinalOf("rocm:");
+  bool vulkanOrdinal = ordinalOf("vulkan:");
   if (!options.device.empty() && options.device != "cpu" && options.device != "cuda" &&
-      options.device != "rocm" && !cudaOrdinal && !rocmOrdinal) {
+      options.device != "rocm" && options.device != "vulkan" && !cudaOrdinal && !rocmOrdinal &&
+      !vulkanOrdinal) {
     std::cerr << "tcc-run: error: --device is '" << options.device
-              << "', expected cpu, cuda, cuda:N, rocm or rocm:N (N a GPU ordinal)\n";
+              << "', expected cpu, cuda, cuda:N, rocm, rocm:N, vulkan or vulkan:N (N a GPU "
+                 "ordinal)\n";
     return kExitUsage;
   }
   if (cudaOrdinal || rocmOrdinal)
     setenv(cudaOrdinal ? "TCC_CUDA_DEVICE" : "TCC_HIP_DEVICE", options.device.c_str() + 5, 1);
+  if (vulkanOrdinal)
+    setenv("TCC_VULKAN_DEVICE", options.device.c_str() + 7, 1);
   try {
     return runTool(options);
   } catch (const Failure &failure) {

@@ -63,7 +63,7 @@ std::string pipeline(llvm::ArrayRef<const Chip *> chips) {
          "gpu.module(expand-strided-metadata,lower-affine,convert-scf-to-cf,"
          "tcc-amd-lower-kernels,canonicalize,cse,reconcile-unrealized-casts),"
          "gpu-module-to-binary{format=llvm},tcc-amd-assemble," +
-         tcc::gpuHostPipeline().str();
+         tcc::gpuHostPipeline();
 }
 
 class AmdTarget final : public tcc::Target {

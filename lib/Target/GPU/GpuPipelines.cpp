@@ -14,9 +14,11 @@ std::string tcc::gpuFrontPipeline(int64_t blockSize, llvm::StringRef matrixUnit)
       .str();
 }
 
-llvm::StringRef tcc::gpuHostPipeline() {
-  return "tcc-lower-checks,tcc-lower-runtime-calls,canonicalize,expand-strided-metadata,"
-         "lower-affine,convert-scf-to-cf,finalize-memref-to-llvm,convert-arith-to-llvm,"
-         "convert-index-to-llvm,convert-func-to-llvm,gpu-to-llvm,tcc-gpu-lower-launches,"
-         "convert-cf-to-llvm,reconcile-unrealized-casts,canonicalize";
+std::string tcc::gpuHostPipeline(bool terminateArguments) {
+  return std::string("tcc-lower-checks,tcc-lower-runtime-calls,canonicalize,expand-strided-"
+                     "metadata,lower-affine,convert-scf-to-cf,finalize-memref-to-llvm,convert-"
+                     "arith-to-llvm,convert-index-to-llvm,convert-func-to-llvm,gpu-to-llvm,") +
+         (terminateArguments ? "tcc-gpu-lower-launches{terminate-arguments}"
+                             : "tcc-gpu-lower-launches") +
+         ",convert-cf-to-llvm,reconcile-unrealized-casts,canonicalize";
 }

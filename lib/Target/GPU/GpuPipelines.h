@@ -22,8 +22,9 @@ namespace tcc {
 std::string gpuFrontPipeline(int64_t blockSize, llvm::StringRef matrixUnit);
 
 /// The host code (checks, runtime calls, launches) to the LLVM dialect, after the device code
-/// has become a gpu.binary.
-llvm::StringRef gpuHostPipeline();
+/// has become a gpu.binary. With `terminateArguments`, each launch's argument array ends
+/// with a NULL (tcc-gpu-lower-launches' terminate-arguments: SPIR-V kernels).
+std::string gpuHostPipeline(bool terminateArguments = false);
 
 } // namespace tcc
 

@@ -10,6 +10,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
+#include "mlir/Dialect/SPIRV/IR/TargetAndABI.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/StringMap.h"
 
@@ -29,18 +30,25 @@ std::optional<std::string> archOf(gpu::ObjectAttr object) {
     return nvvm.getChip().str();
   if (auto rocdl = dyn_cast<ROCDL::ROCDLTargetAttr>(object.getTarget()))
     return rocdl.getChip().str();
+  // SPIR-V for Vulkan compute: the API version the module needs (SpirvEnvironment.h).
+  if (isa<spirv::TargetEnvAttr>(object.getTarget()))
+    return std::string("vulkan1.2");
   return std::nullopt;
 }
 
-/// The image format as the descriptor names it (ModelDescriptor.cpp): "ptx", "cubin" (NVIDIA)
-/// or "hsaco" (an AMD HSA code object).
+/// The image format as the descriptor names it (ModelDescriptor.cpp): "ptx", "cubin" (NVIDIA),
+/// "hsaco" (an AMD HSA code object) or "spirv" (a SPIR-V module).
 StringRef formatName(gpu::ObjectAttr object, bool ptx) {
   if (isa<ROCDL::ROCDLTargetAttr>(object.getTarget()))
     return "hsaco";
+  if (isa<spirv::TargetEnvAttr>(object.getTarget()))
+    return "spirv";
   return ptx ? "ptx" : "cubin";
 }
 
 struct GpuLowerLaunchesPass : tcc::impl::GpuLowerLaunchesBase<GpuLowerLaunchesPass> {
+  using Base::Base;
+
   /// Per function, the last stack slot made in its entry block.
   llvm::DenseMap<Operation *, Operation *> lastEntryOp;
 
@@ -202,7 +210,10 @@ struct GpuLowerLaunchesPass : tcc::impl::GpuLowerLaunchesBase<GpuLowerLaunchesPa
       entry.setInsertionPointToStart(&func.getBody().front());
     Value count = LLVM::ConstantOp::create(entry, loc, i64, std::max<int64_t>(1, operands.size()));
     Value slots = LLVM::AllocaOp::create(entry, loc, ptr, i64, count, /*alignment=*/8);
-    Value addresses = LLVM::AllocaOp::create(entry, loc, ptr, ptr, count, /*alignment=*/8);
+    Value entries = terminateArguments
+                        ? LLVM::ConstantOp::create(entry, loc, i64, operands.size() + 1).getResult()
+                        : count;
+    Value addresses = LLVM::AllocaOp::create(entry, loc, ptr, ptr, entries, /*alignment=*/8);
     lastEntryOp[func] = addresses.getDefiningOp();
 
     OpBuilder b(launch);
@@ -213,6 +224,11 @@ struct GpuLowerLaunchesPass : tcc::impl::GpuLowerLaunchesBase<GpuLowerLaunchesPa
       Value address = LLVM::GEPOp::create(b, loc, ptr, ptr, addresses,
                                           ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(k)});
       LLVM::StoreOp::create(b, loc, slot, address);
+    }
+    if (terminateArguments) {
+      Value end = LLVM::GEPOp::create(b, loc, ptr, ptr, addresses,
+                                      ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(operands.size())});
+      LLVM::StoreOp::create(b, loc, LLVM::ZeroOp::create(b, loc, ptr), end);
     }
     Value imports = func.getArgument(0);
     Value fn = loadImport(b, loc, imports, abi::kImport_device_launch);

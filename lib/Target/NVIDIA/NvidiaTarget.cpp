@@ -77,7 +77,7 @@ std::string pipeline(llvm::ArrayRef<const Architecture *> architectures, llvm::S
          "gpu.module(expand-strided-metadata,lower-affine,convert-scf-to-cf,"
          "tcc-nvidia-lower-kernels,canonicalize,cse,reconcile-unrealized-casts),"
          "gpu-module-to-binary{format=isa},tcc-nvidia-assemble{ptxas=" +
-         ptxas.str() + "}," + tcc::gpuHostPipeline().str();
+         ptxas.str() + "}," + tcc::gpuHostPipeline();
 }
 
 class NvidiaTarget final : public tcc::Target {

@@ -184,7 +184,12 @@ typedef struct tcc_import_table {
 typedef enum tcc_image_format {
   TCC_IMAGE_PTX = 1,   /* NVIDIA PTX text (NUL-terminated); the driver compiles it for the GPU */
   TCC_IMAGE_CUBIN = 2, /* NVIDIA cubin (ELF) for exactly `arch` */
-  TCC_IMAGE_HSACO = 3  /* AMD HSA code object (ELF, EM_AMDGPU) for exactly `arch` */
+  TCC_IMAGE_HSACO = 3, /* AMD HSA code object (ELF, EM_AMDGPU) for exactly `arch` */
+  /* A SPIR-V module (32-bit words) for `arch` "vulkan1.2": Vulkan compute with buffer device
+   * addresses. Each kernel is an entry point of the GLCompute model whose parameters are one
+   * push-constant block of 8-byte slots, slot k holding parameter k (an i32 or f32 in its
+   * low 4 bytes); device_launch's args array for such a model ends with a NULL entry. */
+  TCC_IMAGE_SPIRV = 4
 } tcc_image_format;
 
 typedef struct tcc_device_image {

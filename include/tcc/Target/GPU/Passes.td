@@ -198,7 +198,9 @@ def GpuLowerLaunches : Pass<"tcc-gpu-lower-launches", "mlir::ModuleOp"> {
     kernel's index in the module's `kernel.device_kernels`, `args` an array of pointers to
     stack slots (in the entry block) holding the operands. Each object of the `gpu.binary`
     becomes a private LLVM global (PTX with its terminating NUL) listed in
-    `kernel.device_images` with its architecture and format.
+    `kernel.device_images` with its architecture and format. With `terminate-arguments`
+    the array has one more entry, NULL, after the last operand: SPIR-V kernels take their
+    parameters as push constants, which the runtime copies slot by slot up to it.
     ```mlir
     gpu.launch_func @tcc_kernels::@k blocks in (%g, %c1, %c1) threads in (%c256, %c1, %c1)
         : i64 args(%p : !llvm.ptr, %n : i64)
@@ -207,6 +209,10 @@ def GpuLowerLaunches : Pass<"tcc-gpu-lower-launches", "mlir::ModuleOp"> {
     %status = llvm.call %f(%context, %c0_i32, %g, %c256_i32, %c0_i32, %argv) : ...
     ```
   }];
+  let options = [
+    Option<"terminateArguments", "terminate-arguments", "bool", /*default=*/"false",
+           "End each launch's argument array with a NULL entry">,
+  ];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 

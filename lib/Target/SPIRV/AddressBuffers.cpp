@@ -1,0 +1,276 @@
+//===- AddressBuffers.cpp - kernel memrefs in device memory as 64-bit addresses --------===//
+#include "tcc/Target/SPIRV/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SPIRV/IR/SPIRVDialect.h"
+#include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Builders.h"
+
+namespace tcc {
+#define GEN_PASS_DEF_SPIRVADDRESSBUFFERS
+#include "tcc/Target/SPIRV/Passes.h.inc"
+} // namespace tcc
+
+using namespace mlir;
+
+namespace {
+
+/// A memref in device memory as the kernel now receives it: the address of its buffer, the
+/// view's offset (elements), sizes and strides; each a parameter where the type says `?`,
+/// else a constant.
+struct Address {
+  Value base; // i64
+  Value offset;
+  SmallVector<Value> sizes, strides;
+};
+
+bool inDeviceMemory(Type type) {
+  auto memref = dyn_cast<MemRefType>(type);
+  if (!memref)
+    return false;
+  Attribute space = memref.getMemorySpace();
+  if (!space)
+    return true;
+  auto gpuSpace = dyn_cast<gpu::AddressSpaceAttr>(space);
+  return gpuSpace && gpuSpace.getValue() == gpu::AddressSpace::Global;
+}
+
+/// The parameters that replace a memref of `type`, in order: the address (i64), then the
+/// dynamic ones of offset, sizes and strides (index).
+SmallVector<Type> addressTypes(MemRefType type) {
+  MLIRContext *ctx = type.getContext();
+  SmallVector<Type> types{IntegerType::get(ctx, 64)};
+  auto [strides, offset] = type.getStridesAndOffset();
+  Type index = IndexType::get(ctx);
+  if (ShapedType::isDynamic(offset))
+    types.push_back(index);
+  for (int64_t size : type.getShape())
+    if (ShapedType::isDynamic(size))
+      types.push_back(index);
+  for (int64_t stride : strides)
+    if (ShapedType::isDynamic(stride))
+      types.push_back(index);
+  return types;
+}
+
+/// Bytes one element of `type` takes in memory (i1 is a byte, as the LLVM lowering stores it).
+int64_t elementBytes(Type type) {
+  if (type.isInteger(1))
+    return 1;
+  if (type.isIndex())
+    return 8;
+  return type.getIntOrFloatBitWidth() / 8;
+}
+
+/// The in-memory type of a scalar element: i1 is stored as i8.
+Type memoryType(Type type) {
+  return type.isInteger(1) ? IntegerType::get(type.getContext(), 8) : type;
+}
+
+struct SpirvAddressBuffersPass : tcc::impl::SpirvAddressBuffersBase<SpirvAddressBuffersPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    llvm::StringMap<gpu::GPUFuncOp> kernels;
+    for (auto gpuModule : module.getOps<gpu::GPUModuleOp>())
+      for (auto func : gpuModule.getOps<gpu::GPUFuncOp>())
+        if (func.isKernel())
+          kernels[(gpuModule.getName() + "::" + func.getName()).str()] = func;
+
+    // Launches first, while the kernels still have their memref parameters.
+    WalkResult walk = module.walk([&](gpu::LaunchFuncOp launch) {
+      std::string name =
+          (launch.getKernelModuleName().getValue() + "::" + launch.getKernelName().getValue())
+              .str();
+      if (!kernels.count(name)) {
+        launch.emitError() << "internal error: the launch's kernel " << name << " is not in the "
+                           << "module";
+        return WalkResult::interrupt();
+      }
+      rewriteLaunch(launch);
+      return WalkResult::advance();
+    });
+    if (walk.wasInterrupted())
+      return signalPassFailure();
+    for (auto &entry : kernels)
+      if (failed(rewriteKernel(entry.second)))
+        return signalPassFailure();
+  }
+
+  /// Each memref operand in device memory becomes its aligned pointer and the dynamic fields
+  /// of its view.
+  void rewriteLaunch(gpu::LaunchFuncOp launch) {
+    OpBuilder b(launch);
+    Location loc = launch.getLoc();
+    SmallVector<Value> operands;
+    for (Value v : launch.getKernelOperands()) {
+      if (!inDeviceMemory(v.getType())) {
+        operands.push_back(v);
+        continue;
+      }
+      auto type = cast<MemRefType>(v.getType());
+      Value pointer = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, v);
+      operands.push_back(arith::IndexCastUIOp::create(b, loc, b.getI64Type(), pointer));
+      auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, v);
+      auto [strides, offset] = type.getStridesAndOffset();
+      if (ShapedType::isDynamic(offset))
+        operands.push_back(metadata.getOffset());
+      for (auto [k, size] : llvm::enumerate(type.getShape()))
+        if (ShapedType::isDynamic(size))
+          operands.push_back(metadata.getSizes()[k]);
+      for (auto [k, stride] : llvm::enumerate(strides))
+        if (ShapedType::isDynamic(stride))
+          operands.push_back(metadata.getStrides()[k]);
+    }
+    launch.getKernelOperandsMutable().assign(operands);
+  }
+
+  LogicalResult rewriteKernel(gpu::GPUFuncOp func) {
+    // Stack arrays: SPIR-V's Function storage class (what upstream's alloca lowering takes).
+    auto functionSpace =
+        spirv::StorageClassAttr::get(func.getContext(), spirv::StorageClass::Function);
+    WalkResult allocas = func.walk([&](memref::AllocaOp alloca) {
+      MemRefType type = alloca.getType();
+      if (type.getMemorySpace())
+        return WalkResult::advance();
+      for (Operation *user : alloca->getUsers())
+        if (!isa<memref::LoadOp, memref::StoreOp, vector::LoadOp, vector::StoreOp>(user)) {
+          user->emitError() << "tcc-spirv-address-buffers: a kernel's stack array used by "
+                            << user->getName() << " (only loads and stores are lowered)";
+          return WalkResult::interrupt();
+        }
+      alloca.getResult().setType(MemRefType::get(type.getShape(), type.getElementType(),
+                                                 type.getLayout(), functionSpace));
+      return WalkResult::advance();
+    });
+    if (allocas.wasInterrupted())
+      return failure();
+
+    for (int64_t k = static_cast<int64_t>(func.getNumArguments()) - 1; k >= 0; --k) {
+      BlockArgument arg = func.getArgument(k);
+      if (!inDeviceMemory(arg.getType()))
+        continue;
+      auto type = cast<MemRefType>(arg.getType());
+      SmallVector<Type> types = addressTypes(type);
+      Location loc = arg.getLoc();
+      for (auto [j, t] : llvm::enumerate(types))
+        func.insertArgument(k + 1 + j, t, DictionaryAttr::get(func.getContext()), loc);
+      Address address = makeAddress(func, type, k + 1);
+      if (failed(rewriteUses(arg, type, address)))
+        return failure();
+      if (failed(func.eraseArgument(k)))
+        return failure();
+    }
+    return success();
+  }
+
+  /// The Address of a memref whose replacing parameters start at `first`; constants for its
+  /// static fields are made at the start of the kernel.
+  Address makeAddress(gpu::GPUFuncOp func, MemRefType type, unsigned first) {
+    OpBuilder b = OpBuilder::atBlockBegin(&func.getBody().front());
+    Location loc = func.getLoc();
+    Address address;
+    unsigned next = first;
+    address.base = func.getArgument(next++);
+    auto [strides, offset] = type.getStridesAndOffset();
+    auto field = [&](int64_t value) -> Value {
+      if (ShapedType::isDynamic(value))
+        return func.getArgument(next++);
+      return arith::ConstantIndexOp::create(b, loc, value);
+    };
+    address.offset = field(offset);
+    for (int64_t size : type.getShape())
+      address.sizes.push_back(field(size));
+    for (int64_t stride : strides)
+      address.strides.push_back(field(stride));
+    return address;
+  }
+
+  /// The PhysicalStorageBuffer pointer to element `indices` of `address`, as a pointer to
+  /// `pointee`.
+  Value pointerTo(OpBuilder &b, Location loc, const Address &address, ValueRange indices,
+                  Type element, Type pointee) {
+    Value linear = address.offset;
+    for (auto [index, stride] : llvm::zip(indices, address.strides)) {
+      Value term = arith::MulIOp::create(b, loc, index, stride);
+      linear = arith::AddIOp::create(b, loc, linear, term);
+    }
+    Value bytes = arith::MulIOp::create(
+        b, loc, linear, arith::ConstantIndexOp::create(b, loc, elementBytes(element)));
+    Value at = arith::AddIOp::create(
+        b, loc, address.base, arith::IndexCastOp::create(b, loc, b.getI64Type(), bytes));
+    auto pointer = spirv::PointerType::get(pointee, spirv::StorageClass::PhysicalStorageBuffer);
+    return spirv::ConvertUToPtrOp::create(b, loc, pointer, at);
+  }
+
+  /// The memory-access operands of a PhysicalStorageBuffer load or store (Aligned is
+  /// required there): the op's alignment if it has one, else the element's size.
+  std::pair<spirv::MemoryAccessAttr, IntegerAttr> access(OpBuilder &b, Type element,
+                                                         std::optional<uint64_t> alignment) {
+    int64_t align = alignment ? static_cast<int64_t>(*alignment) : elementBytes(element);
+    return {spirv::MemoryAccessAttr::get(b.getContext(), spirv::MemoryAccess::Aligned),
+            b.getI32IntegerAttr(static_cast<int32_t>(align))};
+  }
+
+  LogicalResult rewriteUses(Value memref, MemRefType type, const Address &address) {
+    Type element = type.getElementType();
+    for (Operation *user : llvm::make_early_inc_range(memref.getUsers())) {
+      OpBuilder b(user);
+      Location loc = user->getLoc();
+      if (auto load = dyn_cast<memref::LoadOp>(user)) {
+        Type stored = memoryType(element);
+        Value ptr = pointerTo(b, loc, address, load.getIndices(), element, stored);
+        auto [memoryAccess, alignment] = access(b, element, load.getAlignment());
+        Value value = spirv::LoadOp::create(b, loc, ptr, memoryAccess, alignment);
+        if (element.isInteger(1))
+          value = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, value,
+                                        arith::ConstantIntOp::create(b, loc, stored, 0));
+        load.replaceAllUsesWith(value);
+        load.erase();
+      } else if (auto store = dyn_cast<memref::StoreOp>(user)) {
+        Type stored = memoryType(element);
+        Value ptr = pointerTo(b, loc, address, store.getIndices(), element, stored);
+        Value value = store.getValueToStore();
+        if (element.isInteger(1))
+          value = arith::ExtUIOp::create(b, loc, stored, value);
+        auto [memoryAccess, alignment] = access(b, element, store.getAlignment());
+        spirv::StoreOp::create(b, loc, ptr, value, memoryAccess, alignment);
+        store.erase();
+      } else if (auto load = dyn_cast<vector::LoadOp>(user)) {
+        if (load.getVectorType().getRank() != 1 || element.isInteger(1))
+          return load.emitError() << "tcc-spirv-address-buffers: only 1-D vector loads of "
+                                     "numbers are lowered";
+        Value ptr = pointerTo(b, loc, address, load.getIndices(), element, load.getVectorType());
+        auto [memoryAccess, alignment] = access(b, element, load.getAlignment());
+        Value value = spirv::LoadOp::create(b, loc, ptr, memoryAccess, alignment);
+        load.replaceAllUsesWith(value);
+        load.erase();
+      } else if (auto store = dyn_cast<vector::StoreOp>(user)) {
+        if (store.getVectorType().getRank() != 1 || element.isInteger(1))
+          return store.emitError() << "tcc-spirv-address-buffers: only 1-D vector stores of "
+                                      "numbers are lowered";
+        Value ptr =
+            pointerTo(b, loc, address, store.getIndices(), element, store.getVectorType());
+        auto [memoryAccess, alignment] = access(b, element, store.getAlignment());
+        spirv::StoreOp::create(b, loc, ptr, store.getValueToStore(), memoryAccess, alignment);
+        store.erase();
+      } else if (auto dim = dyn_cast<memref::DimOp>(user)) {
+        std::optional<int64_t> index = dim.getConstantIndex();
+        if (!index)
+          return dim.emitError() << "tcc-spirv-address-buffers: a dimension index that is not "
+                                    "a constant";
+        dim.replaceAllUsesWith(address.sizes[*index]);
+        dim.erase();
+      } else {
+        return user->emitError() << "tcc-spirv-address-buffers: a kernel's buffer used by "
+                                 << user->getName()
+                                 << " (loads, stores and dims are lowered; views are folded "
+                                    "into them first)";
+      }
+    }
+    return success();
+  }
+};
+} // namespace

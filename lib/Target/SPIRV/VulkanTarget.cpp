@@ -1,0 +1,71 @@
+//===- VulkanTarget.cpp - Vulkan compute: the pipeline to SPIR-V -----------------------===//
+#include "VulkanTarget.h"
+
+#include "../CPU/CpuTarget.h"
+#include "../GPU/GpuPipelines.h"
+#include "tcc/Target/SPIRV/Passes.h"
+
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+
+using namespace mlir;
+
+namespace {
+
+/// Threads per block of the 1-D grids, as on NVIDIA and AMD (Vulkan guarantees 128
+/// invocations a workgroup; desktop GPUs and Apple's take 1024).
+constexpr int64_t kBlockSize = 256;
+
+// Kernels on buffers to SPIR-V inside the host code's LLVM dialect module: the GPU front
+// (GpuPipelines.h), views folded into their accesses, buffers as 64-bit addresses
+// (tcc-spirv-address-buffers), upstream's SPIR-V conversion with parameters as push
+// constants (tcc-spirv-lower-kernels), then the host code, whose launches pass an argument
+// array that ends with NULL (the runtime copies the slots up to it).
+std::string pipeline() {
+  return tcc::gpuFrontPipeline(kBlockSize, "") +
+         "gpu.module(fold-memref-alias-ops,canonicalize,cse),tcc-spirv-address-buffers,"
+         "gpu.module(canonicalize,cse),tcc-spirv-lower-kernels," +
+         tcc::gpuHostPipeline(/*terminateArguments=*/true);
+}
+
+class VulkanTarget final : public tcc::Target {
+public:
+  explicit VulkanTarget(tcc::HostMachine host) : Target(std::move(host), describeGpu()) {}
+
+  llvm::StringRef getName() const override { return "vulkan"; }
+  int32_t getDeviceType() const override { return 7; } // kDLVulkan
+
+  LogicalResult buildKernelPipeline(OpPassManager &pm) const override {
+    return parsePassPipeline(pipeline(), pm);
+  }
+
+private:
+  static tcc::TargetInfo describeGpu() {
+    tcc::TargetInfo info;
+    info.minPackedWeightBytes = 1; // host code touches no constant: all go to the device
+    return info;
+  }
+};
+} // namespace
+
+FailureOr<std::unique_ptr<tcc::Target>>
+tcc::createVulkanTarget(llvm::StringRef variant, llvm::StringRef cpu, std::string &error) {
+  if (!variant.empty() && variant != "1.2") {
+    error = "unknown Vulkan version '" + variant.str() +
+            "' in --target vulkan:" + variant.str() + "; supported: vulkan, vulkan:1.2";
+    return failure();
+  }
+  FailureOr<std::unique_ptr<Target>> host = createCpuTarget("", cpu, error);
+  if (failed(host))
+    return failure();
+  return std::unique_ptr<Target>(std::make_unique<VulkanTarget>((*host)->getHost()));
+}
+
+void tcc::registerVulkanTarget() {
+  registerSpirvTargetPasses();
+  PassPipelineRegistration<>(
+      "tcc-vulkan-kernel-to-llvm",
+      "Lower buffers and loops to a SPIR-V module for Vulkan compute and host code in the "
+      "LLVM dialect",
+      [](OpPassManager &pm) { (void)parsePassPipeline(pipeline(), pm); });
+}
