@@ -38,8 +38,13 @@ bool inDeviceMemory(Type type) {
   return gpuSpace && gpuSpace.getValue() == gpu::AddressSpace::Global;
 }
 
+/// Whether the kernel computes a memref's strides from its sizes (a row-major buffer without
+/// offset) rather than receiving them.
+bool rowMajor(MemRefType type) { return type.getLayout().isIdentity(); }
+
 /// The parameters that replace a memref of `type`, in order: the address (i64), then the
-/// dynamic ones of offset, sizes and strides (index).
+/// dynamic ones of offset, sizes and strides (index); a row-major buffer passes its sizes
+/// alone.
 SmallVector<Type> addressTypes(MemRefType type) {
   MLIRContext *ctx = type.getContext();
   SmallVector<Type> types{IntegerType::get(ctx, 64)};
@@ -51,7 +56,7 @@ SmallVector<Type> addressTypes(MemRefType type) {
     if (ShapedType::isDynamic(size))
       types.push_back(index);
   for (int64_t stride : strides)
-    if (ShapedType::isDynamic(stride))
+    if (ShapedType::isDynamic(stride) && !rowMajor(type))
       types.push_back(index);
   return types;
 }
@@ -97,6 +102,38 @@ struct SpirvAddressBuffersPass : tcc::impl::SpirvAddressBuffersBase<SpirvAddress
     for (auto &entry : kernels)
       if (failed(rewriteKernel(entry.second)))
         return signalPassFailure();
+    // Parameters every launch gives the same value (the workspace's address, a size) are
+    // passed once: push-constant space is small.
+    llvm::StringMap<SmallVector<gpu::LaunchFuncOp>> launches;
+    module.walk([&](gpu::LaunchFuncOp launch) {
+      launches[(launch.getKernelModuleName().getValue() + "::" +
+                launch.getKernelName().getValue())
+                   .str()]
+          .push_back(launch);
+    });
+    for (auto &entry : kernels)
+      mergeParameters(entry.second, launches.lookup(entry.first()));
+  }
+
+  void mergeParameters(gpu::GPUFuncOp func, ArrayRef<gpu::LaunchFuncOp> launches) {
+    if (launches.empty())
+      return;
+    unsigned count = func.getNumArguments();
+    for (unsigned j = count; j-- > 1;) {
+      for (unsigned i = 0; i < j; ++i) {
+        bool same = func.getArgument(i).getType() == func.getArgument(j).getType() &&
+                    llvm::all_of(launches, [&](gpu::LaunchFuncOp launch) {
+                      return launch.getKernelOperands()[i] == launch.getKernelOperands()[j];
+                    });
+        if (!same)
+          continue;
+        func.getArgument(j).replaceAllUsesWith(func.getArgument(i));
+        (void)func.eraseArgument(j);
+        for (gpu::LaunchFuncOp launch : launches)
+          launch.getKernelOperandsMutable().erase(j);
+        break;
+      }
+    }
   }
 
   /// Each memref operand in device memory becomes its aligned pointer and the dynamic fields
@@ -121,7 +158,7 @@ struct SpirvAddressBuffersPass : tcc::impl::SpirvAddressBuffersBase<SpirvAddress
         if (ShapedType::isDynamic(size))
           operands.push_back(metadata.getSizes()[k]);
       for (auto [k, stride] : llvm::enumerate(strides))
-        if (ShapedType::isDynamic(stride))
+        if (ShapedType::isDynamic(stride) && !rowMajor(type))
           operands.push_back(metadata.getStrides()[k]);
     }
     launch.getKernelOperandsMutable().assign(operands);
@@ -183,8 +220,20 @@ struct SpirvAddressBuffersPass : tcc::impl::SpirvAddressBuffersBase<SpirvAddress
     address.offset = field(offset);
     for (int64_t size : type.getShape())
       address.sizes.push_back(field(size));
-    for (int64_t stride : strides)
-      address.strides.push_back(field(stride));
+    if (!rowMajor(type)) {
+      for (int64_t stride : strides)
+        address.strides.push_back(field(stride));
+      return address;
+    }
+    // Row-major: each stride the product of the sizes after it.
+    address.strides.assign(address.sizes.size(), Value());
+    Value stride = arith::ConstantIndexOp::create(b, loc, 1);
+    for (int64_t k = static_cast<int64_t>(address.sizes.size()) - 1; k >= 0; --k) {
+      address.strides[k] = ShapedType::isDynamic(strides[k])
+                               ? stride
+                               : arith::ConstantIndexOp::create(b, loc, strides[k]).getResult();
+      stride = arith::MulIOp::create(b, loc, stride, address.sizes[k]);
+    }
     return address;
   }
 
@@ -256,6 +305,31 @@ struct SpirvAddressBuffersPass : tcc::impl::SpirvAddressBuffersBase<SpirvAddress
         auto [memoryAccess, alignment] = access(b, element, store.getAlignment());
         spirv::StoreOp::create(b, loc, ptr, store.getValueToStore(), memoryAccess, alignment);
         store.erase();
+      } else if (auto view = dyn_cast<memref::ViewOp>(user)) {
+        // A typed view of a byte buffer (the workspace): contiguous, row-major, at a byte
+        // shift from the buffer's start.
+        MemRefType viewType = view.getType();
+        Address inner;
+        Value shift = arith::IndexCastOp::create(b, loc, b.getI64Type(), view.getByteShift());
+        // The source is a byte buffer: its offset counts bytes.
+        Value start = arith::IndexCastOp::create(b, loc, b.getI64Type(), address.offset);
+        inner.base = arith::AddIOp::create(b, loc, address.base,
+                                           arith::AddIOp::create(b, loc, shift, start));
+        inner.offset = arith::ConstantIndexOp::create(b, loc, 0);
+        unsigned dynamic = 0;
+        for (int64_t size : viewType.getShape())
+          inner.sizes.push_back(ShapedType::isDynamic(size)
+                                    ? view.getSizes()[dynamic++]
+                                    : arith::ConstantIndexOp::create(b, loc, size).getResult());
+        inner.strides.assign(inner.sizes.size(), Value());
+        Value stride = arith::ConstantIndexOp::create(b, loc, 1);
+        for (int64_t k = static_cast<int64_t>(inner.sizes.size()) - 1; k >= 0; --k) {
+          inner.strides[k] = stride;
+          stride = arith::MulIOp::create(b, loc, stride, inner.sizes[k]);
+        }
+        if (failed(rewriteUses(view.getResult(), viewType, inner)))
+          return failure();
+        view.erase();
       } else if (auto dim = dyn_cast<memref::DimOp>(user)) {
         std::optional<int64_t> index = dim.getConstantIndex();
         if (!index)

@@ -70,7 +70,7 @@ struct SpirvLowerKernelsPass : tcc::impl::SpirvLowerKernelsBase<SpirvLowerKernel
         return func.emitError() << "kernel @" << func.getName() << " takes "
                                 << func.getNumArguments() << " parameters (" << bytes
                                 << " bytes of push constants); the SPIR-V targets pass at most "
-                                << maxPushBytes;
+                                << static_cast<int64_t>(maxPushBytes);
     }
     gpuModule->setAttr(spirv::getTargetEnvAttrName(), env);
     for (auto func : gpuModule.getOps<gpu::GPUFuncOp>())
@@ -138,7 +138,11 @@ struct SpirvLowerKernelsPass : tcc::impl::SpirvLowerKernelsBase<SpirvLowerKernel
     unsigned first = func.getNumArguments();
     for (unsigned k = 0; k < count; ++k) {
       BlockArgument buffer = entry.getArgument(first + k);
-      Value alloc = memref::AllocOp::create(b, buffer.getLoc(), cast<MemRefType>(buffer.getType()));
+      auto type = cast<MemRefType>(buffer.getType());
+      auto workgroup = spirv::StorageClassAttr::get(ctx, spirv::StorageClass::Workgroup);
+      Value alloc = memref::AllocOp::create(
+          b, buffer.getLoc(),
+          MemRefType::get(type.getShape(), type.getElementType(), type.getLayout(), workgroup));
       buffer.replaceAllUsesWith(alloc);
     }
     entry.eraseArguments(first, count);

@@ -23,8 +23,8 @@ constexpr int64_t kBlockSize = 256;
 // array that ends with NULL (the runtime copies the slots up to it).
 std::string pipeline() {
   return tcc::gpuFrontPipeline(kBlockSize, "") +
-         "gpu.module(fold-memref-alias-ops,canonicalize,cse),tcc-spirv-address-buffers,"
-         "gpu.module(canonicalize,cse),tcc-spirv-lower-kernels," +
+         "gpu.module(fold-memref-alias-ops,lower-affine,canonicalize,cse),tcc-spirv-address-buffers,"
+         "gpu.module(lower-affine,canonicalize,cse),tcc-spirv-lower-kernels," +
          tcc::gpuHostPipeline(/*terminateArguments=*/true);
 }
 
