@@ -3,14 +3,14 @@
 
 #include "llvm/Support/FormatVariadic.h"
 
-std::string tcc::gpuFrontPipeline(int64_t blockSize, llvm::StringRef matrixUnit) {
+std::string tcc::gpuFrontPipeline(int64_t blockSize, llvm::StringRef matrixUnit, bool lanes) {
   return llvm::formatv("tcc-gpu-call-kernels,tcc-gpu-lower-attention,tcc-collapse-dims,cse,tcc-"
                        "expand-copies{{memcpy=false},"
-                       "tcc-gpu-linalg-to-loops{{matrix-unit={1}},tcc-approximate-math,"
+                       "tcc-gpu-linalg-to-loops{{matrix-unit={1}{2}},tcc-approximate-math,"
                        "tcc-gpu-device-constants,tcc-gpu-device-checks,"
                        "tcc-gpu-form-grids{{block-size={0}},gpu-kernel-outlining,"
                        "tcc-gpu-merge-modules,",
-                       blockSize, matrixUnit)
+                       blockSize, matrixUnit, lanes ? "" : " lanes=false")
       .str();
 }
 

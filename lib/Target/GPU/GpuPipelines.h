@@ -18,8 +18,9 @@ namespace tcc {
 
 /// Launches as calls of the kernels' host functions, copies as loops, loop nests as 1-D
 /// grids of `blockSize` threads, one gpu.module named tcc_kernels; contractions on
-/// `matrixUnit` (tcc-gpu-linalg-to-loops's option; "" for none). Ends with a comma.
-std::string gpuFrontPipeline(int64_t blockSize, llvm::StringRef matrixUnit);
+/// `matrixUnit` (tcc-gpu-linalg-to-loops's option; "" for none); reductions across the lanes
+/// of 32-thread warps unless `lanes` is false. Ends with a comma.
+std::string gpuFrontPipeline(int64_t blockSize, llvm::StringRef matrixUnit, bool lanes = true);
 
 /// The host code (checks, runtime calls, launches) to the LLVM dialect, after the device code
 /// has become a gpu.binary. With `terminateArguments`, each launch's argument array ends

@@ -312,7 +312,7 @@ struct GpuLinalgToLoopsPass : tcc::impl::GpuLinalgToLoopsBase<GpuLinalgToLoopsPa
     // Few outputs over a long reduction: lanes split each output's reduction (before the
     // tiles, which would leave most of the GPU idle).
     bool always = false;
-    if (Block *other = lowerSplitLanes(op, fusion, always))
+    if (Block *other = lanes ? lowerSplitLanes(op, fusion, always) : nullptr)
       op->moveBefore(other->getTerminator());
     if (always) {
       op->erase();
@@ -333,7 +333,7 @@ struct GpuLinalgToLoopsPass : tcc::impl::GpuLinalgToLoopsBase<GpuLinalgToLoopsPa
       OpBuilder probe(op);
       SmallVector<Range> ranges = op.createLoopRanges(probe, op.getLoc());
       Tiling tiling = chooseTiling(op, parallel, reduction, ranges);
-      if (tiling.columns == 1 && tiling.rows == 1 &&
+      if (lanes && tiling.columns == 1 && tiling.rows == 1 &&
           lowerRowReduction(op, fusion, parallel, reduction))
         return;
     }

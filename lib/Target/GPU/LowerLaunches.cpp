@@ -30,9 +30,12 @@ std::optional<std::string> archOf(gpu::ObjectAttr object) {
     return nvvm.getChip().str();
   if (auto rocdl = dyn_cast<ROCDL::ROCDLTargetAttr>(object.getTarget()))
     return rocdl.getChip().str();
-  // SPIR-V for Vulkan compute: the API version the module needs (SpirvEnvironment.h).
-  if (isa<spirv::TargetEnvAttr>(object.getTarget()))
-    return std::string("vulkan1.2");
+  // SPIR-V for Vulkan compute: the API version and the kernels' kind (tcc-spirv-lower-kernels).
+  if (isa<spirv::TargetEnvAttr>(object.getTarget())) {
+    auto arch = object.getProperties() ? object.getProperties().getAs<StringAttr>("arch")
+                                       : StringAttr();
+    return arch ? arch.str() : std::string("vulkan1.2");
+  }
   return std::nullopt;
 }
 

@@ -154,9 +154,11 @@ struct SpirvAddressBuffersPass : tcc::impl::SpirvAddressBuffersBase<SpirvAddress
       auto [strides, offset] = type.getStridesAndOffset();
       if (ShapedType::isDynamic(offset))
         operands.push_back(metadata.getOffset());
+      // Sizes as memref.dim folds them (to the symbol an allocation or view was sized with),
+      // so that equal extents of different buffers are one value, passed once.
       for (auto [k, size] : llvm::enumerate(type.getShape()))
         if (ShapedType::isDynamic(size))
-          operands.push_back(metadata.getSizes()[k]);
+          operands.push_back(b.createOrFold<memref::DimOp>(loc, v, k));
       for (auto [k, stride] : llvm::enumerate(strides))
         if (ShapedType::isDynamic(stride) && !rowMajor(type))
           operands.push_back(metadata.getStrides()[k]);
@@ -193,7 +195,8 @@ struct SpirvAddressBuffersPass : tcc::impl::SpirvAddressBuffersBase<SpirvAddress
       SmallVector<Type> types = addressTypes(type);
       Location loc = arg.getLoc();
       for (auto [j, t] : llvm::enumerate(types))
-        func.insertArgument(k + 1 + j, t, DictionaryAttr::get(func.getContext()), loc);
+        if (failed(func.insertArgument(k + 1 + j, t, DictionaryAttr::get(func.getContext()), loc)))
+          return failure();
       Address address = makeAddress(func, type, k + 1);
       if (failed(rewriteUses(arg, type, address)))
         return failure();

@@ -13,6 +13,8 @@
 #include "mlir/Conversion/UBToSPIRV/UBToSPIRV.h"
 #include "mlir/Conversion/VectorToSPIRV/VectorToSPIRV.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVDialect.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
@@ -22,6 +24,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/SPIRV/Serialization.h"
 #include "mlir/Transforms/DialectConversion.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace tcc {
 #define GEN_PASS_DEF_SPIRVLOWERKERNELS
@@ -34,6 +37,8 @@ namespace {
 
 /// Bytes of the push-constant slot of each parameter.
 constexpr int64_t kSlotBytes = 8;
+/// Slots of push constants: the 128 bytes every Vulkan device has.
+constexpr unsigned kPushSlots = 16;
 
 struct SpirvLowerKernelsPass : tcc::impl::SpirvLowerKernelsBase<SpirvLowerKernelsPass> {
   using Base::Base;
@@ -50,7 +55,7 @@ struct SpirvLowerKernelsPass : tcc::impl::SpirvLowerKernelsBase<SpirvLowerKernel
     MLIRContext *ctx = &getContext();
     spirv::TargetEnvAttr env = tcc::spirv_target::vulkanEnvironment(ctx);
     // Warp reductions as shuffles within 32 lanes, as on NVIDIA and AMD.
-    if (failed(tcc::gpu::prepareKernels(gpuModule)))
+    if (failed(tcc::gpu::prepareKernels(gpuModule)) || failed(fuseMultiplyAdds(gpuModule)))
       return failure();
 
     // The entry-point ABI of each kernel: its block size, which the grids fixed.
@@ -65,12 +70,6 @@ struct SpirvLowerKernelsPass : tcc::impl::SpirvLowerKernelsBase<SpirvLowerKernel
                                 << " has no known block size (tcc-gpu-form-grids)";
       func->setAttr(spirv::getEntryPointABIAttrName(),
                     spirv::EntryPointABIAttr::get(ctx, *block, std::nullopt, std::nullopt));
-      int64_t bytes = kSlotBytes * func.getNumArguments();
-      if (bytes > maxPushBytes)
-        return func.emitError() << "kernel @" << func.getName() << " takes "
-                                << func.getNumArguments() << " parameters (" << bytes
-                                << " bytes of push constants); the SPIR-V targets pass at most "
-                                << static_cast<int64_t>(maxPushBytes);
     }
     gpuModule->setAttr(spirv::getTargetEnvAttrName(), env);
     for (auto func : gpuModule.getOps<gpu::GPUFuncOp>())
@@ -91,6 +90,7 @@ struct SpirvLowerKernelsPass : tcc::impl::SpirvLowerKernelsBase<SpirvLowerKernel
     if (!spirvModule)
       return emitError(loc) << "internal error: no spirv.module came out of the kernels";
     spirvModule.setAddressingModel(spirv::AddressingModel::PhysicalStorageBuffer64);
+    exactArithmetic(spirvModule);
     for (auto func : llvm::to_vector(spirvModule.getOps<spirv::FuncOp>()))
       if (func->hasAttr(spirv::getEntryPointABIAttrName()) && failed(pushParameters(func)))
         return failure();
@@ -112,8 +112,11 @@ struct SpirvLowerKernelsPass : tcc::impl::SpirvLowerKernelsBase<SpirvLowerKernel
     if (failed(spirv::serialize(spirvModule, words)))
       return spirvModule.emitError() << "internal error: the SPIR-V module does not serialize";
     std::string bytes(reinterpret_cast<const char *>(words.data()), words.size() * 4);
+    auto properties =
+        DictionaryAttr::get(ctx, {NamedAttribute(StringAttr::get(ctx, "arch"),
+                                                 StringAttr::get(ctx, arch.getValue()))});
     auto object = gpu::ObjectAttr::get(ctx, env, gpu::CompilationTarget::Binary,
-                                       StringAttr::get(ctx, bytes), /*properties=*/nullptr,
+                                       StringAttr::get(ctx, bytes), properties,
                                        /*kernels=*/nullptr);
     OpBuilder top(spirvModule);
     gpu::BinaryOp::create(top, loc, name, /*offloadingHandler=*/nullptr,
@@ -150,6 +153,51 @@ struct SpirvLowerKernelsPass : tcc::impl::SpirvLowerKernelsBase<SpirvLowerKernel
     func->removeAttr("workgroup_attrib_attrs");
   }
 
+  /// Float arithmetic exactly as written: every add, subtract, multiply, divide and fma is
+  /// decorated NoContraction. Without it a Vulkan compiler may reassociate and refuse nothing
+  /// (Mesa folds (a + b) - b to a), which breaks the rounding tricks of the kernels' math
+  /// (tcc-approximate-math: round-to-integer by adding 1.5 2^23), and may split an fma into
+  /// two roundings. The multiply-adds of products stay fused: they are explicit fmas
+  /// (fuseMultiplyAdds), as nvcc's and hipcc's contraction makes them on the other GPUs.
+  void exactArithmetic(spirv::ModuleOp module) {
+    auto unit = UnitAttr::get(&getContext());
+    module.walk([&](Operation *op) {
+      if (isa<spirv::FAddOp, spirv::FSubOp, spirv::FMulOp, spirv::FDivOp, spirv::FRemOp,
+              spirv::GLFmaOp>(op))
+        op->setAttr("no_contraction", unit);
+    });
+  }
+
+  /// a * b + c (either order), whose product has no other use and both ops may contract
+  /// (tcc::gpu::prepareKernels marks them), as math.fma: one rounding, as on NVIDIA and AMD.
+  struct FuseMultiplyAdd : OpRewritePattern<arith::AddFOp> {
+    using OpRewritePattern::OpRewritePattern;
+    LogicalResult matchAndRewrite(arith::AddFOp add, PatternRewriter &rewriter) const override {
+      auto contracts = [](arith::ArithFastMathInterface op) {
+        return bitEnumContainsAll(op.getFastMathFlagsAttr().getValue(),
+                                  arith::FastMathFlags::contract);
+      };
+      if (!contracts(add))
+        return failure();
+      for (int side = 0; side < 2; ++side) {
+        auto mul = add->getOperand(side).getDefiningOp<arith::MulFOp>();
+        if (!mul || !mul->hasOneUse() || !contracts(mul))
+          continue;
+        rewriter.replaceOpWithNewOp<math::FmaOp>(add, mul.getLhs(), mul.getRhs(),
+                                                 add->getOperand(1 - side));
+        rewriter.eraseOp(mul);
+        return success();
+      }
+      return failure();
+    }
+  };
+
+  LogicalResult fuseMultiplyAdds(gpu::GPUModuleOp module) {
+    RewritePatternSet patterns(&getContext());
+    patterns.add<FuseMultiplyAdd>(&getContext());
+    return applyPatternsGreedily(module, std::move(patterns));
+  }
+
   /// Memory spaces as SPIR-V storage classes: workgroup buffers → Workgroup; the kernels'
   /// stack arrays already are Function (tcc-spirv-address-buffers).
   LogicalResult mapStorageClasses(gpu::GPUModuleOp module) {
@@ -183,26 +231,40 @@ struct SpirvLowerKernelsPass : tcc::impl::SpirvLowerKernelsBase<SpirvLowerKernel
     return applyFullConversion(module, *target, std::move(patterns));
   }
 
-  /// The parameters of an entry point as one push-constant block of 8-byte slots (what the
-  /// launch's argument array points to, slot k for parameter k); the function then takes
-  /// none, as Vulkan requires.
+  /// The parameters of an entry point as push constants (what the launch's argument array
+  /// points to, slot k for parameter k, 8 bytes each); the function then takes none, as
+  /// Vulkan requires. Vulkan promises 128 bytes of push constants: a kernel with more than 16
+  /// parameters reads the first 15 there and, from the address in slot 15, the others
+  /// (slot k at (k - 15) * 8), which the runtime copies to device memory at each launch.
   LogicalResult pushParameters(spirv::FuncOp func) {
     MLIRContext *ctx = &getContext();
-    if (func.getNumArguments() == 0)
+    unsigned count = func.getNumArguments();
+    if (count == 0)
       return success();
-    SmallVector<Type> members;
-    SmallVector<spirv::StructType::OffsetInfo> offsets;
-    for (auto [k, arg] : llvm::enumerate(func.getArguments())) {
-      Type type = arg.getType();
-      // i1 parameters arrive as a byte in their slot: read the low 32 bits.
-      if (type.isInteger(1))
-        type = IntegerType::get(ctx, 32);
-      if (!type.isIntOrFloat() || type.getIntOrFloatBitWidth() > 64)
+    bool spill = count > kPushSlots;
+    unsigned direct = spill ? kPushSlots - 1 : count;
+    Type i64 = IntegerType::get(ctx, 64);
+    // The type a slot is read as: i1 arrives as a byte, read as the low 32 bits.
+    auto slotType = [&](Type type) -> Type {
+      return type.isInteger(1) ? IntegerType::get(ctx, 32) : type;
+    };
+    for (BlockArgument arg : func.getArguments())
+      if (!arg.getType().isIntOrFloat() || arg.getType().getIntOrFloatBitWidth() > 64)
         return func.emitError() << "internal error: a kernel parameter of type " << arg.getType();
-      members.push_back(type);
-      offsets.push_back(static_cast<uint32_t>(k * kSlotBytes));
-    }
-    auto block = spirv::StructType::get(members, offsets);
+    auto layout = [&](unsigned from, unsigned to, bool withAddress) {
+      SmallVector<Type> members;
+      SmallVector<spirv::StructType::OffsetInfo> offsets;
+      for (unsigned k = from; k < to; ++k) {
+        members.push_back(slotType(func.getArgument(k).getType()));
+        offsets.push_back(static_cast<uint32_t>((k - from) * kSlotBytes));
+      }
+      if (withAddress) {
+        members.push_back(i64);
+        offsets.push_back(static_cast<uint32_t>((to - from) * kSlotBytes));
+      }
+      return spirv::StructType::get(members, offsets);
+    };
+    auto block = layout(0, direct, spill);
     auto pointer = spirv::PointerType::get(block, spirv::StorageClass::PushConstant);
     OpBuilder top(func);
     std::string name = (func.getName() + "_parameters").str();
@@ -210,12 +272,29 @@ struct SpirvLowerKernelsPass : tcc::impl::SpirvLowerKernelsBase<SpirvLowerKernel
 
     OpBuilder b = OpBuilder::atBlockBegin(&func.getBody().front());
     Location loc = func.getLoc();
+    auto constant = [&](unsigned k) -> Value {
+      return spirv::ConstantOp::create(b, loc, b.getI32Type(),
+                                       b.getI32IntegerAttr(static_cast<int32_t>(k)));
+    };
     Value base = spirv::AddressOfOp::create(b, loc, variable);
+    Value spilled;
+    if (spill) {
+      Value at = spirv::AccessChainOp::create(b, loc, base, ValueRange{constant(direct)});
+      Value address = spirv::LoadOp::create(b, loc, at);
+      auto rest = spirv::PointerType::get(layout(direct, count, false),
+                                          spirv::StorageClass::PhysicalStorageBuffer);
+      spilled = spirv::ConvertUToPtrOp::create(b, loc, rest, address);
+    }
+    auto aligned = spirv::MemoryAccessAttr::get(ctx, spirv::MemoryAccess::Aligned);
     for (auto [k, arg] : llvm::enumerate(func.getArguments())) {
-      Value index = spirv::ConstantOp::create(b, loc, b.getI32Type(),
-                                              b.getI32IntegerAttr(static_cast<int32_t>(k)));
-      Value at = spirv::AccessChainOp::create(b, loc, base, ValueRange{index});
-      Value value = spirv::LoadOp::create(b, loc, at);
+      Value value;
+      if (k < direct) {
+        Value at = spirv::AccessChainOp::create(b, loc, base, ValueRange{constant(k)});
+        value = spirv::LoadOp::create(b, loc, at);
+      } else {
+        Value at = spirv::AccessChainOp::create(b, loc, spilled, ValueRange{constant(k - direct)});
+        value = spirv::LoadOp::create(b, loc, at, aligned, b.getI32IntegerAttr(kSlotBytes));
+      }
       if (arg.getType().isInteger(1)) {
         Value one = spirv::ConstantOp::create(b, loc, b.getI32Type(), b.getI32IntegerAttr(1));
         Value bit = spirv::BitwiseAndOp::create(b, loc, value, one);

@@ -21,25 +21,32 @@ constexpr int64_t kBlockSize = 256;
 // (tcc-spirv-address-buffers), upstream's SPIR-V conversion with parameters as push
 // constants (tcc-spirv-lower-kernels), then the host code, whose launches pass an argument
 // array that ends with NULL (the runtime copies the slots up to it).
-std::string pipeline() {
-  return tcc::gpuFrontPipeline(kBlockSize, "") +
-         "gpu.module(fold-memref-alias-ops,lower-affine,canonicalize,cse),tcc-spirv-address-buffers,"
-         "gpu.module(lower-affine,canonicalize,cse),tcc-spirv-lower-kernels," +
+// `portable`: no reductions across lanes (no subgroup operations), for devices whose
+// subgroups may be narrower than 32.
+std::string pipeline(bool portable) {
+  return tcc::gpuFrontPipeline(kBlockSize, "", /*lanes=*/!portable) +
+         "gpu.module(fold-memref-alias-ops,lower-affine,canonicalize,cse),"
+         "tcc-spirv-address-buffers,gpu.module(lower-affine,canonicalize,cse),"
+         "tcc-spirv-lower-kernels{arch=" +
+         (portable ? "vulkan1.2-portable" : "vulkan1.2") + "}," +
          tcc::gpuHostPipeline(/*terminateArguments=*/true);
 }
 
 class VulkanTarget final : public tcc::Target {
 public:
-  explicit VulkanTarget(tcc::HostMachine host) : Target(std::move(host), describeGpu()) {}
+  VulkanTarget(tcc::HostMachine host, bool portable)
+      : Target(std::move(host), describeGpu()), portable(portable) {}
 
   llvm::StringRef getName() const override { return "vulkan"; }
   int32_t getDeviceType() const override { return 7; } // kDLVulkan
 
   LogicalResult buildKernelPipeline(OpPassManager &pm) const override {
-    return parsePassPipeline(pipeline(), pm);
+    return parsePassPipeline(pipeline(portable), pm);
   }
 
 private:
+  bool portable;
+
   static tcc::TargetInfo describeGpu() {
     tcc::TargetInfo info;
     info.minPackedWeightBytes = 1; // host code touches no constant: all go to the device
@@ -50,15 +57,17 @@ private:
 
 FailureOr<std::unique_ptr<tcc::Target>>
 tcc::createVulkanTarget(llvm::StringRef variant, llvm::StringRef cpu, std::string &error) {
-  if (!variant.empty() && variant != "1.2") {
-    error = "unknown Vulkan version '" + variant.str() +
-            "' in --target vulkan:" + variant.str() + "; supported: vulkan, vulkan:1.2";
+  if (!variant.empty() && variant != "portable") {
+    error = "unknown Vulkan variant '" + variant.str() + "' in --target vulkan:" + variant.str() +
+            "; supported: vulkan (GPUs: subgroups of 32 or more), vulkan:portable (any Vulkan "
+            "1.2 device)";
     return failure();
   }
   FailureOr<std::unique_ptr<Target>> host = createCpuTarget("", cpu, error);
   if (failed(host))
     return failure();
-  return std::unique_ptr<Target>(std::make_unique<VulkanTarget>((*host)->getHost()));
+  return std::unique_ptr<Target>(
+      std::make_unique<VulkanTarget>((*host)->getHost(), variant == "portable"));
 }
 
 void tcc::registerVulkanTarget() {
@@ -67,5 +76,5 @@ void tcc::registerVulkanTarget() {
       "tcc-vulkan-kernel-to-llvm",
       "Lower buffers and loops to a SPIR-V module for Vulkan compute and host code in the "
       "LLVM dialect",
-      [](OpPassManager &pm) { (void)parsePassPipeline(pipeline(), pm); });
+      [](OpPassManager &pm) { (void)parsePassPipeline(pipeline(/*portable=*/false), pm); });
 }

@@ -8,7 +8,8 @@ namespace tcc {
 
 /// The Vulkan target (`--target vulkan`): kernels as one SPIR-V 1.5 module for Vulkan 1.2
 /// compute with buffer device addresses, host code for this machine's CPU tuned for `cpu`.
-/// `variant` must be empty ("vulkan") or "1.2".
+/// `variant` is empty (kernels whose warp reductions need subgroups of at least 32: GPUs) or
+/// "portable" (no subgroup operations: any Vulkan 1.2 device, CPU implementations included).
 mlir::FailureOr<std::unique_ptr<Target>> createVulkanTarget(llvm::StringRef variant,
                                                             llvm::StringRef cpu,
                                                             std::string &error);

@@ -37,8 +37,13 @@
 
 /// Bytes of the host-visible buffer that copies go through.
 #define STAGING_BYTES ((VkDeviceSize)16 << 20)
-/// The most push-constant bytes a launch passes (the compiler's max-push-bytes).
-#define MAX_PUSH_BYTES 256
+/// Push-constant slots of a kernel (the 128 bytes Vulkan promises): a kernel with more
+/// parameters reads slots 0-14 there and the rest at the device address in slot 15.
+#define PUSH_SLOTS 16
+/// The most parameters a launch may pass.
+#define MAX_PARAMETERS 4096
+/// Bytes of a queue's arena for the parameters beyond the push constants.
+#define ARENA_BYTES ((VkDeviceSize)1 << 20)
 
 typedef struct allocation {
   VkDeviceAddress address; // of the buffer's first byte
@@ -101,12 +106,14 @@ static struct {
   VkInstance instance;
   VkPhysicalDevice physical;
   VkPhysicalDeviceProperties properties;
+  /// Subgroups: their size; whether compute pipelines can require 32 (subgroup size control).
+  uint32_t subgroup_size;
+  int require_subgroup_32;
   VkPhysicalDeviceMemoryProperties memory;
   VkDevice device;
   VkQueue queue;
   uint32_t family;
   VkPipelineLayout layout;
-  uint32_t push_bytes; // the layout's push-constant range
 
   /// Submissions to `queue` and the transfer objects below.
   pthread_mutex_t queue_mutex;
@@ -129,6 +136,11 @@ struct tcc_device_queue {
   VkCommandBuffer commands;
   VkFence fence;
   int recording;
+  /// Host-visible device memory for the parameters beyond the push constants of the
+  /// launches recorded; reused once they have run.
+  allocation arena;
+  unsigned char *arena_mapped;
+  VkDeviceSize arena_used;
 };
 
 struct tcc_device_module {
@@ -238,8 +250,10 @@ static void destroy_buffer(allocation *a) {
 
 /// Enables what the kernels may use (SpirvEnvironment.h) where the GPU has it; buffer device
 /// addresses are required.
-static int pick_features(VkPhysicalDeviceVulkan12Features *v12,
+static int pick_features(VkPhysicalDeviceVulkan13Features *v13,
+                         VkPhysicalDeviceVulkan12Features *v12,
                          VkPhysicalDeviceVulkan11Features *v11, VkPhysicalDeviceFeatures2 *all) {
+  memset(v13, 0, sizeof(*v13));
   memset(v12, 0, sizeof(*v12));
   memset(v11, 0, sizeof(*v11));
   memset(all, 0, sizeof(*all));
@@ -267,6 +281,11 @@ static int pick_features(VkPhysicalDeviceVulkan12Features *v12,
   *v12 = keep12;
   *v11 = keep11;
   v11->pNext = v12;
+  if (vk.require_subgroup_32) {
+    v13->sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES;
+    v13->subgroupSizeControl = VK_TRUE;
+    v12->pNext = v13;
+  }
   all->features = keep;
   all->pNext = v11;
   return 1;
@@ -342,6 +361,24 @@ static void setup_vulkan(void) {
   vk.physical = devices[vk.ordinal];
   free(devices);
   vk.vkGetPhysicalDeviceProperties(vk.physical, &vk.properties);
+  PFN_vkGetPhysicalDeviceProperties2 properties2 =
+      (PFN_vkGetPhysicalDeviceProperties2)vk.vkGetInstanceProcAddr(vk.instance,
+                                                                   "vkGetPhysicalDeviceProperties2");
+  if (properties2) {
+    VkPhysicalDeviceSubgroupSizeControlProperties control = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_PROPERTIES};
+    VkPhysicalDeviceVulkan11Properties v11 = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_PROPERTIES,
+        .pNext = vk.properties.apiVersion >= VK_API_VERSION_1_3 ? &control : NULL};
+    VkPhysicalDeviceProperties2 all = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2,
+                                       .pNext = &v11};
+    properties2(vk.physical, &all);
+    vk.subgroup_size = v11.subgroupSize;
+    vk.require_subgroup_32 = vk.properties.apiVersion >= VK_API_VERSION_1_3 &&
+                             vk.subgroup_size < 32 && control.minSubgroupSize <= 32 &&
+                             control.maxSubgroupSize >= 32 &&
+                             (control.requiredSubgroupSizeStages & VK_SHADER_STAGE_COMPUTE_BIT);
+  }
   vk.vkGetPhysicalDeviceMemoryProperties(vk.physical, &vk.memory);
   if (vk.properties.apiVersion < VK_API_VERSION_1_2) {
     tcc_gpu_setup_fail(setup, TCC_STATUS_INCOMPATIBLE,
@@ -350,10 +387,11 @@ static void setup_vulkan(void) {
                        VK_API_VERSION_MINOR(vk.properties.apiVersion));
     return;
   }
+  VkPhysicalDeviceVulkan13Features v13;
   VkPhysicalDeviceVulkan12Features v12;
   VkPhysicalDeviceVulkan11Features v11;
   VkPhysicalDeviceFeatures2 features;
-  if (!pick_features(&v12, &v11, &features)) {
+  if (!pick_features(&v13, &v12, &v11, &features)) {
     tcc_gpu_setup_fail(setup, TCC_STATUS_INCOMPATIBLE,
                        "%s has no bufferDeviceAddress, which the kernels need",
                        vk.properties.deviceName);
@@ -399,12 +437,9 @@ static void setup_vulkan(void) {
 #undef LOAD
   vk.vkGetDeviceQueue(vk.device, vk.family, 0, &vk.queue);
 
-  vk.push_bytes = vk.properties.limits.maxPushConstantsSize < MAX_PUSH_BYTES
-                      ? vk.properties.limits.maxPushConstantsSize
-                      : MAX_PUSH_BYTES;
   VkPushConstantRange range = {.stageFlags = VK_SHADER_STAGE_COMPUTE_BIT,
                                .offset = 0,
-                               .size = vk.push_bytes};
+                               .size = PUSH_SLOTS * 8};
   VkPipelineLayoutCreateInfo layout_info = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
                                             .pushConstantRangeCount = 1,
                                             .pPushConstantRanges = &range};
@@ -687,6 +722,14 @@ static tcc_status vulkan_create_queue(const tcc_device *device, int32_t num_thre
   }
   if (result == VK_SUCCESS)
     result = vk.vkCreateFence(vk.device, &fence_info, NULL, &queue->fence);
+  if (result == VK_SUCCESS)
+    result = create_buffer(ARENA_BYTES,
+                           VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
+                               VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
+                           &queue->arena);
+  if (result == VK_SUCCESS)
+    result = vk.vkMapMemory(vk.device, queue->arena.memory, 0, ARENA_BYTES, 0,
+                            (void **)&queue->arena_mapped);
   if (result != VK_SUCCESS) {
     vulkan_destroy_queue(device, queue);
     return vk_failure("create_queue", "vkCreateCommandPool", result);
@@ -704,6 +747,7 @@ static VkResult flush(tcc_device_queue *queue) {
   if (result == VK_SUCCESS)
     result = submit_and_wait(queue->commands, queue->fence);
   vk.vkResetCommandBuffer(queue->commands, 0);
+  queue->arena_used = 0;
   return result;
 }
 
@@ -717,6 +761,7 @@ static void vulkan_destroy_queue(const tcc_device *device, tcc_device_queue *que
     vk.vkDestroyFence(vk.device, queue->fence, NULL);
   if (queue->pool)
     vk.vkDestroyCommandPool(vk.device, queue->pool, NULL);
+  destroy_buffer(&queue->arena);
   free(queue);
 }
 
@@ -773,16 +818,27 @@ static tcc_status vulkan_load_module(const tcc_device *device,
   tcc_status status = enter("load_module");
   if (status)
     return status;
+  // "vulkan1.2" kernels reduce across 32 lanes with subgroup shuffles: they need subgroups
+  // of at least 32 (wider ones act as groups of 32), or pipelines that can require 32;
+  // "vulkan1.2-portable" kernels run anywhere.
+  int wide = vk.subgroup_size >= 32 || vk.require_subgroup_32;
   const tcc_device_image *image = NULL;
-  for (int32_t i = 0; i < d->num_device_images && !image; ++i)
-    if (d->device_images[i].format == TCC_IMAGE_SPIRV &&
-        strcmp(d->device_images[i].arch, "vulkan1.2") == 0)
-      image = &d->device_images[i];
+  for (int pass = 0; pass < 2 && !image; ++pass)
+    for (int32_t i = 0; i < d->num_device_images && !image; ++i) {
+      const tcc_device_image *candidate = &d->device_images[i];
+      if (candidate->format != TCC_IMAGE_SPIRV)
+        continue;
+      if ((pass == 0 && wide && strcmp(candidate->arch, "vulkan1.2") == 0) ||
+          (pass == 1 && strcmp(candidate->arch, "vulkan1.2-portable") == 0))
+        image = candidate;
+    }
   if (!image)
     return tcc_make_status(TCC_STATUS_INCOMPATIBLE,
-                           "vulkan device: load_module: the model has no SPIR-V image for "
-                           "vulkan1.2 (%d image(s))",
-                           (int)d->num_device_images);
+                           "vulkan device: load_module: no SPIR-V image of the model runs on %s "
+                           "(subgroups of %u%s): its kernels need subgroups of at least 32; "
+                           "compile with --target vulkan:portable for such devices",
+                           vk.properties.deviceName, vk.subgroup_size,
+                           vk.require_subgroup_32 ? "" : ", not adjustable to 32");
   tcc_device_module *module = calloc(1, sizeof(*module));
   if (module)
     module->pipelines = calloc((size_t)d->num_device_kernels, sizeof(VkPipeline));
@@ -805,10 +861,15 @@ static tcc_status vulkan_load_module(const tcc_device *device,
                            vk.properties.deviceName, (long long)image->size,
                            vk_result_name(result), (int)result);
   }
+  VkPipelineShaderStageRequiredSubgroupSizeCreateInfo subgroups = {
+      .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_REQUIRED_SUBGROUP_SIZE_CREATE_INFO,
+      .requiredSubgroupSize = 32};
+  int require = vk.require_subgroup_32 && strcmp(image->arch, "vulkan1.2") == 0;
   for (int32_t k = 0; k < module->num_kernels; ++k) {
     VkComputePipelineCreateInfo info = {
         .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
         .stage = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+                  .pNext = require ? &subgroups : NULL,
                   .stage = VK_SHADER_STAGE_COMPUTE_BIT,
                   .module = module->shader,
                   .pName = d->device_kernel_names[k]},
@@ -852,16 +913,34 @@ static tcc_status vulkan_launch_kernel(const tcc_device *device, tcc_device_queu
                            vk.properties.deviceName,
                            vk.properties.limits.maxComputeWorkGroupCount[0],
                            vk.properties.limits.maxComputeWorkGroupSize[0]);
-  uint64_t slots[MAX_PUSH_BYTES / 8];
   uint32_t count = 0;
-  for (; args && args[count]; ++count) {
-    if ((count + 1) * 8 > vk.push_bytes)
-      return tcc_make_status(TCC_STATUS_INCOMPATIBLE,
-                             "vulkan device: launch_kernel: kernel '%s' takes more than %u bytes "
-                             "of parameters, the most %s pushes",
-                             name, vk.push_bytes, vk.properties.deviceName);
-    memcpy(&slots[count], args[count], 8);
+  while (args && args[count] && count <= MAX_PARAMETERS)
+    ++count;
+  if (count > MAX_PARAMETERS)
+    return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT,
+                           "vulkan device: launch_kernel: kernel '%s' has more than %d parameters "
+                           "(an argument array without its NULL end?)",
+                           name, MAX_PARAMETERS);
+  uint64_t slots[PUSH_SLOTS];
+  uint32_t direct = count > PUSH_SLOTS ? PUSH_SLOTS - 1 : count;
+  for (uint32_t k = 0; k < direct; ++k)
+    memcpy(&slots[k], args[k], 8);
+  if (count > PUSH_SLOTS) {
+    // The rest go to the queue's arena (after the launches recorded so far have run, when it
+    // is full), their address in the last push-constant slot.
+    VkDeviceSize bytes = (VkDeviceSize)(count - direct) * 8;
+    if (queue->arena_used + bytes > ARENA_BYTES) {
+      VkResult result = flush(queue);
+      if (result != VK_SUCCESS)
+        return vk_failure("launch_kernel", "vkQueueSubmit", result);
+    }
+    unsigned char *at = queue->arena_mapped + queue->arena_used;
+    for (uint32_t k = direct; k < count; ++k)
+      memcpy(at + (k - direct) * 8, args[k], 8);
+    slots[direct] = queue->arena.address + queue->arena_used;
+    queue->arena_used += bytes;
   }
+  uint32_t pushed = count > PUSH_SLOTS ? PUSH_SLOTS : count;
   if (!queue->recording) {
     VkCommandBufferBeginInfo begin = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
                                       .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT};
@@ -872,8 +951,8 @@ static tcc_status vulkan_launch_kernel(const tcc_device *device, tcc_device_queu
   }
   barrier(queue->commands);
   vk.vkCmdBindPipeline(queue->commands, VK_PIPELINE_BIND_POINT_COMPUTE, module->pipelines[kernel]);
-  if (count > 0)
-    vk.vkCmdPushConstants(queue->commands, vk.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, count * 8,
+  if (pushed > 0)
+    vk.vkCmdPushConstants(queue->commands, vk.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, pushed * 8,
                           slots);
   vk.vkCmdDispatch(queue->commands, (uint32_t)grid_x, 1, 1);
   return NULL;

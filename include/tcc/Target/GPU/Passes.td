@@ -134,7 +134,11 @@ def GpuLinalgToLoops : Pass<"tcc-gpu-linalg-to-loops", "mlir::ModuleOp"> {
   let options = [
     Option<"matrixUnit", "matrix-unit", "std::string", /*default=*/"\"\"",
            "the target's matrix instruction (MatrixTiles.h) for float32 multiply-adds: "
-           "inputs rounded to its type (--precision), sums in float32; none by default">
+           "inputs rounded to its type (--precision), sums in float32; none by default">,
+    Option<"lanes", "lanes", "bool", /*default=*/"true",
+           "reductions may split across the 32 lanes of a warp (row reductions, split "
+           "lanes), combined by subgroup shuffles; off for devices whose subgroups may be "
+           "narrower (each output's reduction then runs in one thread)">
   ];
   let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::memref::MemRefDialect",
                            "::mlir::affine::AffineDialect", "::mlir::gpu::GPUDialect",

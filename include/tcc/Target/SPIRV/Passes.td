@@ -36,18 +36,22 @@ def SpirvLowerKernels : Pass<"tcc-spirv-lower-kernels", "mlir::ModuleOp"> {
     (Logical addressing with PhysicalStorageBuffer64, the GLSL450 memory model, SPIR-V 1.5
     for Vulkan 1.2) with upstream's patterns for gpu (ids, barriers, subgroup shuffles), scf
     (structured control flow), arith, math (GLSL.std.450), vector and workgroup / function
-    memory. A kernel's parameters become one push-constant block of 8-byte slots, slot k
-    holding parameter k (an i32 or f32 in its low 4 bytes), which is what
-    tcc-gpu-lower-launches' argument array points to: the runtime copies the slots in order
-    (vkCmdPushConstants). The local size is the grid's block size (`known_block_size`).
-    The module is serialized and replaces the `gpu.module` as a `gpu.binary` with one
-    object (its target the `#spirv.target_env`), which tcc-gpu-lower-launches embeds as a
-    `spirv` image. A kernel whose parameters exceed `max-push-bytes` is an error.
+    memory. A kernel's parameters become push constants of 8-byte slots, slot k holding
+    parameter k (an i32 or f32 in its low 4 bytes), which is what tcc-gpu-lower-launches'
+    argument array points to: the runtime copies the slots in order (vkCmdPushConstants).
+    Vulkan promises 128 bytes (16 slots): a kernel with more parameters reads slots 0-14
+    there and the rest from device memory at the address in slot 15, which the runtime
+    fills at each launch (model_abi.h, TCC_IMAGE_SPIRV). The local size is the grid's
+    block size (`known_block_size`). The module is serialized and replaces the
+    `gpu.module` as a `gpu.binary` with one object (its target the `#spirv.target_env`),
+    which tcc-gpu-lower-launches embeds as a `spirv` image for architecture `arch` (the
+    object's `arch` property): "vulkan1.2", kernels whose warp reductions need subgroups of
+    at least 32 invocations (every desktop and Apple GPU), or "vulkan1.2-portable", kernels
+    without subgroup operations (any Vulkan 1.2 device, CPU implementations included).
   }];
   let options = [
-    Option<"maxPushBytes", "max-push-bytes", "int64_t", /*default=*/"256",
-           "The most bytes of parameters a kernel may take (Vulkan guarantees 128; NVIDIA, "
-           "AMD and Apple GPUs give 256 or more)">,
+    Option<"arch", "arch", "std::string", /*default=*/"\"vulkan1.2\"",
+           "the image's architecture: vulkan1.2 or vulkan1.2-portable">,
   ];
   let dependentDialects = ["::mlir::spirv::SPIRVDialect", "::mlir::gpu::GPUDialect"];
 }

@@ -1,0 +1,41 @@
+#!/bin/bash
+# Builds the Vulkan bundle (.vkbundle/, at most 64 MiB with the repository): the models of
+# test/data/models, ../shared/corpus and examples/tiny_mlp compiled with --target vulkan,
+# tcc-run, the inputs and references, and run.sh, which runs them on the GPU machine through
+# its Vulkan driver (the loader's Debian package carried in .gl/, as the device tool's README
+# says). NVIDIA_MODELS: models also compiled for --target nvidia:sm_90, timed in the same call.
+#   bash scripts/vulkan/bundle.sh
+# There (device tool: carry .vkbundle and .gl):
+#   bash .vkbundle/run.sh .vkbundle
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+TCC=$ROOT/build/bin/tcc
+OUTDIR=$ROOT/.vkbundle
+STAGE=$(mktemp -d)
+trap 'rm -rf "$STAGE"' EXIT
+MODELS=${MODELS:-"tiny_mlp bert_small resnet18_small gpt2_small llama_small llama_small_kv vit_small lstm_small t5_small"}
+NVIDIA_MODELS=${NVIDIA_MODELS:-"bert_small gpt2_small resnet18_small"}
+rm -rf "$OUTDIR" && mkdir -p "$OUTDIR/bin"
+cp "$ROOT/build/bin/tcc-run" "$OUTDIR/bin/"
+cp "$ROOT/scripts/vulkan/run.sh" "$OUTDIR/"
+source_of() {
+  for dir in "$ROOT/test/data/models/$1" "$ROOT/../shared/corpus/$1" "$ROOT/examples/$1"; do
+    [ -f "$dir/model.onnx" ] && { echo "$dir"; return; }
+  done
+  echo "bundle.sh: no model $1" >&2
+  exit 1
+}
+for name in $MODELS; do
+  src=$(source_of "$name")
+  mkdir -p "$STAGE/$name"
+  cp "$src"/input_*.npy "$src"/output_*.npy "$STAGE/$name/"
+  start=$(date +%s.%N)
+  "$TCC" "$src/model.onnx" --target vulkan -o "$STAGE/$name/vulkan.so"
+  echo "$name vulkan: compiled in $(echo "$(date +%s.%N) - $start" | bc) s"
+done
+for name in $NVIDIA_MODELS; do
+  src=$(source_of "$name")
+  env -u CUDA_HOME "$TCC" "$src/model.onnx" --target nvidia:sm_90 -o "$STAGE/$name/nvidia.so"
+done
+tar -C "$STAGE" -cJf "$OUTDIR/models.tar.xz" .
+du -sh "$OUTDIR"
