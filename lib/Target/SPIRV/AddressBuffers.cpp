@@ -70,9 +70,15 @@ int64_t elementBytes(Type type) {
   return type.getIntOrFloatBitWidth() / 8;
 }
 
-/// The in-memory type of a scalar element: i1 is stored as i8.
+/// The in-memory type of a scalar element: i1 is stored as i8; floats SPIR-V lacks (bf16, the
+/// 8-bit floats) are loaded and stored as integers of their width and bitcast (the SPIR-V
+/// type converter represents them as those integers).
 Type memoryType(Type type) {
-  return type.isInteger(1) ? IntegerType::get(type.getContext(), 8) : type;
+  if (type.isInteger(1))
+    return IntegerType::get(type.getContext(), 8);
+  if (isa<FloatType>(type) && !type.isF16() && !type.isF32() && !type.isF64())
+    return IntegerType::get(type.getContext(), type.getIntOrFloatBitWidth());
+  return type;
 }
 
 struct SpirvAddressBuffersPass : tcc::impl::SpirvAddressBuffersBase<SpirvAddressBuffersPass> {
@@ -279,6 +285,8 @@ struct SpirvAddressBuffersPass : tcc::impl::SpirvAddressBuffersBase<SpirvAddress
         if (element.isInteger(1))
           value = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, value,
                                         arith::ConstantIntOp::create(b, loc, stored, 0));
+        else if (stored != element)
+          value = arith::BitcastOp::create(b, loc, element, value);
         load.replaceAllUsesWith(value);
         load.erase();
       } else if (auto store = dyn_cast<memref::StoreOp>(user)) {
@@ -287,11 +295,13 @@ struct SpirvAddressBuffersPass : tcc::impl::SpirvAddressBuffersBase<SpirvAddress
         Value value = store.getValueToStore();
         if (element.isInteger(1))
           value = arith::ExtUIOp::create(b, loc, stored, value);
+        else if (stored != element)
+          value = arith::BitcastOp::create(b, loc, stored, value);
         auto [memoryAccess, alignment] = access(b, element, store.getAlignment());
         spirv::StoreOp::create(b, loc, ptr, value, memoryAccess, alignment);
         store.erase();
       } else if (auto load = dyn_cast<vector::LoadOp>(user)) {
-        if (load.getVectorType().getRank() != 1 || element.isInteger(1))
+        if (load.getVectorType().getRank() != 1 || memoryType(element) != element)
           return load.emitError() << "tcc-spirv-address-buffers: only 1-D vector loads of "
                                      "numbers are lowered";
         Value ptr = pointerTo(b, loc, address, load.getIndices(), element, load.getVectorType());
@@ -300,7 +310,7 @@ struct SpirvAddressBuffersPass : tcc::impl::SpirvAddressBuffersBase<SpirvAddress
         load.replaceAllUsesWith(value);
         load.erase();
       } else if (auto store = dyn_cast<vector::StoreOp>(user)) {
-        if (store.getVectorType().getRank() != 1 || element.isInteger(1))
+        if (store.getVectorType().getRank() != 1 || memoryType(element) != element)
           return store.emitError() << "tcc-spirv-address-buffers: only 1-D vector stores of "
                                       "numbers are lowered";
         Value ptr =

@@ -17,7 +17,9 @@ namespace {
 constexpr int64_t kBlockSize = 256;
 
 // Kernels on buffers to SPIR-V inside the host code's LLVM dialect module: the GPU front
-// (GpuPipelines.h), views folded into their accesses, buffers as 64-bit addresses
+// (GpuPipelines.h), views folded into their accesses, parallel loops inside kernels as
+// nested loops, bf16 arithmetic in f32 and its conversions as integer operations (SPIR-V has
+// no bf16), buffers as 64-bit addresses
 // (tcc-spirv-address-buffers), upstream's SPIR-V conversion with parameters as push
 // constants (tcc-spirv-lower-kernels), then the host code, whose launches pass an argument
 // array that ends with NULL (the runtime copies the slots up to it).
@@ -25,7 +27,9 @@ constexpr int64_t kBlockSize = 256;
 // subgroups may be narrower than 32.
 std::string pipeline(bool portable) {
   return tcc::gpuFrontPipeline(kBlockSize, "", /*lanes=*/!portable) +
-         "gpu.module(fold-memref-alias-ops,lower-affine,canonicalize,cse),"
+         "gpu.module(fold-memref-alias-ops,scf-parallel-for-to-nested-fors,"
+         "arith-emulate-unsupported-floats{source-types=bf16 target-type=f32},"
+         "arith-expand{include-bf16=true},lower-affine,canonicalize,cse),"
          "tcc-spirv-address-buffers,gpu.module(lower-affine,canonicalize,cse),"
          "tcc-spirv-lower-kernels{arch=" +
          (portable ? "vulkan1.2-portable" : "vulkan1.2") + "}," +

@@ -6,12 +6,12 @@
 // offset and strides. Loads and stores become PhysicalStorageBuffer pointers at
 // base + (offset + sum(index * stride)) * bytes, Aligned; i1 is a byte in memory.
 // CHECK-LABEL: func.func @host
-// CHECK-SAME: (%[[A:.*]]: memref<?x4xf32>, %[[B:.*]]: memref<8xf32, strided<[1], offset: ?>>, %[[C:.*]]: memref<?xi1>)
+// CHECK-SAME: (%[[A:.*]]: memref<?x4xf32>, %[[B:.*]]: memref<8xf32, strided<[1], offset: ?>>, %[[C:.*]]: memref<?xi1>, %{{.*}}: index)
 // CHECK-DAG: %[[PA:.*]] = memref.extract_aligned_pointer_as_index %[[A]]
 // CHECK-DAG: %[[AA:.*]] = arith.index_castui %[[PA]] : index to i64
-// CHECK-DAG: %{{.*}}, %[[AOFF:.*]], %[[ASIZES:.*]]:2, %[[ASTRIDES:.*]]:2 = memref.extract_strided_metadata %[[A]]
+// CHECK-DAG: %[[ROWS:.*]] = memref.dim %[[A]], %{{.*}} : memref<?x4xf32>
 // CHECK-DAG: %{{.*}}, %[[BOFF:.*]], %{{.*}}, %{{.*}} = memref.extract_strided_metadata %[[B]]
-// CHECK: gpu.launch_func @kernels::@k {{.*}} args(%[[AA]] : i64, %[[ASIZES]]#0 : index, %{{.*}} : i64, %[[BOFF]] : index, %{{.*}} : i64, %{{.*}} : index, %{{.*}} : index)
+// CHECK: gpu.launch_func  @kernels::@k {{.*}} args(%[[AA]] : i64, %[[ROWS]] : index, %{{.*}} : i64, %[[BOFF]] : index, %{{.*}} : i64, %{{.*}} : index, %{{.*}} : index)
 // CHECK-LABEL: gpu.func @k
 // CHECK-SAME: (%[[ABASE:.*]]: i64, %[[AROWS:.*]]: index, %[[BBASE:.*]]: i64, %[[BOFFSET:.*]]: index, %[[CBASE:.*]]: i64, %[[CSIZE:.*]]: index, %[[N2:.*]]: index)
 // CHECK: %[[PTR:.*]] = spirv.ConvertUToPtr %{{.*}} : i64 to !spirv.ptr<f32, PhysicalStorageBuffer>
