@@ -17,8 +17,9 @@ packages=(
   # --target cpu:aarch64-linux: the cross-built runtime and tcc-run, run under qemu in the tests
   gcc-aarch64-linux-gnu g++-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user
   # --target vulkan: the runtime's Vulkan backend (headers only: the loader is opened at run
-  # time) and spirv-val, which the tests run on every SPIR-V module
-  libvulkan-dev spirv-tools
+  # time), spirv-val, which the tests run on SPIR-V modules, and Mesa's lavapipe, a Vulkan
+  # device on the CPU that runs the kernels of --target vulkan:portable in the tests
+  libvulkan-dev spirv-tools mesa-vulkan-drivers
 )
 
 missing=()

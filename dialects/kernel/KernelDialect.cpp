@@ -139,9 +139,9 @@ LogicalResult KernelDialect::verifyOperationAttribute(Operation *op, NamedAttrib
       auto format = image.getAs<StringAttr>("format");
       return image.getAs<StringAttr>("arch") && image.getAs<FlatSymbolRefAttr>("symbol") &&
              format &&
-             llvm::is_contained({StringRef("ptx"), StringRef("cubin"), StringRef("hsaco"),
-                                 StringRef("spirv")},
-                                format.getValue());
+             llvm::is_contained(
+                 {StringRef("ptx"), StringRef("cubin"), StringRef("hsaco"), StringRef("spirv")},
+                 format.getValue());
     };
     if (!images || !llvm::all_of(images, valid))
       return op->emitError() << "'" << name

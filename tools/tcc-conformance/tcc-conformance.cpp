@@ -284,7 +284,7 @@ struct Configuration {
       return false;
     llvm::StringRef t = target.empty() || target == "host" ? "cpu" : llvm::StringRef(target);
     if (scope == "gpu") // what the GPU targets share: their kernels and host code
-      return llvm::is_contained({"nvidia", "amd"}, t.split(':').first);
+      return llvm::is_contained({"nvidia", "amd", "vulkan"}, t.split(':').first);
     return t == scope || t.starts_with((scope + ":").str());
   }
 };

@@ -32,8 +32,8 @@ std::optional<std::string> archOf(gpu::ObjectAttr object) {
     return rocdl.getChip().str();
   // SPIR-V for Vulkan compute: the API version and the kernels' kind (tcc-spirv-lower-kernels).
   if (isa<spirv::TargetEnvAttr>(object.getTarget())) {
-    auto arch = object.getProperties() ? object.getProperties().getAs<StringAttr>("arch")
-                                       : StringAttr();
+    auto arch =
+        object.getProperties() ? object.getProperties().getAs<StringAttr>("arch") : StringAttr();
     return arch ? arch.str() : std::string("vulkan1.2");
   }
   return std::nullopt;
@@ -229,8 +229,9 @@ struct GpuLowerLaunchesPass : tcc::impl::GpuLowerLaunchesBase<GpuLowerLaunchesPa
       LLVM::StoreOp::create(b, loc, slot, address);
     }
     if (terminateArguments) {
-      Value end = LLVM::GEPOp::create(b, loc, ptr, ptr, addresses,
-                                      ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(operands.size())});
+      Value end =
+          LLVM::GEPOp::create(b, loc, ptr, ptr, addresses,
+                              ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(operands.size())});
       LLVM::StoreOp::create(b, loc, LLVM::ZeroOp::create(b, loc, ptr), end);
     }
     Value imports = func.getArgument(0);

@@ -112,8 +112,7 @@ struct SpirvAddressBuffersPass : tcc::impl::SpirvAddressBuffersBase<SpirvAddress
     // passed once: push-constant space is small.
     llvm::StringMap<SmallVector<gpu::LaunchFuncOp>> launches;
     module.walk([&](gpu::LaunchFuncOp launch) {
-      launches[(launch.getKernelModuleName().getValue() + "::" +
-                launch.getKernelName().getValue())
+      launches[(launch.getKernelModuleName().getValue() + "::" + launch.getKernelName().getValue())
                    .str()]
           .push_back(launch);
     });
@@ -186,8 +185,8 @@ struct SpirvAddressBuffersPass : tcc::impl::SpirvAddressBuffersBase<SpirvAddress
                             << user->getName() << " (only loads and stores are lowered)";
           return WalkResult::interrupt();
         }
-      alloca.getResult().setType(MemRefType::get(type.getShape(), type.getElementType(),
-                                                 type.getLayout(), functionSpace));
+      alloca.getResult().setType(
+          MemRefType::get(type.getShape(), type.getElementType(), type.getLayout(), functionSpace));
       return WalkResult::advance();
     });
     if (allocas.wasInterrupted())
@@ -257,8 +256,8 @@ struct SpirvAddressBuffersPass : tcc::impl::SpirvAddressBuffersBase<SpirvAddress
     }
     Value bytes = arith::MulIOp::create(
         b, loc, linear, arith::ConstantIndexOp::create(b, loc, elementBytes(element)));
-    Value at = arith::AddIOp::create(
-        b, loc, address.base, arith::IndexCastOp::create(b, loc, b.getI64Type(), bytes));
+    Value at = arith::AddIOp::create(b, loc, address.base,
+                                     arith::IndexCastOp::create(b, loc, b.getI64Type(), bytes));
     auto pointer = spirv::PointerType::get(pointee, spirv::StorageClass::PhysicalStorageBuffer);
     return spirv::ConvertUToPtrOp::create(b, loc, pointer, at);
   }
@@ -313,8 +312,7 @@ struct SpirvAddressBuffersPass : tcc::impl::SpirvAddressBuffersBase<SpirvAddress
         if (store.getVectorType().getRank() != 1 || memoryType(element) != element)
           return store.emitError() << "tcc-spirv-address-buffers: only 1-D vector stores of "
                                       "numbers are lowered";
-        Value ptr =
-            pointerTo(b, loc, address, store.getIndices(), element, store.getVectorType());
+        Value ptr = pointerTo(b, loc, address, store.getIndices(), element, store.getVectorType());
         auto [memoryAccess, alignment] = access(b, element, store.getAlignment());
         spirv::StoreOp::create(b, loc, ptr, store.getValueToStore(), memoryAccess, alignment);
         store.erase();

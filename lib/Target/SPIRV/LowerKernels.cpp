@@ -12,8 +12,8 @@
 #include "mlir/Conversion/SCFToSPIRV/SCFToSPIRV.h"
 #include "mlir/Conversion/UBToSPIRV/UBToSPIRV.h"
 #include "mlir/Conversion/VectorToSPIRV/VectorToSPIRV.h"
-#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVDialect.h"
@@ -62,9 +62,8 @@ struct SpirvLowerKernelsPass : tcc::impl::SpirvLowerKernelsBase<SpirvLowerKernel
     for (auto func : gpuModule.getOps<gpu::GPUFuncOp>()) {
       if (!func.isKernel())
         continue;
-      std::optional<DenseI32ArrayAttr> block = func.getKnownBlockSizeAttr()
-                                                   ? std::optional(func.getKnownBlockSizeAttr())
-                                                   : std::nullopt;
+      std::optional<DenseI32ArrayAttr> block =
+          func.getKnownBlockSizeAttr() ? std::optional(func.getKnownBlockSizeAttr()) : std::nullopt;
       if (!block)
         return func.emitError() << "internal error: kernel @" << func.getName()
                                 << " has no known block size (tcc-gpu-form-grids)";
@@ -112,9 +111,8 @@ struct SpirvLowerKernelsPass : tcc::impl::SpirvLowerKernelsBase<SpirvLowerKernel
     if (failed(spirv::serialize(spirvModule, words)))
       return spirvModule.emitError() << "internal error: the SPIR-V module does not serialize";
     std::string bytes(reinterpret_cast<const char *>(words.data()), words.size() * 4);
-    auto properties =
-        DictionaryAttr::get(ctx, {NamedAttribute(StringAttr::get(ctx, "arch"),
-                                                 StringAttr::get(ctx, arch.getValue()))});
+    auto properties = DictionaryAttr::get(
+        ctx, {NamedAttribute(StringAttr::get(ctx, "arch"), StringAttr::get(ctx, arch.getValue()))});
     auto object = gpu::ObjectAttr::get(ctx, env, gpu::CompilationTarget::Binary,
                                        StringAttr::get(ctx, bytes), properties,
                                        /*kernels=*/nullptr);

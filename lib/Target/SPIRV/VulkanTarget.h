@@ -10,9 +10,8 @@ namespace tcc {
 /// compute with buffer device addresses, host code for this machine's CPU tuned for `cpu`.
 /// `variant` is empty (kernels whose warp reductions need subgroups of at least 32: GPUs) or
 /// "portable" (no subgroup operations: any Vulkan 1.2 device, CPU implementations included).
-mlir::FailureOr<std::unique_ptr<Target>> createVulkanTarget(llvm::StringRef variant,
-                                                            llvm::StringRef cpu,
-                                                            std::string &error);
+mlir::FailureOr<std::unique_ptr<Target>>
+createVulkanTarget(llvm::StringRef variant, llvm::StringRef cpu, std::string &error);
 
 /// Registers the SPIR-V passes and `tcc-vulkan-kernel-to-llvm` for tcc-opt.
 void registerVulkanTarget();

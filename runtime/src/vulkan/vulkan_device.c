@@ -176,12 +176,11 @@ static const char *vk_result_name(VkResult result) {
 }
 
 static tcc_status vk_failure(const char *function, const char *call, VkResult result) {
-  return tcc_make_status(result == VK_ERROR_OUT_OF_DEVICE_MEMORY ||
-                                 result == VK_ERROR_OUT_OF_HOST_MEMORY
-                             ? TCC_STATUS_RESOURCE_EXHAUSTED
-                             : TCC_STATUS_INTERNAL,
-                         "vulkan device: %s: %s failed: %s (%d)", function, call,
-                         vk_result_name(result), (int)result);
+  return tcc_make_status(
+      result == VK_ERROR_OUT_OF_DEVICE_MEMORY || result == VK_ERROR_OUT_OF_HOST_MEMORY
+          ? TCC_STATUS_RESOURCE_EXHAUSTED
+          : TCC_STATUS_INTERNAL,
+      "vulkan device: %s: %s failed: %s (%d)", function, call, vk_result_name(result), (int)result);
 }
 
 //===------------------------------------------------------------------------------------===//
@@ -312,17 +311,17 @@ static void setup_vulkan(void) {
   }
   vk.vkGetInstanceProcAddr = (PFN_vkGetInstanceProcAddr)dlsym(library, "vkGetInstanceProcAddr");
   PFN_vkCreateInstance create_instance =
-      vk.vkGetInstanceProcAddr ? (PFN_vkCreateInstance)vk.vkGetInstanceProcAddr(
-                                     NULL, "vkCreateInstance")
-                               : NULL;
+      vk.vkGetInstanceProcAddr
+          ? (PFN_vkCreateInstance)vk.vkGetInstanceProcAddr(NULL, "vkCreateInstance")
+          : NULL;
   if (!create_instance) {
     tcc_gpu_setup_fail(setup, TCC_STATUS_UNIMPLEMENTED,
                        "libvulkan.so.1 has no vkGetInstanceProcAddr or vkCreateInstance");
     return;
   }
   VkApplicationInfo application = {.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO,
-                                    .pApplicationName = "tcc",
-                                    .apiVersion = VK_API_VERSION_1_2};
+                                   .pApplicationName = "tcc",
+                                   .apiVersion = VK_API_VERSION_1_2};
   VkInstanceCreateInfo instance_info = {.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO,
                                         .pApplicationInfo = &application};
   VkResult result = create_instance(&instance_info, NULL, &vk.instance);
@@ -362,8 +361,8 @@ static void setup_vulkan(void) {
   free(devices);
   vk.vkGetPhysicalDeviceProperties(vk.physical, &vk.properties);
   PFN_vkGetPhysicalDeviceProperties2 properties2 =
-      (PFN_vkGetPhysicalDeviceProperties2)vk.vkGetInstanceProcAddr(vk.instance,
-                                                                   "vkGetPhysicalDeviceProperties2");
+      (PFN_vkGetPhysicalDeviceProperties2)vk.vkGetInstanceProcAddr(
+          vk.instance, "vkGetPhysicalDeviceProperties2");
   if (properties2) {
     VkPhysicalDeviceSubgroupSizeControlProperties control = {
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_PROPERTIES};
@@ -437,9 +436,8 @@ static void setup_vulkan(void) {
 #undef LOAD
   vk.vkGetDeviceQueue(vk.device, vk.family, 0, &vk.queue);
 
-  VkPushConstantRange range = {.stageFlags = VK_SHADER_STAGE_COMPUTE_BIT,
-                               .offset = 0,
-                               .size = PUSH_SLOTS * 8};
+  VkPushConstantRange range = {
+      .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT, .offset = 0, .size = PUSH_SLOTS * 8};
   VkPipelineLayoutCreateInfo layout_info = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
                                             .pushConstantRangeCount = 1,
                                             .pPushConstantRanges = &range};
@@ -454,18 +452,18 @@ static void setup_vulkan(void) {
                        vk.properties.deviceName, vk_result_name(result), (int)result);
     return;
   }
-  VkCommandBufferAllocateInfo command_info = {
-      .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
-      .commandPool = vk.transfer_pool,
-      .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
-      .commandBufferCount = 1};
+  VkCommandBufferAllocateInfo command_info = {.sType =
+                                                  VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
+                                              .commandPool = vk.transfer_pool,
+                                              .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
+                                              .commandBufferCount = 1};
   if ((result = vk.vkAllocateCommandBuffers(vk.device, &command_info, &vk.transfer)) ||
-      (result = create_buffer(STAGING_BYTES,
-                              VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
-                                  VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
-                              &vk.staging)) ||
-      (result = vk.vkMapMemory(vk.device, vk.staging.memory, 0, STAGING_BYTES, 0,
-                               &vk.staging_mapped))) {
+      (result =
+           create_buffer(STAGING_BYTES,
+                         VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
+                         &vk.staging)) ||
+      (result =
+           vk.vkMapMemory(vk.device, vk.staging.memory, 0, STAGING_BYTES, 0, &vk.staging_mapped))) {
     tcc_gpu_setup_fail(setup, TCC_STATUS_INTERNAL, "setting up copies on %s failed: %s (%d)",
                        vk.properties.deviceName, vk_result_name(result), (int)result);
     return;
@@ -697,9 +695,8 @@ static tcc_status vulkan_create_queue(const tcc_device *device, int32_t num_thre
                                       tcc_device_queue **out_queue) {
   (void)device;
   if (!out_queue || num_threads < 1 || num_threads > TCC_MAX_THREADS)
-    return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT,
-                           "vulkan device: create_queue: %s", out_queue ? "bad num_threads"
-                                                                        : "out_queue is null");
+    return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT, "vulkan device: create_queue: %s",
+                           out_queue ? "bad num_threads" : "out_queue is null");
   tcc_status status = enter("create_queue");
   if (status)
     return status;
@@ -713,20 +710,19 @@ static tcc_status vulkan_create_queue(const tcc_device *device, int32_t num_thre
   VkFenceCreateInfo fence_info = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
   VkResult result = vk.vkCreateCommandPool(vk.device, &pool_info, NULL, &queue->pool);
   if (result == VK_SUCCESS) {
-    VkCommandBufferAllocateInfo command_info = {
-        .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
-        .commandPool = queue->pool,
-        .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
-        .commandBufferCount = 1};
+    VkCommandBufferAllocateInfo command_info = {.sType =
+                                                    VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
+                                                .commandPool = queue->pool,
+                                                .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
+                                                .commandBufferCount = 1};
     result = vk.vkAllocateCommandBuffers(vk.device, &command_info, &queue->commands);
   }
   if (result == VK_SUCCESS)
     result = vk.vkCreateFence(vk.device, &fence_info, NULL, &queue->fence);
   if (result == VK_SUCCESS)
-    result = create_buffer(ARENA_BYTES,
-                           VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
-                               VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
-                           &queue->arena);
+    result = create_buffer(
+        ARENA_BYTES, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
+        &queue->arena);
   if (result == VK_SUCCESS)
     result = vk.vkMapMemory(vk.device, queue->arena.memory, 0, ARENA_BYTES, 0,
                             (void **)&queue->arena_mapped);
@@ -809,8 +805,7 @@ static void vulkan_unload_module(const tcc_device *device, tcc_device_module *mo
   free(module);
 }
 
-static tcc_status vulkan_load_module(const tcc_device *device,
-                                     const tcc_model_descriptor *d,
+static tcc_status vulkan_load_module(const tcc_device *device, const tcc_model_descriptor *d,
                                      tcc_device_module **out_module) {
   if (!d || !out_module)
     return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT, "vulkan device: load_module: %s is null",
@@ -858,8 +853,8 @@ static tcc_status vulkan_load_module(const tcc_device *device,
     return tcc_make_status(TCC_STATUS_INVALID_MODEL,
                            "vulkan device: load_module: %s refuses the SPIR-V image (%lld "
                            "bytes): vkCreateShaderModule failed: %s (%d)",
-                           vk.properties.deviceName, (long long)image->size,
-                           vk_result_name(result), (int)result);
+                           vk.properties.deviceName, (long long)image->size, vk_result_name(result),
+                           (int)result);
   }
   VkPipelineShaderStageRequiredSubgroupSizeCreateInfo subgroups = {
       .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_REQUIRED_SUBGROUP_SIZE_CREATE_INFO,
@@ -899,8 +894,8 @@ static tcc_status vulkan_launch_kernel(const tcc_device *device, tcc_device_queu
                            queue ? "module" : "queue");
   if (kernel < 0 || kernel >= module->num_kernels)
     return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT,
-                           "vulkan device: launch_kernel: kernel %d, expected 0 to %d",
-                           (int)kernel, (int)module->num_kernels - 1);
+                           "vulkan device: launch_kernel: kernel %d, expected 0 to %d", (int)kernel,
+                           (int)module->num_kernels - 1);
   const char *name = module->names[kernel];
   if (grid_x < 1 || grid_x > (int64_t)vk.properties.limits.maxComputeWorkGroupCount[0] ||
       block_x < 1 || (uint32_t)block_x > vk.properties.limits.maxComputeWorkGroupSize[0] ||
@@ -1004,8 +999,8 @@ static tcc_status none_create_queue(const tcc_device *d, int32_t n, tcc_device_q
   return unavailable(d, "create_queue");
 }
 static void none_destroy_queue(const tcc_device *d, tcc_device_queue *q) { (void)d, (void)q; }
-static tcc_status none_launch(const tcc_device *d, tcc_device_queue *q, int64_t c,
-                              tcc_loop_body b, void *a) {
+static tcc_status none_launch(const tcc_device *d, tcc_device_queue *q, int64_t c, tcc_loop_body b,
+                              void *a) {
   (void)q, (void)c, (void)b, (void)a;
   return unavailable(d, "launch");
 }
@@ -1019,9 +1014,8 @@ static tcc_status none_load_module(const tcc_device *d, const tcc_model_descript
   return unavailable(d, "load_module");
 }
 static void none_unload_module(const tcc_device *d, tcc_device_module *m) { (void)d, (void)m; }
-static tcc_status none_launch_kernel(const tcc_device *d, tcc_device_queue *q,
-                                     tcc_device_module *m, int32_t k, int64_t g, int32_t b,
-                                     int32_t s, void **a) {
+static tcc_status none_launch_kernel(const tcc_device *d, tcc_device_queue *q, tcc_device_module *m,
+                                     int32_t k, int64_t g, int32_t b, int32_t s, void **a) {
   (void)q, (void)m, (void)k, (void)g, (void)b, (void)s, (void)a;
   return unavailable(d, "launch_kernel");
 }
