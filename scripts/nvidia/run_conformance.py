@@ -2,8 +2,9 @@
 machine and checks them as tcc-conformance does: |actual - expected| <= atol + rtol *
 |expected| for floats (NaN equals NaN, infinities must match), exact for the rest.
 
-usage: python3 run_conformance.py EXPORT_DIR [--rtol 1e-3] [--atol 1e-7] [--out FILE]
-Prints one line per failing case and the summary "N of M cases pass on the GPU".
+usage: python3 run_conformance.py EXPORT_DIR [--rtol 1e-3] [--atol 1e-7] [--out FILE] [--host]
+Prints one line per failing case and the summary "N of M cases pass on the GPU". --host passes
+CPU tensors (the runtime stages them; Vulkan models, whose memory torch cannot hold).
 """
 import argparse
 import glob
@@ -42,7 +43,7 @@ def to_torch(array, bfloat16=False):
     return tensor.view(torch.bfloat16) if bfloat16 and tensor.dtype == torch.uint16 else tensor
 
 
-def run_library(rt, folder, rtol, atol, bfloat16=False):
+def run_library(rt, folder, rtol, atol, bfloat16=False, device="cuda"):
     session = tcc_runtime.Session(rt, os.path.join(folder, "model.so"))
     try:
         sets = sorted({os.path.basename(p).split("_input_")[0].split("_expected_")[0]
@@ -52,11 +53,11 @@ def run_library(rt, folder, rtol, atol, bfloat16=False):
                                                 key=lambda p: int(p.rsplit("_", 1)[1][:-4]))]
             expected = [np.load(p) for p in sorted(glob.glob(os.path.join(folder, name + "_expected_*.npy")),
                                                   key=lambda p: int(p.rsplit("_", 1)[1][:-4]))]
-            device_inputs = [to_torch(x, bfloat16).cuda() for x in inputs]
+            device_inputs = [to_torch(x, bfloat16).to(device) for x in inputs]
             # The model's shapes: a data-dependent dim (NonZero...) is passed with its
             # capacity and comes back compact in the extent the data gave.
             shapes = session.output_shapes(device_inputs)
-            outputs = [to_torch(np.empty(s, dtype=e.dtype), bfloat16).cuda()
+            outputs = [to_torch(np.empty(s, dtype=e.dtype), bfloat16).to(device)
                        for s, e in zip(shapes, expected)]
             session.prepare(device_inputs, outputs)
             session.run()
@@ -81,7 +82,9 @@ def main():
     parser.add_argument("--atol", type=float, default=1e-7)
     parser.add_argument("--compile-log", default="", help="tcc-conformance's output (export)")
     parser.add_argument("--out", default="")
+    parser.add_argument("--host", action="store_true", help="CPU tensors, staged by the runtime")
     args = parser.parse_args()
+    device = "cpu" if args.host else "cuda"
     rt = tcc_runtime.Runtime(args.runtime)
     results = {}
     # Cases that did not compile for the GPU count as failures.
@@ -95,12 +98,13 @@ def main():
         reason = ""
         for folder in folders:
             try:
-                reason = run_library(rt, folder, args.rtol, args.atol)
+                reason = run_library(rt, folder, args.rtol, args.atol, device=device)
             except Exception as error:  # a runtime status or a numpy/torch dtype problem
                 reason = "run: " + str(error)[:200]
                 if "expected bfloat16" in reason:
                     try:
-                        reason = run_library(rt, folder, args.rtol, args.atol, bfloat16=True)
+                        reason = run_library(rt, folder, args.rtol, args.atol, bfloat16=True,
+                                             device=device)
                     except Exception as again:
                         reason = "run: " + str(again)[:200]
             if reason:

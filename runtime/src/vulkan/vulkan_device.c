@@ -35,6 +35,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+/// How long a submission may take before the wait fails with VK_TIMEOUT.
+#define WAIT_NANOSECONDS (UINT64_C(60) * 1000 * 1000 * 1000)
 /// Bytes of the host-visible buffer that copies go through.
 #define STAGING_BYTES ((VkDeviceSize)16 << 20)
 /// Push-constant slots of a kernel (the 128 bytes Vulkan promises): a kernel with more
@@ -577,8 +579,9 @@ static VkResult submit_and_wait(VkCommandBuffer commands, VkFence fence) {
   pthread_mutex_lock(&vk.queue_mutex);
   VkResult result = vk.vkQueueSubmit(vk.queue, 1, &submit, fence);
   pthread_mutex_unlock(&vk.queue_mutex);
+  // A kernel that never ends (a bug) must not hang the caller: VK_TIMEOUT after a minute.
   if (result == VK_SUCCESS)
-    result = vk.vkWaitForFences(vk.device, 1, &fence, VK_TRUE, UINT64_MAX);
+    result = vk.vkWaitForFences(vk.device, 1, &fence, VK_TRUE, WAIT_NANOSECONDS);
   vk.vkResetFences(vk.device, 1, &fence);
   return result;
 }
