@@ -87,8 +87,8 @@ TEST_CASE("device types without a backend are errors that name the type", "[devi
                 "kDLMetal)"});
   requireError(tcc_device_for_type(kDLCUDAHost, &device), TCC_STATUS_UNIMPLEMENTED,
                {"device type 3 (CUDA host, kDLCUDAHost)"});
-  requireError(tcc_device_for_type(kDLVulkan, &device), TCC_STATUS_UNIMPLEMENTED,
-               {"device type 7 (Vulkan, kDLVulkan)"});
+  requireError(tcc_device_for_type(kDLOpenCL, &device), TCC_STATUS_UNIMPLEMENTED,
+               {"device type 4 (OpenCL, kDLOpenCL)"});
   requireError(tcc_device_for_type(static_cast<DLDeviceType>(99), &device),
                TCC_STATUS_UNIMPLEMENTED, {"device type 99 (unknown, unknown)"});
   CHECK(device == cpu());
