@@ -46,8 +46,8 @@ if os.access(ptxas, os.X_OK):
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", ptxas))
 # Vulkan: Mesa's lavapipe (a Vulkan 1.3 device on the CPU, apt mesa-vulkan-drivers) runs the
-# SPIR-V kernels of --target vulkan:portable for real; its subgroups are 8 wide, so it refuses
-# the default variant's (which need 32). The tests name it alone (VK_DRIVER_FILES).
+# SPIR-V kernels of --target vulkan for real; its subgroups are 8 wide, so it refuses those of
+# vulkan:subgroups (which need 32). The tests name it alone (VK_DRIVER_FILES).
 lavapipe = "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json"
 if os.path.exists(lavapipe):
     config.available_features.add("vulkan-lavapipe")

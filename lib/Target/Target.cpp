@@ -40,7 +40,7 @@ constexpr TargetKind kTargetKinds[] = {{"cpu", tcc::createCpuTarget},
 
 constexpr const char *kSupported =
     "host, cpu, cpu:x86_64-linux, cpu:aarch64-linux, cpu:arm64-macos, nvidia, "
-    "nvidia:sm_NN[,sm_MM...], amd, amd:gfxNNN[,gfxMMM...], vulkan, vulkan:portable";
+    "nvidia:sm_NN[,sm_MM...], amd, amd:gfxNNN[,gfxMMM...], vulkan, vulkan:subgroups";
 } // namespace
 
 FailureOr<std::unique_ptr<tcc::Target>> tcc::createTarget(llvm::StringRef spec, llvm::StringRef cpu,

@@ -3,7 +3,7 @@
 # test/data/models, ../shared/corpus and examples/tiny_mlp compiled with --target vulkan,
 # tcc-run, the inputs and references, and run.sh, which runs them on the GPU machine through
 # its Vulkan driver (the loader's Debian package carried in .gl/, as the device tool's README
-# says), each also as --target vulkan:portable (PORTABLE=0: not). NVIDIA_MODELS: models also
+# says), each also as --target vulkan:subgroups (SUBGROUPS=0: not). NVIDIA_MODELS: models also
 # compiled for --target nvidia:sm_90, timed in the same call. CONFORMANCE=1: the node cases too.
 #   bash scripts/vulkan/bundle.sh
 # There (device tool: carry .vkbundle and .gl):
@@ -33,24 +33,28 @@ for name in $MODELS; do
   start=$(date +%s.%N)
   "$TCC" "$src/model.onnx" --target vulkan -o "$STAGE/$name/vulkan.so"
   echo "$name vulkan: compiled in $(echo "$(date +%s.%N) - $start" | bc) s"
-  [ "${PORTABLE:-1}" = 1 ] && "$TCC" "$src/model.onnx" --target vulkan:portable -o "$STAGE/$name/portable.so"
+  [ "${SUBGROUPS:-1}" = 1 ] && "$TCC" "$src/model.onnx" --target vulkan:subgroups -o "$STAGE/$name/subgroups.so"
 done
 for name in $NVIDIA_MODELS; do
   src=$(source_of "$name")
   env -u CUDA_HOME "$TCC" "$src/model.onnx" --target nvidia:sm_90 -o "$STAGE/$name/nvidia.so"
 done
 tar -C "$STAGE" -cJf "$OUTDIR/models.tar.xz" .
-# CONFORMANCE=1: the ONNX node cases compiled for --target vulkan (the subgroup kernels), for
-# run_conformance.py --host there.
+# CONFORMANCE=1: the ONNX node cases compiled for both variants, for run_conformance.py --host
+# there.
 if [ "${CONFORMANCE:-0}" = 1 ]; then
-  conf=$(mktemp -d)
-  "$ROOT/build/bin/tcc-conformance" -q --mode compiled --target vulkan --export "$conf/conf" \
-    --expected "$ROOT/test/conformance/node.txt" /usr/share/libonnx-testdata/data/node \
-    > "$conf/conformance.log" 2>&1 || true
-  tail -1 "$conf/conformance.log"
-  tar -C "$conf" -cJf "$OUTDIR/conformance.tar.xz" conf conformance.log
+  for variant in vulkan subgroups; do
+    target=vulkan
+    [ "$variant" = subgroups ] && target=vulkan:subgroups
+    conf=$(mktemp -d)
+    "$ROOT/build/bin/tcc-conformance" -q --mode compiled --target "$target" --export "$conf/conf" \
+      --expected "$ROOT/test/conformance/node.txt" /usr/share/libonnx-testdata/data/node \
+      > "$conf/conformance.log" 2>&1 || true
+    tail -1 "$conf/conformance.log"
+    tar -C "$conf" -cJf "$OUTDIR/conformance-$variant.tar.xz" conf conformance.log
+    rm -rf "$conf"
+  done
   cp -L "$ROOT/build/lib/libtcc_runtime.so" "$ROOT/scripts/nvidia/run_conformance.py" \
     "$ROOT/scripts/nvidia/tcc_runtime.py" "$OUTDIR/"
-  rm -rf "$conf"
 fi
 du -sh "$OUTDIR"

@@ -2,7 +2,7 @@
 # Runs the Vulkan bundle on the GPU machine (see bundle.sh): unpacks the Vulkan loader
 # carried in .gl/, then for every model: tcc-run --device vulkan against the references
 # (--compare, the tolerances of the repo's model tests), then --benchmark 30 on Vulkan (both
-# variants: the subgroup kernels and vulkan:portable's) and,
+# variants: vulkan's and vulkan:subgroups') and,
 # where the bundle has it, the same model compiled for CUDA in the same call.
 #   bash run.sh BUNDLE_DIR
 set -uo pipefail
@@ -14,29 +14,32 @@ if [ -f /usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json ]; then
 fi
 WORK=$(mktemp -d)
 tar -C "$WORK" -xJf "$BUNDLE/models.tar.xz"
-RUN="timeout ${RUN_SECONDS:-60} $BUNDLE/bin/tcc-run"
+RUN=(timeout "${RUN_SECONDS:-60}" "$BUNDLE/bin/tcc-run")
 for dir in "$WORK"/*/; do
   name=$(basename "$dir")
   inputs=() compares=()
   for f in "$dir"/input_*.npy; do inputs+=(--input "$f"); done
   for f in "$dir"/output_*.npy; do compares+=(--compare "$f"); done
   echo "== $name"
-  for variant in vulkan portable; do
+  for variant in vulkan subgroups; do
     [ -f "$dir/$variant.so" ] || continue
-    "$RUN" "$dir/$variant.so" --device vulkan "${inputs[@]}" "${compares[@]}" --rtol 1e-4 --atol 1e-5
+    "${RUN[@]}" "$dir/$variant.so" --device vulkan "${inputs[@]}" "${compares[@]}" --rtol 1e-4 --atol 1e-5
     echo "$name $variant compare rc=$?"
     echo -n "$name $variant: "
-    "$RUN" "$dir/$variant.so" --device vulkan "${inputs[@]}" --benchmark 30 --warmup 5
+    "${RUN[@]}" "$dir/$variant.so" --device vulkan "${inputs[@]}" --benchmark 30 --warmup 5
   done
   if [ -f "$dir/nvidia.so" ]; then
-    "$RUN" "$dir/nvidia.so" --device cuda "${inputs[@]}" "${compares[@]}" --rtol 1e-4 --atol 1e-5
+    "${RUN[@]}" "$dir/nvidia.so" --device cuda "${inputs[@]}" "${compares[@]}" --rtol 1e-4 --atol 1e-5
     echo -n "$name cuda: "
-    "$RUN" "$dir/nvidia.so" --device cuda "${inputs[@]}" --benchmark 30 --warmup 5
+    "${RUN[@]}" "$dir/nvidia.so" --device cuda "${inputs[@]}" --benchmark 30 --warmup 5
   fi
 done
-if [ -f "$BUNDLE/conformance.tar.xz" ]; then
-  tar -C "$WORK" -xJf "$BUNDLE/conformance.tar.xz"
-  timeout "${CONFORMANCE_SECONDS:-300}" python3 "$BUNDLE/run_conformance.py" "$WORK/conf" --host \
-    --runtime "$BUNDLE/libtcc_runtime.so" --compile-log "$WORK/conformance.log" \
-    --out "${OUT:-$WORK}/conformance-results.txt" | tail -40
-fi
+for variant in vulkan subgroups; do
+  [ -f "$BUNDLE/conformance-$variant.tar.xz" ] || continue
+  mkdir -p "$WORK/$variant"
+  tar -C "$WORK/$variant" -xJf "$BUNDLE/conformance-$variant.tar.xz"
+  echo "== node cases, $variant"
+  timeout "${CONFORMANCE_SECONDS:-300}" python3 "$BUNDLE/run_conformance.py" "$WORK/$variant/conf" \
+    --host --runtime "$BUNDLE/libtcc_runtime.so" --compile-log "$WORK/$variant/conformance.log" \
+    --out "${OUT:-$WORK}/conformance-$variant.txt" | tail -3
+done

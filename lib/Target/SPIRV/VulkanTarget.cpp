@@ -23,33 +23,33 @@ constexpr int64_t kBlockSize = 256;
 // (tcc-spirv-address-buffers), upstream's SPIR-V conversion with parameters as push
 // constants (tcc-spirv-lower-kernels), then the host code, whose launches pass an argument
 // array that ends with NULL (the runtime copies the slots up to it).
-// `portable`: no reductions across lanes (no subgroup operations), for devices whose
-// subgroups may be narrower than 32.
-std::string pipeline(bool portable) {
-  return tcc::gpuFrontPipeline(kBlockSize, "", /*lanes=*/!portable) +
+// `subgroups`: reductions across the 32 lanes of a warp as subgroup shuffles (GPUs with
+// subgroups of 32 or more); without, none (any Vulkan 1.2 device).
+std::string pipeline(bool subgroups) {
+  return tcc::gpuFrontPipeline(kBlockSize, "", /*lanes=*/subgroups) +
          "gpu.module(fold-memref-alias-ops,scf-parallel-for-to-nested-fors,"
          "arith-emulate-unsupported-floats{source-types=bf16 target-type=f32},"
          "arith-expand{include-bf16=true},lower-affine,canonicalize,cse),"
          "tcc-spirv-address-buffers,gpu.module(lower-affine,canonicalize,cse),"
          "tcc-spirv-lower-kernels{arch=" +
-         (portable ? "vulkan1.2-portable" : "vulkan1.2") + "}," +
+         (subgroups ? "vulkan1.2-subgroups" : "vulkan1.2") + "}," +
          tcc::gpuHostPipeline(/*terminateArguments=*/true);
 }
 
 class VulkanTarget final : public tcc::Target {
 public:
-  VulkanTarget(tcc::HostMachine host, bool portable)
-      : Target(std::move(host), describeGpu()), portable(portable) {}
+  VulkanTarget(tcc::HostMachine host, bool subgroups)
+      : Target(std::move(host), describeGpu()), subgroups(subgroups) {}
 
   llvm::StringRef getName() const override { return "vulkan"; }
   int32_t getDeviceType() const override { return 7; } // kDLVulkan
 
   LogicalResult buildKernelPipeline(OpPassManager &pm) const override {
-    return parsePassPipeline(pipeline(portable), pm);
+    return parsePassPipeline(pipeline(subgroups), pm);
   }
 
 private:
-  bool portable;
+  bool subgroups;
 
   static tcc::TargetInfo describeGpu() {
     tcc::TargetInfo info;
@@ -61,17 +61,17 @@ private:
 
 FailureOr<std::unique_ptr<tcc::Target>>
 tcc::createVulkanTarget(llvm::StringRef variant, llvm::StringRef cpu, std::string &error) {
-  if (!variant.empty() && variant != "portable") {
+  if (!variant.empty() && variant != "subgroups") {
     error = "unknown Vulkan variant '" + variant.str() + "' in --target vulkan:" + variant.str() +
-            "; supported: vulkan (GPUs: subgroups of 32 or more), vulkan:portable (any Vulkan "
-            "1.2 device)";
+            "; supported: vulkan (any Vulkan 1.2 device), vulkan:subgroups (reductions on "
+            "subgroups of 32; experimental)";
     return failure();
   }
   FailureOr<std::unique_ptr<Target>> host = createCpuTarget("", cpu, error);
   if (failed(host))
     return failure();
   return std::unique_ptr<Target>(
-      std::make_unique<VulkanTarget>((*host)->getHost(), variant == "portable"));
+      std::make_unique<VulkanTarget>((*host)->getHost(), variant == "subgroups"));
 }
 
 void tcc::registerVulkanTarget() {
@@ -80,5 +80,5 @@ void tcc::registerVulkanTarget() {
       "tcc-vulkan-kernel-to-llvm",
       "Lower buffers and loops to a SPIR-V module for Vulkan compute and host code in the "
       "LLVM dialect",
-      [](OpPassManager &pm) { (void)parsePassPipeline(pipeline(/*portable=*/false), pm); });
+      [](OpPassManager &pm) { (void)parsePassPipeline(pipeline(/*subgroups=*/false), pm); });
 }

@@ -8,8 +8,9 @@ namespace tcc {
 
 /// The Vulkan target (`--target vulkan`): kernels as one SPIR-V 1.5 module for Vulkan 1.2
 /// compute with buffer device addresses, host code for this machine's CPU tuned for `cpu`.
-/// `variant` is empty (kernels whose warp reductions need subgroups of at least 32: GPUs) or
-/// "portable" (no subgroup operations: any Vulkan 1.2 device, CPU implementations included).
+/// `variant` is empty (no subgroup operations: any Vulkan 1.2 device, CPU implementations
+/// included) or "subgroups" (warp reductions as shuffles on subgroups of at least 32;
+/// experimental: wrong results on NVIDIA's driver, docs/targets.md).
 mlir::FailureOr<std::unique_ptr<Target>>
 createVulkanTarget(llvm::StringRef variant, llvm::StringRef cpu, std::string &error);
 

@@ -816,9 +816,9 @@ static tcc_status vulkan_load_module(const tcc_device *device, const tcc_model_d
   tcc_status status = enter("load_module");
   if (status)
     return status;
-  // "vulkan1.2" kernels reduce across 32 lanes with subgroup shuffles: they need subgroups
-  // of at least 32 (wider ones act as groups of 32), or pipelines that can require 32;
-  // "vulkan1.2-portable" kernels run anywhere.
+  // "vulkan1.2-subgroups" kernels reduce across 32 lanes with subgroup shuffles: they need
+  // subgroups of at least 32 (wider ones act as groups of 32), or pipelines that can require
+  // 32; "vulkan1.2" kernels run anywhere.
   int wide = vk.subgroup_size >= 32 || vk.require_subgroup_32;
   const tcc_device_image *image = NULL;
   for (int pass = 0; pass < 2 && !image; ++pass)
@@ -826,15 +826,15 @@ static tcc_status vulkan_load_module(const tcc_device *device, const tcc_model_d
       const tcc_device_image *candidate = &d->device_images[i];
       if (candidate->format != TCC_IMAGE_SPIRV)
         continue;
-      if ((pass == 0 && wide && strcmp(candidate->arch, "vulkan1.2") == 0) ||
-          (pass == 1 && strcmp(candidate->arch, "vulkan1.2-portable") == 0))
+      if ((pass == 0 && wide && strcmp(candidate->arch, "vulkan1.2-subgroups") == 0) ||
+          (pass == 1 && strcmp(candidate->arch, "vulkan1.2") == 0))
         image = candidate;
     }
   if (!image)
     return tcc_make_status(TCC_STATUS_INCOMPATIBLE,
                            "vulkan device: load_module: no SPIR-V image of the model runs on %s "
                            "(subgroups of %u%s): its kernels need subgroups of at least 32; "
-                           "compile with --target vulkan:portable for such devices",
+                           "compile with --target vulkan for such devices",
                            vk.properties.deviceName, vk.subgroup_size,
                            vk.require_subgroup_32 ? "" : ", not adjustable to 32");
   tcc_device_module *module = calloc(1, sizeof(*module));
@@ -862,7 +862,7 @@ static tcc_status vulkan_load_module(const tcc_device *device, const tcc_model_d
   VkPipelineShaderStageRequiredSubgroupSizeCreateInfo subgroups = {
       .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_REQUIRED_SUBGROUP_SIZE_CREATE_INFO,
       .requiredSubgroupSize = 32};
-  int require = vk.require_subgroup_32 && strcmp(image->arch, "vulkan1.2") == 0;
+  int require = vk.require_subgroup_32 && strcmp(image->arch, "vulkan1.2-subgroups") == 0;
   for (int32_t k = 0; k < module->num_kernels; ++k) {
     VkComputePipelineCreateInfo info = {
         .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,

@@ -45,13 +45,13 @@ def SpirvLowerKernels : Pass<"tcc-spirv-lower-kernels", "mlir::ModuleOp"> {
     block size (`known_block_size`). The module is serialized and replaces the
     `gpu.module` as a `gpu.binary` with one object (its target the `#spirv.target_env`),
     which tcc-gpu-lower-launches embeds as a `spirv` image for architecture `arch` (the
-    object's `arch` property): "vulkan1.2", kernels whose warp reductions need subgroups of
-    at least 32 invocations (every desktop and Apple GPU), or "vulkan1.2-portable", kernels
-    without subgroup operations (any Vulkan 1.2 device, CPU implementations included).
+    object's `arch` property): "vulkan1.2", kernels without subgroup operations (any Vulkan
+    1.2 device, CPU implementations included), or "vulkan1.2-subgroups", kernels whose warp
+    reductions need subgroups of at least 32 invocations.
   }];
   let options = [
     Option<"arch", "arch", "std::string", /*default=*/"\"vulkan1.2\"",
-           "the image's architecture: vulkan1.2 or vulkan1.2-portable">,
+           "the image's architecture: vulkan1.2 or vulkan1.2-subgroups">,
   ];
   let dependentDialects = ["::mlir::spirv::SPIRVDialect", "::mlir::gpu::GPUDialect"];
 }
