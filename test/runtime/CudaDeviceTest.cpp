@@ -65,21 +65,8 @@ bool gpuWorks(std::string *why) {
     }                                                                                              \
   } while (0)
 
-/// The add_cuda fixture's descriptor, to copy and change (its library stays loaded).
-const tcc_model_descriptor &addCudaDescriptor() {
-  static void *library = dlopen(fixture("add_cuda").c_str(), RTLD_NOW | RTLD_LOCAL);
-  REQUIRE(library != nullptr);
-  const void *symbol = dlsym(library, TCC_MODEL_SYMBOL);
-  REQUIRE(symbol != nullptr);
-  return *static_cast<const tcc_model_descriptor *>(symbol);
-}
-
-tcc_status createFrom(const tcc_model_descriptor &descriptor) {
-  tcc_model *model = nullptr;
-  tcc_status status = tcc_model_create_from_descriptor(&descriptor, nullptr, &model);
-  tcc_model_release(model);
-  return status;
-}
+/// The add_cuda fixture's descriptor, to copy and change.
+const tcc_model_descriptor &addCudaDescriptor() { return fixtureDescriptor("add_cuda"); }
 
 /// The device ordinal the backend uses ($TCC_CUDA_DEVICE, default 0).
 int32_t cudaOrdinal() { return cuda()->device_id(cuda()); }

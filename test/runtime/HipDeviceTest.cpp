@@ -157,13 +157,6 @@ struct RocmModel : TestModel {
   }
 };
 
-tcc_status createFrom(const tcc_model_descriptor &descriptor) {
-  tcc_model *model = nullptr;
-  tcc_status status = tcc_model_create_from_descriptor(&descriptor, nullptr, &model);
-  tcc_model_release(model);
-  return status;
-}
-
 const char *const kKernelK[] = {"k"};
 
 /// Whether the HIP device works here (HIP and a GPU on which a queue can be created); if not,

@@ -2,9 +2,12 @@
 #ifndef TCC_TEST_RUNTIME_RUNTIMETESTUTILS_H
 #define TCC_TEST_RUNTIME_RUNTIMETESTUTILS_H
 
+#include "tcc/model_abi.h"
 #include "tcc/runtime.h"
 
 #include <catch2/catch.hpp>
+
+#include <dlfcn.h>
 
 #include <atomic>
 #include <cstdint>
@@ -85,6 +88,23 @@ inline Model loadModel(const std::string &name) {
   tcc_model *model = nullptr;
   REQUIRE_OK(tcc_model_load(fixture(name).c_str(), nullptr, &model));
   return Model(model);
+}
+
+/// The descriptor of a fixture model, to copy and change (its library stays loaded).
+inline const tcc_model_descriptor &fixtureDescriptor(const std::string &name) {
+  void *library = dlopen(fixture(name).c_str(), RTLD_NOW | RTLD_LOCAL);
+  REQUIRE(library != nullptr);
+  const void *symbol = dlsym(library, TCC_MODEL_SYMBOL);
+  REQUIRE(symbol != nullptr);
+  return *static_cast<const tcc_model_descriptor *>(symbol);
+}
+
+/// Creates a model from `descriptor` and releases it: the status of the creation.
+inline tcc_status createFrom(const tcc_model_descriptor &descriptor) {
+  tcc_model *model = nullptr;
+  tcc_status status = tcc_model_create_from_descriptor(&descriptor, nullptr, &model);
+  tcc_model_release(model);
+  return status;
 }
 
 inline Session createSession(tcc_model *model, int32_t numThreads, uint32_t flags = 0) {

@@ -46,20 +46,7 @@ bool deviceWorks(std::string *why) {
 }
 
 /// The add_cuda fixture's descriptor (a device model), to copy and make a Vulkan one.
-const tcc_model_descriptor &deviceDescriptor() {
-  static void *library = dlopen(fixture("add_cuda").c_str(), RTLD_NOW | RTLD_LOCAL);
-  REQUIRE(library != nullptr);
-  const void *symbol = dlsym(library, TCC_MODEL_SYMBOL);
-  REQUIRE(symbol != nullptr);
-  return *static_cast<const tcc_model_descriptor *>(symbol);
-}
-
-tcc_status createFrom(const tcc_model_descriptor &descriptor) {
-  tcc_model *model = nullptr;
-  tcc_status status = tcc_model_create_from_descriptor(&descriptor, nullptr, &model);
-  tcc_model_release(model);
-  return status;
-}
+const tcc_model_descriptor &deviceDescriptor() { return fixtureDescriptor("add_cuda"); }
 
 // A SPIR-V header (magic, version 1.5, generator, bound, schema) and a word more.
 const uint32_t kSpirv[] = {0x07230203u, 0x00010500u, 0, 8, 0, 0};

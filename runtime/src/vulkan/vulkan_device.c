@@ -23,6 +23,7 @@
 #define VK_NO_PROTOTYPES
 #include <vulkan/vulkan.h>
 
+#include "gpu/gpu_device.h"
 #include "gpu/gpu_setup.h"
 #include "model_internal.h"
 #include "status_internal.h"
@@ -764,17 +765,6 @@ static void vulkan_destroy_queue(const tcc_device *device, tcc_device_queue *que
   free(queue);
 }
 
-static tcc_status vulkan_launch(const tcc_device *device, tcc_device_queue *queue, int64_t count,
-                                tcc_loop_body body, void *arg) {
-  (void)queue;
-  if (count < 0 || !body)
-    return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT, "%s device: launch: %s", device->name,
-                           body ? "count is negative" : "body is null");
-  if (count > 0)
-    body(arg, 0, count); // host loops of a device model touch host memory only
-  return NULL;
-}
-
 static tcc_status vulkan_synchronize(const tcc_device *device, tcc_device_queue *queue) {
   (void)device;
   if (!queue)
@@ -965,7 +955,7 @@ const tcc_device tcc_vulkan_device = {.type = kDLVulkan,
                                       .fill = vulkan_fill,
                                       .create_queue = vulkan_create_queue,
                                       .destroy_queue = vulkan_destroy_queue,
-                                      .launch = vulkan_launch,
+                                      .launch = tcc_gpu_launch,
                                       .synchronize = vulkan_synchronize,
                                       .device_id = vulkan_device_id,
                                       .load_module = vulkan_load_module,
