@@ -42,6 +42,18 @@ bool inDeviceMemory(Type type) {
 /// offset) rather than receiving them.
 bool rowMajor(MemRefType type) { return type.getLayout().isIdentity(); }
 
+/// The strides of a row-major buffer of `sizes`: each the product of the sizes after it.
+SmallVector<Value> rowMajorStrides(OpBuilder &b, Location loc, ArrayRef<Value> sizes) {
+  SmallVector<Value> strides(sizes.size());
+  Value stride = arith::ConstantIndexOp::create(b, loc, 1);
+  for (int64_t k = static_cast<int64_t>(sizes.size()) - 1; k >= 0; --k) {
+    strides[k] = stride;
+    if (k > 0)
+      stride = arith::MulIOp::create(b, loc, stride, sizes[k]);
+  }
+  return strides;
+}
+
 /// The parameters that replace a memref of `type`, in order: the address (i64), then the
 /// dynamic ones of offset, sizes and strides (index); a row-major buffer passes its sizes
 /// alone.
@@ -233,15 +245,7 @@ struct SpirvAddressBuffersPass : tcc::impl::SpirvAddressBuffersBase<SpirvAddress
         address.strides.push_back(field(stride));
       return address;
     }
-    // Row-major: each stride the product of the sizes after it.
-    address.strides.assign(address.sizes.size(), Value());
-    Value stride = arith::ConstantIndexOp::create(b, loc, 1);
-    for (int64_t k = static_cast<int64_t>(address.sizes.size()) - 1; k >= 0; --k) {
-      address.strides[k] = ShapedType::isDynamic(strides[k])
-                               ? stride
-                               : arith::ConstantIndexOp::create(b, loc, strides[k]).getResult();
-      stride = arith::MulIOp::create(b, loc, stride, address.sizes[k]);
-    }
+    address.strides = rowMajorStrides(b, loc, address.sizes);
     return address;
   }
 
@@ -332,12 +336,7 @@ struct SpirvAddressBuffersPass : tcc::impl::SpirvAddressBuffersBase<SpirvAddress
           inner.sizes.push_back(ShapedType::isDynamic(size)
                                     ? view.getSizes()[dynamic++]
                                     : arith::ConstantIndexOp::create(b, loc, size).getResult());
-        inner.strides.assign(inner.sizes.size(), Value());
-        Value stride = arith::ConstantIndexOp::create(b, loc, 1);
-        for (int64_t k = static_cast<int64_t>(inner.sizes.size()) - 1; k >= 0; --k) {
-          inner.strides[k] = stride;
-          stride = arith::MulIOp::create(b, loc, stride, inner.sizes[k]);
-        }
+        inner.strides = rowMajorStrides(b, loc, inner.sizes);
         if (failed(rewriteUses(view.getResult(), viewType, inner)))
           return failure();
         view.erase();
