@@ -11,7 +11,7 @@ files=()
 while read -r path; do
   [[ -z "$path" || "$path" == \#* ]] && continue
   [ -e "$path" ] || { echo "check-format: $path (scripts/formatted-paths.txt) does not exist"; exit 2; }
-  while IFS= read -r -d '' file; do files+=("$file"); done < <(find "$path" -type f \( -name '*.c' -o -name '*.cpp' -o -name '*.h' \) -print0 | sort -z)
+  while IFS= read -r -d '' file; do files+=("$file"); done < <(find "$path" -type f \( -name '*.c' -o -name '*.cpp' -o -name '*.h' -o -name '*.m' \) -print0 | sort -z)
 done < scripts/formatted-paths.txt
 if [ "${1:-}" = --fix ]; then
   "$format" -i "${files[@]}"

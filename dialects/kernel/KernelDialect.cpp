@@ -139,15 +139,15 @@ LogicalResult KernelDialect::verifyOperationAttribute(Operation *op, NamedAttrib
       auto format = image.getAs<StringAttr>("format");
       return image.getAs<StringAttr>("arch") && image.getAs<FlatSymbolRefAttr>("symbol") &&
              format &&
-             llvm::is_contained(
-                 {StringRef("ptx"), StringRef("cubin"), StringRef("hsaco"), StringRef("spirv")},
-                 format.getValue());
+             llvm::is_contained({StringRef("ptx"), StringRef("cubin"), StringRef("hsaco"),
+                                 StringRef("spirv"), StringRef("msl")},
+                                format.getValue());
     };
     if (!images || !llvm::all_of(images, valid))
       return op->emitError() << "'" << name
                              << "' expects an array of {arch = \"sm_NN\", \"gfxNNN\" or "
-                                "\"vulkan1.2\", format = \"ptx\", \"cubin\", \"hsaco\" or "
-                                "\"spirv\", symbol = @global}, got "
+                                "\"vulkan1.2\", format = \"ptx\", \"cubin\", \"hsaco\", "
+                                "\"spirv\" or \"msl\", symbol = @global}, got "
                              << value;
     return success();
   }

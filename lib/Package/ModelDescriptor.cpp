@@ -62,6 +62,7 @@ LogicalResult describeDevice(ModuleOp mlirModule, llvm::Module &module, IRBuildi
     int32_t code = format == "ptx"     ? TCC_IMAGE_PTX
                    : format == "hsaco" ? TCC_IMAGE_HSACO
                    : format == "spirv" ? TCC_IMAGE_SPIRV
+                   : format == "msl"   ? TCC_IMAGE_MSL
                                        : TCC_IMAGE_CUBIN;
     item[abi::kImage_format] = llvm::ConstantInt::get(b.i32, code);
     item[abi::kImage_reserved] = llvm::ConstantInt::get(b.i32, 0);

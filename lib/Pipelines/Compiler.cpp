@@ -6,6 +6,9 @@
 
 #include "tcc/Pipelines/Pipelines.h"
 
+#include "dialects/kernel/KernelDialect.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/Passes.h"
 #include "llvm/IR/LLVMContext.h"
@@ -97,6 +100,42 @@ LogicalResult dumpHostCode(llvm::Module &module, const tcc::Target &target,
     return failure();
   llvm::sys::path::replace_extension(path, "s");
   return writeFile(path, assembly, error);
+}
+
+/// --dump-dir's device code: each device image of the model (after the target pipeline) as
+/// device-<k>-<arch>.<format>: .ptx, .cubin, .hsaco, .spv or .metal (Metal Shading Language,
+/// a translation unit per kernel after each TCC_MSL_KERNEL_MARKER line).
+LogicalResult dumpDeviceImages(ModuleOp module, llvm::StringRef directory, std::string &error) {
+  auto images = module->getAttrOfType<ArrayAttr>(tcc::kernel::KernelDialect::kDeviceImagesAttrName);
+  if (!images)
+    return success();
+  if (std::error_code ec = llvm::sys::fs::create_directories(directory)) {
+    error = "cannot create the dump folder '" + directory.str() + "': " + ec.message();
+    return failure();
+  }
+  for (auto [k, image] : llvm::enumerate(images.getAsRange<DictionaryAttr>())) {
+    StringRef format = image.getAs<StringAttr>("format").getValue();
+    auto global = SymbolTable::lookupNearestSymbolFrom<LLVM::GlobalOp>(
+        module, image.getAs<FlatSymbolRefAttr>("symbol"));
+    auto bytes = global ? dyn_cast_if_present<StringAttr>(global.getValueOrNull()) : StringAttr();
+    if (!bytes) {
+      error = "internal error: device image " + std::to_string(k) + " has no bytes";
+      return failure();
+    }
+    StringRef data = bytes.getValue();
+    bool text = format == "ptx" || format == "msl";
+    if (text && data.ends_with(StringRef("\0", 1)))
+      data = data.drop_back();
+    llvm::SmallString<256> path(directory);
+    llvm::sys::path::append(path, "device-" + std::to_string(k) + "-" +
+                                      image.getAs<StringAttr>("arch").getValue() + "." +
+                                      (format == "spirv" ? "spv"
+                                       : format == "msl" ? "metal"
+                                                         : format));
+    if (failed(writeFile(path, llvm::ArrayRef<char>(data.data(), data.size()), error)))
+      return failure();
+  }
+  return success();
 }
 } // namespace
 
@@ -200,6 +239,9 @@ LogicalResult tcc::compileModule(ModuleOp module, const CompileOptions &options,
     if (failed(pm.run(module)))
       return failure();
   }
+  if (!options.dumpDirectory.empty() &&
+      failed(dumpDeviceImages(module, options.dumpDirectory, error)))
+    return failure();
   if (options.interface)
     *options.interface = publishedInterface(module, *interface);
   llvm::LLVMContext llvmContext;

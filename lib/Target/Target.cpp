@@ -2,6 +2,7 @@
 #include "tcc/Target/Target.h"
 
 #include "AMD/AmdTarget.h"
+#include "Apple/AppleTarget.h"
 #include "CPU/CpuTarget.h"
 #include "NVIDIA/NvidiaTarget.h"
 #include "SPIRV/VulkanTarget.h"
@@ -36,11 +37,12 @@ struct TargetKind {
 constexpr TargetKind kTargetKinds[] = {{"cpu", tcc::createCpuTarget},
                                        {"nvidia", tcc::createNvidiaTarget},
                                        {"amd", tcc::createAmdTarget},
-                                       {"vulkan", tcc::createVulkanTarget}};
+                                       {"vulkan", tcc::createVulkanTarget},
+                                       {"apple", tcc::createAppleTarget}};
 
 constexpr const char *kSupported =
     "host, cpu, cpu:x86_64-linux, cpu:aarch64-linux, cpu:arm64-macos, nvidia, "
-    "nvidia:sm_NN[,sm_MM...], amd, amd:gfxNNN[,gfxMMM...], vulkan, vulkan:subgroups";
+    "nvidia:sm_NN[,sm_MM...], amd, amd:gfxNNN[,gfxMMM...], vulkan, vulkan:subgroups, apple";
 } // namespace
 
 FailureOr<std::unique_ptr<tcc::Target>> tcc::createTarget(llvm::StringRef spec, llvm::StringRef cpu,
@@ -75,4 +77,5 @@ void tcc::registerTargetPasses() {
   registerNvidiaTarget();
   registerAmdTarget();
   registerVulkanTarget();
+  registerAppleTarget();
 }

@@ -4,7 +4,7 @@
 
 /// Every backend compiled into the runtime; a GPU backend adds itself here.
 static const tcc_device *const backends[] = {&tcc_cpu_device, &tcc_cuda_device, &tcc_hip_device,
-                                             &tcc_vulkan_device};
+                                             &tcc_vulkan_device, &tcc_metal_device};
 
 typedef struct device_type_names {
   int32_t type;
@@ -53,10 +53,9 @@ static const struct {
   const char *name;
   int32_t device_type;
 } image_formats[] = {
-    {TCC_IMAGE_PTX, "PTX", kDLCUDA},
-    {TCC_IMAGE_CUBIN, "cubin", kDLCUDA},
-    {TCC_IMAGE_HSACO, "HSACO", kDLROCM},
-    {TCC_IMAGE_SPIRV, "SPIR-V", kDLVulkan},
+    {TCC_IMAGE_PTX, "PTX", kDLCUDA},     {TCC_IMAGE_CUBIN, "cubin", kDLCUDA},
+    {TCC_IMAGE_HSACO, "HSACO", kDLROCM}, {TCC_IMAGE_SPIRV, "SPIR-V", kDLVulkan},
+    {TCC_IMAGE_MSL, "MSL", kDLMetal},
 };
 
 const char *tcc_image_format_name(int32_t format) {

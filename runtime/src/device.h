@@ -1,6 +1,6 @@
 //===- device.h - the device interface: memory, copies and parallel loops of a backend ---===//
 //
-// A backend (runtime/src/cpu, runtime/src/cuda, runtime/src/hip; Metal later) is one constant
+// A backend (runtime/src/cpu, cuda, hip, vulkan, metal) is one constant
 // tcc_device: a table of functions over the memory and the work queues of one DLPack device
 // type; the GPU backends share their functions (runtime/src/gpu), each with its vendor's
 // driver table. Sessions reach their workspace, parameters, parallel loops and kernels only
@@ -220,6 +220,14 @@ extern const tcc_device tcc_hip_device;
 /// Its memory is addressed as the kernels address it (a device "pointer" is a buffer device
 /// address inside one of its allocations). No graphs.
 extern const tcc_device tcc_vulkan_device;
+
+/// The Metal backend (runtime/src/metal, macOS only): MSL kernels on Apple GPUs of the Metal3
+/// family, for DLPack device type kDLMetal. Its memory is shared-storage MTLBuffers addressed
+/// as the kernels address them (a device "pointer" is a GPU address inside one of its
+/// allocations). No graphs. A runtime built for another system has a Metal backend whose
+/// calls fail with UNIMPLEMENTED (models for Metal still load: their images are checked).
+extern const tcc_device tcc_metal_device;
+
 /// Sets *out_device to the backend for DLPack device type `type` (static: never freed).
 /// Fails with UNIMPLEMENTED naming the type, e.g. "tcc_device_for_type: this runtime has no
 /// backend for device type 2 (CUDA, kDLCUDA)", and INVALID_ARGUMENT for a null out_device.

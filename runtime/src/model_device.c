@@ -9,6 +9,7 @@
 //
 //===------------------------------------------------------------------------------------===//
 #include "hip/hsaco.h"
+#include "metal/msl_image.h"
 #include "model_internal.h"
 #include "status_internal.h"
 
@@ -53,8 +54,8 @@ static void list_formats(int32_t type, char *buffer, size_t capacity) {
   buffer[0] = '\0';
   size_t used = 0;
   int listed = 0;
-  // TCC_IMAGE_SPIRV: the last format of model_abi.h.
-  for (int32_t format = 1; format <= TCC_IMAGE_SPIRV && used < capacity; ++format)
+  // TCC_IMAGE_MSL: the last format of model_abi.h.
+  for (int32_t format = 1; format <= TCC_IMAGE_MSL && used < capacity; ++format)
     if (tcc_image_format_device_type(format) == type) {
       int written = snprintf(buffer + used, capacity - used, "%s%d (%s)", listed ? " or " : "",
                              (int)format, tcc_image_format_name(format));
@@ -103,12 +104,12 @@ static tcc_status validate_device_image(const char *where, int32_t type, int32_t
     return tcc_make_status(TCC_STATUS_INVALID_MODEL, "%s: device image %d (%s %s) is too large",
                            where, (int)i, image->arch, format);
   size_t size = (size_t)image->size;
-  if (image->format == TCC_IMAGE_PTX) {
+  if (image->format == TCC_IMAGE_PTX || image->format == TCC_IMAGE_MSL) {
     if (!memchr(image->data, '\0', size))
       return tcc_make_status(TCC_STATUS_INVALID_MODEL,
-                             "%s: device image %d (%s PTX) is not NUL-terminated within its %lld "
+                             "%s: device image %d (%s %s) is not NUL-terminated within its %lld "
                              "bytes",
-                             where, (int)i, image->arch, (long long)image->size);
+                             where, (int)i, image->arch, format, (long long)image->size);
     return NULL;
   }
   if (image->format == TCC_IMAGE_SPIRV) {
@@ -215,12 +216,16 @@ tcc_status tcc_validate_device_fields(const char *where, const tcc_model_descrip
                              (int)k, d->device_kernel_names[k] ? "empty" : "null");
   // An AMD code object is read further, as a loader reads it, without a GPU: its chip and a
   // kernel descriptor for every kernel (hip/hsaco.h).
-  for (int32_t i = 0; i < d->num_device_images; ++i)
-    if (d->device_images[i].format == TCC_IMAGE_HSACO) {
-      tcc_status status = tcc_hsaco_check_image(d, &d->device_images[i]);
-      if (status)
-        return tcc_annotate_status(status, "%s: device image %d", where, (int)i);
-    }
+  // An MSL image must have a unit for every kernel (metal/msl_image.h).
+  for (int32_t i = 0; i < d->num_device_images; ++i) {
+    tcc_status status = NULL;
+    if (d->device_images[i].format == TCC_IMAGE_HSACO)
+      status = tcc_hsaco_check_image(d, &d->device_images[i]);
+    else if (d->device_images[i].format == TCC_IMAGE_MSL)
+      status = tcc_msl_check_image(d, &d->device_images[i]);
+    if (status)
+      return tcc_annotate_status(status, "%s: device image %d", where, (int)i);
+  }
   if (d->size > DEVICE_FIELDS_END && d->size < CHECK_FIELDS_END)
     return tcc_make_status(TCC_STATUS_INVALID_MODEL,
                            "%s: the model's descriptor has %u bytes: it ends inside the device "

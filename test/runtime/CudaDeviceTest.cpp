@@ -379,8 +379,8 @@ TEST_CASE("corrupt device fields are rejected at load with a message naming the 
       {"unknown device type", [](tcc_model_descriptor &d) { d.device_type = 99; },
        TCC_STATUS_UNIMPLEMENTED,
        "the model's device_type is 99 (unknown, unknown): this runtime has no backend for it"},
-      {"device type without backend", [](tcc_model_descriptor &d) { d.device_type = kDLMetal; },
-       TCC_STATUS_UNIMPLEMENTED, "device_type is 8 (Metal, kDLMetal)"},
+      {"device type without backend", [](tcc_model_descriptor &d) { d.device_type = kDLVPI; },
+       TCC_STATUS_UNIMPLEMENTED, "device_type is 9 (VPI, kDLVPI)"},
       {"CPU model with images", [](tcc_model_descriptor &d) { d.device_type = kDLCPU; },
        TCC_STATUS_INVALID_MODEL,
        "a CPU model (device_type 1) has num_device_images 1, num_device_kernels 2 and "
@@ -467,9 +467,9 @@ TEST_CASE("a device model takes CPU tensors and tensors of its GPU, no others",
                {"tcc_model_bind_symbols: input 0 'x' is on CUDA device " +
                 std::to_string(cudaOrdinal() + 3) + ", but the runtime uses CUDA device " +
                 std::to_string(cudaOrdinal())});
-  x.dl.device = DLDevice{kDLMetal, 0};
+  x.dl.device = DLDevice{kDLVPI, 0};
   requireError(tcc_model_bind_symbols(model.get(), inputs, 1, &n, 1), TCC_STATUS_UNIMPLEMENTED,
-               {"input 0 'x' is on device type 8 (Metal); only CUDA tensors (kDLCUDA) and CPU "
+               {"input 0 'x' is on device type 9 (VPI); only CUDA tensors (kDLCUDA) and CPU "
                 "tensors (kDLCPU, copied to the device) are supported"});
   x.dl.device = DLDevice{kDLCUDAManaged, 0};
   requireError(tcc_model_bind_symbols(model.get(), inputs, 1, &n, 1), TCC_STATUS_UNIMPLEMENTED,

@@ -82,9 +82,9 @@ TEST_CASE("kDLCPU finds the CPU device", "[device]") {
 
 TEST_CASE("device types without a backend are errors that name the type", "[device][errors]") {
   const tcc_device *device = cpu(); // stays untouched on failure
-  requireError(tcc_device_for_type(kDLMetal, &device), TCC_STATUS_UNIMPLEMENTED,
-               {"tcc_device_for_type: this runtime has no backend for device type 8 (Metal, "
-                "kDLMetal)"});
+  requireError(tcc_device_for_type(kDLVPI, &device), TCC_STATUS_UNIMPLEMENTED,
+               {"tcc_device_for_type: this runtime has no backend for device type 9 (VPI, "
+                "kDLVPI)"});
   requireError(tcc_device_for_type(kDLCUDAHost, &device), TCC_STATUS_UNIMPLEMENTED,
                {"device type 3 (CUDA host, kDLCUDAHost)"});
   requireError(tcc_device_for_type(kDLOpenCL, &device), TCC_STATUS_UNIMPLEMENTED,
@@ -279,9 +279,9 @@ TEST_CASE("a tensor on another device is named with the expected and the given d
   Model model = loadModel("add");
   Session session = createSession(model.get(), 1);
   AddTensors t(2);
-  t.y.dl.device = DLDevice{kDLMetal, 0};
+  t.y.dl.device = DLDevice{kDLVPI, 0};
   requireError(t.run(session.get()), TCC_STATUS_UNIMPLEMENTED,
-               {"tcc_session_run: output 0 'y' is on device type 8 (Metal); only CPU tensors "
+               {"tcc_session_run: output 0 'y' is on device type 9 (VPI); only CPU tensors "
                 "(kDLCPU) are supported"});
   t.y.dl.device = DLDevice{static_cast<DLDeviceType>(77), 0};
   requireError(t.run(session.get()), TCC_STATUS_UNIMPLEMENTED,

@@ -2,7 +2,7 @@
 //
 //   tcc-run MODEL.so [--input FILE.npy]... [--output-dir DIR] [--compare REF.npy]...
 //                    [--rtol R] [--atol A] [--benchmark N] [--warmup W] [--threads T]
-//                    [--whole-batch] [--device cpu|cuda[:N]|rocm[:N]|vulkan[:N]] [--info]
+//                    [--whole-batch] [--device cpu|cuda[:N]|rocm[:N]|vulkan[:N]|metal] [--info]
 //                    [--sessions N [--session-runs R]]
 //
 // Inputs are given in the model's input order. --output-dir writes DIR/output_<k>.npy;
@@ -428,6 +428,8 @@ std::string deviceTypeName(int32_t type) {
     return "ROCm (kDLROCM)";
   case kDLVulkan:
     return "Vulkan (kDLVulkan)";
+  case kDLMetal:
+    return "Metal (kDLMetal)";
   default:
     return "device type " + std::to_string(type);
   }
@@ -452,6 +454,7 @@ void printInfo(const tcc_model *model) {
                            : image.format == TCC_IMAGE_CUBIN ? "cubin"
                            : image.format == TCC_IMAGE_HSACO ? "code object"
                            : image.format == TCC_IMAGE_SPIRV ? "SPIR-V"
+                           : image.format == TCC_IMAGE_MSL   ? "Metal Shading Language"
                                                              : "unknown format";
       std::printf("image %d: %s %s, %lld bytes\n", i, text(image.arch), format,
                   static_cast<long long>(image.size));
@@ -504,6 +507,7 @@ int runTool(const Options &options) {
     int32_t wanted = options.device == "cpu"                 ? kDLCPU
                      : options.device.rfind("rocm", 0) == 0   ? kDLROCM
                      : options.device.rfind("vulkan", 0) == 0 ? kDLVulkan
+                     : options.device == "metal"              ? kDLMetal
                                                               : kDLCUDA;
     int32_t actual = tcc_model_device_type(model.get());
     if (actual != wanted)
@@ -640,7 +644,7 @@ int main(int argc, char **argv) {
   app.add_flag("--whole-batch", options.wholeBatch,
                "run the whole batch at once, even when the model may run image by image");
   app.add_option("--device", options.device,
-                 "cpu, cuda[:N], rocm[:N] or vulkan[:N]: the device the model was compiled for, "
+                 "cpu, cuda[:N], rocm[:N], vulkan[:N] or metal: the device the model was compiled for, "
                  "and the GPU to run it on (N, as TCC_CUDA_DEVICE, TCC_HIP_DEVICE or "
                  "TCC_VULKAN_DEVICE; default 0)");
   app.add_flag("--info", options.info,
@@ -676,11 +680,11 @@ int main(int argc, char **argv) {
   bool rocmOrdinal = ordinalOf("rocm:");
   bool vulkanOrdinal = ordinalOf("vulkan:");
   if (!options.device.empty() && options.device != "cpu" && options.device != "cuda" &&
-      options.device != "rocm" && options.device != "vulkan" && !cudaOrdinal && !rocmOrdinal &&
-      !vulkanOrdinal) {
+      options.device != "rocm" && options.device != "vulkan" && options.device != "metal" &&
+      !cudaOrdinal && !rocmOrdinal && !vulkanOrdinal) {
     std::cerr << "tcc-run: error: --device is '" << options.device
-              << "', expected cpu, cuda, cuda:N, rocm, rocm:N, vulkan or vulkan:N (N a GPU "
-                 "ordinal)\n";
+              << "', expected cpu, cuda, cuda:N, rocm, rocm:N, vulkan, vulkan:N (N a GPU "
+                 "ordinal) or metal\n";
     return kExitUsage;
   }
   if (cudaOrdinal || rocmOrdinal)

@@ -345,7 +345,8 @@ int main(int argc, char **argv) {
                  "what to compile for: host (default), cpu, cpu:x86_64-linux, cpu:aarch64-linux, "
                  "cpu:arm64-macos (a .dylib), nvidia (sm_80 and sm_90), nvidia:sm_NN[,sm_MM...] "
                  "(NVIDIA GPUs), amd (gfx90a, gfx942 and gfx1100), amd:gfxNNN[,gfxMMM...] (AMD "
-                 "GPUs)");
+                 "GPUs), vulkan, vulkan:subgroups (Vulkan 1.2 compute), apple (an arm64 macOS "
+                 ".dylib with kernels for Metal 3 GPUs)");
   app.add_option("--cpu", options.cpu,
                  "the CPU to tune for and require: default the portable baseline (x86-64-v3), "
                  "native, or a CPU name (znver4, neoverse-v2, ...)");
@@ -393,7 +394,8 @@ int main(int argc, char **argv) {
   app.add_option("--dump-dir", options.dumpDirectory,
                  "write the IR after every pass to files in DIR, a folder per stage "
                  "(1-decompose, 2-kernel, 3-target), then the host code's LLVM IR and assembly "
-                 "(model.ll, model.s); device code is in 3-target's files");
+                 "(model.ll, model.s) and each device image (device-K-ARCH.ptx, .cubin, .hsaco, .spv "
+                 "or .metal)");
   app.add_option("--diagnostics-format", options.diagnosticsFormat,
                  "how errors are printed: text (`file: error: message`) or json (one object a "
                  "line: file, severity, message, node, notes)")

@@ -40,12 +40,16 @@ std::optional<std::string> archOf(gpu::ObjectAttr object) {
 }
 
 /// The image format as the descriptor names it (ModelDescriptor.cpp): "ptx", "cubin" (NVIDIA),
-/// "hsaco" (an AMD HSA code object) or "spirv" (a SPIR-V module).
+/// "hsaco" (an AMD HSA code object), "spirv" (a SPIR-V module) or "msl" (Metal Shading
+/// Language made from SPIR-V: the object's `format` property).
 StringRef formatName(gpu::ObjectAttr object, bool ptx) {
   if (isa<ROCDL::ROCDLTargetAttr>(object.getTarget()))
     return "hsaco";
-  if (isa<spirv::TargetEnvAttr>(object.getTarget()))
-    return "spirv";
+  if (isa<spirv::TargetEnvAttr>(object.getTarget())) {
+    auto format =
+        object.getProperties() ? object.getProperties().getAs<StringAttr>("format") : StringAttr();
+    return format ? format.getValue() : StringRef("spirv");
+  }
   return ptx ? "ptx" : "cubin";
 }
 
@@ -98,18 +102,21 @@ struct GpuLowerLaunchesPass : tcc::impl::GpuLowerLaunchesBase<GpuLowerLaunchesPa
     for (auto [k, attr] : llvm::enumerate(binaries.front().getObjects())) {
       auto object = cast<gpu::ObjectAttr>(attr);
       std::optional<std::string> arch = archOf(object);
-      // NVIDIA: PTX text or a cubin; AMD: a code object (tcc-amd-assemble), never assembly.
+      // NVIDIA: PTX text or a cubin; AMD: a code object (tcc-amd-assemble), never assembly;
+      // Metal: MSL text.
       bool ptx = isa<NVVM::NVVMTargetAttr>(object.getTarget()) &&
                  object.getFormat() == gpu::CompilationTarget::Assembly;
-      if (!arch || (!ptx && object.getFormat() != gpu::CompilationTarget::Binary)) {
+      bool text = ptx || formatName(object, ptx) == "msl";
+      if (!arch || (text != (object.getFormat() == gpu::CompilationTarget::Assembly)) ||
+          (!text && object.getFormat() != gpu::CompilationTarget::Binary)) {
         binaries.front().emitError() << "internal error: a device object of an unknown target "
                                         "or format: "
                                      << attr;
         return signalPassFailure();
       }
       std::string bytes = object.getObject().getValue().str();
-      if (ptx)
-        bytes.push_back('\0'); // the driver reads PTX as a C string
+      if (text)
+        bytes.push_back('\0'); // the drivers read PTX and MSL as C strings
       std::string symbol = "tcc_device_image_" + std::to_string(k);
       auto type = LLVM::LLVMArrayType::get(IntegerType::get(ctx, 8), bytes.size());
       LLVM::GlobalOp::create(top, module.getLoc(), type, /*isConstant=*/true,

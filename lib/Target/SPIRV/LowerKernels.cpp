@@ -1,4 +1,7 @@
 //===- LowerKernels.cpp - gpu.modules to serialized SPIR-V compute modules ------------===//
+#include "SpirvKernels.h"
+
+#include "../GPU/GpuPipelines.h"
 #include "../GPU/KernelPreparation.h"
 #include "SpirvEnvironment.h"
 #include "tcc/Target/SPIRV/Passes.h"
@@ -35,24 +38,23 @@ using namespace mlir;
 
 namespace {
 
+/// Threads per block of the 1-D grids, as on NVIDIA and AMD (Vulkan guarantees 128
+/// invocations a workgroup; desktop GPUs and Apple's take 1024).
+constexpr int64_t kBlockSize = 256;
+
 /// Bytes of the push-constant slot of each parameter.
 constexpr int64_t kSlotBytes = 8;
 /// Slots of push constants: the 128 bytes every Vulkan device has.
 constexpr unsigned kPushSlots = 16;
 
-struct SpirvLowerKernelsPass : tcc::impl::SpirvLowerKernelsBase<SpirvLowerKernelsPass> {
-  using Base::Base;
+/// Lowers one gpu.module; the members are the steps of tcc::spirv_target::lowerKernels.
+class KernelLowering {
+public:
+  KernelLowering(MLIRContext *ctx, tcc::spirv_target::PipelineRunner runPipeline,
+                 bool noContraction)
+      : ctx(ctx), runPipeline(runPipeline), noContraction(noContraction) {}
 
-  void runOnOperation() override {
-    ModuleOp module = getOperation();
-    SmallVector<gpu::GPUModuleOp> gpuModules(module.getOps<gpu::GPUModuleOp>());
-    for (gpu::GPUModuleOp gpuModule : gpuModules)
-      if (failed(lower(gpuModule)))
-        return signalPassFailure();
-  }
-
-  LogicalResult lower(gpu::GPUModuleOp gpuModule) {
-    MLIRContext *ctx = &getContext();
+  FailureOr<spirv::ModuleOp> lower(gpu::GPUModuleOp gpuModule) {
     spirv::TargetEnvAttr env = tcc::spirv_target::vulkanEnvironment(ctx);
     // Warp reductions as shuffles within 32 lanes, as on NVIDIA and AMD.
     if (failed(tcc::gpu::prepareKernels(gpuModule)) || failed(fuseMultiplyAdds(gpuModule)))
@@ -75,9 +77,7 @@ struct SpirvLowerKernelsPass : tcc::impl::SpirvLowerKernelsBase<SpirvLowerKernel
       if (func.isKernel())
         prepareSignature(func);
 
-    // Upstream's conversion turns the gpu.module into a spirv.module in its place; the
-    // launches go on naming the gpu.binary that replaces both.
-    std::string name = gpuModule.getName().str();
+    // Upstream's conversion turns the gpu.module into a spirv.module in its place.
     Location loc = gpuModule.getLoc();
     Block *parent = gpuModule->getBlock();
     if (failed(mapStorageClasses(gpuModule)) || failed(convert(gpuModule, env)))
@@ -89,7 +89,8 @@ struct SpirvLowerKernelsPass : tcc::impl::SpirvLowerKernelsBase<SpirvLowerKernel
     if (!spirvModule)
       return emitError(loc) << "internal error: no spirv.module came out of the kernels";
     spirvModule.setAddressingModel(spirv::AddressingModel::PhysicalStorageBuffer64);
-    exactArithmetic(spirvModule);
+    if (noContraction)
+      exactArithmetic(spirvModule);
     for (auto func : llvm::to_vector(spirvModule.getOps<spirv::FuncOp>()))
       if (func->hasAttr(spirv::getEntryPointABIAttrName()) && failed(pushParameters(func)))
         return failure();
@@ -107,27 +108,18 @@ struct SpirvLowerKernelsPass : tcc::impl::SpirvLowerKernelsBase<SpirvLowerKernel
       spirvModule.setVceTripleAttr(spirv::VerCapExtAttr::get(
           std::max(vce->getVersion(), env.getVersion()), llvm::to_vector(vce->getCapabilities()),
           llvm::to_vector(vce->getExtensions()), ctx));
-    SmallVector<uint32_t> words;
-    if (failed(spirv::serialize(spirvModule, words)))
-      return spirvModule.emitError() << "internal error: the SPIR-V module does not serialize";
-    std::string bytes(reinterpret_cast<const char *>(words.data()), words.size() * 4);
-    auto properties = DictionaryAttr::get(
-        ctx, {NamedAttribute(StringAttr::get(ctx, "arch"), StringAttr::get(ctx, arch.getValue()))});
-    auto object = gpu::ObjectAttr::get(ctx, env, gpu::CompilationTarget::Binary,
-                                       StringAttr::get(ctx, bytes), properties,
-                                       /*kernels=*/nullptr);
-    OpBuilder top(spirvModule);
-    gpu::BinaryOp::create(top, loc, name, /*offloadingHandler=*/nullptr,
-                          ArrayAttr::get(ctx, {object}));
-    spirvModule.erase();
-    return success();
+    return spirvModule;
   }
+
+private:
+  MLIRContext *ctx;
+  tcc::spirv_target::PipelineRunner runPipeline;
+  bool noContraction;
 
   /// What upstream's gpu.func lowering expects of a kernel: an interface ABI on every
   /// parameter (placeholders: pushParameters replaces them), and workgroup buffers as
   /// allocations (workgroup variables) rather than attributions.
   void prepareSignature(gpu::GPUFuncOp func) {
-    MLIRContext *ctx = &getContext();
     for (unsigned k = 0; k < func.getNumArguments(); ++k)
       func.setArgAttr(k, spirv::getInterfaceVarABIAttrName(),
                       spirv::getInterfaceVarABIAttr(0, k, spirv::StorageClass::StorageBuffer, ctx));
@@ -158,7 +150,7 @@ struct SpirvLowerKernelsPass : tcc::impl::SpirvLowerKernelsBase<SpirvLowerKernel
   /// two roundings. The multiply-adds of products stay fused: they are explicit fmas
   /// (fuseMultiplyAdds), as nvcc's and hipcc's contraction makes them on the other GPUs.
   void exactArithmetic(spirv::ModuleOp module) {
-    auto unit = UnitAttr::get(&getContext());
+    auto unit = UnitAttr::get(ctx);
     module.walk([&](Operation *op) {
       if (isa<spirv::FAddOp, spirv::FSubOp, spirv::FMulOp, spirv::FDivOp, spirv::FRemOp,
               spirv::GLFmaOp>(op))
@@ -191,8 +183,8 @@ struct SpirvLowerKernelsPass : tcc::impl::SpirvLowerKernelsBase<SpirvLowerKernel
   };
 
   LogicalResult fuseMultiplyAdds(gpu::GPUModuleOp module) {
-    RewritePatternSet patterns(&getContext());
-    patterns.add<FuseMultiplyAdd>(&getContext());
+    RewritePatternSet patterns(ctx);
+    patterns.add<FuseMultiplyAdd>(ctx);
     return applyPatternsGreedily(module, std::move(patterns));
   }
 
@@ -210,7 +202,6 @@ struct SpirvLowerKernelsPass : tcc::impl::SpirvLowerKernelsBase<SpirvLowerKernel
   }
 
   LogicalResult convert(gpu::GPUModuleOp module, spirv::TargetEnvAttr env) {
-    MLIRContext *ctx = &getContext();
     std::unique_ptr<ConversionTarget> target = SPIRVConversionTarget::get(env);
     SPIRVConversionOptions options;
     options.use64bitIndex = true;
@@ -235,7 +226,6 @@ struct SpirvLowerKernelsPass : tcc::impl::SpirvLowerKernelsBase<SpirvLowerKernel
   /// parameters reads the first 15 there and, from the address in slot 15, the others
   /// (slot k at (k - 15) * 8), which the runtime copies to device memory at each launch.
   LogicalResult pushParameters(spirv::FuncOp func) {
-    MLIRContext *ctx = &getContext();
     unsigned count = func.getNumArguments();
     if (count == 0)
       return success();
@@ -307,4 +297,58 @@ struct SpirvLowerKernelsPass : tcc::impl::SpirvLowerKernelsBase<SpirvLowerKernel
     return success();
   }
 };
+
+struct SpirvLowerKernelsPass : tcc::impl::SpirvLowerKernelsBase<SpirvLowerKernelsPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    MLIRContext *ctx = &getContext();
+    SmallVector<gpu::GPUModuleOp> gpuModules(module.getOps<gpu::GPUModuleOp>());
+    for (gpu::GPUModuleOp gpuModule : gpuModules) {
+      // The launches go on naming the gpu.binary that replaces the gpu.module.
+      std::string name = gpuModule.getName().str();
+      Location loc = gpuModule.getLoc();
+      FailureOr<spirv::ModuleOp> spirvModule = tcc::spirv_target::lowerKernels(
+          gpuModule, [&](OpPassManager &pm, Operation *op) { return runPipeline(pm, op); },
+          /*noContraction=*/true);
+      SmallVector<uint32_t> words;
+      if (failed(spirvModule) || failed(tcc::spirv_target::serialize(*spirvModule, words)))
+        return signalPassFailure();
+      std::string bytes(reinterpret_cast<const char *>(words.data()), words.size() * 4);
+      auto properties = DictionaryAttr::get(
+          ctx,
+          {NamedAttribute(StringAttr::get(ctx, "arch"), StringAttr::get(ctx, arch.getValue()))});
+      auto object = gpu::ObjectAttr::get(ctx, tcc::spirv_target::vulkanEnvironment(ctx),
+                                         gpu::CompilationTarget::Binary,
+                                         StringAttr::get(ctx, bytes), properties,
+                                         /*kernels=*/nullptr);
+      OpBuilder top(*spirvModule);
+      gpu::BinaryOp::create(top, loc, name, /*offloadingHandler=*/nullptr,
+                            ArrayAttr::get(ctx, {object}));
+      spirvModule->erase();
+    }
+  }
+};
 } // namespace
+
+FailureOr<spirv::ModuleOp> tcc::spirv_target::lowerKernels(mlir::gpu::GPUModuleOp gpuModule,
+                                                           PipelineRunner runPipeline,
+                                                           bool noContraction) {
+  return KernelLowering(gpuModule.getContext(), runPipeline, noContraction).lower(gpuModule);
+}
+
+std::string tcc::spirv_target::frontPipeline(bool subgroups) {
+  return tcc::gpuFrontPipeline(kBlockSize, "", /*lanes=*/subgroups) +
+         "gpu.module(fold-memref-alias-ops,scf-parallel-for-to-nested-fors,"
+         "arith-emulate-unsupported-floats{source-types=bf16 target-type=f32},"
+         "arith-expand{include-bf16=true},lower-affine,canonicalize,cse),"
+         "tcc-spirv-address-buffers,gpu.module(lower-affine,canonicalize,cse),";
+}
+
+LogicalResult tcc::spirv_target::serialize(spirv::ModuleOp module,
+                                           SmallVectorImpl<uint32_t> &words) {
+  if (failed(spirv::serialize(module, words)))
+    return module.emitError() << "internal error: the SPIR-V module does not serialize";
+  return success();
+}

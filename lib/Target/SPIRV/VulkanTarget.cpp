@@ -3,6 +3,7 @@
 
 #include "../CPU/CpuTarget.h"
 #include "../GPU/GpuPipelines.h"
+#include "SpirvKernels.h"
 #include "tcc/Target/SPIRV/Passes.h"
 
 #include "mlir/Pass/PassManager.h"
@@ -12,28 +13,16 @@ using namespace mlir;
 
 namespace {
 
-/// Threads per block of the 1-D grids, as on NVIDIA and AMD (Vulkan guarantees 128
-/// invocations a workgroup; desktop GPUs and Apple's take 1024).
-constexpr int64_t kBlockSize = 256;
-
 // Kernels on buffers to SPIR-V inside the host code's LLVM dialect module: the GPU front
-// (GpuPipelines.h), views folded into their accesses, parallel loops inside kernels as
-// nested loops, bf16 arithmetic in f32 and its conversions as integer operations (SPIR-V has
-// no bf16), buffers as 64-bit addresses
-// (tcc-spirv-address-buffers), upstream's SPIR-V conversion with parameters as push
-// constants (tcc-spirv-lower-kernels), then the host code, whose launches pass an argument
-// array that ends with NULL (the runtime copies the slots up to it).
+// and buffers as addresses (tcc::spirv_target::frontPipeline), upstream's SPIR-V conversion
+// with parameters as push constants (tcc-spirv-lower-kernels), then the host code, whose
+// launches pass an argument array that ends with NULL (the runtime copies the slots up to it).
 // `subgroups`: reductions across the 32 lanes of a warp as subgroup shuffles (GPUs with
 // subgroups of 32 or more); without, none (any Vulkan 1.2 device).
 std::string pipeline(bool subgroups) {
-  return tcc::gpuFrontPipeline(kBlockSize, "", /*lanes=*/subgroups) +
-         "gpu.module(fold-memref-alias-ops,scf-parallel-for-to-nested-fors,"
-         "arith-emulate-unsupported-floats{source-types=bf16 target-type=f32},"
-         "arith-expand{include-bf16=true},lower-affine,canonicalize,cse),"
-         "tcc-spirv-address-buffers,gpu.module(lower-affine,canonicalize,cse),"
-         "tcc-spirv-lower-kernels{arch=" +
-         (subgroups ? "vulkan1.2-subgroups" : "vulkan1.2") + "}," +
-         tcc::gpuHostPipeline(/*terminateArguments=*/true);
+  return tcc::spirv_target::frontPipeline(subgroups) +
+         "tcc-spirv-lower-kernels{arch=" + (subgroups ? "vulkan1.2-subgroups" : "vulkan1.2") +
+         "}," + tcc::gpuHostPipeline(/*terminateArguments=*/true);
 }
 
 class VulkanTarget final : public tcc::Target {

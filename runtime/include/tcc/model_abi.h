@@ -189,8 +189,21 @@ typedef enum tcc_image_format {
    * addresses. Each kernel is an entry point of the GLCompute model whose parameters are one
    * push-constant block of 8-byte slots, slot k holding parameter k (an i32 or f32 in its
    * low 4 bytes); device_launch's args array for such a model ends with a NULL entry. */
-  TCC_IMAGE_SPIRV = 4
+  TCC_IMAGE_SPIRV = 4,
+  /* Metal Shading Language 3.0 source for `arch` "metal3" (a GPU of Metal's Metal3 family,
+   * macOS 13 and later): NUL-terminated text in which each kernel is a translation unit of its
+   * own, starting after a line TCC_MSL_KERNEL_MARKER "<name> <function>" and ending at the next
+   * such line (or the NUL), that defines `kernel void <function>` (the kernel's name unless MSL
+   * reserves it: "a__b" becomes "a_b"). Its parameters are buffer 0, the 8-byte
+   * slots of TCC_IMAGE_SPIRV's push constants (the same rule for more than 16); device memory
+   * is addressed by 64-bit GPU addresses (MTLBuffer.gpuAddress). Compiled by Metal when the
+   * model loads, without fast math. */
+  TCC_IMAGE_MSL = 5
 } tcc_image_format;
+
+/* The line that starts each kernel of a TCC_IMAGE_MSL image, followed by the kernel's name,
+ * a space, its function's name and a newline. */
+#define TCC_MSL_KERNEL_MARKER "// tcc-kernel: "
 
 typedef struct tcc_device_image {
   /* e.g. "sm_90": a cubin runs on that architecture, PTX on it or later ("sm_90a" PTX on

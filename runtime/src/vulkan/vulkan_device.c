@@ -522,67 +522,10 @@ const tcc_device tcc_vulkan_device = {.type = kDLVulkan,
 
 #else // no Vulkan headers where this runtime was built (a cross build without them)
 
-#include "status_internal.h"
+#include "unavailable_device.h"
 
-static tcc_status unavailable(const tcc_device *device, const char *function) {
-  (void)device;
-  return tcc_make_status(TCC_STATUS_UNIMPLEMENTED,
-                         "vulkan device: %s: this runtime was built without Vulkan's headers "
-                         "(libvulkan-dev), so it has no Vulkan backend",
-                         function);
-}
-static tcc_status none_allocate(const tcc_device *d, size_t b, size_t a, void **m) {
-  (void)b, (void)a, (void)m;
-  return unavailable(d, "allocate");
-}
-static void none_free(const tcc_device *d, void *m) { (void)d, (void)m; }
-static tcc_status none_copy(const tcc_device *d, void *t, const void *f, size_t b,
-                            tcc_copy_kind k) {
-  (void)t, (void)f, (void)b, (void)k;
-  return unavailable(d, "copy");
-}
-static tcc_status none_fill(const tcc_device *d, void *t, uint8_t v, size_t b) {
-  (void)t, (void)v, (void)b;
-  return unavailable(d, "fill");
-}
-static tcc_status none_create_queue(const tcc_device *d, int32_t n, tcc_device_queue **q) {
-  (void)n, (void)q;
-  return unavailable(d, "create_queue");
-}
-static void none_destroy_queue(const tcc_device *d, tcc_device_queue *q) { (void)d, (void)q; }
-static tcc_status none_launch(const tcc_device *d, tcc_device_queue *q, int64_t c, tcc_loop_body b,
-                              void *a) {
-  (void)q, (void)c, (void)b, (void)a;
-  return unavailable(d, "launch");
-}
-static tcc_status none_synchronize(const tcc_device *d, tcc_device_queue *q) {
-  (void)d, (void)q;
-  return NULL;
-}
-static tcc_status none_load_module(const tcc_device *d, const tcc_model_descriptor *m,
-                                   tcc_device_module **o) {
-  (void)m, (void)o;
-  return unavailable(d, "load_module");
-}
-static void none_unload_module(const tcc_device *d, tcc_device_module *m) { (void)d, (void)m; }
-static tcc_status none_launch_kernel(const tcc_device *d, tcc_device_queue *q, tcc_device_module *m,
-                                     int32_t k, int64_t g, int32_t b, int32_t s, void **a) {
-  (void)q, (void)m, (void)k, (void)g, (void)b, (void)s, (void)a;
-  return unavailable(d, "launch_kernel");
-}
-
-const tcc_device tcc_vulkan_device = {.type = kDLVulkan,
-                                      .name = "vulkan",
-                                      .allocate = none_allocate,
-                                      .free = none_free,
-                                      .copy = none_copy,
-                                      .fill = none_fill,
-                                      .create_queue = none_create_queue,
-                                      .destroy_queue = none_destroy_queue,
-                                      .launch = none_launch,
-                                      .synchronize = none_synchronize,
-                                      .load_module = none_load_module,
-                                      .unload_module = none_unload_module,
-                                      .launch_kernel = none_launch_kernel};
+TCC_UNAVAILABLE_DEVICE(tcc_vulkan_device, kDLVulkan, "vulkan",
+                       "this runtime was built without Vulkan's headers (libvulkan-dev), so it "
+                       "has no Vulkan backend");
 
 #endif
