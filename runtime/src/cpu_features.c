@@ -4,7 +4,8 @@
 // without them would end in SIGILL at some later kernel, so the loader refuses it up front.
 // x86-64 asks cpuid, and xgetbv for whether the OS saves the AVX / AVX-512 registers (a CPU
 // flag alone is not enough); AArch64 Linux asks the kernel through getauxval, and prctl for
-// SVE's vector length.
+// SVE's vector length; arm64 macOS asks sysctl (hw.optional.arm.FEAT_*; not run on a Mac
+// yet).
 //
 //===------------------------------------------------------------------------------------===//
 #include "cpu_features_internal.h"
@@ -21,6 +22,9 @@
 #include <sys/auxv.h>
 #include <sys/prctl.h>
 #define TCC_HOST_AARCH64 1
+#elif defined(__aarch64__) && defined(__APPLE__)
+#include <sys/sysctl.h>
+#define TCC_HOST_ARM64_MACOS 1
 #endif
 
 typedef struct cpu_feature {
@@ -184,6 +188,49 @@ static void detect_host_features(cpu_feature *features) {
 }
 
 const char *tcc_cpu_host_arch(void) { return "aarch64"; }
+
+#elif defined(TCC_HOST_ARM64_MACOS)
+
+typedef struct macos_feature {
+  const char *name;
+  const char *sysctl; // NULL: architectural on every Apple arm64 CPU
+} macos_feature;
+
+// The names of Apple's "Determining instruction set characteristics" (an integer, 1 when
+// the CPU has the feature); Apple's CPUs have no SVE.
+static const macos_feature macos_features[] = {
+    {"fp-armv8", NULL},
+    {"neon", NULL},
+    {"fullfp16", "hw.optional.arm.FEAT_FP16"},
+    {"fp16", "hw.optional.arm.FEAT_FP16"},
+    {"dotprod", "hw.optional.arm.FEAT_DotProd"},
+    {"fp16fml", "hw.optional.arm.FEAT_FHM"},
+    {"bf16", "hw.optional.arm.FEAT_BF16"},
+    {"i8mm", "hw.optional.arm.FEAT_I8MM"},
+    {"lse", "hw.optional.arm.FEAT_LSE"},
+    {"rdm", "hw.optional.arm.FEAT_RDM"},
+    {"crc", "hw.optional.armv8_crc32"},
+    {"aes", "hw.optional.arm.FEAT_AES"},
+    {"sha2", "hw.optional.arm.FEAT_SHA256"},
+    {"sha3", "hw.optional.arm.FEAT_SHA3"},
+    {"jsconv", "hw.optional.arm.FEAT_JSCVT"},
+    {"complxnum", "hw.optional.arm.FEAT_FCMA"},
+    {"rcpc", "hw.optional.arm.FEAT_LRCPC"},
+};
+#define NUM_HOST_FEATURES (sizeof(macos_features) / sizeof(macos_features[0]))
+
+static void detect_host_features(cpu_feature *features) {
+  for (size_t i = 0; i < NUM_HOST_FEATURES; ++i) {
+    features[i].name = macos_features[i].name;
+    int value = 0;
+    size_t size = sizeof(value);
+    features[i].present =
+        !macos_features[i].sysctl ||
+        (sysctlbyname(macos_features[i].sysctl, &value, &size, NULL, 0) == 0 && value == 1);
+  }
+}
+
+const char *tcc_cpu_host_arch(void) { return "arm64"; }
 
 #else
 

@@ -83,7 +83,10 @@ def main():
     parser.add_argument("--compile-log", default="", help="tcc-conformance's output (export)")
     parser.add_argument("--out", default="")
     parser.add_argument("--host", action="store_true", help="CPU tensors, staged by the runtime")
+    parser.add_argument("--cases", default="",
+                        help="run only these cases (comma-separated names), for bisecting")
     args = parser.parse_args()
+    only = set(filter(None, args.cases.split(",")))
     device = "cpu" if args.host else "cuda"
     rt = tcc_runtime.Runtime(args.runtime)
     results = {}
@@ -94,6 +97,8 @@ def main():
                 name, _, reason = line[5:].partition(": ")
                 results[name] = "compile: " + reason.strip()[:200]
     for case in sorted(os.listdir(args.export)):
+        if only and case not in only:
+            continue
         folders = sorted(glob.glob(os.path.join(args.export, case, "*")))
         reason = ""
         for folder in folders:

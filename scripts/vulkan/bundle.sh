@@ -4,7 +4,8 @@
 # tcc-run, the inputs and references, and run.sh, which runs them on the GPU machine through
 # its Vulkan driver (the loader's Debian package carried in .gl/, as the device tool's README
 # says), each also as --target vulkan:subgroups (SUBGROUPS=0: not). NVIDIA_MODELS: models also
-# compiled for --target nvidia:sm_90, timed in the same call. CONFORMANCE=1: the node cases too.
+# compiled for --target nvidia:sm_90, timed in the same call. CONFORMANCE=1: the node cases too
+# (for the variants compiled).
 #   bash scripts/vulkan/bundle.sh
 # There (device tool: carry .vkbundle and .gl):
 #   bash .vkbundle/run.sh .vkbundle
@@ -43,7 +44,9 @@ tar -C "$STAGE" -cJf "$OUTDIR/models.tar.xz" .
 # CONFORMANCE=1: the ONNX node cases compiled for both variants, for run_conformance.py --host
 # there.
 if [ "${CONFORMANCE:-0}" = 1 ]; then
-  for variant in vulkan subgroups; do
+  variants="vulkan subgroups"
+  [ "${SUBGROUPS:-1}" = 1 ] || variants=vulkan
+  for variant in $variants; do
     target=vulkan
     [ "$variant" = subgroups ] && target=vulkan:subgroups
     conf=$(mktemp -d)

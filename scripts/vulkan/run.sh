@@ -14,7 +14,10 @@ if [ -f /usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json ]; then
 fi
 WORK=$(mktemp -d)
 tar -C "$WORK" -xJf "$BUNDLE/models.tar.xz"
-RUN=(timeout "${RUN_SECONDS:-60}" "$BUNDLE/bin/tcc-run")
+# A fresh machine has no shader cache: the first run of a model compiles every pipeline in
+# NVIDIA's driver (more than 45 s for bert_small and the llamas, 2026-12-03), so each run gets
+# RUN_SECONDS (default 150).
+RUN=(timeout "${RUN_SECONDS:-150}" "$BUNDLE/bin/tcc-run")
 for dir in "$WORK"/*/; do
   name=$(basename "$dir")
   inputs=() compares=()

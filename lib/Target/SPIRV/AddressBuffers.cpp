@@ -1,6 +1,8 @@
 //===- AddressBuffers.cpp - kernel memrefs in device memory as 64-bit addresses --------===//
 #include "tcc/Target/SPIRV/Passes.h"
 
+#include "dialects/kernel/KernelDialect.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -102,6 +104,8 @@ struct SpirvAddressBuffersPass : tcc::impl::SpirvAddressBuffersBase<SpirvAddress
         if (func.isKernel())
           kernels[(gpuModule.getName() + "::" + func.getName()).str()] = func;
 
+    if (failed(checkIndexRange(module)))
+      return signalPassFailure();
     // Launches first, while the kernels still have their memref parameters.
     WalkResult walk = module.walk([&](gpu::LaunchFuncOp launch) {
       std::string name =
@@ -151,6 +155,44 @@ struct SpirvAddressBuffersPass : tcc::impl::SpirvAddressBuffersBase<SpirvAddress
         break;
       }
     }
+  }
+
+  /// The kernels index in 32 bits (tcc-spirv-lower-kernels): a buffer whose static view
+  /// spans 2^31 elements or more, or a static workspace of 2 GiB or more, is an error naming
+  /// its size. (Dynamic extents are not checked yet: docs/targets.md.)
+  LogicalResult checkIndexRange(ModuleOp module) {
+    constexpr int64_t kLimit = int64_t(1) << 31;
+    WalkResult walk = module.walk([&](Operation *op) {
+      if (auto launch = dyn_cast<gpu::LaunchFuncOp>(op)) {
+        for (Value v : launch.getKernelOperands()) {
+          auto type = dyn_cast<MemRefType>(v.getType());
+          if (!type || !inDeviceMemory(type) || !type.hasStaticShape())
+            continue;
+          auto [strides, offset] = type.getStridesAndOffset();
+          if (ShapedType::isDynamic(offset) || llvm::any_of(strides, ShapedType::isDynamic))
+            continue;
+          int64_t span = offset + 1;
+          for (auto [size, stride] : llvm::zip(type.getShape(), strides))
+            span += size > 0 ? (size - 1) * stride : 0;
+          if (span >= kLimit) {
+            launch.emitError() << "a kernel's buffer " << type << " spans " << span
+                               << " elements; the SPIR-V and Metal kernels index in 32 bits "
+                                  "(fewer than 2^31 elements a buffer)";
+            return WalkResult::interrupt();
+          }
+        }
+      }
+      if (auto bytes =
+              op->getAttrOfType<IntegerAttr>(tcc::kernel::KernelDialect::kWorkspaceSizeAttrName);
+          bytes && bytes.getInt() >= kLimit) {
+        op->emitError() << "the model's workspace has " << bytes.getInt()
+                        << " bytes; the SPIR-V and Metal kernels index in 32 bits (less than "
+                           "2 GiB of workspace)";
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+    return failure(walk.wasInterrupted());
   }
 
   /// Each memref operand in device memory becomes its aligned pointer and the dynamic fields
@@ -258,10 +300,13 @@ struct SpirvAddressBuffersPass : tcc::impl::SpirvAddressBuffersBase<SpirvAddress
       Value term = arith::MulIOp::create(b, loc, index, stride);
       linear = arith::AddIOp::create(b, loc, linear, term);
     }
+    // The element index is an index (32 bits in the SPIR-V kernels); the byte offset is
+    // 64-bit, so that a buffer may pass 2 GiB as long as a tensor has fewer than 2^31
+    // elements.
     Value bytes = arith::MulIOp::create(
-        b, loc, linear, arith::ConstantIndexOp::create(b, loc, elementBytes(element)));
-    Value at = arith::AddIOp::create(b, loc, address.base,
-                                     arith::IndexCastOp::create(b, loc, b.getI64Type(), bytes));
+        b, loc, arith::IndexCastOp::create(b, loc, b.getI64Type(), linear),
+        arith::ConstantIntOp::create(b, loc, b.getI64Type(), elementBytes(element)));
+    Value at = arith::AddIOp::create(b, loc, address.base, bytes);
     auto pointer = spirv::PointerType::get(pointee, spirv::StorageClass::PhysicalStorageBuffer);
     return spirv::ConvertUToPtrOp::create(b, loc, pointer, at);
   }

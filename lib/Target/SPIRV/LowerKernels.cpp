@@ -59,6 +59,7 @@ public:
     // Warp reductions as shuffles within 32 lanes, as on NVIDIA and AMD.
     if (failed(tcc::gpu::prepareKernels(gpuModule)) || failed(fuseMultiplyAdds(gpuModule)))
       return failure();
+    widenIndicesByShifts(gpuModule);
 
     // The entry-point ABI of each kernel: its block size, which the grids fixed.
     for (auto func : gpuModule.getOps<gpu::GPUFuncOp>()) {
@@ -100,14 +101,27 @@ public:
     pm.addPass(spirv::createSPIRVUpdateVCEPass());
     if (failed(runPipeline(pm, spirvModule)))
       return failure();
+    preserveInfinities(spirvModule);
 
     // spirv-update-vce picks the lowest version the instructions need; the entry points list
     // every global they use, which only SPIR-V 1.4 and later allow: the module says 1.5, what
-    // the environment is (and Vulkan 1.2 takes).
-    if (auto vce = spirvModule.getVceTriple())
+    // the environment is (and Vulkan 1.2 takes). The float controls of preserveInfinities
+    // are core there, their capability is not inferred.
+    // Physical storage buffers are core in SPIR-V 1.5; spirv-update-vce names the extension
+    // of the EXT version, whose Vulkan extension (VK_EXT_buffer_device_address) the runtime
+    // does not enable (the validation layers say so).
+    if (auto vce = spirvModule.getVceTriple()) {
+      SmallVector<spirv::Capability> capabilities = llvm::to_vector(vce->getCapabilities());
+      if (!llvm::is_contained(capabilities, spirv::Capability::SignedZeroInfNanPreserve))
+        capabilities.push_back(spirv::Capability::SignedZeroInfNanPreserve);
+      SmallVector<spirv::Extension> extensions;
+      for (spirv::Extension extension : vce->getExtensions())
+        if (extension != spirv::Extension::SPV_EXT_physical_storage_buffer &&
+            extension != spirv::Extension::SPV_KHR_physical_storage_buffer)
+          extensions.push_back(extension);
       spirvModule.setVceTripleAttr(spirv::VerCapExtAttr::get(
-          std::max(vce->getVersion(), env.getVersion()), llvm::to_vector(vce->getCapabilities()),
-          llvm::to_vector(vce->getExtensions()), ctx));
+          std::max(vce->getVersion(), env.getVersion()), capabilities, extensions, ctx));
+    }
     return spirvModule;
   }
 
@@ -158,6 +172,45 @@ private:
     });
   }
 
+  /// Every entry point keeps infinities, NaNs and the sign of zero in float32 arithmetic
+  /// (the SignedZeroInfNanPreserve execution mode). Without it Vulkan lets a compiler assume
+  /// there are none, and the models' masks are -inf (causal attention), their softmax starts
+  /// from -inf and their max propagates NaN: NVIDIA's driver then computes llama_small's
+  /// attention wrong. The runtime requires shaderSignedZeroInfNanPreserveFloat32.
+  void preserveInfinities(spirv::ModuleOp module) {
+    for (auto entryPoint : llvm::to_vector(module.getOps<spirv::EntryPointOp>())) {
+      OpBuilder b(entryPoint);
+      b.setInsertionPointAfter(entryPoint);
+      spirv::ExecutionModeOp::create(
+          b, entryPoint.getLoc(), FlatSymbolRefAttr::get(ctx, entryPoint.getFn()),
+          spirv::ExecutionModeAttr::get(ctx, spirv::ExecutionMode::SignedZeroInfNanPreserve),
+          b.getI32ArrayAttr({32}));
+    }
+  }
+
+  /// Index values (32 bits in the kernels) widened to 64 bits with sign extension become
+  /// zero extension and a pair of shifts (sext(x) = (zext(x) << 32) >>s 32), not OpSConvert:
+  /// Mesa's lavapipe (Debian 12) gets OpSConvert of a 32-bit index to 64 bits wrong in
+  /// Trilu's kernels (test_triu_one_row: a column of 0 compared >= 1 as true).
+  void widenIndicesByShifts(gpu::GPUModuleOp module) {
+    SmallVector<arith::IndexCastOp> casts;
+    module.walk([&](arith::IndexCastOp cast) {
+      if (isa<IndexType>(cast.getIn().getType()) && cast.getType().isInteger(64))
+        casts.push_back(cast);
+    });
+    for (arith::IndexCastOp cast : casts) {
+      OpBuilder b(cast);
+      Location loc = cast.getLoc();
+      Type i32 = b.getI32Type(), i64 = b.getI64Type();
+      Value narrow = arith::IndexCastUIOp::create(b, loc, i32, cast.getIn());
+      Value wide = arith::ExtUIOp::create(b, loc, i64, narrow);
+      Value shift = arith::ConstantIntOp::create(b, loc, i64, 32);
+      Value high = arith::ShLIOp::create(b, loc, wide, shift);
+      cast.replaceAllUsesWith(arith::ShRSIOp::create(b, loc, high, shift).getResult());
+      cast.erase();
+    }
+  }
+
   /// a * b + c (either order), whose product has no other use and both ops may contract
   /// (tcc::gpu::prepareKernels marks them), as math.fma: one rounding, as on NVIDIA and AMD.
   struct FuseMultiplyAdd : OpRewritePattern<arith::AddFOp> {
@@ -204,7 +257,11 @@ private:
   LogicalResult convert(gpu::GPUModuleOp module, spirv::TargetEnvAttr env) {
     std::unique_ptr<ConversionTarget> target = SPIRVConversionTarget::get(env);
     SPIRVConversionOptions options;
-    options.use64bitIndex = true;
+    // Index arithmetic in 32 bits (byte offsets are 64-bit: tcc-spirv-address-buffers):
+    // NVIDIA's Vulkan driver computes chains of 64-bit divisions and remainders by constants
+    // wrong (llama_small, depthtospace, tile: measured on the H200), and 32-bit integer
+    // arithmetic is what GPUs do natively (64-bit division is a library routine there).
+    options.use64bitIndex = false;
     SPIRVTypeConverter converter(env, options);
     RewritePatternSet patterns(ctx);
     populateGPUToSPIRVPatterns(converter, patterns);

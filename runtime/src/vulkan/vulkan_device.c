@@ -39,6 +39,10 @@
 #define ARENA_BYTES ((VkDeviceSize)1 << 20)
 
 struct tcc_device_queue {
+  /// $TCC_VULKAN_SUBMIT_EACH_LAUNCH=1 when the queue was created: every launch is submitted
+  /// and waited for at once (to tell a missing dependency from a wrong kernel, as
+  /// CUDA_LAUNCH_BLOCKING does).
+  int submit_each_launch;
   VkCommandPool pool;
   VkCommandBuffer commands;
   VkFence fence;
@@ -265,6 +269,8 @@ static tcc_status vulkan_create_queue(const tcc_device *device, int32_t num_thre
   VkCommandPoolCreateInfo pool_info = {.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
                                        .flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT,
                                        .queueFamilyIndex = tcc_vulkan.family};
+  const char *each = getenv("TCC_VULKAN_SUBMIT_EACH_LAUNCH");
+  queue->submit_each_launch = each && strcmp(each, "1") == 0;
   VkFenceCreateInfo fence_info = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
   VkResult result =
       tcc_vulkan.vkCreateCommandPool(tcc_vulkan.device, &pool_info, NULL, &queue->pool);
@@ -501,6 +507,11 @@ static tcc_status vulkan_launch_kernel(const tcc_device *device, tcc_device_queu
     tcc_vulkan.vkCmdPushConstants(queue->commands, tcc_vulkan.layout, VK_SHADER_STAGE_COMPUTE_BIT,
                                   0, pushed * 8, slots);
   tcc_vulkan.vkCmdDispatch(queue->commands, (uint32_t)grid_x, 1, 1);
+  if (queue->submit_each_launch) {
+    VkResult result = flush(queue);
+    if (result != VK_SUCCESS)
+      return tcc_vulkan_failure("launch_kernel", "vkQueueSubmit", result);
+  }
   return NULL;
 }
 

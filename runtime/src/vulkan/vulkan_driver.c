@@ -232,13 +232,16 @@ static void setup_vulkan(void) {
   if (properties2) {
     VkPhysicalDeviceSubgroupSizeControlProperties control = {
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_PROPERTIES};
-    VkPhysicalDeviceVulkan11Properties v11 = {
-        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_PROPERTIES,
+    VkPhysicalDeviceFloatControlsProperties floats = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FLOAT_CONTROLS_PROPERTIES,
         .pNext = tcc_vulkan.properties.apiVersion >= VK_API_VERSION_1_3 ? &control : NULL};
+    VkPhysicalDeviceVulkan11Properties v11 = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_PROPERTIES, .pNext = &floats};
     VkPhysicalDeviceProperties2 all = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2,
                                        .pNext = &v11};
     properties2(tcc_vulkan.physical, &all);
     tcc_vulkan.subgroup_size = v11.subgroupSize;
+    tcc_vulkan.preserves_inf_nan = floats.shaderSignedZeroInfNanPreserveFloat32;
     tcc_vulkan.require_subgroup_32 =
         tcc_vulkan.properties.apiVersion >= VK_API_VERSION_1_3 && tcc_vulkan.subgroup_size < 32 &&
         control.minSubgroupSize <= 32 && control.maxSubgroupSize >= 32 &&
@@ -250,6 +253,15 @@ static void setup_vulkan(void) {
         setup, TCC_STATUS_INCOMPATIBLE, "%s supports Vulkan %u.%u, the kernels need 1.2",
         tcc_vulkan.properties.deviceName, VK_API_VERSION_MAJOR(tcc_vulkan.properties.apiVersion),
         VK_API_VERSION_MINOR(tcc_vulkan.properties.apiVersion));
+    return;
+  }
+  // The kernels declare SignedZeroInfNanPreserve for float32 (masks of -inf, NaN-propagating
+  // max): a device that cannot keep infinities and NaNs would compute them wrong.
+  if (!tcc_vulkan.preserves_inf_nan) {
+    tcc_gpu_setup_fail(setup, TCC_STATUS_INCOMPATIBLE,
+                       "%s cannot keep infinities and NaNs in float32 shader arithmetic "
+                       "(shaderSignedZeroInfNanPreserveFloat32), which the kernels need",
+                       tcc_vulkan.properties.deviceName);
     return;
   }
   VkPhysicalDeviceVulkan13Features v13;

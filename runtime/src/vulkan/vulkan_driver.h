@@ -95,6 +95,8 @@ typedef struct tcc_vulkan_state {
   /// Subgroups: their size; whether compute pipelines can require 32 (subgroup size control).
   uint32_t subgroup_size;
   int require_subgroup_32;
+  /// shaderSignedZeroInfNanPreserveFloat32: the kernels' float controls are honoured.
+  int preserves_inf_nan;
   VkPhysicalDeviceMemoryProperties memory;
   VkDevice device;
   VkQueue queue;

@@ -4,7 +4,8 @@
 // its view; the launch passes the aligned pointer and those fields. A row-major buffer
 // passes its dynamic sizes alone (strides are their products); a view passes its dynamic
 // offset and strides. Loads and stores become PhysicalStorageBuffer pointers at
-// base + (offset + sum(index * stride)) * bytes, Aligned; i1 is a byte in memory.
+// base + (offset + sum(index * stride)) * bytes, Aligned; i1 is a byte in memory. The
+// element index is an index (32 bits once converted), the byte offset 64-bit.
 // CHECK-LABEL: func.func @host
 // CHECK-SAME: (%[[A:.*]]: memref<?x4xf32>, %[[B:.*]]: memref<8xf32, strided<[1], offset: ?>>, %[[C:.*]]: memref<?xi1>, %{{.*}}: index)
 // CHECK-DAG: %[[PA:.*]] = memref.extract_aligned_pointer_as_index %[[A]]
@@ -14,7 +15,10 @@
 // CHECK: gpu.launch_func  @kernels::@k {{.*}} args(%[[AA]] : i64, %[[ROWS]] : index, %{{.*}} : i64, %[[BOFF]] : index, %{{.*}} : i64, %{{.*}} : index, %{{.*}} : index)
 // CHECK-LABEL: gpu.func @k
 // CHECK-SAME: (%[[ABASE:.*]]: i64, %[[AROWS:.*]]: index, %[[BBASE:.*]]: i64, %[[BOFFSET:.*]]: index, %[[CBASE:.*]]: i64, %[[CSIZE:.*]]: index, %[[N2:.*]]: index)
-// CHECK: %[[PTR:.*]] = spirv.ConvertUToPtr %{{.*}} : i64 to !spirv.ptr<f32, PhysicalStorageBuffer>
+// CHECK: %[[LINEAR:.*]] = arith.index_cast %{{.*}} : index to i64
+// CHECK: %[[BYTES:.*]] = arith.muli %[[LINEAR]], %{{.*}} : i64
+// CHECK: %[[AT:.*]] = arith.addi %[[ABASE]], %[[BYTES]] : i64
+// CHECK: %[[PTR:.*]] = spirv.ConvertUToPtr %[[AT]] : i64 to !spirv.ptr<f32, PhysicalStorageBuffer>
 // CHECK: spirv.Load "PhysicalStorageBuffer" %[[PTR]] ["Aligned", 4] : f32
 // CHECK: spirv.ConvertUToPtr %{{.*}} : i64 to !spirv.ptr<i8, PhysicalStorageBuffer>
 // CHECK: %[[BYTE:.*]] = spirv.Load "PhysicalStorageBuffer" %{{.*}} ["Aligned", 1] : i8
@@ -88,5 +92,33 @@ module attributes {gpu.container_module} {
       %old = memref.atomic_rmw addf %f, %a[%c0] : (f32, memref<4xf32>) -> f32
       gpu.return
     }
+  }
+}
+
+// -----
+
+// The kernels index in 32 bits: a buffer of 2^31 elements or more, or a workspace of 2 GiB,
+// is an error naming its size.
+module attributes {gpu.container_module} {
+  func.func @host(%a: memref<65536x32768xf32>) {
+    %c1 = arith.constant 1 : index
+    // expected-error @+1 {{a kernel's buffer 'memref<65536x32768xf32>' spans 2147483648 elements; the SPIR-V and Metal kernels index in 32 bits (fewer than 2^31 elements a buffer)}}
+    gpu.launch_func @kernels::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+        args(%a : memref<65536x32768xf32>)
+    return
+  }
+  gpu.module @kernels {
+    gpu.func @k(%a: memref<65536x32768xf32>) kernel {
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  // expected-error @+1 {{the model's workspace has 2147483648 bytes; the SPIR-V and Metal kernels index in 32 bits (less than 2 GiB of workspace)}}
+  func.func @main(%w: memref<?xi8>) attributes {kernel.workspace_size = 2147483648 : i64} {
+    return
   }
 }
