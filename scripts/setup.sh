@@ -18,8 +18,10 @@ packages=(
   gcc-aarch64-linux-gnu g++-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user
   # --target vulkan: the runtime's Vulkan backend (headers only: the loader is opened at run
   # time), spirv-val, which the tests run on SPIR-V modules, and Mesa's lavapipe, a Vulkan
-  # device on the CPU that runs the kernels of --target vulkan:portable in the tests
+  # device on the CPU that runs the kernels of --target vulkan in the tests
   libvulkan-dev spirv-tools mesa-vulkan-drivers
+  # --target apple: SPIRV-Cross's C API turns the SPIR-V kernels into Metal Shading Language
+  libspirv-cross-c-shared-dev
 )
 
 missing=()
