@@ -143,7 +143,7 @@ module attributes {kernel.device_kernels = []} {}
 
 // -----
 
-// expected-error @+1 {{'kernel.device_images' expects an array of {arch = "sm_NN", "gfxNNN" or "vulkan1.2", format = "ptx", "cubin", "hsaco" or "spirv", symbol = @global}, got [{arch = "sm_90", format = "sass", symbol = @image}]}}
+// expected-error @+1 {{'kernel.device_images' expects an array of {arch = "sm_NN", "gfxNNN", "vulkan1.2" or "metal3", format = "ptx", "cubin", "hsaco", "spirv" or "msl", symbol = @global}, got [{arch = "sm_90", format = "sass", symbol = @image}]}}
 module attributes {kernel.device_images = [{arch = "sm_90", format = "sass", symbol = @image}]} {}
 
 // -----
