@@ -146,8 +146,8 @@ LogicalResult KernelDialect::verifyOperationAttribute(Operation *op, NamedAttrib
     if (!images || !llvm::all_of(images, valid))
       return op->emitError() << "'" << name
                              << "' expects an array of {arch = \"sm_NN\", \"gfxNNN\", "
-                                "\"vulkan1.2\" or \"metal3\", format = \"ptx\", \"cubin\", \"hsaco\", "
-                                "\"spirv\" or \"msl\", symbol = @global}, got "
+                                "\"vulkan1.2\" or \"metal3\", format = \"ptx\", \"cubin\", "
+                                "\"hsaco\", \"spirv\" or \"msl\", symbol = @global}, got "
                              << value;
     return success();
   }
