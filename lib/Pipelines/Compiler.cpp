@@ -35,8 +35,11 @@ std::optional<tcc::EmitKind> tcc::parseEmitKind(llvm::StringRef name) {
 }
 
 namespace {
-/// The debugging options on one stage's pass manager (`stage` names its dump folder).
-void configure(PassManager &pm, const tcc::CompileOptions &options, llvm::StringRef stage) {
+/// The debugging options on one stage's pass manager (`stage` names its folder in
+/// `dumpDirectory`, which is options.dumpDirectory or a target's folder in it; `timing`,
+/// options.timing or a target's scope under it).
+void configure(PassManager &pm, const tcc::CompileOptions &options, llvm::StringRef dumpDirectory,
+               TimingScope *timing, llvm::StringRef stage) {
   auto never = [](Pass *, Operation *) { return false; };
   if (options.printIrAfterAll || !options.printIrAfter.empty() ||
       !options.dumpDirectory.empty())
@@ -51,11 +54,11 @@ void configure(PassManager &pm, const tcc::CompileOptions &options, llvm::String
         },
         /*printModuleScope=*/true, /*printAfterOnlyOnChange=*/false,
         /*printAfterOnlyOnFailure=*/false, llvm::errs(), options.printing);
-  } else if (!options.dumpDirectory.empty()) {
+  } else if (!dumpDirectory.empty()) {
     // (MLIR keeps one IR printer per pass manager: stderr printing wins over the dump.)
     // The printer keeps the folder's name by reference: it must outlive the pass manager.
     static std::list<std::string> folders;
-    llvm::SmallString<256> folder(options.dumpDirectory);
+    llvm::SmallString<256> folder(dumpDirectory);
     llvm::sys::path::append(folder, stage);
     folders.push_back(std::string(folder));
     (void)llvm::sys::fs::create_directories(folder); // MLIR makes the levels below it
@@ -64,8 +67,8 @@ void configure(PassManager &pm, const tcc::CompileOptions &options, llvm::String
                                   /*printAfterOnlyOnFailure=*/false, folders.back(),
                                   options.printing);
   }
-  if (options.timing)
-    pm.enableTiming(*options.timing);
+  if (timing)
+    pm.enableTiming(*timing);
 }
 
 LogicalResult writeFile(llvm::StringRef path, llvm::ArrayRef<char> bytes, std::string &error) {
@@ -137,6 +140,198 @@ LogicalResult dumpDeviceImages(ModuleOp module, llvm::StringRef directory, std::
   }
   return success();
 }
+
+/// The model compiled for one target as far as LLVM IR: the host code with its descriptor,
+/// the bytes of the weights and of the initial parameters, and the interface the descriptor
+/// publishes.
+struct TargetModule {
+  std::unique_ptr<llvm::Module> code;
+  std::vector<char> weights, parameters;
+  tcc::ModelInterface published;
+};
+
+/// Compiles a decomposed (prim) module for `target`: the kernel stage, the target's stage and
+/// the translation to LLVM IR (into `out`). With --emit=kernel, prints the kernel stage's IR
+/// to `text` and leaves out.code null. `dumpDirectory` and `timing` as for configure.
+LogicalResult lowerForTarget(ModuleOp module, const tcc::ModelInterface &interface,
+                             const tcc::CompileOptions &options, const tcc::Target &target,
+                             llvm::StringRef dumpDirectory, TimingScope *timing,
+                             llvm::raw_ostream &text, llvm::LLVMContext &llvmContext,
+                             TargetModule &out, std::string &error) {
+  // A device model's inputs and outputs are device memory, which string tensors (pointers to
+  // host bytes) cannot be (model_abi.h).
+  if (target.getDeviceType() != tcc::abi::kDeviceTypeCPU)
+    for (auto [kind, list] : {std::pair("input", &interface.inputs),
+                              std::pair("output", &interface.outputs)})
+      for (const tcc::TensorInterface &tensor : *list)
+        if (tensor.dtype == TCC_DTYPE_STRING) {
+          error = std::string("the ") + kind + " '" + tensor.name + "' is a string tensor, which " +
+                  target.getName().str() +
+                  " models cannot have yet (their tensors are device memory); compile this "
+                  "model for the CPU";
+          return failure();
+        }
+  // Extents computed from input values (a Range whose bounds are inputs) are computed by host
+  // code reading the inputs (model_abi.h's compute_symbols), which are device memory there.
+  if (target.getDeviceType() != tcc::abi::kDeviceTypeCPU)
+    for (const tcc::SymbolInterface &symbol : interface.symbols)
+      if (symbol.computed) {
+        error = "the extent '" + symbol.name +
+                "' is computed from the values of an input (a Range, ConstantOfShape, Expand, "
+                "... whose shape or bounds are inputs), which " +
+                target.getName().str() +
+                " models cannot do yet (their inputs are device memory); compile this model "
+                "for the CPU";
+        return failure();
+      }
+  {
+    PassManager pm(module.getContext());
+    configure(pm, options, dumpDirectory, timing, "2-kernel");
+    if (failed(tcc::buildPrimToKernelPipeline(pm, target.getInfo(), options.kernelStage))) {
+      error = "internal error: the kernel pipeline does not parse";
+      return failure();
+    }
+    if (failed(pm.run(module)))
+      return failure();
+  }
+  if (options.emit == tcc::EmitKind::Kernel) {
+    module->print(text, options.printing);
+    return success();
+  }
+  if (failed(tcc::packWeights(module, out.weights, target.getInfo().minPackedWeightBytes)))
+    return failure();
+  tcc::ModelInterface withParameters = interface;
+  if (failed(tcc::packParameters(module, withParameters, out.parameters)))
+    return failure();
+  {
+    PassManager pm(module.getContext());
+    configure(pm, options, dumpDirectory, timing, "3-target");
+    if (failed(target.buildKernelPipeline(pm))) {
+      error = "internal error: the " + target.getName().str() + " kernel pipeline does not parse";
+      return failure();
+    }
+    if (failed(pm.run(module)))
+      return failure();
+  }
+  if (!dumpDirectory.empty() && failed(dumpDeviceImages(module, dumpDirectory, error)))
+    return failure();
+  out.published = tcc::publishedInterface(module, withParameters);
+  out.code = tcc::buildModelModule(module, withParameters, target.getHost(),
+                                   target.getDeviceType(), llvmContext, error);
+  return success(out.code != nullptr);
+}
+
+/// The object of the weights and initial parameters of `compiled` (none when it has neither).
+LogicalResult emitDataObject(const TargetModule &compiled, const tcc::Target &target,
+                             llvm::LLVMContext &llvmContext, std::optional<unsigned> variant,
+                             llvm::SmallVectorImpl<llvm::SmallVector<char, 0>> &objects,
+                             std::string &error) {
+  if (compiled.weights.empty() && compiled.parameters.empty())
+    return success();
+  std::unique_ptr<llvm::Module> weightsModule = tcc::buildWeightsModule(
+      compiled.weights, compiled.parameters, target.getHost().triple, llvmContext);
+  if (variant)
+    tcc::renameVariantSymbols(*weightsModule, *variant, *variant);
+  llvm::SmallVector<char, 0> object;
+  if (failed(target.emitHostCode(*weightsModule, /*assembly=*/false, object, error,
+                                 /*optimize=*/false)))
+    return failure();
+  objects.push_back(std::move(object));
+  return success();
+}
+
+/// Whether two targets' compiled interfaces are the same (a fat model's variants must be).
+bool sameInterface(const tcc::ModelInterface &a, const tcc::ModelInterface &b) {
+  auto sameTensors = [](const std::vector<tcc::TensorInterface> &x,
+                        const std::vector<tcc::TensorInterface> &y) {
+    return x.size() == y.size() &&
+           llvm::all_of(llvm::zip(x, y), [](auto pair) {
+             const auto &[s, t] = pair;
+             return s.name == t.name && s.dtype == t.dtype && s.shape == t.shape &&
+                    s.symbols == t.symbols;
+           });
+  };
+  return sameTensors(a.inputs, b.inputs) && sameTensors(a.outputs, b.outputs) &&
+         sameTensors(a.parameters, b.parameters) && a.symbols.size() == b.symbols.size() &&
+         llvm::all_of(llvm::zip(a.symbols, b.symbols), [](auto pair) {
+           const auto &[s, t] = pair;
+           return s.name == t.name && s.min == t.min && s.max == t.max &&
+                  s.computed == t.computed;
+         });
+}
+
+/// A fat model: the prim module compiled for every target (a copy each), one object set per
+/// target with its symbols renamed apart, and the table of variants, linked into one library.
+LogicalResult compileFatModel(ModuleOp module, const tcc::ModelInterface &interface,
+                              const tcc::CompileOptions &options, llvm::StringRef outputPath,
+                              std::string &error) {
+  if (options.emit != tcc::EmitKind::So) {
+    error = "several targets make one library: --emit=so (IR, assembly and objects are of one "
+            "target)";
+    return failure();
+  }
+  llvm::LLVMContext llvmContext;
+  llvm::SmallVector<llvm::SmallVector<char, 0>, 8> objects;
+  std::vector<TargetModule> compiled;
+  for (auto [v, target] : llvm::enumerate(options.targets)) {
+    std::string name = std::to_string(v) + "-" + target->getName().str();
+    std::optional<TimingScope> targetTime;
+    if (options.timing)
+      targetTime = options.timing->nest("target " + name);
+    std::string dumpDirectory;
+    if (!options.dumpDirectory.empty()) {
+      llvm::SmallString<256> folder(options.dumpDirectory);
+      llvm::sys::path::append(folder, "target-" + name);
+      dumpDirectory = std::string(folder);
+    }
+    OwningOpRef<ModuleOp> copy = module.clone();
+    TargetModule &current = compiled.emplace_back();
+    if (failed(lowerForTarget(*copy, interface, options, *target, dumpDirectory,
+                              targetTime ? &*targetTime : nullptr, llvm::nulls(), llvmContext,
+                              current, error)))
+      return failure();
+    if (!sameInterface(current.published, compiled.front().published)) {
+      error = "internal error: the " + target->getName().str() +
+              " target compiled the model's inputs, outputs or symbols differently from the " +
+              options.targets.front()->getName().str() + " target";
+      return failure();
+    }
+    // Targets whose weights and initial parameters are the same bytes share one copy.
+    unsigned dataVariant = v;
+    for (unsigned earlier = 0; earlier < v; ++earlier)
+      if (compiled[earlier].weights == current.weights &&
+          compiled[earlier].parameters == current.parameters) {
+        dataVariant = earlier;
+        break;
+      }
+    tcc::renameVariantSymbols(*current.code, v, dataVariant);
+    if (!dumpDirectory.empty() &&
+        failed(dumpHostCode(*current.code, *target, dumpDirectory, error)))
+      return failure();
+    llvm::SmallVector<char, 0> code;
+    if (failed(target->emitHostCode(*current.code, /*assembly=*/false, code, error)))
+      return failure();
+    objects.push_back(std::move(code));
+    current.code.reset();
+    if (dataVariant == v &&
+        failed(emitDataObject(current, *target, llvmContext, v, objects, error)))
+      return failure();
+  }
+  if (options.interface)
+    *options.interface = compiled.front().published;
+  const tcc::Target &first = *options.targets.front();
+  std::unique_ptr<llvm::Module> table =
+      tcc::buildVariantsModule(options.targets.size(), first.getHost().triple, llvmContext);
+  llvm::SmallVector<char, 0> tableObject;
+  if (failed(first.emitHostCode(*table, /*assembly=*/false, tableObject, error,
+                                /*optimize=*/false)))
+    return failure();
+  objects.push_back(std::move(tableObject));
+  std::optional<TimingScope> linkTime;
+  if (options.timing)
+    linkTime = options.timing->nest("5-link");
+  return first.linkLibrary(objects, outputPath, error);
+}
 } // namespace
 
 LogicalResult tcc::compileModule(ModuleOp module, const CompileOptions &options,
@@ -149,7 +344,7 @@ LogicalResult tcc::compileModule(ModuleOp module, const CompileOptions &options,
   }
   {
     PassManager pm(module.getContext());
-    configure(pm, options, "1-decompose");
+    configure(pm, options, options.dumpDirectory, options.timing, "1-decompose");
     if (options.gradWrt.empty()) {
       buildOnnxToPrimPipeline(pm);
     } else {
@@ -176,96 +371,39 @@ LogicalResult tcc::compileModule(ModuleOp module, const CompileOptions &options,
   FailureOr<ModelInterface> interface = getModelInterface(module);
   if (failed(interface))
     return failure();
-  // A device model's inputs and outputs are device memory, which string tensors (pointers to
-  // host bytes) cannot be (model_abi.h).
-  if (options.target && options.target->getDeviceType() != tcc::abi::kDeviceTypeCPU)
-    for (auto [kind, list] : {std::pair("input", &interface->inputs),
-                              std::pair("output", &interface->outputs)})
-      for (const TensorInterface &tensor : *list)
-        if (tensor.dtype == TCC_DTYPE_STRING) {
-          error = std::string("the ") + kind + " '" + tensor.name + "' is a string tensor, which " +
-                  options.target->getName().str() +
-                  " models cannot have yet (their tensors are device memory); compile this "
-                  "model for the CPU";
-          return failure();
-        }
-  // Extents computed from input values (a Range whose bounds are inputs) are computed by host
-  // code reading the inputs (model_abi.h's compute_symbols), which are device memory there.
-  if (options.target && options.target->getDeviceType() != tcc::abi::kDeviceTypeCPU)
-    for (const SymbolInterface &symbol : interface->symbols)
-      if (symbol.computed) {
-        error = "the extent '" + symbol.name +
-                "' is computed from the values of an input (a Range, ConstantOfShape, Expand, "
-                "... whose shape or bounds are inputs), which " +
-                options.target->getName().str() +
-                " models cannot do yet (their inputs are device memory); compile this model "
-                "for the CPU";
-        return failure();
-      }
-  {
-    PassManager pm(module.getContext());
-    configure(pm, options, "2-kernel");
-    if (!options.target) {
-      error = "internal error: no target to compile for";
-      return failure();
-    }
-    if (failed(buildPrimToKernelPipeline(pm, options.target->getInfo(), options.kernelStage))) {
-      error = "internal error: the kernel pipeline does not parse";
-      return failure();
-    }
-    if (failed(pm.run(module)))
-      return failure();
-  }
-  if (emit == EmitKind::Kernel) {
-    module->print(text, options.printing);
-    return success();
-  }
-  if (!options.target) {
+  if (options.targets.empty()) {
     error = "internal error: no target to compile for";
     return failure();
   }
-  const Target &target = *options.target;
-  std::vector<char> weights, parameters;
-  if (failed(packWeights(module, weights, target.getInfo().minPackedWeightBytes)) ||
-      failed(packParameters(module, *interface, parameters)))
-    return failure();
-  {
-    PassManager pm(module.getContext());
-    configure(pm, options, "3-target");
-    if (failed(target.buildKernelPipeline(pm))) {
-      error = "internal error: the " + target.getName().str() + " kernel pipeline does not parse";
-      return failure();
-    }
-    if (failed(pm.run(module)))
-      return failure();
-  }
-  if (!options.dumpDirectory.empty() &&
-      failed(dumpDeviceImages(module, options.dumpDirectory, error)))
-    return failure();
-  if (options.interface)
-    *options.interface = publishedInterface(module, *interface);
+  if (options.targets.size() > 1)
+    return compileFatModel(module, *interface, options, outputPath, error);
+  const Target &target = *options.targets.front();
   llvm::LLVMContext llvmContext;
-  std::unique_ptr<llvm::Module> llvmModule =
-      buildModelModule(module, *interface, target.getHost(), target.getDeviceType(), llvmContext,
-                       error);
-  if (!llvmModule)
+  TargetModule compiled;
+  if (failed(lowerForTarget(module, *interface, options, target, options.dumpDirectory,
+                            options.timing, text, llvmContext, compiled, error)))
     return failure();
+  if (emit == EmitKind::Kernel)
+    return success();
+  if (options.interface)
+    *options.interface = compiled.published;
+  llvm::Module &llvmModule = *compiled.code;
   if (emit == EmitKind::LLVM) {
-    llvmModule->print(text, nullptr);
+    llvmModule.print(text, nullptr);
     return success();
   }
   if (!options.dumpDirectory.empty()) {
     std::optional<TimingScope> dumpTime;
     if (options.timing)
       dumpTime = options.timing->nest("(--dump-dir: model.ll, model.s)");
-    if (failed(dumpHostCode(*llvmModule, target, options.dumpDirectory, error)))
+    if (failed(dumpHostCode(llvmModule, target, options.dumpDirectory, error)))
       return failure();
   }
   std::optional<TimingScope> codegenTime;
   if (options.timing)
     codegenTime = options.timing->nest("4-llvm-codegen (host code)");
   llvm::SmallVector<char, 0> code;
-  if (failed(target.emitHostCode(*llvmModule, emit == EmitKind::Asm, code, error)))
+  if (failed(target.emitHostCode(llvmModule, emit == EmitKind::Asm, code, error)))
     return failure();
   codegenTime.reset();
   if (emit == EmitKind::Asm) {
@@ -273,7 +411,7 @@ LogicalResult tcc::compileModule(ModuleOp module, const CompileOptions &options,
     return success();
   }
   if (emit == EmitKind::Obj) {
-    if (!weights.empty() || !parameters.empty()) {
+    if (!compiled.weights.empty() || !compiled.parameters.empty()) {
       error = "--emit=obj of a model with packed weights is not supported yet (the weights are "
               "a second object); use --emit=so";
       return failure();
@@ -281,15 +419,8 @@ LogicalResult tcc::compileModule(ModuleOp module, const CompileOptions &options,
     return writeFile(outputPath, code, error);
   }
   llvm::SmallVector<llvm::SmallVector<char, 0>, 2> objects = {std::move(code)};
-  if (!weights.empty() || !parameters.empty()) {
-    std::unique_ptr<llvm::Module> weightsModule =
-        buildWeightsModule(weights, parameters, target.getHost().triple, llvmContext);
-    llvm::SmallVector<char, 0> weightsObject;
-    if (failed(target.emitHostCode(*weightsModule, /*assembly=*/false, weightsObject, error,
-                                   /*optimize=*/false)))
-      return failure();
-    objects.push_back(std::move(weightsObject));
-  }
+  if (failed(emitDataObject(compiled, target, llvmContext, std::nullopt, objects, error)))
+    return failure();
   std::optional<TimingScope> linkTime;
   if (options.timing)
     linkTime = options.timing->nest("5-link");

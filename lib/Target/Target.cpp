@@ -63,6 +63,49 @@ FailureOr<std::unique_ptr<tcc::Target>> tcc::createTarget(llvm::StringRef spec, 
   return failure();
 }
 
+FailureOr<std::vector<std::unique_ptr<tcc::Target>>>
+tcc::createTargets(llvm::StringRef spec, llvm::StringRef cpu, std::string &error) {
+  // "cpu,nvidia:sm_80,sm_90,amd:gfx942": a comma starts a new target where a kind's name (or
+  // "host") follows it, and continues the previous target's list of chips elsewhere.
+  auto isKind = [](llvm::StringRef item) {
+    llvm::StringRef kind = item.split(':').first;
+    return kind == "host" ||
+           llvm::any_of(kTargetKinds, [&](const TargetKind &k) { return k.name == kind; });
+  };
+  llvm::SmallVector<std::string> specs;
+  llvm::SmallVector<llvm::StringRef> items;
+  spec.split(items, ',');
+  for (llvm::StringRef item : items) {
+    if (specs.empty() || isKind(item))
+      specs.push_back(item.str());
+    else
+      specs.back() += "," + item.str();
+  }
+  std::vector<std::unique_ptr<Target>> targets;
+  for (const std::string &one : specs) {
+    FailureOr<std::unique_ptr<Target>> target = createTarget(one, cpu, error);
+    if (failed(target))
+      return failure();
+    for (const std::unique_ptr<Target> &earlier : targets) {
+      if (earlier->getName() == (*target)->getName()) {
+        error = "--target names " + earlier->getName().str() +
+                " twice; one target of each kind goes into a library (list several chips "
+                "in one: nvidia:sm_80,sm_90)";
+        return failure();
+      }
+      if (earlier->getHost().triple != (*target)->getHost().triple) {
+        error = "--target " + spec.str() + ": a library runs on one host, but " +
+                earlier->getName().str() + "'s host code is for " + earlier->getHost().triple +
+                " and " + (*target)->getName().str() + "'s for " + (*target)->getHost().triple +
+                "; compile one library per host";
+        return failure();
+      }
+    }
+    targets.push_back(std::move(*target));
+  }
+  return targets;
+}
+
 LogicalResult tcc::Target::setPrecision(llvm::StringRef precision, std::string &error) {
   if (precision == "fp32")
     return success();

@@ -307,6 +307,9 @@ static void destroy_model(tcc_model *model) {
   free_entries(model->inputs, d ? d->num_inputs : 0);
   free_entries(model->outputs, d ? d->num_outputs : 0);
   free_entries(model->parameters, d ? d->num_parameters : 0);
+  for (int32_t v = 0; model->variants && v < model->num_variants; ++v)
+    free(model->variants[v].unavailable);
+  free(model->variants);
   if (model->library)
     dlclose(model->library);
   free(model->path);
@@ -361,28 +364,142 @@ static tcc_status read_options(const char *function, const tcc_model_options *op
   return NULL;
 }
 
-/// Validates `descriptor` and wraps it in a model that owns `library` (closed on failure).
-static tcc_status create_model(const char *where, const tcc_model_descriptor *descriptor,
-                               uint32_t flags, void *library, const char *path,
-                               tcc_model **out_model) {
-  const tcc_device *device = NULL;
-  tcc_status status = validate_descriptor(where, descriptor, &device);
-  if (!status)
-    status = check_cpu_features(where, descriptor, flags & TCC_MODEL_FLAG_SKIP_CPU_CHECK);
+/// Whether two tensor descriptions are the same (name, dtype, rank, shape, dim symbols).
+static int same_tensor(const tcc_tensor_desc *a, const tcc_tensor_desc *b) {
+  if (strcmp(a->name, b->name) != 0 || a->dtype != b->dtype || a->rank != b->rank)
+    return 0;
+  for (int32_t k = 0; k < a->rank; ++k) {
+    int32_t sa = a->dim_symbols ? a->dim_symbols[k] : -1;
+    int32_t sb = b->dim_symbols ? b->dim_symbols[k] : -1;
+    if (a->shape[k] != b->shape[k] || sa != sb)
+      return 0;
+  }
+  return 1;
+}
+
+/// A fat model's variant `v` (valid on its own) must describe the model variant 0 describes
+/// (model_abi.h): the same symbols, inputs, outputs and parameters.
+static tcc_status check_same_model(const char *where, int32_t v, const tcc_model_descriptor *a,
+                                   const tcc_model_descriptor *b) {
+  const char *difference = NULL;
+  if (a->num_symbols != b->num_symbols)
+    difference = "the number of symbols";
+  for (int32_t s = 0; !difference && s < a->num_symbols; ++s)
+    if (strcmp(a->symbols[s].name, b->symbols[s].name) != 0 ||
+        a->symbols[s].min != b->symbols[s].min || a->symbols[s].max != b->symbols[s].max ||
+        tcc_descriptor_symbol_computed(a, s) != tcc_descriptor_symbol_computed(b, s))
+      difference = "a symbol";
+  const struct {
+    const char *what;
+    int32_t count_a, count_b;
+    const tcc_tensor_desc *tensors_a, *tensors_b;
+  } lists[] = {{"inputs", a->num_inputs, b->num_inputs, a->inputs, b->inputs},
+               {"outputs", a->num_outputs, b->num_outputs, a->outputs, b->outputs},
+               {"parameters", a->num_parameters, b->num_parameters, a->parameters,
+                b->parameters}};
+  for (size_t l = 0; !difference && l < sizeof(lists) / sizeof(lists[0]); ++l) {
+    if (lists[l].count_a != lists[l].count_b)
+      difference = lists[l].what;
+    for (int32_t i = 0; !difference && i < lists[l].count_a; ++i)
+      if (!same_tensor(&lists[l].tensors_a[i], &lists[l].tensors_b[i]))
+        difference = lists[l].what;
+  }
+  if (!difference)
+    return NULL;
+  return tcc_make_status(TCC_STATUS_INVALID_MODEL,
+                         "%s: variant %d describes another model than variant 0 (%s differ)",
+                         where, (int)v, difference);
+}
+
+/// Validates every variant of a model, checks the host against their CPU features and fills
+/// `variants` (num_variants entries). `fat`: the descriptors came from a variants table, whose
+/// variants the host may not all run; a single-target model the host cannot run is refused.
+static tcc_status prepare_variants(const char *where, const tcc_model_descriptor *const *list,
+                                   int32_t num_variants, int fat, uint32_t flags,
+                                   tcc_model_variant *variants, int32_t *out_default) {
+  int skip = (flags & TCC_MODEL_FLAG_SKIP_CPU_CHECK) != 0;
+  *out_default = -1;
+  for (int32_t v = 0; v < num_variants; ++v) {
+    char variant_where[512];
+    if (fat)
+      snprintf(variant_where, sizeof(variant_where), "%s: variant %d", where, (int)v);
+    const char *at = fat ? variant_where : where;
+    if (!list[v])
+      return tcc_make_status(TCC_STATUS_INVALID_MODEL, "%s: the descriptor is null", at);
+    tcc_status status = validate_descriptor(at, list[v], &variants[v].device);
+    if (!status && v > 0)
+      status = check_same_model(where, v, list[0], list[v]);
+    int32_t type = tcc_descriptor_device_type(list[v]);
+    for (int32_t u = 0; !status && u < v && type != kDLCPU; ++u)
+      if (tcc_descriptor_device_type(list[u]) == type)
+        status = tcc_make_status(TCC_STATUS_INVALID_MODEL,
+                                 "%s: variants %d and %d are both for %s (%s); a fat model has "
+                                 "one variant per device type but the CPU",
+                                 where, (int)u, (int)v, tcc_device_type_name(type),
+                                 tcc_device_type_enumerator(type));
+    // A single-target model keeps to its one variant: the host runs it, or it is refused.
+    if (!status && !fat)
+      status = check_cpu_features(at, list[v], skip);
+    if (status)
+      return status;
+    variants[v].descriptor = list[v];
+    char name[32];
+    snprintf(name, sizeof(name), "variant %d", (int)v);
+    tcc_status missing = check_cpu_features(name, list[v], 0);
+    if (missing) {
+      variants[v].unavailable = strdup(tcc_status_message(missing));
+      tcc_status_free(missing);
+      if (!variants[v].unavailable)
+        return tcc_make_status(TCC_STATUS_RESOURCE_EXHAUSTED, "%s: out of memory", where);
+    } else if (*out_default < 0) {
+      *out_default = v;
+    }
+  }
+  if (*out_default >= 0)
+    return NULL;
+  *out_default = 0;
+  if (!fat || skip)
+    return NULL;
+  // Runnable nowhere here: say why for each.
+  char reasons[2048] = "";
+  size_t used = 0;
+  for (int32_t v = 0; v < num_variants && used < sizeof(reasons); ++v)
+    used += (size_t)snprintf(reasons + used, sizeof(reasons) - used, "%s%s", v ? "; " : "",
+                             variants[v].unavailable);
+  return tcc_make_status(TCC_STATUS_INCOMPATIBLE,
+                         "%s: this host can run none of the model's %d variants: %s", where,
+                         (int)num_variants, reasons);
+}
+
+/// Validates the model's descriptors (`list`, num_variants of them: one, or a fat model's
+/// variants when `fat`) and wraps them in a model that owns `library` (closed on failure).
+static tcc_status create_model(const char *where, const tcc_model_descriptor *const *list,
+                               int32_t num_variants, int fat, uint32_t flags, void *library,
+                               const char *path, tcc_model **out_model) {
+  tcc_model_variant *variants = calloc((size_t)num_variants, sizeof(*variants));
+  int32_t default_variant = 0;
+  tcc_status status =
+      variants ? prepare_variants(where, list, num_variants, fat, flags, variants,
+                                  &default_variant)
+               : tcc_make_status(TCC_STATUS_RESOURCE_EXHAUSTED, "%s: out of memory", where);
+  tcc_model *model = status ? NULL : calloc(1, sizeof(*model));
+  if (!status && (!model || pthread_mutex_init(&model->device_mutex, NULL) != 0))
+    status = tcc_make_status(TCC_STATUS_RESOURCE_EXHAUSTED, "%s: out of memory", where);
   if (status) {
+    for (int32_t v = 0; variants && v < num_variants; ++v)
+      free(variants[v].unavailable);
+    free(variants);
+    free(model);
     if (library)
       dlclose(library);
     return status;
   }
-  tcc_model *model = calloc(1, sizeof(*model));
-  if (!model || pthread_mutex_init(&model->device_mutex, NULL) != 0) {
-    free(model);
-    if (library)
-      dlclose(library);
-    return tcc_make_status(TCC_STATUS_RESOURCE_EXHAUSTED, "%s: out of memory", where);
-  }
   model->library = library;
-  model->device = device;
+  model->variants = variants;
+  model->num_variants = num_variants;
+  model->default_variant = default_variant;
+  const tcc_model_descriptor *descriptor = variants[default_variant].descriptor;
+  model->device = variants[default_variant].device;
   model->flags = flags;
   atomic_init(&model->references, 1);
   model->path = strdup(path);
@@ -406,6 +523,34 @@ static tcc_status create_model(const char *where, const tcc_model_descriptor *de
   return NULL;
 }
 
+/// Validates a fat model's table of variants and wraps them (create_model).
+static tcc_status create_fat_model(const char *where, const tcc_model_variants *table,
+                                   uint32_t flags, void *library, const char *path,
+                                   tcc_model **out_model) {
+  const char *problem = NULL;
+  if (table->abi_version != TCC_ABI_VERSION) {
+    if (library)
+      dlclose(library);
+    return tcc_make_status(TCC_STATUS_INCOMPATIBLE,
+                           "%s: the model has ABI version %u, this runtime reads version %d",
+                           where, (unsigned)table->abi_version, TCC_ABI_VERSION);
+  }
+  if (table->size < sizeof(tcc_model_variants))
+    problem = "its size is smaller than a tcc_model_variants";
+  else if (table->num_variants < 1 || table->num_variants > TCC_MAX_VARIANTS)
+    problem = "its number of variants is not 1 to TCC_MAX_VARIANTS (64)";
+  else if (!table->variants)
+    problem = "its list of variants is null";
+  if (problem) {
+    if (library)
+      dlclose(library);
+    return tcc_make_status(TCC_STATUS_INVALID_MODEL, "%s: the table of variants is invalid: %s",
+                           where, problem);
+  }
+  return create_model(where, table->variants, table->num_variants, 1, flags, library, path,
+                      out_model);
+}
+
 void tcc_model_options_init(tcc_model_options *options) {
   if (!options)
     return;
@@ -423,18 +568,22 @@ static tcc_status load_library(const char *where, const char *open_path, uint32_
     return tcc_make_status(TCC_STATUS_NOT_FOUND, "tcc_model_load: cannot load '%s': %s", path,
                            error ? error : "unknown dlopen error");
   }
+  const tcc_model_variants *table = dlsym(library, TCC_MODEL_VARIANTS_SYMBOL);
+  if (table)
+    return create_fat_model(where, table, flags, library, path, out_model);
   const tcc_model_descriptor *descriptor = dlsym(library, TCC_MODEL_SYMBOL);
   if (!descriptor) {
     // A model of another ABI version exports another symbol: say which, if so.
-    for (int version = 0; version <= TCC_ABI_VERSION + 16; ++version) {
+    for (int version = 0; version <= 2 * (TCC_ABI_VERSION + 16) + 1; ++version) {
       char name[64];
-      snprintf(name, sizeof(name), "tcc_model_descriptor_v%d", version);
-      if (version != TCC_ABI_VERSION && dlsym(library, name)) {
+      snprintf(name, sizeof(name), version % 2 ? "tcc_model_variants_v%d" : "tcc_model_descriptor_v%d",
+               version / 2);
+      if (version / 2 != TCC_ABI_VERSION && dlsym(library, name)) {
         dlclose(library);
         return tcc_make_status(TCC_STATUS_INCOMPATIBLE,
                                "%s: the model exports %s: it was compiled for ABI version %d, "
                                "this runtime reads version %d",
-                               where, name, version, TCC_ABI_VERSION);
+                               where, name, version / 2, TCC_ABI_VERSION);
       }
     }
     dlclose(library);
@@ -443,7 +592,7 @@ static tcc_status load_library(const char *where, const char *open_path, uint32_
                            "compiled by tcc",
                            where, TCC_MODEL_SYMBOL);
   }
-  return create_model(where, descriptor, flags, library, path, out_model);
+  return create_model(where, &descriptor, 1, 0, flags, library, path, out_model);
 }
 
 tcc_status tcc_model_load(const char *path, const tcc_model_options *options,
@@ -487,7 +636,21 @@ tcc_status tcc_model_create_from_descriptor(const tcc_model_descriptor *descript
   tcc_status status = read_options(where, options, &flags);
   if (status)
     return status;
-  return create_model(where, descriptor, flags, NULL, "", out_model);
+  return create_model(where, &descriptor, 1, 0, flags, NULL, "", out_model);
+}
+
+tcc_status tcc_model_create_from_variants(const tcc_model_variants *variants,
+                                          const tcc_model_options *options,
+                                          tcc_model **out_model) {
+  const char *where = "tcc_model_create_from_variants";
+  if (!variants || !out_model)
+    return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT, "%s: %s is null", where,
+                           variants ? "out_model" : "variants");
+  uint32_t flags;
+  tcc_status status = read_options(where, options, &flags);
+  if (status)
+    return status;
+  return create_fat_model(where, variants, flags, NULL, "", out_model);
 }
 
 void tcc_model_retain(tcc_model *model) {
@@ -502,10 +665,53 @@ void tcc_model_release(tcc_model *model) {
 
 const tcc_device *tcc_model_device(const tcc_model *model) { return model->device; }
 
-tcc_status tcc_model_check_cpu_again(const tcc_model *model, const char *where) {
+tcc_status tcc_model_check_cpu_again(const tcc_model *model,
+                                     const tcc_model_descriptor *descriptor, const char *where) {
   if (!(model->flags & TCC_MODEL_FLAG_SKIP_CPU_CHECK))
     return NULL;
-  return check_cpu_features(where, model->descriptor, 0);
+  return check_cpu_features(where, descriptor, 0);
+}
+
+tcc_status tcc_model_choose_variant(const tcc_model *model, int32_t device_type,
+                                    const char *function, const tcc_model_variant **out_variant) {
+  if (device_type == 0) {
+    *out_variant = &model->variants[model->default_variant];
+    return NULL;
+  }
+  const tcc_model_variant *first = NULL;
+  int skip = (model->flags & TCC_MODEL_FLAG_SKIP_CPU_CHECK) != 0;
+  for (int32_t v = 0; v < model->num_variants; ++v) {
+    const tcc_model_variant *variant = &model->variants[v];
+    if (tcc_descriptor_device_type(variant->descriptor) != device_type)
+      continue;
+    if (!variant->unavailable || skip) { // (skipped: the session checks the features again)
+      *out_variant = variant;
+      return NULL;
+    }
+    if (!first)
+      first = variant;
+  }
+  const char *name = tcc_device_type_name((DLDeviceType)device_type);
+  const char *enumerator = tcc_device_type_enumerator((DLDeviceType)device_type);
+  if (first)
+    return tcc_make_status(TCC_STATUS_INCOMPATIBLE,
+                           "%s: the model's code for %s (%s) cannot run on this host: %s",
+                           function, name, enumerator, first->unavailable);
+  // The device types it has code for, each once, in variant order.
+  char compiled[256] = "";
+  size_t used = 0;
+  for (int32_t v = 0; v < model->num_variants && used < sizeof(compiled); ++v) {
+    int32_t type = tcc_descriptor_device_type(model->variants[v].descriptor);
+    int seen = 0;
+    for (int32_t u = 0; u < v && !seen; ++u)
+      seen = tcc_descriptor_device_type(model->variants[u].descriptor) == type;
+    if (!seen)
+      used += (size_t)snprintf(compiled + used, sizeof(compiled) - used, "%s%s",
+                               used ? ", " : "", tcc_device_type_name((DLDeviceType)type));
+  }
+  return tcc_make_status(TCC_STATUS_INCOMPATIBLE,
+                         "%s: the model has no code for %s (%s): it was compiled for %s", function,
+                         name, enumerator, compiled);
 }
 
 //===------------------------------------------------------------------------------------===//
@@ -613,6 +819,40 @@ tcc_status tcc_model_device_image(const tcc_model *model, int32_t index,
                            "%s: index %d is out of range: the model has %d device images",
                            function, (int)index, (int)count);
   *out_image = model->descriptor->device_images[index];
+  return NULL;
+}
+
+int32_t tcc_model_num_variants(const tcc_model *model) {
+  return model ? model->num_variants : 0;
+}
+
+int32_t tcc_model_default_variant(const tcc_model *model) {
+  return model ? model->default_variant : 0;
+}
+
+tcc_status tcc_model_variant_info(const tcc_model *model, int32_t index,
+                                  tcc_variant_info *out_info) {
+  const char *function = "tcc_model_variant_info";
+  if (!model || !out_info)
+    return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT, "%s: %s is null", function,
+                           model ? "out_info" : "model");
+  if (index < 0 || index >= model->num_variants)
+    return tcc_make_status(TCC_STATUS_OUT_OF_RANGE,
+                           "%s: index %d is out of range: the model has %d variants", function,
+                           (int)index, (int)model->num_variants);
+  const tcc_model_variant *variant = &model->variants[index];
+  const tcc_model_descriptor *d = variant->descriptor;
+  tcc_variant_info info = {0};
+  info.device_type = tcc_descriptor_device_type(d);
+  if (info.device_type != kDLCPU) {
+    info.num_device_images = d->num_device_images;
+    info.device_images = d->device_images;
+  }
+  info.target_triple = d->target_triple;
+  info.cpu = d->cpu;
+  info.cpu_features = d->cpu_features;
+  info.unavailable = variant->unavailable;
+  *out_info = info;
   return NULL;
 }
 

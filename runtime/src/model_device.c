@@ -289,10 +289,9 @@ tcc_status tcc_validate_device_fields(const char *where, const tcc_model_descrip
 /// The device constants' alignment (the workspace's, model_abi.h).
 #define DEVICE_CONSTANTS_ALIGNMENT 64
 
-/// Loads the kernels and uploads the constants of `model` on `device` into a new state.
-static tcc_status create_device_state(const tcc_model *model, const tcc_device *device,
+/// Loads the kernels and uploads the constants of variant `d` on `device` into a new state.
+static tcc_status create_device_state(const tcc_model_descriptor *d, const tcc_device *device,
                                       const char *function, tcc_model_device_state **out_state) {
-  const tcc_model_descriptor *d = model->descriptor;
   tcc_model_device_state *state = calloc(1, sizeof(*state));
   if (!state)
     return tcc_make_status(TCC_STATUS_RESOURCE_EXHAUSTED, "%s: out of memory", function);
@@ -329,16 +328,17 @@ static tcc_status create_device_state(const tcc_model *model, const tcc_device *
   return NULL;
 }
 
-tcc_status tcc_model_device_state_acquire(tcc_model *model, const tcc_device *device,
-                                          const char *function,
+tcc_status tcc_model_device_state_acquire(tcc_model *model, const tcc_model_descriptor *descriptor,
+                                          const tcc_device *device, const char *function,
                                           const tcc_model_device_state **out_state) {
   pthread_mutex_lock(&model->device_mutex);
   tcc_model_device_state *state = model->device_states;
+  // (A model has one variant per device type other than the CPU: one state per device.)
   while (state && state->device != device)
     state = state->next;
   tcc_status status = NULL;
   if (!state) {
-    status = create_device_state(model, device, function, &state);
+    status = create_device_state(descriptor, device, function, &state);
     if (!status) {
       state->next = model->device_states;
       model->device_states = state;

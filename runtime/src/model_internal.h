@@ -34,12 +34,25 @@ typedef struct tcc_model_device_state {
   struct tcc_model_device_state *next;
 } tcc_model_device_state;
 
+/// The code of one target of a model: the only one of a single-target model, one of several
+/// of a fat model (model_abi.h's tcc_model_variants).
+typedef struct tcc_model_variant {
+  const tcc_model_descriptor *descriptor;
+  const tcc_device *device; // the backend of its device type
+  char *unavailable; // owned: why this host cannot run it (its CPU features), or NULL
+} tcc_model_variant;
+
 struct tcc_model {
   _Atomic int32_t references;
   void *library; // dlopen handle; NULL for tcc_model_create_from_descriptor
   char *path;
+  // The default variant's descriptor and device (the first variant the host can run): what
+  // the metadata queries describe and what a session runs unless it asks for a device.
   const tcc_model_descriptor *descriptor;
   const tcc_device *device; // tcc_model_device
+  int32_t num_variants;
+  int32_t default_variant;
+  tcc_model_variant *variants; // num_variants
   uint32_t flags;
   tcc_tensor_entry *inputs;
   tcc_tensor_entry *outputs;
@@ -58,6 +71,12 @@ struct tcc_model {
 /// the model is loaded. Static; thread-safe.
 const tcc_device *tcc_model_device(const tcc_model *model);
 
+/// The variant a session of `model` runs: the default one for device type 0, else the first
+/// of `device_type` that the host can run. Fails (INCOMPATIBLE) when the model has no code for
+/// that device type or the host cannot run it; `function` prefixes the message.
+tcc_status tcc_model_choose_variant(const tcc_model *model, int32_t device_type,
+                                    const char *function, const tcc_model_variant **out_variant);
+
 /// The DLPack device type of a descriptor's kernels: device_type, or kDLCPU for a descriptor
 /// without the device fields or with device_type 0.
 int32_t tcc_descriptor_device_type(const tcc_model_descriptor *d);
@@ -74,16 +93,20 @@ tcc_status tcc_validate_device_fields(const char *where, const tcc_model_descrip
                                       const tcc_device **out_device);
 
 /// Checks one tensor passed for `entry` of `model` (everything but the dims' values and the
-/// symbols): not null, on the model's device, of the right dtype and rank, with non-negative
-/// dims, compact row-major strides, data present and aligned. On success *out_bytes is its
-/// size in bytes. `function` and `kind` ("input"/"output") go into the message.
-tcc_status tcc_check_tensor_layout(const tcc_model *model, const char *function,
+/// symbols): not null, on the device of `variant` (NULL: of any variant; a device model's may
+/// also be a CPU tensor), of the right dtype and rank, with non-negative dims, compact
+/// row-major strides, data present and aligned. On success *out_bytes is its size in bytes.
+/// `function` and `kind` ("input"/"output") go into the message.
+tcc_status tcc_check_tensor_layout(const tcc_model *model, const tcc_model_variant *variant,
+                                   const char *function,
                                    const char *kind, size_t index, const tcc_tensor_entry *entry,
                                    const DLTensor *tensor, uint64_t *out_bytes);
 
 /// Checks the inputs (count, each tensor, dims) and binds every symbol to its value in
-/// `symbol_values` (num_symbols entries).
-tcc_status tcc_model_bind_inputs(const tcc_model *model, const char *function,
+/// `symbol_values` (num_symbols entries), computed symbols by `variant`'s code (NULL: the
+/// default variant; tensors then may be on any variant's device).
+tcc_status tcc_model_bind_inputs(const tcc_model *model, const tcc_model_variant *variant,
+                                 const char *function,
                                  const DLTensor *const *inputs, size_t num_inputs,
                                  int64_t *symbol_values);
 
@@ -95,16 +118,22 @@ tcc_status tcc_check_string_inputs(const tcc_model *model, const char *function,
                                    const DLTensor *const *inputs,
                                    const struct tcc_strings *strings);
 
-/// Calls the model's output_shapes for `symbol_values` (already in range) into `shapes`
-/// (output_shapes_length entries) and checks the result against the declared outputs.
-tcc_status tcc_model_compute_output_shapes(const tcc_model *model, const char *function,
+/// Calls `descriptor`'s output_shapes (a variant of `model`) for `symbol_values` (already in
+/// range) into `shapes` (output_shapes_length entries) and checks the result against the
+/// declared outputs.
+tcc_status tcc_model_compute_output_shapes(const tcc_model *model,
+                                           const tcc_model_descriptor *descriptor,
+                                           const char *function,
                                            const int64_t *symbol_values, int64_t *shapes);
 
 /// The descriptor's batch_symbol, or -1 when the descriptor predates the field.
-/// The model's kernels and constants on `device`, loaded and uploaded the first time a
-/// session asks (under the model's lock, so once however many sessions are created at once);
-/// the model owns them. `function` names the caller in messages.
-tcc_status tcc_model_device_state_acquire(tcc_model *model, const tcc_device *device,
+/// The kernels and constants of `model`'s variant `descriptor` on `device`, loaded and
+/// uploaded the first time a session asks (under the model's lock, so once however many
+/// sessions are created at once); the model owns them. `function` names the caller in
+/// messages.
+tcc_status tcc_model_device_state_acquire(tcc_model *model,
+                                          const tcc_model_descriptor *descriptor,
+                                          const tcc_device *device,
                                           const char *function,
                                           const tcc_model_device_state **out_state);
 
@@ -117,8 +146,10 @@ int32_t tcc_descriptor_batch_symbol(const tcc_model_descriptor *d);
 /// from an input dim (0 for descriptors that predate computed symbols).
 int tcc_descriptor_symbol_computed(const tcc_model_descriptor *d, int32_t s);
 
-/// For a model loaded with TCC_MODEL_FLAG_SKIP_CPU_CHECK, checks its CPU features now.
-tcc_status tcc_model_check_cpu_again(const tcc_model *model, const char *where);
+/// For a model loaded with TCC_MODEL_FLAG_SKIP_CPU_CHECK, checks the CPU features of its
+/// variant `descriptor` now.
+tcc_status tcc_model_check_cpu_again(const tcc_model *model,
+                                     const tcc_model_descriptor *descriptor, const char *where);
 
 /// The data address of a tensor (data + byte_offset).
 static inline void *tcc_tensor_address(const DLTensor *tensor) {

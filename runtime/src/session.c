@@ -125,7 +125,7 @@ static size_t output_offset(const tcc_model *model, int32_t output) {
 static void import_set_output_extent(void *context, int32_t output, int32_t dim, int64_t extent) {
   tcc_session *session = context;
   const tcc_model *model = session->model;
-  if (output < 0 || output >= model->descriptor->num_outputs ||
+  if (output < 0 || output >= session->descriptor->num_outputs ||
       dim < 0 || dim >= model->outputs[output].info.rank ||
       model->outputs[output].dim_symbols[dim] != TCC_DIM_DATA_DEPENDENT) {
     import_report_error(context, "the model reported the extent of an output dim that is not "
@@ -179,6 +179,10 @@ tcc_status tcc_session_create_on(tcc_model *model, const tcc_session_options *op
     // flags was appended; a smaller struct has none.
     if (options->size >= offsetof(tcc_session_options, flags) + sizeof(options->flags))
       resolved.flags = options->flags;
+    // device_type was appended after flags.
+    if (options->size >=
+        offsetof(tcc_session_options, device_type) + sizeof(options->device_type))
+      resolved.device_type = options->device_type;
   }
   if (resolved.flags & ~(uint32_t)TCC_SESSION_FLAG_WHOLE_BATCH)
     return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT, "%s: unknown flag bits 0x%x", function,
@@ -187,17 +191,29 @@ tcc_status tcc_session_create_on(tcc_model *model, const tcc_session_options *op
     return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT,
                            "%s: num_threads is %d, expected 0 (one per core) to %d", function,
                            (int)resolved.num_threads, TCC_MAX_THREADS);
-  tcc_status status = tcc_model_check_cpu_again(model, function);
+  if (device && resolved.device_type != 0 && resolved.device_type != (int32_t)device->type)
+    return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT,
+                           "%s: options->device_type is %d, but the session is created on the %s "
+                           "device",
+                           function, (int)resolved.device_type, device->name);
+  const tcc_model_variant *variant = NULL;
+  tcc_status status = tcc_model_choose_variant(
+      model, device ? (int32_t)device->type : resolved.device_type, function, &variant);
+  if (status)
+    return status;
+  status = tcc_model_check_cpu_again(model, variant->descriptor, function);
   if (status)
     return status;
   int32_t num_threads = resolved.num_threads ? resolved.num_threads : tcc_available_cores();
 
-  const tcc_model_descriptor *d = model->descriptor;
+  const tcc_model_descriptor *d = variant->descriptor;
   tcc_session *session = calloc(1, sizeof(*session));
   if (!session)
     return tcc_make_status(TCC_STATUS_RESOURCE_EXHAUSTED, "%s: out of memory", function);
   session->model = model;
-  session->device = device ? device : tcc_model_device(model);
+  session->variant = variant;
+  session->descriptor = d;
+  session->device = device ? device : variant->device;
   tcc_model_retain(model);
   // A device model's host code runs on the caller's thread; its work runs on the device.
   session->device_model = session->device->type != kDLCPU;
@@ -359,7 +375,7 @@ tcc_status tcc_session_get_stats(const tcc_session *session, tcc_session_stats *
 static tcc_status check_outputs(tcc_session *session, const char *function,
                                 const DLTensor *const *outputs, size_t num_outputs) {
   const tcc_model *model = session->model;
-  const tcc_model_descriptor *d = model->descriptor;
+  const tcc_model_descriptor *d = session->descriptor;
   if (num_outputs != (size_t)d->num_outputs)
     return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT, "%s: expected %d outputs, got %zu",
                            function, (int)d->num_outputs, num_outputs);
@@ -372,7 +388,8 @@ static tcc_status check_outputs(tcc_session *session, const char *function,
     const DLTensor *tensor = outputs[o];
     uint64_t bytes;
     tcc_status status =
-        tcc_check_tensor_layout(model, function, "output", o, entry, tensor, &bytes);
+        tcc_check_tensor_layout(model, session->variant, function, "output", o, entry, tensor,
+                                &bytes);
     if (status)
       return status;
     for (int32_t k = 0; k < entry->info.rank; ++k) {
@@ -442,7 +459,7 @@ static tcc_status reserve_workspace(tcc_session *session, const char *function, 
 /// workspace slot, one image per call of the model, and returns the first failing code.
 static int32_t run_images(tcc_session *session, int32_t lane, int64_t first, int64_t count,
                           void *workspace) {
-  const tcc_model_descriptor *d = session->model->descriptor;
+  const tcc_model_descriptor *d = session->descriptor;
   int64_t *symbols = session->lane_symbol_values + (size_t)lane * (size_t)d->num_symbols;
   void **inputs = session->lane_input_data + (size_t)lane * (size_t)d->num_inputs;
   void **outputs = session->lane_output_data + (size_t)lane * (size_t)d->num_outputs;
@@ -486,8 +503,7 @@ static void run_lanes(void *arg, int64_t begin, int64_t end) {
 /// each run a contiguous block of images alone, then the images left over (batch % lanes)
 /// run one at a time with the whole pool inside each kernel. Returns the model's code.
 static tcc_status run_split(tcc_session *session, const char *function, int32_t *out_code) {
-  const tcc_model *model = session->model;
-  const tcc_model_descriptor *d = model->descriptor;
+  const tcc_model_descriptor *d = session->descriptor;
   int64_t batch = session->symbol_values[session->batch_symbol];
   int64_t lanes = batch < session->num_threads ? batch : session->num_threads;
   memcpy(session->lane_symbol_values, session->symbol_values,
@@ -529,9 +545,8 @@ static tcc_status run_split(tcc_session *session, const char *function, int32_t 
 
 /// Calls the model's run on this run's tables (a whole batch at once).
 int32_t tcc_session_call_run(tcc_session *session) {
-  return session->model->descriptor->run(&session->imports, session->symbol_values,
-                                         session->input_data, session->output_data,
-                                         session->workspace);
+  return session->descriptor->run(&session->imports, session->symbol_values,
+                                  session->input_data, session->output_data, session->workspace);
 }
 
 static tcc_status run_checked(tcc_session *session, const DLTensor *const *inputs,
@@ -539,10 +554,10 @@ static tcc_status run_checked(tcc_session *session, const DLTensor *const *input
                               size_t num_outputs) {
   const char *function = "tcc_session_run";
   const tcc_model *model = session->model;
-  const tcc_model_descriptor *d = model->descriptor;
+  const tcc_model_descriptor *d = session->descriptor;
 
-  tcc_status status =
-      tcc_model_bind_inputs(model, function, inputs, num_inputs, session->symbol_values);
+  tcc_status status = tcc_model_bind_inputs(model, session->variant, function, inputs, num_inputs,
+                                            session->symbol_values);
   if (status)
     return status;
   status = tcc_check_string_inputs(model, function, inputs, session->strings);
@@ -555,7 +570,7 @@ static tcc_status run_checked(tcc_session *session, const DLTensor *const *input
     session->input_begin[i] = bytes ? (uintptr_t)address : 0;
     session->input_end[i] = bytes ? (uintptr_t)address + bytes : 0;
   }
-  status = tcc_model_compute_output_shapes(model, function, session->symbol_values,
+  status = tcc_model_compute_output_shapes(model, d, function, session->symbol_values,
                                            session->output_shapes);
   if (!status)
     status = check_outputs(session, function, outputs, num_outputs);
@@ -674,14 +689,14 @@ static tcc_status find_parameter(const tcc_session *session, const char *functio
     return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT, "%s: %s is null", function,
                            session ? "name" : "session");
   const tcc_model *model = session->model;
-  const tcc_model_descriptor *d = model->descriptor;
+  const tcc_model_descriptor *d = session->descriptor;
   for (int32_t i = 0; i < d->num_parameters; ++i) {
     const tcc_tensor_entry *entry = &model->parameters[i];
     if (strcmp(entry->info.name, name) != 0)
       continue;
     uint64_t bytes;
-    tcc_status status = tcc_check_tensor_layout(model, function, "parameter", (size_t)i, entry,
-                                                tensor, &bytes);
+    tcc_status status = tcc_check_tensor_layout(model, session->variant, function, "parameter",
+                                                (size_t)i, entry, tensor, &bytes);
     if (status)
       return status;
     for (int32_t k = 0; k < entry->info.rank; ++k)

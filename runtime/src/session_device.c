@@ -74,7 +74,7 @@ static int32_t import_device_read(void *context, void *host, const void *device_
 
 tcc_status tcc_session_prepare_device_model(tcc_session *session, const char *function) {
   const tcc_device *device = session->device;
-  const tcc_model_descriptor *d = session->model->descriptor;
+  const tcc_model_descriptor *d = session->descriptor;
   if (!device->load_module || !device->unload_module || !device->launch_kernel)
     return tcc_make_status(TCC_STATUS_UNIMPLEMENTED,
                            "%s: the %s device cannot run a device model's kernels", function,
@@ -84,7 +84,7 @@ tcc_status tcc_session_prepare_device_model(tcc_session *session, const char *fu
   if (!session->input_staging || !session->output_staging)
     return tcc_make_status(TCC_STATUS_RESOURCE_EXHAUSTED, "%s: out of memory", function);
   const tcc_model_device_state *state = NULL;
-  tcc_status status = tcc_model_device_state_acquire(session->model, device, function, &state);
+  tcc_status status = tcc_model_device_state_acquire(session->model, d, device, function, &state);
   if (status)
     return status;
   session->module = state->module;
@@ -116,7 +116,7 @@ tcc_status tcc_session_prepare_device_model(tcc_session *session, const char *fu
 
 void tcc_session_release_device_model(tcc_session *session) {
   const tcc_device *device = session->device;
-  const tcc_model_descriptor *d = session->model->descriptor;
+  const tcc_model_descriptor *d = session->descriptor;
   if (session->graph) // before the model's module, whose kernels it holds
     device->destroy_graph(device, session->graph);
   for (int32_t i = 0; session->input_staging && i < d->num_inputs; ++i)
@@ -180,7 +180,7 @@ tcc_status tcc_session_stage_tensors(tcc_session *session, const char *function,
     return tcc_annotate_status(status, "%s: cannot reset the device status word", function);
   for (int side = 0; side < 2; ++side) {
     int is_input = side == 0;
-    int32_t count = is_input ? model->descriptor->num_inputs : model->descriptor->num_outputs;
+    int32_t count = is_input ? session->descriptor->num_inputs : session->descriptor->num_outputs;
     for (int32_t i = 0; i < count; ++i) {
       const tcc_tensor_entry *entry = is_input ? &model->inputs[i] : &model->outputs[i];
       const DLTensor *tensor = is_input ? inputs[i] : outputs[i];
@@ -214,7 +214,7 @@ tcc_status tcc_session_stage_tensors(tcc_session *session, const char *function,
 tcc_status tcc_session_finish_device_run(tcc_session *session, const char *function,
                                          int copy_back) {
   const tcc_device *device = session->device;
-  const tcc_model_descriptor *d = session->model->descriptor;
+  const tcc_model_descriptor *d = session->descriptor;
   tcc_status status = device->synchronize(device, session->queue);
   if (session->launch_status) {
     tcc_status_free(status);
@@ -240,7 +240,7 @@ tcc_status tcc_session_finish_device_run(tcc_session *session, const char *funct
     return tcc_make_status(TCC_STATUS_CHECK_FAILED,
                            "%s: a run-time check of the model failed: %s", function, message);
   }
-  for (int32_t o = 0; copy_back && o < session->model->descriptor->num_outputs; ++o) {
+  for (int32_t o = 0; copy_back && o < session->descriptor->num_outputs; ++o) {
     const staging_buffer *buffer = &session->output_staging[o];
     if (!buffer->host || buffer->bytes == 0)
       continue;
@@ -272,7 +272,7 @@ static void stop_graphs(tcc_session *session, tcc_status reason) {
 /// Writes this run's key into run_addresses (the symbol values are the session's) and says
 /// whether the graph the session holds was recorded with the same key.
 static int graph_key_matches(tcc_session *session) {
-  const tcc_model_descriptor *d = session->model->descriptor;
+  const tcc_model_descriptor *d = session->descriptor;
   void **addresses = session->run_addresses;
   size_t k = 0;
   for (int32_t i = 0; i < d->num_inputs; ++i)
@@ -307,7 +307,7 @@ static tcc_status graph_launch_failed(tcc_session *session, const char *function
 /// (its run then fails again the same way, its kernels queued as they would have been).
 static tcc_status capture_run(tcc_session *session, const char *function, int *out_done) {
   const tcc_device *device = session->device;
-  const tcc_model_descriptor *d = session->model->descriptor;
+  const tcc_model_descriptor *d = session->descriptor;
   *out_done = 0;
   drop_graph(session);
   tcc_status status = device->begin_capture(device, session->queue);

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "device.h"
+#include "model_internal.h"
 #include "strings_internal.h"
 #include "tcc/runtime.h"
 
@@ -25,7 +26,11 @@ typedef struct staging_buffer {
 
 struct tcc_session {
   tcc_model *model; // one reference
-  const tcc_device *device; // the model's
+  // The variant of the model the session runs (tcc_session_options.device_type), its
+  // descriptor, and the device: the variant's (or the one tcc_session_create_on was given).
+  const tcc_model_variant *variant;
+  const tcc_model_descriptor *descriptor;
+  const tcc_device *device;
   int32_t num_threads;
   tcc_device_queue *queue; // runs the parallel loops (the CPU's: a thread pool)
   _Atomic int running;

@@ -50,17 +50,21 @@ static tcc_status wrong_device(const tcc_device *expected, const char *function,
                          tcc_device_type_enumerator(expected->type));
 }
 
-tcc_status tcc_check_tensor_layout(const tcc_model *model, const char *function,
-                                   const char *kind, size_t index, const tcc_tensor_entry *entry,
-                                   const DLTensor *tensor, uint64_t *out_bytes) {
+tcc_status tcc_check_tensor_layout(const tcc_model *model, const tcc_model_variant *variant,
+                                   const char *function, const char *kind, size_t index,
+                                   const tcc_tensor_entry *entry, const DLTensor *tensor,
+                                   uint64_t *out_bytes) {
   const char *name = entry->info.name;
   if (!tensor)
     return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT, "%s: " TCC_TENSOR_FORMAT " is null",
                            function, kind, index, name);
   // A CPU model takes CPU tensors; a device model those of its device and CPU tensors, which
-  // sessions copy.
-  const tcc_device *device = tcc_model_device(model);
+  // sessions copy. Without a variant, the tensor's device is any variant's.
   DLDeviceType given = tensor->device.device_type;
+  const tcc_device *device = variant ? variant->device : tcc_model_device(model);
+  for (int32_t v = 0; !variant && v < model->num_variants; ++v)
+    if (model->variants[v].device->type == given)
+      device = model->variants[v].device;
   if (given != device->type && (device->type == kDLCPU || given != kDLCPU))
     return wrong_device(device, function, kind, index, name, given);
   if (given == device->type && device->device_id &&
@@ -188,9 +192,9 @@ static void find_first_use(const tcc_model *model, int32_t s, size_t *out_input,
 /// Runs the model's compute_symbols (symbols whose values come from input elements, such as
 /// a Range's length) once the input shapes have bound the others, and checks each computed
 /// value against its symbol's range.
-static tcc_status compute_symbols(const tcc_model *model, const char *function,
-                                  const DLTensor *const *inputs, int64_t *symbol_values) {
-  const tcc_model_descriptor *d = model->descriptor;
+static tcc_status compute_symbols(const tcc_model *model, const tcc_model_descriptor *d,
+                                  const char *function, const DLTensor *const *inputs,
+                                  int64_t *symbol_values) {
   int any = 0;
   for (int32_t s = 0; s < d->num_symbols && !any; ++s)
     any = tcc_descriptor_symbol_computed(d, s);
@@ -231,10 +235,10 @@ static tcc_status compute_symbols(const tcc_model *model, const char *function,
   return NULL;
 }
 
-tcc_status tcc_model_bind_inputs(const tcc_model *model, const char *function,
-                                 const DLTensor *const *inputs, size_t num_inputs,
-                                 int64_t *symbol_values) {
-  const tcc_model_descriptor *d = model->descriptor;
+tcc_status tcc_model_bind_inputs(const tcc_model *model, const tcc_model_variant *variant,
+                                 const char *function, const DLTensor *const *inputs,
+                                 size_t num_inputs, int64_t *symbol_values) {
+  const tcc_model_descriptor *d = variant ? variant->descriptor : model->descriptor;
   if (num_inputs != (size_t)d->num_inputs)
     return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT, "%s: expected %d inputs, got %zu",
                            function, (int)d->num_inputs, num_inputs);
@@ -248,7 +252,7 @@ tcc_status tcc_model_bind_inputs(const tcc_model *model, const char *function,
     const DLTensor *tensor = inputs[i];
     uint64_t bytes;
     tcc_status status =
-        tcc_check_tensor_layout(model, function, "input", i, entry, tensor, &bytes);
+        tcc_check_tensor_layout(model, variant, function, "input", i, entry, tensor, &bytes);
     if (status)
       return status;
     for (int32_t k = 0; k < entry->info.rank; ++k) {
@@ -291,12 +295,12 @@ tcc_status tcc_model_bind_inputs(const tcc_model *model, const char *function,
                              (int)first_dim, symbol->name, (long long)symbol_values[s]);
     }
   }
-  return compute_symbols(model, function, inputs, symbol_values);
+  return compute_symbols(model, d, function, inputs, symbol_values);
 }
 
-tcc_status tcc_model_compute_output_shapes(const tcc_model *model, const char *function,
+tcc_status tcc_model_compute_output_shapes(const tcc_model *model,
+                                           const tcc_model_descriptor *d, const char *function,
                                            const int64_t *symbol_values, int64_t *shapes) {
-  const tcc_model_descriptor *d = model->descriptor;
   for (size_t i = 0; i < model->output_shapes_length; ++i)
     shapes[i] = -1; // entries the model forgets to write show up as negative extents
   int32_t code = d->output_shapes(symbol_values, shapes);
@@ -349,7 +353,7 @@ tcc_status tcc_model_bind_symbols(const tcc_model *model, const DLTensor *const 
   int64_t *values = malloc((num_symbols ? num_symbols : 1) * sizeof(int64_t));
   if (!values)
     return tcc_make_status(TCC_STATUS_RESOURCE_EXHAUSTED, "%s: out of memory", function);
-  tcc_status status = tcc_model_bind_inputs(model, function, inputs, num_inputs, values);
+  tcc_status status = tcc_model_bind_inputs(model, NULL, function, inputs, num_inputs, values);
   if (!status)
     for (size_t s = 0; s < num_symbols; ++s)
       symbol_values[s] = values[s];
@@ -392,7 +396,8 @@ tcc_status tcc_model_output_shapes(const tcc_model *model, const int64_t *symbol
   int64_t *shapes = malloc((length ? length : 1) * sizeof(int64_t));
   if (!shapes)
     return tcc_make_status(TCC_STATUS_RESOURCE_EXHAUSTED, "%s: out of memory", function);
-  tcc_status status = tcc_model_compute_output_shapes(model, function, symbol_values, shapes);
+  tcc_status status =
+      tcc_model_compute_output_shapes(model, model->descriptor, function, symbol_values, shapes);
   if (!status) {
     size_t offset = 0;
     for (size_t o = 0; o < num_outputs; ++o) {

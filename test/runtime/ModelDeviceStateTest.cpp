@@ -75,7 +75,7 @@ TEST_CASE("a device model's kernels load once per device, however many sessions 
     std::vector<std::thread> threads;
     for (size_t k = 0; k < states.size(); ++k)
       threads.emplace_back([&, k] {
-        Status status(tcc_model_device_state_acquire(model.get(), &first, "test", &states[k]));
+        Status status(tcc_model_device_state_acquire(model.get(), model->descriptor, &first, "test", &states[k]));
         if (status)
           errors[k] = tcc_status_message(status.get());
       });
@@ -94,7 +94,7 @@ TEST_CASE("a device model's kernels load once per device, however many sessions 
                       static_cast<size_t>(d->device_constants_size)) == 0);
     // Another device has its own.
     const tcc_model_device_state *other = nullptr;
-    REQUIRE_OK(tcc_model_device_state_acquire(model.get(), &second, "test", &other));
+    REQUIRE_OK(tcc_model_device_state_acquire(model.get(), model->descriptor, &second, "test", &other));
     CHECK(other != states[0]);
     CHECK(loads == 2);
     CHECK(unloads == 0); // the model keeps them while it lives
@@ -109,11 +109,11 @@ TEST_CASE("a failed kernel load is the caller's error, and the next session trie
   Model model = loadModel("add_cuda");
   failuresLeft = 1;
   const tcc_model_device_state *state = nullptr;
-  requireError(tcc_model_device_state_acquire(model.get(), &device, "tcc_session_create", &state),
+  requireError(tcc_model_device_state_acquire(model.get(), model->descriptor, &device, "tcc_session_create", &state),
                TCC_STATUS_INCOMPATIBLE,
                {"tcc_session_create: ", "counting device: load_module: no image fits"});
   CHECK(state == nullptr);
-  REQUIRE_OK(tcc_model_device_state_acquire(model.get(), &device, "tcc_session_create", &state));
+  REQUIRE_OK(tcc_model_device_state_acquire(model.get(), model->descriptor, &device, "tcc_session_create", &state));
   CHECK(state != nullptr);
   CHECK(loads == 2);
 }

@@ -386,7 +386,7 @@ std::string compileTo(const std::string &dir, const std::vector<unsigned> &bind,
   auto target = tcc::createTarget(targetSpec, cpu, targetError);
   if (failed(target))
     return targetError;
-  options.target = std::move(*target);
+  options.targets.push_back(std::move(*target));
   if (failed(tcc::compileModule(*module, options, llvm::nulls(), path, compileError)))
     return "compile: " + (error.empty() ? compileError : error);
   return "";

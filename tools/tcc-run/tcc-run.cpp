@@ -14,7 +14,9 @@
 //
 // A device model (compiled for a GPU) runs on GPU $TCC_CUDA_DEVICE, or N with --device cuda:N
 // (AMD: $TCC_HIP_DEVICE, --device rocm:N); the .npy tensors stay in CPU memory and the runtime copies them to the GPU and back.
-// --device also checks that the model was compiled for that device.
+// --device also checks that the model was compiled for that device; of a model compiled for
+// several targets (tcc --target cpu,nvidia:sm_90), it picks the one to run (default: the
+// first the host can run). --info lists such a model's variants.
 //
 // Exit status: 0 success, 1 an error (`tcc-run: error: <message>` on stderr) or a --compare
 // mismatch, 2 the command line is wrong (including a number of --input files that differs
@@ -63,6 +65,7 @@ struct Options {
   bool wholeBatch = false;
   bool info = false;
   std::string device; // --device: "", "cpu", "cuda", "cuda:N", "rocm" or "rocm:N"
+  int32_t deviceType = 0; // --device's DLDeviceType; 0: the model's default variant
 };
 
 /// Thrown to end the program with `code` after printing `message` as an error.
@@ -361,6 +364,7 @@ void checkSessions(tcc_model *model, const Options &options,
   for (Worker &worker : workers) {
     tcc_session_options sessionOptions = TCC_SESSION_OPTIONS_INIT;
     sessionOptions.num_threads = 1;
+    sessionOptions.device_type = options.deviceType;
     tcc_session *raw = nullptr;
     check(tcc_session_create(model, &sessionOptions, &raw));
     worker.session.reset(raw);
@@ -439,17 +443,9 @@ std::string deviceTypeName(int32_t type) {
 /// symbols (with their ranges), inputs and outputs.
 void printInfo(const tcc_model *model) {
   auto text = [](const char *s) { return s && *s ? s : "?"; };
-  std::printf("target %s, cpu %s, requires %s (tcc %s)\n", text(tcc_model_target_triple(model)),
-              text(tcc_model_cpu(model)), text(tcc_model_cpu_features(model)),
-              text(tcc_model_tcc_version(model)));
-  int32_t deviceType = tcc_model_device_type(model);
-  if (deviceType != kDLCPU) {
-    int32_t numImages = tcc_model_num_device_images(model);
-    std::printf("device %s: kernels in %d image%s\n", deviceTypeName(deviceType).c_str(),
-                numImages, numImages == 1 ? "" : "s");
+  auto printImages = [&](int32_t numImages, const tcc_device_image *images) {
     for (int32_t i = 0; i < numImages; ++i) {
-      tcc_device_image image{};
-      check(tcc_model_device_image(model, i, &image));
+      const tcc_device_image &image = images[i];
       const char *format = image.format == TCC_IMAGE_PTX     ? "PTX"
                            : image.format == TCC_IMAGE_CUBIN ? "cubin"
                            : image.format == TCC_IMAGE_HSACO ? "code object"
@@ -458,6 +454,41 @@ void printInfo(const tcc_model *model) {
                                                              : "unknown format";
       std::printf("image %d: %s %s, %lld bytes\n", i, text(image.arch), format,
                   static_cast<long long>(image.size));
+    }
+  };
+  int32_t numVariants = tcc_model_num_variants(model);
+  if (numVariants > 1) {
+    // A fat model: each variant's target, device and images.
+    std::printf("variants: %d (sessions run variant %d unless --device asks for another) "
+                "(tcc %s)\n",
+                numVariants, tcc_model_default_variant(model), text(tcc_model_tcc_version(model)));
+    for (int32_t v = 0; v < numVariants; ++v) {
+      tcc_variant_info info{};
+      check(tcc_model_variant_info(model, v, &info));
+      std::printf("variant %d: device %s, target %s, cpu %s, requires %s%s%s\n", v,
+                  deviceTypeName(info.device_type).c_str(), text(info.target_triple),
+                  text(info.cpu), text(info.cpu_features),
+                  info.unavailable ? "; not on this host: " : "",
+                  info.unavailable ? info.unavailable : "");
+      if (info.device_type != kDLCPU)
+        std::printf("device %s: kernels in %d image%s\n",
+                    deviceTypeName(info.device_type).c_str(), info.num_device_images,
+                    info.num_device_images == 1 ? "" : "s");
+      printImages(info.num_device_images, info.device_images);
+    }
+  } else {
+    std::printf("target %s, cpu %s, requires %s (tcc %s)\n", text(tcc_model_target_triple(model)),
+                text(tcc_model_cpu(model)), text(tcc_model_cpu_features(model)),
+                text(tcc_model_tcc_version(model)));
+    int32_t deviceType = tcc_model_device_type(model);
+    if (deviceType != kDLCPU) {
+      int32_t numImages = tcc_model_num_device_images(model);
+      std::printf("device %s: kernels in %d image%s\n", deviceTypeName(deviceType).c_str(),
+                  numImages, numImages == 1 ? "" : "s");
+      std::vector<tcc_device_image> images(static_cast<size_t>(numImages));
+      for (int32_t i = 0; i < numImages; ++i)
+        check(tcc_model_device_image(model, i, &images[static_cast<size_t>(i)]));
+      printImages(numImages, images.data());
     }
   }
   int32_t numSymbols = tcc_model_num_symbols(model);
@@ -503,16 +534,19 @@ int runTool(const Options &options) {
   tcc_model *rawModel = nullptr;
   check(tcc_model_load(options.model.c_str(), nullptr, &rawModel));
   std::unique_ptr<tcc_model, ModelDeleter> model(rawModel);
-  if (!options.device.empty()) {
-    int32_t wanted = options.device == "cpu"                 ? kDLCPU
-                     : options.device.rfind("rocm", 0) == 0   ? kDLROCM
-                     : options.device.rfind("vulkan", 0) == 0 ? kDLVulkan
-                     : options.device == "metal"              ? kDLMetal
-                                                              : kDLCUDA;
-    int32_t actual = tcc_model_device_type(model.get());
-    if (actual != wanted)
-      fail(kExitUsage, "--device " + options.device + ": the model was compiled for " +
-                           deviceTypeName(actual));
+  if (options.deviceType != 0) {
+    // The model must have code for the device: one of its variants' device types.
+    std::string compiled;
+    bool found = false;
+    for (int32_t v = 0; v < tcc_model_num_variants(model.get()); ++v) {
+      tcc_variant_info info{};
+      check(tcc_model_variant_info(model.get(), v, &info));
+      found |= info.device_type == options.deviceType;
+      if (compiled.find(deviceTypeName(info.device_type)) == std::string::npos)
+        compiled += (compiled.empty() ? "" : ", ") + deviceTypeName(info.device_type);
+    }
+    if (!found)
+      fail(kExitUsage, "--device " + options.device + ": the model was compiled for " + compiled);
   }
   if (options.info) {
     printInfo(model.get());
@@ -548,6 +582,7 @@ int runTool(const Options &options) {
 
   tcc_session_options sessionOptions = TCC_SESSION_OPTIONS_INIT;
   sessionOptions.num_threads = options.threads;
+  sessionOptions.device_type = options.deviceType;
   if (options.wholeBatch)
     sessionOptions.flags |= TCC_SESSION_FLAG_WHOLE_BATCH;
   tcc_session *rawSession = nullptr;
@@ -644,7 +679,8 @@ int main(int argc, char **argv) {
   app.add_flag("--whole-batch", options.wholeBatch,
                "run the whole batch at once, even when the model may run image by image");
   app.add_option("--device", options.device,
-                 "cpu, cuda[:N], rocm[:N], vulkan[:N] or metal: the device the model was compiled for, "
+                 "cpu, cuda[:N], rocm[:N], vulkan[:N] or metal: the device to run on (one the "
+                 "model was compiled for; of a model compiled for several, the one it runs on), "
                  "and the GPU to run it on (N, as TCC_CUDA_DEVICE, TCC_HIP_DEVICE or "
                  "TCC_VULKAN_DEVICE; default 0)");
   app.add_flag("--info", options.info,
@@ -691,6 +727,12 @@ int main(int argc, char **argv) {
     setenv(cudaOrdinal ? "TCC_CUDA_DEVICE" : "TCC_HIP_DEVICE", options.device.c_str() + 5, 1);
   if (vulkanOrdinal)
     setenv("TCC_VULKAN_DEVICE", options.device.c_str() + 7, 1);
+  if (!options.device.empty())
+    options.deviceType = options.device == "cpu"                 ? kDLCPU
+                         : options.device.rfind("rocm", 0) == 0   ? kDLROCM
+                         : options.device.rfind("vulkan", 0) == 0 ? kDLVulkan
+                         : options.device == "metal"              ? kDLMetal
+                                                                  : kDLCUDA;
   try {
     return runTool(options);
   } catch (const Failure &failure) {

@@ -194,17 +194,19 @@ int compile(const Options &options) {
   }
   compileOptions.printing.elideLargeElementsAttrs(16).elideLargeResourceString(64);
   std::string error;
-  mlir::FailureOr<std::unique_ptr<tcc::Target>> target =
-      tcc::createTarget(options.target, options.cpu, error);
-  if (mlir::failed(target)) {
+  mlir::FailureOr<std::vector<std::unique_ptr<tcc::Target>>> targets =
+      tcc::createTargets(options.target, options.cpu, error);
+  if (mlir::failed(targets)) {
     reportError(options, "tcc", error);
     return kExitUsageError;
   }
-  if (mlir::failed((*target)->setPrecision(options.precision, error))) {
-    reportError(options, "tcc", error);
-    return kExitUsageError;
+  for (std::unique_ptr<tcc::Target> &target : *targets) {
+    if (mlir::failed(target->setPrecision(options.precision, error))) {
+      reportError(options, "tcc", error);
+      return kExitUsageError;
+    }
+    compileOptions.targets.push_back(std::move(target));
   }
-  compileOptions.target = std::move(*target);
   compileOptions.kernelStage.attention =
       options.attention == "fused"        ? tcc::KernelPipelineOptions::Attention::Fused
       : options.attention == "decomposed" ? tcc::KernelPipelineOptions::Attention::Decomposed
@@ -216,6 +218,15 @@ int compile(const Options &options) {
   bool binary = compileOptions.emit == tcc::EmitKind::Obj || compileOptions.emit == tcc::EmitKind::So;
   if (binary && options.output.empty() && !options.check) {
     reportError(options, "tcc", "--emit=" + options.emit + " needs -o PATH");
+    return kExitUsageError;
+  }
+  if (compileOptions.targets.size() > 1 && compileOptions.emit != tcc::EmitKind::So &&
+      compileOptions.emit != tcc::EmitKind::Onnx && compileOptions.emit != tcc::EmitKind::Prim) {
+    reportError(options, "tcc",
+                "--target " + options.target + " names " +
+                    std::to_string(compileOptions.targets.size()) +
+                    " targets, which make one library (--emit=so); --emit=" + options.emit +
+                    " shows the code of one target");
     return kExitUsageError;
   }
   bool depfile = options.depfile || !options.depfilePath.empty();
@@ -346,7 +357,9 @@ int main(int argc, char **argv) {
                  "cpu:arm64-macos (a .dylib), nvidia (sm_80 and sm_90), nvidia:sm_NN[,sm_MM...] "
                  "(NVIDIA GPUs), amd (gfx90a, gfx942 and gfx1100), amd:gfxNNN[,gfxMMM...] (AMD "
                  "GPUs), vulkan, vulkan:subgroups (Vulkan 1.2 compute), apple (an arm64 macOS "
-                 ".dylib with kernels for Metal 3 GPUs)");
+                 ".dylib with kernels for Metal 3 GPUs); several, comma-separated "
+                 "(cpu,nvidia:sm_90,amd:gfx942), make one library with code for each, the "
+                 "device chosen when a session is created");
   app.add_option("--cpu", options.cpu,
                  "the CPU to tune for and require: default the portable baseline (x86-64-v3), "
                  "native, or a CPU name (znver4, neoverse-v2, ...)");
@@ -395,7 +408,7 @@ int main(int argc, char **argv) {
                  "write the IR after every pass to files in DIR, a folder per stage "
                  "(1-decompose, 2-kernel, 3-target), then the host code's LLVM IR and assembly "
                  "(model.ll, model.s) and each device image (device-K-ARCH.ptx, .cubin, .hsaco, .spv "
-                 "or .metal)");
+                 "or .metal); with several targets, a folder target-N-KIND for each");
   app.add_option("--diagnostics-format", options.diagnosticsFormat,
                  "how errors are printed: text (`file: error: message`) or json (one object a "
                  "line: file, severity, message, node, notes)")

@@ -87,6 +87,9 @@ constexpr int64_t structSize(const FieldKind *kinds, int count) {
 #define TCC_DEVICE_IMAGE_FIELDS(X)                                                          \
   X(arch, Ptr) X(format, I32) X(reserved, I32) X(data, Ptr) X(size, I64)
 
+#define TCC_MODEL_VARIANTS_FIELDS(X)                                                        \
+  X(abi_version, I32) X(size, I32) X(num_variants, I32) X(reserved, I32) X(variants, Ptr)
+
 // For each struct: an enum of field indices (kImport_<member>, ...), the field kinds, and
 // static_asserts of offsets and size against model_abi.h.
 #define TCC_ABI_DECLARE_STRUCT(CType, FIELDS, Prefix)                                       \
@@ -102,12 +105,14 @@ constexpr int64_t structSize(const FieldKind *kinds, int count) {
 #define TCC_ABI_ENUM_Tensor(name, kind) kTensor_##name,
 #define TCC_ABI_ENUM_Symbol(name, kind) kSymbol_##name,
 #define TCC_ABI_ENUM_Image(name, kind) kImage_##name,
+#define TCC_ABI_ENUM_Variants(name, kind) kVariants_##name,
 
 TCC_ABI_DECLARE_STRUCT(tcc_import_table, TCC_IMPORT_TABLE_FIELDS, Import)
 TCC_ABI_DECLARE_STRUCT(tcc_model_descriptor, TCC_MODEL_DESCRIPTOR_FIELDS, Descriptor)
 TCC_ABI_DECLARE_STRUCT(tcc_tensor_desc, TCC_TENSOR_DESC_FIELDS, Tensor)
 TCC_ABI_DECLARE_STRUCT(tcc_symbol_desc, TCC_SYMBOL_DESC_FIELDS, Symbol)
 TCC_ABI_DECLARE_STRUCT(tcc_device_image, TCC_DEVICE_IMAGE_FIELDS, Image)
+TCC_ABI_DECLARE_STRUCT(tcc_model_variants, TCC_MODEL_VARIANTS_FIELDS, Variants)
 
 #define TCC_ABI_CHECK_OFFSET(CType, Prefix, name)                                           \
   static_assert(offsetof(CType, name) == offsetOf(k##Prefix##Kinds, k##Prefix##_##name),     \
@@ -118,11 +123,14 @@ TCC_ABI_DECLARE_STRUCT(tcc_device_image, TCC_DEVICE_IMAGE_FIELDS, Image)
 #define TCC_ABI_CHECK_Tensor(name, kind) TCC_ABI_CHECK_OFFSET(tcc_tensor_desc, Tensor, name)
 #define TCC_ABI_CHECK_Symbol(name, kind) TCC_ABI_CHECK_OFFSET(tcc_symbol_desc, Symbol, name)
 #define TCC_ABI_CHECK_Image(name, kind) TCC_ABI_CHECK_OFFSET(tcc_device_image, Image, name)
+#define TCC_ABI_CHECK_Variants(name, kind)                                                  \
+  TCC_ABI_CHECK_OFFSET(tcc_model_variants, Variants, name)
 TCC_IMPORT_TABLE_FIELDS(TCC_ABI_CHECK_Import)
 TCC_MODEL_DESCRIPTOR_FIELDS(TCC_ABI_CHECK_Descriptor)
 TCC_TENSOR_DESC_FIELDS(TCC_ABI_CHECK_Tensor)
 TCC_SYMBOL_DESC_FIELDS(TCC_ABI_CHECK_Symbol)
 TCC_DEVICE_IMAGE_FIELDS(TCC_ABI_CHECK_Image)
+TCC_MODEL_VARIANTS_FIELDS(TCC_ABI_CHECK_Variants)
 
 // clang-format on
 

@@ -99,6 +99,20 @@ std::unique_ptr<llvm::Module> buildModelModule(mlir::ModuleOp module,
                                                const HostMachine &host, int32_t deviceType,
                                                llvm::LLVMContext &context, std::string &error);
 
+/// A fat model (ModelVariants.cpp): the hidden name of variant `variant`'s descriptor.
+std::string variantDescriptorName(unsigned variant);
+
+/// Makes the objects of one target of a fat model linkable beside the others': its
+/// descriptor becomes the hidden variantDescriptorName(variant), its weights and initial
+/// parameters (defined or referenced) those of `dataVariant` (an earlier variant whose bytes
+/// are the same, or `variant` itself). `module` is a buildModelModule or buildWeightsModule.
+void renameVariantSymbols(llvm::Module &module, unsigned variant, unsigned dataVariant);
+
+/// The LLVM module that exports a fat model's table of `count` variants
+/// (TCC_MODEL_VARIANTS_SYMBOL), whose descriptors the variants' objects define.
+std::unique_ptr<llvm::Module> buildVariantsModule(unsigned count, llvm::StringRef triple,
+                                                  llvm::LLVMContext &context);
+
 } // namespace tcc
 
 #endif // TCC_PACKAGE_PACKAGE_H

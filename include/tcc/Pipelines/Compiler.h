@@ -26,8 +26,9 @@ std::optional<EmitKind> parseEmitKind(llvm::StringRef name);
 
 struct CompileOptions {
   EmitKind emit = EmitKind::So;
-  /// What to compile for (tcc::createTarget); required from the kernel stage on.
-  std::shared_ptr<const Target> target;
+  /// What to compile for (tcc::createTarget); required from the kernel stage on. Several
+  /// targets (tcc::createTargets) make one library with code for each (--emit=so only).
+  std::vector<std::shared_ptr<const Target>> targets;
   bool printIrAfterAll = false;
   mlir::OpPrintingFlags printing;
   /// Differentiate (tcc-autodiff): what with respect to ("params", "inputs" or names) and

@@ -16,6 +16,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace llvm {
 class Module;
@@ -115,6 +116,14 @@ protected:
 /// value, `error` says what is accepted.
 mlir::FailureOr<std::unique_ptr<Target>> createTarget(llvm::StringRef spec, llvm::StringRef cpu,
                                                       std::string &error);
+
+/// Parses a `--target` list ("cpu,nvidia:sm_80,sm_90,amd:gfx942") into its targets, each as
+/// createTarget reads it, for one library with code for all of them (a fat model). A comma
+/// followed by a kind's name starts a new target; other commas separate one target's chips.
+/// The targets must be of different kinds and share their host (the library's OS and
+/// architecture).
+mlir::FailureOr<std::vector<std::unique_ptr<Target>>>
+createTargets(llvm::StringRef spec, llvm::StringRef cpu, std::string &error);
 
 /// Registers each target's passes and pipelines under their names, for tcc-opt.
 void registerTargetPasses();

@@ -1,8 +1,10 @@
 /* model_abi.h - the contract between a model compiled by tcc (model.so) and the runtime.
  *
- * A compiled model exports exactly one symbol, TCC_MODEL_SYMBOL, a tcc_model_descriptor.
- * Everything else (entry points, queries, metadata) is reached through it. The model
- * imports nothing from the runtime: the runtime passes a tcc_import_table to each call.
+ * A compiled model exports exactly one symbol: TCC_MODEL_SYMBOL, a tcc_model_descriptor, or
+ * for a model compiled for several targets at once (a fat model) TCC_MODEL_VARIANTS_SYMBOL,
+ * a table of descriptors, one per target. Everything else (entry points, queries, metadata)
+ * is reached through the descriptors. The model imports nothing from the runtime: the
+ * runtime passes a tcc_import_table to each call.
  *
  * Versioning: abi_version changes when the layout or meaning of anything here changes; a
  * runtime refuses a model of another version. Structs carry their own `size` so that later
@@ -307,6 +309,26 @@ typedef struct tcc_model_descriptor {
   int32_t reserved4;
   const char *const *device_check_messages;
 } tcc_model_descriptor;
+
+/* A fat model (tcc --target cpu,nvidia:sm_90,...: one library, code for several targets of
+ * one host OS) exports this table instead of TCC_MODEL_SYMBOL. Each variant is a complete
+ * descriptor, as a model compiled for its target alone would export it, and all describe the
+ * same model: the same symbols (names and ranges, computed or not), inputs, outputs and
+ * parameters (names, dtypes, shapes, the symbols of their dims). No two variants have the
+ * same device type other than kDLCPU; CPU variants (code for different CPU levels) are
+ * tried in table order. A runtime runs each session on one variant: the first of the
+ * device type the session asks for whose CPU features the host has; by default, the first
+ * variant the host can run. */
+#define TCC_MODEL_VARIANTS_SYMBOL "tcc_model_variants_v1"
+/* The most variants a table may have. */
+#define TCC_MAX_VARIANTS 64
+typedef struct tcc_model_variants {
+  uint32_t abi_version; /* TCC_ABI_VERSION */
+  uint32_t size;        /* sizeof(tcc_model_variants) */
+  int32_t num_variants; /* 1 to TCC_MAX_VARIANTS */
+  int32_t reserved;
+  const tcc_model_descriptor *const *variants;
+} tcc_model_variants;
 
 /* tcc_model_descriptor.flags: batch_symbol is valid (see there). */
 #define TCC_MODEL_IMAGES_ALONE 1u

@@ -185,9 +185,12 @@ typedef struct tcc_model_options {
 TCC_API void tcc_model_options_init(tcc_model_options *options);
 
 /// Loads the model at `path` (dlopen with RTLD_NOW | RTLD_LOCAL; a path without '/' is taken
-/// relative to the working directory, not searched for), finds TCC_MODEL_SYMBOL, validates
-/// its descriptor (ABI version and size, metadata consistency, entry points) and checks its
-/// CPU features against the host. `options` may be NULL.
+/// relative to the working directory, not searched for), finds TCC_MODEL_SYMBOL (or, for a
+/// model compiled for several targets, TCC_MODEL_VARIANTS_SYMBOL), validates its descriptors
+/// (ABI version and size, metadata consistency, entry points; a fat model's variants must
+/// describe the same model) and checks their CPU features against the host: a single-target
+/// model the host cannot run is refused; a fat model is refused only when the host can run
+/// none of its variants. `options` may be NULL.
 /// On success *out_model holds one reference, owned by the caller (tcc_model_release).
 /// Thread-safe.
 TCC_API tcc_status tcc_model_load(const char *path, const tcc_model_options *options,
@@ -200,6 +203,12 @@ TCC_API tcc_status tcc_model_create_from_descriptor(const tcc_model_descriptor *
                                                     const tcc_model_options *options,
                                                     tcc_model **out_model);
 
+/// Wraps a fat model's table of variants that is already in memory, as
+/// tcc_model_create_from_descriptor does a descriptor.
+TCC_API tcc_status tcc_model_create_from_variants(const tcc_model_variants *variants,
+                                                  const tcc_model_options *options,
+                                                  tcc_model **out_model);
+
 /// Adds a reference to `model` (NULL is ignored). Thread-safe.
 TCC_API void tcc_model_retain(tcc_model *model);
 
@@ -209,7 +218,9 @@ TCC_API void tcc_model_retain(tcc_model *model);
 TCC_API void tcc_model_release(tcc_model *model);
 
 /// The path the model was loaded from ("" for tcc_model_create_from_descriptor). The strings
-/// returned by this and the following queries live as long as the model. Thread-safe.
+/// returned by this and the following queries live as long as the model. Those that describe
+/// the code (target, CPU, device, images) describe a fat model's default variant (see
+/// tcc_model_num_variants). Thread-safe.
 TCC_API const char *tcc_model_path(const tcc_model *model);
 /// The version of tcc that compiled the model. Thread-safe.
 TCC_API const char *tcc_model_tcc_version(const tcc_model *model);
@@ -250,6 +261,34 @@ TCC_API int32_t tcc_model_num_device_images(const tcc_model *model);
 /// live as long as the model. Fails with OUT_OF_RANGE for other indices. Thread-safe.
 TCC_API tcc_status tcc_model_device_image(const tcc_model *model, int32_t index,
                                           tcc_device_image *out_image);
+
+/// The number of variants of the model: 1, or for a fat model (tcc --target
+/// cpu,nvidia:sm_90,...) one per target, each the model's code for one device type (several
+/// CPU variants: for different CPU levels). 0 for NULL. Thread-safe.
+TCC_API int32_t tcc_model_num_variants(const tcc_model *model);
+
+/// The variant that sessions run unless they ask for a device (tcc_session_options
+/// .device_type): the first the host can run (the first of all when the model was loaded with
+/// TCC_MODEL_FLAG_SKIP_CPU_CHECK and the host can run none). Thread-safe.
+TCC_API int32_t tcc_model_default_variant(const tcc_model *model);
+
+/// What one variant of a model is compiled for. Pointers live as long as the model.
+typedef struct tcc_variant_info {
+  int32_t device_type; ///< DLDeviceType of its kernels (kDLCPU for CPU code)
+  int32_t num_device_images;
+  const tcc_device_image *device_images; ///< num_device_images (see tcc_model_device_image)
+  const char *target_triple;
+  const char *cpu;
+  const char *cpu_features;
+  /// NULL when this host can run the variant; else why not (e.g. "the model requires CPU
+  /// features this host lacks: +avx512f ...").
+  const char *unavailable;
+} tcc_variant_info;
+
+/// Describes variant `index` (0 <= index < tcc_model_num_variants) into *out_info; fails with
+/// OUT_OF_RANGE for other indices. Thread-safe.
+TCC_API tcc_status tcc_model_variant_info(const tcc_model *model, int32_t index,
+                                          tcc_variant_info *out_info);
 
 /// One input or output of a model. All pointers are owned by the model and live as long as it.
 typedef struct tcc_tensor_info {
@@ -318,6 +357,11 @@ typedef struct tcc_session_options {
   /// TCC_SESSION_FLAG_* bits; unknown bits are an error. (Appended after the first release:
   /// an options struct whose size ends before it means no flags.)
   uint32_t flags;
+  /// The DLPack device type (DLDeviceType) to run on: the model's variant for it (a fat
+  /// model's, see tcc_model_num_variants); 0 (the default): the model's default variant.
+  /// A device the model has no code for, or a variant this host cannot run, fails with
+  /// INCOMPATIBLE. (Appended after flags; a smaller struct means 0.)
+  int32_t device_type;
 } tcc_session_options;
 
 /// Bits of tcc_session_options.flags.
@@ -330,7 +374,7 @@ enum {
   TCC_SESSION_FLAG_WHOLE_BATCH = 1u << 0,
 };
 
-#define TCC_SESSION_OPTIONS_INIT {sizeof(tcc_session_options), 0, 0}
+#define TCC_SESSION_OPTIONS_INIT {sizeof(tcc_session_options), 0, 0, 0}
 
 /// Sets `options` to the defaults (same as TCC_SESSION_OPTIONS_INIT). Thread-safe.
 TCC_API void tcc_session_options_init(tcc_session_options *options);
