@@ -4,8 +4,10 @@
 # tcc-run, the inputs and references, and run.sh, which runs them on the GPU machine through
 # its Vulkan driver (the loader's Debian package carried in .gl/, as the device tool's README
 # says), each also as --target vulkan:subgroups (SUBGROUPS=0: not). NVIDIA_MODELS: models also
-# compiled for --target nvidia:sm_90, timed in the same call. CONFORMANCE=1: the node cases too
-# (for the variants compiled).
+# compiled for --target nvidia:sm_90, timed in the same call (NVIDIA_MODELS=" ": none).
+# FAT_MODELS: models also compiled as one fat library for cpu,nvidia:sm_90,vulkan, whose three
+# variants run there (default: none). CONFORMANCE=1: the node cases too (for the variants
+# compiled).
 #   bash scripts/vulkan/bundle.sh
 # There (device tool: carry .vkbundle and .gl):
 #   bash .vkbundle/run.sh .vkbundle
@@ -17,6 +19,7 @@ STAGE=$(mktemp -d)
 trap 'rm -rf "$STAGE"' EXIT
 MODELS=${MODELS:-"tiny_mlp bert_small resnet18_small gpt2_small llama_small llama_small_kv vit_small lstm_small t5_small"}
 NVIDIA_MODELS=${NVIDIA_MODELS:-"bert_small gpt2_small resnet18_small"}
+FAT_MODELS=${FAT_MODELS:-}
 rm -rf "$OUTDIR" && mkdir -p "$OUTDIR/bin"
 cp "$ROOT/build/bin/tcc-run" "$OUTDIR/bin/"
 cp "$ROOT/scripts/vulkan/run.sh" "$OUTDIR/"
@@ -39,6 +42,12 @@ done
 for name in $NVIDIA_MODELS; do
   src=$(source_of "$name")
   env -u CUDA_HOME "$TCC" "$src/model.onnx" --target nvidia:sm_90 -o "$STAGE/$name/nvidia.so"
+done
+for name in $FAT_MODELS; do
+  src=$(source_of "$name")
+  mkdir -p "$STAGE/$name"
+  cp "$src"/input_*.npy "$src"/output_*.npy "$STAGE/$name/"
+  env -u CUDA_HOME "$TCC" "$src/model.onnx" --target cpu,nvidia:sm_90,vulkan -o "$STAGE/$name/fat.so"
 done
 tar -C "$STAGE" -cJf "$OUTDIR/models.tar.xz" .
 # CONFORMANCE=1: the ONNX node cases compiled for both variants, for run_conformance.py --host

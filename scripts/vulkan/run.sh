@@ -3,7 +3,9 @@
 # carried in .gl/, then for every model: tcc-run --device vulkan against the references
 # (--compare, the tolerances of the repo's model tests), then --benchmark 30 on Vulkan (both
 # variants: vulkan's and vulkan:subgroups') and,
-# where the bundle has it, the same model compiled for CUDA in the same call.
+# where the bundle has it, the same model compiled for CUDA in the same call; a fat library
+# (fat.so: cpu,nvidia:sm_90,vulkan) runs on each of its three devices. BENCHMARK=0: no
+# benchmarks. PARTS: what to run, "models conformance" by default.
 #   bash run.sh BUNDLE_DIR
 set -uo pipefail
 BUNDLE=$(cd "$1" && pwd)
@@ -18,7 +20,9 @@ tar -C "$WORK" -xJf "$BUNDLE/models.tar.xz"
 # NVIDIA's driver (more than 45 s for bert_small and the llamas, 2026-12-03), so each run gets
 # RUN_SECONDS (default 150).
 RUN=(timeout "${RUN_SECONDS:-150}" "$BUNDLE/bin/tcc-run")
+PARTS=${PARTS:-models conformance}
 for dir in "$WORK"/*/; do
+  [[ " $PARTS " == *" models "* ]] || break
   name=$(basename "$dir")
   inputs=() compares=()
   for f in "$dir"/input_*.npy; do inputs+=(--input "$f"); done
@@ -28,16 +32,27 @@ for dir in "$WORK"/*/; do
     [ -f "$dir/$variant.so" ] || continue
     "${RUN[@]}" "$dir/$variant.so" --device vulkan "${inputs[@]}" "${compares[@]}" --rtol 1e-4 --atol 1e-5
     echo "$name $variant compare rc=$?"
+    [ "${BENCHMARK:-1}" = 1 ] || continue
     echo -n "$name $variant: "
     "${RUN[@]}" "$dir/$variant.so" --device vulkan "${inputs[@]}" --benchmark 30 --warmup 5
   done
   if [ -f "$dir/nvidia.so" ]; then
     "${RUN[@]}" "$dir/nvidia.so" --device cuda "${inputs[@]}" "${compares[@]}" --rtol 1e-4 --atol 1e-5
-    echo -n "$name cuda: "
-    "${RUN[@]}" "$dir/nvidia.so" --device cuda "${inputs[@]}" --benchmark 30 --warmup 5
+    if [ "${BENCHMARK:-1}" = 1 ]; then
+      echo -n "$name cuda: "
+      "${RUN[@]}" "$dir/nvidia.so" --device cuda "${inputs[@]}" --benchmark 30 --warmup 5
+    fi
+  fi
+  if [ -f "$dir/fat.so" ]; then
+    "$BUNDLE/bin/tcc-run" "$dir/fat.so" --info | grep -E "^(variants|variant|device)"
+    for device in cpu cuda vulkan; do
+      "${RUN[@]}" "$dir/fat.so" --device $device "${inputs[@]}" "${compares[@]}" --rtol 1e-4 --atol 1e-5
+      echo "$name fat --device $device compare rc=$?"
+    done
   fi
 done
 for variant in vulkan subgroups; do
+  [[ " $PARTS " == *" conformance "* ]] || break
   [ -f "$BUNDLE/conformance-$variant.tar.xz" ] || continue
   mkdir -p "$WORK/$variant"
   tar -C "$WORK/$variant" -xJf "$BUNDLE/conformance-$variant.tar.xz"
