@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """tcc against ONNX Runtime on the same models and inputs, interleaved, in one run.
 
-    scripts/bench.py [--threads 1,2] [--rounds 3] [--runs 30] [--cpu native]
+    scripts/bench.py [--threads 1,2] [--rounds 3] [--runs 30] [--cpu native|default|NAME]
                      [--baseline-flags "--attention=decomposed"] [MODEL_DIR ...]
 
 Each MODEL_DIR holds model.onnx and input_<k>_<name>.npy (the corpus layout; default: the
@@ -98,7 +98,8 @@ def main():
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--runs", type=int, default=30)
     parser.add_argument("--cpu", default="native",
-                        help="tcc's --cpu (default native: ONNX Runtime also picks its kernels for this CPU)")
+                        help="tcc's --cpu (default native: ONNX Runtime also picks its kernels for "
+                        "this CPU); 'default': no --cpu (what a user who types no flag gets)")
     parser.add_argument("--baseline-flags", default="",
                         help="also time a library compiled with these extra tcc flags")
     options = parser.parse_args()
@@ -109,6 +110,7 @@ def main():
     work = os.path.join(ROOT, "build", "bench")
     os.makedirs(work, exist_ok=True)
     base = options.baseline_flags.split()
+    cpu_flags = [] if options.cpu == "default" else ["--cpu", options.cpu]
     print("| model | threads | tcc ms | ORT ms | tcc/ORT | %stcc GFLOP/s | workspace MiB | peak RSS MiB | output vs reference |"
           % ("base ms | tcc/base | " if base else ""))
     print("|---|---|---|---|---|%s---|---|---|---|" % ("---|---|" if base else ""))
@@ -119,7 +121,7 @@ def main():
         inputs = sorted(glob.glob(os.path.join(model_dir, "input_*.npy")),
                         key=lambda f: int(os.path.basename(f).split("_")[1]))
         library = os.path.join(work, name + ".so")
-        compiled = subprocess.run([os.path.join(BIN, "tcc"), model, "-o", library, "--cpu", options.cpu],
+        compiled = subprocess.run([os.path.join(BIN, "tcc"), model, "-o", library] + cpu_flags,
                                   capture_output=True, text=True)
         if compiled.returncode != 0:
             # A model whose rules need static sizes (e.g. RNNs): fix them from the inputs.
@@ -129,8 +131,8 @@ def main():
             continue
         base_library = os.path.join(work, name + ".base.so")
         if base:
-            subprocess.run([os.path.join(BIN, "tcc"), model, "-o", base_library, "--cpu",
-                            options.cpu] + base, check=True, capture_output=True)
+            subprocess.run([os.path.join(BIN, "tcc"), model, "-o", base_library] + cpu_flags + base,
+                           check=True, capture_output=True)
         work_flops = flops(model, library, inputs)
         check = check_outputs(library, inputs, model_dir)
         for threads in [int(t) for t in options.threads.split(",")]:

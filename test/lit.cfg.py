@@ -24,6 +24,7 @@ config.substitutions.append(("%testdata", "/usr/share/libonnx-testdata/data"))
 # folder of libtcc_runtime.so.
 config.substitutions.append(("%fixtures", config.tcc_fixtures_dir))
 config.substitutions.append(("%tcc_libdir", config.tcc_lib_dir))
+config.substitutions.append(("%tcc_tools", config.tcc_tools_dir))
 
 # AArch64: models compiled with --target cpu:aarch64-linux run under qemu-aarch64 with the
 # cross-built tcc-run (cmake/CrossRuntime.cmake), when the build made one.
@@ -40,6 +41,13 @@ if os.path.isfile(aarch64_run) and os.path.isfile(config.qemu_aarch64):
         ("%aarch64_runner", "--tcc-run %s --qemu %s" % (aarch64_run, config.qemu_aarch64)))
 config.substitutions.append(("%examples", os.path.join(config.tcc_src_root, "examples")))
 config.substitutions.append(("%scripts", os.path.join(config.tcc_src_root, "scripts")))
+# x86-64 CPU levels: qemu-user's x86-64 emulator as a CPU without AVX-512 (Haswell: AVX2, FMA,
+# BMI; its CPUID reports no AVX-512, so the runtime chooses the x86-64-v3 code).
+qemu_x86 = "/usr/bin/qemu-x86_64"
+if os.access(qemu_x86, os.X_OK) and os.uname().machine == "x86_64":
+    config.available_features.add("x86-qemu")
+    config.substitutions.append(
+        ("%haswell", "%s -cpu Haswell-noTSX,-pcid,-x2apic,-tsc-deadline,-invpcid" % qemu_x86))
 # NVIDIA: CUDA's ptxas assembles the PTX into cubins when the machine has it (CI does not).
 ptxas = shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"
 if os.access(ptxas, os.X_OK):

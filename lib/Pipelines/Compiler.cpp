@@ -305,12 +305,20 @@ LogicalResult compileFatModel(ModuleOp module, const tcc::ModelInterface &interf
         break;
       }
     tcc::renameVariantSymbols(*current.code, v, dataVariant);
-    if (!dumpDirectory.empty() &&
-        failed(dumpHostCode(*current.code, *target, dumpDirectory, error)))
-      return failure();
+    if (!dumpDirectory.empty()) {
+      std::optional<TimingScope> dumpTime;
+      if (targetTime)
+        dumpTime = targetTime->nest("(--dump-dir: model.ll, model.s)");
+      if (failed(dumpHostCode(*current.code, *target, dumpDirectory, error)))
+        return failure();
+    }
+    std::optional<TimingScope> codegenTime;
+    if (targetTime)
+      codegenTime = targetTime->nest("4-llvm-codegen (host code)");
     llvm::SmallVector<char, 0> code;
     if (failed(target->emitHostCode(*current.code, /*assembly=*/false, code, error)))
       return failure();
+    codegenTime.reset();
     objects.push_back(std::move(code));
     current.code.reset();
     if (dataVariant == v &&

@@ -64,7 +64,7 @@ FailureOr<std::unique_ptr<tcc::Target>> tcc::createTarget(llvm::StringRef spec, 
 }
 
 FailureOr<std::vector<std::unique_ptr<tcc::Target>>>
-tcc::createTargets(llvm::StringRef spec, llvm::StringRef cpu, std::string &error) {
+tcc::createTargets(llvm::StringRef spec, llvm::StringRef cpu, std::string &error, bool cpuLevels) {
   // "cpu,nvidia:sm_80,sm_90,amd:gfx942": a comma starts a new target where a kind's name (or
   // "host") follows it, and continues the previous target's list of chips elsewhere.
   auto isKind = [](llvm::StringRef item) {
@@ -81,13 +81,26 @@ tcc::createTargets(llvm::StringRef spec, llvm::StringRef cpu, std::string &error
     else
       specs.back() += "," + item.str();
   }
-  std::vector<std::unique_ptr<Target>> targets;
+  // The CPU target without --cpu: a target per level (createCpuTarget's cpuLevels).
+  llvm::SmallVector<std::pair<std::string, std::string>> expanded; // spec, cpu
   for (const std::string &one : specs) {
-    FailureOr<std::unique_ptr<Target>> target = createTarget(one, cpu, error);
+    auto [kind, variant] = llvm::StringRef(one).split(':');
+    llvm::SmallVector<llvm::StringRef> levels;
+    if (cpuLevels && cpu.empty() && (kind == "cpu" || kind == "host"))
+      levels = tcc::cpuLevels(kind == "host" ? "" : variant);
+    if (levels.empty())
+      expanded.push_back({one, cpu.str()});
+    for (llvm::StringRef level : levels)
+      expanded.push_back({one, level.str()});
+  }
+  std::vector<std::unique_ptr<Target>> targets;
+  for (auto [k, entry] : llvm::enumerate(expanded)) {
+    FailureOr<std::unique_ptr<Target>> target = createTarget(entry.first, entry.second, error);
     if (failed(target))
       return failure();
-    for (const std::unique_ptr<Target> &earlier : targets) {
-      if (earlier->getName() == (*target)->getName()) {
+    for (auto [e, earlier] : llvm::enumerate(targets)) {
+      bool levelsOfOne = expanded[e].first == entry.first && expanded[e].second != entry.second;
+      if (earlier->getName() == (*target)->getName() && !levelsOfOne) {
         error = "--target names " + earlier->getName().str() +
                 " twice; one target of each kind goes into a library (list several chips "
                 "in one: nvidia:sm_80,sm_90)";

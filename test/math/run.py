@@ -3,8 +3,9 @@
 
 Builds one ONNX model whose outputs are Exp, Log, Tanh, Erf, Sigmoid, Softplus, Gelu (erf
 form) and Sqrt of float32 sweeps (dense grids over each function's useful range, plus
-special values), compiles it with tcc for each CPU target given (the default portable
-x86-64-v3 with 256-bit vectors; `native` adds 512-bit vectors where the host has them),
+special values), compiles it with tcc for each CPU target given (x86-64-v3 with 256-bit
+vectors; the default library, whose x86-64-v4 level runs 512-bit vectors where the host has
+AVX-512; `native`: the host's CPU),
 runs it with tcc-run and compares every output with float64 NumPy references.
 
 Error of one value: |tcc - ref| / max(ulp(ref), unit): units in the last place of the
@@ -16,7 +17,7 @@ exceeds its bound (the table in sweeps(); docs/design-differences.md, "Math", li
 when a special value is wrong: NaN must stay NaN, infinities and signed zeros must be exact,
 other special values are held to the same bound.
 
-    run.py BIN_DIR WORK_DIR [--cpu default,native]
+    run.py BIN_DIR WORK_DIR [--cpu x86-64-v3,default,native]
 """
 import argparse
 import math
@@ -91,7 +92,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("bin")
     parser.add_argument("work")
-    parser.add_argument("--cpu", default="default,native")
+    parser.add_argument("--cpu", default="x86-64-v3,default,native")
     args = parser.parse_args()
     os.makedirs(args.work, exist_ok=True)
     cases = sweeps()

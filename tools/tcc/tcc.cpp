@@ -194,8 +194,10 @@ int compile(const Options &options) {
   }
   compileOptions.printing.elideLargeElementsAttrs(16).elideLargeResourceString(64);
   std::string error;
-  mlir::FailureOr<std::vector<std::unique_ptr<tcc::Target>>> targets =
-      tcc::createTargets(options.target, options.cpu, error);
+  // A library without --cpu carries the CPU levels the runtime chooses from (x86-64: AVX-512
+  // and the x86-64-v3 baseline); IR, assembly and objects show the baseline.
+  mlir::FailureOr<std::vector<std::unique_ptr<tcc::Target>>> targets = tcc::createTargets(
+      options.target, options.cpu, error, /*cpuLevels=*/compileOptions.emit == tcc::EmitKind::So);
   if (mlir::failed(targets)) {
     reportError(options, "tcc", error);
     return kExitUsageError;

@@ -121,9 +121,13 @@ mlir::FailureOr<std::unique_ptr<Target>> createTarget(llvm::StringRef spec, llvm
 /// createTarget reads it, for one library with code for all of them (a fat model). A comma
 /// followed by a kind's name starts a new target; other commas separate one target's chips.
 /// The targets must be of different kinds and share their host (the library's OS and
-/// architecture).
-mlir::FailureOr<std::vector<std::unique_ptr<Target>>>
-createTargets(llvm::StringRef spec, llvm::StringRef cpu, std::string &error);
+/// architecture). With `cpuLevels` (a library is made) and no `cpu`, the CPU target becomes
+/// one target per CPU level the runtime chooses from at load, best first (x86-64: x86-64-v4,
+/// then x86-64-v3); without it (IR, assembly, objects), the baseline alone.
+mlir::FailureOr<std::vector<std::unique_ptr<Target>>> createTargets(llvm::StringRef spec,
+                                                                    llvm::StringRef cpu,
+                                                                    std::string &error,
+                                                                    bool cpuLevels = false);
 
 /// Registers each target's passes and pipelines under their names, for tcc-opt.
 void registerTargetPasses();

@@ -225,6 +225,15 @@ tcc::createCpuTarget(llvm::StringRef variant, llvm::StringRef cpu, std::string &
   return std::unique_ptr<Target>(std::make_unique<CpuTarget>(*machine));
 }
 
+llvm::SmallVector<llvm::StringRef> tcc::cpuLevels(llvm::StringRef variant) {
+  bool x86 = variant == "x86_64-linux" ||
+             (variant.empty() &&
+              llvm::Triple(llvm::sys::getDefaultTargetTriple()).getArch() == llvm::Triple::x86_64);
+  if (x86)
+    return {"x86-64-v4", "x86-64-v3"};
+  return {};
+}
+
 void tcc::registerCpuTarget() {
   registerCpuTargetPasses(); // tcc-cpu-lower-launches (Passes.td)
   // tcc-opt runs the default x86-64 pipeline by this name (the tiles' options can be set on

@@ -13,6 +13,13 @@ namespace tcc {
 mlir::FailureOr<std::unique_ptr<Target>> createCpuTarget(llvm::StringRef variant,
                                                          llvm::StringRef cpu, std::string &error);
 
+/// The CPU levels a library for `variant` (as createCpuTarget) carries when no `--cpu` is
+/// given, best first, each a `cpu` for createCpuTarget; the runtime runs the first its host
+/// can (the way ONNX Runtime's MLAS picks kernels at load). x86-64: the AVX-512 level
+/// (x86-64-v4) and the baseline (x86-64-v3); empty where there is one level (AArch64 and
+/// macOS for now) or for an unknown variant.
+llvm::SmallVector<llvm::StringRef> cpuLevels(llvm::StringRef variant);
+
 /// Registers the CPU target's passes and its kernel pipeline (`tcc-kernel-to-llvm`) for
 /// tcc-opt.
 void registerCpuTarget();
