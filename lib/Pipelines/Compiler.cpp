@@ -18,6 +18,7 @@
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 
+#include <future>
 #include <list>
 
 using namespace mlir;
@@ -270,9 +271,18 @@ LogicalResult compileFatModel(ModuleOp module, const tcc::ModelInterface &interf
             "target)";
     return failure();
   }
-  llvm::LLVMContext llvmContext;
-  llvm::SmallVector<llvm::SmallVector<char, 0>, 8> objects;
+  // Each target's machine code is made on a thread of its own (its LLVM module lives in a
+  // context of its own) while the next target's MLIR stages run on this one; the objects keep
+  // the targets' order, so the library's bytes do not depend on the threads. With
+  // --time-passes, each target's code is made here, in order, so that the times add up.
+  struct Emitted {
+    llvm::SmallVector<llvm::SmallVector<char, 0>, 2> objects;
+    std::string error;
+  };
+  std::vector<std::unique_ptr<llvm::LLVMContext>> contexts;
   std::vector<TargetModule> compiled;
+  compiled.reserve(options.targets.size()); // the threads hold pointers to its elements
+  std::vector<std::future<Emitted>> emitted;
   for (auto [v, target] : llvm::enumerate(options.targets)) {
     std::string name = std::to_string(v) + "-" + target->getName().str();
     std::optional<TimingScope> targetTime;
@@ -285,6 +295,7 @@ LogicalResult compileFatModel(ModuleOp module, const tcc::ModelInterface &interf
       dumpDirectory = std::string(folder);
     }
     OwningOpRef<ModuleOp> copy = module.clone();
+    llvm::LLVMContext &llvmContext = *contexts.emplace_back(std::make_unique<llvm::LLVMContext>());
     TargetModule &current = compiled.emplace_back();
     if (failed(lowerForTarget(*copy, interface, options, *target, dumpDirectory,
                               targetTime ? &*targetTime : nullptr, llvm::nulls(), llvmContext,
@@ -312,19 +323,40 @@ LogicalResult compileFatModel(ModuleOp module, const tcc::ModelInterface &interf
       if (failed(dumpHostCode(*current.code, *target, dumpDirectory, error)))
         return failure();
     }
-    std::optional<TimingScope> codegenTime;
-    if (targetTime)
-      codegenTime = targetTime->nest("4-llvm-codegen (host code)");
-    llvm::SmallVector<char, 0> code;
-    if (failed(target->emitHostCode(*current.code, /*assembly=*/false, code, error)))
-      return failure();
-    codegenTime.reset();
-    objects.push_back(std::move(code));
-    current.code.reset();
-    if (dataVariant == v &&
-        failed(emitDataObject(current, *target, llvmContext, v, objects, error)))
-      return failure();
+    // From here on only the thread touches the target's LLVM module and context.
+    auto emit = [compiledTarget = &current, target = target.get(), context = &llvmContext,
+                 variant = static_cast<unsigned>(v), dataVariant] {
+      Emitted out;
+      llvm::SmallVector<char, 0> code;
+      if (failed(target->emitHostCode(*compiledTarget->code, /*assembly=*/false, code,
+                                      out.error)))
+        return out;
+      out.objects.push_back(std::move(code));
+      compiledTarget->code.reset();
+      if (dataVariant == variant)
+        (void)emitDataObject(*compiledTarget, *target, *context, variant, out.objects,
+                             out.error);
+      return out;
+    };
+    if (!targetTime) {
+      emitted.push_back(std::async(std::launch::async, emit));
+      continue;
+    }
+    TimingScope codegenTime = targetTime->nest("4-llvm-codegen (host code)");
+    emitted.push_back(std::async(std::launch::deferred, emit));
+    emitted.back().wait();
   }
+  llvm::SmallVector<llvm::SmallVector<char, 0>, 8> objects;
+  for (std::future<Emitted> &result : emitted) {
+    Emitted done = result.get();
+    if (!done.error.empty()) {
+      error = done.error;
+      return failure();
+    }
+    for (llvm::SmallVector<char, 0> &object : done.objects)
+      objects.push_back(std::move(object));
+  }
+  llvm::LLVMContext llvmContext;
   if (options.interface)
     *options.interface = compiled.front().published;
   const tcc::Target &first = *options.targets.front();
