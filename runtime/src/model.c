@@ -625,32 +625,35 @@ tcc_status tcc_model_load(const char *path, const tcc_model_options *options,
   return status;
 }
 
-tcc_status tcc_model_create_from_descriptor(const tcc_model_descriptor *descriptor,
-                                            const tcc_model_options *options,
-                                            tcc_model **out_model) {
-  const char *where = "tcc_model_create_from_descriptor";
-  if (!descriptor || !out_model)
+/// A model already in memory: `descriptor`, or a fat model's `table` (the other is NULL);
+/// `what` names the one the caller passed.
+static tcc_status create_in_memory(const char *where, const char *what,
+                                   const tcc_model_descriptor *descriptor,
+                                   const tcc_model_variants *table,
+                                   const tcc_model_options *options, tcc_model **out_model) {
+  if ((!descriptor && !table) || !out_model)
     return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT, "%s: %s is null", where,
-                           descriptor ? "out_model" : "descriptor");
+                           out_model ? what : "out_model");
   uint32_t flags;
   tcc_status status = read_options(where, options, &flags);
   if (status)
     return status;
-  return create_model(where, &descriptor, 1, 0, flags, NULL, "", out_model);
+  return table ? create_fat_model(where, table, flags, NULL, "", out_model)
+               : create_model(where, &descriptor, 1, 0, flags, NULL, "", out_model);
+}
+
+tcc_status tcc_model_create_from_descriptor(const tcc_model_descriptor *descriptor,
+                                            const tcc_model_options *options,
+                                            tcc_model **out_model) {
+  return create_in_memory("tcc_model_create_from_descriptor", "descriptor", descriptor, NULL,
+                          options, out_model);
 }
 
 tcc_status tcc_model_create_from_variants(const tcc_model_variants *variants,
                                           const tcc_model_options *options,
                                           tcc_model **out_model) {
-  const char *where = "tcc_model_create_from_variants";
-  if (!variants || !out_model)
-    return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT, "%s: %s is null", where,
-                           variants ? "out_model" : "variants");
-  uint32_t flags;
-  tcc_status status = read_options(where, options, &flags);
-  if (status)
-    return status;
-  return create_fat_model(where, variants, flags, NULL, "", out_model);
+  return create_in_memory("tcc_model_create_from_variants", "variants", NULL, variants, options,
+                          out_model);
 }
 
 void tcc_model_retain(tcc_model *model) {
