@@ -29,6 +29,7 @@
 #import <Metal/Metal.h>
 
 #include "device.h"
+#include "gpu/address_table.h"
 #include "gpu/gpu_device.h"
 #include "gpu/gpu_setup.h"
 #include "metal/msl_image.h"
@@ -53,26 +54,21 @@
 /// Bytes of a queue's arena for the parameters beyond the direct slots.
 #define ARENA_BYTES ((size_t)1 << 20)
 
-/// An MTLBuffer and the addresses it covers.
+/// An MTLBuffer and the addresses it covers (the range's address: its gpuAddress).
 typedef struct metal_allocation {
-  uint64_t address; // gpuAddress of the buffer's first byte
-  size_t size;
-  id<MTLBuffer> buffer; // owned (+1)
+  tcc_address_range range; // first: an entry of the allocation table
+  id<MTLBuffer> buffer;    // owned (+1)
   unsigned char *contents;
-  void *user; // what allocate returned (address rounded up to the alignment asked)
 } metal_allocation;
 
 static struct {
   pthread_once_t once;
   tcc_gpu_setup setup;
   id<MTLDevice> device; // owned
-  pthread_mutex_t table_mutex;
-  metal_allocation *allocations;
-  size_t num_allocations, capacity;
-  /// Bumped by every allocate and free: a queue's encoder makes the table resident again
-  /// when it changed.
-  uint64_t generation;
-} metal = {.once = PTHREAD_ONCE_INIT, .table_mutex = PTHREAD_MUTEX_INITIALIZER};
+  /// The allocation table (of metal_allocation); a queue's encoder makes it resident again
+  /// when its generation changed.
+  tcc_address_table table;
+} metal = {.once = PTHREAD_ONCE_INIT, .table = TCC_ADDRESS_TABLE_INIT(metal_allocation)};
 
 // The runtime is built for macOS 13 and later (runtime/CMakeLists.txt): Metal 3, GPU
 // addresses and MTLGPUFamilyMetal3 need no availability checks.
@@ -116,30 +112,16 @@ static const char *describe(NSError *error) {
 
 /// The allocation holding [address, address + bytes), copied into *out; 0 when none does.
 static int find_allocation(uintptr_t address, size_t bytes, metal_allocation *out) {
-  int found = 0;
-  pthread_mutex_lock(&metal.table_mutex);
-  for (size_t i = 0; i < metal.num_allocations && !found; ++i) {
-    const metal_allocation *a = &metal.allocations[i];
-    if (address >= a->address && address - a->address <= a->size &&
-        bytes <= a->size - (address - a->address)) {
-      *out = *a;
-      found = 1;
-    }
-  }
-  pthread_mutex_unlock(&metal.table_mutex);
-  return found;
+  return tcc_address_table_find(&metal.table, address, bytes, out);
 }
 
 static tcc_status not_device_memory(const char *function, const void *pointer, size_t bytes) {
-  return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT,
-                         "metal device: %s: [%p, +%zu) is not inside memory this device "
-                         "allocated",
-                         function, pointer, bytes);
+  return tcc_address_table_outside("metal", function, pointer, bytes);
 }
 
 /// The CPU address of device address `address` inside allocation `a`.
 static unsigned char *host_address(const metal_allocation *a, uintptr_t address) {
-  return a->contents + (address - a->address);
+  return a->contents + (address - a->range.address);
 }
 
 static tcc_status metal_allocate(const tcc_device *device, size_t bytes, size_t alignment,
@@ -160,27 +142,16 @@ static tcc_status metal_allocate(const tcc_device *device, size_t bytes, size_t 
   if (!a.buffer)
     return tcc_make_status(TCC_STATUS_RESOURCE_EXHAUSTED,
                            "metal device: allocate: out of memory for %zu bytes", bytes);
-  a.address = a.buffer.gpuAddress;
-  a.size = size;
+  a.range.address = a.buffer.gpuAddress;
+  a.range.size = size;
   a.contents = a.buffer.contents;
-  a.user = (void *)(uintptr_t)((a.address + alignment - 1) & ~(uint64_t)(alignment - 1));
-  pthread_mutex_lock(&metal.table_mutex);
-  if (metal.num_allocations == metal.capacity) {
-    size_t capacity = metal.capacity ? 2 * metal.capacity : 64;
-    metal_allocation *grown = realloc(metal.allocations, capacity * sizeof(metal_allocation));
-    if (!grown) {
-      pthread_mutex_unlock(&metal.table_mutex);
-      [a.buffer release];
-      return tcc_make_status(TCC_STATUS_RESOURCE_EXHAUSTED,
-                             "metal device: allocate: out of memory");
-    }
-    metal.allocations = grown;
-    metal.capacity = capacity;
+  a.range.user =
+      (void *)(uintptr_t)((a.range.address + alignment - 1) & ~(uint64_t)(alignment - 1));
+  if (tcc_address_table_add(&metal.table, &a) != 0) {
+    [a.buffer release];
+    return tcc_make_status(TCC_STATUS_RESOURCE_EXHAUSTED, "metal device: allocate: out of memory");
   }
-  metal.allocations[metal.num_allocations++] = a;
-  ++metal.generation;
-  pthread_mutex_unlock(&metal.table_mutex);
-  *out_memory = a.user;
+  *out_memory = a.range.user;
   return NULL;
 }
 
@@ -188,17 +159,9 @@ static void metal_free(const tcc_device *device, void *memory) {
   (void)device;
   if (!memory || metal.setup.code != TCC_STATUS_OK)
     return;
-  id<MTLBuffer> buffer = nil;
-  pthread_mutex_lock(&metal.table_mutex);
-  for (size_t i = 0; i < metal.num_allocations; ++i)
-    if (metal.allocations[i].user == memory) {
-      buffer = metal.allocations[i].buffer;
-      metal.allocations[i] = metal.allocations[--metal.num_allocations];
-      ++metal.generation;
-      break;
-    }
-  pthread_mutex_unlock(&metal.table_mutex);
-  [buffer release];
+  metal_allocation a;
+  if (tcc_address_table_remove(&metal.table, memory, &a))
+    [a.buffer release];
 }
 
 static tcc_status metal_copy(const tcc_device *device, void *destination, const void *source,
@@ -448,22 +411,22 @@ static tcc_status metal_load_module(const tcc_device *device, const tcc_model_de
 /// Makes every allocation resident for the queue's encoder (the kernels reach them through
 /// addresses, which Metal cannot see), when the table changed since it last did.
 static tcc_status make_resident(tcc_device_queue *queue) {
-  pthread_mutex_lock(&metal.table_mutex);
-  if (queue->resident_generation == metal.generation) {
-    pthread_mutex_unlock(&metal.table_mutex);
+  pthread_mutex_lock(&metal.table.mutex);
+  if (queue->resident_generation == metal.table.generation) {
+    pthread_mutex_unlock(&metal.table.mutex);
     return NULL;
   }
-  size_t count = metal.num_allocations;
+  size_t count = metal.table.count;
   id<MTLResource> *resources = malloc((count ? count : 1) * sizeof(id<MTLResource>));
   if (!resources) {
-    pthread_mutex_unlock(&metal.table_mutex);
+    pthread_mutex_unlock(&metal.table.mutex);
     return tcc_make_status(TCC_STATUS_RESOURCE_EXHAUSTED,
                            "metal device: launch_kernel: out of memory");
   }
   for (size_t i = 0; i < count; ++i)
-    resources[i] = metal.allocations[i].buffer;
-  uint64_t generation = metal.generation;
-  pthread_mutex_unlock(&metal.table_mutex);
+    resources[i] = ((const metal_allocation *)tcc_address_table_entry(&metal.table, i))->buffer;
+  uint64_t generation = metal.table.generation;
+  pthread_mutex_unlock(&metal.table.mutex);
   [queue->encoder useResources:resources
                          count:count
                          usage:MTLResourceUsageRead | MTLResourceUsageWrite];

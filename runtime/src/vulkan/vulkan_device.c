@@ -67,25 +67,11 @@ struct tcc_device_module {
 
 /// The allocation holding [address, address + bytes), copied into *out; 0 when none does.
 static int find_allocation(uintptr_t address, size_t bytes, tcc_vulkan_allocation *out) {
-  int found = 0;
-  pthread_mutex_lock(&tcc_vulkan.table_mutex);
-  for (size_t i = 0; i < tcc_vulkan.num_allocations && !found; ++i) {
-    const tcc_vulkan_allocation *a = &tcc_vulkan.allocations[i];
-    if (address >= a->address && address - a->address <= a->size &&
-        bytes <= a->size - (address - a->address)) {
-      *out = *a;
-      found = 1;
-    }
-  }
-  pthread_mutex_unlock(&tcc_vulkan.table_mutex);
-  return found;
+  return tcc_address_table_find(&tcc_vulkan.table, address, bytes, out);
 }
 
 static tcc_status not_device_memory(const char *function, const void *pointer, size_t bytes) {
-  return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT,
-                         "vulkan device: %s: [%p, +%zu) is not inside memory this device "
-                         "allocated",
-                         function, pointer, bytes);
+  return tcc_address_table_outside("vulkan", function, pointer, bytes);
 }
 
 static tcc_status vulkan_allocate(const tcc_device *device, size_t bytes, size_t alignment,
@@ -103,24 +89,14 @@ static tcc_status vulkan_allocate(const tcc_device *device, size_t bytes, size_t
                                  "vulkan device: allocate: out of device memory for %zu bytes",
                                  bytes)
                : tcc_vulkan_failure("allocate", "vkCreateBuffer/vkAllocateMemory", result);
-  a.user = (void *)(uintptr_t)((a.address + alignment - 1) & ~(VkDeviceAddress)(alignment - 1));
-  pthread_mutex_lock(&tcc_vulkan.table_mutex);
-  if (tcc_vulkan.num_allocations == tcc_vulkan.capacity) {
-    size_t capacity = tcc_vulkan.capacity ? 2 * tcc_vulkan.capacity : 64;
-    tcc_vulkan_allocation *grown =
-        realloc(tcc_vulkan.allocations, capacity * sizeof(tcc_vulkan_allocation));
-    if (!grown) {
-      pthread_mutex_unlock(&tcc_vulkan.table_mutex);
-      tcc_vulkan_destroy_buffer(&a);
-      return tcc_make_status(TCC_STATUS_RESOURCE_EXHAUSTED, "vulkan device: allocate: out of "
-                                                            "memory");
-    }
-    tcc_vulkan.allocations = grown;
-    tcc_vulkan.capacity = capacity;
+  a.range.user =
+      (void *)(uintptr_t)((a.range.address + alignment - 1) & ~(VkDeviceAddress)(alignment - 1));
+  if (tcc_address_table_add(&tcc_vulkan.table, &a) != 0) {
+    tcc_vulkan_destroy_buffer(&a);
+    return tcc_make_status(TCC_STATUS_RESOURCE_EXHAUSTED, "vulkan device: allocate: out of "
+                                                          "memory");
   }
-  tcc_vulkan.allocations[tcc_vulkan.num_allocations++] = a;
-  pthread_mutex_unlock(&tcc_vulkan.table_mutex);
-  *out_memory = a.user;
+  *out_memory = a.range.user;
   return NULL;
 }
 
@@ -128,18 +104,8 @@ static void vulkan_free(const tcc_device *device, void *memory) {
   (void)device;
   if (!memory || tcc_vulkan.setup.code != TCC_STATUS_OK)
     return;
-  tcc_vulkan_allocation a = {0};
-  int found = 0;
-  pthread_mutex_lock(&tcc_vulkan.table_mutex);
-  for (size_t i = 0; i < tcc_vulkan.num_allocations; ++i)
-    if (tcc_vulkan.allocations[i].user == memory) {
-      a = tcc_vulkan.allocations[i];
-      tcc_vulkan.allocations[i] = tcc_vulkan.allocations[--tcc_vulkan.num_allocations];
-      found = 1;
-      break;
-    }
-  pthread_mutex_unlock(&tcc_vulkan.table_mutex);
-  if (found)
+  tcc_vulkan_allocation a;
+  if (tcc_address_table_remove(&tcc_vulkan.table, memory, &a))
     tcc_vulkan_destroy_buffer(&a);
 }
 
@@ -189,8 +155,8 @@ static tcc_status vulkan_copy(const tcc_device *device, void *destination, const
   if (kind == TCC_COPY_DEVICE_TO_DEVICE) {
     copy_region copy = {.source = from.buffer,
                         .destination = to.buffer,
-                        .region = {.srcOffset = (uintptr_t)source - from.address,
-                                   .dstOffset = (uintptr_t)destination - to.address,
+                        .region = {.srcOffset = (uintptr_t)source - from.range.address,
+                                   .dstOffset = (uintptr_t)destination - to.range.address,
                                    .size = bytes}};
     result = transfer(&copy);
   }
@@ -202,12 +168,12 @@ static tcc_status vulkan_copy(const tcc_device *device, void *destination, const
       memcpy(tcc_vulkan.staging_mapped, (const char *)source + done, chunk);
       copy.source = tcc_vulkan.staging.buffer;
       copy.destination = to.buffer;
-      copy.region.dstOffset = (uintptr_t)destination + done - to.address;
+      copy.region.dstOffset = (uintptr_t)destination + done - to.range.address;
       result = transfer(&copy);
     } else {
       copy.source = from.buffer;
       copy.destination = tcc_vulkan.staging.buffer;
-      copy.region.srcOffset = (uintptr_t)source + done - from.address;
+      copy.region.srcOffset = (uintptr_t)source + done - from.range.address;
       result = transfer(&copy);
       if (!result)
         memcpy((char *)destination + done, tcc_vulkan.staging_mapped, chunk);
@@ -226,7 +192,7 @@ static tcc_status vulkan_fill(const tcc_device *device, void *destination, uint8
   tcc_vulkan_allocation to;
   if (!find_allocation((uintptr_t)destination, bytes, &to))
     return not_device_memory("fill", destination, bytes);
-  VkDeviceSize offset = (uintptr_t)destination - to.address;
+  VkDeviceSize offset = (uintptr_t)destination - to.range.address;
   if (offset % 4 != 0 || bytes % 4 != 0) {
     // vkCmdFillBuffer writes whole words: other fills go through the staging buffer.
     unsigned char *pattern = malloc(bytes);
@@ -488,7 +454,7 @@ static tcc_status vulkan_launch_kernel(const tcc_device *device, tcc_device_queu
     unsigned char *at = queue->arena_mapped + queue->arena_used;
     for (uint32_t k = direct; k < count; ++k)
       memcpy(at + (k - direct) * 8, args[k], 8);
-    slots[direct] = queue->arena.address + queue->arena_used;
+    slots[direct] = queue->arena.range.address + queue->arena_used;
     queue->arena_used += bytes;
   }
   uint32_t pushed = count > TCC_VULKAN_PUSH_SLOTS ? TCC_VULKAN_PUSH_SLOTS : count;

@@ -95,11 +95,11 @@ VkResult tcc_vulkan_create_buffer(VkDeviceSize size, VkMemoryPropertyFlags prope
   }
   VkBufferDeviceAddressInfo address = {.sType = VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO,
                                        .buffer = buffer};
-  out->address = tcc_vulkan.vkGetBufferDeviceAddress(tcc_vulkan.device, &address);
-  out->size = size;
+  out->range.address = tcc_vulkan.vkGetBufferDeviceAddress(tcc_vulkan.device, &address);
+  out->range.size = size;
   out->buffer = buffer;
   out->memory = memory;
-  out->user = (void *)(uintptr_t)out->address;
+  out->range.user = (void *)(uintptr_t)out->range.address;
   return VK_SUCCESS;
 }
 
@@ -158,7 +158,8 @@ static void setup_vulkan(void) {
   tcc_gpu_setup *setup = &tcc_vulkan.setup;
   setup->code = TCC_STATUS_OK;
   pthread_mutex_init(&tcc_vulkan.queue_mutex, NULL);
-  pthread_mutex_init(&tcc_vulkan.table_mutex, NULL);
+  tcc_address_table table = TCC_ADDRESS_TABLE_INIT(tcc_vulkan_allocation);
+  tcc_vulkan.table = table;
   tcc_gpu_read_ordinal("TCC_VULKAN_DEVICE", &tcc_vulkan.ordinal, setup->error,
                        sizeof(setup->error));
   if (setup->error[0]) {

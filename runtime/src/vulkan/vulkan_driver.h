@@ -16,6 +16,7 @@
 #define VK_NO_PROTOTYPES
 #include <vulkan/vulkan.h>
 
+#include "gpu/address_table.h"
 #include "gpu/gpu_setup.h"
 
 #include <pthread.h>
@@ -29,13 +30,12 @@
 /// parameters reads slots 0-14 there and the rest at the device address in slot 15.
 #define TCC_VULKAN_PUSH_SLOTS 16
 
-/// A VkBuffer with memory of its own, and its device address.
+/// A VkBuffer with memory of its own, and the device addresses it covers (the range's
+/// address: its first byte's VkDeviceAddress).
 typedef struct tcc_vulkan_allocation {
-  VkDeviceAddress address; // of the buffer's first byte
-  VkDeviceSize size;
+  tcc_address_range range; // first: an entry of the allocation table
   VkBuffer buffer;
   VkDeviceMemory memory;
-  void *user; // what allocate returned (address rounded up to the alignment asked)
 } tcc_vulkan_allocation;
 
 #define VK_FUNCTIONS(X)                                                                            \
@@ -111,10 +111,8 @@ typedef struct tcc_vulkan_state {
   tcc_vulkan_allocation staging;
   void *staging_mapped;
 
-  /// The allocation table.
-  pthread_mutex_t table_mutex;
-  tcc_vulkan_allocation *allocations;
-  size_t num_allocations, capacity;
+  /// The allocation table (of tcc_vulkan_allocation).
+  tcc_address_table table;
 } tcc_vulkan_state;
 
 extern tcc_vulkan_state tcc_vulkan;
