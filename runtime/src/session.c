@@ -156,6 +156,10 @@ void *tcc_session_allocate_array(size_t count, size_t element_size) {
   return calloc(count ? count : 1, element_size);
 }
 
+static tcc_status create_on_variant(tcc_model *model, const tcc_session_options *options,
+                                    const tcc_model_variant *variant, const tcc_device *device,
+                                    const char *function, tcc_session **out_session);
+
 tcc_status tcc_session_create(tcc_model *model, const tcc_session_options *options,
                               tcc_session **out_session) {
   return tcc_session_create_on(model, options, NULL, out_session);
@@ -196,12 +200,46 @@ tcc_status tcc_session_create_on(tcc_model *model, const tcc_session_options *op
                            "%s: options->device_type is %d, but the session is created on the %s "
                            "device",
                            function, (int)resolved.device_type, device->name);
-  const tcc_model_variant *variant = NULL;
-  tcc_status status = tcc_model_choose_variant(
-      model, device ? (int32_t)device->type : resolved.device_type, function, &variant);
-  if (status)
-    return status;
-  status = tcc_model_check_cpu_again(model, variant->descriptor, function);
+  if (device || resolved.device_type != 0 || model->num_variants == 1) {
+    const tcc_model_variant *variant = NULL;
+    tcc_status status = tcc_model_choose_variant(
+        model, device ? (int32_t)device->type : resolved.device_type, function, &variant);
+    return status ? status
+                  : create_on_variant(model, &resolved, variant, device, function, out_session);
+  }
+  // A fat model on no device in particular: the variants in order from the default, past
+  // those whose device is not here (no driver, no GPU, no backend in this runtime).
+  tcc_status first_failure = NULL;
+  for (int32_t v = model->default_variant; v < model->num_variants; ++v) {
+    const tcc_model_variant *variant = &model->variants[v];
+    if (variant->unavailable && !(model->flags & TCC_MODEL_FLAG_SKIP_CPU_CHECK))
+      continue;
+    tcc_status status = create_on_variant(model, &resolved, variant, NULL, function, out_session);
+    if (!status) {
+      tcc_status_free(first_failure);
+      return NULL;
+    }
+    tcc_status_code code = tcc_status_code_of(status);
+    if (code != TCC_STATUS_INCOMPATIBLE && code != TCC_STATUS_UNIMPLEMENTED) {
+      tcc_status_free(first_failure);
+      return status;
+    }
+    if (!first_failure)
+      first_failure = tcc_annotate_status(status, "%s: no variant of the model runs here; the "
+                                                  "first tried (variant %d)",
+                                          function, (int)v);
+    else
+      tcc_status_free(status);
+  }
+  return first_failure;
+}
+
+/// Creates a session of `model` that runs `variant` (on `device`, else the variant's).
+static tcc_status create_on_variant(tcc_model *model, const tcc_session_options *options,
+                                    const tcc_model_variant *variant, const tcc_device *device,
+                                    const char *function, tcc_session **out_session) {
+  tcc_session_options resolved = *options;
+  tcc_status status = tcc_model_check_cpu_again(model, variant->descriptor, function);
   if (status)
     return status;
   int32_t num_threads = resolved.num_threads ? resolved.num_threads : tcc_available_cores();
@@ -345,6 +383,10 @@ void tcc_session_release(tcc_session *session) {
 
 tcc_model *tcc_session_model(const tcc_session *session) {
   return session ? session->model : NULL;
+}
+
+int32_t tcc_session_variant(const tcc_session *session) {
+  return session ? (int32_t)(session->variant - session->model->variants) : 0;
 }
 
 int32_t tcc_session_num_threads(const tcc_session *session) {

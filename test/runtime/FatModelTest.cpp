@@ -102,9 +102,12 @@ TEST_CASE("a fat model lists its variants, and says which this host cannot run",
 TEST_CASE("sessions of a fat model run the default variant or the device's", "[session][fat]") {
   Model model = loadModel("fat");
   Session byDefault = sessionOn(model.get(), 0);
+  CHECK(tcc_session_variant(byDefault.get()) == 1);
   runDouble(byDefault.get(), 37);
   Session onCpu = sessionOn(model.get(), kDLCPU);
+  CHECK(tcc_session_variant(onCpu.get()) == 1);
   runDouble(onCpu.get(), 5);
+  CHECK(tcc_session_variant(nullptr) == 0);
 
   // An options struct from before device_type means the default variant.
   tcc_session_options older = TCC_SESSION_OPTIONS_INIT;
@@ -134,7 +137,61 @@ TEST_CASE("sessions of a fat model run the default variant or the device's", "[s
     tcc_status_free(status);
   } else {
     Session onGpu(session);
+    CHECK(tcc_session_variant(onGpu.get()) == 2);
     runDouble(onGpu.get(), 300);
+  }
+}
+
+TEST_CASE("a fat model's default session runs the first variant whose device is here",
+          "[session][fat]") {
+  const tcc_model_variants &table = fatTable();
+  const tcc_model_descriptor *future = table.variants[0];
+  const tcc_model_descriptor *cpu = table.variants[1];
+  const tcc_model_descriptor *cuda = table.variants[2];
+  // Whether this machine runs the CUDA variant (a driver and a GPU).
+  tcc_model *raw = nullptr;
+  REQUIRE_OK(tcc_model_create_from_descriptor(cuda, nullptr, &raw));
+  Model cudaOnly(raw);
+  tcc_session *session = nullptr;
+  tcc_status status = tcc_session_create(cudaOnly.get(), nullptr, &session);
+  bool gpu = status == nullptr;
+  std::string cudaError = gpu ? "" : tcc_status_message(status);
+  tcc_status_free(status);
+  tcc_session_release(session);
+
+  // CUDA first, then the CPU: the GPU where there is one, else the CPU.
+  const tcc_model_descriptor *gpuFirst[] = {cuda, cpu};
+  tcc_model_variants both{TCC_ABI_VERSION, sizeof(tcc_model_variants), 2, 0, gpuFirst};
+  REQUIRE_OK(tcc_model_create_from_variants(&both, nullptr, &raw));
+  Model model(raw);
+  CHECK(tcc_model_default_variant(model.get()) == 0);
+  Session chosen = sessionOn(model.get(), 0);
+  CHECK(tcc_session_variant(chosen.get()) == (gpu ? 0 : 1));
+  runDouble(chosen.get(), 300);
+
+  // Asked for by device type, there is no falling back.
+  tcc_session_options options = TCC_SESSION_OPTIONS_INIT;
+  options.device_type = kDLCUDA;
+  session = nullptr;
+  status = tcc_session_create(model.get(), &options, &session);
+  CHECK((status == nullptr) == gpu);
+  tcc_status_free(status);
+  tcc_session_release(session);
+
+  // No variant runs: the first failure, said as such (the CPU variant is ruled out by the
+  // host's features, so only CUDA is tried).
+  if (!gpu) {
+    const tcc_model_descriptor *none[] = {cuda, future};
+    tcc_model_variants nowhere{TCC_ABI_VERSION, sizeof(tcc_model_variants), 2, 0, none};
+    REQUIRE_OK(tcc_model_create_from_variants(&nowhere, nullptr, &raw));
+    Model unrunnable(raw);
+    session = nullptr;
+    requireError(tcc_session_create(unrunnable.get(), nullptr, &session),
+                 TCC_STATUS_INCOMPATIBLE,
+                 {"tcc_session_create: no variant of the model runs here; the first tried "
+                  "(variant 0): ",
+                  cudaError});
+    CHECK(session == nullptr);
   }
 }
 

@@ -358,9 +358,13 @@ typedef struct tcc_session_options {
   /// an options struct whose size ends before it means no flags.)
   uint32_t flags;
   /// The DLPack device type (DLDeviceType) to run on: the model's variant for it (a fat
-  /// model's, see tcc_model_num_variants); 0 (the default): the model's default variant.
-  /// A device the model has no code for, or a variant this host cannot run, fails with
-  /// INCOMPATIBLE. (Appended after flags; a smaller struct means 0.)
+  /// model's, see tcc_model_num_variants); a device the model has no code for, or a variant
+  /// this host cannot run, fails with INCOMPATIBLE. 0 (the default): the model's default
+  /// variant, and for a fat model the variants after it in turn while a variant's device is
+  /// not here (session creation fails with INCOMPATIBLE or UNIMPLEMENTED: no driver, no GPU,
+  /// no backend), so that `tcc --target nvidia:sm_90,cpu` runs on the GPU where there is one
+  /// and on the CPU elsewhere (tcc_session_variant says which). (Appended after flags; a
+  /// smaller struct means 0.)
   int32_t device_type;
 } tcc_session_options;
 
@@ -392,6 +396,10 @@ TCC_API void tcc_session_release(tcc_session *session);
 
 /// The model of the session (borrowed: the session keeps it alive). Thread-safe.
 TCC_API tcc_model *tcc_session_model(const tcc_session *session);
+
+/// The variant of the model the session runs (tcc_model_variant_info); 0 for a single-target
+/// model or NULL. Thread-safe.
+TCC_API int32_t tcc_session_variant(const tcc_session *session);
 
 /// The number of threads that run the session's parallel loops (the resolved
 /// tcc_session_options.num_threads). Thread-safe.
