@@ -10,7 +10,8 @@
 // to NaN) and prints one line per output; bfloat16, which NumPy lacks, is read and written as
 // its bits in <u2 files (the ONNX test data's convention); --benchmark times N runs after W warm-up runs and
 // prints one JSON line, as ../shared/bench/ort-run.js does:
-//   {"model":"m.so","threads":T,"runs":N,"median_ms":...,"min_ms":...,"max_ms":...}
+//   {"model":"m.so","variant":V,"device":"CPU (kDLCPU)","threads":T,"runs":N,"median_ms":...,
+//    "min_ms":...,"max_ms":...}
 //
 // A device model (compiled for a GPU) runs on GPU $TCC_CUDA_DEVICE, or N with --device cuda:N
 // (AMD: $TCC_HIP_DEVICE, --device rocm:N); the .npy tensors stay in CPU memory and the runtime copies them to the GPU and back.
@@ -638,10 +639,16 @@ int runTool(const Options &options) {
     check(tcc_session_get_stats(session.get(), &stats));
     struct rusage usage {};
     getrusage(RUSAGE_SELF, &usage);
-    std::printf("{\"model\":%s,\"threads\":%d,\"runs\":%d,\"median_ms\":%s,\"min_ms\":%s,"
+    // The variant the session ran (a fat model's: the device it chose).
+    tcc_variant_info variant{};
+    check(tcc_model_variant_info(model.get(), tcc_session_variant(session.get()), &variant));
+    std::printf("{\"model\":%s,\"variant\":%d,\"device\":%s,\"threads\":%d,\"runs\":%d,"
+                "\"median_ms\":%s,\"min_ms\":%s,"
                 "\"max_ms\":%s,\"workspace_bytes\":%llu,\"workspace_allocations\":%llu,"
                 "\"peak_rss_kib\":%ld}\n",
                 jsonString(std::filesystem::path(options.model).filename().string()).c_str(),
+                tcc_session_variant(session.get()),
+                jsonString(deviceTypeName(variant.device_type)).c_str(),
                 tcc_session_num_threads(session.get()), options.benchmarkRuns,
                 formatMilliseconds(median).c_str(), formatMilliseconds(times.front()).c_str(),
                 formatMilliseconds(times.back()).c_str(),
