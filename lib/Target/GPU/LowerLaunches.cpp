@@ -39,17 +39,18 @@ std::optional<std::string> archOf(gpu::ObjectAttr object) {
   return std::nullopt;
 }
 
-/// The image format as the descriptor names it (ModelDescriptor.cpp): "ptx", "cubin" (NVIDIA),
-/// "hsaco" (an AMD HSA code object), "spirv" (a SPIR-V module) or "msl" (Metal Shading
-/// Language made from SPIR-V: the object's `format` property).
+/// The image format as the descriptor names it (ModelDescriptor.cpp): the object's `format`
+/// property where the lowering that made it set one (Metal's "msl": Metal Shading Language
+/// made from SPIR-V), else the target's own: "ptx" or "cubin" (NVIDIA), "hsaco" (an AMD HSA
+/// code object), "spirv" (a SPIR-V module).
 StringRef formatName(gpu::ObjectAttr object, bool ptx) {
+  if (DictionaryAttr properties = object.getProperties())
+    if (auto format = properties.getAs<StringAttr>("format"))
+      return format.getValue();
   if (isa<ROCDL::ROCDLTargetAttr>(object.getTarget()))
     return "hsaco";
-  if (isa<spirv::TargetEnvAttr>(object.getTarget())) {
-    auto format =
-        object.getProperties() ? object.getProperties().getAs<StringAttr>("format") : StringAttr();
-    return format ? format.getValue() : StringRef("spirv");
-  }
+  if (isa<spirv::TargetEnvAttr>(object.getTarget()))
+    return "spirv";
   return ptx ? "ptx" : "cubin";
 }
 
