@@ -69,7 +69,7 @@ std::string pipeline(llvm::ArrayRef<const Chip *> chips) {
 class AmdTarget final : public tcc::Target {
 public:
   AmdTarget(tcc::HostMachine host, llvm::SmallVector<const Chip *> chips)
-      : Target(std::move(host), describeGpu()), chips(std::move(chips)) {}
+      : Target(std::move(host), tcc::gpuTargetInfo()), chips(std::move(chips)) {}
 
   llvm::StringRef getName() const override { return "amd"; }
   int32_t getDeviceType() const override { return 10; } // kDLROCM
@@ -89,12 +89,6 @@ public:
   }
 
 private:
-  static tcc::TargetInfo describeGpu() {
-    tcc::TargetInfo info;
-    info.minPackedWeightBytes = 1; // host code touches no constant: all go to the device
-    return info;
-  }
-
   llvm::SmallVector<const Chip *> chips;
 };
 } // namespace

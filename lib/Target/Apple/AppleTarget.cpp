@@ -24,20 +24,13 @@ std::string pipeline() {
 
 class AppleTarget final : public tcc::Target {
 public:
-  explicit AppleTarget(tcc::HostMachine host) : Target(std::move(host), describeGpu()) {}
+  explicit AppleTarget(tcc::HostMachine host) : Target(std::move(host), tcc::gpuTargetInfo()) {}
 
   llvm::StringRef getName() const override { return "apple"; }
   int32_t getDeviceType() const override { return 8; } // kDLMetal
 
   LogicalResult buildKernelPipeline(OpPassManager &pm) const override {
     return parsePassPipeline(pipeline(), pm);
-  }
-
-private:
-  static tcc::TargetInfo describeGpu() {
-    tcc::TargetInfo info;
-    info.minPackedWeightBytes = 1; // host code touches no constant: all go to the device
-    return info;
   }
 };
 } // namespace

@@ -9,12 +9,23 @@
 #ifndef TCC_LIB_TARGET_GPU_GPUPIPELINES_H
 #define TCC_LIB_TARGET_GPU_GPUPIPELINES_H
 
+#include "tcc/Target/Target.h"
+
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
 #include <string>
 
 namespace tcc {
+
+/// What kernel generation is told of every GPU: every constant is packed into the weights
+/// (the host code touches none: the blob is what is uploaded to the device). A target adds
+/// what its kernels can do beyond that (NVIDIA: attention kernels).
+inline TargetInfo gpuTargetInfo() {
+  TargetInfo info;
+  info.minPackedWeightBytes = 1;
+  return info;
+}
 
 /// Launches as calls of the kernels' host functions, copies as loops, loop nests as 1-D
 /// grids of `blockSize` threads, one gpu.module named tcc_kernels; contractions on

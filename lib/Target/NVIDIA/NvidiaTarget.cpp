@@ -118,8 +118,7 @@ public:
 
 private:
   static tcc::TargetInfo describeGpu() {
-    tcc::TargetInfo info;
-    info.minPackedWeightBytes = 1; // host code touches no constant: all go to the device
+    tcc::TargetInfo info = tcc::gpuTargetInfo();
     // tcc-gpu-lower-attention, only with --attention=fused: a warp per query row loses to
     // the decomposed products at batch 32 (H200: GPT-2-like 2.18 vs 1.03 ms, ViT-like 4.25
     // vs 1.50) and ties at batch 1; a block-tiled kernel is to come.

@@ -28,7 +28,7 @@ std::string pipeline(bool subgroups) {
 class VulkanTarget final : public tcc::Target {
 public:
   VulkanTarget(tcc::HostMachine host, bool subgroups)
-      : Target(std::move(host), describeGpu()), subgroups(subgroups) {}
+      : Target(std::move(host), tcc::gpuTargetInfo()), subgroups(subgroups) {}
 
   llvm::StringRef getName() const override { return "vulkan"; }
   int32_t getDeviceType() const override { return 7; } // kDLVulkan
@@ -39,12 +39,6 @@ public:
 
 private:
   bool subgroups;
-
-  static tcc::TargetInfo describeGpu() {
-    tcc::TargetInfo info;
-    info.minPackedWeightBytes = 1; // host code touches no constant: all go to the device
-    return info;
-  }
 };
 } // namespace
 
