@@ -8,7 +8,6 @@
 #include "model_internal.h"
 #include "status_internal.h"
 
-
 const char *tcc_model_path(const tcc_model *model) { return model ? model->path : ""; }
 
 const char *tcc_model_tcc_version(const tcc_model *model) {
@@ -61,18 +60,15 @@ static tcc_status tensor_info(const char *function, const tcc_model *model, int3
   return NULL;
 }
 
-tcc_status tcc_model_input_info(const tcc_model *model, int32_t index,
-                                tcc_tensor_info *out_info) {
+tcc_status tcc_model_input_info(const tcc_model *model, int32_t index, tcc_tensor_info *out_info) {
   return tensor_info("tcc_model_input_info", model, index, 1, out_info);
 }
 
-tcc_status tcc_model_output_info(const tcc_model *model, int32_t index,
-                                 tcc_tensor_info *out_info) {
+tcc_status tcc_model_output_info(const tcc_model *model, int32_t index, tcc_tensor_info *out_info) {
   return tensor_info("tcc_model_output_info", model, index, 0, out_info);
 }
 
-tcc_status tcc_model_symbol_info(const tcc_model *model, int32_t index,
-                                 tcc_symbol_info *out_info) {
+tcc_status tcc_model_symbol_info(const tcc_model *model, int32_t index, tcc_symbol_info *out_info) {
   if (!model || !out_info)
     return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT, "tcc_model_symbol_info: %s is null",
                            model ? "out_info" : "model");
@@ -107,15 +103,13 @@ tcc_status tcc_model_device_image(const tcc_model *model, int32_t index,
   int32_t count = tcc_model_num_device_images(model);
   if (index < 0 || index >= count)
     return tcc_make_status(TCC_STATUS_OUT_OF_RANGE,
-                           "%s: index %d is out of range: the model has %d device images",
-                           function, (int)index, (int)count);
+                           "%s: index %d is out of range: the model has %d device images", function,
+                           (int)index, (int)count);
   *out_image = model->descriptor->device_images[index];
   return NULL;
 }
 
-int32_t tcc_model_num_variants(const tcc_model *model) {
-  return model ? model->num_variants : 0;
-}
+int32_t tcc_model_num_variants(const tcc_model *model) { return model ? model->num_variants : 0; }
 
 int32_t tcc_model_default_variant(const tcc_model *model) {
   return model ? model->default_variant : 0;

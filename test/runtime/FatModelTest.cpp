@@ -72,7 +72,8 @@ TEST_CASE("a fat model lists its variants, and says which this host cannot run",
   CHECK(info.device_type == kDLCPU);
   CHECK(std::string(info.cpu) == "future-cpu");
   REQUIRE(info.unavailable != nullptr);
-  CHECK(std::string(info.unavailable).find("variant 0: the model requires CPU features unknown") == 0);
+  CHECK(std::string(info.unavailable).find("variant 0: the model requires CPU features unknown") ==
+        0);
   REQUIRE_OK(tcc_model_variant_info(model.get(), 1, &info));
   CHECK(info.device_type == kDLCPU);
   CHECK(info.unavailable == nullptr);
@@ -186,8 +187,7 @@ TEST_CASE("a fat model's default session runs the first variant whose device is 
     REQUIRE_OK(tcc_model_create_from_variants(&nowhere, nullptr, &raw));
     Model unrunnable(raw);
     session = nullptr;
-    requireError(tcc_session_create(unrunnable.get(), nullptr, &session),
-                 TCC_STATUS_INCOMPATIBLE,
+    requireError(tcc_session_create(unrunnable.get(), nullptr, &session), TCC_STATUS_INCOMPATIBLE,
                  {"tcc_session_create: no variant of the model runs here; the first tried "
                   "(variant 0): ",
                   cudaError});
@@ -227,12 +227,12 @@ TEST_CASE("a table of variants and the variants in it are validated", "[model][f
   narrower.max = 7;
   other = *cpu;
   other.symbols = &narrower;
-  requireError(createFromVariants({cuda, &other}), TCC_STATUS_INVALID_MODEL,
-               {"(a symbol differ"});
+  requireError(createFromVariants({cuda, &other}), TCC_STATUS_INVALID_MODEL, {"(a symbol differ"});
   // A host that can run none of them is refused, each reason given...
   requireError(createFromVariants({future}), TCC_STATUS_INCOMPATIBLE,
                {"this host can run none of the model's 1 variants",
-                "variant 0: the model requires CPU features unknown to this runtime", "not-a-feature"});
+                "variant 0: the model requires CPU features unknown to this runtime",
+                "not-a-feature"});
   // ...unless the caller skips the check; a session then checks its variant.
   tcc_model_variants onlyFuture{TCC_ABI_VERSION, sizeof(tcc_model_variants), 1, 0, &future};
   tcc_model_options skip = TCC_MODEL_OPTIONS_INIT;
@@ -247,12 +247,12 @@ TEST_CASE("a table of variants and the variants in it are validated", "[model][f
   tcc_model_variants future_abi = table;
   future_abi.abi_version = TCC_ABI_VERSION + 1;
   raw = nullptr;
-  requireError(tcc_model_create_from_variants(&future_abi, nullptr, &raw),
-               TCC_STATUS_INCOMPATIBLE, {"ABI version"});
+  requireError(tcc_model_create_from_variants(&future_abi, nullptr, &raw), TCC_STATUS_INCOMPATIBLE,
+               {"ABI version"});
   tcc_model_variants small = table;
   small.size = 8;
   requireError(tcc_model_create_from_variants(&small, nullptr, &raw), TCC_STATUS_INVALID_MODEL,
                {"its size is smaller than a tcc_model_variants"});
-  requireError(tcc_model_create_from_variants(nullptr, nullptr, &raw),
-               TCC_STATUS_INVALID_ARGUMENT, {"variants is null"});
+  requireError(tcc_model_create_from_variants(nullptr, nullptr, &raw), TCC_STATUS_INVALID_ARGUMENT,
+               {"variants is null"});
 }
