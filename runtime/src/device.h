@@ -72,6 +72,11 @@ struct tcc_device {
   /// The driver table of a GPU backend, which the functions below read (they are the same
   /// functions for every GPU vendor); NULL for other backends.
   const struct tcc_gpu_driver *gpu;
+  /// 32 for a device whose compiled kernels compute indices in 32 bits (Vulkan and Metal:
+  /// SPIR-V and MSL kernels, lib/Target/SPIRV): a run there needs symbol values and tensors of
+  /// fewer than 2^31 elements and a workspace of fewer than 2^31 bytes, which sessions check
+  /// (as the compiler checks the static ones); 0: 64-bit indices.
+  int32_t index_bits;
 
   /// Allocates `bytes` bytes aligned to `alignment` (a power of two) into *out_memory; 0 bytes
   /// still gives a distinct non-NULL block. The caller owns the memory and frees it with

@@ -564,3 +564,48 @@ TEST_CASE("a device model without kernels loads no module and runs", "[graph]") 
   CHECK(fake.kernelsRun == 0);
   CHECK(fake.misuses == 0);
 }
+
+TEST_CASE("a device whose kernels index in 32 bits refuses extents of 2^31 and more",
+          "[graph][errors]") {
+  // The fake device as Vulkan's and Metal's: 32-bit indices. add_cuda with an unbounded n.
+  static const tcc_device narrow = [] {
+    tcc_device device = makeFakeDevice();
+    device.index_bits = 32;
+    return device;
+  }();
+  tcc_model_descriptor d = addCuda();
+  static tcc_symbol_desc unbounded;
+  unbounded = d.symbols[0];
+  unbounded.max = -1;
+  d.symbols = &unbounded;
+  int64_t (*workspace)(const int64_t *) = [](const int64_t *symbols) {
+    return symbols[0] <= 8 ? (int64_t)64 : (int64_t)1 << 31;
+  };
+  d.workspace_size = workspace;
+  FakeSession session(d, &narrow);
+  Tensors small(8, false);
+  REQUIRE_OK(small.run(session.get()));
+  CHECK(small.doubled());
+  // Tensors whose shapes say 2^31 elements: refused before anything is read or allocated
+  // (their data are a float each: the check must come first).
+  float one[2] = {};
+  for (int64_t n : {(int64_t)1 << 31, ((int64_t)1 << 31) + 5, (int64_t)1 << 40}) {
+    int64_t shape[] = {n};
+    DLTensor x{&one[0], DLDevice{kDLCPU, 0}, 1, kFloat32, shape, nullptr, 0};
+    DLTensor y = x;
+    y.data = &one[1]; // (the two overlap by their shapes, checked after the extents)
+    const DLTensor *inputs[] = {&x};
+    const DLTensor *outputs[] = {&y};
+    requireError(tcc_session_run(session.get(), inputs, 1, outputs, 1), TCC_STATUS_OUT_OF_RANGE,
+                 {"tcc_session_run: symbol 'n' is ", "; the fake device's kernels index in 32 "
+                                                     "bits (extents below 2^31)"});
+  }
+  // A workspace of 2 GiB for n = 9.
+  Tensors nine(9, false);
+  requireError(nine.run(session.get()), TCC_STATUS_OUT_OF_RANGE,
+               {"tcc_session_run: the model needs 2147483648 bytes of workspace for these "
+                "shapes; the fake device's kernels index in 32 bits (less than 2 GiB of "
+                "workspace)"});
+  // After them, a run that fits runs.
+  REQUIRE_OK(small.run(session.get()));
+}

@@ -159,7 +159,8 @@ struct SpirvAddressBuffersPass : tcc::impl::SpirvAddressBuffersBase<SpirvAddress
 
   /// The kernels index in 32 bits (tcc-spirv-lower-kernels): a buffer whose static view
   /// spans 2^31 elements or more, or a static workspace of 2 GiB or more, is an error naming
-  /// its size. (Dynamic extents are not checked yet: docs/targets.md.)
+  /// its size. (Dynamic extents are checked by the runtime at each run: device.h's
+  /// index_bits.)
   LogicalResult checkIndexRange(ModuleOp module) {
     constexpr int64_t kLimit = int64_t(1) << 31;
     WalkResult walk = module.walk([&](Operation *op) {

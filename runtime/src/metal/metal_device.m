@@ -518,6 +518,7 @@ static tcc_status metal_launch_kernel(const tcc_device *device, tcc_device_queue
 const tcc_device tcc_metal_device = {.type = kDLMetal,
                                      .name = "metal",
                                      .gpu = NULL,
+                                     .index_bits = 32,
                                      .allocate = metal_allocate,
                                      .free = metal_free,
                                      .copy = metal_copy,

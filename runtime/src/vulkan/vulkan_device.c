@@ -484,6 +484,7 @@ static tcc_status vulkan_launch_kernel(const tcc_device *device, tcc_device_queu
 const tcc_device tcc_vulkan_device = {.type = kDLVulkan,
                                       .name = "vulkan",
                                       .gpu = NULL,
+                                      .index_bits = 32,
                                       .allocate = vulkan_allocate,
                                       .free = vulkan_free,
                                       .copy = vulkan_copy,
