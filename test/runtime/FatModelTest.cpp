@@ -16,11 +16,7 @@ namespace {
 
 /// The fat fixture's table of variants (its library stays loaded).
 const tcc_model_variants &fatTable() {
-  static void *library = dlopen(fixture("fat").c_str(), RTLD_NOW | RTLD_LOCAL);
-  REQUIRE(library != nullptr);
-  const void *symbol = dlsym(library, TCC_MODEL_VARIANTS_SYMBOL);
-  REQUIRE(symbol != nullptr);
-  return *static_cast<const tcc_model_variants *>(symbol);
+  return *static_cast<const tcc_model_variants *>(fixtureSymbol("fat", TCC_MODEL_VARIANTS_SYMBOL));
 }
 
 /// A table of `variants` as tcc_model_create_from_variants takes it; the status of creating

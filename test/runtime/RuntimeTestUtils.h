@@ -90,13 +90,18 @@ inline Model loadModel(const std::string &name) {
   return Model(model);
 }
 
-/// The descriptor of a fixture model, to copy and change (its library stays loaded).
-inline const tcc_model_descriptor &fixtureDescriptor(const std::string &name) {
+/// Symbol `symbol` of fixture model `name` (its library stays loaded).
+inline const void *fixtureSymbol(const std::string &name, const char *symbol) {
   void *library = dlopen(fixture(name).c_str(), RTLD_NOW | RTLD_LOCAL);
   REQUIRE(library != nullptr);
-  const void *symbol = dlsym(library, TCC_MODEL_SYMBOL);
-  REQUIRE(symbol != nullptr);
-  return *static_cast<const tcc_model_descriptor *>(symbol);
+  const void *address = dlsym(library, symbol);
+  REQUIRE(address != nullptr);
+  return address;
+}
+
+/// The descriptor of a fixture model, to copy and change (its library stays loaded).
+inline const tcc_model_descriptor &fixtureDescriptor(const std::string &name) {
+  return *static_cast<const tcc_model_descriptor *>(fixtureSymbol(name, TCC_MODEL_SYMBOL));
 }
 
 /// Creates a model from `descriptor` and releases it: the status of the creation.

@@ -235,22 +235,10 @@ tcc_device withoutGraphs() {
 }
 
 /// The add_cuda fixture's descriptor, to copy and change (its library stays loaded).
-const tcc_model_descriptor &addCuda() {
-  static void *library = dlopen(fixture("add_cuda").c_str(), RTLD_NOW | RTLD_LOCAL);
-  REQUIRE(library != nullptr);
-  const void *symbol = dlsym(library, TCC_MODEL_SYMBOL);
-  REQUIRE(symbol != nullptr);
-  return *static_cast<const tcc_model_descriptor *>(symbol);
-}
+const tcc_model_descriptor &addCuda() { return fixtureDescriptor("add_cuda"); }
 
 /// The positive_cuda fixture's descriptor (its library stays loaded).
-const tcc_model_descriptor &positiveCuda() {
-  static void *library = dlopen(fixture("positive_cuda").c_str(), RTLD_NOW | RTLD_LOCAL);
-  REQUIRE(library != nullptr);
-  const void *symbol = dlsym(library, TCC_MODEL_SYMBOL);
-  REQUIRE(symbol != nullptr);
-  return *static_cast<const tcc_model_descriptor *>(symbol);
-}
+const tcc_model_descriptor &positiveCuda() { return fixtureDescriptor("positive_cuda"); }
 
 /// A session of `descriptor` on `device`, with the test device's state reset.
 struct FakeSession {
