@@ -126,6 +126,15 @@ tcc_status tcc_model_compute_output_shapes(const tcc_model *model,
                                            const char *function,
                                            const int64_t *symbol_values, int64_t *shapes);
 
+/// For a device whose kernels index in 32 bits (device.h's index_bits, named `device`):
+/// every symbol value, every tensor's element count (the inputs as passed, the outputs by
+/// `output_shapes`) and the workspace's bytes below 2^31, else OUT_OF_RANGE, or the indices
+/// would wrap around (reading and writing outside the buffers). `d` is the run's variant.
+tcc_status tcc_check_index_range(const tcc_model *model, const tcc_model_descriptor *d,
+                                 const char *device, const char *function,
+                                 const int64_t *symbol_values, const DLTensor *const *inputs,
+                                 const int64_t *output_shapes, int64_t workspace_bytes);
+
 /// The descriptor's batch_symbol, or -1 when the descriptor predates the field.
 /// The kernels and constants of `model`'s variant `descriptor` on `device`, loaded and
 /// uploaded the first time a session asks (under the model's lock, so once however many

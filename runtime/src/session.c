@@ -591,52 +591,6 @@ int32_t tcc_session_call_run(tcc_session *session) {
                                   session->input_data, session->output_data, session->workspace);
 }
 
-/// A device whose kernels index in 32 bits (device.h's index_bits): every symbol value, every
-/// tensor's element count and the workspace's bytes below 2^31, or the indices would wrap
-/// around (reading and writing outside the buffers). `inputs` passed the model's checks;
-/// the output shapes are this run's.
-static tcc_status check_index_range(const tcc_session *session, const char *function,
-                                    const DLTensor *const *inputs, int64_t workspace_bytes) {
-  const int64_t limit = (int64_t)1 << 31;
-  const tcc_model *model = session->model;
-  const tcc_model_descriptor *d = session->descriptor;
-  const char *device = session->device->name;
-  for (int32_t s = 0; s < d->num_symbols; ++s)
-    if (session->symbol_values[s] >= limit)
-      return tcc_make_status(TCC_STATUS_OUT_OF_RANGE,
-                             "%s: symbol '%s' is %lld; the %s device's kernels index in 32 bits "
-                             "(extents below 2^31)",
-                             function, d->symbols[s].name, (long long)session->symbol_values[s],
-                             device);
-  size_t offset = 0;
-  for (int side = 0; side < 2; ++side) {
-    int32_t count = side == 0 ? d->num_inputs : d->num_outputs;
-    for (int32_t i = 0; i < count; ++i) {
-      const tcc_tensor_entry *entry = side == 0 ? &model->inputs[i] : &model->outputs[i];
-      // Products of extents below 2^31 each: stop at the limit before they can overflow.
-      int64_t elements = 1;
-      for (int32_t k = 0; k < entry->info.rank && elements > 0 && elements < limit; ++k) {
-        int64_t extent = side == 0 ? inputs[i]->shape[k] : session->output_shapes[offset + k];
-        elements = extent < limit ? elements * extent : limit;
-      }
-      if (side == 1)
-        offset += (size_t)entry->info.rank;
-      if (elements >= limit)
-        return tcc_make_status(TCC_STATUS_OUT_OF_RANGE,
-                               "%s: %s %d '%s' has 2^31 elements or more; the %s device's "
-                               "kernels index in 32 bits (fewer than 2^31 elements a tensor)",
-                               function, side == 0 ? "input" : "output", (int)i,
-                               entry->info.name, device);
-    }
-  }
-  if (workspace_bytes >= limit)
-    return tcc_make_status(TCC_STATUS_OUT_OF_RANGE,
-                           "%s: the model needs %lld bytes of workspace for these shapes; the %s "
-                           "device's kernels index in 32 bits (less than 2 GiB of workspace)",
-                           function, (long long)workspace_bytes, device);
-  return NULL;
-}
-
 static tcc_status run_checked(tcc_session *session, const DLTensor *const *inputs,
                               size_t num_inputs, const DLTensor *const *outputs,
                               size_t num_outputs) {
@@ -664,7 +618,9 @@ static tcc_status run_checked(tcc_session *session, const DLTensor *const *input
   int64_t workspace_bytes = split || status ? 0 : d->workspace_size(session->symbol_values);
   // (Before the outputs' checks, whose byte ranges are computed from these extents.)
   if (!status && session->device->index_bits == 32)
-    status = check_index_range(session, function, inputs, workspace_bytes);
+    status = tcc_check_index_range(model, d, session->device->name, function,
+                                   session->symbol_values, inputs, session->output_shapes,
+                                   workspace_bytes);
   if (!status)
     status = check_outputs(session, function, outputs, num_outputs);
   size_t stride;

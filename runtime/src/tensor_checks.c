@@ -409,3 +409,43 @@ tcc_status tcc_model_output_shapes(const tcc_model *model, const int64_t *symbol
   free(shapes);
   return status;
 }
+
+tcc_status tcc_check_index_range(const tcc_model *model, const tcc_model_descriptor *d,
+                                 const char *device, const char *function,
+                                 const int64_t *symbol_values, const DLTensor *const *inputs,
+                                 const int64_t *output_shapes, int64_t workspace_bytes) {
+  const int64_t limit = (int64_t)1 << 31;
+  for (int32_t s = 0; s < d->num_symbols; ++s)
+    if (symbol_values[s] >= limit)
+      return tcc_make_status(TCC_STATUS_OUT_OF_RANGE,
+                             "%s: symbol '%s' is %lld; the %s device's kernels index in 32 bits "
+                             "(extents below 2^31)",
+                             function, d->symbols[s].name, (long long)symbol_values[s], device);
+  size_t offset = 0;
+  for (int side = 0; side < 2; ++side) {
+    int32_t count = side == 0 ? d->num_inputs : d->num_outputs;
+    for (int32_t i = 0; i < count; ++i) {
+      const tcc_tensor_entry *entry = side == 0 ? &model->inputs[i] : &model->outputs[i];
+      // Products of extents below 2^31 each: stop at the limit before they can overflow.
+      int64_t elements = 1;
+      for (int32_t k = 0; k < entry->info.rank && elements > 0 && elements < limit; ++k) {
+        int64_t extent = side == 0 ? inputs[i]->shape[k] : output_shapes[offset + k];
+        elements = extent < limit ? elements * extent : limit;
+      }
+      if (side == 1)
+        offset += (size_t)entry->info.rank;
+      if (elements >= limit)
+        return tcc_make_status(TCC_STATUS_OUT_OF_RANGE,
+                               "%s: %s %d '%s' has 2^31 elements or more; the %s device's "
+                               "kernels index in 32 bits (fewer than 2^31 elements a tensor)",
+                               function, side == 0 ? "input" : "output", (int)i,
+                               entry->info.name, device);
+    }
+  }
+  if (workspace_bytes >= limit)
+    return tcc_make_status(TCC_STATUS_OUT_OF_RANGE,
+                           "%s: the model needs %lld bytes of workspace for these shapes; the %s "
+                           "device's kernels index in 32 bits (less than 2 GiB of workspace)",
+                           function, (long long)workspace_bytes, device);
+  return NULL;
+}
