@@ -7,6 +7,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -76,7 +77,8 @@ LogicalResult KernelDialect::verifyOperationAttribute(Operation *op, NamedAttrib
   bool onModule = name == kOutputSymbolsAttrName || name == kBatchSplitAttrName ||
                   name == kParametersSizeAttrName || name == kStringTableSizeAttrName ||
                   name == kDeviceConstantsSizeAttrName || name == kDeviceKernelsAttrName ||
-                  name == kDeviceImagesAttrName || name == kReadsDeviceAttrName;
+                  name == kDeviceImagesAttrName || name == kReadsDeviceAttrName ||
+                  name == kKernelNodesAttrName || name == kProfiledKernelsAttrName;
   if (onModule && !isa<ModuleOp>(op))
     return op->emitError() << "'" << name << "' is only valid on a module, not on '"
                            << op->getName() << "'";
@@ -149,6 +151,23 @@ LogicalResult KernelDialect::verifyOperationAttribute(Operation *op, NamedAttrib
                                 "\"vulkan1.2\" or \"metal3\", format = \"ptx\", \"cubin\", "
                                 "\"hsaco\", \"spirv\" or \"msl\", symbol = @global}, got "
                              << value;
+    return success();
+  }
+  if (name == kKernelNodesAttrName) {
+    auto strings = [](Attribute a) {
+      auto list = dyn_cast<ArrayAttr>(a);
+      return list && llvm::all_of(list, [](Attribute s) { return isa<StringAttr>(s); });
+    };
+    auto kernels = dyn_cast<DictionaryAttr>(value);
+    if (!kernels || !llvm::all_of(kernels, [&](NamedAttribute k) { return strings(k.getValue()); }))
+      return op->emitError() << "'" << name << "' expects {kernel = [\"node\", ...], ...}, got "
+                             << value;
+    return success();
+  }
+  if (name == kProfiledKernelsAttrName) {
+    auto names = dyn_cast<ArrayAttr>(value);
+    if (!names || !llvm::all_of(names, [](Attribute a) { return isa<StringAttr>(a); }))
+      return op->emitError() << "'" << name << "' expects an array of kernel names, got " << value;
     return success();
   }
   if (name == kReadsDeviceAttrName) {
@@ -282,6 +301,50 @@ ArrayAttr tcc::kernel::getCheckMessages(ModuleOp module) {
 void tcc::kernel::setCheckMessages(ModuleOp module, ArrayRef<Attribute> messages) {
   module->setAttr(KernelDialect::kCheckMessagesAttrName,
                   ArrayAttr::get(module.getContext(), messages));
+}
+
+void tcc::kernel::recordKernelNodes(ModuleOp module) {
+  SmallVector<NamedAttribute> kernels;
+  for (Operation &op : module.getBody()->getOperations()) {
+    KernelAttr attr = getKernelAttr(&op);
+    auto symbol = op.getAttrOfType<StringAttr>(SymbolTable::getSymbolAttrName());
+    if (!attr || !symbol)
+      continue;
+    // `nodes` lists the last node first (fusion prepends what it merges).
+    SmallVector<Attribute> nodes;
+    llvm::SmallDenseSet<Attribute> seen;
+    if (ArrayAttr list = attr.getNodes())
+      for (Attribute node : llvm::reverse(list.getValue()))
+        if (seen.insert(node).second)
+          nodes.push_back(node);
+    kernels.emplace_back(symbol, ArrayAttr::get(module.getContext(), nodes));
+  }
+  module->setAttr(KernelDialect::kKernelNodesAttrName,
+                  DictionaryAttr::get(module.getContext(), kernels));
+}
+
+std::string tcc::kernel::kernelNodesOf(ModuleOp module, StringRef name) {
+  auto kernels = module->getAttrOfType<DictionaryAttr>(KernelDialect::kKernelNodesAttrName);
+  if (!kernels)
+    return "";
+  ArrayAttr found;
+  size_t longest = 0;
+  for (NamedAttribute kernel : kernels) {
+    StringRef key = kernel.getName().strref();
+    bool matches = key == name ||
+                   (name.size() > key.size() && name.starts_with(key) && name[key.size()] == '_');
+    if (matches && (!found || key.size() > longest)) {
+      found = dyn_cast<ArrayAttr>(kernel.getValue());
+      longest = key.size();
+    }
+  }
+  std::string text;
+  for (Attribute node : found ? found.getValue() : ArrayRef<Attribute>()) {
+    if (!text.empty())
+      text += ", ";
+    text += cast<StringAttr>(node).getValue();
+  }
+  return text;
 }
 
 //===- kernel.attention ------------------------------------------------------------===//

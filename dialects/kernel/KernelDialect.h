@@ -9,6 +9,8 @@
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/DestinationStyleOpInterface.h"
 
+#include <string>
+
 #include "dialects/kernel/KernelDialect.h.inc"
 #include "dialects/kernel/KernelEnums.h.inc"
 
@@ -34,6 +36,15 @@ mlir::ArrayAttr getCheckMessages(mlir::ModuleOp module);
 
 /// Sets the module's run-time check messages.
 void setCheckMessages(mlir::ModuleOp module, llvm::ArrayRef<mlir::Attribute> messages);
+
+/// Records on `module` (`kernel.kernel_nodes`) the ONNX nodes of each of its kernel
+/// functions, in graph order, so that they can be named after the target lowered the kernels.
+void recordKernelNodes(mlir::ModuleOp module);
+
+/// The ONNX nodes of kernel `name` as recorded by recordKernelNodes, separated by ", ": the
+/// entry of `name`, else of the longest recorded kernel whose name and "_" begin `name` (a
+/// device kernel made from it: "kernel_3_relu_kernel_1"); "" when there is none.
+std::string kernelNodesOf(mlir::ModuleOp module, llvm::StringRef name);
 
 /// Registers the bufferization of `kernel.attention` (KernelBufferization.cpp).
 void registerBufferizableOpInterfaceExternalModels(mlir::DialectRegistry &registry);

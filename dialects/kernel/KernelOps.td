@@ -89,6 +89,13 @@ def Kernel_Dialect : Dialect {
     /// On an scf.parallel: its last dim is the threads of one GPU block (this many), which
     /// cooperate through workgroup memory and barriers; the other dims number the blocks.
     static constexpr ::llvm::StringLiteral kBlockThreadsAttrName = "kernel.block_threads";
+    /// On a module, from the kernel stage on: {kernel function name = [ONNX node names in
+    /// graph order]} for every kernel (recordKernelNodes), so that the descriptor can name
+    /// each kernel's nodes after the target has turned the kernels into something else.
+    static constexpr ::llvm::StringLiteral kKernelNodesAttrName = "kernel.kernel_nodes";
+    /// On a CPU model's module (tcc-cpu-lower-launches): the kernels its host code hands to
+    /// parallel_for, in the order of the indices it gives imports->profile.
+    static constexpr ::llvm::StringLiteral kProfiledKernelsAttrName = "kernel.profiled_kernels";
   }];
 }
 

@@ -116,6 +116,33 @@ LogicalResult describeDevice(ModuleOp mlirModule, llvm::Module &module, IRBuildi
   fields[abi::kDescriptor_device_check_messages] = checkTable;
   return success();
 }
+
+/// The descriptor's kernel list: a device model's device kernels, a CPU model's kernels that
+/// host code hands to parallel_for (tcc-cpu-lower-launches), with the ONNX nodes of each
+/// (recordKernelNodes).
+void describeKernels(ModuleOp mlirModule, llvm::Module &module, IRBuilding &b, bool device,
+                     llvm::Constant **fields) {
+  using tcc::kernel::KernelDialect;
+  auto list = mlirModule->getAttrOfType<ArrayAttr>(
+      device ? KernelDialect::kDeviceKernelsAttrName : KernelDialect::kProfiledKernelsAttrName);
+  std::vector<llvm::Constant *> names, nodes;
+  for (Attribute name : list ? list.getValue() : ArrayRef<Attribute>()) {
+    StringRef text = cast<StringAttr>(name).getValue();
+    names.push_back(b.string(text));
+    nodes.push_back(b.string(tcc::kernel::kernelNodesOf(mlirModule, text)));
+  }
+  auto table = [&](std::vector<llvm::Constant *> &items, const char *symbol) -> llvm::Constant * {
+    if (items.empty())
+      return llvm::ConstantPointerNull::get(b.ptr);
+    auto *type = llvm::ArrayType::get(b.ptr, items.size());
+    return new llvm::GlobalVariable(module, type, true, llvm::GlobalValue::PrivateLinkage,
+                                    llvm::ConstantArray::get(type, items), symbol);
+  };
+  fields[abi::kDescriptor_num_kernels] = llvm::ConstantInt::get(b.i32, names.size());
+  fields[abi::kDescriptor_reserved5] = llvm::ConstantInt::get(b.i32, 0);
+  fields[abi::kDescriptor_kernel_names] = table(names, "tcc_kernel_names");
+  fields[abi::kDescriptor_kernel_nodes] = table(nodes, "tcc_kernel_nodes");
+}
 } // namespace
 
 tcc::ModelInterface tcc::publishedInterface(ModuleOp module, const ModelInterface &interface) {
@@ -134,7 +161,8 @@ tcc::ModelInterface tcc::publishedInterface(ModuleOp module, const ModelInterfac
 
 std::unique_ptr<llvm::Module>
 tcc::buildModelModule(ModuleOp mlirModule, const ModelInterface &interface, const HostMachine &host,
-                      int32_t deviceType, llvm::LLVMContext &context, std::string &error) {
+                      int32_t deviceType, llvm::StringRef compileOptions,
+                      llvm::LLVMContext &context, std::string &error) {
   bool device = deviceType != abi::kDeviceTypeCPU;
   // Device-side checks (tcc-gpu-device-checks): @main then takes the status word too.
   auto deviceChecks = mlirModule->getAttrOfType<ArrayAttr>(
@@ -226,11 +254,7 @@ tcc::buildModelModule(ModuleOp mlirModule, const ModelInterface &interface, cons
     symbols.push_back(llvm::ConstantStruct::get(symbolType, fields));
   }
 
-  // A CPU model's descriptor ends before the device fields (the runtime reads it as a CPU
-  // model), so CPU libraries are what they were before device models existed.
-  size_t numFields = device ? abi::kNumDescriptorFields : abi::kDescriptor_device_type;
-  auto *descriptorType = abi::llvmStructType(
-      context, llvm::ArrayRef<abi::FieldKind>(abi::kDescriptorKinds, numFields));
+  auto *descriptorType = abi::llvmStructType(context, abi::kDescriptorKinds);
   module->setTargetTriple(llvm::Triple(host.triple));
   // Computed symbols (Range's length from run-time bounds): which they are, and
   // tcc_compute_symbols, which calls @data_symbols (tcc-entry-signature).
@@ -275,8 +299,7 @@ tcc::buildModelModule(ModuleOp mlirModule, const ModelInterface &interface, cons
   llvm::Constant *fields[abi::kNumDescriptorFields];
   auto i32 = [&](int64_t value) { return llvm::ConstantInt::get(b.i32, value); };
   fields[abi::kDescriptor_abi_version] = i32(TCC_ABI_VERSION);
-  fields[abi::kDescriptor_size] =
-      i32(device ? sizeof(tcc_model_descriptor) : TCC_MODEL_DESCRIPTOR_V3_SIZE);
+  fields[abi::kDescriptor_size] = i32(sizeof(tcc_model_descriptor));
   fields[abi::kDescriptor_tcc_version] = b.string(tcc::kVersion);
   fields[abi::kDescriptor_target_triple] = b.string(host.triple);
   fields[abi::kDescriptor_cpu] = b.string(host.cpu);
@@ -306,10 +329,22 @@ tcc::buildModelModule(ModuleOp mlirModule, const ModelInterface &interface, cons
   fields[abi::kDescriptor_flags] = i32(flags);
   fields[abi::kDescriptor_symbol_computed] = symbolComputed;
   fields[abi::kDescriptor_compute_symbols] = computeSymbols;
-  if (device && failed(describeDevice(mlirModule, *module, b, deviceType, fields, error)))
-    return nullptr;
-  auto *descriptor = llvm::ConstantStruct::get(descriptorType,
-                                               llvm::ArrayRef<llvm::Constant *>(fields, numFields));
+  if (device) {
+    if (failed(describeDevice(mlirModule, *module, b, deviceType, fields, error)))
+      return nullptr;
+  } else {
+    // A CPU model: no images, kernels, constants or device checks.
+    llvm::Constant *null = llvm::ConstantPointerNull::get(b.ptr);
+    for (int f = abi::kDescriptor_device_type; f <= abi::kDescriptor_device_check_messages; ++f)
+      fields[f] = abi::kDescriptorKinds[f] == abi::FieldKind::Ptr ? null
+                  : abi::kDescriptorKinds[f] == abi::FieldKind::I64
+                      ? llvm::ConstantInt::get(b.i64, 0)
+                      : i32(0);
+    fields[abi::kDescriptor_device_type] = i32(abi::kDeviceTypeCPU);
+  }
+  describeKernels(mlirModule, *module, b, device, fields);
+  fields[abi::kDescriptor_compile_options] = b.string(compileOptions);
+  auto *descriptor = llvm::ConstantStruct::get(descriptorType, fields);
   auto *global =
       new llvm::GlobalVariable(*module, descriptorType, true, llvm::GlobalValue::ExternalLinkage,
                                descriptor, TCC_MODEL_SYMBOL);

@@ -199,6 +199,8 @@ LogicalResult lowerForTarget(ModuleOp module, const tcc::ModelInterface &interfa
     module->print(text, options.printing);
     return success();
   }
+  // Each kernel's ONNX nodes, for the descriptor's kernel list (profiles).
+  tcc::kernel::recordKernelNodes(module);
   if (failed(tcc::packWeights(module, out.weights, target.getInfo().minPackedWeightBytes)))
     return failure();
   tcc::ModelInterface withParameters = interface;
@@ -218,7 +220,8 @@ LogicalResult lowerForTarget(ModuleOp module, const tcc::ModelInterface &interfa
     return failure();
   out.published = tcc::publishedInterface(module, withParameters);
   out.code = tcc::buildModelModule(module, withParameters, target.getHost(),
-                                   target.getDeviceType(), llvmContext, error);
+                                   target.getDeviceType(), options.recordedOptions, llvmContext,
+                                   error);
   return success(out.code != nullptr);
 }
 

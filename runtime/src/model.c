@@ -9,6 +9,7 @@
 //===------------------------------------------------------------------------------------===//
 #include "cpu_features_internal.h"
 #include "model_internal.h"
+#include "profile_internal.h"
 #include "status_internal.h"
 
 #include <dlfcn.h>
@@ -263,7 +264,8 @@ static tcc_status validate_descriptor(const char *where, const tcc_model_descrip
                              "known at run time",
                              where, (int)s, d->symbols[s].name);
   }
-  return tcc_validate_device_fields(where, d, out_device);
+  status = tcc_validate_device_fields(where, d, out_device);
+  return status ? status : tcc_validate_kernel_list(where, d);
 }
 
 static tcc_status check_cpu_features(const char *where, const tcc_model_descriptor *d,

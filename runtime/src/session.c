@@ -188,9 +188,10 @@ tcc_status tcc_session_create_on(tcc_model *model, const tcc_session_options *op
         offsetof(tcc_session_options, device_type) + sizeof(options->device_type))
       resolved.device_type = options->device_type;
   }
-  if (resolved.flags & ~(uint32_t)TCC_SESSION_FLAG_WHOLE_BATCH)
+  const uint32_t known = TCC_SESSION_FLAG_WHOLE_BATCH | TCC_SESSION_FLAG_PROFILE;
+  if (resolved.flags & ~known)
     return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT, "%s: unknown flag bits 0x%x", function,
-                           (unsigned)(resolved.flags & ~(uint32_t)TCC_SESSION_FLAG_WHOLE_BATCH));
+                           (unsigned)(resolved.flags & ~known));
   if (resolved.num_threads < 0 || resolved.num_threads > TCC_MAX_THREADS)
     return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT,
                            "%s: num_threads is %d, expected 0 (one per core) to %d", function,
@@ -319,6 +320,17 @@ static tcc_status create_on_variant(tcc_model *model, const tcc_session_options 
   session->imports.string_equal = import_string_equal;
   session->imports.string_concat = import_string_concat;
   session->imports.string_match = import_string_match;
+  if (resolved.flags & TCC_SESSION_FLAG_PROFILE) {
+    session->num_kernels = tcc_descriptor_num_kernels(d);
+    session->profile =
+        tcc_session_allocate_array((size_t)session->num_kernels, sizeof(tcc_kernel_counter));
+    if (!session->profile) {
+      tcc_session_release(session);
+      return tcc_make_status(TCC_STATUS_RESOURCE_EXHAUSTED, "%s: out of memory", function);
+    }
+    if (!session->device_model) // a device model's launches are timed by device_launch
+      session->imports.profile = tcc_profile_import;
+  }
   if (session->device_model) {
     status = tcc_session_prepare_device_model(session, function);
     if (status) {
@@ -377,6 +389,7 @@ void tcc_session_release(tcc_session *session) {
   free(session->input_image_bytes);
   free(session->output_image_bytes);
   free(session->lane_codes);
+  free(session->profile);
   tcc_model_release(session->model);
   free(session);
 }

@@ -31,8 +31,22 @@ static int32_t import_device_launch(void *context, int32_t kernel, int64_t grid_
                                     int32_t block_x, int32_t shared_bytes, void **args) {
   tcc_session *session = context;
   const tcc_device *device = session->device;
-  tcc_status status = device->launch_kernel(device, session->queue, session->module, kernel,
-                                            grid_x, block_x, shared_bytes, args);
+  // A profiling session times each launch alone: the queue drained before and after it.
+  uint64_t began = 0;
+  tcc_status status = NULL;
+  if (session->profile) {
+    status = device->synchronize(device, session->queue);
+    began = tcc_profile_now();
+  }
+  if (!status)
+    status = device->launch_kernel(device, session->queue, session->module, kernel, grid_x,
+                                   block_x, shared_bytes, args);
+  if (!status && session->profile) {
+    status = device->synchronize(device, session->queue);
+    if (!status)
+      tcc_profile_add(session->profile, session->num_kernels, kernel,
+                      tcc_profile_now() - began);
+  }
   if (!status)
     return 0;
   // The run fails with this status, its code kept, unless another error came first.
@@ -106,6 +120,9 @@ tcc_status tcc_session_prepare_device_model(tcc_session *session, const char *fu
       !device->destroy_graph)
     snprintf(session->graph_fallback, sizeof(session->graph_fallback),
              "the %s device records no graphs", device->name);
+  else if (session->profile)
+    snprintf(session->graph_fallback, sizeof(session->graph_fallback),
+             "the session profiles its kernels (each launch is waited for)");
   else if (d->flags & TCC_MODEL_READS_DEVICE)
     snprintf(session->graph_fallback, sizeof(session->graph_fallback),
              "the model reads device memory during its runs (a data-dependent extent or "

@@ -8,6 +8,7 @@
 
 #include "device.h"
 #include "model_internal.h"
+#include "profile_internal.h"
 #include "strings_internal.h"
 #include "tcc/runtime.h"
 
@@ -89,6 +90,11 @@ struct tcc_session {
   tcc_status launch_status; // owned: the failed device_launch that is the run's error
 
   tcc_session_stats stats;
+
+  // A profiling session's (TCC_SESSION_FLAG_PROFILE) counts, one per kernel of the model's
+  // list (profile.c); NULL when the session does not profile.
+  tcc_kernel_counter *profile;
+  int32_t num_kernels;
 };
 
 /// Records `message` as the run's error; returns 0 when an error was recorded already

@@ -3,7 +3,7 @@
 //   tcc-run MODEL.so [--input FILE.npy]... [--output-dir DIR] [--compare REF.npy]...
 //                    [--rtol R] [--atol A] [--benchmark N] [--warmup W] [--threads T]
 //                    [--whole-batch] [--device cpu|cuda[:N]|rocm[:N]|vulkan[:N]|metal] [--info]
-//                    [--sessions N [--session-runs R]]
+//                    [--sessions N [--session-runs R]] [--profile [--profile-format json]]
 //
 // Inputs are given in the model's input order. --output-dir writes DIR/output_<k>.npy;
 // --compare checks output k against the k-th reference (|a - b| <= atol + rtol |b|, NaN equal
@@ -19,6 +19,12 @@
 // several targets (tcc --target cpu,nvidia:sm_90), it picks the one to run (default: the
 // first the host can run). --info lists such a model's variants.
 //
+// --profile times each kernel of the model (TCC_SESSION_FLAG_PROFILE) over the --benchmark
+// runs (20 when not given) after the warm-up runs, and prints one row per kernel, most time
+// first, with the ONNX nodes it computes: a table, or one JSON object with --profile-format
+// json. Profiling adds a little to each kernel on the CPU and waits for each kernel on a GPU,
+// so time runs without it.
+//
 // Exit status: 0 success, 1 an error (`tcc-run: error: <message>` on stderr) or a --compare
 // mismatch, 2 the command line is wrong (including a number of --input files that differs
 // from the model's inputs, or a --device the model was not compiled for).
@@ -28,6 +34,7 @@
 //===------------------------------------------------------------------------------------===//
 #include "Compare.h"
 #include "NpyFile.h"
+#include "Profile.h"
 
 #include "tcc/runtime.h"
 
@@ -65,6 +72,8 @@ struct Options {
   int threads = 0;
   bool wholeBatch = false;
   bool info = false;
+  bool profile = false;
+  std::string profileFormat = "table";
   std::string device; // --device: "", "cpu", "cuda", "cuda:N", "rocm" or "rocm:N"
   int32_t deviceType = 0; // --device's DLDeviceType; 0: the model's default variant
 };
@@ -586,6 +595,8 @@ int runTool(const Options &options) {
   sessionOptions.device_type = options.deviceType;
   if (options.wholeBatch)
     sessionOptions.flags |= TCC_SESSION_FLAG_WHOLE_BATCH;
+  if (options.profile)
+    sessionOptions.flags |= TCC_SESSION_FLAG_PROFILE;
   tcc_session *rawSession = nullptr;
   check(tcc_session_create(model.get(), &sessionOptions, &rawSession));
   std::unique_ptr<tcc_session, SessionDeleter> session(rawSession);
@@ -595,10 +606,12 @@ int runTool(const Options &options) {
                           outputPointers.data(), outputPointers.size()));
   };
   std::vector<double> times;
-  if (options.benchmarkRuns > 0) {
+  int timedRuns = options.benchmarkRuns > 0 ? options.benchmarkRuns : options.profile ? 20 : 0;
+  if (timedRuns > 0) {
     for (int i = 0; i < options.warmupRuns; ++i)
       runOnce();
-    for (int i = 0; i < options.benchmarkRuns; ++i) {
+    tcc_session_reset_profile(session.get());
+    for (int i = 0; i < timedRuns; ++i) {
       auto start = std::chrono::steady_clock::now();
       runOnce();
       std::chrono::duration<double, std::milli> elapsed = std::chrono::steady_clock::now() - start;
@@ -626,8 +639,26 @@ int runTool(const Options &options) {
   if (!options.outputDir.empty())
     writeOutputs(model.get(), outputs, options.outputDir);
   bool pass = compareOutputs(model.get(), outputs, options);
-  if (options.benchmarkRuns == 0 && options.outputDir.empty() && options.compares.empty())
+  if (timedRuns == 0 && options.outputDir.empty() && options.compares.empty())
     printOutputs(model.get(), outputs);
+  if (options.profile) {
+    double sum = 0;
+    for (double t : times)
+      sum += t;
+    tcc_run::Profile profile;
+    std::string error = tcc_run::readProfile(session.get(), timedRuns, sum / timedRuns, profile);
+    if (!error.empty())
+      fail(kExitError, error);
+    tcc_variant_info variant{};
+    check(tcc_model_variant_info(model.get(), tcc_session_variant(session.get()), &variant));
+    std::fputs(tcc_run::formatProfile(profile,
+                                      std::filesystem::path(options.model).filename().string(),
+                                      deviceTypeName(variant.device_type),
+                                      tcc_session_num_threads(session.get()),
+                                      options.profileFormat == "json")
+                   .c_str(),
+               stdout);
+  }
 
   if (options.benchmarkRuns > 0) {
     std::sort(times.begin(), times.end());
@@ -690,6 +721,11 @@ int main(int argc, char **argv) {
                  "model was compiled for; of a model compiled for several, the one it runs on), "
                  "and the GPU to run it on (N, as TCC_CUDA_DEVICE, TCC_HIP_DEVICE or "
                  "TCC_VULKAN_DEVICE; default 0)");
+  app.add_flag("--profile", options.profile,
+               "time each kernel over the --benchmark runs (default 20) and print them, most "
+               "time first, with their ONNX nodes");
+  app.add_option("--profile-format", options.profileFormat, "--profile's output: table or json")
+      ->check(CLI::IsMember({"table", "json"}));
   app.add_flag("--info", options.info,
                "print the model's symbols (with their ranges), inputs, outputs and parameters; "
                "with no "

@@ -4,12 +4,14 @@
 //   tcc model.onnx --emit=prim -o model.prim.mlir
 //   tcc model.onnx --dim batch=8 --cpu=native -o model.so
 //   tcc model.onnx --check [--format=json]      # which nodes would fail, and why
+//   tcc inspect model.onnx|model.so [--format=json]   # what a model or a library holds
 //
 // Exit status: 0 success, 1 the model could not be compiled (diagnostics on stderr, one per
 // line as `<file>: error: <message>`), 2 the command line is wrong.
 //
 //===----------------------------------------------------------------------------------===//
 #include "Depfile.h"
+#include "Inspect.h"
 
 #include "tcc/Import/Importer.h"
 #include "tcc/InitAll.h"
@@ -148,6 +150,36 @@ void reportError(const Options &options, llvm::StringRef file, const llvm::Twine
   tcc::printToolDiagnostic(llvm::errs(), diagnosticFormat(options), file, "error", message.str());
 }
 
+/// The options that shape the code, as the artifact records them (no paths: the same bytes
+/// whatever the folders).
+std::string recordedOptions(const Options &options) {
+  std::string text = "--target " + options.target;
+  auto add = [&](const char *flag, const std::string &value) {
+    text += std::string(" ") + flag + " " + value;
+  };
+  if (!options.cpu.empty())
+    add("--cpu", options.cpu);
+  add("--precision", options.precision);
+  add("--attention", options.attention);
+  for (const std::string &dim : options.dims)
+    add("--dim", dim);
+  for (const std::string &length : options.sequenceLengths)
+    add("--sequence-length", length);
+  for (const std::string &name : options.absentInputs)
+    add("--absent", name);
+  if (options.grad || !options.train.empty()) {
+    text += options.grad ? " --grad" : "";
+    add("--wrt", options.wrt);
+    if (!options.loss.empty())
+      add("--loss", options.loss);
+  }
+  if (!options.train.empty()) {
+    add("--train", options.train);
+    add("--lr", llvm::formatv("{0}", options.learningRate).str());
+  }
+  return text;
+}
+
 int compile(const Options &options) {
   mlir::DialectRegistry registry;
   tcc::registerAllDialects(registry);
@@ -193,6 +225,7 @@ int compile(const Options &options) {
     return kExitUsageError;
   }
   compileOptions.printing.elideLargeElementsAttrs(16).elideLargeResourceString(64);
+  compileOptions.recordedOptions = recordedOptions(options);
   std::string error;
   // A library without --cpu carries the CPU levels the runtime chooses from (x86-64: AVX-512
   // and the x86-64-v3 baseline); IR, assembly and objects show the baseline.
@@ -330,9 +363,39 @@ int compile(const Options &options) {
   return 0;
 }
 
+/// `tcc inspect PATH [--format json]`.
+int inspectCommand(int argc, char **argv) {
+  std::string path, format = "text";
+  CLI::App app{"tcc inspect: what an ONNX model or a library tcc made holds"};
+  app.add_option("file", path, "an ONNX model (.onnx, .onnxtxt) or a library tcc made")
+      ->required();
+  app.add_option("--format", format, "text (default) or json")
+      ->check(CLI::IsMember({"text", "json"}));
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp &e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError &e) {
+    llvm::errs() << "tcc inspect: error: " << e.what() << "\n";
+    return kExitUsageError;
+  }
+  mlir::MLIRContext context;
+  tcc::ToolDiagnosticHandler diagnostics(context, llvm::errs(), tcc::DiagnosticFormat::Text);
+  std::string error;
+  if (!tcc_tool::inspect(path, format == "json", context, llvm::outs(), error)) {
+    if (!error.empty())
+      llvm::errs() << path << ": error: " << error << "\n";
+    return kExitCompileError;
+  }
+  return 0;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
+  // Subcommands: `tcc inspect ...` (a model file named "inspect" is ./inspect).
+  if (argc > 1 && llvm::StringRef(argv[1]) == "inspect")
+    return inspectCommand(argc - 1, argv + 1);
   Options options;
   CLI::App app{"tcc: an ahead-of-time compiler for ONNX models"};
   app.add_flag("--list-ops", options.listOps,

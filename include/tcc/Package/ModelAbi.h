@@ -65,7 +65,7 @@ constexpr int64_t structSize(const FieldKind *kinds, int count) {
   X(report_error, Ptr) X(set_output_extent, Ptr) X(parameters, Ptr) X(string_format, Ptr)    \
   X(string_parse, Ptr) X(string_change_case, Ptr) X(string_find, Ptr) X(string_equal, Ptr)   \
   X(string_concat, Ptr) X(string_match, Ptr) X(device_launch, Ptr) X(device_constants, Ptr)  \
-  X(device_status, Ptr) X(device_read, Ptr)
+  X(device_status, Ptr) X(device_read, Ptr) X(profile, Ptr)
 
 #define TCC_MODEL_DESCRIPTOR_FIELDS(X)                                                      \
   X(abi_version, I32) X(size, I32) X(tcc_version, Ptr) X(target_triple, Ptr) X(cpu, Ptr)     \
@@ -77,7 +77,9 @@ constexpr int64_t structSize(const FieldKind *kinds, int count) {
   X(compute_symbols, Ptr) X(device_type, I32) X(num_device_images, I32)                    \
   X(device_images, Ptr) X(num_device_kernels, I32) X(reserved3, I32)                         \
   X(device_kernel_names, Ptr) X(device_constants, Ptr) X(device_constants_size, I64)        \
-  X(num_device_check_messages, I32) X(reserved4, I32) X(device_check_messages, Ptr)
+  X(num_device_check_messages, I32) X(reserved4, I32) X(device_check_messages, Ptr)         \
+  X(num_kernels, I32) X(reserved5, I32) X(kernel_names, Ptr) X(kernel_nodes, Ptr)         \
+  X(compile_options, Ptr)
 
 #define TCC_TENSOR_DESC_FIELDS(X)                                                           \
   X(name, Ptr) X(dtype, I32) X(rank, I32) X(shape, Ptr) X(dim_symbols, Ptr)

@@ -91,12 +91,14 @@ std::unique_ptr<llvm::Module> buildWeightsModule(llvm::ArrayRef<char> blob,
 
 /// Translates a module lowered to the LLVM dialect into LLVM IR and adds the model
 /// descriptor, its entry points and queries. Only the descriptor symbol is exported.
-/// `deviceType` is the DLPack device type of the kernels: kDLCPU (1) writes the descriptor
-/// without the device fields (model_abi.h's TCC_MODEL_DESCRIPTOR_V3_SIZE); another one
-/// writes them from the module's kernel.device_* attributes (a GPU target's launch lowering).
+/// `deviceType` is the DLPack device type of the kernels: kDLCPU (1) writes the device
+/// fields empty; another one writes them from the module's kernel.device_* attributes (a GPU
+/// target's launch lowering). The kernel list comes from kernel.device_kernels or
+/// kernel.profiled_kernels and kernel.kernel_nodes; `compileOptions` is recorded as is.
 std::unique_ptr<llvm::Module> buildModelModule(mlir::ModuleOp module,
                                                const ModelInterface &interface,
                                                const HostMachine &host, int32_t deviceType,
+                                               llvm::StringRef compileOptions,
                                                llvm::LLVMContext &context, std::string &error);
 
 /// A fat model (ModelVariants.cpp): the hidden name of variant `variant`'s descriptor.

@@ -49,6 +49,8 @@ struct CompileOptions {
   mlir::TimingScope *timing = nullptr;
   /// The kernel stage's choices (--attention, --explain).
   KernelPipelineOptions kernelStage;
+  /// The options as the artifact's descriptor records them (a command line without paths).
+  std::string recordedOptions;
 };
 
 /// Compiles an imported module (the `onnx` dialect) as far as `options.emit`. Textual

@@ -5,6 +5,11 @@
 // that unpacks the launch's operands from an array of 8-byte slots (pointers and integers:
 // memref descriptors are both) and calls the kernel on the chunk.
 //
+// Profiles: each kernel that @main runs, through parallel_for or by a plain call, gets an
+// index (the module's kernel.profiled_kernels lists them in order), and the run is bracketed
+// by calls of @tcc_profile(imports, index, begin/end), which calls the import table's profile
+// function where the runtime gives one (a profiling session) and otherwise only returns.
+//
 //===----------------------------------------------------------------------------------===//
 #include "tcc/Package/ModelAbi.h"
 #include "tcc/Target/CPU/Passes.h"
@@ -41,6 +46,105 @@ struct CpuLowerLaunchesPass : tcc::impl::CpuLowerLaunchesBase<CpuLowerLaunchesPa
     for (tcc::kernel::LaunchOp launch : launches)
       if (failed(lower(launch, module)))
         return signalPassFailure();
+    if (auto main = module.lookupSymbol<LLVM::LLVMFuncOp>("main"))
+      if (!main.isExternal() && main.getNumArguments() > 0 &&
+          isa<LLVM::LLVMPointerType>(main.getArgument(0).getType()))
+        bracketKernels(main, module);
+  }
+
+  /// Which kernel each call of @tcc_parallel_for in @main runs.
+  llvm::DenseMap<Operation *, StringAttr> dispatched;
+
+  /// Brackets every kernel that @main runs (a plain call of a kernel function, or a
+  /// dispatch to parallel_for) by @tcc_profile calls, in program order, and lists the kernels.
+  void bracketKernels(LLVM::LLVMFuncOp main, ModuleOp module) {
+    SmallVector<std::pair<LLVM::CallOp, StringAttr>> runs;
+    main.walk([&](LLVM::CallOp call) {
+      if (StringAttr kernel = dispatched.lookup(call)) {
+        runs.push_back({call, kernel});
+        return;
+      }
+      FlatSymbolRefAttr callee = call.getCalleeAttr();
+      auto function = callee ? module.lookupSymbol<LLVM::LLVMFuncOp>(callee) : nullptr;
+      if (function && tcc::kernel::isKernel(function))
+        runs.push_back({call, function.getSymNameAttr()});
+    });
+    if (runs.empty())
+      return;
+    LLVM::LLVMFuncOp hook = getOrCreateProfileHook(module);
+    SmallVector<Attribute> listed;
+    llvm::DenseMap<Attribute, int32_t> indices;
+    for (auto [call, kernel] : runs) {
+      auto [entry, added] = indices.try_emplace(kernel, listed.size());
+      if (added)
+        listed.push_back(kernel);
+      OpBuilder b(call);
+      Location loc = call.getLoc();
+      Value index =
+          LLVM::ConstantOp::create(b, loc, b.getI32Type(), b.getI32IntegerAttr(entry->second));
+      auto event = [&](int32_t e) {
+        return LLVM::ConstantOp::create(b, loc, b.getI32Type(), b.getI32IntegerAttr(e));
+      };
+      Value imports = main.getArgument(0);
+      LLVM::CallOp::create(b, loc, hook, ValueRange{imports, index, event(TCC_PROFILE_BEGIN)});
+      b.setInsertionPointAfter(call);
+      LLVM::CallOp::create(b, loc, hook, ValueRange{imports, index, event(TCC_PROFILE_END)});
+    }
+    module->setAttr(tcc::kernel::KernelDialect::kProfiledKernelsAttrName,
+                    ArrayAttr::get(&getContext(), listed));
+  }
+
+  /// `@tcc_profile(imports, kernel, event)`: imports->profile(context, kernel, event) when
+  /// there is a table, of a size that has profile, and profile is not null.
+  LLVM::LLVMFuncOp getOrCreateProfileHook(ModuleOp module) {
+    constexpr llvm::StringLiteral name = "tcc_profile";
+    if (auto existing = module.lookupSymbol<LLVM::LLVMFuncOp>(name))
+      return existing;
+    MLIRContext *ctx = &getContext();
+    Types types = llvmTypes();
+    LLVM::LLVMPointerType ptr = types.ptr;
+    auto i32 = IntegerType::get(ctx, 32);
+    Location loc = module.getLoc();
+    OpBuilder b = atModuleEnd(module);
+    auto hook = LLVM::LLVMFuncOp::create(
+        b, loc, name, LLVM::LLVMFunctionType::get(types.voidType, {ptr, i32, i32}),
+        LLVM::Linkage::Internal);
+    Block *entry = hook.addEntryBlock(b);
+    Region &region = hook.getBody();
+    Block *sized = b.createBlock(&region, region.end());
+    Block *present = b.createBlock(&region, region.end());
+    Block *call = b.createBlock(&region, region.end());
+    Block *done = b.createBlock(&region, region.end());
+    Value imports = hook.getArgument(0);
+    auto table = abi::llvmDialectStructType(ctx, abi::kImportKinds);
+    auto address = [&](int32_t index) {
+      return LLVM::GEPOp::create(b, loc, ptr, table, imports, ArrayRef<LLVM::GEPArg>{0, index});
+    };
+    b.setInsertionPointToEnd(entry);
+    Value null = LLVM::ZeroOp::create(b, loc, ptr);
+    LLVM::CondBrOp::create(
+        b, loc, LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, imports, null), done, sized);
+    // A table of the size before profile (TCC_IMPORT_TABLE_V4_SIZE) has none.
+    b.setInsertionPointToEnd(sized);
+    Value size = LLVM::LoadOp::create(b, loc, i32, address(abi::kImport_size));
+    Value end = LLVM::ConstantOp::create(
+        b, loc, i32,
+        b.getI32IntegerAttr(abi::offsetOf(abi::kImportKinds, abi::kImport_profile) + 8));
+    LLVM::CondBrOp::create(
+        b, loc, LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::uge, size, end), present, done);
+    b.setInsertionPointToEnd(present);
+    Value function = LLVM::LoadOp::create(b, loc, ptr, address(abi::kImport_profile));
+    LLVM::CondBrOp::create(
+        b, loc, LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, function, null), done, call);
+    b.setInsertionPointToEnd(call);
+    Value context = LLVM::LoadOp::create(b, loc, ptr, address(abi::kImport_context));
+    auto profileType = LLVM::LLVMFunctionType::get(types.voidType, {ptr, i32, i32});
+    LLVM::CallOp::create(b, loc, profileType,
+                         ValueRange{function, context, hook.getArgument(1), hook.getArgument(2)});
+    LLVM::BrOp::create(b, loc, done);
+    b.setInsertionPointToEnd(done);
+    LLVM::ReturnOp::create(b, loc, ValueRange{});
+    return hook;
   }
 
   /// The value an operand of a not-yet-converted op had before the conversion to the LLVM
@@ -105,7 +209,9 @@ struct CpuLowerLaunchesPass : tcc::impl::CpuLowerLaunchesBase<CpuLowerLaunchesPa
       LLVM::StoreOp::create(b, loc, value, slot);
     }
     Value body = LLVM::AddressOfOp::create(b, loc, trampoline);
-    LLVM::CallOp::create(b, loc, dispatch, ValueRange{main.getArgument(0), count, body, argv});
+    auto call =
+        LLVM::CallOp::create(b, loc, dispatch, ValueRange{main.getArgument(0), count, body, argv});
+    dispatched[call] = kernel.getSymNameAttr();
     eraseWithDeadCasts(launch);
     return success();
   }

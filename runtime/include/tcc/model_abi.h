@@ -170,7 +170,17 @@ typedef struct tcc_import_table {
    * as the run's error); the run then goes on with zeros and fails when it returns, as
    * after a failed device_launch. */
   int32_t (*device_read)(void *context, void *host, const void *device, int64_t bytes);
+  /* Appended with kernel profiles; may be NULL (the runtime profiles only when asked to).
+   * A CPU model's host code calls profile(context, k, TCC_PROFILE_BEGIN) just before it
+   * hands kernel k (an index into tcc_model_descriptor.kernel_names) to parallel_for and
+   * profile(context, k, TCC_PROFILE_END) once parallel_for has returned, on the thread that
+   * runs the host code (the runtime may run several images at once, each on its own
+   * thread). A device model's kernels are timed by the runtime's device_launch instead. */
+  void (*profile)(void *context, int32_t kernel, int32_t event);
 } tcc_import_table;
+
+/* The events of tcc_import_table.profile. */
+enum { TCC_PROFILE_BEGIN = 0, TCC_PROFILE_END = 1 };
 
 /* The import table's size before the string functions were appended. */
 #define TCC_IMPORT_TABLE_V1_SIZE 48
@@ -180,6 +190,9 @@ typedef struct tcc_import_table {
 
 /* The import table's size before device_read was appended. */
 #define TCC_IMPORT_TABLE_V3_SIZE 128
+
+/* The import table's size before profile was appended. */
+#define TCC_IMPORT_TABLE_V4_SIZE 136
 
 /* A device image: the kernels of a device model compiled for one architecture, in one
  * format. Every image of a model defines every kernel of device_kernel_names. */
@@ -308,6 +321,23 @@ typedef struct tcc_model_descriptor {
   int32_t num_device_check_messages;
   int32_t reserved4;
   const char *const *device_check_messages;
+  /* Appended with kernel profiles (a descriptor that ends before them has no kernel list;
+   * a CPU model then also has the device fields above, with device_type kDLCPU and zero
+   * counts). The model's kernels that a profile can time, num_kernels of them: their names
+   * (kernel_names[k], non-empty) and the ONNX nodes each computes (kernel_nodes[k]: node
+   * names in graph order, separated by ", "; "" when not known). For a device model the
+   * list is device_kernel_names, in the same order (the index device_launch gets); for a
+   * CPU model the kernels its host code launches through parallel_for, in the order of the
+   * indices it gives imports->profile. Kernels that host code calls directly (inside the
+   * bodies of control flow) are not listed: their time is the host code's. */
+  int32_t num_kernels;
+  int32_t reserved5;
+  const char *const *kernel_names;
+  const char *const *kernel_nodes;
+  /* Appended with the kernel list: the tcc options the model was compiled with, as a
+   * command line without paths ("--target cpu --cpu x86-64-v4 --precision fp32 ..."), for
+   * tools that show how an artifact was made (tcc inspect); NULL or "" when not recorded. */
+  const char *compile_options;
 } tcc_model_descriptor;
 
 /* A fat model (tcc --target cpu,nvidia:sm_90,...: one library, code for several targets of
@@ -343,6 +373,8 @@ typedef struct tcc_model_variants {
 #define TCC_MODEL_DESCRIPTOR_V2_SIZE 152
 /* ... and before the device fields were appended (after compute_symbols). */
 #define TCC_MODEL_DESCRIPTOR_V3_SIZE 168
+/* ... and before the kernel list was appended (after device_check_messages). */
+#define TCC_MODEL_DESCRIPTOR_V4_SIZE 232
 
 #ifdef __cplusplus
 }

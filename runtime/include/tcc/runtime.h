@@ -290,6 +290,21 @@ typedef struct tcc_variant_info {
 TCC_API tcc_status tcc_model_variant_info(const tcc_model *model, int32_t index,
                                           tcc_variant_info *out_info);
 
+/// The tcc options variant `variant` was compiled with, as a command line without paths
+/// ("--target cpu --cpu x86-64-v4 --precision fp32 --attention auto"); "" when the model does
+/// not record them, NULL for a null model or an index out of range. Thread-safe.
+TCC_API const char *tcc_model_compile_options(const tcc_model *model, int32_t variant);
+
+/// The kernels of variant `variant` that a profile times (TCC_SESSION_FLAG_PROFILE): 0 for a
+/// model compiled before profiles, a null model or an index out of range. Thread-safe.
+TCC_API int32_t tcc_model_num_kernels(const tcc_model *model, int32_t variant);
+
+/// Kernel `kernel` of variant `variant`: its name and the ONNX nodes it computes (in graph
+/// order, separated by ", "; "" when not known), both owned by the model. OUT_OF_RANGE for
+/// an index out of range. Thread-safe.
+TCC_API tcc_status tcc_model_kernel_info(const tcc_model *model, int32_t variant, int32_t kernel,
+                                         const char **out_name, const char **out_nodes);
+
 /// One input or output of a model. All pointers are owned by the model and live as long as it.
 typedef struct tcc_tensor_info {
   const char *name;
@@ -376,6 +391,13 @@ enum {
   /// (its intermediates stay in cache and its threads never wait on each other). Results
   /// are the same either way. Device models always run the whole batch.
   TCC_SESSION_FLAG_WHOLE_BATCH = 1u << 0,
+  /// Time every kernel launch of the session's runs (tcc_session_kernel_profile). On the CPU
+  /// a kernel's time is the wall time of its parallel loop, summed over its launches (with
+  /// images run at once on several threads, the sum over those threads). On a device, each
+  /// launch is waited for (the queue drained before it starts, and it finished after it), so
+  /// its time includes the launch's latency, and runs are never recorded as graphs: profile
+  /// to see where the time goes, time without the flag.
+  TCC_SESSION_FLAG_PROFILE = 1u << 1,
 };
 
 #define TCC_SESSION_OPTIONS_INIT {sizeof(tcc_session_options), 0, 0, 0}
@@ -458,6 +480,37 @@ TCC_API tcc_status tcc_session_write_parameter(tcc_session *session, const char 
 /// An error before any successful run. Not thread-safe (as tcc_session_run).
 TCC_API tcc_status tcc_session_output_shape(const tcc_session *session, size_t output,
                                             int64_t *out_shape);
+
+/// One kernel's share of a profiling session's runs (TCC_SESSION_FLAG_PROFILE).
+typedef struct tcc_kernel_profile {
+  /// sizeof(tcc_kernel_profile); set by TCC_KERNEL_PROFILE_INIT.
+  size_t size;
+  /// The kernel's name in the model ("kernel_12_conv"), and the ONNX nodes it computes,
+  /// in graph order, separated by ", " ("" when the model does not say). Borrowed from the
+  /// model.
+  const char *name;
+  const char *nodes;
+  /// Launches of the kernel, and the nanoseconds they took in all, since the session was
+  /// created or its profile reset.
+  uint64_t launches;
+  uint64_t nanoseconds;
+} tcc_kernel_profile;
+
+#define TCC_KERNEL_PROFILE_INIT {sizeof(tcc_kernel_profile), NULL, NULL, 0u, 0u}
+
+/// The number of kernels a profile of the session's model can time (0 for a model compiled
+/// before profiles, or one whose kernels all run inside control flow). Thread-safe.
+TCC_API int32_t tcc_session_num_kernels(const tcc_session *session);
+
+/// Fills *out_profile (whose `size` must be set, see TCC_KERNEL_PROFILE_INIT) for kernel
+/// `kernel` (0 to tcc_session_num_kernels - 1). Counts are zero unless the session was
+/// created with TCC_SESSION_FLAG_PROFILE. Same threading rule as tcc_session_run.
+TCC_API tcc_status tcc_session_kernel_profile(const tcc_session *session, int32_t kernel,
+                                              tcc_kernel_profile *out_profile);
+
+/// Sets every kernel's counts back to zero (after warm-up runs). Same threading rule as
+/// tcc_session_run.
+TCC_API void tcc_session_reset_profile(tcc_session *session);
 
 /// Counters of a session, for tests and tools.
 typedef struct tcc_session_stats {

@@ -143,6 +143,21 @@ module attributes {kernel.device_kernels = []} {}
 
 // -----
 
+// expected-error @+1 {{'kernel.kernel_nodes' expects {kernel = ["node", ...], ...}, got {kernel_0 = "relu"}}}
+module attributes {kernel.kernel_nodes = {kernel_0 = "relu"}} {}
+
+// -----
+
+// expected-error @+1 {{'kernel.profiled_kernels' expects an array of kernel names, got [1]}}
+module attributes {kernel.profiled_kernels = [1]} {}
+
+// -----
+
+// expected-error @+1 {{'kernel.profiled_kernels' is only valid on a module, not on 'func.func'}}
+func.func @f() attributes {kernel.profiled_kernels = ["kernel_0"]} { return }
+
+// -----
+
 // expected-error @+1 {{'kernel.device_images' expects an array of {arch = "sm_NN", "gfxNNN", "vulkan1.2" or "metal3", format = "ptx", "cubin", "hsaco", "spirv" or "msl", symbol = @global}, got [{arch = "sm_90", format = "sass", symbol = @image}]}}
 module attributes {kernel.device_images = [{arch = "sm_90", format = "sass", symbol = @image}]} {}
 

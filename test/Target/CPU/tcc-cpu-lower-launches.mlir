@@ -58,3 +58,35 @@ func.func @main(%imports: !llvm.ptr, %a: memref<?x8xf32>, %n: i32, %x: f32, %row
   kernel.launch @kernel_1(%x) range(%rows) : f32
   return
 }
+
+// Profiles: every kernel @main runs (through parallel_for or called whole) is bracketed by
+// @tcc_profile(imports, index, 0 = begin / 1 = end); indices in the order kernels first run,
+// listed on the module.
+// RUN: tcc-opt %s --convert-func-to-llvm --tcc-cpu-lower-launches --reconcile-unrealized-casts | FileCheck %s --check-prefix=PROFILE
+// PROFILE: module attributes {kernel.profiled_kernels = ["kernel_0", "kernel_1"]}
+// PROFILE-LABEL: llvm.func @main(
+// PROFILE-SAME: %[[IMPORTS:[a-z0-9]+]]: !llvm.ptr,
+// PROFILE: %[[K0:.*]] = llvm.mlir.constant(0 : i32) : i32
+// PROFILE: %[[BEGIN:.*]] = llvm.mlir.constant(0 : i32) : i32
+// PROFILE: llvm.call @tcc_profile(%[[IMPORTS]], %[[K0]], %[[BEGIN]])
+// PROFILE-NEXT: llvm.call @tcc_parallel_for(
+// PROFILE-NEXT: %[[END:.*]] = llvm.mlir.constant(1 : i32) : i32
+// PROFILE-NEXT: llvm.call @tcc_profile(%[[IMPORTS]], %[[K0]], %[[END]])
+// The second launch of kernel_0 has index 0 again.
+// PROFILE: llvm.mlir.constant(0 : i32) : i32
+// PROFILE: llvm.call @tcc_profile(%[[IMPORTS]],
+// PROFILE-NEXT: llvm.call @tcc_parallel_for(
+// PROFILE: llvm.call @tcc_profile(
+// PROFILE: llvm.mlir.constant(0 : i64) : i64
+// PROFILE-NEXT: %[[K1:.*]] = llvm.mlir.constant(1 : i32) : i32
+// PROFILE: llvm.call @tcc_profile(%[[IMPORTS]], %[[K1]],
+// PROFILE-NEXT: llvm.call @kernel_1(
+// PROFILE: llvm.call @tcc_profile(%[[IMPORTS]], %[[K1]],
+// The hook: no table, a table that ends before profile (field 18, bytes 136..144), or a null
+// profile: nothing; else profile(context, kernel, event).
+// PROFILE-LABEL: llvm.func internal @tcc_profile(
+// PROFILE: llvm.icmp "eq" %arg0
+// PROFILE: llvm.mlir.constant(144 : i32)
+// PROFILE: llvm.getelementptr %arg0[0, 18]
+// PROFILE: llvm.getelementptr %arg0[0, 2]
+// PROFILE: llvm.call %{{.*}}(%{{.*}}, %arg1, %arg2) : !llvm.ptr, (!llvm.ptr, i32, i32) -> ()
