@@ -195,6 +195,9 @@ LogicalResult lowerForTarget(ModuleOp module, const tcc::ModelInterface &interfa
     if (failed(pm.run(module)))
       return failure();
   }
+  if (!options.injectFaultNode.empty() &&
+      failed(tcc::injectFault(module, options.injectFaultNode, error)))
+    return failure();
   if (options.emit == tcc::EmitKind::Kernel) {
     module->print(text, options.printing);
     return success();

@@ -5,6 +5,7 @@
 //   tcc model.onnx --dim batch=8 --cpu=native -o model.so
 //   tcc model.onnx --check [--format=json]      # which nodes would fail, and why
 //   tcc inspect model.onnx|model.so [--format=json]   # what a model or a library holds
+//   tcc verify model.onnx [--input x.npy ...]   # compiled vs the reference evaluator; bisects
 //
 // Exit status: 0 success, 1 the model could not be compiled (diagnostics on stderr, one per
 // line as `<file>: error: <message>`), 2 the command line is wrong.
@@ -12,6 +13,7 @@
 //===----------------------------------------------------------------------------------===//
 #include "Depfile.h"
 #include "Inspect.h"
+#include "Verify.h"
 
 #include "tcc/Import/Importer.h"
 #include "tcc/InitAll.h"
@@ -28,6 +30,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Support/Timing.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
@@ -390,12 +393,112 @@ int inspectCommand(int argc, char **argv) {
   return 0;
 }
 
+/// `tcc verify MODEL [--input F.npy]... [options]`.
+int verifyCommand(int argc, char **argv) {
+  tcc_tool::VerifyRequest request;
+  std::vector<std::string> dims;
+  std::string target = "host", cpu, precision = "fp32", attention = "auto", fault, keep;
+  CLI::App app{"tcc verify: compile a model, run it and compare every output with the "
+               "reference evaluator; when one differs, find the first kernel that is wrong"};
+  app.add_option("model", request.model, "the ONNX model")->required();
+  app.add_option("--input", request.inputs,
+                 "an input .npy file, in the model's input order (default: random inputs)");
+  app.add_option("--dim", dims, "fix a symbolic dim (NAME=VALUE), as tcc --dim")
+      ->allow_extra_args(false);
+  app.add_option("--extent", request.dynamicExtent,
+                 "the extent of dims left symbolic, for random inputs (default 2)")
+      ->check(CLI::Range(int64_t(1), int64_t(1) << 20));
+  app.add_option("--seed", request.seed, "the random inputs' seed (default 0)");
+  app.add_option("--rtol", request.rtol, "relative tolerance (default 1e-4)");
+  app.add_option("--atol", request.atol, "absolute tolerance (default 1e-5)");
+  app.add_option("--target", target, "as tcc --target (one target that runs here)");
+  app.add_option("--cpu", cpu, "as tcc --cpu");
+  app.add_option("--precision", precision, "as tcc --precision")
+      ->check(CLI::IsMember({"fp32", "tf32", "bf16", "fp16"}));
+  app.add_option("--attention", attention, "as tcc --attention")
+      ->check(CLI::IsMember({"auto", "fused", "decomposed"}));
+  app.add_option("--keep", keep, "keep the compiled libraries in this folder");
+  // Test-only: miscompile the kernels of one ONNX node, to show that verify finds them.
+  app.add_option("--inject-fault", fault)->group("");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp &e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError &e) {
+    llvm::errs() << "tcc verify: error: " << e.what() << "\n";
+    return kExitUsageError;
+  }
+  for (const std::string &dim : dims) {
+    std::string error = parseDim(dim, request.import.dims);
+    if (!error.empty()) {
+      llvm::errs() << "tcc verify: error: " << error << "\n";
+      return kExitUsageError;
+    }
+  }
+  std::string error;
+  // The library a plain compile makes (for the host: its CPU levels).
+  auto targets = tcc::createTargets(target, cpu, error, /*cpuLevels=*/true);
+  if (mlir::failed(targets)) {
+    llvm::errs() << "tcc verify: error: " << error << "\n";
+    return kExitUsageError;
+  }
+  std::vector<std::shared_ptr<const tcc::Target>> chosen;
+  for (std::unique_ptr<tcc::Target> &t : *targets) {
+    if (mlir::failed(t->setPrecision(precision, error))) {
+      llvm::errs() << "tcc verify: error: " << error << "\n";
+      return kExitUsageError;
+    }
+    chosen.push_back(std::move(t));
+  }
+  request.compileOptions = [&]() {
+    tcc::CompileOptions options;
+    options.targets = chosen;
+    options.kernelStage.attention = attention == "fused" ? tcc::KernelPipelineOptions::Attention::Fused
+                                    : attention == "decomposed"
+                                        ? tcc::KernelPipelineOptions::Attention::Decomposed
+                                        : tcc::KernelPipelineOptions::Attention::Auto;
+    options.injectFaultNode = fault;
+    Options recorded;
+    recorded.target = target;
+    recorded.cpu = cpu;
+    recorded.precision = precision;
+    recorded.attention = attention;
+    recorded.dims = dims;
+    options.recordedOptions = recordedOptions(recorded);
+    return options;
+  };
+  llvm::SmallString<128> scratch(keep);
+  if (keep.empty()) {
+    if (std::error_code ec = llvm::sys::fs::createUniqueDirectory("tcc-verify", scratch)) {
+      llvm::errs() << "tcc verify: error: cannot make a scratch folder: " << ec.message() << "\n";
+      return kExitCompileError;
+    }
+  } else if (std::error_code ec = llvm::sys::fs::create_directories(keep)) {
+    llvm::errs() << "tcc verify: error: cannot make '" << keep << "': " << ec.message() << "\n";
+    return kExitCompileError;
+  }
+  request.scratch = scratch.str().str();
+  mlir::DialectRegistry registry;
+  tcc::registerAllDialects(registry);
+  tcc::registerAllPasses();
+  mlir::MLIRContext context(registry);
+  context.loadAllAvailableDialects();
+  context.printOpOnDiagnostic(false);
+  tcc::ToolDiagnosticHandler diagnostics(context, llvm::errs(), tcc::DiagnosticFormat::Text);
+  int status = tcc_tool::verifyModel(request, context, llvm::outs());
+  if (keep.empty())
+    llvm::sys::fs::remove_directories(request.scratch);
+  return status;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
   // Subcommands: `tcc inspect ...` (a model file named "inspect" is ./inspect).
   if (argc > 1 && llvm::StringRef(argv[1]) == "inspect")
     return inspectCommand(argc - 1, argv + 1);
+  if (argc > 1 && llvm::StringRef(argv[1]) == "verify")
+    return verifyCommand(argc - 1, argv + 1);
   Options options;
   CLI::App app{"tcc: an ahead-of-time compiler for ONNX models"};
   app.add_flag("--list-ops", options.listOps,

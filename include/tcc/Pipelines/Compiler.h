@@ -51,7 +51,15 @@ struct CompileOptions {
   KernelPipelineOptions kernelStage;
   /// The options as the artifact's descriptor records them (a command line without paths).
   std::string recordedOptions;
+  /// Test-only (tcc verify --inject-fault): miscompile every kernel that computes this ONNX
+  /// node (injectFault), to show that verify finds it.
+  std::string injectFaultNode;
 };
+
+/// Miscompiles, on purpose, every kernel function of `module` (the kernel stage's output)
+/// that computes ONNX node `node`: what its last linalg.generic yields, v, becomes 2 v + 1
+/// (or its last float fill's value gets 1 added). Fails with `error` when no kernel computes `node`.
+mlir::LogicalResult injectFault(mlir::ModuleOp module, llvm::StringRef node, std::string &error);
 
 /// Compiles an imported module (the `onnx` dialect) as far as `options.emit`. Textual
 /// results (IR, LLVM IR, assembly) go to `text`; an object or library is written to
