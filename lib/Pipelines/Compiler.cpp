@@ -151,6 +151,20 @@ struct TargetModule {
   tcc::ModelInterface published;
 };
 
+/// Reports what the compile does next to the progress display, if any.
+void report(const tcc::CompileOptions &options, const std::string &label, const std::string &what) {
+  if (options.progress)
+    options.progress(label.empty() ? what : label + ": " + what);
+}
+
+/// How progress names target `index` of a fat model's `count` ("" for a single target).
+std::string targetLabel(const tcc::Target &target, size_t index, size_t count) {
+  if (count < 2)
+    return "";
+  return "target " + std::to_string(index + 1) + "/" + std::to_string(count) + " (" +
+         target.getName().str() + " " + target.getHost().cpu + ")";
+}
+
 /// Compiles a decomposed (prim) module for `target`: the kernel stage, the target's stage and
 /// the translation to LLVM IR (into `out`). With --emit=kernel, prints the kernel stage's IR
 /// to `text` and leaves out.code null. `dumpDirectory` and `timing` as for configure.
@@ -158,7 +172,8 @@ LogicalResult lowerForTarget(ModuleOp module, const tcc::ModelInterface &interfa
                              const tcc::CompileOptions &options, const tcc::Target &target,
                              llvm::StringRef dumpDirectory, TimingScope *timing,
                              llvm::raw_ostream &text, llvm::LLVMContext &llvmContext,
-                             TargetModule &out, std::string &error) {
+                             TargetModule &out, std::string &error,
+                             const std::string &label = "") {
   // A device model's inputs and outputs are device memory, which string tensors (pointers to
   // host bytes) cannot be (model_abi.h).
   if (target.getDeviceType() != tcc::abi::kDeviceTypeCPU)
@@ -185,6 +200,7 @@ LogicalResult lowerForTarget(ModuleOp module, const tcc::ModelInterface &interfa
                 "for the CPU";
         return failure();
       }
+  report(options, label, "forming kernels");
   {
     PassManager pm(module.getContext());
     configure(pm, options, dumpDirectory, timing, "2-kernel");
@@ -209,6 +225,10 @@ LogicalResult lowerForTarget(ModuleOp module, const tcc::ModelInterface &interfa
   tcc::ModelInterface withParameters = interface;
   if (failed(tcc::packParameters(module, withParameters, out.parameters)))
     return failure();
+  size_t kernels = 0;
+  for (Operation &op : module.getBody()->getOperations())
+    kernels += tcc::kernel::isKernel(&op);
+  report(options, label, "generating code for " + std::to_string(kernels) + " kernels");
   {
     PassManager pm(module.getContext());
     configure(pm, options, dumpDirectory, timing, "3-target");
@@ -303,9 +323,10 @@ LogicalResult compileFatModel(ModuleOp module, const tcc::ModelInterface &interf
     OwningOpRef<ModuleOp> copy = module.clone();
     llvm::LLVMContext &llvmContext = *contexts.emplace_back(std::make_unique<llvm::LLVMContext>());
     TargetModule &current = compiled.emplace_back();
+    std::string label = targetLabel(*target, v, options.targets.size());
     if (failed(lowerForTarget(*copy, interface, options, *target, dumpDirectory,
                               targetTime ? &*targetTime : nullptr, llvm::nulls(), llvmContext,
-                              current, error)))
+                              current, error, label)))
       return failure();
     if (!sameInterface(current.published, compiled.front().published)) {
       error = "internal error: the " + target->getName().str() +
@@ -331,13 +352,17 @@ LogicalResult compileFatModel(ModuleOp module, const tcc::ModelInterface &interf
     }
     // From here on only the thread touches the target's LLVM module and context.
     auto emit = [compiledTarget = &current, target = target.get(), context = &llvmContext,
-                 variant = static_cast<unsigned>(v), dataVariant] {
+                 variant = static_cast<unsigned>(v), dataVariant, jobs = options.jobs, label,
+                 &options] {
       Emitted out;
-      llvm::SmallVector<char, 0> code;
-      if (failed(target->emitHostCode(*compiledTarget->code, /*assembly=*/false, code,
-                                      out.error)))
+      report(options, label, "machine code");
+      std::vector<llvm::SmallVector<char, 0>> code;
+      if (failed(target->emitHostObjects(*compiledTarget->code, jobs,
+                                         "tcc.v" + std::to_string(variant) + ".", code,
+                                         out.error)))
         return out;
-      out.objects.push_back(std::move(code));
+      for (llvm::SmallVector<char, 0> &object : code)
+        out.objects.push_back(std::move(object));
       compiledTarget->code.reset();
       if (dataVariant == variant)
         (void)emitDataObject(*compiledTarget, *target, *context, variant, out.objects,
@@ -376,6 +401,7 @@ LogicalResult compileFatModel(ModuleOp module, const tcc::ModelInterface &interf
   std::optional<TimingScope> linkTime;
   if (options.timing)
     linkTime = options.timing->nest("5-link");
+  report(options, "", "linking");
   return first.linkLibrary(objects, outputPath, error);
 }
 } // namespace
@@ -388,6 +414,7 @@ LogicalResult tcc::compileModule(ModuleOp module, const CompileOptions &options,
     module->print(text, options.printing);
     return success();
   }
+  report(options, "", "decomposing the graph into primitives");
   {
     PassManager pm(module.getContext());
     configure(pm, options, options.dumpDirectory, options.timing, "1-decompose");
@@ -448,15 +475,16 @@ LogicalResult tcc::compileModule(ModuleOp module, const CompileOptions &options,
   std::optional<TimingScope> codegenTime;
   if (options.timing)
     codegenTime = options.timing->nest("4-llvm-codegen (host code)");
-  llvm::SmallVector<char, 0> code;
-  if (failed(target.emitHostCode(llvmModule, emit == EmitKind::Asm, code, error)))
-    return failure();
-  codegenTime.reset();
-  if (emit == EmitKind::Asm) {
-    text.write(code.data(), code.size());
-    return success();
-  }
-  if (emit == EmitKind::Obj) {
+  report(options, "", "machine code");
+  llvm::SmallVector<llvm::SmallVector<char, 0>, 2> objects;
+  if (emit != EmitKind::So) {
+    llvm::SmallVector<char, 0> code;
+    if (failed(target.emitHostCode(llvmModule, emit == EmitKind::Asm, code, error)))
+      return failure();
+    if (emit == EmitKind::Asm) {
+      text.write(code.data(), code.size());
+      return success();
+    }
     if (!compiled.weights.empty() || !compiled.parameters.empty()) {
       error = "--emit=obj of a model with packed weights is not supported yet (the weights are "
               "a second object); use --emit=so";
@@ -464,11 +492,17 @@ LogicalResult tcc::compileModule(ModuleOp module, const CompileOptions &options,
     }
     return writeFile(outputPath, code, error);
   }
-  llvm::SmallVector<llvm::SmallVector<char, 0>, 2> objects = {std::move(code)};
+  std::vector<llvm::SmallVector<char, 0>> code;
+  if (failed(target.emitHostObjects(llvmModule, options.jobs, "tcc.", code, error)))
+    return failure();
+  codegenTime.reset();
+  for (llvm::SmallVector<char, 0> &object : code)
+    objects.push_back(std::move(object));
   if (failed(emitDataObject(compiled, target, llvmContext, std::nullopt, objects, error)))
     return failure();
   std::optional<TimingScope> linkTime;
   if (options.timing)
     linkTime = options.timing->nest("5-link");
+  report(options, "", "linking");
   return target.linkLibrary(objects, outputPath, error);
 }

@@ -21,6 +21,13 @@ LogicalResult tcc::Target::emitHostCode(llvm::Module &module, bool assembly,
   return emitMachineCode(module, host, assembly, out, error, optimize);
 }
 
+LogicalResult tcc::Target::emitHostObjects(llvm::Module &module, unsigned jobs,
+                                           llvm::StringRef symbolPrefix,
+                                           std::vector<llvm::SmallVector<char, 0>> &objects,
+                                           std::string &error) const {
+  return emitMachineCodeParts(module, host, jobs, symbolPrefix, objects, error);
+}
+
 LogicalResult tcc::Target::linkLibrary(llvm::ArrayRef<llvm::SmallVector<char, 0>> objects,
                                        llvm::StringRef outputPath, std::string &error) const {
   return linkSharedLibrary(objects, host.triple, outputPath, error);

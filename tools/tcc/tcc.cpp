@@ -32,9 +32,11 @@
 #include "mlir/Support/Timing.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/Threading.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/ToolOutputFile.h"
 
 #include <CLI/CLI.hpp>
@@ -42,6 +44,8 @@
 #include <sys/resource.h>
 
 #include <algorithm>
+#include <functional>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -81,6 +85,7 @@ struct Options {
   std::string dumpDirectory;
   bool timePasses = false;
   std::string diagnosticsFormat = "text";
+  unsigned jobs = 0; // -j: 0 = one per core
 };
 
 /// --list-ops: every decomposition rule, one per line (text) or as a JSON array.
@@ -152,6 +157,49 @@ tcc::DiagnosticFormat diagnosticFormat(const Options &options) {
 void reportError(const Options &options, llvm::StringRef file, const llvm::Twine &message) {
   tcc::printToolDiagnostic(llvm::errs(), diagnosticFormat(options), file, "error", message.str());
 }
+
+/// The progress display of a compile: one line on stderr, rewritten in place, only when
+/// stderr is a terminal (and diagnostics are text); cleared before any diagnostic and at the
+/// end, so that nothing of it stays in a log.
+class ProgressLine {
+public:
+  ProgressLine(mlir::MLIRContext &context, std::string prefix, bool enabled)
+      : prefix(std::move(prefix)), enabled(enabled),
+        handler(&context, [this](mlir::Diagnostic &) {
+          clear();
+          return mlir::failure(); // the tool's handler prints it
+        }) {}
+  ~ProgressLine() { clear(); }
+
+  void show(const std::string &what) {
+    if (!enabled)
+      return;
+    std::lock_guard<std::mutex> lock(mutex);
+    llvm::errs() << "\r\x1b[K" << prefix << what;
+    llvm::errs().flush();
+    shown = true;
+  }
+  void clear() {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (!shown)
+      return;
+    llvm::errs() << "\r\x1b[K";
+    llvm::errs().flush();
+    shown = false;
+  }
+  std::function<void(const std::string &)> callback() {
+    if (!enabled)
+      return nullptr;
+    return [this](const std::string &what) { show(what); };
+  }
+
+private:
+  std::string prefix;
+  bool enabled;
+  bool shown = false;
+  std::mutex mutex;
+  mlir::ScopedDiagnosticHandler handler;
+};
 
 /// The options that shape the code, as the artifact records them (no paths: the same bytes
 /// whatever the folders).
@@ -229,6 +277,8 @@ int compile(const Options &options) {
   }
   compileOptions.printing.elideLargeElementsAttrs(16).elideLargeResourceString(64);
   compileOptions.recordedOptions = recordedOptions(options);
+  compileOptions.jobs = options.jobs ? options.jobs
+                                     : llvm::hardware_concurrency().compute_thread_count();
   std::string error;
   // A library without --cpu carries the CPU levels the runtime chooses from (x86-64: AVX-512
   // and the x86-64-v3 baseline); IR, assembly and objects show the baseline.
@@ -314,6 +364,11 @@ int compile(const Options &options) {
     return report.ok() ? 0 : kExitCompileError;
   }
 
+  ProgressLine progress(context, "tcc: " + options.model + ": ",
+                        options.diagnosticsFormat == "text" &&
+                            llvm::sys::Process::StandardErrIsDisplayed());
+  compileOptions.progress = progress.callback();
+  progress.show("reading the model");
   std::vector<std::string> filesRead;
   mlir::OwningOpRef<mlir::ModuleOp> module =
       tcc::importOnnxModel(options.model, importOptions, context, &filesRead);
@@ -333,6 +388,7 @@ int compile(const Options &options) {
   if (mlir::failed(tcc::compileModule(*module, compileOptions,
                                       text ? text->os() : llvm::nulls(), options.output,
                                       error))) {
+    progress.clear();
     if (!error.empty())
       reportError(options, options.model, error);
     return kExitCompileError;
@@ -581,6 +637,10 @@ int main(int argc, char **argv) {
                  "how errors are printed: text (`file: error: message`) or json (one object a "
                  "line: file, severity, message, node, notes)")
       ->check(CLI::IsMember({"text", "json"}));
+  app.add_option("-j,--jobs", options.jobs,
+                 "threads for the back end of the host code (default: one per core); the "
+                 "library is the same bytes for any number")
+      ->check(CLI::Range(1u, 1024u));
   app.add_flag("--time-passes", options.timePasses,
                "print the time of every stage and pass, and the peak memory, on stderr");
   app.add_flag("--MD", options.depfile,

@@ -11,6 +11,7 @@
 #include "mlir/Support/Timing.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -51,6 +52,12 @@ struct CompileOptions {
   KernelPipelineOptions kernelStage;
   /// The options as the artifact's descriptor records them (a command line without paths).
   std::string recordedOptions;
+  /// Called with what the compile is doing (a stage, a target, a count of kernels), for a
+  /// progress display; from several threads for several targets. Null: nothing is reported.
+  std::function<void(const std::string &)> progress;
+  /// Threads for the back end of the host code (tcc -j): the library is the same bytes for
+  /// any number.
+  unsigned jobs = 1;
   /// Test-only (tcc verify --inject-fault): miscompile every kernel that computes this ONNX
   /// node (injectFault), to show that verify finds it.
   std::string injectFaultNode;

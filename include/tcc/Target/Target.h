@@ -99,6 +99,13 @@ public:
                                            llvm::SmallVectorImpl<char> &out, std::string &error,
                                            bool optimize = true) const;
 
+  /// The host code of a library (emitMachineCodeParts): its objects, made on up to `jobs`
+  /// threads, the same bytes for any `jobs`.
+  virtual mlir::LogicalResult emitHostObjects(llvm::Module &module, unsigned jobs,
+                                              llvm::StringRef symbolPrefix,
+                                              std::vector<llvm::SmallVector<char, 0>> &objects,
+                                              std::string &error) const;
+
   /// Links `objects` into the shared library at `outputPath` (ELF or Mach-O by the host
   /// triple), with the host's compiler builtins linked in statically.
   virtual mlir::LogicalResult linkLibrary(llvm::ArrayRef<llvm::SmallVector<char, 0>> objects,
@@ -131,6 +138,16 @@ mlir::FailureOr<std::vector<std::unique_ptr<Target>>> createTargets(llvm::String
 
 /// Registers each target's passes and pipelines under their names, for tcc-opt.
 void registerTargetPasses();
+
+/// A library's host code: optimizes `module` at O3, then emits its object code as one object,
+/// or for a larger module as several (a number that depends on the module alone), each made
+/// in parallel on up to `jobs` threads; the objects are the same bytes for any `jobs`. Local
+/// symbols of a split module become hidden ones named `symbolPrefix` + their name (a prefix
+/// of its own for each module linked into one library).
+mlir::LogicalResult emitMachineCodeParts(llvm::Module &module, const HostMachine &machine,
+                                         unsigned jobs, llvm::StringRef symbolPrefix,
+                                         std::vector<llvm::SmallVector<char, 0>> &objects,
+                                         std::string &error);
 
 /// Optimizes and emits machine code for `machine` (the helper behind emitHostCode, for
 /// targets that generate more than one kind of code).
