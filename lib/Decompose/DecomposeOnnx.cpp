@@ -44,10 +44,15 @@ void emitNoRuleError(onnx::NodeOp node, const RuleRegistry &registry) {
       diag << "; tcc supports " << ops.size()
            << " ops of that domain (`tcc --list-ops` lists them, docs/ops.md explains them)";
     }
+    diag.attachNote() << "`tcc --check model.onnx` lists every node tcc cannot compile, not "
+                         "only the first";
     return;
   }
   diag << "tcc supports " << node.getOpType() << " at opsets "
        << rules.front()->sinceVersion << " to " << rules.back()->untilVersion;
+  diag.attachNote() << "re-export the model at a supported opset (torch.onnx.export(..., "
+                       "opset_version=N)) or convert it with "
+                       "onnx.version_converter.convert_version(model, N)";
 }
 
 /// The name in a NameLoc (the ONNX value or node name), or "".
@@ -233,10 +238,15 @@ struct DecomposeOnnxPass : tcc::impl::DecomposeOnnxBase<DecomposeOnnxPass> {
       if (!version || (!domain.empty() && domain != "ai.onnx"))
         continue;
       int64_t v = version.getInt();
-      if (v < kMinOpset || v > kMaxOpset)
-        return module.emitError() << "the model imports opset " << v
-                                  << " of domain ai.onnx; tcc supports opsets " << kMinOpset
-                                  << " to " << kMaxOpset;
+      if (v < kMinOpset || v > kMaxOpset) {
+        InFlightDiagnostic diag = module.emitError();
+        diag << "the model imports opset " << v << " of domain ai.onnx; tcc supports opsets "
+             << kMinOpset << " to " << kMaxOpset;
+        diag.attachNote() << "convert it with onnx.version_converter.convert_version(model, "
+                          << std::min<int64_t>(std::max<int64_t>(v, kMinOpset), kMaxOpset)
+                          << "), or re-export it at that opset";
+        return diag;
+      }
     }
     return success();
   }

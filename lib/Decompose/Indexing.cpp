@@ -217,7 +217,11 @@ LogicalResult cumulative(NodeRewriter &n) {
   if (!x)
     return failure();
   if (!axisValues || axisValues->size() != 1)
-    return n.emitError() << "input 1 (axis) must be a constant scalar";
+  {
+    InFlightDiagnostic diag = n.emitError();
+    diag << "input 1 (axis) must be a constant scalar";
+    return noteConstantInput(diag);
+  }
   auto axis = normalizeAxis(n, (*axisValues)[0], typeOf(x).getRank());
   if (!axis)
     return failure();
@@ -241,8 +245,11 @@ LogicalResult trilu(NodeRewriter &n) {
   int64_t k = 0;
   if (n.hasInput(1)) {
     auto values = getConstantInts(n.getOptionalInput(1));
-    if (!values || values->size() != 1)
-      return n.emitError() << "input 1 (k) must be a constant scalar";
+    if (!values || values->size() != 1) {
+      InFlightDiagnostic diag = n.emitError();
+      diag << "input 1 (k) must be a constant scalar";
+      return noteConstantInput(diag);
+    }
     k = (*values)[0];
   }
   bool upper = n.getInt("upper", 1);

@@ -516,9 +516,11 @@ std::optional<SmallVector<double>> getConstantFloats(NodeRewriter &n, unsigned i
   }
   DenseFPElementsAttr attr;
   if (!matchPattern(v, m_Constant(&attr))) {
-    n.emitError() << "input " << index << " (" << what << ") must be a constant (an "
-                  << "initializer or a Constant node): tcc computes the output shape and the "
-                  << "interpolation taps while compiling";
+    InFlightDiagnostic diag = n.emitError();
+    diag << "input " << index << " (" << what << ") must be a constant (an "
+         << "initializer or a Constant node): tcc computes the output shape and the "
+         << "interpolation taps while compiling";
+    noteConstantInput(diag);
     return std::nullopt;
   }
   if (isF32)

@@ -370,3 +370,11 @@ std::optional<int64_t> tcc::decompose::checkConvolutionOperands(NodeRewriter &n,
   }
   return group;
 }
+
+mlir::InFlightDiagnostic &tcc::decompose::noteConstantInput(mlir::InFlightDiagnostic &diag) {
+  diag.attachNote() << "exporters write such inputs as constants when their value is known: "
+                       "export with constant folding (torch.onnx.export(..., "
+                       "do_constant_folding=True)) or fold the model with onnx-simplifier; "
+                       "values that decide shapes or axes at run time are not supported yet";
+  return diag;
+}

@@ -16,6 +16,10 @@
 
 namespace tcc::decompose {
 
+/// Adds the note that suggests how to fix "input K must be a constant": exporters fold such
+/// values when they are known; tcc does not take them at run time yet. Returns `diag`.
+mlir::InFlightDiagnostic &noteConstantInput(mlir::InFlightDiagnostic &diag);
+
 /// The type, rank and element type of a ranked tensor value.
 inline mlir::RankedTensorType typeOf(mlir::Value v) {
   return mlir::cast<mlir::RankedTensorType>(v.getType());

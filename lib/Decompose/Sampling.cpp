@@ -659,8 +659,10 @@ std::optional<SmallVector<int64_t>> getConstantShape(NodeRewriter &n, unsigned i
     return std::nullopt;
   auto values = getConstantInts(v);
   if (!values || rankOf(v) != 1) {
-    n.emitError() << "input " << index << " (" << what << ") must be a constant 1-d integer "
-                  << "tensor (an initializer or a Constant node): it determines the output shape";
+    InFlightDiagnostic diag = n.emitError();
+    diag << "input " << index << " (" << what << ") must be a constant 1-d integer "
+         << "tensor (an initializer or a Constant node): it determines the output shape";
+    noteConstantInput(diag);
     return std::nullopt;
   }
   for (int64_t value : *values)
@@ -802,10 +804,12 @@ LogicalResult centerCropPad(NodeRewriter &n) {
     if (sameExtent(dims[axis], target))
       continue;
     auto d = getConstantIntValue(dims[axis]), s = getConstantIntValue(target);
-    if (!s)
-      return n.emitError() << "input 1 (shape) must be a constant (an initializer or a "
-                           << "Constant node): its entry for dim " << axis
-                           << " determines the output shape";
+    if (!s) {
+      InFlightDiagnostic diag = n.emitError();
+      diag << "input 1 (shape) must be a constant (an initializer or a Constant node): its entry "
+           << "for dim " << axis << " determines the output shape";
+      return noteConstantInput(diag);
+    }
     if (*s < 0)
       return n.emitError() << "input 1 (shape) has entry " << *s << " for dim " << axis
                            << ", expected >= 0";

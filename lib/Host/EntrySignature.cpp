@@ -540,10 +540,13 @@ struct EntrySignaturePass : tcc::impl::EntrySignatureBase<EntrySignaturePass> {
         FailureOr<Value> clonedCapacity = tcc::cloneUpperBound(
             b, extent, [&](Value v) { return cloneExtent(b, v, atEntry); });
         if (failed(clonedCapacity)) {
-          main.emitError() << "output '" << nameOf(main, o, true) << "' dim " << d
-                           << ": its extent depends on the data and has no known upper bound "
-                              "(data-dependent extents come from NonZero, Compress, Unique and "
-                              "other compactions, bounded by their input's size)";
+          InFlightDiagnostic diag = main.emitError();
+          diag << "output '" << nameOf(main, o, true) << "' dim " << d
+               << ": its extent depends on the data and has no known upper bound "
+                  "(data-dependent extents come from NonZero, Compress, Unique and "
+                  "other compactions, bounded by their input's size)";
+          diag.attachNote() << "where the extent follows from an input's dims, give those dims "
+                               "a range (tcc --dim NAME=MIN:MAX), which bounds it";
           return signalPassFailure();
         }
         dimSymbols.back() = kDataDependentDim;

@@ -74,6 +74,7 @@ module {
 // -----
 
 // CHECK: error: the model imports opset 30 of domain ai.onnx; tcc supports opsets 1 to 28
+// CHECK: note: convert it with onnx.version_converter.convert_version(model, 28), or re-export it at that opset
 module attributes {onnx.opset_import = {ai.onnx = 30 : i64}} {
   func.func @too_new(%arg0: tensor<4xf32>) -> tensor<4xf32> {
     onnx.yield %arg0 : tensor<4xf32>

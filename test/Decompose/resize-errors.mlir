@@ -5,6 +5,7 @@
 module {
   func.func @scales_not_constant(%arg0: tensor<1x1x2x2xf32>, %arg1: tensor<4xf32>) -> tensor<*xf32> {
     // CHECK: error: node 'r' (Resize, opset 13): input 2 (scales) must be a constant (an initializer or a Constant node): tcc computes the output shape and the interpolation taps while compiling
+    // CHECK: note: exporters write such inputs as constants when their value is known: export with constant folding
     %none = onnx.none
     %0 = onnx.node "Resize" opset 13 (%arg0, %none, %arg1) {} : (tensor<1x1x2x2xf32>, none, tensor<4xf32>) -> !onnx.value loc("r"("m.onnx":0:0))
     onnx.yield %0 : !onnx.value

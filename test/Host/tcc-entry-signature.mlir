@@ -47,7 +47,8 @@ func.func @main(%x: tensor<?x?xf32> {onnx.name = "x"}, %w: tensor<?xf32> {onnx.n
 
 // An output whose extent is read from tensor data cannot be sized before the run.
 prim.symbol @n
-// expected-error @+1 {{output 'y' dim 0: its extent depends on the data and has no known upper bound}}
+// expected-error @+2 {{output 'y' dim 0: its extent depends on the data and has no known upper bound}}
+// expected-note @+1 {{where the extent follows from an input's dims, give those dims a range (tcc --dim NAME=MIN:MAX), which bounds it}}
 func.func @main(%x: tensor<?xi64> {onnx.name = "x"}) -> (tensor<?xf32> {onnx.name = "y"}) {
   prim.bind_shape %x [@n] affine_map<()[s0] -> (s0)> : tensor<?xi64>
   %c0 = arith.constant 0 : index
