@@ -2,8 +2,8 @@
 # The installed package in use (ctest package-example): installs the build into a fresh prefix,
 # builds examples/cmake_project against it from a clean tree (tcc_add_model compiles a copy of
 # tiny_mlp whose weights are external data), runs it, checks that a second build does nothing
-# and that touching the weights file rebuilds the model, and builds examples/run_model.c with
-# pkg-config's flags for the runtime.
+# and that touching the weights file rebuilds the model, with Ninja and with Makefiles, and
+# builds examples/run_model.c with pkg-config's flags for the runtime.
 #   test/package/example.sh BUILD_DIR SOURCE_DIR WORK_DIR
 set -euo pipefail
 build=$1 source=$2 work=$3
@@ -35,6 +35,21 @@ grep -q "ninja: no work to do" "$work/build2.log" || { cat "$work/build2.log"; e
 sleep 1 && touch "$work/model/weights.bin"
 cmake --build "$work/example" > "$work/build3.log"
 grep -q "tcc: compiling" "$work/build3.log" || { cat "$work/build3.log"; echo "FAIL: touching the external data did not rebuild"; exit 1; }
+
+# The same with Makefiles: make reads tcc's depfile too.
+cmake -S "$source/examples/cmake_project" -B "$work/example-make" -G "Unix Makefiles" \
+  -DCMAKE_PREFIX_PATH="$work/prefix" -DTINY_MLP_MODEL="$work/model/model.onnx" > "$work/configure-make.log"
+cmake --build "$work/example-make" > "$work/make1.log"
+grep -q "tcc: compiling" "$work/make1.log" || { cat "$work/make1.log"; echo "FAIL: make: no model compile"; exit 1; }
+"$work/example-make/classify" > "$work/classify-make.txt"
+cmp "$work/classify.txt" "$work/classify-make.txt"
+cmake --build "$work/example-make" > "$work/make2.log"
+if grep -q "tcc: compiling" "$work/make2.log"; then
+  cat "$work/make2.log"; echo "FAIL: make: the second build compiled the model again"; exit 1
+fi
+sleep 1 && touch "$work/model/weights.bin"
+cmake --build "$work/example-make" > "$work/make3.log"
+grep -q "tcc: compiling" "$work/make3.log" || { cat "$work/make3.log"; echo "FAIL: make: touching the external data did not rebuild"; exit 1; }
 
 export PKG_CONFIG_PATH="$work/prefix/lib/pkgconfig"
 # shellcheck disable=SC2046
