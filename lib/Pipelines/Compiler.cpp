@@ -83,12 +83,28 @@ LogicalResult writeFile(llvm::StringRef path, llvm::ArrayRef<char> bytes, std::s
   file.keep();
   return success();
 }
+/// The assembly of function `name` in `assembly` (an ELF target's: from its `.type` line to
+/// its `.size` line); "" when it is not found.
+llvm::StringRef functionAssembly(llvm::StringRef assembly, llvm::StringRef name) {
+  size_t begin = assembly.find(("\t.type\t" + name + ",@function\n").str());
+  if (begin == llvm::StringRef::npos)
+    return "";
+  size_t size = assembly.find(("\t.size\t" + name + ", ").str(), begin);
+  if (size == llvm::StringRef::npos)
+    return "";
+  size_t end = assembly.find('\n', size);
+  return assembly.slice(begin, end == llvm::StringRef::npos ? assembly.size() : end + 1);
+}
+
 /// --dump-dir's host code: its LLVM IR (model.ll) and, from a copy (emitting optimizes the
-/// module it is given), its assembly (model.s).
+/// module it is given), its assembly (model.s); then each kernel's (kernels/<name>.ll, the
+/// function as it enters the middle end, and kernels/<name>.s, where the assembly is ELF's).
 LogicalResult dumpHostCode(llvm::Module &module, const tcc::Target &target,
                            llvm::StringRef directory, std::string &error) {
-  if (std::error_code ec = llvm::sys::fs::create_directories(directory)) {
-    error = "cannot create the dump folder '" + directory.str() + "': " + ec.message();
+  llvm::SmallString<256> kernels(directory);
+  llvm::sys::path::append(kernels, "kernels");
+  if (std::error_code ec = llvm::sys::fs::create_directories(kernels)) {
+    error = "cannot create the dump folder '" + kernels.str().str() + "': " + ec.message();
     return failure();
   }
   llvm::SmallString<256> path(directory);
@@ -103,7 +119,28 @@ LogicalResult dumpHostCode(llvm::Module &module, const tcc::Target &target,
   if (failed(target.emitHostCode(*copy, /*assembly=*/true, assembly, error)))
     return failure();
   llvm::sys::path::replace_extension(path, "s");
-  return writeFile(path, assembly, error);
+  if (failed(writeFile(path, assembly, error)))
+    return failure();
+  llvm::StringRef text(assembly.data(), assembly.size());
+  for (llvm::Function &function : module) {
+    // Kernels are named kernel_<index>_<node> (tcc-outline-kernels), with _range trampolines.
+    if (function.isDeclaration() || !function.getName().starts_with("kernel_"))
+      continue;
+    llvm::SmallString<256> file(kernels);
+    llvm::sys::path::append(file, function.getName() + ".ll");
+    std::string body;
+    llvm::raw_string_ostream bodyStream(body);
+    function.print(bodyStream);
+    if (failed(writeFile(file, llvm::ArrayRef<char>(body.data(), body.size()), error)))
+      return failure();
+    llvm::StringRef code = functionAssembly(text, function.getName());
+    if (code.empty())
+      continue;
+    llvm::sys::path::replace_extension(file, "s");
+    if (failed(writeFile(file, llvm::ArrayRef<char>(code.data(), code.size()), error)))
+      return failure();
+  }
+  return success();
 }
 
 /// --dump-dir's device code: each device image of the model (after the target pipeline) as
