@@ -36,6 +36,11 @@ sleep 1 && touch "$work/model/weights.bin"
 cmake --build "$work/example" > "$work/build3.log"
 grep -q "tcc: compiling" "$work/build3.log" || { cat "$work/build3.log"; echo "FAIL: touching the external data did not rebuild"; exit 1; }
 
+# A newer tcc rebuilds the model too.
+sleep 1 && touch "$work/prefix/bin/tcc"
+cmake --build "$work/example" > "$work/build4.log"
+grep -q "tcc: compiling" "$work/build4.log" || { cat "$work/build4.log"; echo "FAIL: a newer tcc did not rebuild"; exit 1; }
+
 # The same with Makefiles: make reads tcc's depfile too.
 cmake -S "$source/examples/cmake_project" -B "$work/example-make" -G "Unix Makefiles" \
   -DCMAKE_PREFIX_PATH="$work/prefix" -DTINY_MLP_MODEL="$work/model/model.onnx" > "$work/configure-make.log"
