@@ -53,6 +53,8 @@ typedef struct tcc_device_module tcc_device_module;
 /// Kernels of a queue recorded once (begin_capture, end_capture), to be replayed as they were
 /// recorded (launch_graph). Opaque: CUDA's is a CUgraphExec.
 typedef struct tcc_device_graph tcc_device_graph;
+/// A point in a queue's work whose time can be read (device.h: create_mark).
+typedef struct tcc_device_mark tcc_device_mark;
 
 /// The body of a parallel loop: handles indices [begin, end). As the import table's
 /// parallel_for body (model_abi.h).
@@ -199,6 +201,22 @@ struct tcc_device {
   /// Frees a graph of end_capture (NULL is fine); one still running is freed when it ends.
   /// Takes ownership. Must be called before unloading the module whose kernels it holds.
   void (*destroy_graph)(const tcc_device *device, tcc_device_graph *graph);
+
+  // Devices that time their queues' work (CUDA and HIP events), for profiles; NULL, all four,
+  // elsewhere (a profile then waits for each kernel).
+
+  /// Creates a mark, owned by the caller (destroy_mark). Thread-safe.
+  tcc_status (*create_mark)(const tcc_device *device, tcc_device_mark **out_mark);
+  /// Places `mark` on `queue` after the work queued so far (a mark may be placed again; the
+  /// last placement counts). Same threading rule as launch; not while the queue records.
+  tcc_status (*record_mark)(const tcc_device *device, tcc_device_queue *queue,
+                            tcc_device_mark *mark);
+  /// The milliseconds between two marks placed on one queue, once it has been synchronized
+  /// after both.
+  tcc_status (*mark_elapsed)(const tcc_device *device, tcc_device_mark *begin,
+                             tcc_device_mark *end, float *out_milliseconds);
+  /// Frees a mark (NULL is fine).
+  void (*destroy_mark)(const tcc_device *device, tcc_device_mark *mark);
 };
 
 /// The CPU backend (runtime/src/cpu): host memory and the runtime's thread pool.

@@ -26,27 +26,95 @@ static void record_device_failure(tcc_session *session, tcc_status status) {
     tcc_status_free(status);
 }
 
+/// Makes launch slot `slot` of a profiling session's marks exist (2 marks a slot).
+static tcc_status reserve_mark_slot(tcc_session *session, size_t slot) {
+  if (slot < session->profile_mark_slots)
+    return NULL;
+  const tcc_device *device = session->device;
+  size_t slots = session->profile_mark_slots ? 2 * session->profile_mark_slots : 64;
+  tcc_device_mark **marks = realloc(session->profile_marks, 2 * slots * sizeof(*marks));
+  if (!marks)
+    return tcc_make_status(TCC_STATUS_RESOURCE_EXHAUSTED, "profile: out of memory");
+  session->profile_marks = marks;
+  int32_t *kernels = realloc(session->profile_mark_kernels, slots * sizeof(*kernels));
+  if (!kernels)
+    return tcc_make_status(TCC_STATUS_RESOURCE_EXHAUSTED, "profile: out of memory");
+  session->profile_mark_kernels = kernels;
+  for (size_t m = 2 * session->profile_mark_slots; m < 2 * slots; ++m) {
+    tcc_status status = device->create_mark(device, &marks[m]);
+    if (status) {
+      session->profile_mark_slots = m / 2; // whole slots only; the rest are destroyed later
+      for (size_t k = 2 * (m / 2); k < m; ++k)
+        device->destroy_mark(device, marks[k]);
+      return status;
+    }
+  }
+  session->profile_mark_slots = slots;
+  return NULL;
+}
+
+/// A profiling session's launch: between two marks where the device has them (read after
+/// the run: tcc_session_finish_device_run), else alone, the queue drained before and after it.
+static tcc_status launch_profiled(tcc_session *session, int32_t kernel, int64_t grid_x,
+                                  int32_t block_x, int32_t shared_bytes, void **args) {
+  const tcc_device *device = session->device;
+  tcc_device_queue *queue = session->queue;
+  if (device->record_mark) {
+    size_t slot = session->profile_marks_used;
+    tcc_status status = reserve_mark_slot(session, slot);
+    if (!status)
+      status = device->record_mark(device, queue, session->profile_marks[2 * slot]);
+    if (!status)
+      status = device->launch_kernel(device, queue, session->module, kernel, grid_x, block_x,
+                                     shared_bytes, args);
+    if (!status)
+      status = device->record_mark(device, queue, session->profile_marks[2 * slot + 1]);
+    if (!status) {
+      session->profile_mark_kernels[slot] = kernel;
+      session->profile_marks_used = slot + 1;
+    }
+    return status;
+  }
+  tcc_status status = device->synchronize(device, queue);
+  uint64_t began = tcc_profile_now();
+  if (!status)
+    status = device->launch_kernel(device, queue, session->module, kernel, grid_x, block_x,
+                                   shared_bytes, args);
+  if (!status)
+    status = device->synchronize(device, queue);
+  if (!status)
+    tcc_profile_add(session->profile, session->num_kernels, kernel, tcc_profile_now() - began);
+  return status;
+}
+
+/// Adds the launches the marks of this run timed to the profile (the run's work has
+/// finished), and frees the slots for the next run.
+static tcc_status read_profile_marks(tcc_session *session) {
+  const tcc_device *device = session->device;
+  size_t used = session->profile_marks_used;
+  session->profile_marks_used = 0;
+  for (size_t slot = 0; slot < used; ++slot) {
+    float milliseconds = 0;
+    tcc_status status = device->mark_elapsed(device, session->profile_marks[2 * slot],
+                                             session->profile_marks[2 * slot + 1], &milliseconds);
+    if (status)
+      return status;
+    tcc_profile_add(session->profile, session->num_kernels, session->profile_mark_kernels[slot],
+                    milliseconds > 0 ? (uint64_t)(milliseconds * 1e6) : 0);
+  }
+  return NULL;
+}
+
 /// Queues a kernel of a device model on the session's queue (only device models get it).
 static int32_t import_device_launch(void *context, int32_t kernel, int64_t grid_x,
                                     int32_t block_x, int32_t shared_bytes, void **args) {
   tcc_session *session = context;
   const tcc_device *device = session->device;
-  // A profiling session times each launch alone: the queue drained before and after it.
-  uint64_t began = 0;
-  tcc_status status = NULL;
-  if (session->profile) {
-    status = device->synchronize(device, session->queue);
-    began = tcc_profile_now();
-  }
-  if (!status)
-    status = device->launch_kernel(device, session->queue, session->module, kernel, grid_x,
-                                   block_x, shared_bytes, args);
-  if (!status && session->profile) {
-    status = device->synchronize(device, session->queue);
-    if (!status)
-      tcc_profile_add(session->profile, session->num_kernels, kernel,
-                      tcc_profile_now() - began);
-  }
+  tcc_status status =
+      session->profile
+          ? launch_profiled(session, kernel, grid_x, block_x, shared_bytes, args)
+          : device->launch_kernel(device, session->queue, session->module, kernel, grid_x,
+                                  block_x, shared_bytes, args);
   if (!status)
     return 0;
   // The run fails with this status, its code kept, unless another error came first.
@@ -122,7 +190,7 @@ tcc_status tcc_session_prepare_device_model(tcc_session *session, const char *fu
              "the %s device records no graphs", device->name);
   else if (session->profile)
     snprintf(session->graph_fallback, sizeof(session->graph_fallback),
-             "the session profiles its kernels (each launch is waited for)");
+             "the session profiles its kernels (each launch is timed)");
   else if (d->flags & TCC_MODEL_READS_DEVICE)
     snprintf(session->graph_fallback, sizeof(session->graph_fallback),
              "the model reads device memory during its runs (a data-dependent extent or "
@@ -144,6 +212,10 @@ void tcc_session_release_device_model(tcc_session *session) {
   free(session->output_staging);
   device->free(device, session->device_status);
   tcc_status_free(session->launch_status);
+  for (size_t m = 0; m < 2 * session->profile_mark_slots; ++m)
+    device->destroy_mark(device, session->profile_marks[m]);
+  free(session->profile_marks);
+  free(session->profile_mark_kernels);
   free(session->graph_symbols);
   free(session->graph_addresses);
   free(session->run_addresses);
@@ -192,6 +264,7 @@ tcc_status tcc_session_stage_tensors(tcc_session *session, const char *function,
                                      const DLTensor *const *outputs) {
   const tcc_model *model = session->model;
   const tcc_device *device = session->device;
+  session->profile_marks_used = 0; // what a failed run left is not this run's
   tcc_status status = device->fill(device, session->device_status, 0, sizeof(int32_t));
   if (status)
     return tcc_annotate_status(status, "%s: cannot reset the device status word", function);
@@ -233,6 +306,9 @@ tcc_status tcc_session_finish_device_run(tcc_session *session, const char *funct
   const tcc_device *device = session->device;
   const tcc_model_descriptor *d = session->descriptor;
   tcc_status status = device->synchronize(device, session->queue);
+  if (!status && session->profile_marks_used)
+    status = read_profile_marks(session);
+  session->profile_marks_used = 0;
   if (session->launch_status) {
     tcc_status_free(status);
     status = session->launch_status;

@@ -95,6 +95,12 @@ struct tcc_session {
   // list (profile.c); NULL when the session does not profile.
   tcc_kernel_counter *profile;
   int32_t num_kernels;
+  // On a device with marks (device.h), a profiling session's launches are timed by marks
+  // placed before and after each, read once the run's work has finished: 2 marks per launch
+  // slot (created as runs need more, reused), the kernel of each slot this run used.
+  tcc_device_mark **profile_marks;
+  int32_t *profile_mark_kernels;
+  size_t profile_mark_slots, profile_marks_used;
 };
 
 /// Records `message` as the run's error; returns 0 when an error was recorded already

@@ -50,6 +50,8 @@ struct FakeState {
   int failKernel = -1;   // launch_kernel of this kernel fails
   int synchronizes = 0;
   int modulesLoaded = 0;
+  double clockMs = 0; // each kernel run takes 0.5 ms of it
+  int marksLive = 0;
 };
 FakeState fake;
 
@@ -66,6 +68,7 @@ tcc_status fakeFailure(const char *what) {
 
 void runKernel(const Launch &launch) {
   fake.kernelsRun++;
+  fake.clockMs += 0.5;
   if (fake.positive) { // count_kernel(x, n, count), compact_kernel(x, n, y): one thread each
     const float *x = reinterpret_cast<const float *>(launch.args[0]);
     int64_t n = static_cast<int64_t>(launch.args[1]);
@@ -201,6 +204,34 @@ void fakeDestroyGraph(const tcc_device *, tcc_device_graph *graph) {
   delete reinterpret_cast<tcc_fake_graph *>(graph);
 }
 
+struct FakeMark {
+  double ms = -1; // when it was placed; -1: never
+};
+tcc_status fakeCreateMark(const tcc_device *, tcc_device_mark **out) {
+  fake.marksLive++;
+  *out = reinterpret_cast<tcc_device_mark *>(new FakeMark);
+  return nullptr;
+}
+tcc_status fakeRecordMark(const tcc_device *, tcc_device_queue *, tcc_device_mark *mark) {
+  fake.misuses += fake.recording;
+  reinterpret_cast<FakeMark *>(mark)->ms = fake.clockMs;
+  return nullptr;
+}
+tcc_status fakeMarkElapsed(const tcc_device *, tcc_device_mark *begin, tcc_device_mark *end,
+                           float *out) {
+  auto *b = reinterpret_cast<FakeMark *>(begin), *e = reinterpret_cast<FakeMark *>(end);
+  if (b->ms < 0 || e->ms < 0)
+    return fakeFailure("mark_elapsed of a mark never placed");
+  *out = static_cast<float>(e->ms - b->ms);
+  return nullptr;
+}
+void fakeDestroyMark(const tcc_device *, tcc_device_mark *mark) {
+  if (!mark)
+    return;
+  fake.marksLive--;
+  delete reinterpret_cast<FakeMark *>(mark);
+}
+
 tcc_device makeFakeDevice() {
   tcc_device device{};
   device.type = kDLCUDA; // as add_cuda's: its tensors pass the model's checks
@@ -220,9 +251,23 @@ tcc_device makeFakeDevice() {
   device.end_capture = fakeEndCapture;
   device.launch_graph = fakeLaunchGraph;
   device.destroy_graph = fakeDestroyGraph;
+  device.create_mark = fakeCreateMark;
+  device.record_mark = fakeRecordMark;
+  device.mark_elapsed = fakeMarkElapsed;
+  device.destroy_mark = fakeDestroyMark;
   return device;
 }
 const tcc_device kFakeDevice = makeFakeDevice();
+
+/// The test device without marks: profiles wait for each kernel.
+tcc_device withoutMarks() {
+  tcc_device device = makeFakeDevice();
+  device.create_mark = nullptr;
+  device.record_mark = nullptr;
+  device.mark_elapsed = nullptr;
+  device.destroy_mark = nullptr;
+  return device;
+}
 
 /// The test device without the graph members: it records nothing.
 tcc_device withoutGraphs() {
@@ -245,13 +290,15 @@ struct FakeSession {
   Model model;
   Session session;
   explicit FakeSession(const tcc_model_descriptor &descriptor,
-                       const tcc_device *device = &kFakeDevice) {
+                       const tcc_device *device = &kFakeDevice, uint32_t flags = 0) {
     fake = FakeState();
     tcc_model *raw = nullptr;
     REQUIRE_OK(tcc_model_create_from_descriptor(&descriptor, nullptr, &raw));
     model.reset(raw);
     tcc_session *created = nullptr;
-    REQUIRE_OK(tcc_session_create_on(model.get(), nullptr, device, &created));
+    tcc_session_options options = TCC_SESSION_OPTIONS_INIT;
+    options.flags = flags;
+    REQUIRE_OK(tcc_session_create_on(model.get(), &options, device, &created));
     session.reset(created);
   }
   tcc_session *get() { return session.get(); }
@@ -596,4 +643,47 @@ TEST_CASE("a device whose kernels index in 32 bits refuses extents of 2^31 and m
                 "workspace)"});
   // After them, a run that fits runs.
   REQUIRE_OK(small.run(session.get()));
+}
+
+TEST_CASE("a profiling device session times each launch between marks and records no graph",
+          "[graph][profile]") {
+  static const char *const nodes[] = {"add", "check"};
+  tcc_model_descriptor d = addCuda();
+  d.num_kernels = d.num_device_kernels;
+  d.kernel_names = d.device_kernel_names;
+  d.kernel_nodes = nodes;
+  {
+    FakeSession s(d, &kFakeDevice, TCC_SESSION_FLAG_PROFILE);
+    Tensors t(8, /*onDevice=*/true);
+    for (int run = 0; run < 3; ++run)
+      REQUIRE_OK(t.run(s.get()));
+    CHECK(t.doubled());
+    CHECK(s.captures() == 0);
+    CHECK(s.fallback() == "the session profiles its kernels (each launch is timed)");
+    REQUIRE(tcc_session_num_kernels(s.get()) == 2);
+    int64_t launches = 0;
+    for (int32_t k = 0; k < 2; ++k) {
+      tcc_kernel_profile p = TCC_KERNEL_PROFILE_INIT;
+      REQUIRE_OK(tcc_session_kernel_profile(s.get(), k, &p));
+      CHECK(std::string(p.nodes) == nodes[k]);
+      // Each launch took 0.5 ms of the test device's clock, measured between its marks.
+      CHECK(p.nanoseconds == p.launches * 500000u);
+      launches += static_cast<int64_t>(p.launches);
+    }
+    CHECK(launches == fake.kernelsRun);
+    CHECK(fake.misuses == 0);
+    CHECK(fake.marksLive > 0);
+  }
+  CHECK(fake.marksLive == 0); // the session destroyed its marks
+
+  // Without marks: each launch alone, the queue drained before and after it.
+  const tcc_device noMarks = withoutMarks();
+  FakeSession s(d, &noMarks, TCC_SESSION_FLAG_PROFILE);
+  Tensors t(8, /*onDevice=*/true);
+  REQUIRE_OK(t.run(s.get()));
+  CHECK(t.doubled());
+  tcc_kernel_profile p = TCC_KERNEL_PROFILE_INIT;
+  REQUIRE_OK(tcc_session_kernel_profile(s.get(), 0, &p));
+  CHECK(p.launches == 1);
+  CHECK(fake.synchronizes >= 2 * fake.kernelsRun);
 }

@@ -180,6 +180,23 @@ static const tcc_device_image *pick_image(const tcc_model_descriptor *d) {
   return cubin ? cubin : ptx;
 }
 
+static int cuda_create_event(void **event) {
+  CUevent created = NULL;
+  CUresult result = tcc_cuda_driver.cuEventCreate(&created, 0); // CU_EVENT_DEFAULT: timed
+  *event = created;
+  return result;
+}
+
+static int cuda_record_event(void *event, void *stream) {
+  return tcc_cuda_driver.cuEventRecord(event, stream);
+}
+
+static int cuda_event_elapsed(float *milliseconds, void *begin, void *end) {
+  return tcc_cuda_driver.cuEventElapsedTime(milliseconds, begin, end);
+}
+
+static int cuda_destroy_event(void *event) { return tcc_cuda_driver.cuEventDestroy_v2(event); }
+
 /// "sm_90": the GPU's architecture as images name it.
 static void gpu_name(char *buffer, size_t capacity) {
   int arch = tcc_cuda_arch();
@@ -215,6 +232,9 @@ static const tcc_gpu_driver cuda_gpu_driver = {
             .end_capture = "cuStreamEndCapture",
             .instantiate = "cuGraphInstantiateWithFlags",
             .launch_graph = "cuGraphLaunch",
+            .create_event = "cuEventCreate",
+            .record_event = "cuEventRecord",
+            .event_elapsed = "cuEventElapsedTime",
         },
     .allocation_alignment = 256, // what cuMemAlloc gives every block, at least
     .out_of_memory = CUDA_ERROR_OUT_OF_MEMORY,
@@ -249,6 +269,10 @@ static const tcc_gpu_driver cuda_gpu_driver = {
     .launch_graph = cuda_launch_graph,
     .destroy_graph_exec = cuda_destroy_graph_exec,
     .destroy_graph = cuda_destroy_graph,
+    .create_event = cuda_create_event,
+    .record_event = cuda_record_event,
+    .event_elapsed = cuda_event_elapsed,
+    .destroy_event = cuda_destroy_event,
 };
 
 const tcc_device tcc_cuda_device = {

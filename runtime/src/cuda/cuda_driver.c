@@ -49,6 +49,9 @@ static const struct {
     DRIVER_FUNCTION(cuModuleGetFunction),
     DRIVER_FUNCTION(cuFuncSetAttribute),
     DRIVER_FUNCTION(cuLaunchKernel),
+    DRIVER_FUNCTION(cuEventCreate),
+    DRIVER_FUNCTION(cuEventRecord),
+    DRIVER_FUNCTION(cuEventDestroy_v2),
     DRIVER_FUNCTION(cuGetErrorName),
     DRIVER_FUNCTION(cuGetErrorString),
     OPTIONAL_FUNCTION(cuStreamBeginCapture_v2),
@@ -190,6 +193,19 @@ static void load_driver(void) {
     // POSIX guarantees that a function's address round-trips through void *.
     memcpy((char *)&tcc_cuda_driver + driver_functions[i].offset, &address, sizeof(address));
   }
+  // CUDA 12.8 renamed cuEventElapsedTime to cuEventElapsedTime_v2 (the old name stays).
+  void *elapsed = dlsym(library, "cuEventElapsedTime_v2");
+  if (!elapsed)
+    elapsed = dlsym(library, "cuEventElapsedTime");
+  if (!elapsed) {
+    memset(&tcc_cuda_driver, 0, sizeof(tcc_cuda_driver));
+    dlclose(library);
+    tcc_gpu_setup_fail(&setup, TCC_STATUS_INCOMPATIBLE,
+                       DRIVER_LIBRARY " has no cuEventElapsedTime: the NVIDIA driver is too old "
+                                      "for this runtime");
+    return;
+  }
+  memcpy(&tcc_cuda_driver.cuEventElapsedTime, &elapsed, sizeof(elapsed));
   if (graphs_missing) { // all of the graph functions or none
     tcc_cuda_driver.cuStreamBeginCapture_v2 = NULL;
     tcc_cuda_driver.cuStreamEndCapture = NULL;

@@ -23,6 +23,7 @@ typedef struct CUfunc_st *CUfunction;
 typedef struct CUstream_st *CUstream;
 typedef struct CUgraph_st *CUgraph;
 typedef struct CUgraphExec_st *CUgraphExec;
+typedef struct CUevent_st *CUevent;
 
 enum {
   CUDA_SUCCESS = 0,
@@ -88,6 +89,12 @@ typedef struct cuda_driver {
                              unsigned int grid_z, unsigned int block_x, unsigned int block_y,
                              unsigned int block_z, unsigned int shared_bytes, CUstream stream,
                              void **params, void **extra);
+  // Events, for profiles (cuEventElapsedTime_v2 where the driver has it, else
+  // cuEventElapsedTime: the same signature).
+  CUresult (*cuEventCreate)(CUevent *event, unsigned int flags);
+  CUresult (*cuEventRecord)(CUevent event, CUstream stream);
+  CUresult (*cuEventElapsedTime)(float *milliseconds, CUevent begin, CUevent end);
+  CUresult (*cuEventDestroy_v2)(CUevent event);
   CUresult (*cuGetErrorName)(CUresult error, const char **name);
   CUresult (*cuGetErrorString)(CUresult error, const char **text);
   // CUDA graphs (CUDA 11.4 drivers and later). Optional: NULL, all of them, where the driver

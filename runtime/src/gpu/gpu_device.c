@@ -564,3 +564,76 @@ void tcc_gpu_destroy_graph(const tcc_device *device, tcc_device_graph *graph) {
   if (graph && driver->ready())
     driver->destroy_graph_exec(graph_exec_of(graph));
 }
+
+//===------------------------------------------------------------------------------------===//
+// Marks: the driver's events
+//===------------------------------------------------------------------------------------===//
+
+/// A driver without events cannot time: "<device> device: <function>: the driver has no
+/// events".
+static tcc_status without_events(const tcc_device *device, const char *function) {
+  return tcc_make_status(TCC_STATUS_UNIMPLEMENTED, "%s device: %s: the %s driver has no events",
+                         device->name, function, driver_of(device)->vendor);
+}
+
+tcc_status tcc_gpu_create_mark(const tcc_device *device, tcc_device_mark **out_mark) {
+  const tcc_gpu_driver *driver = driver_of(device);
+  const char *function = "create_mark";
+  if (!out_mark)
+    return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT, "%s device: %s: out_mark is null",
+                           device->name, function);
+  *out_mark = NULL;
+  if (!driver->create_event)
+    return without_events(device, function);
+  tcc_status status = driver->enter(device, function);
+  if (status)
+    return status;
+  void *event = NULL;
+  int result = driver->create_event(&event);
+  if (result != 0)
+    return tcc_gpu_failure(device, function, driver->calls.create_event, result);
+  *out_mark = (tcc_device_mark *)event;
+  return NULL;
+}
+
+tcc_status tcc_gpu_record_mark(const tcc_device *device, tcc_device_queue *queue,
+                               tcc_device_mark *mark) {
+  const tcc_gpu_driver *driver = driver_of(device);
+  const char *function = "record_mark";
+  if (!queue || !mark)
+    return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT, "%s device: %s: %s is null", device->name,
+                           function, queue ? "mark" : "queue");
+  if (queue->capturing)
+    return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT, "%s device: %s: the queue is recording",
+                           device->name, function);
+  if (!driver->record_event)
+    return without_events(device, function);
+  tcc_status status = driver->enter(device, function);
+  if (status)
+    return status;
+  int result = driver->record_event(mark, queue->stream);
+  return result == 0 ? NULL : tcc_gpu_failure(device, function, driver->calls.record_event, result);
+}
+
+tcc_status tcc_gpu_mark_elapsed(const tcc_device *device, tcc_device_mark *begin,
+                                tcc_device_mark *end, float *out_milliseconds) {
+  const tcc_gpu_driver *driver = driver_of(device);
+  const char *function = "mark_elapsed";
+  if (!begin || !end || !out_milliseconds)
+    return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT, "%s device: %s: %s is null", device->name,
+                           function, !begin ? "begin" : !end ? "end" : "out_milliseconds");
+  if (!driver->event_elapsed)
+    return without_events(device, function);
+  tcc_status status = driver->enter(device, function);
+  if (status)
+    return status;
+  int result = driver->event_elapsed(out_milliseconds, begin, end);
+  return result == 0 ? NULL
+                     : tcc_gpu_failure(device, function, driver->calls.event_elapsed, result);
+}
+
+void tcc_gpu_destroy_mark(const tcc_device *device, tcc_device_mark *mark) {
+  const tcc_gpu_driver *driver = driver_of(device);
+  if (mark && driver->destroy_event && driver->ready())
+    driver->destroy_event(mark);
+}

@@ -44,6 +44,9 @@ typedef struct tcc_gpu_call_names {
   const char *end_capture;
   const char *instantiate;
   const char *launch_graph;
+  const char *create_event;
+  const char *record_event;
+  const char *event_elapsed;
 } tcc_gpu_call_names;
 
 /// One vendor's driver, as gpu_device.c uses it. Static and immutable; every function is
@@ -129,6 +132,11 @@ typedef struct tcc_gpu_driver {
   int (*launch_graph)(void *graph_exec, void *stream);
   int (*destroy_graph_exec)(void *graph_exec);
   int (*destroy_graph)(void *graph);
+  // Events (timing): optional, all NULL or none.
+  int (*create_event)(void **event);
+  int (*record_event)(void *event, void *stream);
+  int (*event_elapsed)(float *milliseconds, void *begin, void *end);
+  int (*destroy_event)(void *event);
 } tcc_gpu_driver;
 
 /// "<device name> device: <function>: <call> failed: <the driver's name and text of result>",
@@ -163,6 +171,12 @@ tcc_status tcc_gpu_end_capture(const tcc_device *device, tcc_device_queue *queue
 tcc_status tcc_gpu_launch_graph(const tcc_device *device, tcc_device_queue *queue,
                                 tcc_device_graph *graph);
 void tcc_gpu_destroy_graph(const tcc_device *device, tcc_device_graph *graph);
+tcc_status tcc_gpu_create_mark(const tcc_device *device, tcc_device_mark **out_mark);
+tcc_status tcc_gpu_record_mark(const tcc_device *device, tcc_device_queue *queue,
+                               tcc_device_mark *mark);
+tcc_status tcc_gpu_mark_elapsed(const tcc_device *device, tcc_device_mark *begin,
+                                tcc_device_mark *end, float *out_milliseconds);
+void tcc_gpu_destroy_mark(const tcc_device *device, tcc_device_mark *mark);
 
 /// The function members of a GPU backend's tcc_device, for its initializer:
 ///   const tcc_device tcc_cuda_device = {.type = kDLCUDA, .name = "cuda",
@@ -174,6 +188,8 @@ void tcc_gpu_destroy_graph(const tcc_device *device, tcc_device_graph *graph);
   .load_module = tcc_gpu_load_module, .unload_module = tcc_gpu_unload_module,                      \
   .launch_kernel = tcc_gpu_launch_kernel, .begin_capture = tcc_gpu_begin_capture,                  \
   .end_capture = tcc_gpu_end_capture, .launch_graph = tcc_gpu_launch_graph,                        \
-  .destroy_graph = tcc_gpu_destroy_graph
+  .destroy_graph = tcc_gpu_destroy_graph, .create_mark = tcc_gpu_create_mark,                      \
+  .record_mark = tcc_gpu_record_mark, .mark_elapsed = tcc_gpu_mark_elapsed,                        \
+  .destroy_mark = tcc_gpu_destroy_mark
 
 #endif // TCC_RUNTIME_GPU_DEVICE_H

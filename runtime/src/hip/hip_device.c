@@ -116,6 +116,23 @@ static int hip_destroy_graph_exec(void *graph_exec) {
 
 static int hip_destroy_graph(void *graph) { return tcc_hip_driver.hipGraphDestroy(graph); }
 
+static int hip_create_event(void **event) {
+  hipEvent_t created = NULL;
+  hipError_t result = tcc_hip_driver.hipEventCreate(&created);
+  *event = created;
+  return result;
+}
+
+static int hip_record_event(void *event, void *stream) {
+  return tcc_hip_driver.hipEventRecord(event, stream);
+}
+
+static int hip_event_elapsed(float *milliseconds, void *begin, void *end) {
+  return tcc_hip_driver.hipEventElapsedTime(milliseconds, begin, end);
+}
+
+static int hip_destroy_event(void *event) { return tcc_hip_driver.hipEventDestroy(event); }
+
 //===------------------------------------------------------------------------------------===//
 // Images: the code object of this GPU's chip, checked before HIP reads it
 //===------------------------------------------------------------------------------------===//
@@ -173,6 +190,9 @@ static const tcc_gpu_driver hip_gpu_driver = {
             .end_capture = "hipStreamEndCapture",
             .instantiate = "hipGraphInstantiateWithFlags",
             .launch_graph = "hipGraphLaunch",
+            .create_event = "hipEventCreate",
+            .record_event = "hipEventRecord",
+            .event_elapsed = "hipEventElapsedTime",
         },
     .allocation_alignment = 256, // hipMalloc's blocks are aligned to at least this (pages)
     .out_of_memory = hipErrorOutOfMemory,
@@ -207,6 +227,10 @@ static const tcc_gpu_driver hip_gpu_driver = {
     .launch_graph = hip_launch_graph,
     .destroy_graph_exec = hip_destroy_graph_exec,
     .destroy_graph = hip_destroy_graph,
+    .create_event = hip_create_event,
+    .record_event = hip_record_event,
+    .event_elapsed = hip_event_elapsed,
+    .destroy_event = hip_destroy_event,
 };
 
 const tcc_device tcc_hip_device = {

@@ -22,6 +22,7 @@ typedef struct ihipModule_t *hipModule_t;
 typedef struct ihipModuleSymbol_t *hipFunction_t;
 typedef struct ihipGraph *hipGraph_t;
 typedef struct hipGraphExec *hipGraphExec_t;
+typedef struct ihipEvent_t *hipEvent_t;
 
 /// The result codes the backend tells apart (hipError_t in hip_runtime_api.h, ROCm 5 to 7).
 enum {
@@ -78,6 +79,11 @@ typedef struct hip_driver {
                                       unsigned int block_x, unsigned int block_y,
                                       unsigned int block_z, unsigned int shared_bytes,
                                       hipStream_t stream, void **params, void **extra);
+  // Events, for profiles.
+  hipError_t (*hipEventCreate)(hipEvent_t *event);
+  hipError_t (*hipEventRecord)(hipEvent_t event, hipStream_t stream);
+  hipError_t (*hipEventElapsedTime)(float *milliseconds, hipEvent_t begin, hipEvent_t end);
+  hipError_t (*hipEventDestroy)(hipEvent_t event);
   // Unlike CUDA's, these return the name and the text.
   const char *(*hipGetErrorName)(hipError_t error);
   const char *(*hipGetErrorString)(hipError_t error);
