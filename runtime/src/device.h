@@ -213,8 +213,8 @@ struct tcc_device {
                             tcc_device_mark *mark);
   /// The milliseconds between two marks placed on one queue, once it has been synchronized
   /// after both.
-  tcc_status (*mark_elapsed)(const tcc_device *device, tcc_device_mark *begin,
-                             tcc_device_mark *end, float *out_milliseconds);
+  tcc_status (*mark_elapsed)(const tcc_device *device, tcc_device_mark *begin, tcc_device_mark *end,
+                             float *out_milliseconds);
   /// Frees a mark (NULL is fine).
   void (*destroy_mark)(const tcc_device *device, tcc_device_mark *mark);
 };

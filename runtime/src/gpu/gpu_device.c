@@ -621,7 +621,10 @@ tcc_status tcc_gpu_mark_elapsed(const tcc_device *device, tcc_device_mark *begin
   const char *function = "mark_elapsed";
   if (!begin || !end || !out_milliseconds)
     return tcc_make_status(TCC_STATUS_INVALID_ARGUMENT, "%s device: %s: %s is null", device->name,
-                           function, !begin ? "begin" : !end ? "end" : "out_milliseconds");
+                           function,
+                           !begin ? "begin"
+                           : !end ? "end"
+                                  : "out_milliseconds");
   if (!driver->event_elapsed)
     return without_events(device, function);
   tcc_status status = driver->enter(device, function);
