@@ -35,7 +35,8 @@ struct AttentionBufferization
     tcc::kernel::AttentionOp::create(rewriter, op->getLoc(), TypeRange(), buffers[0], buffers[1],
                                      buffers[2], bias, buffers.back(), attention.getScaleAttr(),
                                      attention.getKeyTransposedAttr(), attention.getBiasDimsAttr(),
-                                     attention.getNanToZeroAttr());
+                                     attention.getNanToZeroAttr(), attention.getSafeSoftmaxAttr(),
+                                     attention.getZeroMaskedRowsAttr());
     replaceOpWithBufferizedValues(rewriter, op, buffers.back());
     return success();
   }

@@ -387,6 +387,8 @@ LogicalResult AttentionOp::verify() {
       !agree(v, rank - 1, out, rank - 1, "value and init depths"))
     return failure();
   std::optional<ArrayRef<int64_t>> dims = getBiasDims();
+  if (!getBias() && getZeroMaskedRows())
+    return emitOpError("has zero_masked_rows without a bias (the rows it zeroes are the bias's)");
   if (!getBias())
     return dims ? emitOpError("has bias_dims without a bias") : success();
   ShapedType bias = shaped(getBias());

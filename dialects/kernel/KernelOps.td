@@ -195,7 +195,11 @@ def Kernel_AttentionOp : Kernel_Op<"attention", [
     its dim `t` is score dim `bias_dims[t]` (strictly increasing); a dim of static extent 1
     is broadcast. Softmax subtracts the row's maximum, as prim's decomposition of Softmax
     does. `nan_to_zero`: a row whose softmax is NaN (all its scores -inf, or a NaN score)
-    gives zeros, as the dynamo exporter's `Where(IsNaN(p), 0, p)` does.
+    gives zeros, as the dynamo exporter's `Where(IsNaN(p), 0, p)` does. `safe_softmax`:
+    the softmax of ONNX's Attention op (opset 23): a row maximum of -inf is taken as 0 and a
+    row sum of 0 as 1, so a row whose scores are all -inf gives zeros, not NaN.
+    `zero_masked_rows` (with a bias): a row whose bias values are all -inf gives zeros,
+    whatever its scores (ONNX Attention's masked rows).
 
     On tensors the op is destination-passing (`init`, one result); on buffers it has no
     result. Only f32 for now.
@@ -209,7 +213,8 @@ def Kernel_AttentionOp : Kernel_Op<"attention", [
   let arguments = (ins AnyShaped:$query, AnyShaped:$key, AnyShaped:$value,
                        Optional<AnyShaped>:$bias, AnyShaped:$init,
                        F32Attr:$scale, UnitAttr:$key_transposed,
-                       OptionalAttr<DenseI64ArrayAttr>:$bias_dims, UnitAttr:$nan_to_zero);
+                       OptionalAttr<DenseI64ArrayAttr>:$bias_dims, UnitAttr:$nan_to_zero,
+                       UnitAttr:$safe_softmax, UnitAttr:$zero_masked_rows);
   let results = (outs Variadic<AnyRankedTensor>:$result);
   let assemblyFormat = [{
     $query `,` $key `,` $value (`bias` `(` $bias^ `:` type($bias) `)`)?

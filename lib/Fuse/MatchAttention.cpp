@@ -17,6 +17,8 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/STLExtras.h"
 
+#include <limits>
+
 namespace tcc {
 #define GEN_PASS_DEF_MATCHATTENTION
 #include "tcc/Fuse/Passes.h.inc"
@@ -32,7 +34,10 @@ struct AttentionBlock {
   Value query, key, value, bias;
   SmallVector<int64_t> biasDims;
   float scale = 1.0f;
-  bool keyTransposed = false, nanToZero = false;
+  bool keyTransposed = false, nanToZero = false, safeSoftmax = false;
+  /// zero_masked_rows: the rows whose values of `maskedRowsOf` (which must be the bias) are
+  /// all -inf are zeroed.
+  Value maskedRowsOf;
   /// Intermediates that must have no user outside the block, with their expected use count.
   SmallVector<std::pair<Value, unsigned>> intermediates;
 };
@@ -67,12 +72,38 @@ std::optional<float> scalarConstant(Value v) {
   return attr.getSplatValue<APFloat>().convertToFloat();
 }
 
-/// `operand`'s reduction of `kind` over the last dim, broadcast back over it.
-Value rowReductionOperand(Value v, prim::ReduceKind kind, int64_t rank) {
+/// The reduction `r` of `select(r == when, then, r)` (ONNX Attention's safe softmax: a row
+/// maximum of -inf taken as 0, a row sum of 0 as 1), or null.
+Value safeReduction(Value v, float when, float then) {
+  auto select = v.getDefiningOp<prim::SelectOp>();
+  if (!select)
+    return {};
+  auto compare = select.getPred().getDefiningOp<prim::CompareOp>();
+  std::optional<float> constant = compare ? scalarConstant(compare.getRhs()) : std::nullopt;
+  std::optional<float> replacement = scalarConstant(select.getOnTrue());
+  if (!compare || compare.getDirection() != prim::CompareDirection::Eq ||
+      compare.getLhs() != select.getOnFalse() || !constant || *constant != when || !replacement ||
+      *replacement != then)
+    return {};
+  return select.getOnFalse();
+}
+
+/// `operand`'s reduction of `kind` over the last dim, broadcast back over it; with `safe`,
+/// also through safeReduction's select (`*safe` then says whether there was one).
+Value rowReductionOperand(Value v, prim::ReduceKind kind, int64_t rank, bool *safe = nullptr) {
   auto broadcast = v.getDefiningOp<prim::BroadcastInDimOp>();
   if (!broadcast || !isIota(broadcast.getBroadcastDimensions(), rank - 1))
     return {};
-  auto reduce = broadcast.getOperand().getDefiningOp<prim::ReduceOp>();
+  Value reduced = broadcast.getOperand();
+  if (safe) {
+    float when = kind == prim::ReduceKind::Max ? -std::numeric_limits<float>::infinity() : 0.0f;
+    float then = kind == prim::ReduceKind::Max ? 0.0f : 1.0f;
+    Value inner = safeReduction(reduced, when, then);
+    *safe = bool(inner);
+    if (inner)
+      reduced = inner;
+  }
+  auto reduce = reduced.getDefiningOp<prim::ReduceOp>();
   if (!reduce || reduce.getKind() != kind ||
       !llvm::equal(reduce.getDimensions(), ArrayRef<int64_t>{rank - 1}))
     return {};
@@ -113,10 +144,15 @@ public:
       return fail("the target's attention kernel takes a static value depth of at most " +
                   std::to_string(maxWidth));
 
-    // Probabilities, possibly with NaN rows zeroed.
+    // Probabilities, possibly with masked rows zeroed (ONNX Attention), NaN rows zeroed.
     Value p = use(product.getLhs(), 1);
     if (Value inner = throughIdentityBroadcast(p); inner != p)
       p = use(inner, 1);
+    if (auto select = p.getDefiningOp<prim::SelectOp>())
+      if (Value source = maskedRowsSource(select, rank)) {
+        block.maskedRowsOf = source;
+        p = use(select.getOnFalse(), 1);
+      }
     if (auto select = p.getDefiningOp<prim::SelectOp>()) {
       auto isNan = select.getPred().getDefiningOp<prim::IsNanOp>();
       std::optional<float> zero = scalarConstant(select.getOnTrue());
@@ -126,15 +162,18 @@ public:
       use(isNan.getResult(), 1);
       p = use(select.getOnFalse(), 2);
     }
-    // Softmax: e / bcast(sum(e)), e = exp(x - bcast(max(x))).
+    // Softmax: e / bcast(sum(e)), e = exp(x - bcast(max(x))); or ONNX Attention's safe
+    // softmax, whose max of -inf counts as 0 and sum of 0 as 1 (both or neither).
     auto divide = p.getDefiningOp<prim::DivOp>();
     if (!divide)
       return fail("the probabilities are not a softmax (no division by a row sum)");
     Value e = divide.getLhs();
-    Value sumOf = rowReductionOperand(use(divide.getRhs(), 1), prim::ReduceKind::Sum, rank);
+    bool safeSum = false, safeMax = false;
+    Value sumOf =
+        rowReductionOperand(use(divide.getRhs(), 1), prim::ReduceKind::Sum, rank, &safeSum);
     if (sumOf != e)
       return fail("the softmax divides by something other than its row sum");
-    use(divide.getRhs().getDefiningOp()->getOperand(0), 1); // the reduction
+    useReduction(divide.getRhs(), safeSum);
     auto exp = use(e, 2).getDefiningOp<prim::ExpOp>();
     if (!exp)
       return fail("the softmax's numerator is not an exponential");
@@ -142,10 +181,14 @@ public:
     if (!centred)
       return fail("the softmax does not subtract the row maximum");
     Value scores = centred.getLhs();
-    Value maxOf = rowReductionOperand(use(centred.getRhs(), 1), prim::ReduceKind::Max, rank);
+    Value maxOf =
+        rowReductionOperand(use(centred.getRhs(), 1), prim::ReduceKind::Max, rank, &safeMax);
     if (maxOf != scores)
       return fail("the softmax subtracts something other than its row maximum");
-    use(centred.getRhs().getDefiningOp()->getOperand(0), 1);
+    if (safeMax != safeSum)
+      return fail("the softmax guards its row maximum or its row sum, not both");
+    block.safeSoftmax = safeMax;
+    useReduction(centred.getRhs(), safeMax);
     use(scores, 2);
 
     // Scores: [bias +] [scale *] q k.
@@ -165,6 +208,8 @@ public:
       }
       use(scores, 1);
     }
+    if (block.maskedRowsOf && block.maskedRowsOf != block.bias)
+      return fail("the rows zeroed are not those whose bias is all -inf");
     if (auto mul = scores.getDefiningOp<prim::MulOp>()) {
       std::optional<float> c = scalarConstant(mul.getRhs());
       Value other = mul.getLhs();
@@ -207,6 +252,50 @@ public:
   }
 
 private:
+  /// The source X of `select(bcast(reshape(max_row(X) == -inf)), 0, p)` (ONNX Attention's
+  /// zeroing of the rows its mask wholly masks): X of the scores' rank, reduced over its last
+  /// dim; null for any other select.
+  Value maskedRowsSource(prim::SelectOp select, int64_t rank) {
+    std::optional<float> zero = scalarConstant(select.getOnTrue());
+    auto broadcast = select.getPred().getDefiningOp<prim::BroadcastInDimOp>();
+    if (!zero || *zero != 0.0f || !broadcast || !isIota(broadcast.getBroadcastDimensions(), rank))
+      return {};
+    auto reshape = broadcast.getOperand().getDefiningOp<prim::ReshapeOp>();
+    auto compare = reshape ? reshape.getOperand().getDefiningOp<prim::CompareOp>() : nullptr;
+    std::optional<float> minusInf = compare ? scalarConstant(compare.getRhs()) : std::nullopt;
+    if (!compare || compare.getDirection() != prim::CompareDirection::Eq || !minusInf ||
+        *minusInf != -std::numeric_limits<float>::infinity())
+      return {};
+    auto reduce = compare.getLhs().getDefiningOp<prim::ReduceOp>();
+    if (!reduce || reduce.getKind() != prim::ReduceKind::Max)
+      return {};
+    auto source = cast<RankedTensorType>(reduce.getOperand().getType());
+    auto reshaped = cast<RankedTensorType>(reshape.getType());
+    // [.., n] -> max over n -> [..] -> [.., 1]: the row's flag, broadcast over the keys.
+    if (source.getRank() != rank ||
+        !llvm::equal(reduce.getDimensions(), ArrayRef<int64_t>{rank - 1}) ||
+        reshaped.getRank() != rank || reshaped.getDimSize(rank - 1) != 1 ||
+        reshaped.getShape().drop_back() != source.getShape().drop_back())
+      return {};
+    for (Value flag :
+         {broadcast.getResult(), reshape.getResult(), compare.getResult(), reduce.getResult()})
+      use(flag, 1);
+    return reduce.getOperand();
+  }
+
+  /// The row reduction `broadcast` reads (through the safe softmax's select): used only there.
+  void useReduction(Value broadcast, bool safe) {
+    Value reduced = broadcast.getDefiningOp()->getOperand(0);
+    if (!safe) {
+      use(reduced, 1);
+      return;
+    }
+    auto select = reduced.getDefiningOp<prim::SelectOp>();
+    use(reduced, 1);
+    use(select.getPred(), 1);
+    use(select.getOnFalse(), 2); // the reduction: compared and selected
+  }
+
   /// Records that `v` must have exactly `uses` users, all inside the block.
   Value use(Value v, unsigned uses) {
     block.intermediates.push_back({v, uses});
@@ -244,7 +333,9 @@ void replace(prim::DotGeneralOp product, const AttentionBlock &block) {
       b, loc, TypeRange{type}, block.query, block.key, block.value, block.bias, init,
       b.getF32FloatAttr(block.scale), block.keyTransposed ? b.getUnitAttr() : UnitAttr(),
       block.bias ? b.getDenseI64ArrayAttr(block.biasDims) : DenseI64ArrayAttr(),
-      block.nanToZero ? b.getUnitAttr() : UnitAttr());
+      block.nanToZero ? b.getUnitAttr() : UnitAttr(),
+      block.safeSoftmax ? b.getUnitAttr() : UnitAttr(),
+      block.maskedRowsOf ? b.getUnitAttr() : UnitAttr());
   product.getResult().replaceAllUsesWith(attention.getResult()[0]);
   product.erase();
 }

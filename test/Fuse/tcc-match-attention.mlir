@@ -94,3 +94,70 @@ func.func @tensor_scale(%q: tensor<2x8x64xf32>, %k: tensor<2x16x64xf32>, %v: ten
   %o = prim.dot_general %p, %v contracting = [2] x [1] batching = [0] x [0] : (tensor<2x8x16xf32>, tensor<2x16x16xf32>) -> tensor<2x8x16xf32>
   return %o : tensor<2x8x16xf32>
 }
+
+// -----
+
+// ONNX Attention (opset 23): the safe softmax (a row maximum of -inf counts as 0, a row sum
+// of 0 as 1) and the rows whose mask is all -inf zeroed; the scale split between q and k
+// stays outside (a scaled q and k reach the kernel).
+// CHECK-LABEL: func.func @onnx_attention
+// CHECK: kernel.attention %{{.*}}, %{{.*}}, %{{.*}} bias(%{{.*}} : tensor<1x1x4x6xf32>) outs(%{{.*}} : tensor<2x3x4x8xf32>) {bias_dims = array<i64: 0, 1, 2, 3>, safe_softmax, scale = 1.000000e+00 : f32, zero_masked_rows}
+// CHECK-NOT: prim.reduce
+// expected-remark @below {{attention: 1 of 1 blocks fused}}
+func.func @onnx_attention(%q: tensor<2x3x4x8xf32>, %k: tensor<2x3x6x8xf32>, %v: tensor<2x3x6x8xf32>, %mask: tensor<4x6xf32>) -> tensor<2x3x4x8xf32> {
+  %cst = arith.constant dense<0.000000e+00> : tensor<2x3x4x6xf32>
+  %cst_0 = arith.constant dense<0xFF800000> : tensor<1x1x4xf32>
+  %cst_1 = arith.constant dense<1.000000e+00> : tensor<2x3x4xf32>
+  %cst_2 = arith.constant dense<0.000000e+00> : tensor<2x3x4xf32>
+  %cst_3 = arith.constant dense<0xFF800000> : tensor<2x3x4xf32>
+  %cst_4 = arith.constant dense<0.594603539> : tensor<2x3x6x8xf32>
+  %cst_5 = arith.constant dense<0.594603539> : tensor<2x3x4x8xf32>
+  %6 = prim.mul %q, %cst_5 : tensor<2x3x4x8xf32>
+  %7 = prim.mul %k, %cst_4 : tensor<2x3x6x8xf32>
+  %8 = prim.dot_general %6, %7 contracting = [3] x [3] batching = [0, 1] x [0, 1] : (tensor<2x3x4x8xf32>, tensor<2x3x6x8xf32>) -> tensor<2x3x4x6xf32>
+  %9 = prim.reshape %mask : (tensor<4x6xf32>) -> tensor<1x1x4x6xf32>
+  %10 = prim.broadcast_in_dim %9, dims = [0, 1, 2, 3] : (tensor<1x1x4x6xf32>) -> tensor<2x3x4x6xf32>
+  %11 = prim.add %8, %10 : tensor<2x3x4x6xf32>
+  %12 = prim.reduce max %11 dims = [3] : tensor<2x3x4x6xf32> -> tensor<2x3x4xf32>
+  %13 = prim.compare eq, %12, %cst_3 : tensor<2x3x4xf32>
+  %14 = prim.select %13, %cst_2, %12 : tensor<2x3x4xi1>, tensor<2x3x4xf32>
+  %15 = prim.broadcast_in_dim %14, dims = [0, 1, 2] : (tensor<2x3x4xf32>) -> tensor<2x3x4x6xf32>
+  %16 = prim.sub %11, %15 : tensor<2x3x4x6xf32>
+  %17 = prim.exp %16 : tensor<2x3x4x6xf32>
+  %18 = prim.reduce sum %17 dims = [3] : tensor<2x3x4x6xf32> -> tensor<2x3x4xf32>
+  %19 = prim.compare eq, %18, %cst_2 : tensor<2x3x4xf32>
+  %20 = prim.select %19, %cst_1, %18 : tensor<2x3x4xi1>, tensor<2x3x4xf32>
+  %21 = prim.broadcast_in_dim %20, dims = [0, 1, 2] : (tensor<2x3x4xf32>) -> tensor<2x3x4x6xf32>
+  %22 = prim.div %17, %21 : tensor<2x3x4x6xf32>
+  %23 = prim.reduce max %9 dims = [3] : tensor<1x1x4x6xf32> -> tensor<1x1x4xf32>
+  %24 = prim.compare eq, %23, %cst_0 : tensor<1x1x4xf32>
+  %25 = prim.reshape %24 : (tensor<1x1x4xi1>) -> tensor<1x1x4x1xi1>
+  %26 = prim.broadcast_in_dim %25, dims = [0, 1, 2, 3] : (tensor<1x1x4x1xi1>) -> tensor<2x3x4x6xi1>
+  %27 = prim.select %26, %cst, %22 : tensor<2x3x4x6xi1>, tensor<2x3x4x6xf32>
+  %28 = prim.dot_general %27, %v contracting = [3] x [2] batching = [0, 1] x [0, 1] : (tensor<2x3x4x6xf32>, tensor<2x3x6x8xf32>) -> tensor<2x3x4x8xf32>
+  return %28 : tensor<2x3x4x8xf32>
+}
+
+// -----
+
+// A guarded maximum with an unguarded sum is not ONNX's safe softmax: left as it is.
+// CHECK-LABEL: func.func @half_safe
+// CHECK-NOT: kernel.attention
+// expected-remark @below {{attention: 0 of 1 blocks fused}}
+func.func @half_safe(%q: tensor<2x4x8xf32>, %k: tensor<2x6x8xf32>, %v: tensor<2x6x8xf32>) -> tensor<2x4x8xf32> {
+  %zero = arith.constant dense<0.000000e+00> : tensor<2x4xf32>
+  %minf = arith.constant dense<0xFF800000> : tensor<2x4xf32>
+  %s = prim.dot_general %q, %k contracting = [2] x [2] batching = [0] x [0] : (tensor<2x4x8xf32>, tensor<2x6x8xf32>) -> tensor<2x4x6xf32>
+  %m = prim.reduce max %s dims = [2] : tensor<2x4x6xf32> -> tensor<2x4xf32>
+  %dead = prim.compare eq, %m, %minf : tensor<2x4xf32>
+  %m0 = prim.select %dead, %zero, %m : tensor<2x4xi1>, tensor<2x4xf32>
+  %mb = prim.broadcast_in_dim %m0, dims = [0, 1] : (tensor<2x4xf32>) -> tensor<2x4x6xf32>
+  %c = prim.sub %s, %mb : tensor<2x4x6xf32>
+  %e = prim.exp %c : tensor<2x4x6xf32>
+  %l = prim.reduce sum %e dims = [2] : tensor<2x4x6xf32> -> tensor<2x4xf32>
+  %lb = prim.broadcast_in_dim %l, dims = [0, 1] : (tensor<2x4xf32>) -> tensor<2x4x6xf32>
+  %p = prim.div %e, %lb : tensor<2x4x6xf32>
+  // expected-remark @below {{attention not fused: the softmax guards its row maximum or its row sum, not both}}
+  %o = prim.dot_general %p, %v contracting = [2] x [1] batching = [0] x [0] : (tensor<2x4x6xf32>, tensor<2x6x8xf32>) -> tensor<2x4x8xf32>
+  return %o : tensor<2x4x8xf32>
+}

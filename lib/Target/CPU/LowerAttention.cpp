@@ -9,6 +9,10 @@
 //   out[i_r] = (Σ_j s[r, j] · v[j]) / l_r            (vectors of values in registers; 0
 //                                                     without keys; nan_to_zero: 0 if NaN)
 //
+// safe_softmax takes a maximum of -inf as 0 (a row of -inf scores then sums to 0 and gives
+// zeros); zero_masked_rows gives zeros for a row whose bias values are all -inf (a first pass
+// over the row's bias, NaN-propagating as prim's maximum).
+//
 // The softmax runs on vectors of scores; the scores of untransposed keys are scalar sums
 // over the depth, which carry `reassoc` so that LLVM's loop vectorizer takes them.
 //
@@ -25,6 +29,8 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
+
+#include <limits>
 
 namespace tcc {
 #define GEN_PASS_DEF_CPULOWERATTENTION
@@ -137,6 +143,11 @@ private:
       return arith::MaxNumFOp::create(b, acc, s).getResult();
     });
     Value max = vector::ReductionOp::create(b, vector::CombiningKind::MAXNUMF, maxVector);
+    if (op.getSafeSoftmax()) {
+      Value dead = arith::CmpFOp::create(b, arith::CmpFPredicate::OEQ, max,
+                                         f32(-std::numeric_limits<float>::infinity()));
+      max = arith::SelectOp::create(b, dead, zero, max);
+    }
     Value maxSplat = vector::BroadcastOp::create(b, vector, max);
     Value sumVector = vectorLoop(keys, zeros, [&](Value j, Value mask, Value acc) {
       Value s = vector::MaskedLoadOp::create(b, vector, scores, ValueRange{row, j}, mask, minusInf);
@@ -147,12 +158,27 @@ private:
     Value sum = vector::ReductionOp::create(b, vector::CombiningKind::ADD, sumVector, Value(),
                                             arith::FastMathFlags::reassoc);
     Value zeroRow = arith::CmpFOp::create(b, arith::CmpFPredicate::OEQ, sum, zero);
-    if (op.getNanToZero()) {
-      Value nan = arith::CmpFOp::create(b, arith::CmpFPredicate::UNO, sum, sum);
-      zeroRow = arith::OrIOp::create(b, zeroRow, nan);
-      auto ifNan = scf::IfOp::create(b, nan, /*withElseRegion=*/false);
+    // Rows given as zeros whatever their probabilities: those cleared, so that 0 · NaN does
+    // not make them NaN.
+    Value clear;
+    if (op.getNanToZero())
+      clear = arith::CmpFOp::create(b, arith::CmpFPredicate::UNO, sum, sum);
+    if (op.getZeroMaskedRows()) {
+      Value biasMax = vectorLoop(keys, minusInf, [&](Value j, Value mask, Value acc) {
+        Value bias = arith::SelectOp::create(b, mask, loadBiasVector(i, j, mask, vector), minusInf);
+        return arith::MaximumFOp::create(b, acc, bias).getResult();
+      });
+      Value masked = arith::CmpFOp::create(
+          b, arith::CmpFPredicate::OEQ,
+          vector::ReductionOp::create(b, vector::CombiningKind::MAXIMUMF, biasMax),
+          f32(-std::numeric_limits<float>::infinity()));
+      clear = clear ? arith::OrIOp::create(b, clear, masked).getResult() : masked;
+    }
+    if (clear) {
+      zeroRow = arith::OrIOp::create(b, zeroRow, clear);
+      auto ifClear = scf::IfOp::create(b, clear, /*withElseRegion=*/false);
       OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(ifNan.thenBlock());
+      b.setInsertionPointToStart(ifClear.thenBlock());
       forLoop(index(0), keys,
               [&](Value j) { memref::StoreOp::create(b, zero, scores, ValueRange{row, j}); });
     }

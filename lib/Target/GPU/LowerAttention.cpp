@@ -11,7 +11,9 @@
 // L = Σ l exp(m - M), out[i, e] = Σ acc[e] exp(m - M) / L, stored by lane e mod 32. No
 // scores are stored anywhere; keys transposed ([D, N]) are read coalesced across lanes.
 // A row with no keys is 0; a row whose scores are all -inf or has a NaN score is NaN, or 0
-// with nan_to_zero, as the decomposed softmax gives.
+// with nan_to_zero, as the decomposed softmax gives; with safe_softmax a row of -inf scores
+// is 0; with zero_masked_rows, a row whose bias values are all -inf is 0 (each lane keeps
+// the NaN-propagating maximum of the bias values it reads; the warp combines them).
 //
 //===-------------------------------------------------------------------------------------===//
 #include "tcc/Target/GPU/Passes.h"
@@ -62,13 +64,17 @@ public:
     Value minusInf = constant(-std::numeric_limits<float>::infinity()), zero = constant(0.0f);
     SmallVector<Value> init = {minusInf, zero};
     init.append(width, zero);
+    bool masks = op.getZeroMaskedRows();
+    if (masks)
+      init.push_back(minusInf); // the bias values' maximum
     auto loop = scf::ForOp::create(b, lane, keys, index(kWarp), init);
     {
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(loop.getBody());
       Value j = loop.getInductionVar();
       ValueRange carried = loop.getRegionIterArgs();
-      Value s = score(row, j);
+      Value biasValue;
+      Value s = score(row, j, &biasValue);
       Value m = carried[0], l = carried[1];
       // max(m, s) ignoring a NaN s (whose p is then NaN, and so the row): m is never NaN.
       // (arith.maxnumf would become libdevice's fmaxf on NVIDIA.)
@@ -84,6 +90,14 @@ public:
         Value v = memref::LoadOp::create(b, op.getValue(), indices({j, index(e)}));
         results.push_back(fma(p, v, arith::MulFOp::create(b, carried[2 + e], c)));
       }
+      if (masks) {
+        // max(a, bias), NaN if either is: compare and select (no libdevice).
+        Value a = carried[2 + width];
+        Value greater = arith::CmpFOp::create(b, arith::CmpFPredicate::OGT, a, biasValue);
+        Value larger = arith::SelectOp::create(b, greater, a, biasValue);
+        Value nan = arith::CmpFOp::create(b, arith::CmpFPredicate::UNO, a, a);
+        results.push_back(arith::SelectOp::create(b, nan, a, larger));
+      }
       scf::YieldOp::create(b, results);
     }
     // The warp's lanes combined.
@@ -98,6 +112,15 @@ public:
         /*uniform=*/true);
     Value inverse = arith::DivFOp::create(b, constant(1.0f), sum);
     Value noKeys = arith::CmpIOp::create(b, arith::CmpIPredicate::eq, keys, index(0));
+    if (op.getSafeSoftmax())
+      noKeys = arith::OrIOp::create(b, noKeys, allDead);
+    if (masks) {
+      Value biasMax = gpu::SubgroupReduceOp::create(b, loop.getResult(2 + width),
+                                                    gpu::AllReduceOperation::MAXIMUMF,
+                                                    /*uniform=*/true);
+      noKeys = arith::OrIOp::create(
+          b, noKeys, arith::CmpFOp::create(b, arith::CmpFPredicate::OEQ, biasMax, minusInf));
+    }
     for (int64_t e = 0; e < width; ++e) {
       Value total =
           gpu::SubgroupReduceOp::create(b, arith::MulFOp::create(b, loop.getResult(2 + e), weight),
@@ -118,8 +141,8 @@ public:
   }
 
 private:
-  /// scale · q[i]·k[j] + bias(i, j).
-  Value score(Value i, Value j) {
+  /// scale · q[i]·k[j] + bias(i, j); `*bias` gets the bias value (null without a bias).
+  Value score(Value i, Value j, Value *bias) {
     auto loop = scf::ForOp::create(b, index(0), depth, index(1), ValueRange{constant(0.0f)});
     {
       OpBuilder::InsertionGuard guard(b);
@@ -141,7 +164,8 @@ private:
                    : d == rank - 1         ? j
                    : d == rank - 2         ? i
                                            : batch[d]);
-    return arith::AddFOp::create(b, s, memref::LoadOp::create(b, op.getBias(), at));
+    *bias = memref::LoadOp::create(b, op.getBias(), at);
+    return arith::AddFOp::create(b, s, *bias);
   }
 
   /// a · x + y (the NVIDIA lowering contracts it into one fma.rn).

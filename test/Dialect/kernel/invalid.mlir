@@ -236,6 +236,14 @@ func.func @attention_ranks(%q: memref<2x8x4xf32>, %k: memref<8x4xf32>, %v: memre
 
 // -----
 
+func.func @attention_masked_rows(%q: memref<2x8x4xf32>, %k: memref<2x8x4xf32>, %v: memref<2x8x4xf32>, %o: memref<2x8x4xf32>) {
+  // expected-error @+1 {{has zero_masked_rows without a bias (the rows it zeroes are the bias's)}}
+  kernel.attention %q, %k, %v outs(%o : memref<2x8x4xf32>) {scale = 1.0 : f32, zero_masked_rows} : memref<2x8x4xf32>, memref<2x8x4xf32>, memref<2x8x4xf32>
+  return
+}
+
+// -----
+
 func.func @attention_depths(%q: memref<2x8x4xf32>, %k: memref<2x8x5xf32>, %v: memref<2x8x4xf32>, %o: memref<2x8x4xf32>) {
   // expected-error @+1 {{query and key depths disagree: 4 vs 5}}
   kernel.attention %q, %k, %v outs(%o : memref<2x8x4xf32>) {scale = 1.0 : f32} : memref<2x8x4xf32>, memref<2x8x5xf32>, memref<2x8x4xf32>

@@ -47,3 +47,23 @@ func.func @bias_rows(%q: memref<2x8x4xf32>, %k: memref<2x?x4xf32>, %v: memref<2x
   kernel.attention %q, %k, %v bias(%bias : memref<1x8x?xf32>) outs(%o : memref<2x8x4xf32>) {bias_dims = array<i64: 0, 1, 2>, nan_to_zero, scale = 1.0 : f32} : memref<2x8x4xf32>, memref<2x?x4xf32>, memref<2x?x4xf32>
   return
 }
+
+// -----
+
+// ONNX Attention's semantics: safe_softmax takes a row maximum of -inf as 0; with
+// zero_masked_rows a second pass takes the NaN-propagating maximum of the row's bias, and a
+// row whose bias is all -inf has its probabilities cleared and its factor 0.
+// CHECK-LABEL: func.func @safe_masked
+// CHECK: vector.reduction <maxnumf>
+// CHECK: arith.cmpf oeq, %{{.*}}, %cst{{.*}} : f32
+// CHECK: arith.select
+// CHECK: vector.reduction <add>
+// CHECK: arith.maximumf
+// CHECK: vector.reduction <maximumf>
+// CHECK: arith.cmpf oeq
+// CHECK: arith.ori
+// CHECK: scf.if
+func.func @safe_masked(%q: memref<2x8x4xf32>, %k: memref<2x?x4xf32>, %v: memref<2x?x4xf32>, %bias: memref<1x8x?xf32>, %o: memref<2x8x4xf32>) {
+  kernel.attention %q, %k, %v bias(%bias : memref<1x8x?xf32>) outs(%o : memref<2x8x4xf32>) {bias_dims = array<i64: 0, 1, 2>, safe_softmax, zero_masked_rows, scale = 1.0 : f32} : memref<2x8x4xf32>, memref<2x?x4xf32>, memref<2x?x4xf32>
+  return
+}
