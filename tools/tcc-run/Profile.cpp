@@ -8,24 +8,6 @@ using namespace tcc_run;
 
 namespace {
 
-/// `text` as a JSON string.
-std::string quote(const std::string &text) {
-  std::string out = "\"";
-  for (unsigned char c : text) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += static_cast<char>(c);
-    } else if (c < 0x20) {
-      char buffer[8];
-      std::snprintf(buffer, sizeof(buffer), "\\u%04x", c);
-      out += buffer;
-    } else {
-      out += static_cast<char>(c);
-    }
-  }
-  return out + "\"";
-}
-
 std::string format(const char *pattern, double value) {
   char buffer[64];
   std::snprintf(buffer, sizeof(buffer), pattern, value);
@@ -33,6 +15,23 @@ std::string format(const char *pattern, double value) {
 }
 
 } // namespace
+
+std::string tcc_run::jsonString(const std::string &text) {
+  std::string out = "\"";
+  for (unsigned char c : text) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += static_cast<char>(c);
+    } else if (c < 0x20) {
+      char escape[8];
+      std::snprintf(escape, sizeof(escape), "\\u%04x", c);
+      out += escape;
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  return out + "\"";
+}
 
 std::string tcc_run::readProfile(const tcc_session *session, int runs, double runMilliseconds,
                                  Profile &profile) {
@@ -67,14 +66,14 @@ std::string tcc_run::formatProfile(const Profile &profile, const std::string &mo
   auto percent = [&](double ms) { return total > 0 ? 100 * ms / total : 0.0; };
   std::string out;
   if (json) {
-    out = "{\"model\":" + quote(model) + ",\"device\":" + quote(device) +
+    out = "{\"model\":" + jsonString(model) + ",\"device\":" + jsonString(device) +
           ",\"threads\":" + std::to_string(threads) + ",\"runs\":" + std::to_string(profile.runs) +
           ",\"run_ms\":" + format("%.6f", total) + ",\"kernels\":[";
     for (size_t i = 0; i < profile.kernels.size(); ++i) {
       const KernelTime &k = profile.kernels[i];
       double ms = k.nanoseconds / 1e6 / runs;
-      out += (i ? "," : "") + std::string("{\"name\":") + quote(k.name) +
-             ",\"nodes\":" + quote(k.nodes) + ",\"ms\":" + format("%.6f", ms) +
+      out += (i ? "," : "") + std::string("{\"name\":") + jsonString(k.name) +
+             ",\"nodes\":" + jsonString(k.nodes) + ",\"ms\":" + format("%.6f", ms) +
              ",\"percent\":" + format("%.2f", percent(ms)) +
              ",\"launches\":" + format("%.6g", k.launches / runs) + "}";
     }

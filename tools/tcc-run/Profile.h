@@ -25,6 +25,10 @@ struct Profile {
   double runMilliseconds = 0; ///< the mean wall time of one run
 };
 
+/// `text` as a JSON string (quotes, backslashes and control characters escaped): tcc-run's
+/// JSON lines and profiles.
+std::string jsonString(const std::string &text);
+
 /// Reads the session's per-kernel counts; returns an error message or "".
 std::string readProfile(const tcc_session *session, int runs, double runMilliseconds,
                         Profile &profile);

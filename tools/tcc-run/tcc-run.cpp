@@ -36,6 +36,8 @@
 #include "NpyFile.h"
 #include "Profile.h"
 
+using tcc_run::jsonString;
+
 #include "tcc/runtime.h"
 
 #include <CLI/CLI.hpp>
@@ -137,23 +139,6 @@ std::string formatMilliseconds(double value) {
       text.pop_back();
   }
   return text == "-0" ? "0" : text;
-}
-
-std::string jsonString(const std::string &text) {
-  std::string out = "\"";
-  for (unsigned char c : text) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += static_cast<char>(c);
-    } else if (c < 0x20) {
-      char escape[8];
-      std::snprintf(escape, sizeof(escape), "\\u%04x", c);
-      out += escape;
-    } else {
-      out += static_cast<char>(c);
-    }
-  }
-  return out + "\"";
 }
 
 std::string describe(const tcc_tensor_info &info, const char *kind, int32_t index) {
