@@ -89,7 +89,7 @@ void tcc_profile_add(tcc_kernel_counter *counters, int32_t num_kernels, int32_t 
 /// When the current thread's kernel began (a thread runs one kernel's host call at a time).
 static _Thread_local uint64_t kernel_began;
 
-void tcc_profile_import(void *context, int32_t kernel, int32_t event) {
+static void profile_import(void *context, int32_t kernel, int32_t event) {
   tcc_session *session = context;
   if (event == TCC_PROFILE_BEGIN) {
     kernel_began = tcc_profile_now();
@@ -98,6 +98,17 @@ void tcc_profile_import(void *context, int32_t kernel, int32_t event) {
   if (event == TCC_PROFILE_END)
     tcc_profile_add(session->profile, session->num_kernels, kernel,
                     tcc_profile_now() - kernel_began);
+}
+
+int tcc_session_start_profile(tcc_session *session) {
+  session->num_kernels = tcc_descriptor_num_kernels(session->descriptor);
+  session->profile =
+      tcc_session_allocate_array((size_t)session->num_kernels, sizeof(tcc_kernel_counter));
+  if (!session->profile)
+    return 0;
+  if (!session->device_model)
+    session->imports.profile = profile_import;
+  return 1;
 }
 
 int32_t tcc_session_num_kernels(const tcc_session *session) {

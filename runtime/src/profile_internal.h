@@ -30,7 +30,8 @@ uint64_t tcc_profile_now(void);
 void tcc_profile_add(tcc_kernel_counter *counters, int32_t num_kernels, int32_t kernel,
                      uint64_t nanoseconds);
 
-/// imports->profile of a profiling CPU session (context: the session).
-void tcc_profile_import(void *context, int32_t kernel, int32_t event);
+/// Makes `session` a profiling one: its counters, and for a CPU model imports->profile (a
+/// device model's launches are timed by device_launch). Returns 0 when out of memory.
+int tcc_session_start_profile(tcc_session *session);
 
 #endif // TCC_RUNTIME_PROFILE_INTERNAL_H

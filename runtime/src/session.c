@@ -320,16 +320,9 @@ static tcc_status create_on_variant(tcc_model *model, const tcc_session_options 
   session->imports.string_equal = import_string_equal;
   session->imports.string_concat = import_string_concat;
   session->imports.string_match = import_string_match;
-  if (resolved.flags & TCC_SESSION_FLAG_PROFILE) {
-    session->num_kernels = tcc_descriptor_num_kernels(d);
-    session->profile =
-        tcc_session_allocate_array((size_t)session->num_kernels, sizeof(tcc_kernel_counter));
-    if (!session->profile) {
-      tcc_session_release(session);
-      return tcc_make_status(TCC_STATUS_RESOURCE_EXHAUSTED, "%s: out of memory", function);
-    }
-    if (!session->device_model) // a device model's launches are timed by device_launch
-      session->imports.profile = tcc_profile_import;
+  if ((resolved.flags & TCC_SESSION_FLAG_PROFILE) && !tcc_session_start_profile(session)) {
+    tcc_session_release(session);
+    return tcc_make_status(TCC_STATUS_RESOURCE_EXHAUSTED, "%s: out of memory", function);
   }
   if (session->device_model) {
     status = tcc_session_prepare_device_model(session, function);

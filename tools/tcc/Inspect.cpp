@@ -160,11 +160,10 @@ bool readObjectSizes(const std::string &path, ObjectSizes &sizes, std::string &e
       continue;
     if (section.isText())
       sizes.code += section.getSize();
-    else if (section.isData() || section.isBSS() == false)
-      if (auto name = section.getName();
-          name && (name->starts_with(".rodata") || name->starts_with(".data") ||
-                   name->starts_with("__const") || name->starts_with("__data")))
-        data += section.getSize();
+    else if (auto name = section.getName();
+             name && (name->starts_with(".rodata") || name->starts_with(".data") ||
+                      name->starts_with("__const") || name->starts_with("__data")))
+      data += section.getSize(); // read-only and relocated data (ELF, Mach-O)
   }
   // The weights and initial parameters are symbols of their own (tcc_weights, per variant
   // tcc_weights_N; tcc_initial_parameters).
