@@ -112,7 +112,8 @@ Value rowReductionOperand(Value v, prim::ReduceKind kind, int64_t rank, bool *sa
 
 class Matcher {
 public:
-  Matcher(prim::DotGeneralOp product, int64_t maxWidth) : product(product), maxWidth(maxWidth) {}
+  Matcher(prim::DotGeneralOp product, int64_t maxWidth, int64_t minKeys)
+      : product(product), maxWidth(maxWidth), minKeys(minKeys) {}
 
   /// Whether `product` reads a softmax: the blocks the remarks count.
   static bool readsSoftmax(prim::DotGeneralOp product) {
@@ -143,6 +144,11 @@ public:
     if (maxWidth > 0 && (ShapedType::isDynamic(width) || width > maxWidth))
       return fail("the target's attention kernel takes a static value depth of at most " +
                   std::to_string(maxWidth));
+    int64_t keys = cast<ShapedType>(block.value.getType()).getDimSize(rank - 2);
+    if (minKeys > 0 && !ShapedType::isDynamic(keys) && keys < minKeys)
+      return fail(std::to_string(keys) + " keys: the target fuses blocks of at least " +
+                  std::to_string(minKeys) + " keys by default (on fewer, its kernel is not " +
+                  "faster than the products at every batch size); --attention=fused fuses it");
 
     // Probabilities, possibly with masked rows zeroed (ONNX Attention), NaN rows zeroed.
     Value p = use(product.getLhs(), 1);
@@ -313,7 +319,7 @@ private:
   }
 
   prim::DotGeneralOp product;
-  int64_t maxWidth;
+  int64_t maxWidth, minKeys;
   AttentionBlock block;
 };
 
@@ -362,7 +368,7 @@ struct MatchAttentionPass : public tcc::impl::MatchAttentionBase<MatchAttentionP
       unsigned matched = 0;
       for (prim::DotGeneralOp product : candidates) {
         std::string why;
-        FailureOr<AttentionBlock> block = Matcher(product, maxWidth).match(why);
+        FailureOr<AttentionBlock> block = Matcher(product, maxWidth, minKeys).match(why);
         if (failed(block)) {
           if (explain)
             product.emitRemark("attention not fused: ") << why;

@@ -40,8 +40,10 @@ mlir::LogicalResult tcc::buildPrimToKernelPipeline(mlir::OpPassManager &pm,
               (options.attention == Attention::Fused ||
                (options.attention == Attention::Auto && info.attentionByDefault));
   if (fuse)
-    pipeline = llvm::formatv("tcc-match-attention{{max-width={0} explain={1}},",
-                             info.attentionMaxWidth, options.explainAttention)
+    pipeline = llvm::formatv("tcc-match-attention{{max-width={0} min-keys={1} explain={2}},",
+                             info.attentionMaxWidth,
+                             options.attention == Attention::Auto ? info.attentionMinKeys : 0,
+                             options.explainAttention)
                    .str() +
                pipeline;
   return mlir::parsePassPipeline(pipeline, pm);

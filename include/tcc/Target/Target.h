@@ -68,6 +68,9 @@ struct TargetInfo {
   /// With attentionKernels: 0, or the largest static value depth (E) its attention kernel
   /// takes (a GPU keeps E accumulators per lane); deeper or dynamic blocks stay decomposed.
   int64_t attentionMaxWidth = 0;
+  /// With attentionByDefault: 0, or the fewest keys (a static extent) that
+  /// `--attention=auto` fuses; shorter blocks stay decomposed (dynamic ones are fused).
+  int64_t attentionMinKeys = 0;
 };
 
 /// A compilation target: a processor for the kernels and a host machine for the rest.

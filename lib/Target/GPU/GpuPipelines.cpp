@@ -4,13 +4,14 @@
 #include "llvm/Support/FormatVariadic.h"
 
 std::string tcc::gpuFrontPipeline(int64_t blockSize, llvm::StringRef matrixUnit, bool lanes) {
-  return llvm::formatv("tcc-gpu-call-kernels,tcc-gpu-lower-attention,tcc-collapse-dims,cse,tcc-"
+  return llvm::formatv("tcc-gpu-call-kernels,tcc-gpu-lower-attention{{subgroups={3}},"
+                       "tcc-collapse-dims,cse,tcc-"
                        "expand-copies{{memcpy=false},"
                        "tcc-gpu-linalg-to-loops{{matrix-unit={1}{2}},tcc-approximate-math,"
                        "tcc-gpu-device-constants,tcc-gpu-device-checks,"
                        "tcc-gpu-form-grids{{block-size={0}},gpu-kernel-outlining,"
                        "tcc-gpu-merge-modules,",
-                       blockSize, matrixUnit, lanes ? "" : " lanes=false")
+                       blockSize, matrixUnit, lanes ? "" : " lanes=false", lanes)
       .str();
 }
 

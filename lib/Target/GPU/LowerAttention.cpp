@@ -1,4 +1,8 @@
-//===- LowerAttention.cpp - kernel.attention as a warp per query row, online softmax ----===//
+//===- LowerAttention.cpp - kernel.attention as block tiles or a warp per query row -----===//
+//
+// The pass chooses: block tiles (AttentionTiles.cpp) where the op has their form and at
+// least 16 query rows, else (few rows: a decoding step) the warp per row below; a target
+// without subgroups gets the tiles with one thread a row, and an error where they do not fit.
 //
 // One warp of 32 lanes per query row i; lane t takes keys j = t, t + 32, ... and keeps a
 // running maximum m, sum l and E accumulators (flash attention's online softmax):
@@ -16,6 +20,7 @@
 // the NaN-propagating maximum of the bias values it reads; the warp combines them).
 //
 //===-------------------------------------------------------------------------------------===//
+#include "AttentionTiles.h"
 #include "tcc/Target/GPU/Passes.h"
 
 #include "dialects/kernel/KernelDialect.h"
@@ -42,8 +47,8 @@ constexpr int64_t kWarp = 32;
 
 class AttentionLowering {
 public:
-  AttentionLowering(tcc::kernel::AttentionOp op, int64_t width)
-      : op(op), b(op.getLoc(), op), rank(op.getRank()), width(width) {}
+  AttentionLowering(OpBuilder &builder, tcc::kernel::AttentionOp op, int64_t width)
+      : op(op), b(op.getLoc(), builder), rank(op.getRank()), width(width) {}
 
   void lower() {
     Value query = op.getQuery(), key = op.getKey();
@@ -137,7 +142,6 @@ public:
       b.setInsertionPointToStart(store.thenBlock());
       memref::StoreOp::create(b, value, op.getInit(), indices({row, index(e)}));
     }
-    op.erase();
   }
 
 private:
@@ -189,6 +193,7 @@ private:
 };
 
 struct GpuLowerAttentionPass : public tcc::impl::GpuLowerAttentionBase<GpuLowerAttentionPass> {
+  using GpuLowerAttentionBase::GpuLowerAttentionBase;
   void runOnOperation() override {
     SmallVector<tcc::kernel::AttentionOp> ops;
     getOperation().walk([&](tcc::kernel::AttentionOp op) { ops.push_back(op); });
@@ -200,9 +205,53 @@ struct GpuLowerAttentionPass : public tcc::impl::GpuLowerAttentionBase<GpuLowerA
                          << " when a GPU target lowers it";
         return signalPassFailure();
       }
-      AttentionLowering(op, width).lower();
+      if (failed(lower(op, width)))
+        return signalPassFailure();
+      op.erase();
     }
   }
+
+  /// With subgroups, the block tiles where the op has the form and at least 16 query rows
+  /// (chosen on the host when the rows are known only at run time), else a warp per row;
+  /// without subgroups, the tiles (G = 1) only.
+  LogicalResult lower(tcc::kernel::AttentionOp op, int64_t width) {
+    OpBuilder b(op);
+    int64_t lanes = subgroups ? kTileLanes : 1;
+    bool tiles = tcc::gpu::canTileAttention(op, lanes);
+    if (!subgroups) {
+      if (!tiles)
+        return op.emitOpError() << "must have static query and value depths of at most 128 "
+                                   "and multiples of 4 when a GPU target without subgroups "
+                                   "lowers it";
+      tcc::gpu::emitAttentionTiles(b, op, lanes);
+      return success();
+    }
+    if (!tiles) {
+      AttentionLowering(b, op, width).lower();
+      return success();
+    }
+    auto query = cast<MemRefType>(op.getQuery().getType());
+    int64_t rows = query.getDimSize(op.getRank() - 2);
+    if (!ShapedType::isDynamic(rows)) {
+      if (rows >= kMinTileRows)
+        tcc::gpu::emitAttentionTiles(b, op, lanes);
+      else
+        AttentionLowering(b, op, width).lower();
+      return success();
+    }
+    Location loc = op.getLoc();
+    Value extent = memref::DimOp::create(b, loc, op.getQuery(), op.getRank() - 2);
+    Value many = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, extent,
+                                       arith::ConstantIndexOp::create(b, loc, kMinTileRows));
+    auto choose = scf::IfOp::create(b, loc, many, /*withElseRegion=*/true);
+    OpBuilder then = OpBuilder::atBlockTerminator(choose.thenBlock());
+    tcc::gpu::emitAttentionTiles(then, op, lanes);
+    OpBuilder otherwise = OpBuilder::atBlockTerminator(choose.elseBlock());
+    AttentionLowering(otherwise, op, width).lower();
+    return success();
+  }
+  /// Threads a query row in the tiles with subgroups, and the fewest rows that take them.
+  static constexpr int64_t kTileLanes = 4, kMinTileRows = 16;
   /// Accumulators a lane keeps in registers (tcc-match-attention's max-width for GPUs).
   static constexpr int64_t kMaxWidth = 128;
 };

@@ -119,10 +119,13 @@ public:
 private:
   static tcc::TargetInfo describeGpu() {
     tcc::TargetInfo info = tcc::gpuTargetInfo();
-    // tcc-gpu-lower-attention, only with --attention=fused: a warp per query row loses to
-    // the decomposed products at batch 32 (H200: GPT-2-like 2.18 vs 1.03 ms, ViT-like 4.25
-    // vs 1.50) and ties at batch 1; a block-tiled kernel is to come.
+    // tcc-gpu-lower-attention's block tiles, by default from 256 keys: measured on the H200
+    // (scripts/nvidia/attention_bench.py, 4 heads of 64, fp32, fused / decomposed): batch 8
+    // 0.89 at 128 keys, 0.62 at 512, 0.65 at 1024, 0.60 at 2048; batch 1 1.16 at 128 keys
+    // (8 blocks of 64 rows for 132 SMs), 0.80 at 2048, 0.60 at 4096.
     info.attentionKernels = true;
+    info.attentionByDefault = true;
+    info.attentionMinKeys = 256;
     info.attentionMaxWidth = 128;
     return info;
   }

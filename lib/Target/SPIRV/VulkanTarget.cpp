@@ -28,7 +28,7 @@ std::string pipeline(bool subgroups) {
 class VulkanTarget final : public tcc::Target {
 public:
   VulkanTarget(tcc::HostMachine host, bool subgroups)
-      : Target(std::move(host), tcc::gpuTargetInfo()), subgroups(subgroups) {}
+      : Target(std::move(host), describe()), subgroups(subgroups) {}
 
   llvm::StringRef getName() const override { return "vulkan"; }
   int32_t getDeviceType() const override { return 7; } // kDLVulkan
@@ -38,6 +38,15 @@ public:
   }
 
 private:
+  /// `--attention=fused` only: tcc-gpu-lower-attention's block tiles (one thread a query
+  /// row without subgroups); not measured against the decomposed products on a Vulkan GPU.
+  static tcc::TargetInfo describe() {
+    tcc::TargetInfo info = tcc::gpuTargetInfo();
+    info.attentionKernels = true;
+    info.attentionMaxWidth = 128;
+    return info;
+  }
+
   bool subgroups;
 };
 } // namespace

@@ -22,10 +22,20 @@ def GpuCallKernels : Pass<"tcc-gpu-call-kernels", "mlir::ModuleOp"> {
 }
 
 def GpuLowerAttention : Pass<"tcc-gpu-lower-attention", "mlir::ModuleOp"> {
-  let summary = "kernel.attention as a warp per query row with an online softmax";
+  let summary = "kernel.attention as block tiles or a warp per query row, online softmax";
   let description = [{
     Right after tcc-gpu-call-kernels. A `kernel.attention` on buffers (its value depth E
-    static, at most 128: the accumulators a lane keeps) becomes an `scf.parallel` over its
+    static, at most 128) becomes one of two kernels, chosen on the host where the query rows
+    are known only at run time:
+
+    Block tiles (AttentionTiles.cpp), with at least 16 query rows and static query and value
+    depths that are multiples of 16 (of 4 without subgroups), at most 128: blocks of 64 rows,
+    4 threads a row (1 without subgroups), walk the keys in tiles of 32 staged in workgroup
+    memory (`kernel.block_threads`); each tile's scores update a running maximum, sum and
+    accumulators per row; the 4 threads of a row combine their partial dot products with a
+    clustered `gpu.subgroup_reduce`.
+
+    A warp per row otherwise (`subgroups` only): an `scf.parallel` over its
     batch dims, its query rows and 32 lanes, the lanes innermost so that tcc-gpu-form-grids'
     256-thread blocks hold 8 rows of one warp each. Lane t walks keys t, t + 32, ... with a
     running maximum, sum and E accumulators (flash attention's online softmax: each new
@@ -44,6 +54,10 @@ def GpuLowerAttention : Pass<"tcc-gpu-lower-attention", "mlir::ModuleOp"> {
       ...
     ```
   }];
+  let options = [
+    Option<"subgroups", "subgroups", "bool", /*default=*/"true",
+           "The target has subgroups of 32 (else only the block tiles, one thread a row)">,
+  ];
   let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::memref::MemRefDialect",
                            "::mlir::math::MathDialect", "::mlir::arith::ArithDialect",
                            "::mlir::gpu::GPUDialect"];
