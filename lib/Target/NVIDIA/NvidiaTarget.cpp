@@ -119,13 +119,15 @@ public:
 private:
   static tcc::TargetInfo describeGpu() {
     tcc::TargetInfo info = tcc::gpuTargetInfo();
-    // tcc-gpu-lower-attention's block tiles, by default from 256 keys: measured on the H200
-    // (scripts/nvidia/attention_bench.py, 4 heads of 64, fp32, fused / decomposed): batch 8
-    // 0.89 at 128 keys, 0.62 at 512, 0.65 at 1024, 0.60 at 2048; batch 1 1.16 at 128 keys
-    // (8 blocks of 64 rows for 132 SMs), 0.80 at 2048, 0.60 at 4096.
+    // tcc-gpu-lower-attention's block tiles by default where the key count is dynamic or at
+    // least 1024. Measured on the H200 (scripts/nvidia/attention_bench.py, 4 heads of 64,
+    // fp32, fused / decomposed): batch 32: 0.65 at 128 keys, 0.68 at 256, 0.58 at 512;
+    // batch 8: 0.89 at 128, 0.62 at 512, 0.65 at 1024, 0.60 at 2048; batch 1: 1.16 at 128,
+    // 1.30 at 256 and 512, 0.80 at 2048, 0.60 at 4096. It loses where there are few query
+    // rows in all (one block of 64 rows per SM or fewer); it never stores the scores.
     info.attentionKernels = true;
     info.attentionByDefault = true;
-    info.attentionMinKeys = 256;
+    info.attentionMinKeys = 1024;
     info.attentionMaxWidth = 128;
     return info;
   }
