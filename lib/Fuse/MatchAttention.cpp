@@ -38,6 +38,8 @@ struct AttentionBlock {
   /// zero_masked_rows: the rows whose values of `maskedRowsOf` (which must be the bias) are
   /// all -inf are zeroed.
   Value maskedRowsOf;
+  /// The score dims of `maskedRowsOf`'s dims, as the row flags are broadcast.
+  SmallVector<int64_t> maskedRowsDims;
   /// Intermediates that must have no user outside the block, with their expected use count.
   SmallVector<std::pair<Value, unsigned>> intermediates;
 };
@@ -155,8 +157,11 @@ public:
     if (Value inner = throughIdentityBroadcast(p); inner != p)
       p = use(inner, 1);
     if (auto select = p.getDefiningOp<prim::SelectOp>())
-      if (Value source = maskedRowsSource(select, rank)) {
-        block.maskedRowsOf = source;
+      if (Value source = maskedRowsSource(select, rank, block.maskedRowsDims)) {
+        // A constant mask with no wholly masked row (the function-expanded ONNX Attention
+        // without a mask reads a constant bias of zeros): the select never applies.
+        if (!noRowMasked(source))
+          block.maskedRowsOf = source;
         p = use(select.getOnFalse(), 1);
       }
     if (auto select = p.getDefiningOp<prim::SelectOp>()) {
@@ -214,7 +219,8 @@ public:
       }
       use(scores, 1);
     }
-    if (block.maskedRowsOf && block.maskedRowsOf != block.bias)
+    if (block.maskedRowsOf &&
+        (block.maskedRowsOf != block.bias || block.maskedRowsDims != block.biasDims))
       return fail("the rows zeroed are not those whose bias is all -inf");
     if (auto mul = scores.getDefiningOp<prim::MulOp>()) {
       std::optional<float> c = scalarConstant(mul.getRhs());
@@ -261,32 +267,70 @@ private:
   /// The source X of `select(bcast(reshape(max_row(X) == -inf)), 0, p)` (ONNX Attention's
   /// zeroing of the rows its mask wholly masks): X of the scores' rank, reduced over its last
   /// dim; null for any other select.
-  Value maskedRowsSource(prim::SelectOp select, int64_t rank) {
+  Value maskedRowsSource(prim::SelectOp select, int64_t rank, SmallVector<int64_t> &dims) {
     std::optional<float> zero = scalarConstant(select.getOnTrue());
     auto broadcast = select.getPred().getDefiningOp<prim::BroadcastInDimOp>();
-    if (!zero || *zero != 0.0f || !broadcast || !isIota(broadcast.getBroadcastDimensions(), rank))
+    if (!zero || *zero != 0.0f || !broadcast)
       return {};
+    // reshape(max == -inf) (the function body of ONNX Attention as tcc decomposes it), or
+    // reshape(max) == -inf (the function-expanded graph: ReduceMax keepdims, then Equal).
     auto reshape = broadcast.getOperand().getDefiningOp<prim::ReshapeOp>();
-    auto compare = reshape ? reshape.getOperand().getDefiningOp<prim::CompareOp>() : nullptr;
+    auto compare = reshape ? reshape.getOperand().getDefiningOp<prim::CompareOp>()
+                           : broadcast.getOperand().getDefiningOp<prim::CompareOp>();
+    if (compare && !reshape)
+      reshape = compare.getLhs().getDefiningOp<prim::ReshapeOp>();
     std::optional<float> minusInf = compare ? scalarConstant(compare.getRhs()) : std::nullopt;
-    if (!compare || compare.getDirection() != prim::CompareDirection::Eq || !minusInf ||
-        *minusInf != -std::numeric_limits<float>::infinity())
+    if (!compare || !reshape || compare.getDirection() != prim::CompareDirection::Eq ||
+        !minusInf || *minusInf != -std::numeric_limits<float>::infinity())
       return {};
-    auto reduce = compare.getLhs().getDefiningOp<prim::ReduceOp>();
+    bool reshapeFirst = reshape.getResult() == compare.getLhs();
+    auto reduce = (reshapeFirst ? reshape.getOperand() : compare.getLhs())
+                      .getDefiningOp<prim::ReduceOp>();
     if (!reduce || reduce.getKind() != prim::ReduceKind::Max)
       return {};
     auto source = cast<RankedTensorType>(reduce.getOperand().getType());
     auto reshaped = cast<RankedTensorType>(reshape.getType());
-    // [.., n] -> max over n -> [..] -> [.., 1]: the row's flag, broadcast over the keys.
-    if (source.getRank() != rank ||
-        !llvm::equal(reduce.getDimensions(), ArrayRef<int64_t>{rank - 1}) ||
-        reshaped.getRank() != rank || reshaped.getDimSize(rank - 1) != 1 ||
+    // [.., n] -> max over n -> [..] -> [.., 1]: the row's flag, broadcast over the keys (and,
+    // from a bias of lower rank, over the leading score dims, as the bias itself is).
+    int64_t sourceRank = source.getRank();
+    if (sourceRank < 1 || sourceRank > rank ||
+        !llvm::equal(reduce.getDimensions(), ArrayRef<int64_t>{sourceRank - 1}) ||
+        reshaped.getRank() != sourceRank || reshaped.getDimSize(sourceRank - 1) != 1 ||
         reshaped.getShape().drop_back() != source.getShape().drop_back())
       return {};
+    ArrayRef<int64_t> flagDims = broadcast.getBroadcastDimensions();
+    for (int64_t t = 0; t < sourceRank; ++t)
+      if (flagDims[t] != rank - sourceRank + t)
+        return {};
     for (Value flag :
          {broadcast.getResult(), reshape.getResult(), compare.getResult(), reduce.getResult()})
       use(flag, 1);
+    dims.assign(flagDims.begin(), flagDims.end());
     return reduce.getOperand();
+  }
+
+  /// Whether `source` is a constant each of whose rows (along the last dim) has a value
+  /// above -inf: no row is wholly masked, so zeroing the masked rows changes nothing.
+  static bool noRowMasked(Value source) {
+    DenseElementsAttr attr;
+    if (!matchPattern(source, m_Constant(&attr)) || !attr.getElementType().isF32())
+      return false;
+    auto type = cast<RankedTensorType>(attr.getType());
+    int64_t row = type.getRank() ? type.getDimSize(type.getRank() - 1) : 1;
+    if (row <= 0)
+      return false;
+    float minusInf = -std::numeric_limits<float>::infinity();
+    if (attr.isSplat())
+      return attr.getSplatValue<APFloat>().convertToFloat() != minusInf;
+    auto values = attr.getValues<APFloat>();
+    for (int64_t start = 0, n = attr.getNumElements(); start < n; start += row) {
+      bool live = false;
+      for (int64_t i = start; i < start + row && !live; ++i)
+        live = values[i].convertToFloat() != minusInf;
+      if (!live)
+        return false;
+    }
+    return true;
   }
 
   /// The row reduction `broadcast` reads (through the safe softmax's select): used only there.

@@ -161,3 +161,67 @@ func.func @half_safe(%q: tensor<2x4x8xf32>, %k: tensor<2x6x8xf32>, %v: tensor<2x
   %o = prim.dot_general %p, %v contracting = [2] x [1] batching = [0] x [0] : (tensor<2x4x6xf32>, tensor<2x6x8xf32>) -> tensor<2x4x8xf32>
   return %o : tensor<2x4x8xf32>
 }
+
+// -----
+
+// ONNX Attention as its function expands (the `_expanded` graphs): the mask added as a
+// lower-rank bias, the rows flagged by ReduceMax (keepdims: reduce, then reshape) == -inf and
+// broadcast like the bias: kernel.attention with zero_masked_rows on that bias.
+// CHECK-LABEL: func.func @expanded_mask
+// CHECK: kernel.attention %{{.*}}, %{{.*}}, %{{.*}} bias(%{{.*}} : tensor<4x6xf32>) outs(%{{.*}} : tensor<2x3x4x8xf32>) {bias_dims = array<i64: 2, 3>, scale = 5.000000e-01 : f32, zero_masked_rows}
+// CHECK-NOT: prim.select
+// expected-remark @below {{attention: 1 of 1 blocks fused}}
+func.func @expanded_mask(%q: tensor<2x3x4x8xf32>, %k: tensor<2x3x6x8xf32>, %v: tensor<2x3x6x8xf32>, %mask: tensor<4x6xf32>) -> tensor<2x3x4x8xf32> {
+  %zero = arith.constant dense<0.0> : tensor<2x3x4x6xf32>
+  %minf = arith.constant dense<0xFF800000> : tensor<4x1xf32>
+  %half = arith.constant dense<0.5> : tensor<f32>
+  %scores = prim.dot_general %q, %k contracting = [3] x [3] batching = [0, 1] x [0, 1] : (tensor<2x3x4x8xf32>, tensor<2x3x6x8xf32>) -> tensor<2x3x4x6xf32>
+  %hb = prim.broadcast_in_dim %half, dims = [] : (tensor<f32>) -> tensor<2x3x4x6xf32>
+  %scaled = prim.mul %scores, %hb : tensor<2x3x4x6xf32>
+  %mb = prim.broadcast_in_dim %mask, dims = [2, 3] : (tensor<4x6xf32>) -> tensor<2x3x4x6xf32>
+  %biased = prim.add %scaled, %mb : tensor<2x3x4x6xf32>
+  %max = prim.reduce max %biased dims = [3] : tensor<2x3x4x6xf32> -> tensor<2x3x4xf32>
+  %maxb = prim.broadcast_in_dim %max, dims = [0, 1, 2] : (tensor<2x3x4xf32>) -> tensor<2x3x4x6xf32>
+  %centred = prim.sub %biased, %maxb : tensor<2x3x4x6xf32>
+  %e = prim.exp %centred : tensor<2x3x4x6xf32>
+  %sum = prim.reduce sum %e dims = [3] : tensor<2x3x4x6xf32> -> tensor<2x3x4xf32>
+  %sumb = prim.broadcast_in_dim %sum, dims = [0, 1, 2] : (tensor<2x3x4xf32>) -> tensor<2x3x4x6xf32>
+  %p = prim.div %e, %sumb : tensor<2x3x4x6xf32>
+  %rowmax = prim.reduce max %mask dims = [1] : tensor<4x6xf32> -> tensor<4xf32>
+  %kept = prim.reshape %rowmax : (tensor<4xf32>) -> tensor<4x1xf32>
+  %masked = prim.compare eq, %kept, %minf : tensor<4x1xf32>
+  %flags = prim.broadcast_in_dim %masked, dims = [2, 3] : (tensor<4x1xi1>) -> tensor<2x3x4x6xi1>
+  %safe = prim.select %flags, %zero, %p : tensor<2x3x4x6xi1>, tensor<2x3x4x6xf32>
+  %o = prim.dot_general %safe, %v contracting = [3] x [2] batching = [0, 1] x [0, 1] : (tensor<2x3x4x6xf32>, tensor<2x3x6x8xf32>) -> tensor<2x3x4x8xf32>
+  return %o : tensor<2x3x4x8xf32>
+}
+
+// -----
+
+// Without a mask the expanded graph flags the rows of a constant bias of zeros: no row is
+// wholly masked, so the select is dropped (no zero_masked_rows).
+// CHECK-LABEL: func.func @expanded_constant_mask
+// CHECK: kernel.attention
+// CHECK-NOT: zero_masked_rows
+// CHECK-NOT: prim.select
+// expected-remark @below {{attention: 1 of 1 blocks fused}}
+func.func @expanded_constant_mask(%q: tensor<2x3x4x8xf32>, %k: tensor<2x3x6x8xf32>, %v: tensor<2x3x6x8xf32>) -> tensor<2x3x4x8xf32> {
+  %zero = arith.constant dense<0.0> : tensor<2x3x4x6xf32>
+  %zeros = arith.constant dense<0.0> : tensor<4x6xf32>
+  %minf = arith.constant dense<0xFF800000> : tensor<4x1xf32>
+  %scores = prim.dot_general %q, %k contracting = [3] x [3] batching = [0, 1] x [0, 1] : (tensor<2x3x4x8xf32>, tensor<2x3x6x8xf32>) -> tensor<2x3x4x6xf32>
+  %max = prim.reduce max %scores dims = [3] : tensor<2x3x4x6xf32> -> tensor<2x3x4xf32>
+  %maxb = prim.broadcast_in_dim %max, dims = [0, 1, 2] : (tensor<2x3x4xf32>) -> tensor<2x3x4x6xf32>
+  %centred = prim.sub %scores, %maxb : tensor<2x3x4x6xf32>
+  %e = prim.exp %centred : tensor<2x3x4x6xf32>
+  %sum = prim.reduce sum %e dims = [3] : tensor<2x3x4x6xf32> -> tensor<2x3x4xf32>
+  %sumb = prim.broadcast_in_dim %sum, dims = [0, 1, 2] : (tensor<2x3x4xf32>) -> tensor<2x3x4x6xf32>
+  %p = prim.div %e, %sumb : tensor<2x3x4x6xf32>
+  %rowmax = prim.reduce max %zeros dims = [1] : tensor<4x6xf32> -> tensor<4xf32>
+  %kept = prim.reshape %rowmax : (tensor<4xf32>) -> tensor<4x1xf32>
+  %masked = prim.compare eq, %kept, %minf : tensor<4x1xf32>
+  %flags = prim.broadcast_in_dim %masked, dims = [2, 3] : (tensor<4x1xi1>) -> tensor<2x3x4x6xi1>
+  %safe = prim.select %flags, %zero, %p : tensor<2x3x4x6xi1>, tensor<2x3x4x6xf32>
+  %o = prim.dot_general %safe, %v contracting = [3] x [2] batching = [0, 1] x [0, 1] : (tensor<2x3x4x6xf32>, tensor<2x3x6x8xf32>) -> tensor<2x3x4x8xf32>
+  return %o : tensor<2x3x4x8xf32>
+}
