@@ -280,12 +280,12 @@ private:
     if (compare && !reshape)
       reshape = compare.getLhs().getDefiningOp<prim::ReshapeOp>();
     std::optional<float> minusInf = compare ? scalarConstant(compare.getRhs()) : std::nullopt;
-    if (!compare || !reshape || compare.getDirection() != prim::CompareDirection::Eq ||
-        !minusInf || *minusInf != -std::numeric_limits<float>::infinity())
+    if (!compare || !reshape || compare.getDirection() != prim::CompareDirection::Eq || !minusInf ||
+        *minusInf != -std::numeric_limits<float>::infinity())
       return {};
     bool reshapeFirst = reshape.getResult() == compare.getLhs();
-    auto reduce = (reshapeFirst ? reshape.getOperand() : compare.getLhs())
-                      .getDefiningOp<prim::ReduceOp>();
+    auto reduce =
+        (reshapeFirst ? reshape.getOperand() : compare.getLhs()).getDefiningOp<prim::ReduceOp>();
     if (!reduce || reduce.getKind() != prim::ReduceKind::Max)
       return {};
     auto source = cast<RankedTensorType>(reduce.getOperand().getType());
