@@ -36,7 +36,7 @@ struct AttentionBufferization
                                      buffers[2], bias, buffers.back(), attention.getScaleAttr(),
                                      attention.getKeyTransposedAttr(), attention.getBiasDimsAttr(),
                                      attention.getNanToZeroAttr(), attention.getSafeSoftmaxAttr(),
-                                     attention.getZeroMaskedRowsAttr());
+                                     attention.getZeroMaskedRowsAttr(), attention.getSoftcapAttr());
     replaceOpWithBufferizedValues(rewriter, op, buffers.back());
     return success();
   }

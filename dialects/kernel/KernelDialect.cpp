@@ -374,6 +374,8 @@ LogicalResult AttentionOp::verify() {
       return emitOpError() << what << " disagree: " << x << " vs " << y, false;
     return true;
   };
+  if (std::optional<llvm::APFloat> cap = getSoftcap(); cap && !(cap->convertToFloat() > 0.0f))
+    return emitOpError("expects a softcap above 0, got ") << cap->convertToFloat();
   bool transposed = getKeyTransposed();
   int64_t kSeq = transposed ? rank - 1 : rank - 2, kDepth = transposed ? rank - 2 : rank - 1;
   for (int64_t d = 0; d + 2 < rank; ++d)

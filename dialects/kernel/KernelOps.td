@@ -199,7 +199,8 @@ def Kernel_AttentionOp : Kernel_Op<"attention", [
     the softmax of ONNX's Attention op (opset 23): a row maximum of -inf is taken as 0 and a
     row sum of 0 as 1, so a row whose scores are all -inf gives zeros, not NaN.
     `zero_masked_rows` (with a bias): a row whose bias values are all -inf gives zeros,
-    whatever its scores (ONNX Attention's masked rows).
+    whatever its scores (ONNX Attention's masked rows). `softcap` c (> 0): the scaled
+    products are capped before the bias is added, c · tanh(s / c) (ONNX Attention's softcap).
 
     On tensors the op is destination-passing (`init`, one result); on buffers it has no
     result. Only f32 for now.
@@ -214,7 +215,8 @@ def Kernel_AttentionOp : Kernel_Op<"attention", [
                        Optional<AnyShaped>:$bias, AnyShaped:$init,
                        F32Attr:$scale, UnitAttr:$key_transposed,
                        OptionalAttr<DenseI64ArrayAttr>:$bias_dims, UnitAttr:$nan_to_zero,
-                       UnitAttr:$safe_softmax, UnitAttr:$zero_masked_rows);
+                       UnitAttr:$safe_softmax, UnitAttr:$zero_masked_rows,
+                       OptionalAttr<F32Attr>:$softcap);
   let results = (outs Variadic<AnyRankedTensor>:$result);
   let assemblyFormat = [{
     $query `,` $key `,` $value (`bias` `(` $bias^ `:` type($bias) `)`)?

@@ -34,6 +34,8 @@ struct AttentionBlock {
   Value query, key, value, bias;
   SmallVector<int64_t> biasDims;
   float scale = 1.0f;
+  /// 0, or the softcap c: scores c · tanh(s / c).
+  float softcap = 0.0f;
   bool keyTransposed = false, nanToZero = false, safeSoftmax = false;
   /// zero_masked_rows: the rows whose values of `maskedRowsOf` (which must be the bias) are
   /// all -inf are zeroed.
@@ -222,6 +224,24 @@ public:
     if (block.maskedRowsOf &&
         (block.maskedRowsOf != block.bias || block.maskedRowsDims != block.biasDims))
       return fail("the rows zeroed are not those whose bias is all -inf");
+    // Softcap (ONNX Attention): c · tanh(s / c) of the scaled products, before the bias.
+    if (auto cap = scores.getDefiningOp<prim::MulOp>()) {
+      std::optional<float> c = scalarConstant(cap.getLhs());
+      Value other = cap.getRhs();
+      if (!c)
+        c = scalarConstant(cap.getRhs()), other = cap.getLhs();
+      auto tanh = other.getDefiningOp<prim::TanhOp>();
+      auto div = tanh ? tanh.getOperand().getDefiningOp<prim::DivOp>() : nullptr;
+      std::optional<float> divisor = div ? scalarConstant(div.getRhs()) : std::nullopt;
+      if (c && tanh && divisor) {
+        if (*divisor != *c || !(*c > 0.0f))
+          return fail("the scores pass through tanh other than a softcap c · tanh(s / c)");
+        block.softcap = *c;
+        use(other, 1);
+        use(div.getResult(), 1);
+        scores = use(div.getLhs(), 1);
+      }
+    }
     if (auto mul = scores.getDefiningOp<prim::MulOp>()) {
       std::optional<float> c = scalarConstant(mul.getRhs());
       Value other = mul.getLhs();
@@ -352,13 +372,18 @@ private:
     return v;
   }
 
-  /// Whether `v` is the scores: a product, possibly scaled.
+  /// Whether `v` is the scores: a product, possibly scaled, possibly softcapped.
   static bool reachesProduct(Value v) {
-    if (auto mul = v.getDefiningOp<prim::MulOp>())
+    if (auto mul = v.getDefiningOp<prim::MulOp>()) {
+      // A softcap's c · tanh(s / c), then the scale's multiplication or division.
+      for (Value side : {mul.getLhs(), mul.getRhs()})
+        if (auto tanh = side.getDefiningOp<prim::TanhOp>())
+          return reachesProduct(tanh.getOperand());
       return mul.getLhs().getDefiningOp<prim::DotGeneralOp>() ||
              mul.getRhs().getDefiningOp<prim::DotGeneralOp>();
+    }
     if (auto div = v.getDefiningOp<prim::DivOp>())
-      return bool(div.getLhs().getDefiningOp<prim::DotGeneralOp>());
+      return reachesProduct(div.getLhs());
     return bool(v.getDefiningOp<prim::DotGeneralOp>());
   }
 
@@ -385,7 +410,8 @@ void replace(prim::DotGeneralOp product, const AttentionBlock &block) {
       block.bias ? b.getDenseI64ArrayAttr(block.biasDims) : DenseI64ArrayAttr(),
       block.nanToZero ? b.getUnitAttr() : UnitAttr(),
       block.safeSoftmax ? b.getUnitAttr() : UnitAttr(),
-      block.maskedRowsOf ? b.getUnitAttr() : UnitAttr());
+      block.maskedRowsOf ? b.getUnitAttr() : UnitAttr(),
+      block.softcap > 0.0f ? b.getF32FloatAttr(block.softcap) : FloatAttr());
   product.getResult().replaceAllUsesWith(attention.getResult()[0]);
   product.erase();
 }

@@ -225,3 +225,30 @@ func.func @expanded_constant_mask(%q: tensor<2x3x4x8xf32>, %k: tensor<2x3x6x8xf3
   %o = prim.dot_general %safe, %v contracting = [3] x [2] batching = [0, 1] x [0, 1] : (tensor<2x3x4x6xf32>, tensor<2x3x6x8xf32>) -> tensor<2x3x4x8xf32>
   return %o : tensor<2x3x4x8xf32>
 }
+
+// -----
+
+// ONNX Attention's softcap: c · tanh(s / c) of the scaled products, before the bias.
+// CHECK-LABEL: func.func @softcap
+// CHECK: kernel.attention {{.*}} {scale = 1.250000e-01 : f32, softcap = 3.000000e+00 : f32}
+// CHECK-NOT: prim.tanh
+// expected-remark @below {{attention: 1 of 1 blocks fused}}
+func.func @softcap(%q: tensor<2x8x64xf32>, %k: tensor<2x16x64xf32>, %v: tensor<2x16x16xf32>) -> tensor<2x8x16xf32> {
+  %c = arith.constant dense<8.0> : tensor<f32>
+  %cap = arith.constant dense<3.0> : tensor<2x8x16xf32>
+  %scores = prim.dot_general %q, %k contracting = [2] x [2] batching = [0] x [0] : (tensor<2x8x64xf32>, tensor<2x16x64xf32>) -> tensor<2x8x16xf32>
+  %cb = prim.broadcast_in_dim %c, dims = [] : (tensor<f32>) -> tensor<2x8x16xf32>
+  %scaled = prim.div %scores, %cb : tensor<2x8x16xf32>
+  %over = prim.div %scaled, %cap : tensor<2x8x16xf32>
+  %t = prim.tanh %over : tensor<2x8x16xf32>
+  %capped = prim.mul %t, %cap : tensor<2x8x16xf32>
+  %max = prim.reduce max %capped dims = [2] : tensor<2x8x16xf32> -> tensor<2x8xf32>
+  %maxb = prim.broadcast_in_dim %max, dims = [0, 1] : (tensor<2x8xf32>) -> tensor<2x8x16xf32>
+  %centred = prim.sub %capped, %maxb : tensor<2x8x16xf32>
+  %e = prim.exp %centred : tensor<2x8x16xf32>
+  %sum = prim.reduce sum %e dims = [2] : tensor<2x8x16xf32> -> tensor<2x8xf32>
+  %sumb = prim.broadcast_in_dim %sum, dims = [0, 1] : (tensor<2x8xf32>) -> tensor<2x8x16xf32>
+  %p = prim.div %e, %sumb : tensor<2x8x16xf32>
+  %o = prim.dot_general %p, %v contracting = [2] x [1] batching = [0] x [0] : (tensor<2x8x16xf32>, tensor<2x16x16xf32>) -> tensor<2x8x16xf32>
+  return %o : tensor<2x8x16xf32>
+}

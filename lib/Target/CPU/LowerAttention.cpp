@@ -90,8 +90,8 @@ public:
   }
 
 private:
-  /// scores[r, j] = scale · Σ_d q[i_r, d] k[j, d]: with keys transposed, `lanes` keys at a
-  /// time in a vector accumulator per row; else one key at a time, a sum over the depth.
+  /// scores[r, j] = scale · Σ_d q[i_r, d] k[j, d] (softcapped): with keys transposed, `lanes` keys
+  /// at a time in a vector accumulator per row; else one key at a time, a sum over the depth.
   void computeScores() {
     Value scale = f32(op.getScale().convertToFloat());
     if (!op.getKeyTransposed()) {
@@ -101,7 +101,7 @@ private:
             return arith::MulFOp::create(b, load(op.getQuery(), {rowIndex[r], d}),
                                          load(op.getKey(), {j, d}));
           });
-          memref::StoreOp::create(b, arith::MulFOp::create(b, dot, scale), scores,
+          memref::StoreOp::create(b, capped(arith::MulFOp::create(b, dot, scale)), scores,
                                   ValueRange{index(r), j});
         }
       });
@@ -118,8 +118,19 @@ private:
           Value scaleVector = vector::BroadcastOp::create(b, vector, scale);
           for (int64_t r = 0; r < kRows; ++r)
             vector::MaskedStoreOp::create(b, scores, ValueRange{index(r), j}, mask,
-                                          arith::MulFOp::create(b, sums[r], scaleVector));
+                                          capped(arith::MulFOp::create(b, sums[r], scaleVector)));
         });
+  }
+
+  /// With a softcap c: c · tanh(s / c) (scalar or vector); else s.
+  Value capped(Value s) {
+    std::optional<APFloat> cap = op.getSoftcap();
+    if (!cap)
+      return s;
+    Value c = f32(cap->convertToFloat());
+    if (auto vector = dyn_cast<VectorType>(s.getType()))
+      c = vector::BroadcastOp::create(b, vector, c);
+    return arith::MulFOp::create(b, c, math::TanhOp::create(b, arith::DivFOp::create(b, s, c)));
   }
 
   /// Row r of the scores, `lanes` at a time: + bias, the maximum, exp(s - max) in place,

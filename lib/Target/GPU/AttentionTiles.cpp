@@ -212,7 +212,8 @@ private:
         if (lanes > 1)
           partial = gpu::SubgroupReduceOp::create(b, partial, gpu::AllReduceOperation::ADD,
                                                   /*uniform=*/true, lanes);
-        Value s = arith::MulFOp::create(b, partial, constant(op.getScale().convertToFloat()));
+        Value s =
+            capped(arith::MulFOp::create(b, partial, constant(op.getScale().convertToFloat())));
         if (op.getBias()) {
           Value bias = biasAt(readRows[r], readKey);
           s = arith::AddFOp::create(b, s, bias);
@@ -341,6 +342,14 @@ private:
     Value larger = arith::SelectOp::create(b, greater, a, x);
     Value nan = arith::CmpFOp::create(b, arith::CmpFPredicate::UNO, a, a);
     return arith::SelectOp::create(b, nan, a, larger);
+  }
+  /// With a softcap c: c · tanh(s / c) (math.tanh: approximated later, no libdevice); else s.
+  Value capped(Value s) {
+    std::optional<APFloat> cap = op.getSoftcap();
+    if (!cap)
+      return s;
+    Value c = constant(cap->convertToFloat());
+    return arith::MulFOp::create(b, c, math::TanhOp::create(b, arith::DivFOp::create(b, s, c)));
   }
   /// a · x + y (the NVIDIA lowering contracts it into one fma.rn).
   Value fma(Value a, Value x, Value y) {

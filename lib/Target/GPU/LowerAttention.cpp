@@ -158,7 +158,8 @@ private:
           indices(op.getKeyTransposed() ? ArrayRef<Value>{d, j} : ArrayRef<Value>{j, d}));
       scf::YieldOp::create(b, fma(q, k, loop.getRegionIterArgs()[0]));
     }
-    Value s = arith::MulFOp::create(b, loop.getResult(0), constant(op.getScale().convertToFloat()));
+    Value s = capped(
+        arith::MulFOp::create(b, loop.getResult(0), constant(op.getScale().convertToFloat())));
     if (!op.getBias())
       return s;
     auto type = cast<MemRefType>(op.getBias().getType());
@@ -172,6 +173,14 @@ private:
     return arith::AddFOp::create(b, s, *bias);
   }
 
+  /// With a softcap c: c · tanh(s / c) (math.tanh: approximated later, no libdevice); else s.
+  Value capped(Value s) {
+    std::optional<APFloat> cap = op.getSoftcap();
+    if (!cap)
+      return s;
+    Value c = constant(cap->convertToFloat());
+    return arith::MulFOp::create(b, c, math::TanhOp::create(b, arith::DivFOp::create(b, s, c)));
+  }
   /// a · x + y (the NVIDIA lowering contracts it into one fma.rn).
   Value fma(Value a, Value x, Value y) {
     return arith::AddFOp::create(b, arith::MulFOp::create(b, a, x), y);

@@ -273,3 +273,11 @@ func.func @attention_result(%q: tensor<2x8x4xf32>, %o: tensor<2x8x4xf32>) {
   kernel.attention %q, %q, %q outs(%o : tensor<2x8x4xf32>) {scale = 1.0 : f32} : tensor<2x8x4xf32>, tensor<2x8x4xf32>, tensor<2x8x4xf32>
   return
 }
+
+// -----
+
+func.func @attention_softcap(%q: memref<2x8x4xf32>, %k: memref<2x8x4xf32>, %v: memref<2x8x4xf32>, %o: memref<2x8x4xf32>) {
+  // expected-error @+1 {{expects a softcap above 0, got -2}}
+  kernel.attention %q, %k, %v outs(%o : memref<2x8x4xf32>) {scale = 1.0 : f32, softcap = -2.0 : f32} : memref<2x8x4xf32>, memref<2x8x4xf32>, memref<2x8x4xf32>
+  return
+}

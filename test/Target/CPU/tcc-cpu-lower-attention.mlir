@@ -67,3 +67,16 @@ func.func @safe_masked(%q: memref<2x8x4xf32>, %k: memref<2x?x4xf32>, %v: memref<
   kernel.attention %q, %k, %v bias(%bias : memref<1x8x?xf32>) outs(%o : memref<2x8x4xf32>) {bias_dims = array<i64: 0, 1, 2>, safe_softmax, zero_masked_rows, scale = 1.0 : f32} : memref<2x8x4xf32>, memref<2x?x4xf32>, memref<2x?x4xf32>
   return
 }
+
+// -----
+
+// A softcap: the scaled scores capped, c · tanh(s / c), before they are stored.
+// CHECK-LABEL: func.func @softcap
+// CHECK: %[[OVER:.*]] = arith.divf %{{.*}}, %[[C:.*]] : f32
+// CHECK: %[[T:.*]] = math.tanh %[[OVER]] : f32
+// CHECK: %[[CAPPED:.*]] = arith.mulf %[[C]], %[[T]] : f32
+// CHECK: memref.store %[[CAPPED]]
+func.func @softcap(%q: memref<2x8x4xf32>, %k: memref<2x8x4xf32>, %v: memref<2x8x4xf32>, %o: memref<2x8x4xf32>) {
+  kernel.attention %q, %k, %v outs(%o : memref<2x8x4xf32>) {scale = 0.5 : f32, softcap = 5.0 : f32} : memref<2x8x4xf32>, memref<2x8x4xf32>, memref<2x8x4xf32>
+  return
+}

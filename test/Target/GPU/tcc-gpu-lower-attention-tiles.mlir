@@ -49,3 +49,16 @@ func.func @static_rows(%q: memref<2x100x16xf32>, %k: memref<2x16x?xf32>, %v: mem
   return
 }
 
+
+// -----
+
+// A softcap: c · tanh(s / c) of each scaled score, before the bias.
+// CHECK-LABEL: func.func @softcap
+// CHECK: %[[S:.*]] = arith.mulf %{{.*}}, %cst{{.*}} : f32
+// CHECK: %[[OVER:.*]] = arith.divf %[[S]], %[[C:.*]] : f32
+// CHECK: %[[T:.*]] = math.tanh %[[OVER]] : f32
+// CHECK: arith.mulf %[[C]], %[[T]] : f32
+func.func @softcap(%q: memref<2x100x16xf32>, %k: memref<2x?x16xf32>, %v: memref<2x?x16xf32>, %o: memref<2x100x16xf32>) {
+  kernel.attention %q, %k, %v outs(%o : memref<2x100x16xf32>) {scale = 0.25 : f32, softcap = 5.0 : f32} : memref<2x100x16xf32>, memref<2x?x16xf32>, memref<2x?x16xf32>
+  return
+}
