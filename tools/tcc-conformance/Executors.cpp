@@ -225,7 +225,7 @@ private:
 /// Compiles the case to `path`; returns "" or the first error.
 std::string compileTo(const std::string &dir, const std::vector<unsigned> &bind,
                       const DataSet *set, const DataSet *shapes, const std::string &path,
-                      const std::string &targetSpec, const std::string &cpu) {
+                      const CompileTarget &compile) {
   std::unique_ptr<MLIRContext> context = makeContext();
   std::string error;
   FirstError collect(*context, error);
@@ -235,7 +235,11 @@ std::string compileTo(const std::string &dir, const std::vector<unsigned> &bind,
   tcc::CompileOptions options;
   options.emit = tcc::EmitKind::So;
   std::string targetError, compileError;
-  auto target = tcc::createTarget(targetSpec, cpu, targetError);
+  using Attention = tcc::KernelPipelineOptions::Attention;
+  options.kernelStage.attention = compile.attention == "fused"        ? Attention::Fused
+                                  : compile.attention == "decomposed" ? Attention::Decomposed
+                                                                      : Attention::Auto;
+  auto target = tcc::createTarget(compile.target, compile.cpu, targetError);
   if (failed(target))
     return targetError;
   options.targets.push_back(std::move(*target));
@@ -299,8 +303,7 @@ std::unique_ptr<Executable> tcc::conformance::prepare(Mode mode, const std::stri
       error = "cannot create " + folder;
       return nullptr;
     }
-    if (!(error = compileTo(dir, bind, set, shapes, folder + "/model.so", compile.target,
-                           compile.cpu))
+    if (!(error = compileTo(dir, bind, set, shapes, folder + "/model.so", compile))
              .empty()) {
       llvm::sys::fs::remove_directories(folder);
       return nullptr;
@@ -309,9 +312,9 @@ std::unique_ptr<Executable> tcc::conformance::prepare(Mode mode, const std::stri
   }
   // Compiled twice: the artifact must be reproducible to the byte.
   std::string first = scratch + "/model.so", second = scratch + "/model-again.so";
-  if (!(error = compileTo(dir, bind, set, shapes, first, compile.target, compile.cpu)).empty())
+  if (!(error = compileTo(dir, bind, set, shapes, first, compile)).empty())
     return nullptr;
-  if (!(error = compileTo(dir, bind, set, shapes, second, compile.target, compile.cpu)).empty())
+  if (!(error = compileTo(dir, bind, set, shapes, second, compile)).empty())
     return nullptr;
   auto a = llvm::MemoryBuffer::getFile(first), b = llvm::MemoryBuffer::getFile(second);
   if (!a || !b || (*a)->getBuffer() != (*b)->getBuffer()) {

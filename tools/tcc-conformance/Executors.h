@@ -22,13 +22,14 @@ public:
   virtual const std::string *exportFolder() const { return nullptr; }
 };
 
-/// What compiled mode compiles for: `target` and `cpu` as tcc's --target and --cpu take them
-/// (an empty cpu: the target's default), and with
+/// What compiled mode compiles for: `target`, `cpu` and `attention` as tcc's --target, --cpu
+/// and --attention take them (an empty cpu: the target's default), and with
 /// `exportDir` set (a target that cannot run here: a GPU), a folder of its own under it
 /// for each library, which is kept rather than loaded.
 struct CompileTarget {
   std::string target = "host";
   std::string cpu;
+  std::string attention = "auto";
   std::string exportDir;
 };
 

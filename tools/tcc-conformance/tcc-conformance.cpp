@@ -66,6 +66,7 @@ struct Options {
   std::string saveDir;
   std::string target = "host";
   std::string cpu;
+  std::string attention = "auto";
   std::string exportDir;
 };
 
@@ -74,6 +75,7 @@ CompileTarget compileTarget(const Options &options, const std::string &dir) {
   CompileTarget compile;
   compile.target = options.target;
   compile.cpu = options.cpu;
+  compile.attention = options.attention;
   if (!options.exportDir.empty())
     compile.exportDir = options.exportDir + "/" + llvm::sys::path::filename(dir).str();
   return compile;
@@ -427,6 +429,9 @@ int main(int argc, char **argv) {
                  "compiled mode: what to compile for, as tcc --target (default host)");
   app.add_option("--cpu", options.cpu,
                  "compiled mode: the CPU to compile for, as tcc --cpu (default the target's)");
+  app.add_option("--attention", options.attention,
+                 "compiled mode: attention blocks as tcc --attention (auto, fused, decomposed)")
+      ->check(CLI::IsMember({"auto", "fused", "decomposed"}));
   app.add_option("--export", options.exportDir,
                  "compiled mode: keep each case's library in DIR/<case>/<n>/model.so with its data "
                  "sets as <set>_input_<k>.npy and <set>_expected_<k>.npy instead of running it "
