@@ -116,8 +116,8 @@ Value rowReductionOperand(Value v, prim::ReduceKind kind, int64_t rank, bool *sa
 
 class Matcher {
 public:
-  Matcher(prim::DotGeneralOp product, int64_t maxWidth, int64_t minKeys)
-      : product(product), maxWidth(maxWidth), minKeys(minKeys) {}
+  Matcher(prim::DotGeneralOp product, int64_t maxWidth, int64_t minKeys, int64_t depthMultiple)
+      : product(product), maxWidth(maxWidth), minKeys(minKeys), depthMultiple(depthMultiple) {}
 
   /// Whether `product` reads a softmax: the blocks the remarks count.
   static bool readsSoftmax(prim::DotGeneralOp product) {
@@ -276,6 +276,14 @@ public:
     for (Value v : {block.query, block.key, block.value})
       if (!cast<RankedTensorType>(v.getType()).getElementType().isF32())
         return fail("only f32 attention is fused");
+    if (depthMultiple > 0)
+      for (Value v : {block.query, block.value}) {
+        int64_t depth = cast<RankedTensorType>(v.getType()).getDimSize(rank - 1);
+        if (ShapedType::isDynamic(depth) || depth % depthMultiple != 0)
+          return fail("the target's attention kernel takes static query and value depths "
+                      "that are multiples of " +
+                      std::to_string(depthMultiple));
+      }
     for (auto [value, uses] : block.intermediates)
       if (!value.hasNUses(uses))
         return fail("an intermediate (scores or probabilities) is also used outside the "
@@ -388,7 +396,7 @@ private:
   }
 
   prim::DotGeneralOp product;
-  int64_t maxWidth, minKeys;
+  int64_t maxWidth, minKeys, depthMultiple;
   AttentionBlock block;
 };
 
@@ -438,7 +446,8 @@ struct MatchAttentionPass : public tcc::impl::MatchAttentionBase<MatchAttentionP
       unsigned matched = 0;
       for (prim::DotGeneralOp product : candidates) {
         std::string why;
-        FailureOr<AttentionBlock> block = Matcher(product, maxWidth, minKeys).match(why);
+        FailureOr<AttentionBlock> block =
+            Matcher(product, maxWidth, minKeys, depthMultiple).match(why);
         if (failed(block)) {
           if (explain)
             product.emitRemark("attention not fused: ") << why;

@@ -40,10 +40,11 @@ mlir::LogicalResult tcc::buildPrimToKernelPipeline(mlir::OpPassManager &pm,
               (options.attention == Attention::Fused ||
                (options.attention == Attention::Auto && info.attentionByDefault));
   if (fuse)
-    pipeline = llvm::formatv("tcc-match-attention{{max-width={0} min-keys={1} explain={2}},",
+    pipeline = llvm::formatv("tcc-match-attention{{max-width={0} min-keys={1} "
+                             "depth-multiple={2} explain={3}},",
                              info.attentionMaxWidth,
                              options.attention == Attention::Auto ? info.attentionMinKeys : 0,
-                             options.explainAttention)
+                             info.attentionDepthMultiple, options.explainAttention)
                    .str() +
                pipeline;
   return mlir::parsePassPipeline(pipeline, pm);

@@ -68,6 +68,9 @@ def MatchAttention : Pass<"tcc-match-attention", "mlir::ModuleOp"> {
     Option<"maxWidth", "max-width", "int64_t", /*default=*/"0",
            "0, or the largest static value depth (E) to fuse: the target's attention kernel "
            "keeps E accumulators per thread (GPUs: 128); other blocks stay decomposed">,
+    Option<"depthMultiple", "depth-multiple", "int64_t", /*default=*/"0",
+           "0, or what the query and value depths (D, E) must be static multiples of for the "
+           "target's kernel (Vulkan without subgroups: 4); other blocks stay decomposed">,
     Option<"minKeys", "min-keys", "int64_t", /*default=*/"0",
            "0, or the fewest keys (N, when static) to fuse: a target whose kernel loses to "
            "the decomposed products on short sequences sets it for --attention=auto; blocks "

@@ -71,6 +71,9 @@ struct TargetInfo {
   /// With attentionByDefault: 0, or the fewest keys (a static extent) that
   /// `--attention=auto` fuses; shorter blocks stay decomposed (dynamic ones are fused).
   int64_t attentionMinKeys = 0;
+  /// With attentionKernels: 0, or what the query and value depths must be static multiples
+  /// of for the kernel to take a block (others stay decomposed).
+  int64_t attentionDepthMultiple = 0;
 };
 
 /// A compilation target: a processor for the kernels and a host machine for the rest.

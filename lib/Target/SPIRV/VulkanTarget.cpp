@@ -28,7 +28,7 @@ std::string pipeline(bool subgroups) {
 class VulkanTarget final : public tcc::Target {
 public:
   VulkanTarget(tcc::HostMachine host, bool subgroups)
-      : Target(std::move(host), describe()), subgroups(subgroups) {}
+      : Target(std::move(host), describe(subgroups)), subgroups(subgroups) {}
 
   llvm::StringRef getName() const override { return "vulkan"; }
   int32_t getDeviceType() const override { return 7; } // kDLVulkan
@@ -40,10 +40,13 @@ public:
 private:
   /// `--attention=fused` only: tcc-gpu-lower-attention's block tiles (one thread a query
   /// row without subgroups); not measured against the decomposed products on a Vulkan GPU.
-  static tcc::TargetInfo describe() {
+  static tcc::TargetInfo describe(bool subgroups) {
     tcc::TargetInfo info = tcc::gpuTargetInfo();
     info.attentionKernels = true;
     info.attentionMaxWidth = 128;
+    // The tiles only (no warp per row): their depths in runs of 4 (16 with subgroups, where
+    // the warp per row takes the rest).
+    info.attentionDepthMultiple = subgroups ? 0 : 4;
     return info;
   }
 
