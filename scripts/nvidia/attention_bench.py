@@ -13,28 +13,14 @@ usage: python3 attention_bench.py DIR [--batch 8] [--seqs 128,512,1024,2048]
 import argparse
 import json
 import os
-import statistics
 import sys
-import time
 
 import numpy as np
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import tcc_runtime  # noqa: E402
-
-
-def timed(function, runs=30, warmup=5):
-    for _ in range(warmup):
-        function()
-    torch.cuda.synchronize()
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        function()
-        torch.cuda.synchronize()
-        times.append((time.perf_counter() - start) * 1e3)
-    return statistics.median(times)
+from run_bundle import timed  # noqa: E402
 
 
 def rel_l2(actual, expected):
@@ -68,13 +54,13 @@ def main():
                 session.run()
                 torch.cuda.synchronize()
                 row[kind + "_rel_l2"] = "%.2e" % rel_l2(out, ref)
-                row[kind + "_ms"] = timed(session.run)
+                row[kind + "_ms"] = timed(session.run, 30)
             except RuntimeError as error:
                 row[kind + "_rel_l2"] = str(error)[:100]
                 row[kind + "_ms"] = float("nan")
         sdpa = torch.nn.functional.scaled_dot_product_attention
         with torch.no_grad():
-            row["sdpa_ms"] = timed(lambda: sdpa(q, k, v))
+            row["sdpa_ms"] = timed(lambda: sdpa(q, k, v), 30)
         print("| %d | %d | %.4f | %.4f | %.4f | %.2f | %.2f | %s | %s |" % (
             row["B"], seq, row["fused_ms"], row["decomposed_ms"], row["sdpa_ms"],
             row["fused_ms"] / row["decomposed_ms"], row["fused_ms"] / row["sdpa_ms"],

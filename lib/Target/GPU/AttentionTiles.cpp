@@ -25,6 +25,8 @@
 //===----------------------------------------------------------------------------------===//
 #include "AttentionTiles.h"
 
+#include "AttentionBuilder.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -83,11 +85,10 @@ struct RowState {
   }
 };
 
-class AttentionTiles {
+class AttentionTiles : tcc::gpu::AttentionBuilder {
 public:
   AttentionTiles(OpBuilder &builder, tcc::kernel::AttentionOp op, int64_t lanes)
-      : op(op), b(op.getLoc(), builder), rank(op.getRank()), lanes(lanes),
-        rowsPerThread(lanes > 1 ? kRowsPerThread : 1),
+      : AttentionBuilder(builder, op), lanes(lanes), rowsPerThread(lanes > 1 ? kRowsPerThread : 1),
         threads(kAttentionBlockRows * lanes / rowsPerThread) {
     depth = cast<MemRefType>(op.getQuery().getType()).getDimSize(rank - 1);
     width = cast<MemRefType>(op.getInit().getType()).getDimSize(rank - 1);
@@ -324,50 +325,7 @@ private:
     return result;
   }
 
-  /// The bias value of score (row, key), broadcast as bias_dims says.
-  Value biasAt(Value row, Value key) {
-    auto type = cast<MemRefType>(op.getBias().getType());
-    SmallVector<Value> at;
-    for (auto [t, d] : llvm::enumerate(*op.getBiasDims()))
-      at.push_back(type.getDimSize(t) == 1 ? index(0)
-                   : d == rank - 1         ? key
-                   : d == rank - 2         ? row
-                                           : batch[d]);
-    return memref::LoadOp::create(b, op.getBias(), at);
-  }
-
-  /// max(a, x), NaN if either is.
-  Value nanMax(Value a, Value x) {
-    Value greater = arith::CmpFOp::create(b, arith::CmpFPredicate::OGT, a, x);
-    Value larger = arith::SelectOp::create(b, greater, a, x);
-    Value nan = arith::CmpFOp::create(b, arith::CmpFPredicate::UNO, a, a);
-    return arith::SelectOp::create(b, nan, a, larger);
-  }
-  /// With a softcap c: c · tanh(s / c) (math.tanh: approximated later, no libdevice); else s.
-  Value capped(Value s) {
-    std::optional<APFloat> cap = op.getSoftcap();
-    if (!cap)
-      return s;
-    Value c = constant(cap->convertToFloat());
-    return arith::MulFOp::create(b, c, math::TanhOp::create(b, arith::DivFOp::create(b, s, c)));
-  }
-  /// a · x + y (the NVIDIA lowering contracts it into one fma.rn).
-  Value fma(Value a, Value x, Value y) {
-    return arith::AddFOp::create(b, arith::MulFOp::create(b, a, x), y);
-  }
-  SmallVector<Value> indices(ArrayRef<Value> last2) {
-    SmallVector<Value> all(batch);
-    llvm::append_range(all, last2);
-    return all;
-  }
-  Value dim(Value memref, int64_t d) { return memref::DimOp::create(b, memref, d); }
-  Value index(int64_t v) { return arith::ConstantIndexOp::create(b, v); }
-  Value constant(float v) { return arith::ConstantOp::create(b, b.getF32FloatAttr(v)); }
-
-  tcc::kernel::AttentionOp op;
-  ImplicitLocOpBuilder b;
-  int64_t rank, lanes, rowsPerThread, threads, depth, width;
-  SmallVector<Value> batch;
+  int64_t lanes, rowsPerThread, threads, depth, width;
   Value rows, keys, keyTile, valueTile;
 };
 

@@ -20,6 +20,7 @@
 // the NaN-propagating maximum of the bias values it reads; the warp combines them).
 //
 //===-------------------------------------------------------------------------------------===//
+#include "AttentionBuilder.h"
 #include "AttentionTiles.h"
 #include "tcc/Target/GPU/Passes.h"
 
@@ -45,10 +46,10 @@ namespace {
 
 constexpr int64_t kWarp = 32;
 
-class AttentionLowering {
+class AttentionLowering : tcc::gpu::AttentionBuilder {
 public:
   AttentionLowering(OpBuilder &builder, tcc::kernel::AttentionOp op, int64_t width)
-      : op(op), b(op.getLoc(), builder), rank(op.getRank()), width(width) {}
+      : AttentionBuilder(builder, op), width(width) {}
 
   void lower() {
     Value query = op.getQuery(), key = op.getKey();
@@ -96,12 +97,7 @@ public:
         results.push_back(fma(p, v, arith::MulFOp::create(b, carried[2 + e], c)));
       }
       if (masks) {
-        // max(a, bias), NaN if either is: compare and select (no libdevice).
-        Value a = carried[2 + width];
-        Value greater = arith::CmpFOp::create(b, arith::CmpFPredicate::OGT, a, biasValue);
-        Value larger = arith::SelectOp::create(b, greater, a, biasValue);
-        Value nan = arith::CmpFOp::create(b, arith::CmpFPredicate::UNO, a, a);
-        results.push_back(arith::SelectOp::create(b, nan, a, larger));
+        results.push_back(nanMax(carried[2 + width], biasValue));
       }
       scf::YieldOp::create(b, results);
     }
@@ -162,42 +158,11 @@ private:
         arith::MulFOp::create(b, loop.getResult(0), constant(op.getScale().convertToFloat())));
     if (!op.getBias())
       return s;
-    auto type = cast<MemRefType>(op.getBias().getType());
-    SmallVector<Value> at;
-    for (auto [t, d] : llvm::enumerate(*op.getBiasDims()))
-      at.push_back(type.getDimSize(t) == 1 ? index(0)
-                   : d == rank - 1         ? j
-                   : d == rank - 2         ? i
-                                           : batch[d]);
-    *bias = memref::LoadOp::create(b, op.getBias(), at);
+    *bias = biasAt(i, j);
     return arith::AddFOp::create(b, s, *bias);
   }
 
-  /// With a softcap c: c · tanh(s / c) (math.tanh: approximated later, no libdevice); else s.
-  Value capped(Value s) {
-    std::optional<APFloat> cap = op.getSoftcap();
-    if (!cap)
-      return s;
-    Value c = constant(cap->convertToFloat());
-    return arith::MulFOp::create(b, c, math::TanhOp::create(b, arith::DivFOp::create(b, s, c)));
-  }
-  /// a · x + y (the NVIDIA lowering contracts it into one fma.rn).
-  Value fma(Value a, Value x, Value y) {
-    return arith::AddFOp::create(b, arith::MulFOp::create(b, a, x), y);
-  }
-  SmallVector<Value> indices(ArrayRef<Value> last2) {
-    SmallVector<Value> all(batch);
-    llvm::append_range(all, last2);
-    return all;
-  }
-  Value dim(Value memref, int64_t d) { return memref::DimOp::create(b, memref, d); }
-  Value index(int64_t v) { return arith::ConstantIndexOp::create(b, v); }
-  Value constant(float v) { return arith::ConstantOp::create(b, b.getF32FloatAttr(v)); }
-
-  tcc::kernel::AttentionOp op;
-  ImplicitLocOpBuilder b;
-  int64_t rank, width;
-  SmallVector<Value> batch;
+  int64_t width;
   Value depth, keys;
 };
 
