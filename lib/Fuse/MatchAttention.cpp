@@ -292,9 +292,10 @@ public:
   }
 
 private:
-  /// The source X of `select(bcast(reshape(max_row(X) == -inf)), 0, p)` (ONNX Attention's
-  /// zeroing of the rows its mask wholly masks): X of the scores' rank, reduced over its last
-  /// dim; null for any other select.
+  /// The source X of `select(bcast(reshape(max_row(X) == -inf)), 0, p)` or of
+  /// `select(bcast(reshape(max_row(X)) == -inf), 0, p)` (ONNX Attention's zeroing of the rows
+  /// its mask wholly masks): X of at most the scores' rank, reduced over its last dim and
+  /// broadcast onto the trailing score dims (`dims`); null for any other select.
   Value maskedRowsSource(prim::SelectOp select, int64_t rank, SmallVector<int64_t> &dims) {
     std::optional<float> zero = scalarConstant(select.getOnTrue());
     auto broadcast = select.getPred().getDefiningOp<prim::BroadcastInDimOp>();

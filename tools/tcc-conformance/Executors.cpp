@@ -235,10 +235,7 @@ std::string compileTo(const std::string &dir, const std::vector<unsigned> &bind,
   tcc::CompileOptions options;
   options.emit = tcc::EmitKind::So;
   std::string targetError, compileError;
-  using Attention = tcc::KernelPipelineOptions::Attention;
-  options.kernelStage.attention = compile.attention == "fused"        ? Attention::Fused
-                                  : compile.attention == "decomposed" ? Attention::Decomposed
-                                                                      : Attention::Auto;
+  options.kernelStage.attention = tcc::KernelPipelineOptions::parseAttention(compile.attention);
   auto target = tcc::createTarget(compile.target, compile.cpu, targetError);
   if (failed(target))
     return targetError;

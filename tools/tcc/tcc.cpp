@@ -296,9 +296,7 @@ int compile(const Options &options) {
     compileOptions.targets.push_back(std::move(target));
   }
   compileOptions.kernelStage.attention =
-      options.attention == "fused"        ? tcc::KernelPipelineOptions::Attention::Fused
-      : options.attention == "decomposed" ? tcc::KernelPipelineOptions::Attention::Decomposed
-                                          : tcc::KernelPipelineOptions::Attention::Auto;
+      tcc::KernelPipelineOptions::parseAttention(options.attention);
   for (const std::string &what : options.explain) {
     compileOptions.kernelStage.explainAttention |= what == "attention";
     compileOptions.kernelStage.explainBatchSplit |= what == "batch-split";
@@ -509,10 +507,7 @@ int verifyCommand(int argc, char **argv) {
   request.compileOptions = [&]() {
     tcc::CompileOptions options;
     options.targets = chosen;
-    options.kernelStage.attention = attention == "fused" ? tcc::KernelPipelineOptions::Attention::Fused
-                                    : attention == "decomposed"
-                                        ? tcc::KernelPipelineOptions::Attention::Decomposed
-                                        : tcc::KernelPipelineOptions::Attention::Auto;
+    options.kernelStage.attention = tcc::KernelPipelineOptions::parseAttention(attention);
     options.injectFaultNode = fault;
     Options recorded;
     recorded.target = target;

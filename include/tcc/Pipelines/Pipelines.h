@@ -23,6 +23,13 @@ struct KernelPipelineOptions {
   /// wherever the target has one (`fused`), or stay decomposed (`decomposed`).
   enum class Attention { Auto, Fused, Decomposed };
   Attention attention = Attention::Auto;
+  /// `--attention`'s word (auto, fused, decomposed) as the choice; Auto for any other (the
+  /// command lines check the word first).
+  static Attention parseAttention(llvm::StringRef word) {
+    return word == "fused" ? Attention::Fused
+           : word == "decomposed" ? Attention::Decomposed
+                                  : Attention::Auto;
+  }
   /// Remarks on what was fused or proved and why not (`tcc --explain=attention,batch-split`).
   bool explainAttention = false;
   bool explainBatchSplit = false;

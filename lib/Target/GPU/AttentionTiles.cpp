@@ -1,26 +1,29 @@
 //===- AttentionTiles.cpp - kernel.attention as query tiles over staged key tiles -------===//
 //
-// A block computes 64 query rows of one batch index, G (`lanes`) threads a row: thread t
-// takes row t / G and part p = t % G of the row's query and value columns, in runs of 4
-// (columns 4 (G c + p) + u, u < 4), so that it reads workgroup memory 16 bytes at a time
-// and the G threads of a row read neighbouring bytes. The block walks the keys in tiles of
-// 32, each staged once into workgroup memory by every thread (coalesced reads; zeros past
-// the keys), and keeps flash attention's online softmax per row:
+// A block computes 64 query rows of one batch index. With subgroups, G = 4 threads share a
+// row and each thread takes R = 2 rows (64 / R rows apart), so a block is 128 threads;
+// without, one thread a row (G = R = 1, 64 threads). Thread t takes part p = t % G of its
+// rows' query and value columns, in runs of 4 (columns 4 (G c + p) + u, u < 4), so that it
+// reads workgroup memory 16 bytes at a time, the G threads of a row read neighbouring bytes
+// and each value read serves the products of its R rows. The block walks the keys in tiles
+// of 32, each staged once into workgroup memory by every thread (coalesced reads; zeros past
+// the keys), and folds them 8 keys at a time into each row's online softmax:
 //
 //   s_j = scale · Σ_d q[i, d] K[j, d] (+ bias(i, j))        (-inf past the keys)
 //         each thread sums its columns, the G threads of the row combine their sums
 //         (a clustered subgroup reduction)
+//   s_j = softcap · tanh(s_j / softcap) before the bias, with a softcap
 //   m' = max(m, max_j s_j)          (a NaN s_j is skipped here; its p_j makes the row NaN)
 //   c = exp(m - m'), 1 when m = m'; p_j = exp(s_j - m'), 0 when s_j = -inf
 //   l = l c + Σ_j p_j;  acc[e] = acc[e] c + Σ_j p_j V[j, e]
 //   out[i, e] = acc[e] / l           (after the last tile)
 //
-// Every thread of the G of a row holds the same m and l, so the row needs no combining at
-// the end. A row with no keys or whose scores are all -inf is NaN (0 · 1/0), or 0 with
-// nan_to_zero or safe_softmax; with zero_masked_rows, a row whose bias values are all -inf
-// is 0. Rows past the end compute on the last row and store nothing (every thread must
-// reach the barriers). The score matrix is never stored; workgroup memory is 32 (D + 4 + E)
-// words whatever the sequence.
+// (j over the 8 keys of a step.) Every thread of the G of a row holds the same m and l, so the row
+// needs no combining at the end. A row with no keys or whose scores are all -inf is NaN (0 · 1/0),
+// or 0 with nan_to_zero or safe_softmax; with zero_masked_rows, a row whose bias values are all
+// -inf is 0. Rows past the end compute on the last row and store nothing (every thread must reach
+// the barriers). The score matrix is never stored; workgroup memory is 32 (D + 4 + E) words
+// whatever the sequence.
 //
 //===----------------------------------------------------------------------------------===//
 #include "AttentionTiles.h"

@@ -2,8 +2,8 @@
 //
 // The block-tiled form of a GPU's attention kernel (AttentionTiles.cpp): a block of 64
 // query rows walks the keys in tiles of 32 staged in workgroup memory, `lanes` threads a
-// row. tcc-gpu-lower-attention chooses it where there are enough query rows; the warp per
-// row (LowerAttention.cpp) serves the rest.
+// row (and, with lanes > 1, 2 rows a thread). tcc-gpu-lower-attention chooses it where
+// there are enough query rows; the warp per row (LowerAttention.cpp) serves the rest.
 //
 //===----------------------------------------------------------------------------------===//
 #ifndef TCC_LIB_TARGET_GPU_ATTENTIONTILES_H
@@ -23,7 +23,8 @@ inline constexpr int64_t kAttentionBlockRows = 64;
 bool canTileAttention(tcc::kernel::AttentionOp op, int64_t lanes);
 
 /// Emits the tiled kernel of `op` at `b`'s insertion point: an scf.parallel over the batch
-/// dims, the blocks of query rows and the block's 64 · lanes threads, marked
+/// dims, the blocks of query rows and the block's threads (128 with lanes = 4: 2 rows a
+/// thread; 64 with lanes = 1), marked
 /// `kernel.block_threads`. `lanes` > 1 needs subgroups (clustered reductions of that size).
 /// Does not erase `op`.
 void emitAttentionTiles(mlir::OpBuilder &b, tcc::kernel::AttentionOp op, int64_t lanes);

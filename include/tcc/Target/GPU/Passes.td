@@ -30,10 +30,10 @@ def GpuLowerAttention : Pass<"tcc-gpu-lower-attention", "mlir::ModuleOp"> {
 
     Block tiles (AttentionTiles.cpp), with at least 16 query rows and static query and value
     depths that are multiples of 16 (of 4 without subgroups), at most 128: blocks of 64 rows,
-    4 threads a row (1 without subgroups), walk the keys in tiles of 32 staged in workgroup
-    memory (`kernel.block_threads`); each tile's scores update a running maximum, sum and
-    accumulators per row; the 4 threads of a row combine their partial dot products with a
-    clustered `gpu.subgroup_reduce`.
+    4 threads a row and 2 rows a thread (1 and 1 without subgroups), walk the keys in tiles
+    of 32 staged in workgroup memory (`kernel.block_threads`); each 8 keys' scores update a
+    running maximum, sum and accumulators per row; the 4 threads of a row combine their
+    partial dot products with a clustered `gpu.subgroup_reduce`.
 
     A warp per row otherwise (`subgroups` only): an `scf.parallel` over its
     batch dims, its query rows and 32 lanes, the lanes innermost so that tcc-gpu-form-grids'
