@@ -20,7 +20,7 @@ void tcc::buildOnnxToPrimPipeline(mlir::OpPassManager &pm) {
 // pass that tcc-opt can also run alone.
 static constexpr const char *kPrimToKernel =
     "tcc-fold-weights,canonicalize,tcc-lower-prim-to-linalg,tcc-signless-types,canonicalize,cse,"
-    "tcc-fuse-elementwise,canonicalize,cse,tcc-fold-scales,tcc-mark-batch-split{1},"
+    "{2}tcc-fuse-elementwise,canonicalize,cse,tcc-fold-scales,tcc-mark-batch-split{1},"
     "tcc-entry-signature,"
     "eliminate-empty-tensors,canonicalize,cse,tcc-outline-kernels{{min-in-place-pad-row={0}},"
     "one-shot-bufferize{{bufferize-function-boundaries "
@@ -31,9 +31,15 @@ static constexpr const char *kPrimToKernel =
 mlir::LogicalResult tcc::buildPrimToKernelPipeline(mlir::OpPassManager &pm,
                                                    const TargetInfo &info,
                                                    const KernelPipelineOptions &options) {
+  // Long contractions over few output tiles split along the reduction (GPUs).
+  std::string split = info.splitReductionSlice > 0
+                          ? llvm::formatv("tcc-split-reductions{{slice={0} max-columns={1}},",
+                                          info.splitReductionSlice, info.splitReductionMaxColumns)
+                                .str()
+                          : std::string();
   std::string pipeline =
       llvm::formatv(kPrimToKernel, info.minInPlacePadRow,
-                    options.explainBatchSplit ? "{explain=true}" : "")
+                    options.explainBatchSplit ? "{explain=true}" : "", split)
           .str();
   using Attention = KernelPipelineOptions::Attention;
   bool fuse = info.attentionKernels &&

@@ -30,6 +30,46 @@ def FuseElementwise : Pass<"tcc-fuse-elementwise", "mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def SplitReductions : Pass<"tcc-split-reductions", "mlir::ModuleOp"> {
+  let summary = "Split long contractions over few output tiles into partial sums along k";
+  let description = [{
+    On tensors, before elementwise fusion, for GPU targets (TargetInfo::splitReductionSlice):
+    a multiply-add contraction with one static reduction dim K, rows, and static columns
+    (output dims only the second input reads) of at most `max-columns` becomes partial
+    products over S slices of the reduction and their elementwise sum:
+
+        P[s, m.., n] = sum_{k < K/S} X[m.., s, k] Y[s, k, n]   (fill 0; X and Y viewed with
+        C[m.., n]    = init + P[0, m.., n] + ... + P[S - 1, m.., n]          K as [S, K/S])
+
+    S is the largest power of two up to `max-splits` whose slices keep at least `slice`
+    positions and a multiple of 4. The partials are a block-tiled contraction with S times
+    the tiles; the sum reads each partial once in a fixed order (every run gives the same
+    bits) and elementwise fusion merges it with the epilogue. Static contractions of fewer
+    than 2^18 outputs (split lanes on a GPU) are left alone.
+
+    ```mlir
+    %c = linalg.generic {mul, add} ins(%a, %b : tensor<?x1024xf32>, tensor<1024x256xf32>)
+         outs(%fill : tensor<?x256xf32>)
+    // becomes, with slice = 256:
+    %a4 = tensor.expand_shape %a [[0], [1, 2]] : tensor<?x1024xf32> into tensor<?x4x256xf32>
+    %b4 = tensor.expand_shape %b [[0, 1], [2]] : tensor<1024x256xf32> into tensor<4x256x256xf32>
+    %p = linalg.generic {mul, add} (s, m, n, k) ins(%a4 [m, s, k], %b4 [s, k, n])
+         outs(%zeros : tensor<4x?x256xf32>)
+    %c = linalg.generic {addf x3} ins(%p [0, m, n], %p [1, m, n], %p [2, m, n], %p [3, m, n])
+    ```
+  }];
+  let options = [
+    Option<"slice", "slice", "int64_t", /*default=*/"0",
+           "0 (off), or the fewest reduction positions a slice keeps">,
+    Option<"maxSplits", "max-splits", "int64_t", /*default=*/"4",
+           "The most slices (a power of two)">,
+    Option<"maxColumns", "max-columns", "int64_t", /*default=*/"512",
+           "The most columns (static) a split contraction has">,
+  ];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect", "::mlir::tensor::TensorDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def MatchAttention : Pass<"tcc-match-attention", "mlir::ModuleOp"> {
   let summary = "Replace decomposed scaled dot-product attention by one kernel.attention";
   let description = [{

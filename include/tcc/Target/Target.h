@@ -74,6 +74,11 @@ struct TargetInfo {
   /// With attentionKernels: 0, or what the query and value depths must be static multiples
   /// of for the kernel to take a block (others stay decomposed).
   int64_t attentionDepthMultiple = 0;
+  /// Kernel formation: 0, or the fewest reduction positions a slice keeps when
+  /// tcc-split-reductions splits a long contraction over few output tiles into partial sums
+  /// (GPUs: more blocks than output tiles); with at most `splitReductionMaxColumns` columns.
+  int64_t splitReductionSlice = 0;
+  int64_t splitReductionMaxColumns = 0;
 };
 
 /// A compilation target: a processor for the kernels and a host machine for the rest.

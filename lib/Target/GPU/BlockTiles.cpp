@@ -24,6 +24,8 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 
+#include <limits>
+
 using namespace mlir;
 using namespace tcc::gpu;
 
@@ -51,20 +53,30 @@ struct TileShape {
   int64_t blockColumns() const { return kSide * columns; }
 };
 
-/// The shapes, tried in order: the first whose tile fits the problem (all of it; half of it
-/// for the last) and which gives at least `minTiles` tiles is taken, else the plain loops.
-/// 128 x 128 outputs a block, 64 a thread (4 workgroup loads per 64 multiply-adds), when
-/// there are enough tiles to give each SM one (an H200 has 132); 128 x 64 (a matmul to 256
-/// columns over 4096 rows: 128 tiles of 128 x 128, 256 of these); 64 x 64, 16 a thread, for
-/// smaller problems.
+/// The shapes, and what a block of each costs. A problem of T tiles of a shape puts
+/// ceil(T / kMultiprocessors) blocks on the busiest SM; `cost[b - 1]` is the time the busiest
+/// SM then takes, in tenths of a microsecond for a reduction of 256, measured on the H200
+/// (fp32, matmuls of 4096 and 6304 rows by 128 to 1024 columns, each shape forced: a block
+/// alone on its SM is latency-bound, so two blocks of 128 x 128 take 1.6 times one, not 2),
+/// and each block past the fourth adds `slope`. The host computes each shape's cost from the
+/// problem's tiles and takes the cheapest shape that fits (the reduction's length scales
+/// every shape alike). 128 x 128 outputs a block, 64 a thread (4 workgroup loads per 64
+/// multiply-adds), 128 x 64 (32 a thread) and 64 x 64 (16 a thread, one workgroup buffer).
+/// The smallest also needs `minTiles` tiles, else the plain loops.
 struct TileChoice {
   TileShape shape;
+  int64_t cost[4];
+  int64_t slope;
   int64_t minTiles;
 };
 /// Measured on the H200 (gpt2, batch 32): two buffers took the 128 x 128 tiles of a
 /// 4096 x 768 x 256 matmul from 79 to 67 us, but the 64 x 64 tiles of 4096 x 256 x 1024
 /// from 105 to 127 us.
-constexpr TileChoice kChoices[] = {{{8, 8, 8, 2}, 132}, {{8, 4, 8, 2}, 132}, {{4, 4, 16, 1}, 32}};
+constexpr TileChoice kChoices[] = {{{8, 8, 8, 2}, {470, 770, 1155, 1540}, 385, 0},
+                                   {{8, 4, 8, 2}, {420, 595, 770, 945}, 235, 0},
+                                   {{4, 4, 16, 1}, {250, 390, 450, 500}, 160, 32}};
+/// The H200's multiprocessors (an A100 has 108: the costs are the H200's too).
+constexpr int64_t kMultiprocessors = 132;
 constexpr TileShape kSmallest = kChoices[std::size(kChoices) - 1].shape;
 /// Reductions shorter than this stay one output per thread (nothing to stage).
 constexpr int64_t kMinDepth = 16;
@@ -308,19 +320,46 @@ Block *tcc::gpu::lowerBlockTiled(linalg::LinalgOp op, const Fusion &fusion) {
                                  arith::ConstantIndexOp::create(b, loc, n));
   };
   Value deep = atLeast(p.depth, kMinDepth);
-  OpBuilder::InsertionGuard guard(b);
+  auto cst = [&](int64_t v) -> Value { return arith::ConstantIndexOp::create(b, loc, v); };
+  // Each shape: whether it fits, and its cost (the largest index where it does not fit).
+  SmallVector<Value> fits, costs;
+  Value never = cst(std::numeric_limits<int32_t>::max());
   for (auto [i, choice] : llvm::enumerate(kChoices)) {
     const TileShape &shape = choice.shape;
     bool last = i + 1 == std::size(kChoices);
     int64_t minRows = last ? shape.blockRows() / 2 : shape.blockRows();
     int64_t minColumns = last ? shape.blockColumns() / 2 : shape.blockColumns();
-    Value fits = arith::AndIOp::create(
+    Value count = tiles(shape);
+    Value fit = arith::AndIOp::create(
         b, loc,
         arith::AndIOp::create(b, loc, atLeast(p.rows, minRows), atLeast(p.columns, minColumns)),
-        arith::AndIOp::create(b, loc, deep, atLeast(tiles(shape), choice.minTiles)));
-    auto choose = scf::IfOp::create(b, loc, fits, /*withElseRegion=*/true);
+        deep);
+    if (choice.minTiles > 0)
+      fit = arith::AndIOp::create(b, loc, fit, atLeast(count, choice.minTiles));
+    // blocks = ceil(tiles / SMs); cost = cost[min(blocks, 4) - 1] + slope * max(blocks - 4, 0)
+    Value blocks = b.createOrFold<arith::CeilDivUIOp>(loc, count, cst(kMultiprocessors));
+    Value cost = cst(choice.cost[0]);
+    for (int64_t k = 2; k <= 4; ++k)
+      cost =
+          b.createOrFold<arith::SelectOp>(loc, atLeast(blocks, k), cst(choice.cost[k - 1]), cost);
+    Value beyond = b.createOrFold<arith::SubIOp>(
+        loc, b.createOrFold<arith::MaxUIOp>(loc, blocks, cst(4)), cst(4));
+    cost = b.createOrFold<arith::AddIOp>(
+        loc, cost, b.createOrFold<arith::MulIOp>(loc, beyond, cst(choice.slope)));
+    fits.push_back(fit);
+    costs.push_back(b.createOrFold<arith::SelectOp>(loc, fit, cost, never));
+  }
+  // The first shape that fits and costs no more than any later one.
+  OpBuilder::InsertionGuard guard(b);
+  for (auto [i, choice] : llvm::enumerate(kChoices)) {
+    Value take = fits[i];
+    for (size_t j = i + 1; j < std::size(kChoices); ++j)
+      take = arith::AndIOp::create(
+          b, loc, take,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule, costs[i], costs[j]));
+    auto choose = scf::IfOp::create(b, loc, take, /*withElseRegion=*/true);
     OpBuilder then = OpBuilder::atBlockTerminator(choose.thenBlock());
-    emitTiles(then, loc, p, shape);
+    emitTiles(then, loc, p, choice.shape);
     b.setInsertionPoint(choose.elseBlock()->getTerminator());
   }
   return b.getInsertionBlock();

@@ -98,6 +98,20 @@ static Value baseOf(Value v) {
   return v;
 }
 
+/// The buffer under reshapes (tcc-collapse-dims merges a contraction's dims but not its
+/// fill's): views of every element, so a fill of one fills the others.
+static Value reshapedFrom(Value v) {
+  while (Operation *def = v.getDefiningOp()) {
+    if (auto collapse = dyn_cast<memref::CollapseShapeOp>(def))
+      v = collapse.getSrc();
+    else if (auto expand = dyn_cast<memref::ExpandShapeOp>(def))
+      v = expand.getSrc();
+    else
+      break;
+  }
+  return v;
+}
+
 Fusion findFusion(linalg::LinalgOp op, ArrayRef<int64_t> parallel) {
   Fusion fusion;
   if (op.getNumDpsInits() != 1 || parallel.empty())
@@ -114,7 +128,7 @@ Fusion findFusion(linalg::LinalgOp op, ArrayRef<int64_t> parallel) {
       return fusion;
   }
   if (auto fill = dyn_cast_or_null<linalg::FillOp>(neighbour(op, /*forward=*/false)))
-    if (fill.getDpsInits()[0] == out)
+    if (reshapedFrom(fill.getDpsInits()[0]) == reshapedFrom(out))
       fusion.fill = fill;
   auto epilogue = dyn_cast_or_null<linalg::GenericOp>(neighbour(op, /*forward=*/true));
   if (!epilogue || epilogue.getNumDpsInits() != 1 || epilogue.getDpsInits()[0] != out ||

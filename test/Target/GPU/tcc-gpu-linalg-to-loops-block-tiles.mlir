@@ -1,11 +1,12 @@
 // RUN: tcc-opt %s --split-input-file --tcc-gpu-linalg-to-loops --canonicalize --cse | FileCheck %s
 
 // A matmul with enough outputs becomes block tiles staged through workgroup memory, their
-// shape chosen on the host by size: 128 x 128 outputs a block (8 x 8 a thread, the
-// reduction 8 at a time) when there are at least 132 such tiles, else 128 x 64 (8 x 4) when
-// there are at least 132 of those, else 64 x 64 (4 x 4, 16 at a time) when there are at
-// least 32, else the one-output-per-thread loops. Each block: 256 threads
-// (kernel.block_threads), the first slice of A's rows and B's columns copied into
+// shape chosen on the host by cost: for each of 128 x 128 outputs a block (8 x 8 a thread,
+// the reduction 8 at a time), 128 x 64 (8 x 4) and 64 x 64 (4 x 4, 16 at a time; at least
+// 32 tiles), the blocks on the busiest of 132 SMs (ceil(tiles / 132)) price the shape from
+// its table (the H200's measured times for 1 to 4 blocks, then a slope); the cheapest shape
+// that fits is taken (ties to the larger), else the one-output-per-thread loops. Each block:
+// 256 threads (kernel.block_threads), the first slice of A's rows and B's columns copied into
 // workgroup buffer 0, a barrier, then per slice the next one loaded into registers, 8
 // unrolled steps of 64 multiply-adds from the slice's buffer, the next slice stored into
 // the other buffer, one barrier (the 64 x 64 shape has one buffer, and a barrier before
@@ -17,7 +18,24 @@
 // CHECK-DAG: %[[M:.*]] = memref.dim %arg0, %c0
 // CHECK: %[[ROW_TILES:.*]] = arith.ceildivui %[[M]], %c128
 // CHECK: %[[TILES:.*]] = arith.muli %[[ROW_TILES]], %c6
-// CHECK: arith.cmpi uge, %[[TILES]], %c132
+// CHECK: %[[BLOCKS:.*]] = arith.ceildivui %[[TILES]], %c132
+// CHECK: %[[TWO:.*]] = arith.cmpi uge, %[[BLOCKS]], %c2
+// CHECK: arith.select %[[TWO]], %c770, %c470
+// CHECK: arith.select %{{.*}}, %c1540,
+// CHECK: %[[PAST:.*]] = arith.maxui %[[BLOCKS]], %c4
+// CHECK: %[[MORE:.*]] = arith.subi %[[PAST]], %c4
+// CHECK: arith.muli %[[MORE]], %c385
+// CHECK: %[[LARGE:.*]] = arith.select %{{.*}}, %{{.*}}, %c2147483647
+// CHECK: arith.muli %[[ROW_TILES]], %c12
+// CHECK: arith.select %{{.*}}, %c595, %c420
+// CHECK: %[[MEDIUM:.*]] = arith.select %{{.*}}, %{{.*}}, %c2147483647
+// CHECK: %[[SMALL_ROW_TILES:.*]] = arith.ceildivui %[[M]], %c64
+// CHECK: %[[SMALL_TILES:.*]] = arith.muli %[[SMALL_ROW_TILES]], %c12
+// CHECK: arith.cmpi uge, %[[SMALL_TILES]], %c32
+// CHECK: arith.select %{{.*}}, %c390, %c250
+// CHECK: %[[SMALL:.*]] = arith.select %{{.*}}, %{{.*}}, %c2147483647
+// CHECK: arith.cmpi ule, %[[LARGE]], %[[MEDIUM]]
+// CHECK: arith.cmpi ule, %[[LARGE]], %[[SMALL]]
 // CHECK: scf.if
 // CHECK: scf.parallel (%[[RT:.*]], %[[CT:.*]], %[[T:.*]]) = (%c0, %c0, %c0) to (%[[ROW_TILES]], %c6, %c256)
 // CHECK: %[[XTILE:.*]] = memref.alloca() : memref<2x8x128xf32, #gpu.address_space<workgroup>>
@@ -49,16 +67,12 @@
 // CHECK: memref.store %[[RELU]], %arg2
 // CHECK: } {kernel.block_threads = 256 : i64}
 // CHECK: } else {
-// CHECK: %[[MEDIUM_TILES:.*]] = arith.muli %[[ROW_TILES]], %c12
-// CHECK: arith.cmpi uge, %[[MEDIUM_TILES]], %c132
+// CHECK: arith.cmpi ule, %[[MEDIUM]], %[[SMALL]]
 // CHECK: scf.parallel ({{.*}}) to (%[[ROW_TILES]], %c12, %c256)
 // CHECK: memref.alloca() : memref<2x8x128xf32, #gpu.address_space<workgroup>>
 // CHECK: memref.alloca() : memref<2x8x64xf32, #gpu.address_space<workgroup>>
 // CHECK: } {kernel.block_threads = 256 : i64}
 // CHECK: } else {
-// CHECK: %[[SMALL_ROW_TILES:.*]] = arith.ceildivui %[[M]], %c64
-// CHECK: %[[SMALL_TILES:.*]] = arith.muli %[[SMALL_ROW_TILES]], %c12
-// CHECK: arith.cmpi uge, %[[SMALL_TILES]], %c32
 // CHECK: scf.parallel ({{.*}}) to (%[[SMALL_ROW_TILES]], %c12, %c256)
 // CHECK: memref.alloca() : memref<1x16x64xf32, #gpu.address_space<workgroup>>
 // CHECK: } {kernel.block_threads = 256 : i64}
