@@ -5,6 +5,7 @@
 #include "tcc/Support/LinalgBodies.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -125,11 +126,55 @@ struct SplatInputToScalar : OpRewritePattern<linalg::GenericOp> {
   }
 };
 
+/// A reshape between a contraction's result (or its bias add) and the elementwise op that
+/// reads it (GPT-2's Conv1D: addmm on [B*S, N], then a view as [B, S, N] for GELU) is folded
+/// into that op by collapsing its loops, so that the op can become the contraction's
+/// epilogue; other reshapes stay where they are.
+bool foldsReshapeOfContraction(OpOperand *operand) {
+  auto consumer = dyn_cast<linalg::GenericOp>(operand->getOwner());
+  if (!consumer || consumer.getNumReductionLoops() != 0)
+    return false;
+  auto reshape = operand->get().getDefiningOp<tensor::ExpandShapeOp>();
+  // Read by this op alone (its extents aside).
+  if (!reshape || llvm::any_of(reshape->getUsers(), [&](Operation *user) {
+        return user != consumer && !isa<tensor::DimOp>(user);
+      }))
+    return false;
+  auto source = reshape.getSrc().getDefiningOp<linalg::LinalgOp>();
+  if (!source || tcc::accumulatesProducts(source))
+    return bool(source);
+  // The contraction's epilogue so far (a bias add), read by the reshape alone.
+  return source.getNumReductionLoops() == 0 && source->hasOneUse() &&
+         llvm::any_of(source.getDpsInputs(), [](Value input) {
+           auto op = input.getDefiningOp<linalg::LinalgOp>();
+           return op && tcc::accumulatesProducts(op) && input.hasOneUse();
+         });
+}
+
+/// An extent of an expanded tensor is one of the expansion's sizes: once a reshape's other
+/// reader folded it (foldsReshapeOfContraction), reading its extents keeps it alive no more,
+/// and its source has one reader left.
+struct ExpandedExtent : OpRewritePattern<tensor::DimOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(tensor::DimOp dim, PatternRewriter &rewriter) const override {
+    auto expand = dim.getSource().getDefiningOp<tensor::ExpandShapeOp>();
+    std::optional<int64_t> index = dim.getConstantIndex();
+    if (!expand || !index || *index < 0 || *index >= expand.getResultType().getRank())
+      return failure();
+    OpFoldResult size = expand.getMixedOutputShape()[*index];
+    rewriter.replaceOp(dim, getValueOrCreateConstantIndexOp(rewriter, dim.getLoc(), size));
+    return success();
+  }
+};
+
 struct FuseElementwisePass : tcc::impl::FuseElementwiseBase<FuseElementwisePass> {
   void runOnOperation() override {
     MLIRContext *context = &getContext();
     RewritePatternSet patterns(context);
     patterns.add<FuseProducer, SplatInputToScalar>(context);
+    linalg::populateFoldReshapeOpsByCollapsingPatterns(patterns, foldsReshapeOfContraction);
+    patterns.add<ExpandedExtent>(context);
     linalg::populateEraseUnusedOperandsAndResultsPatterns(patterns);
     linalg::GenericOp::getCanonicalizationPatterns(patterns, context);
     tensor::EmptyOp::getCanonicalizationPatterns(patterns, context);

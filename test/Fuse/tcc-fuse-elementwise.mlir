@@ -158,3 +158,45 @@ func.func @clip_bounds(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
   } -> tensor<4x8xf32>
   return %r : tensor<4x8xf32>
 }
+
+// -----
+
+// GPT-2's Conv1D: the matmul and its bias add on [B*S, N], a view as [B, S, N], then GELU.
+// The view is folded into GELU (its loops collapsed to [B*S, N], the view moved after it),
+// so the bias add has GELU as its one reader and the two merge: kernel formation then gives
+// the matmul the whole of it as its epilogue.
+// CHECK-LABEL: func.func @conv1d_gelu
+// CHECK: %[[MM:.*]] = linalg.matmul
+// CHECK: %[[ACT:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]} ins(%[[MM]], %arg2 : tensor<?x64xf32>, tensor<64xf32>)
+// CHECK: arith.addf
+// CHECK: math.tanh
+// CHECK: tensor.expand_shape %[[ACT]] {{\[}}[0, 1], [2]]
+// CHECK-NOT: linalg.generic
+#rows = affine_map<(d0, d1) -> (d0, d1)>
+#bias1 = affine_map<(d0, d1) -> (d1)>
+#all3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+func.func @conv1d_gelu(%x: tensor<?x32xf32>, %w: tensor<32x64xf32>, %b: tensor<64xf32>, %batch: index) -> tensor<?x16x64xf32> {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0.0 : f32
+  %m = tensor.dim %x, %c0 : tensor<?x32xf32>
+  %e = tensor.empty(%m) : tensor<?x64xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<?x64xf32>) -> tensor<?x64xf32>
+  %mm = linalg.matmul ins(%x, %w : tensor<?x32xf32>, tensor<32x64xf32>) outs(%f : tensor<?x64xf32>) -> tensor<?x64xf32>
+  %biased = linalg.generic {indexing_maps = [#rows, #bias1, #rows], iterator_types = ["parallel", "parallel"]}
+      ins(%mm, %b : tensor<?x64xf32>, tensor<64xf32>) outs(%e : tensor<?x64xf32>) {
+  ^bb0(%in: f32, %bb: f32, %out: f32):
+    %0 = arith.addf %in, %bb : f32
+    linalg.yield %0 : f32
+  } -> tensor<?x64xf32>
+  %v = tensor.expand_shape %biased [[0, 1], [2]] output_shape [%batch, 16, 64] : tensor<?x64xf32> into tensor<?x16x64xf32>
+  %n = tensor.dim %v, %c0 : tensor<?x16x64xf32>
+  %e3 = tensor.empty(%n) : tensor<?x16x64xf32>
+  %gelu = linalg.generic {indexing_maps = [#all3, #all3], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%v : tensor<?x16x64xf32>) outs(%e3 : tensor<?x16x64xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = math.tanh %in : f32
+    %1 = arith.mulf %in, %0 : f32
+    linalg.yield %1 : f32
+  } -> tensor<?x16x64xf32>
+  return %gelu : tensor<?x16x64xf32>
+}
