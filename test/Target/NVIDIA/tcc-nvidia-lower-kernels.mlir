@@ -1,4 +1,4 @@
-// RUN: tcc-opt %s --pass-pipeline='builtin.module(gpu.module(tcc-nvidia-lower-kernels))' | FileCheck %s
+// RUN: tcc-opt %s --split-input-file --pass-pipeline='builtin.module(gpu.module(tcc-nvidia-lower-kernels))' | FileCheck %s
 
 // A kernel to NVVM: multiplies and adds may contract into fma.rn.f32 (nvcc's -fmad=true),
 // workgroup buffers are 16-byte aligned globals of address space 3 (for ld.shared.v4),
@@ -26,6 +26,40 @@ module attributes {gpu.container_module} {
       %t = memref.load %tile[%c1] : memref<64xf32, #gpu.address_space<workgroup>>
       %r = math.sqrt %t : f32
       memref.store %r, %y[%c1] : memref<64xf32>
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// Block tiles of 256 threads with workgroup buffers ask ptxas for two blocks per SM
+// (nvvm.minctasm = 2: at most 128 registers a thread); a kernel of another block size, or
+// one without workgroup memory, does not.
+// CHECK-LABEL: llvm.func @tiles
+// CHECK-SAME: nvvm.minctasm = 2
+// CHECK-LABEL: llvm.func @other_size
+// CHECK-NOT: nvvm.minctasm
+// CHECK-LABEL: llvm.func @no_workgroup
+// CHECK-NOT: nvvm.minctasm
+module attributes {gpu.container_module} {
+  gpu.module @tcc_kernels {
+    gpu.func @tiles(%x: memref<64xf32>) workgroup(%tile: memref<64xf32, #gpu.address_space<workgroup>>) kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %a = memref.load %x[%c0] : memref<64xf32>
+      memref.store %a, %tile[%c0] : memref<64xf32, #gpu.address_space<workgroup>>
+      gpu.return
+    }
+    gpu.func @other_size(%x: memref<64xf32>) workgroup(%tile: memref<64xf32, #gpu.address_space<workgroup>>) kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %a = memref.load %x[%c0] : memref<64xf32>
+      memref.store %a, %tile[%c0] : memref<64xf32, #gpu.address_space<workgroup>>
+      gpu.return
+    }
+    gpu.func @no_workgroup(%x: memref<64xf32>) kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %a = memref.load %x[%c0] : memref<64xf32>
+      memref.store %a, %x[%c0] : memref<64xf32>
       gpu.return
     }
   }
