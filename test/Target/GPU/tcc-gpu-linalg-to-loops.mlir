@@ -213,3 +213,24 @@ func.func @fill_through_view(%out: memref<?x128x64xf32>, %a: memref<?x128x32xf32
   linalg.matmul ins(%flat_a, %b : memref<?x32xf32>, memref<32x64xf32>) outs(%flat_out : memref<?x64xf32>)
   return
 }
+
+// -----
+
+// A row sum of x + a position embedding broadcast over the batch (ViT's first norm): only
+// one input misses an output dim, so it is a row reduction (a warp per output, combined by
+// a subgroup reduction), not rows tiled 4 to a thread.
+// CHECK-LABEL: func.func @sum_broadcast
+// CHECK: gpu.subgroup_reduce add
+#x3 = affine_map<(b, s, d) -> (b, s, d)>
+#pos = affine_map<(b, s, d) -> (0, s, d)>
+#row = affine_map<(b, s, d) -> (b, s)>
+func.func @sum_broadcast(%x: memref<?x197x256xf32>, %p: memref<1x197x256xf32>, %out: memref<?x197xf32>) {
+  linalg.generic {indexing_maps = [#x3, #pos, #row], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x, %p : memref<?x197x256xf32>, memref<1x197x256xf32>) outs(%out : memref<?x197xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %0 = arith.addf %a, %b : f32
+    %1 = arith.addf %acc, %0 : f32
+    linalg.yield %1 : f32
+  }
+  return
+}
