@@ -321,8 +321,8 @@ Block *tcc::gpu::lowerBlockTiled(linalg::LinalgOp op, const Fusion &fusion) {
   };
   Value deep = atLeast(p.depth, kMinDepth);
   auto cst = [&](int64_t v) -> Value { return arith::ConstantIndexOp::create(b, loc, v); };
-  // Each shape: whether it fits, and its cost (the largest index where it does not fit).
-  SmallVector<Value> fits, costs;
+  // Each shape: its tiles, whether it fits, and its cost (`never` where it does not fit).
+  SmallVector<Value> counts, fits, costs;
   Value never = cst(std::numeric_limits<int32_t>::max());
   for (auto [i, choice] : llvm::enumerate(kChoices)) {
     const TileShape &shape = choice.shape;
@@ -346,6 +346,7 @@ Block *tcc::gpu::lowerBlockTiled(linalg::LinalgOp op, const Fusion &fusion) {
         loc, b.createOrFold<arith::MaxUIOp>(loc, blocks, cst(4)), cst(4));
     cost = b.createOrFold<arith::AddIOp>(
         loc, cost, b.createOrFold<arith::MulIOp>(loc, beyond, cst(choice.slope)));
+    counts.push_back(count);
     fits.push_back(fit);
     costs.push_back(b.createOrFold<arith::SelectOp>(loc, fit, cost, never));
   }
@@ -361,7 +362,7 @@ Block *tcc::gpu::lowerBlockTiled(linalg::LinalgOp op, const Fusion &fusion) {
     Value take = fits[i];
     bool last = i + 1 == std::size(kChoices);
     if (!matmul && !last)
-      take = arith::AndIOp::create(b, loc, take, atLeast(tiles(choice.shape), kMultiprocessors));
+      take = arith::AndIOp::create(b, loc, take, atLeast(counts[i], kMultiprocessors));
     for (size_t j = i + 1; matmul && j < std::size(kChoices); ++j)
       take = arith::AndIOp::create(
           b, loc, take,

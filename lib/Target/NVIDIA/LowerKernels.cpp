@@ -33,8 +33,9 @@ namespace {
 /// Block tiles of 256 threads (the fp32 contraction tiles: 64 accumulators a thread) run two
 /// blocks per SM when they keep to 128 registers a thread: ptxas is told so (.minnctapersm
 /// 2), else it may take a few more registers and leave one block per SM. Measured on the
-/// H200: Llama's gate/up tiles with a SiLU epilogue took 140 registers and 126 us, against
-/// 87 us at 128. Tensor-core tiles (mma) keep their registers.
+/// H200: Llama's gate/up tiles with a SiLU epilogue took 140 registers and 126 us, capped at
+/// 128 (no spills) 77 us. Tensor-core tiles (MatrixUnits.cpp: mma.sync fed by ldmatrix) keep
+/// their registers.
 void askTwoBlocksPerSm(gpu::GPUFuncOp function) {
   std::optional<ArrayRef<int32_t>> size = function.getKnownBlockSize();
   if (!function.isKernel() || !size || *size != ArrayRef<int32_t>{256, 1, 1})
@@ -45,7 +46,7 @@ void askTwoBlocksPerSm(gpu::GPUFuncOp function) {
     if (auto alloca = dyn_cast<memref::AllocaOp>(op))
       if (auto space = dyn_cast_or_null<gpu::AddressSpaceAttr>(alloca.getType().getMemorySpace()))
         workgroup |= space.getValue() == gpu::AddressSpace::Workgroup;
-    matrixUnits |= op->getName().getStringRef().contains("mma");
+    matrixUnits |= isa<NVVM::MmaOp, NVVM::LdMatrixOp>(op);
   });
   if (workgroup && !matrixUnits)
     function->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),

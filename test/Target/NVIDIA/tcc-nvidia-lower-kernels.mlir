@@ -34,13 +34,15 @@ module attributes {gpu.container_module} {
 // -----
 
 // Block tiles of 256 threads with workgroup buffers ask ptxas for two blocks per SM
-// (nvvm.minctasm = 2: at most 128 registers a thread); a kernel of another block size, or
-// one without workgroup memory, does not.
+// (nvvm.minctasm = 2: at most 128 registers a thread); a kernel of another block size, one
+// without workgroup memory, or tensor-core tiles (ldmatrix, mma.sync) do not.
 // CHECK-LABEL: llvm.func @tiles
 // CHECK-SAME: nvvm.minctasm = 2
 // CHECK-LABEL: llvm.func @other_size
 // CHECK-NOT: nvvm.minctasm
 // CHECK-LABEL: llvm.func @no_workgroup
+// CHECK-NOT: nvvm.minctasm
+// CHECK-LABEL: llvm.func @matrix_tiles
 // CHECK-NOT: nvvm.minctasm
 module attributes {gpu.container_module} {
   gpu.module @tcc_kernels {
@@ -60,6 +62,12 @@ module attributes {gpu.container_module} {
       %c0 = arith.constant 0 : index
       %a = memref.load %x[%c0] : memref<64xf32>
       memref.store %a, %x[%c0] : memref<64xf32>
+      gpu.return
+    }
+    gpu.func @matrix_tiles(%x: memref<64xi32>, %p: !llvm.ptr<3>) workgroup(%tile: memref<64xi32, #gpu.address_space<workgroup>>) kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %l = nvvm.ldmatrix %p {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<row>, num = 1 : i32, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>} : (!llvm.ptr<3>) -> i32
+      memref.store %l, %x[%c0] : memref<64xi32>
       gpu.return
     }
   }
