@@ -69,6 +69,12 @@ LogicalResult parseBinary(Location loc, ModelFile &file) {
   if (check.kind == WireCheck::Kind::NotAModel)
     return emitError(loc) << "not an ONNX model: " << check.detail;
 
+  // Parse the model without its large raw_data fields where the scan found them all (the
+  // importer reads those bytes from the file), else as it is.
+  std::optional<std::string> detached = detachRawData(bytes, file.rawData);
+  if (detached)
+    bytes = llvm::ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(detached->data()),
+                                    detached->size());
   google::protobuf::io::CodedInputStream input(bytes.data(), static_cast<int>(bytes.size()));
   input.SetTotalBytesLimit(static_cast<int>(kMaxModelFileBytes));
   input.SetRecursionLimit(kMaxMessageDepth);

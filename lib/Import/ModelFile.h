@@ -27,6 +27,9 @@ namespace tcc::import {
 struct ByteSpan {
   uint64_t offset = 0;
   uint64_t size = 0;
+  /// The parsed message (ModelFile::model) does not hold these raw_data bytes: they were
+  /// left out of what protobuf parsed and are read from the file.
+  bool detached = false;
 };
 
 /// Where the `raw_data` bytes of the main graph's tensors lie in a binary model file.
@@ -58,6 +61,15 @@ struct WireCheck {
 /// that is not a model at all) and records the raw_data spans of the main graph's tensors.
 /// Every read is bounds-checked; hostile input only ever yields a verdict.
 WireCheck scanModelWireFormat(llvm::ArrayRef<uint8_t> bytes, RawDataIndex &index);
+
+/// The raw_data of at least this many bytes is left out of what protobuf parses.
+constexpr uint64_t kMinDetachedRawDataBytes = 1024;
+
+/// `bytes` (a model that scanModelWireFormat indexed into `index`) re-encoded without the
+/// raw_data fields of the indexed tensors of at least kMinDetachedRawDataBytes, which it
+/// marks detached: protobuf would copy every weight while parsing, doubling a large model
+/// in memory. std::nullopt when nothing is left out (or the index is empty).
+std::optional<std::string> detachRawData(llvm::ArrayRef<uint8_t> bytes, RawDataIndex &index);
 
 /// A parsed model with what keeps its weights readable.
 struct ModelFile {

@@ -9,9 +9,13 @@
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "llvm/Support/Endian.h"
 #include "llvm/Support/MathExtras.h"
+#include "llvm/Support/Process.h"
 
 #include <cstring>
 #include <limits>
+#if defined(__linux__) || defined(__APPLE__)
+#include <sys/mman.h>
+#endif
 
 using namespace mlir;
 using namespace tcc::import;
@@ -31,6 +35,24 @@ void releaseTensorData(::onnx::TensorProto &tensor) {
   google::protobuf::RepeatedField<int64_t>().Swap(tensor.mutable_int64_data());
   google::protobuf::RepeatedField<double>().Swap(tensor.mutable_double_data());
   google::protobuf::RepeatedField<uint64_t>().Swap(tensor.mutable_uint64_data());
+}
+
+/// Lets the system drop the pages of `data`, a range of the mapped file `file` that was just
+/// copied, from this process's memory (read from the file again if touched): a large model
+/// whose weights need aligned copies is then not held twice while it compiles.
+void releaseMappedPages(const llvm::MemoryBuffer &file, ArrayRef<char> data) {
+#if defined(__linux__) || defined(__APPLE__)
+  if (file.getBufferKind() != llvm::MemoryBuffer::MemoryBuffer_MMap)
+    return;
+  uint64_t page = llvm::sys::Process::getPageSizeEstimate();
+  uint64_t begin = llvm::alignTo(reinterpret_cast<uintptr_t>(data.data()), page);
+  uint64_t end = llvm::alignDown(reinterpret_cast<uintptr_t>(data.data()) + data.size(), page);
+  if (end > begin)
+    (void)::madvise(reinterpret_cast<void *>(begin), end - begin, MADV_DONTNEED);
+#else
+  (void)file;
+  (void)data;
+#endif
 }
 
 template <typename T> void store(char *out, int64_t index, T value) {
@@ -194,6 +216,19 @@ FailureOr<ElementsAttr> TensorImporter::importTensor(::onnx::TensorProto &tensor
     if (failed(external))
       return failure();
     data = *external;
+  } else if (rawDataSpan && rawDataSpan->detached) {
+    // readModelFile left these bytes out of the parsed message: they are only in the file.
+    const llvm::MemoryBuffer *file = model.buffer.get();
+    if (!file || rawDataSpan->offset > file->getBufferSize() ||
+        rawDataSpan->size > file->getBufferSize() - rawDataSpan->offset)
+      return emitError(loc) << "internal error: " << what << " has raw_data outside the file";
+    if (rawDataSpan->size != static_cast<uint64_t>(totalBytes))
+      return emitError(loc) << what << " has " << rawDataSpan->size
+                            << " bytes of raw_data; expected " << totalBytes << " (" << *count
+                            << " x " << elementBytes << "-byte " << getDataTypeName(dataType)
+                            << ")";
+    data = ArrayRef<char>(file->getBufferStart() + rawDataSpan->offset, rawDataSpan->size);
+    owner = model.buffer;
   } else if (tensor.has_raw_data()) {
     const std::string &raw = tensor.raw_data();
     if (raw.size() != static_cast<uint64_t>(totalBytes))
@@ -238,6 +273,8 @@ FailureOr<ElementsAttr> TensorImporter::importTensor(::onnx::TensorProto &tensor
       if (isBool)
         for (char &byte : blob.getMutableData())
           byte = byte != 0;
+      if (owner)
+        releaseMappedPages(*owner, data);
     }
     result = DenseResourceElementsAttr::get(type, blobName, std::move(blob));
   }

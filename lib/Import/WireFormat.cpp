@@ -5,6 +5,8 @@
 // GraphProto.node = 1 / initializer = 5, NodeProto.attribute = 5, AttributeProto.t = 5,
 // TensorProto.raw_data = 9), and classifies files that fail to parse: a well-formed prefix
 // whose last field runs past the end is a truncated model, anything else is not a model.
+// A second walk re-encodes the model without the large raw_data fields it found, so that
+// protobuf does not copy the weights: the importer reads them where they lie in the file.
 //
 //===----------------------------------------------------------------------------------===//
 #include "ModelFile.h"
@@ -33,6 +35,7 @@ public:
       : file(file), pos(begin), end(end) {}
 
   bool atEnd() const { return pos >= end; }
+  const uint8_t *position() const { return pos; }
   uint64_t offset() const { return static_cast<uint64_t>(pos - file); }
   uint64_t remaining() const { return static_cast<uint64_t>(end - pos); }
 
@@ -228,4 +231,147 @@ WireCheck tcc::import::scanModelWireFormat(llvm::ArrayRef<uint8_t> bytes, RawDat
   if (!indexUsable)
     index = RawDataIndex();
   return {};
+}
+
+namespace {
+
+void appendVarint(std::string &out, uint64_t value) {
+  while (value >= 0x80) {
+    out.push_back(static_cast<char>((value & 0x7f) | 0x80));
+    value >>= 7;
+  }
+  out.push_back(static_cast<char>(value));
+}
+
+/// What becomes of one field of a message being re-encoded.
+enum class FieldFate { Keep, Drop, Replace };
+
+/// Re-encodes the message `reader` reads into `out`: every field as it is, except where
+/// `decide` (called with the field and a reader over its payload) says Drop, or Replace with
+/// the length-delimited payload it wrote into its third argument. False on a malformed field.
+template <typename Decide> bool copyMessage(WireReader reader, std::string &out, Decide decide) {
+  Field field;
+  while (!reader.atEnd()) {
+    const uint8_t *start = reader.position();
+    if (reader.next(field) != ReadStatus::Ok)
+      return false;
+    std::string payload;
+    FieldFate fate =
+        field.wireType == 2 ? decide(field, reader.payloadReader(field), payload) : FieldFate::Keep;
+    if (fate == FieldFate::Keep)
+      out.append(reinterpret_cast<const char *>(start), reader.position() - start);
+    if (fate == FieldFate::Replace) {
+      appendVarint(out, field.number << 3 | 2);
+      appendVarint(out, payload.size());
+      out += payload;
+    }
+  }
+  return true;
+}
+
+/// Walks the main graph as scanGraph did, counting initializers and node attributes to find
+/// their index entries, and leaves out the raw_data of the large ones.
+class RawDataDetacher {
+public:
+  explicit RawDataDetacher(RawDataIndex &index) : index(index) {}
+
+  bool detachedAny() const { return detached > 0; }
+
+  bool model(WireReader reader, std::string &out) {
+    bool ok = copyMessage(reader, out,
+                          [&](const Field &field, WireReader payload, std::string &replacement) {
+                            if (field.number != 7)
+                              return FieldFate::Keep;
+                            return graph(payload, replacement) ? FieldFate::Replace : fail();
+                          });
+    return ok && !failed;
+  }
+
+private:
+  FieldFate fail() {
+    failed = true;
+    return FieldFate::Keep;
+  }
+
+  /// Whether the tensor whose (last) raw_data is `span` leaves it out; marks it so.
+  bool detach(std::optional<ByteSpan> *span) {
+    if (!span || !*span || (*span)->size < kMinDetachedRawDataBytes)
+      return false;
+    (*span)->detached = true;
+    ++detached;
+    return true;
+  }
+
+  /// A TensorProto without its raw_data fields when `drop` (all of them: the last one
+  /// decides the value, and it is in the file).
+  bool tensor(WireReader reader, bool drop, std::string &out) {
+    return copyMessage(reader, out, [&](const Field &field, WireReader, std::string &) {
+      return drop && field.number == 9 ? FieldFate::Drop : FieldFate::Keep;
+    });
+  }
+
+  bool graph(WireReader reader, std::string &out) {
+    bool ok = copyMessage(
+        reader, out, [&](const Field &field, WireReader payload, std::string &replacement) {
+          if (field.number == 5) {
+            std::optional<ByteSpan> *span = initializer < index.initializers.size()
+                                                ? &index.initializers[initializer]
+                                                : nullptr;
+            ++initializer;
+            return tensor(payload, detach(span), replacement) ? FieldFate::Replace : fail();
+          }
+          if (field.number == 1) {
+            size_t k = nodeIndex++;
+            return node(payload, k, replacement) ? FieldFate::Replace : fail();
+          }
+          return FieldFate::Keep;
+        });
+    return ok && !failed;
+  }
+
+  bool node(WireReader reader, size_t k, std::string &out) {
+    size_t attribute = 0;
+    return copyMessage(
+        reader, out, [&](const Field &field, WireReader payload, std::string &replacement) {
+          if (field.number != 5)
+            return FieldFate::Keep;
+          std::optional<ByteSpan> *span =
+              k < index.nodeAttributes.size() && attribute < index.nodeAttributes[k].size()
+                  ? &index.nodeAttributes[k][attribute]
+                  : nullptr;
+          ++attribute;
+          bool drop = detach(span);
+          // AttributeProto.t (5), in each of its occurrences (they merge).
+          bool ok = copyMessage(
+              payload, replacement,
+              [&](const Field &inner, WireReader tensorBytes, std::string &tensorOut) {
+                if (inner.number != 5)
+                  return FieldFate::Keep;
+                return tensor(tensorBytes, drop, tensorOut) ? FieldFate::Replace : fail();
+              });
+          return ok ? FieldFate::Replace : fail();
+        });
+  }
+
+  RawDataIndex &index;
+  size_t initializer = 0;
+  size_t nodeIndex = 0;
+  size_t detached = 0;
+  bool failed = false;
+};
+
+} // namespace
+
+std::optional<std::string> tcc::import::detachRawData(llvm::ArrayRef<uint8_t> bytes,
+                                                      RawDataIndex &index) {
+  if (index.initializers.empty() && index.nodeAttributes.empty())
+    return std::nullopt;
+  RawDataIndex marked = index;
+  RawDataDetacher detacher(marked);
+  std::string out;
+  WireReader reader(bytes.data(), bytes.data(), bytes.data() + bytes.size());
+  if (!detacher.model(reader, out) || !detacher.detachedAny())
+    return std::nullopt;
+  index = std::move(marked);
+  return out;
 }

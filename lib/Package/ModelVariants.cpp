@@ -22,10 +22,14 @@ std::string tcc::variantDescriptorName(unsigned variant) {
   return "tcc_model_variant_" + std::to_string(variant);
 }
 
+std::string tcc::weightsSymbolName(std::optional<unsigned> dataVariant) {
+  return dataVariant ? "tcc_weights_" + std::to_string(*dataVariant) : "tcc_weights";
+}
+
 void tcc::renameVariantSymbols(llvm::Module &module, unsigned variant, unsigned dataVariant) {
   const std::pair<llvm::StringRef, std::string> renames[] = {
       {TCC_MODEL_SYMBOL, variantDescriptorName(variant)},
-      {"tcc_weights", "tcc_weights_" + std::to_string(dataVariant)},
+      {weightsSymbolName(), weightsSymbolName(dataVariant)},
       {"tcc_initial_parameters", "tcc_initial_parameters_" + std::to_string(dataVariant)}};
   for (const auto &[from, to] : renames) {
     llvm::GlobalValue *global = module.getNamedValue(from);

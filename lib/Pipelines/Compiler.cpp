@@ -184,7 +184,8 @@ LogicalResult dumpDeviceImages(ModuleOp module, llvm::StringRef directory, std::
 /// publishes.
 struct TargetModule {
   std::unique_ptr<llvm::Module> code;
-  std::vector<char> weights, parameters;
+  tcc::WeightsBlob weights;
+  std::vector<char> parameters;
   tcc::ModelInterface published;
 };
 
@@ -285,15 +286,17 @@ LogicalResult lowerForTarget(ModuleOp module, const tcc::ModelInterface &interfa
   return success(out.code != nullptr);
 }
 
-/// The object of the weights and initial parameters of `compiled` (none when it has neither).
+/// The object of the weights and initial parameters of `compiled` (none when it has neither),
+/// the weights named for `variant` of a fat model.
 LogicalResult emitDataObject(const TargetModule &compiled, const tcc::Target &target,
                              llvm::LLVMContext &llvmContext, std::optional<unsigned> variant,
                              llvm::SmallVectorImpl<llvm::SmallVector<char, 0>> &objects,
                              std::string &error) {
   if (compiled.weights.empty() && compiled.parameters.empty())
     return success();
-  std::unique_ptr<llvm::Module> weightsModule = tcc::buildWeightsModule(
-      compiled.weights, compiled.parameters, target.getHost().triple, llvmContext);
+  std::unique_ptr<llvm::Module> weightsModule =
+      tcc::buildWeightsModule(compiled.weights, tcc::weightsSymbolName(variant),
+                              compiled.parameters, target.getHost().triple, llvmContext);
   if (variant)
     tcc::renameVariantSymbols(*weightsModule, *variant, *variant);
   llvm::SmallVector<char, 0> object;
@@ -301,6 +304,25 @@ LogicalResult emitDataObject(const TargetModule &compiled, const tcc::Target &ta
                                  /*optimize=*/false)))
     return failure();
   objects.push_back(std::move(object));
+  return success();
+}
+
+/// Links `objects` into the library at `outputPath`, then writes into it the weights that
+/// the link only made room for (tcc::fillWeights): each of `data`, a weights symbol and its
+/// bytes. A library whose weights could not be written is removed.
+LogicalResult linkWithWeights(const tcc::Target &target,
+                              llvm::ArrayRef<llvm::SmallVector<char, 0>> objects,
+                              llvm::ArrayRef<std::pair<std::string, const tcc::WeightsBlob *>> data,
+                              llvm::StringRef outputPath, std::string &error) {
+  if (failed(target.linkLibrary(objects, outputPath, error)))
+    return failure();
+  if (!tcc::weightsFilledAfterLink(target.getHost().triple))
+    return success();
+  for (const auto &[symbol, weights] : data)
+    if (failed(tcc::fillWeights(outputPath, symbol, *weights, error))) {
+      llvm::sys::fs::remove(outputPath);
+      return failure();
+    }
   return success();
 }
 
@@ -345,6 +367,7 @@ LogicalResult compileFatModel(ModuleOp module, const tcc::ModelInterface &interf
   std::vector<std::unique_ptr<llvm::LLVMContext>> contexts;
   std::vector<TargetModule> compiled;
   compiled.reserve(options.targets.size()); // the threads hold pointers to its elements
+  std::vector<unsigned> dataVariants;       // whose weights each target's code uses
   std::vector<std::future<Emitted>> emitted;
   for (auto [v, target] : llvm::enumerate(options.targets)) {
     std::string name = std::to_string(v) + "-" + target->getName().str();
@@ -373,10 +396,12 @@ LogicalResult compileFatModel(ModuleOp module, const tcc::ModelInterface &interf
     }
     // Targets whose weights and initial parameters are the same bytes share one copy.
     unsigned dataVariant = v;
+    dataVariants.push_back(v);
     for (unsigned earlier = 0; earlier < v; ++earlier)
       if (compiled[earlier].weights == current.weights &&
           compiled[earlier].parameters == current.parameters) {
         dataVariant = earlier;
+        dataVariants.back() = earlier;
         break;
       }
     tcc::renameVariantSymbols(*current.code, v, dataVariant);
@@ -435,11 +460,15 @@ LogicalResult compileFatModel(ModuleOp module, const tcc::ModelInterface &interf
                                 /*optimize=*/false)))
     return failure();
   objects.push_back(std::move(tableObject));
+  std::vector<std::pair<std::string, const tcc::WeightsBlob *>> data;
+  for (auto [v, current] : llvm::enumerate(compiled))
+    if (dataVariants[v] == v && !current.weights.empty())
+      data.emplace_back(tcc::weightsSymbolName(static_cast<unsigned>(v)), &current.weights);
   std::optional<TimingScope> linkTime;
   if (options.timing)
     linkTime = options.timing->nest("5-link");
   report(options, "", "linking");
-  return first.linkLibrary(objects, outputPath, error);
+  return linkWithWeights(first, objects, data, outputPath, error);
 }
 } // namespace
 
@@ -541,5 +570,8 @@ LogicalResult tcc::compileModule(ModuleOp module, const CompileOptions &options,
   if (options.timing)
     linkTime = options.timing->nest("5-link");
   report(options, "", "linking");
-  return target.linkLibrary(objects, outputPath, error);
+  std::vector<std::pair<std::string, const tcc::WeightsBlob *>> data;
+  if (!compiled.weights.empty())
+    data.emplace_back(tcc::weightsSymbolName(), &compiled.weights);
+  return linkWithWeights(target, objects, data, outputPath, error);
 }

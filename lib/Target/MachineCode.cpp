@@ -35,6 +35,8 @@ std::unique_ptr<llvm::TargetMachine> createTargetMachine(const tcc::HostMachine 
     llvm::InitializeAllTargets();
     llvm::InitializeAllTargetMCs();
     llvm::InitializeAllAsmPrinters();
+    // Module-level assembly: the ELF weights object's sections (tcc::buildWeightsModule).
+    llvm::InitializeAllAsmParsers();
     return true;
   }();
   (void)initialized;

@@ -13,9 +13,12 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/LLVM.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 
+#include <deque>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -68,12 +71,48 @@ ModelInterface publishedInterface(mlir::ModuleOp module, const ModelInterface &i
 void writeModelHeader(const ModelInterface &interface, llvm::StringRef stem,
                       llvm::StringRef source, llvm::raw_ostream &os);
 
-/// Moves every constant global of at least `minBytes` bytes into one 64-byte-aligned blob
-/// (`blob`), replacing its uses with views into the external global `tcc_weights`. Run after
+/// The bytes of `tcc_weights`: each packed constant at a 64-byte-aligned offset, zeros
+/// between. The pieces refer to where the bytes already lie (the constants' attributes and
+/// resource blobs, which the MLIR context keeps: the mapped model file itself where the
+/// importer could point into it) instead of copying them, so that a model's weights are not
+/// duplicated in memory while it compiles; only bytes made while packing (booleans widened
+/// to bytes, splats expanded) are held here.
+class WeightsBlob {
+public:
+  uint64_t size() const { return total; }
+  bool empty() const { return total == 0; }
+  /// Appends `bytes` (which must outlive the blob) at the next 64-byte boundary and returns
+  /// their offset; `mapped`: they lie in a mapped file (the model's), whose pages may be
+  /// given back once written.
+  uint64_t append(llvm::ArrayRef<char> bytes, bool mapped = false);
+  /// Appends bytes the blob keeps.
+  uint64_t append(std::vector<char> bytes);
+  /// Pads the size to a multiple of 64 bytes.
+  void finish();
+  /// Calls `write(offset, bytes, mapped)` for each piece in offset order; stops at the first
+  /// false.
+  bool forEachPiece(llvm::function_ref<bool(uint64_t, llvm::ArrayRef<char>, bool)> write) const;
+  /// All the bytes in one buffer.
+  std::vector<char> materialize() const;
+  /// The same bytes at the same offsets.
+  bool operator==(const WeightsBlob &other) const;
+
+private:
+  struct Piece {
+    uint64_t offset;
+    llvm::ArrayRef<char> bytes;
+    bool mapped;
+  };
+  std::vector<Piece> pieces;
+  std::deque<std::vector<char>> owned;
+  uint64_t total = 0;
+};
+
+/// Moves every constant global of at least `minBytes` bytes into the 64-byte-aligned blob
+/// `blob`, replacing its uses with views into the external global `tcc_weights`. Run after
 /// bufferization. (CPU code keeps small constants inline; a GPU's host code must not touch
 /// any, so GPU targets pack them all: TargetInfo::minPackedWeightBytes.)
-mlir::LogicalResult packWeights(mlir::ModuleOp module, std::vector<char> &blob,
-                                int64_t minBytes = 64);
+mlir::LogicalResult packWeights(mlir::ModuleOp module, WeightsBlob &blob, int64_t minBytes = 64);
 
 /// Lays out the initial values of the parameters (module attribute `kernel.parameters` from
 /// tcc-entry-signature: name, byte offset, value) into `blob` and records each parameter's
@@ -81,13 +120,26 @@ mlir::LogicalResult packWeights(mlir::ModuleOp module, std::vector<char> &blob,
 mlir::LogicalResult packParameters(mlir::ModuleOp module, ModelInterface &interface,
                                    std::vector<char> &blob);
 
-/// An LLVM module that defines `tcc_weights` (hidden, read-only, 64-byte aligned) from `blob`
-/// and, when `parameters` is not empty, `tcc_initial_parameters` from it, for the object
-/// format of `triple` (ELF: each in a section of its own).
-std::unique_ptr<llvm::Module> buildWeightsModule(llvm::ArrayRef<char> blob,
+/// An LLVM module that defines the weights symbol `weightsSymbol` (hidden, read-only,
+/// 64-byte aligned, `weights.size()` bytes) and, when `parameters` is not empty,
+/// `tcc_initial_parameters` from it, for the object format of `triple`. ELF: the weights
+/// take no bytes in the object (a section without file contents, which the link gives file
+/// space in a read-only segment of the library): fillWeights writes them into the library
+/// after the link. Mach-O: the bytes are in the object.
+std::unique_ptr<llvm::Module> buildWeightsModule(const WeightsBlob &weights,
+                                                 llvm::StringRef weightsSymbol,
                                                  llvm::ArrayRef<char> parameters,
                                                  llvm::StringRef triple,
                                                  llvm::LLVMContext &context);
+
+/// Whether buildWeightsModule leaves the weights to fillWeights for `triple`.
+bool weightsFilledAfterLink(llvm::StringRef triple);
+
+/// Writes `weights` into the linked ELF library at `libraryPath`, where its symbol
+/// `weightsSymbol` lies in the file (buildWeightsModule reserved the space), streaming the
+/// pieces from where they lie.
+mlir::LogicalResult fillWeights(llvm::StringRef libraryPath, llvm::StringRef weightsSymbol,
+                                const WeightsBlob &weights, std::string &error);
 
 /// Translates a module lowered to the LLVM dialect into LLVM IR and adds the model
 /// descriptor, its entry points and queries. Only the descriptor symbol is exported.
@@ -103,6 +155,9 @@ std::unique_ptr<llvm::Module> buildModelModule(mlir::ModuleOp module,
 
 /// A fat model (ModelVariants.cpp): the hidden name of variant `variant`'s descriptor.
 std::string variantDescriptorName(unsigned variant);
+
+/// The weights symbol of a model, or of a fat model's variant `dataVariant`.
+std::string weightsSymbolName(std::optional<unsigned> dataVariant = std::nullopt);
 
 /// Makes the objects of one target of a fat model linkable beside the others': its
 /// descriptor becomes the hidden variantDescriptorName(variant), its weights and initial
