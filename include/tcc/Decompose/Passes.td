@@ -25,8 +25,10 @@ def DecomposeOnnx : Pass<"tcc-decompose-onnx", "mlir::ModuleOp"> {
     %y = prim.max %x, %zero : tensor<4xf32>
     ```
   }];
+  // Every dialect a rule builds ops of (math: the run-time count of a Range of floats).
   let dependentDialects = ["::tcc::prim::PrimDialect", "::mlir::arith::ArithDialect",
-                           "::mlir::tensor::TensorDialect", "::mlir::func::FuncDialect"];
+                           "::mlir::math::MathDialect", "::mlir::tensor::TensorDialect",
+                           "::mlir::func::FuncDialect"];
 }
 
 #endif // TCC_DECOMPOSE_PASSES
