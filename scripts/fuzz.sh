@@ -7,7 +7,7 @@
 # apt libclang-rt-22-dev. Not a CI test: CI replays the kept inputs (ctest fuzz-replay-*).
 #   scripts/fuzz.sh npy|hsaco|descriptor|onnx|onnxtxt SECONDS
 # The corpus grows in DIR/corpus-TARGET (seeded from test/fuzz/corpus/TARGET, and for onnx
-# from every node test case of libonnx-testdata); a crash is written to DIR/crashes-TARGET/
+# and onnxtxt from every node test case of libonnx-testdata); a crash is written to DIR/crashes-TARGET/
 # and ends the run (exit status 1). Once fixed, copy the input into test/fuzz/corpus/TARGET/
 # so that ctest replays it from then on.
 set -euo pipefail
@@ -30,10 +30,18 @@ case "$target" in
     fi ;;
 esac
 cmake --build "$dir" --target "tcc-fuzz-$target" -j "${TCC_JOBS:-2}"
+# The node test cases as seeds: binary, and for onnxtxt in protobuf text format (protoc).
 if [ "$target" = onnx ] && [ ! -d "$dir/corpus-onnx" ]; then
   mkdir -p "$dir/corpus-onnx"
   for model in /usr/share/libonnx-testdata/data/node/*/model.onnx; do
     cp "$model" "$dir/corpus-onnx/$(basename "$(dirname "$model")").onnx"
+  done
+fi
+if [ "$target" = onnxtxt ] && [ ! -d "$dir/corpus-onnxtxt" ]; then
+  mkdir -p "$dir/corpus-onnxtxt"
+  for model in /usr/share/libonnx-testdata/data/node/*/model.onnx; do
+    protoc --decode=onnx.ModelProto -I/usr/include onnx/onnx.proto < "$model" \
+      > "$dir/corpus-onnxtxt/$(basename "$(dirname "$model")").onnxtxt" || true
   done
 fi
 mkdir -p "$dir/corpus-$target" "$dir/crashes-$target"

@@ -50,7 +50,7 @@ case "$kind" in
       "$dir/bin/tcc-fuzz-replay-$format" "test/fuzz/corpus/$format"
     done
     /usr/lib/llvm-22/bin/lit -q "$dir/test" \
-      --filter "${TCC_SANITIZE_LIT:-/(Import|Decompose|Package|tools)/}"
+      --filter "${TCC_SANITIZE_LIT:-^tcc :: (Import|Decompose|Package|tools)/}"
     echo "sanitize compiler: fuzz replays and lit tests clean"
     exit 0 ;;
   *) echo "usage: scripts/sanitize.sh asan|tsan|compiler|configure-compiler" >&2; exit 2 ;;

@@ -56,6 +56,13 @@ Value tcc::decompose::unsqueezeAt(NodeRewriter &n, Value x, int64_t axis) {
 }
 
 Value tcc::decompose::stack(NodeRewriter &n, ValueRange values, int64_t axis, StringRef what) {
+  // The stacked shape comes from the values: with none there is no shape (a Scan over a
+  // batch of 0, a loop of no iterations).
+  if (values.empty()) {
+    n.emitError() << "there is no " << what << " to stack (0 of them): tcc builds the result "
+                  << "from them and cannot tell its shape without one";
+    return nullptr;
+  }
   SmallVector<Value> parts;
   for (auto [k, v] : llvm::enumerate(values)) {
     if (v.getType() != values.front().getType()) {
