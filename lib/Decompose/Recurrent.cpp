@@ -157,7 +157,9 @@ LogicalResult recurrent(NodeRewriter &n) {
   SmallVector<OpFoldResult> xDims = getDims(n, x);
   rec.seqDim = xDims[0];
   std::optional<int64_t> seq = getConstantIntValue(xDims[0]);
-  rec.seq = seq.value_or(-1); // -1: dynamic, a prim.loop
+  // -1: dynamic, a prim.loop; also for a static 0 (the loop runs no step: Y is empty and the
+  // states are the initial ones), which unrolling would have no step to build Y from.
+  rec.seq = seq && *seq > 0 ? *seq : -1;
   rec.batchDims = {xDims[1]};
   auto rType = cast<RankedTensorType>(r.getType());
   if (rType.isDynamicDim(2))

@@ -438,7 +438,9 @@ bool BatchProof::visitExpand(tensor::ExpandShapeOp op) {
   SmallVector<OpFoldResult> shape = op.getMixedOutputShape();
   if (!b)
     return llvm::all_of(shape, [&](OpFoldResult r) { return isInvariant(r); });
-  ArrayRef<int64_t> dims = op.getReassociationIndices()[b->dim];
+  // The groups are returned by value: keep them alive while `dims` views one.
+  SmallVector<ReassociationIndices> groups = op.getReassociationIndices();
+  ArrayRef<int64_t> dims = groups[b->dim];
   for (auto [k, r] : llvm::enumerate(shape))
     if (!llvm::is_contained(dims, static_cast<int64_t>(k)) && !isInvariant(r))
       return false;

@@ -178,7 +178,9 @@ struct DimOfCollapse : OpRewritePattern<memref::DimOp> {
       return failure();
     Location loc = dim.getLoc();
     Value extent = arith::ConstantIndexOp::create(rewriter, loc, 1);
-    for (int64_t d : collapse.getReassociationIndices()[*index])
+    // The groups are returned by value: keep them alive while iterating one.
+    SmallVector<ReassociationIndices> groups = collapse.getReassociationIndices();
+    for (int64_t d : groups[*index])
       extent = arith::MulIOp::create(
           rewriter, loc, extent, memref::DimOp::create(rewriter, loc, collapse.getSrc(), d));
     rewriter.replaceOp(dim, extent);

@@ -27,7 +27,7 @@ std::string tcc::weightsSymbolName(std::optional<unsigned> dataVariant) {
 }
 
 void tcc::renameVariantSymbols(llvm::Module &module, unsigned variant, unsigned dataVariant) {
-  const std::pair<llvm::StringRef, std::string> renames[] = {
+  const std::pair<std::string, std::string> renames[] = {
       {TCC_MODEL_SYMBOL, variantDescriptorName(variant)},
       {weightsSymbolName(), weightsSymbolName(dataVariant)},
       {"tcc_initial_parameters", "tcc_initial_parameters_" + std::to_string(dataVariant)}};
