@@ -104,11 +104,17 @@ Value PrimBuilder::scalar(Type element, double value) {
     bool lost;
     f.convert(floatType.getFloatSemantics(), APFloat::rmNearestTiesToEven, &lost);
     attr = DenseElementsAttr::get(type, f);
-  } else {
-    auto intType = cast<IntegerType>(element);
+  } else if (auto intType = dyn_cast<IntegerType>(element)) {
     APInt i(intType.getWidth(), static_cast<uint64_t>(static_cast<int64_t>(value)),
             /*isSigned=*/!intType.isUnsigned(), /*implicitTrunc=*/true);
     attr = DenseElementsAttr::get(type, i);
+  } else if (isa<StringType>(element)) {
+    // The fill of a string tensor (Trilu's zeros, a padding): the empty string, as NumPy's
+    // zeros of a string dtype. A string has no other constant made from a number.
+    attr = DenseStringElementsAttr::get(type, {StringRef()});
+  } else {
+    // The index type (an extent's arithmetic).
+    attr = DenseElementsAttr::get(type, b.getIndexAttr(static_cast<int64_t>(value)));
   }
   return arith::ConstantOp::create(b, loc, cast<TypedAttr>(attr));
 }
@@ -117,8 +123,13 @@ Value PrimBuilder::fill(Value scalar0d, ArrayRef<OpFoldResult> dims) {
   RankedTensorType type = tensorType(dims, typeOf(scalar0d).getElementType());
   // A splat constant stays a constant when the shape is static.
   DenseElementsAttr value;
-  if (type.hasStaticShape() && matchPattern(scalar0d, m_Constant(&value)) && value.isSplat())
+  if (type.hasStaticShape() && matchPattern(scalar0d, m_Constant(&value)) && value.isSplat()) {
+    if (auto strings = dyn_cast<DenseStringElementsAttr>(value))
+      return arith::ConstantOp::create(
+          b, loc, type,
+          DenseStringElementsAttr::get(type, {strings.getRawStringData().front()}));
     return arith::ConstantOp::create(b, loc, value.resizeSplat(type));
+  }
   return BroadcastInDimOp::create(b, loc, type, scalar0d, dynamicExtents(dims),
                                   b.getDenseI64ArrayAttr({}));
 }
