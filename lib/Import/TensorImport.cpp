@@ -3,22 +3,22 @@
 
 #include "TypeImport.h"
 
+#include "tcc/Support/Pages.h"
+
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "llvm/Support/Endian.h"
 #include "llvm/Support/MathExtras.h"
-#include "llvm/Support/Process.h"
 
 #include <cstring>
 #include <limits>
-#if defined(__linux__) || defined(__APPLE__)
-#include <sys/mman.h>
-#endif
 
 using namespace mlir;
 using namespace tcc::import;
+using tcc::adviseWholePages;
+using tcc::PageAdvice;
 
 // ONNX tensor data is little-endian; the typed fields are converted by memcpy.
 static_assert(llvm::endianness::native == llvm::endianness::little,
@@ -35,24 +35,6 @@ void releaseTensorData(::onnx::TensorProto &tensor) {
   google::protobuf::RepeatedField<int64_t>().Swap(tensor.mutable_int64_data());
   google::protobuf::RepeatedField<double>().Swap(tensor.mutable_double_data());
   google::protobuf::RepeatedField<uint64_t>().Swap(tensor.mutable_uint64_data());
-}
-
-/// Lets the system drop the pages of `data`, a range of the mapped file `file` that was just
-/// copied, from this process's memory (read from the file again if touched): a large model
-/// whose weights need aligned copies is then not held twice while it compiles.
-void releaseMappedPages(const llvm::MemoryBuffer &file, ArrayRef<char> data) {
-#if defined(__linux__) || defined(__APPLE__)
-  if (file.getBufferKind() != llvm::MemoryBuffer::MemoryBuffer_MMap)
-    return;
-  uint64_t page = llvm::sys::Process::getPageSizeEstimate();
-  uint64_t begin = llvm::alignTo(reinterpret_cast<uintptr_t>(data.data()), page);
-  uint64_t end = llvm::alignDown(reinterpret_cast<uintptr_t>(data.data()) + data.size(), page);
-  if (end > begin)
-    (void)::madvise(reinterpret_cast<void *>(begin), end - begin, MADV_DONTNEED);
-#else
-  (void)file;
-  (void)data;
-#endif
 }
 
 template <typename T> void store(char *out, int64_t index, T value) {
@@ -273,8 +255,10 @@ FailureOr<ElementsAttr> TensorImporter::importTensor(::onnx::TensorProto &tensor
       if (isBool)
         for (char &byte : blob.getMutableData())
           byte = byte != 0;
-      if (owner)
-        releaseMappedPages(*owner, data);
+      // Copied from the mapped file: its pages need not stay in memory (read again if
+      // touched), so that a large model whose weights need aligned copies is not held twice.
+      if (owner && owner->getBufferKind() == llvm::MemoryBuffer::MemoryBuffer_MMap)
+        adviseWholePages(data, PageAdvice::DropFileMapping);
     }
     result = DenseResourceElementsAttr::get(type, blobName, std::move(blob));
   }

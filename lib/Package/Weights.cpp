@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------------------===//
 #include "dialects/kernel/KernelDialect.h"
 #include "tcc/Package/Package.h"
+#include "tcc/Support/Pages.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -20,15 +21,10 @@
 #include "llvm/IR/Module.h"
 #include "llvm/Object/ELFObjectFile.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/MathExtras.h"
-#include "llvm/Support/Process.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/TargetParser/Triple.h"
 
 #include <cstring>
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
 
 using namespace mlir;
 
@@ -36,22 +32,6 @@ namespace {
 constexpr int64_t kAlignment = 64;
 
 uint64_t alignUp(uint64_t value) { return (value + kAlignment - 1) / kAlignment * kAlignment; }
-
-/// Asks the system to reclaim the pages that lie wholly inside `bytes`, a piece of the mapped
-/// model file just written into the library: they leave this process's memory, as the file
-/// can give them again (MADV_PAGEOUT never changes contents: were they other memory, it
-/// would at most be swapped out).
-void reclaimPages(llvm::ArrayRef<char> bytes) {
-#if defined(__linux__) && defined(MADV_PAGEOUT)
-  uint64_t page = llvm::sys::Process::getPageSizeEstimate();
-  uint64_t begin = llvm::alignTo(reinterpret_cast<uintptr_t>(bytes.data()), page);
-  uint64_t end = llvm::alignDown(reinterpret_cast<uintptr_t>(bytes.data()) + bytes.size(), page);
-  if (end > begin)
-    (void)::madvise(reinterpret_cast<void *>(begin), end - begin, MADV_PAGEOUT);
-#else
-  (void)bytes;
-#endif
-}
 
 /// The raw bytes of a constant in memory layout: where they already lie (`view`), or made
 /// here (`made`: booleans as bytes, splats expanded).
@@ -350,8 +330,10 @@ LogicalResult tcc::fillWeights(llvm::StringRef libraryPath, llvm::StringRef weig
     os.seek(*fileOffset + offset);
     os.write(bytes.data(), bytes.size());
     os.flush();
+    // A piece of the mapped model file, just written: its pages leave this process's
+    // memory (the file gives them again).
     if (mapped)
-      reclaimPages(bytes);
+      tcc::adviseWholePages(bytes, tcc::PageAdvice::Reclaim);
     return !os.has_error();
   });
   os.close();
