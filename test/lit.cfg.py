@@ -7,7 +7,8 @@ import lit.formats
 config.name = "tcc"
 config.test_format = lit.formats.ShTest(not lit_config.isWindows)
 config.suffixes = [".mlir", ".test", ".onnxtxt"]
-config.excludes = ["Inputs", "lit.cfg.py", "lit.site.cfg.py", "CMakeLists.txt"]
+# test/fuzz/corpus holds fuzz inputs (some .onnxtxt), replayed by ctest, not lit tests.
+config.excludes = ["Inputs", "corpus", "lit.cfg.py", "lit.site.cfg.py", "CMakeLists.txt"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.tcc_obj_root, "test")
 
