@@ -126,8 +126,7 @@ Value PrimBuilder::fill(Value scalar0d, ArrayRef<OpFoldResult> dims) {
   if (type.hasStaticShape() && matchPattern(scalar0d, m_Constant(&value)) && value.isSplat()) {
     if (auto strings = dyn_cast<DenseStringElementsAttr>(value))
       return arith::ConstantOp::create(
-          b, loc, type,
-          DenseStringElementsAttr::get(type, {strings.getRawStringData().front()}));
+          b, loc, type, DenseStringElementsAttr::get(type, {strings.getRawStringData().front()}));
     return arith::ConstantOp::create(b, loc, value.resizeSplat(type));
   }
   return BroadcastInDimOp::create(b, loc, type, scalar0d, dynamicExtents(dims),
