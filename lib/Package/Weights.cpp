@@ -241,7 +241,7 @@ std::unique_ptr<llvm::Module> tcc::buildWeightsModule(const WeightsBlob &weights
     if (elf)
       global->setSection((".rodata." + name).str());
   };
-  if (!weights.empty() && weightsFilledAfterLink(triple)) {
+  if (!weights.empty() && elf) { // ELF: weightsFilledAfterLink
     // A section without file contents (SHT_NOBITS, read-only) holds the symbol, and one byte
     // of contents under the same name (a second section: `unique`) makes the linker's output
     // section of that name SHT_PROGBITS: file space in a read-only segment, which the linker

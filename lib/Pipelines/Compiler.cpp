@@ -396,14 +396,13 @@ LogicalResult compileFatModel(ModuleOp module, const tcc::ModelInterface &interf
     }
     // Targets whose weights and initial parameters are the same bytes share one copy.
     unsigned dataVariant = v;
-    dataVariants.push_back(v);
     for (unsigned earlier = 0; earlier < v; ++earlier)
       if (compiled[earlier].weights == current.weights &&
           compiled[earlier].parameters == current.parameters) {
         dataVariant = earlier;
-        dataVariants.back() = earlier;
         break;
       }
+    dataVariants.push_back(dataVariant);
     tcc::renameVariantSymbols(*current.code, v, dataVariant);
     if (!dumpDirectory.empty()) {
       std::optional<TimingScope> dumpTime;
