@@ -274,7 +274,8 @@ LogicalResult simplifiedLayerNorm(NodeRewriter &n) {
 
 /// Rows `positions` [B, S] (i64) of a [max_position, R/2] table, as `element`.
 Value lookupRows(NodeRewriter &n, Value table, Value positions, Type element) {
-  Value rows = prim::GatherOp::create(n.getBuilder(), n.getLoc(), table, positions, 0);
+  Value rows = gatherInRange(n, table, positions, 0, "position_ids",
+                             "the rows of cos_cache");
   return convert(n, rows, element);
 }
 

@@ -73,9 +73,10 @@ LogicalResult rotaryEmbedding(NodeRewriter &n) {
         n.emitError() << what << " must be 2-D ([max_position, R/2]) with position_ids";
         return nullptr;
       }
-      // position_ids index the cache's rows (they are in range by the operator's contract;
-      // prim.gather checks at run time).
-      t = prim::GatherOp::create(b, loc, cache, convert(n, positions, b.getI64Type()), 0);
+      // position_ids index the cache's rows (in range by the operator's contract; prim.gather
+      // checks at run time, and a run with one outside fails).
+      t = gatherInRange(n, cache, convert(n, positions, b.getI64Type()), 0, "position_ids",
+                        ("the rows of " + what).str());
     } else if (rankOf(cache) != 3) {
       n.emitError() << what << " must be 3-D ([B, S, R/2]) without position_ids";
       return nullptr;

@@ -89,6 +89,16 @@ void tcc::decompose::checkEqual(NodeRewriter &n, OpFoldResult lhs, OpFoldResult 
                                         n.getOpType() + "): " + message));
 }
 
+Value tcc::decompose::gatherInRange(NodeRewriter &n, Value table, Value indices, int64_t axis,
+                                   StringRef what, StringRef extent) {
+  OpBuilder &b = n.getBuilder();
+  auto gather = prim::GatherOp::create(b, n.getLoc(), table, indices, axis);
+  gather->setAttr(prim::PrimDialect::kIndexErrorAttrName,
+                  b.getStringAttr("(" + n.getOpType() + "): " + what + " out of range: each " +
+                                  "must be in [0, " + extent + ")"));
+  return gather.getResult();
+}
+
 Value tcc::decompose::broadcastTo(NodeRewriter &n, Value value, ArrayRef<OpFoldResult> dims,
                                   const std::string &what) {
   auto type = cast<RankedTensorType>(value.getType());

@@ -164,6 +164,12 @@ using prim::sameExtent;
 void checkEqual(NodeRewriter &n, mlir::OpFoldResult lhs, mlir::OpFoldResult rhs,
                 const llvm::Twine &message);
 
+/// prim.gather of `indices` (integers) along `axis` of `table`, whose run-time range check
+/// fails with "node '<name>' (<op type>): <what> out of range: each must be in [0, <extent>)"
+/// (`extent` names the extent in the op's terms, e.g. "the batch of X").
+mlir::Value gatherInRange(NodeRewriter &n, mlir::Value table, mlir::Value indices, int64_t axis,
+                          llvm::StringRef what, llvm::StringRef extent);
+
 /// The values of a constant integer tensor: an `arith.constant` of any rank, or a small
 /// computation on constants alone (see evaluateConstantInts).
 std::optional<llvm::SmallVector<int64_t>> getConstantInts(mlir::Value value);

@@ -3,8 +3,8 @@
 // Sampling at data-dependent positions becomes gathers with linear indices: the sampled
 // tensor is laid out as rows of channels (N x spatial..., C), each tap's index is computed
 // elementwise as n * prod(spatial) + sum_i idx_i * stride_i, and each tap is one prim.gather
-// of rows weighted by its interpolation weight. Indices are always clamped into the input,
-// and taps outside it (zeros padding, RoiAlign's samples beyond the map) are masked with
+// of rows weighted by its interpolation weight. Coordinates are always clamped into the
+// input (RoiAlign's batch_indices are checked instead: one outside fails the run), and taps outside it (zeros padding, RoiAlign's samples beyond the map) are masked with
 // selects, so no gather reads out of bounds and no weight of 0 meets an inf. Col2Im is a
 // scatter with sum; CenterCropPad is a slice and a pad.
 //
@@ -601,9 +601,14 @@ template <bool HasTransformationMode> LogicalResult roiAlign(NodeRewriter &n) {
   auto alongY = [&](Value v) { return m.along(v, {0, 1, 2}); };
   auto alongX = [&](Value v) { return m.along(v, {0, 3, 4}); };
   OpFoldResult image = mulIndex(n, xDims[2], xDims[3]);
-  TensorMath r{n, {roiCount}, real};
-  Value batch = r.clampIndex(convert(n, batchIndices, r.i64()), xDims[0]);
-  Value batchRow = m.along(r.mul(batch, r.extent(image, r.i64())), {0});
+  // Each roi's first row, image * H * W, gathered from a table of the N images' first rows:
+  // an index outside [0, N) (ONNX leaves it undefined) fails the run rather than reading
+  // another image.
+  TensorMath images{n, {xDims[0]}, real};
+  Value firstRows = images.mul(images.iota(0, images.i64()), images.extent(image, images.i64()));
+  Value batchRow = m.along(gatherInRange(n, firstRows, convert(n, batchIndices, images.i64()),
+                                         0, "batch_indices", "the batch of X"),
+                           {0});
   Value widthI = m.extent(xDims[3], m.i64());
   Value rowLow = m.add(batchRow, m.mul(alongY(ys.low), widthI));
   Value rowHigh = m.add(batchRow, m.mul(alongY(ys.high), widthI));

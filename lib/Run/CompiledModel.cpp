@@ -8,6 +8,8 @@
 #include <algorithm>
 
 using namespace mlir;
+using tcc::GuardedBytes;
+using tcc::GuardPages;
 using tcc::eval::Tensor;
 using tcc::run::CompiledModel;
 
@@ -95,6 +97,10 @@ std::string CompiledModel::run(const std::vector<Tensor> &inputs, std::vector<Te
   std::vector<DLTensor> in(numInputs), out(numOutputs);
   std::vector<const DLTensor *> inPtrs, outPtrs;
   std::vector<Tensor> results;
+  // With guard pages, the numeric tensors' copies against them (outputs copied back).
+  std::vector<GuardedBytes> guarded;
+  std::vector<std::pair<const GuardedBytes *, int32_t>> guardedOutputs;
+  guarded.reserve(numInputs + numOutputs); // data() stays where it is; the vector must too
   // String tensors are passed as arrays of tcc_string (16-byte aligned, as std::vector
   // allocates them): the inputs' point into the data sets' strings, the outputs' are
   // filled by the run and copied into Tensor::strings after it.
@@ -123,6 +129,14 @@ std::string CompiledModel::run(const std::vector<Tensor> &inputs, std::vector<Te
       for (const std::string &text : inputs[i].strings)
         elements.push_back(tcc_string{text.data(), static_cast<int64_t>(text.size())});
       data = elements.data();
+    }
+    if (!modelStrings && guardPages != GuardPages::None) {
+      guarded.emplace_back(inputs[i].bytes.size(), guardPages);
+      if (!guarded.back().data())
+        return "input " + std::to_string(i) + ": no memory for its guard pages";
+      std::copy(inputs[i].bytes.begin(), inputs[i].bytes.end(),
+                static_cast<uint8_t *>(guarded.back().data()));
+      data = guarded.back().data();
     }
     in[i] = DLTensor{data,
                      {kDLCPU, 0},
@@ -172,6 +186,13 @@ std::string CompiledModel::run(const std::vector<Tensor> &inputs, std::vector<Te
                            tcc_string{nullptr, 0});
       data = outStrings[i].data();
     }
+    if (info.dtype != TCC_DTYPE_STRING && guardPages != GuardPages::None) {
+      guarded.emplace_back(results[i].bytes.size(), guardPages);
+      if (!guarded.back().data())
+        return "output " + std::to_string(i) + ": no memory for its guard pages";
+      guardedOutputs.emplace_back(&guarded.back(), i);
+      data = guarded.back().data();
+    }
     out[i] = DLTensor{data,
                       {kDLCPU, 0},
                       static_cast<int32_t>(results[i].shape.size()),
@@ -184,6 +205,9 @@ std::string CompiledModel::run(const std::vector<Tensor> &inputs, std::vector<Te
   if (tcc_status s =
           tcc_session_run(session, inPtrs.data(), inPtrs.size(), outPtrs.data(), outPtrs.size()))
     return "run: " + statusText(s);
+  for (auto [bytes, i] : guardedOutputs)
+    std::copy_n(static_cast<const uint8_t *>(bytes->data()), results[i].bytes.size(),
+                results[i].bytes.begin());
   // Data-dependent dims were passed with their capacity: keep the compact prefix the run
   // reports.
   for (int32_t i = 0; i < numOutputs; ++i) {

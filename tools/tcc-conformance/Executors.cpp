@@ -198,7 +198,10 @@ private:
 
 class CompiledExecutable : public Executable {
 public:
-  std::string load(const std::string &path) { return compiled.load(path); }
+  std::string load(const std::string &path, tcc::GuardPages guardPages) {
+    compiled.setGuardPages(guardPages);
+    return compiled.load(path);
+  }
   std::string run(const std::vector<Tensor> &inputs, std::vector<Tensor> &outputs) override {
     return compiled.run(inputs, outputs, context);
   }
@@ -321,7 +324,7 @@ std::unique_ptr<Executable> tcc::conformance::prepare(Mode mode, const std::stri
   if (!(error = checkImports(first)).empty())
     return nullptr;
   auto executable = std::make_unique<CompiledExecutable>();
-  if (!(error = executable->load(first)).empty())
+  if (!(error = executable->load(first, compile.guardPages)).empty())
     return nullptr;
   return executable;
 }

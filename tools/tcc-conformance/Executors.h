@@ -4,6 +4,8 @@
 
 #include "CaseData.h"
 
+#include "tcc/Support/GuardedBytes.h"
+
 #include <memory>
 #include <string>
 #include <vector>
@@ -25,12 +27,14 @@ public:
 /// What compiled mode compiles for: `target`, `cpu` and `attention` as tcc's --target, --cpu
 /// and --attention take them (an empty cpu: the target's default), and with
 /// `exportDir` set (a target that cannot run here: a GPU), a folder of its own under it
-/// for each library, which is kept rather than loaded.
+/// for each library, which is kept rather than loaded; `guardPages`: how the libraries
+/// that run here get their tensors (tcc::run::CompiledModel::setGuardPages).
 struct CompileTarget {
   std::string target = "host";
   std::string cpu;
   std::string attention = "auto";
   std::string exportDir;
+  GuardPages guardPages = GuardPages::None;
 };
 
 enum class Mode { Reference, Compiled };

@@ -68,6 +68,7 @@ struct Options {
   std::string cpu;
   std::string attention = "auto";
   std::string exportDir;
+  std::string guardPages;
 };
 
 /// What compiled mode compiles `dir` for (--target, and --export's folder for the case).
@@ -76,6 +77,9 @@ CompileTarget compileTarget(const Options &options, const std::string &dir) {
   compile.target = options.target;
   compile.cpu = options.cpu;
   compile.attention = options.attention;
+  if (!options.guardPages.empty())
+    compile.guardPages =
+        options.guardPages == "after" ? tcc::GuardPages::After : tcc::GuardPages::Before;
   if (!options.exportDir.empty())
     compile.exportDir = options.exportDir + "/" + llvm::sys::path::filename(dir).str();
   return compile;
@@ -436,6 +440,11 @@ int main(int argc, char **argv) {
                  "compiled mode: keep each case's library in DIR/<case>/<n>/model.so with its data "
                  "sets as <set>_input_<k>.npy and <set>_expected_<k>.npy instead of running it "
                  "(for a target that runs elsewhere: a case counts as passed once exported)");
+  app.add_option("--guard-pages", options.guardPages,
+                 "compiled mode: run with every numeric input and output against an "
+                 "inaccessible page, after its last byte or before its first (as tcc-run "
+                 "--guard-pages), so that a kernel reading or writing beyond one faults")
+      ->check(CLI::IsMember({"after", "before"}));
   CLI11_PARSE(app, argc, argv);
   for (const std::string &spec : options.sizeSpecs) {
     SymbolSizes sizes;

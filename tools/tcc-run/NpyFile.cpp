@@ -22,11 +22,23 @@ static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "tcc-run reads .npy fil
 
 namespace tcc_run {
 
+namespace {
+tcc::GuardPages guardPages = tcc::GuardPages::None;
+} // namespace
+
+void setGuardPages(tcc::GuardPages where) { guardPages = where; }
+
 AlignedBuffer::AlignedBuffer(size_t size) : bytes(size) {
+  if (guardPages != tcc::GuardPages::None) {
+    guarded = tcc::GuardedBytes(size, guardPages); // fresh pages are zero
+    if (!guarded.data())
+      bytes = 0;
+    return;
+  }
   size_t rounded = (size + 63) / 64 * 64;
-  storage.reset(std::aligned_alloc(64, rounded ? rounded : 64));
-  if (storage)
-    std::memset(storage.get(), 0, rounded ? rounded : 64);
+  heap.reset(std::aligned_alloc(64, rounded ? rounded : 64));
+  if (heap)
+    std::memset(heap.get(), 0, rounded ? rounded : 64);
   else
     bytes = 0;
 }

@@ -7,6 +7,8 @@
 #ifndef TCC_TOOLS_TCC_RUN_NPYFILE_H
 #define TCC_TOOLS_TCC_RUN_NPYFILE_H
 
+#include "tcc/Support/GuardedBytes.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -16,20 +18,27 @@
 
 namespace tcc_run {
 
-/// Bytes aligned to 64, so that tensors handed to the runtime are aligned for any kernel.
+/// Sets where AlignedBuffers made from now on put their bytes (tcc-run --guard-pages): on the
+/// heap, aligned to 64 (None, the default), or against an inaccessible page
+/// (tcc::GuardedBytes), so that a read or write beyond a tensor faults.
+void setGuardPages(tcc::GuardPages where);
+
+/// Zero-filled bytes aligned to 64 (16 with guard pages), so that tensors handed to the
+/// runtime are aligned for any kernel.
 class AlignedBuffer {
 public:
   AlignedBuffer() = default;
   explicit AlignedBuffer(size_t bytes);
-  void *data() { return storage.get(); }
-  const void *data() const { return storage.get(); }
+  void *data() { return guarded.data() ? guarded.data() : heap.get(); }
+  const void *data() const { return guarded.data() ? guarded.data() : heap.get(); }
   size_t size() const { return bytes; }
 
 private:
   struct Free {
     void operator()(void *p) const { std::free(p); }
   };
-  std::unique_ptr<void, Free> storage;
+  std::unique_ptr<void, Free> heap;
+  tcc::GuardedBytes guarded;
   size_t bytes = 0;
 };
 

@@ -4,6 +4,7 @@
 //                    [--rtol R] [--atol A] [--benchmark N] [--warmup W] [--threads T]
 //                    [--whole-batch] [--device cpu|cuda[:N]|rocm[:N]|vulkan[:N]|metal] [--info]
 //                    [--sessions N [--session-runs R]] [--profile [--profile-format json]]
+//                    [--guard-pages after|before]
 //
 // Inputs are given in the model's input order. --output-dir writes DIR/output_<k>.npy;
 // --compare checks output k against the k-th reference (|a - b| <= atol + rtol |b|, NaN equal
@@ -24,6 +25,10 @@
 // first, with the ONNX nodes it computes: a table, or one JSON object with --profile-format
 // json. Profiling adds a little to each kernel on the CPU and waits for each kernel on a GPU,
 // so time runs without it.
+//
+// --guard-pages puts each input and output (host memory) against an inaccessible page, after
+// its last byte or before its first (tcc::GuardedBytes): an access beyond a tensor faults.
+// The index tests run the gather-like ops on hostile indices that way (docs/SECURITY.md).
 //
 // Exit status: 0 success, 1 an error (`tcc-run: error: <message>` on stderr) or a --compare
 // mismatch, 2 the command line is wrong (including a number of --input files that differs
@@ -76,6 +81,7 @@ struct Options {
   bool info = false;
   bool profile = false;
   std::string profileFormat = "table";
+  std::string guardPages; // --guard-pages: "", "after" or "before"
   std::string device; // --device: "", "cpu", "cuda", "cuda:N", "rocm" or "rocm:N"
   int32_t deviceType = 0; // --device's DLDeviceType; 0: the model's default variant
 };
@@ -711,6 +717,11 @@ int main(int argc, char **argv) {
                "time first, with their ONNX nodes");
   app.add_option("--profile-format", options.profileFormat, "--profile's output: table or json")
       ->check(CLI::IsMember({"table", "json"}));
+  app.add_option("--guard-pages", options.guardPages,
+                 "after or before: put every input and output against an inaccessible page, "
+                 "after its last byte or before its first, so that a read or write beyond it "
+                 "faults (a check for the runtime and the compiled code; host tensors only)")
+      ->check(CLI::IsMember({"after", "before"}));
   app.add_flag("--info", options.info,
                "print the model's symbols (with their ranges), inputs, outputs and parameters; "
                "with no "
@@ -726,6 +737,9 @@ int main(int argc, char **argv) {
     std::cerr << "tcc-run: error: " << e.what() << "\n";
     return kExitUsage;
   }
+  if (!options.guardPages.empty())
+    tcc_run::setGuardPages(options.guardPages == "after" ? tcc::GuardPages::After
+                                                         : tcc::GuardPages::Before);
   for (auto [name, value] : {std::pair{"--rtol", options.rtol}, {"--atol", options.atol}}) {
     if (!(value >= 0)) {
       std::cerr << "tcc-run: error: " << name << " must be a non-negative number, got " << value

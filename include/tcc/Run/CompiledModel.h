@@ -10,6 +10,7 @@
 #define TCC_RUN_COMPILEDMODEL_H
 
 #include "tcc/Evaluate/Evaluator.h"
+#include "tcc/Support/GuardedBytes.h"
 
 #include "mlir/IR/MLIRContext.h"
 
@@ -41,7 +42,13 @@ public:
 
   tcc_model *getModel() const { return model; }
 
+  /// Places the numeric inputs and outputs of later runs against an inaccessible page
+  /// (copies of them: tcc-conformance --guard-pages), so that a kernel reading or writing
+  /// beyond one faults.
+  void setGuardPages(GuardPages where) { guardPages = where; }
+
 private:
+  GuardPages guardPages = GuardPages::None;
   tcc_model *model = nullptr;
   tcc_session *session = nullptr;
 };
