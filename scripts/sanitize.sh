@@ -11,27 +11,28 @@
 #                                 # time): the importer's fuzz replays, then the lit tests of
 #                                 # TCC_SANITIZE_LIT (default: import, decomposition, package,
 #                                 # tools; `.` for all of them)
+#   scripts/sanitize.sh import    # the importer and the decomposition under ASan + UBSan (only
+#                                 # what the importer's fuzz replays link, from the same
+#                                 # build-fuzz-compiler/; ~90 of the compiler's 260 files):
+#                                 # every model file of the tests through them - the ONNX
+#                                 # node, PyTorch and simple suites, the repository's models
+#                                 # and contrib/opset-18+ cases, the fuzz corpora and the
+#                                 # hostile models of test/Import
 #   scripts/sanitize.sh configure-compiler  # only configure that build
-# ctest `sanitize-runtime-asan` runs the first in CI. Exit status 1 on any report.
+# ctest `sanitize-runtime-asan` runs the first in CI, `sanitize-import` the `import` subset.
+# Exit status 1 on any report.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 kind=${1:-asan}
 configure_compiler() {
-  local dir=build-fuzz-compiler
-  # The fuzzer's coverage instrumentation (fuzzer-no-link) costs little, and one build then
+  # CMakePresets.json's `sanitize` preset (`cmake --preset sanitize` by hand). Its flags: the
+  # fuzzer's coverage instrumentation (fuzzer-no-link) costs little, and one build then
   # serves both; line tables suffice for reports. ASan through LLVM's own option, which also
   # drops its `-z defs` (a sanitized shared library, the runtime, leaves the sanitizer's
   # symbols to the program); UBSan without vptr and function (LLVM has no RTTI).
-  # (LLVM's installed CMake leaves its UBSan flags empty: they are given here.)
-  local flags="-fsanitize=fuzzer-no-link -fno-omit-frame-pointer -gline-tables-only"
-  flags="$flags -fsanitize=undefined -fno-sanitize=vptr,function -fno-sanitize-recover=all"
-  if [ ! -f "$dir/build.ninja" ]; then
-    cmake -G Ninja -S . -B "$dir" -DTCC_FUZZ=ON -DCMAKE_BUILD_TYPE=Release \
-      -DLLVM_USE_SANITIZER="Address;Undefined" \
-      -DLLVM_USE_LINKER=lld -DMLIR_DIR=/usr/lib/llvm-22/lib/cmake/mlir \
-      -DLLVM_EXTERNAL_LIT=/usr/lib/llvm-22/bin/lit \
-      -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
-      -DCMAKE_C_FLAGS="$flags" -DCMAKE_CXX_FLAGS="$flags" >/dev/null
+  # (LLVM's installed CMake leaves its UBSan flags empty: they are given there.)
+  if [ ! -f build-fuzz-compiler/build.ninja ]; then
+    cmake --preset sanitize >/dev/null
   fi
 }
 case "$kind" in
@@ -58,7 +59,31 @@ case "$kind" in
       --filter "${TCC_SANITIZE_LIT:-^tcc :: (Import|Decompose|Package|tools)/}"
     echo "sanitize compiler: fuzz replays and lit tests clean"
     exit 0 ;;
-  *) echo "usage: scripts/sanitize.sh asan|tsan|compiler|configure-compiler" >&2; exit 2 ;;
+  import)
+    configure_compiler
+    dir=build-fuzz-compiler
+    cmake --build "$dir" --target tcc-fuzz-replay-onnx tcc-fuzz-replay-onnxtxt \
+      -j "${TCC_JOBS:-2}" >/dev/null
+    export ASAN_OPTIONS="detect_leaks=0:abort_on_error=0"
+    export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+    # The text models of the lit tests (the hostile models, the error tests...) are sections
+    # of their .test files: split into files first.
+    sections=$(mktemp -d)
+    trap 'rm -rf "$sections"' EXIT
+    k=0
+    for file in $(grep -rl '^#--- .*\.onnxtxt' test --include='*.test'); do
+      /usr/lib/llvm-22/bin/split-file "$file" "$sections/$((k += 1))"
+    done
+    testdata=/usr/share/libonnx-testdata/data
+    "$dir/bin/tcc-fuzz-replay-onnx" test/fuzz/corpus/onnx
+    find "$testdata" test/data -name model.onnx -print0 |
+      xargs -0 "$dir/bin/tcc-fuzz-replay-onnx"
+    "$dir/bin/tcc-fuzz-replay-onnxtxt" test/fuzz/corpus/onnxtxt
+    find "$sections" test -path test/fuzz -prune -o -name '*.onnxtxt' -print0 |
+      xargs -0 "$dir/bin/tcc-fuzz-replay-onnxtxt"
+    echo "sanitize import: every model of the tests imported and decomposed clean"
+    exit 0 ;;
+  *) echo "usage: scripts/sanitize.sh asan|tsan|compiler|import|configure-compiler" >&2; exit 2 ;;
 esac
 dir=build-$kind
 if [ ! -f "$dir/build.ninja" ]; then

@@ -69,6 +69,7 @@ struct Options {
   std::string attention = "auto";
   std::string exportDir;
   std::string guardPages;
+  bool unbound = false;
 };
 
 /// What compiled mode compiles `dir` for (--target, and --export's folder for the case).
@@ -254,7 +255,10 @@ std::string runCase(const std::string &dir, Mode mode, const std::string &scratc
     }
     error = dynamicError;
   }
-  // Retry with the shape-like inputs bound as constants, preparing once per data set.
+  // Retry with the shape-like inputs bound as constants, preparing once per data set (not
+  // with --unbound: the case is compiled as the file is).
+  if (options.unbound)
+    return error;
   std::vector<unsigned> bind;
   for (auto [i, t] : llvm::enumerate(sets.front().inputs))
     if (isBindable(t))
@@ -440,6 +444,9 @@ int main(int argc, char **argv) {
                  "compiled mode: keep each case's library in DIR/<case>/<n>/model.so with its data "
                  "sets as <set>_input_<k>.npy and <set>_expected_<k>.npy instead of running it "
                  "(for a target that runs elsewhere: a case counts as passed once exported)");
+  app.add_flag("--unbound", options.unbound,
+               "compile each case as its file is: no retry with the inputs that decide shapes "
+               "(shapes, pads, axes, k...) bound to the data set's values as constants");
   app.add_option("--guard-pages", options.guardPages,
                  "compiled mode: run with every numeric input and output against an "
                  "inaccessible page, after its last byte or before its first (as tcc-run "
