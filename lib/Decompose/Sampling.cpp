@@ -4,8 +4,9 @@
 // tensor is laid out as rows of channels (N x spatial..., C), each tap's index is computed
 // elementwise as n * prod(spatial) + sum_i idx_i * stride_i, and each tap is one prim.gather
 // of rows weighted by its interpolation weight. Coordinates are always clamped into the
-// input (RoiAlign's batch_indices are checked instead: one outside fails the run), and taps outside it (zeros padding, RoiAlign's samples beyond the map) are masked with
-// selects, so no gather reads out of bounds and no weight of 0 meets an inf. Col2Im is a
+// input (RoiAlign's batch_indices are checked instead: one outside fails the run), and taps
+// outside it (zeros padding, RoiAlign's samples beyond the map) are masked with selects, so
+// no gather reads out of bounds and no weight of 0 meets an inf. Col2Im is a
 // scatter with sum; CenterCropPad is a slice and a pad.
 //
 //===----------------------------------------------------------------------------------===//

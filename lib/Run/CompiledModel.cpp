@@ -100,7 +100,7 @@ std::string CompiledModel::run(const std::vector<Tensor> &inputs, std::vector<Te
   // With guard pages, the numeric tensors' copies against them (outputs copied back).
   std::vector<GuardedBytes> guarded;
   std::vector<std::pair<const GuardedBytes *, int32_t>> guardedOutputs;
-  guarded.reserve(numInputs + numOutputs); // data() stays where it is; the vector must too
+  guarded.reserve(numInputs + numOutputs); // guardedOutputs points into it: no reallocation
   // String tensors are passed as arrays of tcc_string (16-byte aligned, as std::vector
   // allocates them): the inputs' point into the data sets' strings, the outputs' are
   // filled by the run and copied into Tensor::strings after it.
