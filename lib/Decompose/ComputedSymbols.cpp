@@ -70,9 +70,13 @@ Value tcc::decompose::readScalar(NodeRewriter &n, Value value) {
 }
 
 Value tcc::decompose::computedSymbol(NodeRewriter &n, Value count, StringRef what) {
-  OpBuilder &b = n.getBuilder();
-  auto module = n.getNode()->getParentOfType<ModuleOp>();
-  std::string base = sanitize(nodeName(n)) + "_" + what.str();
+  return createDataSymbol(n.getBuilder(), n.getNode()->getParentOfType<ModuleOp>(), n.getLoc(),
+                          nodeName(n) + "_" + what.str(), count);
+}
+
+Value tcc::decompose::createDataSymbol(OpBuilder &b, ModuleOp module, Location loc,
+                                       StringRef what, Value count) {
+  std::string base = sanitize(what);
   std::string name = base;
   for (int k = 1; SymbolTable::lookupSymbolIn(module, name); ++k)
     name = base + "_" + std::to_string(k);
@@ -80,10 +84,10 @@ Value tcc::decompose::computedSymbol(NodeRewriter &n, Value count, StringRef wha
   OpBuilder atModule(module.getBodyRegion());
   for (auto existing : module.getOps<prim::SymbolOp>())
     atModule.setInsertionPointAfter(existing);
-  auto symbol = prim::SymbolOp::create(atModule, n.getLoc(), name, /*min=*/0, IntegerAttr(),
+  auto symbol = prim::SymbolOp::create(atModule, loc, name, /*min=*/0, IntegerAttr(),
                                        /*divisor=*/1);
   symbol.setComputed(true);
-  return prim::DataSymbolOp::create(b, n.getLoc(), b.getIndexType(),
+  return prim::DataSymbolOp::create(b, loc, b.getIndexType(),
                                     FlatSymbolRefAttr::get(symbol.getSymNameAttr()), count);
 }
 

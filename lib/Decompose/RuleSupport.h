@@ -139,6 +139,11 @@ mlir::Value readScalar(NodeRewriter &n, mlir::Value value);
 /// `prim.data_symbol` that extents use.
 mlir::Value computedSymbol(NodeRewriter &n, mlir::Value count, llvm::StringRef what);
 
+/// computedSymbol's work outside a rule: a `computed` symbol of `module` named after `what`
+/// (made an identifier, numbered if taken), and its `prim.data_symbol` of `count` at `b`.
+mlir::Value createDataSymbol(mlir::OpBuilder &b, mlir::ModuleOp module, mlir::Location loc,
+                             llvm::StringRef what, mlir::Value count);
+
 /// Range's length from run-time start, limit and delta (scalars read from the tensors), as a
 /// computed symbol; -1, outside the symbol's range, when delta is 0 or the count is not
 /// finite (the run then fails naming the symbol).

@@ -19,7 +19,7 @@ void tcc::buildOnnxToPrimPipeline(mlir::OpPassManager &pm) {
 // The later stages are written as textual pipelines of registered passes: each step is a
 // pass that tcc-opt can also run alone.
 static constexpr const char *kPrimToKernel =
-    "tcc-fold-weights,canonicalize,tcc-lower-prim-to-linalg,tcc-signless-types,canonicalize,cse,"
+    "tcc-data-extents,tcc-fold-weights,canonicalize,tcc-lower-prim-to-linalg,tcc-signless-types,canonicalize,cse,"
     "{2}tcc-fuse-elementwise,canonicalize,cse,tcc-fold-scales,tcc-mark-batch-split{1},"
     "tcc-entry-signature,"
     "eliminate-empty-tensors,canonicalize,cse,tcc-outline-kernels{{min-in-place-pad-row={0}},"

@@ -31,4 +31,31 @@ def DecomposeOnnx : Pass<"tcc-decompose-onnx", "mlir::ModuleOp"> {
                            "::mlir::func::FuncDialect"];
 }
 
+def DataExtents : Pass<"tcc-data-extents", "mlir::ModuleOp"> {
+  let summary = "Extents read from the graph inputs' elements become computed symbols";
+  let description = [{
+    A Reshape, Expand, ConstantOfShape or Tile whose shape is a graph input (not a constant)
+    decomposes into prim ops whose extents read that input's elements (`tensor.extract`):
+    known only at run time, with no upper bound to size buffers by. Each such extent of
+    @main's top level (the sizes of `prim.reshape`, `prim.broadcast_in_dim`, `prim.iota`
+    and `prim.slice`) that is computed from graph inputs' elements, their dims and
+    constants by scalar arithmetic alone becomes a `computed` module symbol (named after
+    the node and the result dim) through `prim.data_symbol`, as Range's length does: the
+    runtime computes it before the run, checks it against its range (>= 0) and sizes the
+    outputs and the workspace by it. Extents computed from other values (the model's own
+    intermediates) are left alone. Rounds repeat while dims of results that got symbols
+    lead to more such extents.
+
+    ```mlir
+    %e = tensor.extract %shape[%c0] : tensor<2xi64>
+    %n = arith.index_cast %e : i64 to index
+    %r = prim.reshape %x sizes(%n) : (tensor<6xf32>) -> tensor<?x3xf32>
+    // becomes
+    %s = prim.data_symbol @Reshape_0_dim0(%n) : index
+    %r = prim.reshape %x sizes(%s) : (tensor<6xf32>) -> tensor<?x3xf32>
+    ```
+  }];
+  let dependentDialects = ["::tcc::prim::PrimDialect", "::mlir::arith::ArithDialect"];
+}
+
 #endif // TCC_DECOMPOSE_PASSES
