@@ -28,9 +28,16 @@ namespace {
 
 constexpr int64_t kAlignment = 64;
 
+/// Sizes computed at run time saturate here (256 TiB, more than any machine maps): an extent
+/// computed from the inputs' data (a Reshape's shape, an Expand's...) has no upper bound, and a
+/// product of such extents must not wrap around to a small buffer. A workspace this large or
+/// larger is refused at run time (@workspace_size returns -1).
+constexpr int64_t kSaturated = int64_t(1) << 48;
+
 struct Buffer {
   memref::AllocOp alloc;
   int64_t bytes = 0;     ///< exact when the shape is static, else an estimate (for ordering)
+  Value wideBytes;       ///< the size at run time as i128, at most kSaturated (dynamic shapes)
   Value dynamicBytes;    ///< the size at run time, computed at entry (dynamic shapes)
   Value dynamicOffset;
   int64_t start = 0, end = 0; ///< positions of the first and last op that touch it
@@ -269,7 +276,13 @@ struct PlanBuffersPass : tcc::impl::PlanBuffersBase<PlanBuffersPass> {
       if (!type.hasStaticShape()) {
         dynamic = true;
         Location loc = alloc.getLoc();
-        Value bytes = arith::ConstantIndexOp::create(entry, loc, buffer.bytes);
+        // bytes = min(elementBytes * static extents * prod(max(extent, 0)), kSaturated),
+        // multiplied in i128 (no factor exceeds 2^63, no partial product 2^48), so that no
+        // product wraps.
+        Type wide = entry.getIntegerType(128);
+        Value zero = arith::ConstantIndexOp::create(entry, loc, 0);
+        Value saturated = arith::ConstantOp::create(entry, loc, IntegerAttr::get(wide, kSaturated));
+        Value bytes = arith::ConstantOp::create(entry, loc, IntegerAttr::get(wide, buffer.bytes));
         for (Value size : alloc.getDynamicSizes()) {
           // A data-dependent extent is planned at its upper bound (the capacity).
           FailureOr<Value> extent = tcc::cloneUpperBound(entry, size, [&](Value v) {
@@ -282,14 +295,17 @@ struct PlanBuffersPass : tcc::impl::PlanBuffersBase<PlanBuffersPass> {
             ok = false;
             return;
           }
-          bytes = arith::MulIOp::create(entry, loc, bytes, *extent);
+          Value factor = arith::IndexCastUIOp::create(
+              entry, loc, wide, arith::MaxSIOp::create(entry, loc, *extent, zero));
+          bytes = arith::MinUIOp::create(entry, loc,
+                                         arith::MulIOp::create(entry, loc, bytes, factor),
+                                         saturated);
           std::optional<int64_t> estimate = tcc::evaluateSymbolExpression(size, estimates);
           buffer.bytes *= estimate ? std::max<int64_t>(*estimate, 1) : 64;
         }
         // A negative extent (only possible when a run-time check is about to fail) must not
-        // make the plan overlap buffers.
-        buffer.dynamicBytes = arith::MaxSIOp::create(
-            entry, loc, bytes, arith::ConstantIndexOp::create(entry, loc, 1));
+        // make the plan overlap buffers: it counts as 0, and a buffer has at least 1 byte.
+        buffer.wideBytes = bytes;
       }
       buffer.start = position[topLevel];
       buffer.end = std::max(position[topLevel], lastUse(alloc, position, block));
@@ -302,10 +318,32 @@ struct PlanBuffersPass : tcc::impl::PlanBuffersBase<PlanBuffersPass> {
     Value workspaceSize;
     int64_t staticWorkspace = 0;
     if (dynamic) {
-      for (Buffer &buffer : buffers)
-        if (!buffer.dynamicBytes)
+      // Each buffer at most `limit` bytes, and their sum (at most the workspace, with the
+      // alignment) at most 2^61: no offset wraps. A workspace of `limit` bytes or more is
+      // refused: @workspace_size returns -1.
+      int64_t limit = std::min<int64_t>(kSaturated, (int64_t(1) << 61) /
+                                                        static_cast<int64_t>(buffers.size()));
+      Value one = arith::ConstantIndexOp::create(entry, loc, 1);
+      Value limitBytes = arith::ConstantIndexOp::create(entry, loc, limit);
+      for (Buffer &buffer : buffers) {
+        if (!buffer.wideBytes) {
           buffer.dynamicBytes = arith::ConstantIndexOp::create(entry, loc, buffer.bytes);
-      workspaceSize = placeDynamic(buffers, entry, loc);
+          continue;
+        }
+        Value wideBytes = buffer.wideBytes;
+        if (limit < kSaturated)
+          wideBytes = arith::MinUIOp::create(
+              entry, loc, wideBytes,
+              arith::ConstantOp::create(entry, loc, IntegerAttr::get(wideBytes.getType(), limit)));
+        Value narrow =
+            arith::IndexCastUIOp::create(entry, loc, entry.getIndexType(), wideBytes);
+        buffer.dynamicBytes = arith::MaxSIOp::create(entry, loc, narrow, one);
+      }
+      Value placed = placeDynamic(buffers, entry, loc);
+      Value tooLarge =
+          arith::CmpIOp::create(entry, loc, arith::CmpIPredicate::uge, placed, limitBytes);
+      workspaceSize = arith::SelectOp::create(
+          entry, loc, tooLarge, arith::ConstantIndexOp::create(entry, loc, -1), placed);
     } else {
       staticWorkspace = placeStatic(buffers);
     }

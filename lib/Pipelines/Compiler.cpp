@@ -498,6 +498,7 @@ LogicalResult tcc::compileModule(ModuleOp module, const CompileOptions &options,
       pm.addPass(mlir::createCanonicalizerPass());
       pm.addPass(mlir::createCSEPass());
       pm.addPass(mlir::createCanonicalizerPass());
+      pm.addPass(tcc::createDataExtents());
     }
     if (failed(pm.run(module)))
       return failure();

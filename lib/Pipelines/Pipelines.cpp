@@ -14,12 +14,15 @@ void tcc::buildOnnxToPrimPipeline(mlir::OpPassManager &pm) {
   pm.addPass(mlir::createCSEPass());
   // CSE merges equal dims; a second round folds the checks between them.
   pm.addPass(mlir::createCanonicalizerPass());
+  // Extents read from inputs' elements become computed symbols: before the model's interface
+  // (which lists the symbols) is read.
+  pm.addPass(tcc::createDataExtents());
 }
 
 // The later stages are written as textual pipelines of registered passes: each step is a
 // pass that tcc-opt can also run alone.
 static constexpr const char *kPrimToKernel =
-    "tcc-data-extents,tcc-fold-weights,canonicalize,tcc-lower-prim-to-linalg,tcc-signless-types,canonicalize,cse,"
+    "tcc-fold-weights,canonicalize,tcc-lower-prim-to-linalg,tcc-signless-types,canonicalize,cse,"
     "{2}tcc-fuse-elementwise,canonicalize,cse,tcc-fold-scales,tcc-mark-batch-split{1},"
     "tcc-entry-signature,"
     "eliminate-empty-tensors,canonicalize,cse,tcc-outline-kernels{{min-in-place-pad-row={0}},"

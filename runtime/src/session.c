@@ -474,6 +474,13 @@ static tcc_status check_outputs(tcc_session *session, const char *function,
 /// when needed. *out_stride is the distance between slots.
 static tcc_status reserve_workspace(tcc_session *session, const char *function, int64_t bytes,
                                     int64_t slots, size_t *out_stride) {
+  // -1: the sizes these symbol values give reach 2^48 bytes (PlanBuffers.cpp saturates them
+  // there rather than let a product wrap).
+  if (bytes == -1)
+    return tcc_make_status(TCC_STATUS_RESOURCE_EXHAUSTED,
+                           "%s: the intermediates these input values give need 256 TiB or more "
+                           "(the model's workspace_size saturated)",
+                           function);
   if (bytes < 0)
     return tcc_make_status(TCC_STATUS_INTERNAL,
                            "%s: the model's workspace_size returned the negative size %lld",
