@@ -1,6 +1,7 @@
 //===- Elementwise.cpp - rules for ONNX's elementwise math, logic and casts -----------===//
 #include "RuleSupport.h"
 #include "RuleFamilies.h"
+#include "RuntimeAxes.h"
 
 #include "tcc/Decompose/RuleRegistry.h"
 
@@ -357,11 +358,37 @@ LogicalResult dropout(NodeRewriter &n) {
   if (!x)
     return failure();
   if (n.getVersion() >= 12 && n.hasInput(2) && !isConstantZero(n.getOptionalInput(1))) {
-    auto training = getConstantInts(n.getOptionalInput(2));
-    if (!training || training->size() != 1 || (*training)[0] != 0)
-      return n.emitError()
-             << "training_mode must be a constant false, or the ratio a constant 0: dropout "
-                "in training draws random numbers, which tcc does not generate";
+    Value trainingInput = n.getOptionalInput(2), ratioInput = n.getOptionalInput(1);
+    auto training = getConstantInts(trainingInput);
+    bool trainingKnown = training && training->size() == 1;
+    if (!trainingKnown || (*training)[0] != 0) {
+      // Known only at run time: a check that training is off or the ratio 0 (ratio defaults
+      // to 0.5).
+      OpBuilder &b = n.getBuilder();
+      Location loc = n.getLoc();
+      Value trainingOn = trainingKnown ? Value() : readScalar(n, trainingInput);
+      bool ratioNonZero = !ratioInput || matchPattern(ratioInput, m_Constant());
+      Value ratio = ratioNonZero ? Value() : readScalar(n, ratioInput);
+      if ((!trainingKnown && !trainingOn) || (!ratioNonZero && !ratio) ||
+          (trainingKnown && ratioNonZero))
+        return n.emitError()
+               << "training_mode must be false, or the ratio 0: dropout in training draws "
+                  "random numbers, which tcc does not generate";
+      Value ok = arith::ConstantIntOp::create(b, loc, 0, 1);
+      if (trainingOn) {
+        Value zero = arith::ConstantOp::create(b, loc, b.getIntegerAttr(trainingOn.getType(), 0));
+        ok = b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, trainingOn, zero);
+      }
+      if (ratio)
+        ok = b.createOrFold<arith::OrIOp>(
+            loc, ok,
+            b.createOrFold<arith::CmpFOp>(
+                loc, arith::CmpFPredicate::OEQ, ratio,
+                arith::ConstantOp::create(b, loc, b.getFloatAttr(ratio.getType(), 0.0))));
+      checkTrue(n, ok,
+                "training_mode is true and the ratio is not 0: dropout in training draws "
+                "random numbers, which tcc does not generate");
+    }
   }
   Value mask = splatLike(n, x, 1.0, IntegerType::get(n.getContext(), 1));
   return n.setResults({x, mask});

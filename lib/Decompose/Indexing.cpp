@@ -5,9 +5,11 @@
 //
 //===----------------------------------------------------------------------------------===//
 #include "RuleSupport.h"
+#include "RuntimeAxes.h"
 #include "RuleFamilies.h"
 
 #include "tcc/Decompose/RuleRegistry.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 using namespace mlir;
 using namespace tcc;
@@ -216,25 +218,47 @@ LogicalResult cumulative(NodeRewriter &n) {
   auto axisValues = n.hasInput(1) ? getConstantInts(n.getOptionalInput(1)) : std::nullopt;
   if (!x)
     return failure();
+  bool exclusive = n.getInt("exclusive", 0), reverse = n.getInt("reverse", 0);
+  OpBuilder &b = n.getBuilder();
+  auto build = [&](int64_t axis) {
+    auto op = prim::CumulativeOp::create(b, n.getLoc(), Kind, x, axis);
+    if (exclusive)
+      op.setExclusive(true);
+    if (reverse)
+      op.setReverse(true);
+    return op.getResult();
+  };
+  // An axis read at run time: the scan along every dim, the listed one selected (rank
+  // scans where one is needed; a model that feeds the axis is rare).
+  int64_t rank = typeOf(x).getRank();
+  if (!axisValues && n.hasInput(1) && typeOf(n.getOptionalInput(1)).hasStaticShape() &&
+      typeOf(n.getOptionalInput(1)).getNumElements() == 1 && rank > 0) {
+    auto axes = runtimeAxes(n, 1, rank, /*distinct=*/false);
+    if (!axes)
+      return failure();
+    Value result = build(0);
+    for (int64_t d = 1; d < rank; ++d) {
+      Value listed = tensor::FromElementsOp::create(
+          b, n.getLoc(), RankedTensorType::get({}, b.getI1Type()), isListed(n, *axes, d));
+      Value chosen = fill(n, listed, getDims(n, x));
+      result = prim::SelectOp::create(b, n.getLoc(), chosen, build(d), result);
+    }
+    return n.setResults(result);
+  }
   if (!axisValues || axisValues->size() != 1)
   {
     InFlightDiagnostic diag = n.emitError();
     diag << "input 1 (axis) must be a constant scalar";
     return noteConstantInput(diag);
   }
-  auto axis = normalizeAxis(n, (*axisValues)[0], typeOf(x).getRank());
+  auto axis = normalizeAxis(n, (*axisValues)[0], rank);
   if (!axis)
     return failure();
-  OpBuilder &b = n.getBuilder();
-  auto op = prim::CumulativeOp::create(b, n.getLoc(), Kind, x, *axis);
-  if (n.getInt("exclusive", 0))
-    op.setExclusive(true);
-  if (n.getInt("reverse", 0))
-    op.setReverse(true);
-  return n.setResults(op.getResult());
+  return n.setResults(build(*axis));
 }
 
-// trilu(x, k): upper keeps j - i >= k, lower keeps j - i <= k (last two dims), else 0
+// trilu(x, k): upper keeps j - i >= k, lower keeps j - i <= k (last two dims), else 0; k
+// may arrive at run time (compared elementwise, any int64 value)
 LogicalResult trilu(NodeRewriter &n) {
   Value x = n.getInput(0);
   if (!x)
@@ -242,26 +266,31 @@ LogicalResult trilu(NodeRewriter &n) {
   int64_t rank = typeOf(x).getRank();
   if (rank < 2)
     return n.emitError() << "expected rank >= 2, got " << rank;
-  int64_t k = 0;
-  if (n.hasInput(1)) {
-    auto values = getConstantInts(n.getOptionalInput(1));
-    if (!values || values->size() != 1) {
-      InFlightDiagnostic diag = n.emitError();
-      diag << "input 1 (k) must be a constant scalar";
-      return noteConstantInput(diag);
-    }
-    k = (*values)[0];
-  }
-  bool upper = n.getInt("upper", 1);
   OpBuilder &b = n.getBuilder();
   SmallVector<OpFoldResult> dims = getDims(n, x);
   RankedTensorType i64Type = typeOf(x).clone(b.getI64Type());
   Value rows = prim::IotaOp::create(b, n.getLoc(), i64Type, getDynamicExtents(n, dims), rank - 2);
   Value cols = prim::IotaOp::create(b, n.getLoc(), i64Type, getDynamicExtents(n, dims), rank - 1);
   Value diff = prim::SubOp::create(b, n.getLoc(), cols, rows);
+  Value k = splatLike(n, diff, 0.0);
+  if (n.hasInput(1)) {
+    Value kInput = n.getOptionalInput(1);
+    auto kType = typeOf(kInput);
+    if (auto values = getConstantInts(kInput); values && values->size() == 1) {
+      k = splatLike(n, diff, static_cast<double>((*values)[0]));
+    } else if (kType.hasStaticShape() && kType.getNumElements() == 1 &&
+               kType.getElementType().isInteger(64)) {
+      k = broadcastTo(n, reshape(n, kInput, {}), dims, "k");
+      if (!k)
+        return failure();
+    } else {
+      return n.emitError() << "input 1 (k) must be an int64 scalar (one element), got "
+                           << kType;
+    }
+  }
+  bool upper = n.getInt("upper", 1);
   Value keep = prim::CompareOp::create(
-      b, n.getLoc(), upper ? prim::CompareDirection::Ge : prim::CompareDirection::Le, diff,
-      splatLike(n, diff, static_cast<double>(k)));
+      b, n.getLoc(), upper ? prim::CompareDirection::Ge : prim::CompareDirection::Le, diff, k);
   return n.setResults(
       prim::SelectOp::create(b, n.getLoc(), keep, x, splatLike(n, x, 0.0)).getResult());
 }

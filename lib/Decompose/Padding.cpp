@@ -1,6 +1,7 @@
 //===- Padding.cpp - rules for Pad ------------------------------------------------------===//
 #include "RuleSupport.h"
 #include "RuleFamilies.h"
+#include "RuntimeAxes.h"
 
 #include "tcc/Decompose/RuleRegistry.h"
 
@@ -16,17 +17,23 @@ namespace {
 ///   reflect: t = j mod 2(D - 1) (non-negative); t < D ? t : 2(D - 1) - t   (D == 1: 0)
 ///   wrap:    j mod D (non-negative)
 /// with j = position - lo.
-Value sourceIndices(NodeRewriter &n, StringRef mode, OpFoldResult extent, int64_t lo, int64_t hi) {
+///   constant (pads read at run time): clamp(j, -1, D) + 1, into x padded by one value
+///            element on each side
+Value sourceIndices(NodeRewriter &n, StringRef mode, OpFoldResult extent, OpFoldResult lo,
+                    OpFoldResult hi) {
   OpBuilder &b = n.getBuilder();
   Location loc = n.getLoc();
   Type i64 = b.getI64Type();
-  SmallVector<OpFoldResult> dims = {addIndex(n, extent, b.getIndexAttr(lo + hi))};
+  SmallVector<OpFoldResult> dims = {addIndex(n, addIndex(n, extent, lo), hi)};
   RankedTensorType type = getTensorType(dims, i64);
   Value iota = prim::IotaOp::create(b, loc, type, getDynamicExtents(n, dims), 0);
   auto splat = [&](OpFoldResult v) { return fill(n, makeShapeTensor(n, {v}, i64, true), dims); };
   Value d = splat(extent);
-  Value j = prim::SubOp::create(b, loc, iota, splat(b.getIndexAttr(lo)));
+  Value j = prim::SubOp::create(b, loc, iota, splat(lo));
   Value zero = splat(b.getIndexAttr(0)), one = splat(b.getIndexAttr(1));
+  if (mode == "constant")
+    return prim::AddOp::create(
+        b, loc, prim::ClampOp::create(b, loc, splat(b.getIndexAttr(-1)), j, d), one);
   auto nonNegativeMod = [&](Value x, Value m) -> Value {
     Value r = prim::RemOp::create(b, loc, x, m);
     Value fixed = prim::RemOp::create(b, loc, prim::AddOp::create(b, loc, r, m), m);
@@ -96,8 +103,53 @@ LogicalResult padWith(NodeRewriter &n, Value x, ArrayRef<int64_t> pads, ArrayRef
     OpFoldResult extent = getDims(n, x)[d];
     if (auto c = getConstantIntValue(extent); c && *c == 0)
       return n.emitError() << "cannot pad an empty dim " << d << " in " << mode << " mode";
-    Value indices = sourceIndices(n, mode, extent, lo[d], hi[d]);
+    Value indices =
+        sourceIndices(n, mode, extent, b.getIndexAttr(lo[d]), b.getIndexAttr(hi[d]));
     x = prim::GatherOp::create(b, n.getLoc(), x, indices, d);
+  }
+  return n.setResults(x);
+}
+
+/// pad(x) with pads read at run time: along each padded axis the output has D + lo + hi
+/// elements (a symbol computed before the run), position p copying source index p - lo by
+/// the mode's formula (sourceIndices), which crops as well as pads; every index stays in
+/// range whatever the pads.
+LogicalResult padRuntime(NodeRewriter &n, Value x, ArrayRef<OpFoldResult> pads,
+                         ArrayRef<int64_t> axes, StringRef mode, Value value) {
+  int64_t rank = rankOf(x);
+  if (pads.size() != 2 * axes.size())
+    return n.emitError() << "pads has " << pads.size() << " entries, expected "
+                         << 2 * axes.size() << " (begin and end for each padded axis)";
+  if (mode != "constant" && mode != "reflect" && mode != "edge" && mode != "wrap")
+    return n.emitError() << "mode must be constant, reflect, edge or wrap, got \"" << mode << "\"";
+  OpBuilder &b = n.getBuilder();
+  Location loc = n.getLoc();
+  for (auto [i, a] : llvm::enumerate(axes)) {
+    auto axis = normalizeAxis(n, a, rank);
+    if (!axis)
+      return failure();
+    OpFoldResult lo = pads[i], hi = pads[i + axes.size()];
+    OpFoldResult extent = getDims(n, x)[*axis];
+    Value source = x;
+    if (mode == "constant") {
+      SmallVector<int64_t> one(rank, 0);
+      one[*axis] = 1;
+      source = prim::PadOp::create(b, loc, x, value, one, one);
+    } else {
+      // Edge, reflect and wrap copy elements: an empty dim has none to copy.
+      OpFoldResult padded = addIndex(n, addIndex(n, extent, lo), hi);
+      Value empty = b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::eq,
+                                                  toIndex(n, extent),
+                                                  arith::ConstantIndexOp::create(b, loc, 0));
+      Value nothing = b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::sle,
+                                                    toIndex(n, padded),
+                                                    arith::ConstantIndexOp::create(b, loc, 0));
+      Value ok = b.createOrFold<arith::OrIOp>(
+          loc, b.createOrFold<arith::XOrIOp>(loc, empty, arith::ConstantIntOp::create(b, loc, 1, 1)),
+          nothing);
+      checkTrue(n, ok, "cannot pad an empty dim " + llvm::Twine(*axis) + " in " + mode + " mode");
+    }
+    x = prim::GatherOp::create(b, loc, source, sourceIndices(n, mode, extent, lo, hi), *axis);
   }
   return n.setResults(x);
 }
@@ -132,8 +184,12 @@ LogicalResult pad11(NodeRewriter &n) {
   if (!x)
     return failure();
   auto pads = getConstantInts(n.getInput(1));
-  if (!pads)
-    return n.emitError() << "input 1 (pads) must be a constant";
+  std::optional<SmallVector<OpFoldResult>> runtimePads;
+  if (!pads && n.getInput(1)) {
+    runtimePads = getShapeElements(n, n.getInput(1));
+    if (!runtimePads)
+      return n.emitError() << "input 1 (pads) must be a 1-d integer tensor of static length";
+  }
   SmallVector<int64_t> axes;
   if (n.hasInput(3)) {
     auto given = getConstantInts(n.getOptionalInput(3));
@@ -144,6 +200,9 @@ LogicalResult pad11(NodeRewriter &n) {
     for (int64_t d = 0; d < rankOf(x); ++d)
       axes.push_back(d);
   }
+  if (runtimePads)
+    return padRuntime(n, x, *runtimePads, axes, n.getString("mode", "constant"),
+                      padValue(n, x, n.getOptionalInput(2), 0.0));
   return padWith(n, x, *pads, axes, n.getString("mode", "constant"),
                  padValue(n, x, n.getOptionalInput(2), 0.0));
 }

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------------------===//
 #include "RuleSupport.h"
 #include "RuleFamilies.h"
+#include "RuntimeAxes.h"
 
 #include "tcc/Decompose/RuleRegistry.h"
 
@@ -167,10 +168,97 @@ LogicalResult transpose(NodeRewriter &n) {
       n.getBuilder().createOrFold<prim::TransposeOp>(n.getLoc(), x, perm));
 }
 
+/// Whether input `index` is given and its value is known only at run time.
+bool isRuntimeInput(NodeRewriter &n, unsigned index) {
+  return n.hasInput(index) && n.getOptionalInput(index) &&
+         !getConstantInts(n.getOptionalInput(index));
+}
+
+/// Squeeze by axes read at run time: input dim d is dropped when listed (its extent must be
+/// 1); output dim j is the j-th kept input dim, i.e. in[d] for the d with
+/// kept(d) and #kept(< d) = j.
+LogicalResult squeezeRuntime(NodeRewriter &n, Value x) {
+  int64_t rank = rankOf(x);
+  auto axes = runtimeAxes(n, 1, rank, /*distinct=*/true);
+  if (!axes)
+    return failure();
+  int64_t outRank = rank - static_cast<int64_t>(axes->size());
+  if (outRank < 0)
+    return n.emitError() << "input 1 (axes) lists " << axes->size() << " axes of a rank-" << rank
+                         << " input";
+  OpBuilder &b = n.getBuilder();
+  Location loc = n.getLoc();
+  SmallVector<OpFoldResult> in = getDims(n, x);
+  SmallVector<Value> dropped;
+  Value extentsOk;
+  for (int64_t d = 0; d < rank; ++d) {
+    dropped.push_back(isListed(n, *axes, d));
+    // dropped(d) => in[d] == 1
+    Value one = b.createOrFold<arith::CmpIOp>(loc, CmpIPredicate::eq, toIndex(n, in[d]),
+                                              arith::ConstantIndexOp::create(b, loc, 1));
+    Value ok = b.createOrFold<arith::OrIOp>(
+        loc, b.createOrFold<arith::XOrIOp>(loc, dropped.back(),
+                                           arith::ConstantIntOp::create(b, loc, 1, 1)),
+        one);
+    extentsOk = extentsOk ? b.createOrFold<arith::AndIOp>(loc, extentsOk, ok) : ok;
+  }
+  if (extentsOk)
+    checkTrue(n, extentsOk, "input 1 (axes): a squeezed dim must have extent 1");
+  SmallVector<OpFoldResult> dims(outRank, b.getIndexAttr(1));
+  OpFoldResult keptBefore = b.getIndexAttr(0);
+  for (int64_t d = 0; d < rank; ++d) {
+    Value kept = b.createOrFold<arith::XOrIOp>(loc, dropped[d],
+                                              arith::ConstantIntOp::create(b, loc, 1, 1));
+    for (int64_t j = 0; j < outRank; ++j) {
+      Value here = b.createOrFold<arith::AndIOp>(
+          loc, kept,
+          b.createOrFold<arith::CmpIOp>(loc, CmpIPredicate::eq, toIndex(n, keptBefore),
+                                        arith::ConstantIndexOp::create(b, loc, j)));
+      dims[j] = b.createOrFold<arith::SelectOp>(loc, here, toIndex(n, in[d]),
+                                                toIndex(n, dims[j]));
+    }
+    keptBefore = addIndex(n, keptBefore,
+                          b.createOrFold<arith::IndexCastUIOp>(loc, b.getIndexType(), kept));
+  }
+  return n.setResults(reshape(n, x, dims));
+}
+
+/// Unsqueeze by axes read at run time: output dim d is 1 when listed, else input dim
+/// d - #listed(< d).
+LogicalResult unsqueezeRuntime(NodeRewriter &n, Value x) {
+  Value axesInput = n.getOptionalInput(1);
+  auto axesType = typeOf(axesInput);
+  if (!axesType.hasStaticShape() || axesType.getRank() > 1)
+    return n.emitError() << "input 1 (" << axesInput.getType()
+                         << ") must be a 0-d or 1-d integer tensor of static length";
+  int64_t rank = rankOf(x) + axesType.getNumElements();
+  auto axes = runtimeAxes(n, 1, rank, /*distinct=*/true);
+  if (!axes)
+    return failure();
+  OpBuilder &b = n.getBuilder();
+  Location loc = n.getLoc();
+  SmallVector<OpFoldResult> in = getDims(n, x), dims;
+  if (in.empty())
+    in.push_back(b.getIndexAttr(1)); // a scalar's output is all ones
+  OpFoldResult listedBefore = b.getIndexAttr(0);
+  for (int64_t d = 0; d < rank; ++d) {
+    Value listed = isListed(n, *axes, d);
+    OpFoldResult source = subIndex(n, b.getIndexAttr(d), listedBefore);
+    dims.push_back(b.createOrFold<arith::SelectOp>(
+        loc, listed, arith::ConstantIndexOp::create(b, loc, 1),
+        toIndex(n, pick(n, toIndex(n, source), in))));
+    listedBefore = addIndex(n, listedBefore,
+                            b.createOrFold<arith::IndexCastUIOp>(loc, b.getIndexType(), listed));
+  }
+  return n.setResults(reshape(n, x, dims));
+}
+
 /// Squeeze (opset 1-12: axes attribute; 13+: axes input)
 template <bool AxesInput>
 LogicalResult squeeze(NodeRewriter &n) {
   Value x = n.getInput(0);
+  if (AxesInput && x && isRuntimeInput(n, 1))
+    return squeezeRuntime(n, x);
   auto axes = getAxes(n, AxesInput, 1, "axes");
   if (!x || !axes)
     return failure();
@@ -207,6 +295,8 @@ LogicalResult squeeze(NodeRewriter &n) {
 template <bool AxesInput>
 LogicalResult unsqueeze(NodeRewriter &n) {
   Value x = n.getInput(0);
+  if (AxesInput && x && isRuntimeInput(n, 1))
+    return unsqueezeRuntime(n, x);
   auto axes = getAxes(n, AxesInput, 1, "axes");
   if (!x || !axes)
     return failure();
@@ -440,25 +530,33 @@ LogicalResult split(NodeRewriter &n) {
   SmallVector<OpFoldResult> dims = getDims(n, x);
   OpBuilder &b = n.getBuilder();
   SmallVector<OpFoldResult> sizes;
-  std::optional<SmallVector<int64_t>> given;
+  std::optional<SmallVector<OpFoldResult>> given;
   if (SplitInput && n.hasInput(1)) {
-    given = getConstantInts(n.getOptionalInput(1));
+    // Constant sizes, or sizes read at run time (their extents become computed symbols).
+    given = getShapeElements(n, n.getOptionalInput(1));
     if (!given)
-      return n.emitError() << "input 1 (split) must be a constant";
+      return n.emitError() << "input 1 (split) must be a 1-d integer tensor of static length";
   } else if (!SplitInput) {
-    given = n.getInts("split");
+    if (auto attr = n.getInts("split")) {
+      given.emplace();
+      for (int64_t s : *attr)
+        given->push_back(b.getIndexAttr(s));
+    }
   }
   unsigned outputs = n.getNumOutputs();
   if (given && !given->empty()) {
     if (given->size() != outputs)
       return n.emitError() << "split has " << given->size() << " entries for " << outputs
                            << " outputs";
-    for (int64_t s : *given)
-      sizes.push_back(b.getIndexAttr(s));
-    int64_t total = 0;
-    for (int64_t s : *given)
-      total += s;
-    checkEqual(n, dims[*axis], b.getIndexAttr(total),
+    sizes = *given;
+    OpFoldResult total = b.getIndexAttr(0);
+    for (OpFoldResult s : sizes) {
+      if (auto c = getConstantIntValue(s); c && *c < 0)
+        return n.emitError() << "split sizes must be >= 0, got " << *c;
+      total = addIndex(n, total, s);
+    }
+    // Sizes read at run time are checked >= 0 as symbols before the run.
+    checkEqual(n, dims[*axis], total,
                "the split sizes must add up to the extent of dim " + std::to_string(*axis));
   } else {
     OpFoldResult count = b.getIndexAttr(outputs);

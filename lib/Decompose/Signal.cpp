@@ -149,7 +149,62 @@ enum class WindowKind { Hann, Hamming, Blackman };
 //   hamming(n)  = 25/46 - 21/46 cos(2 pi n / N)
 //   blackman(n) = 0.42 - 0.5 cos(2 pi n / N) + 0.08 cos(4 pi n / N)
 // computed in f64 while compiling (size must be known then) and stored as output_datatype.
+// A size read at run time: the same formulas over an iota of that length (a computed
+// symbol), in f64 at run time.
+template <WindowKind kind> LogicalResult runtimeWindow(NodeRewriter &n, Value sizeInput) {
+  Type outputType = getOutputType(n);
+  if (!outputType || n.hasFailed())
+    return failure();
+  bool periodic = n.getInt("periodic", 1) != 0;
+  OpBuilder &b = n.getBuilder();
+  Location loc = n.getLoc();
+  Type i64 = b.getI64Type(), f64 = b.getF64Type();
+  auto elements = getShapeElements(n, sizeInput);
+  if (!elements)
+    return n.emitError() << "input 0 (size) must be an integer scalar";
+  SmallVector<OpFoldResult> dims = {elements->front()};
+  RankedTensorType type = getTensorType(dims, i64);
+  Value i = convert(n, prim::IotaOp::create(b, loc, type, getDynamicExtents(n, dims), 0), f64);
+  OpFoldResult period = periodic ? dims[0] : subIndex(n, dims[0], b.getIndexAttr(1));
+  Value periodReal = convert(n, fill(n, makeShapeTensor(n, {period}, i64, /*scalar=*/true), dims), f64);
+  auto real = [&](double v) { return fill(n, scalarConstant(n, f64, v), dims); };
+  // x = pi n / N: half a turn per period
+  Value x = prim::DivOp::create(b, loc, prim::MulOp::create(b, loc, i, real(M_PI)), periodReal);
+  auto cosOf = [&](double times) {
+    return prim::CosOp::create(b, loc, prim::MulOp::create(b, loc, x, real(times))).getResult();
+  };
+  Value w;
+  switch (kind) {
+  case WindowKind::Hann: {
+    Value sine = prim::SinOp::create(b, loc, x);
+    w = prim::MulOp::create(b, loc, sine, sine);
+    break;
+  }
+  case WindowKind::Hamming:
+    w = prim::SubOp::create(b, loc, real(25.0 / 46.0),
+                            prim::MulOp::create(b, loc, real(21.0 / 46.0), cosOf(2)));
+    break;
+  case WindowKind::Blackman:
+    w = prim::AddOp::create(
+        b, loc,
+        prim::SubOp::create(b, loc, real(0.42), prim::MulOp::create(b, loc, real(0.5), cosOf(2))),
+        prim::MulOp::create(b, loc, real(0.08), cosOf(4)));
+    break;
+  }
+  return n.setResults(convert(n, w, outputType));
+}
+
 template <WindowKind kind> LogicalResult window(NodeRewriter &n) {
+  if (Value sizeInput = n.getInput(0)) {
+    RankedTensorType type = typeOf(sizeInput);
+    if (isa<IntegerType>(type.getElementType()) && !type.getElementType().isInteger(1) &&
+        type.hasStaticShape() && type.getNumElements() == 1 && type.getRank() <= 1 &&
+        !getConstantInts(sizeInput)) {
+      auto elements = getShapeElements(n, sizeInput);
+      if (elements && !getConstantIntValue(elements->front()))
+        return runtimeWindow<kind>(n, sizeInput);
+    }
+  }
   auto size = getConstantScalar(n, 0, "size");
   Type outputType = getOutputType(n);
   bool periodic = n.getInt("periodic", 1) != 0;

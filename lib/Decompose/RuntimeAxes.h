@@ -1,0 +1,37 @@
+//===- RuntimeAxes.h - axes and other structural values read at run time ------*- C++ -*-===//
+//
+// Squeeze, Unsqueeze, Slice and CumSum may take their axes as graph inputs: values known only
+// when the model runs. The rules then compute, per dim, whether (and how) it is affected, as
+// index arithmetic over the axes' elements; extents computed that way become symbols computed
+// before the run (tcc-data-extents), and the axes' validity becomes run-time checks naming the
+// node.
+//
+//===----------------------------------------------------------------------------------===//
+#ifndef TCC_LIB_DECOMPOSE_RUNTIMEAXES_H
+#define TCC_LIB_DECOMPOSE_RUNTIMEAXES_H
+
+#include "RuleSupport.h"
+
+namespace tcc::decompose {
+
+/// Emits `prim.check(condition, message)` (message prefixed with the node) unless it folds to
+/// true.
+void checkTrue(NodeRewriter &n, mlir::Value condition, const llvm::Twine &message);
+
+/// The entries of the 0-d or 1-d integer input `index` (of static length) normalized into
+/// [0, rank) as index values, with run-time checks that each was in [-rank, rank) and, when
+/// `distinct`, that none repeats. Null after an error (the input's shape).
+std::optional<llvm::SmallVector<mlir::Value>> runtimeAxes(NodeRewriter &n, unsigned index,
+                                                          int64_t rank, bool distinct);
+
+/// Whether some entry of `axes` equals `dim` (an i1).
+mlir::Value isListed(NodeRewriter &n, llvm::ArrayRef<mlir::Value> axes, int64_t dim);
+
+/// `values[index]` for a run-time `index` in [0, values.size()) (a chain of selects; the
+/// first value for an index outside).
+mlir::OpFoldResult pick(NodeRewriter &n, mlir::Value index,
+                        llvm::ArrayRef<mlir::OpFoldResult> values);
+
+} // namespace tcc::decompose
+
+#endif // TCC_LIB_DECOMPOSE_RUNTIMEAXES_H
