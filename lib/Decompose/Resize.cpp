@@ -19,10 +19,12 @@
 
 #include "tcc/Decompose/RuleRegistry.h"
 
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Matchers.h"
 
 #include <cmath>
+#include <type_traits>
 #include <sstream>
 
 using namespace mlir;
@@ -61,8 +63,12 @@ struct AxisSpec {
   int64_t axis = 0;
   OpFoldResult in, out;
   std::optional<double> scale;
+  mlir::Value scaleValue; ///< a 0-d f64 tensor: the scale read at run time (scales input)
   double roiStart = 0.0, roiEnd = 1.0;
   bool roiIsF32 = false;
+  /// The roi read at run time (tf_crop_and_resize): 0-d f64 tensors of the start and of
+  /// end - start (subtracted in the roi's type).
+  mlir::Value roiStartValue, roiExtentValue;
 };
 
 using Direction = prim::CompareDirection;
@@ -224,7 +230,14 @@ TapValues<M> tapsAt(M &m, const ResizeOptions &options, const AxisSpec &a, typen
     Real extent = m.real(a.roiIsF32 ? static_cast<double>(static_cast<float>(a.roiEnd) -
                                                           static_cast<float>(a.roiStart))
                                     : a.roiEnd - a.roiStart);
-    Real start = m.mul(m.real(a.roiStart), last);
+    Real roiStart = m.real(a.roiStart);
+    if constexpr (std::is_same_v<M, VectorMath>) {
+      if (a.roiStartValue) {
+        extent = m.fill(a.roiExtentValue, m.shape);
+        roiStart = m.fill(a.roiStartValue, m.shape);
+      }
+    }
+    Real start = m.mul(roiStart, last);
     Real single = m.add(m.div(m.mul(extent, last), m.real(2)), start);
     Real spread = m.add(m.div(m.mul(m.mul(x, extent), last), m.sub(width, one)), start);
     coordinate = m.select(m.cmp(Direction::Eq, width, one), single, spread);
@@ -250,6 +263,9 @@ TapValues<M> tapsAt(M &m, const ResizeOptions &options, const AxisSpec &a, typen
     else if (options.rounding == Rounding::Ceil ||
              (options.rounding == Rounding::Legacy && staticScale && *staticScale < 1))
       roundUp(Direction::Gt, zero);
+    else if (options.rounding == Rounding::Legacy && !staticScale) // ceil when scale < 1
+      index = m.add(index, m.toInt(m.both(m.cmp(Direction::Gt, ratio, zero),
+                                          m.cmp(Direction::Lt, scale, one))));
     t.indices.push_back(clampIndex(index));
     return t;
   }
@@ -421,7 +437,9 @@ std::optional<AxisTaps> iotaTaps(NodeRewriter &n, const ResizeOptions &options,
   }
   VectorMath m{n, {a.out}};
   Value in = m.extent(a.in, m.f64), out = m.extent(a.out, m.f64);
-  Value scale = a.scale ? m.real(*a.scale) : m.div(out, in);
+  Value scale = a.scale        ? m.real(*a.scale)
+                : a.scaleValue ? m.fill(a.scaleValue, m.shape)
+                               : m.div(out, in);
   Value lastIndex = m.extent(subIndex(n, a.in, n.getBuilder().getIndexAttr(1)), m.i64);
   TapValues<VectorMath> t = tapsAt(m, options, a, m.iota(), in, out, scale, lastIndex, a.scale);
   return AxisTaps{t.indices, t.weights, t.outside.value_or(Value())};
@@ -467,9 +485,9 @@ LogicalResult resizeAxes(NodeRewriter &n, Value x, const ResizeOptions &options,
                            << a.axis << " needs " << tapCount(options, *a.scale)
                            << " taps per output, tcc supports at most " << kMaxTaps;
     std::optional<AxisTaps> taps;
-    if (in && out && a.scale && *out <= kMaxConstantTaps) {
+    if (in && out && a.scale && *out <= kMaxConstantTaps && !a.roiStartValue) {
       taps = constantTaps(n, options, a, *in, *out, computeType);
-    } else if (!sameExtent(a.in, a.out) || a.scale.value_or(1.0) != 1.0 ||
+    } else if (!sameExtent(a.in, a.out) || a.scale.value_or(1.0) != 1.0 || a.roiStartValue ||
                !isIdentityAtUnitScale(options, a)) {
       taps = iotaTaps(n, options, a);
       if (!taps)
@@ -534,6 +552,20 @@ std::optional<SmallVector<double>> getConstantFloats(NodeRewriter &n, unsigned i
   return values;
 }
 
+/// Whether input `index` holds floats known only at run time (a non-empty tensor that is
+/// not a constant).
+bool isRuntimeFloats(NodeRewriter &n, unsigned index) {
+  if (!n.hasInput(index))
+    return false;
+  Value v = n.getOptionalInput(index);
+  if (!v)
+    return false;
+  RankedTensorType type = typeOf(v);
+  if (type.hasStaticShape() && type.getNumElements() == 0)
+    return false;
+  return isa<FloatType>(type.getElementType()) && !matchPattern(v, m_Constant());
+}
+
 /// Axis specs from `scales` (one per resized axis): out = floor(in * scale), the product
 /// in float32 as ONNX's shape inference and ONNX Runtime compute it (the spec's roi factor
 /// is applied by neither, nor by the reference).
@@ -575,6 +607,71 @@ std::optional<SmallVector<AxisSpec>> specsFromScales(NodeRewriter &n, Value x,
                     << "the input's)";
       return std::nullopt;
     }
+    specs.push_back(a);
+  }
+  return specs;
+}
+
+/// Axis specs from `scales` read at run time (one per resized axis): each scale s as an f64
+/// for the taps, and out = floor(f32(in) * f32(s)) as specsFromScales computes it, an
+/// extent computed before the run; -1 (refused before the run, naming the extent) unless
+/// s > 0 and the product is in [0, 2^40]. `minimum` 1 (Upsample): also -1 for s < 1.
+std::optional<SmallVector<AxisSpec>> specsFromRuntimeScales(NodeRewriter &n, Value x,
+                                                            ArrayRef<int64_t> axes,
+                                                            Value scales, double minimum) {
+  RankedTensorType type = typeOf(scales);
+  if (!isa<FloatType>(type.getElementType()) || type.getRank() != 1 || !type.hasStaticShape()) {
+    n.emitError() << "input (scales) has type " << type
+                  << ", expected a 1-d floating-point tensor of static length";
+    return std::nullopt;
+  }
+  if (type.getDimSize(0) != static_cast<int64_t>(axes.size())) {
+    n.emitError() << "scales has " << type.getDimSize(0) << " entries, expected " << axes.size()
+                  << " (one per resized axis)";
+    return std::nullopt;
+  }
+  OpBuilder &b = n.getBuilder();
+  Location loc = n.getLoc();
+  Type f32 = b.getF32Type(), f64 = b.getF64Type();
+  auto toType = [&](Value v, FloatType to) -> Value {
+    auto from = cast<FloatType>(v.getType());
+    if (from == to)
+      return v;
+    if (from.getWidth() < to.getWidth())
+      return arith::ExtFOp::create(b, loc, to, v);
+    return arith::TruncFOp::create(b, loc, to, v);
+  };
+  SmallVector<OpFoldResult> dims = getDims(n, x);
+  SmallVector<AxisSpec> specs;
+  for (auto [i, axis] : llvm::enumerate(axes)) {
+    Value scale = tensor::ExtractOp::create(
+        b, loc, scales, ValueRange{arith::ConstantIndexOp::create(b, loc, i)});
+    Value scale32 = toType(scale, cast<FloatType>(f32));
+    Value in = arith::SIToFPOp::create(
+        b, loc, f32,
+        arith::IndexCastOp::create(b, loc, b.getI64Type(), toIndex(n, dims[axis])));
+    Value product = arith::MulFOp::create(b, loc, in, scale32);
+    auto real = [&](Type t, double v) {
+      return arith::ConstantOp::create(b, loc, b.getFloatAttr(t, v)).getResult();
+    };
+    auto ordered = [&](arith::CmpFPredicate p, Value l, Value r) {
+      return arith::CmpFOp::create(b, loc, p, l, r).getResult();
+    };
+    Value ok = arith::AndIOp::create(
+        b, loc,
+        arith::AndIOp::create(b, loc, ordered(arith::CmpFPredicate::OGT, scale32, real(f32, 0)),
+                              ordered(arith::CmpFPredicate::OGE, scale32, real(f32, minimum))),
+        ordered(arith::CmpFPredicate::OLE, product, real(f32, kMaxExtent)));
+    // A non-negative product truncates to its floor.
+    Value count = arith::IndexCastOp::create(
+        b, loc, b.getIndexType(), arith::FPToSIOp::create(b, loc, b.getI64Type(), product));
+    AxisSpec a;
+    a.axis = axis;
+    a.in = dims[axis];
+    a.out = arith::SelectOp::create(b, loc, ok, count, arith::ConstantIndexOp::create(b, loc, -1))
+                .getResult();
+    a.scaleValue = tensor::FromElementsOp::create(b, loc, RankedTensorType::get({}, f64),
+                                                  ValueRange{toType(scale, cast<FloatType>(f64))});
     specs.push_back(a);
   }
   return specs;
@@ -666,6 +763,12 @@ template <bool upsample, bool scalesAttribute> LogicalResult legacyResize(NodeRe
       scales = SmallVector<double>(values->begin(), values->end());
     else if (!n.hasFailed())
       n.emitError() << "expected the attribute 'scales'";
+  } else if (isRuntimeFloats(n, 1)) {
+    SmallVector<int64_t> axes = llvm::to_vector(llvm::seq<int64_t>(0, rankOf(x)));
+    auto specs = specsFromRuntimeScales(n, x, axes, n.getInput(1), upsample ? 1.0 : 0.0);
+    if (!specs)
+      return failure();
+    return resizeAxes(n, x, options, *specs);
   } else {
     scales = getConstantFloats(n, 1, "scales");
   }
@@ -762,7 +865,10 @@ LogicalResult resize(NodeRewriter &n) {
                                                       {"not_larger", "not_larger"},
                                                       {"not_smaller", "not_smaller"}})
                               : std::optional<StringRef>("stretch");
-  auto scales = policy ? getConstantFloats(n, 2, "scales") : std::nullopt;
+  bool runtimeScales = policy && isRuntimeFloats(n, 2);
+  auto scales = !policy          ? std::nullopt
+                : runtimeScales ? std::optional<SmallVector<double>>(SmallVector<double>{0.0})
+                                : getConstantFloats(n, 2, "scales");
   if (!scales)
     return failure();
   Value sizes = n.getOptionalInput(3);
@@ -774,11 +880,43 @@ LogicalResult resize(NodeRewriter &n) {
     return n.emitError() << "expected one of the inputs scales (2) and sizes (3), got both";
   if (scales->empty() && !sizes)
     return n.emitError() << "expected one of the inputs scales (2) and sizes (3), got neither";
-  auto specs = sizes ? specsFromSizes(n, x, axes, sizes, *policy)
-                     : specsFromScales(n, x, axes, *scales, 0.0);
+  if (runtimeScales && *policy != "stretch")
+    return n.emitError() << "keep_aspect_ratio_policy " << *policy << " applies to sizes, "
+                         << "not scales";
+  auto specs = sizes           ? specsFromSizes(n, x, axes, sizes, *policy)
+               : runtimeScales ? specsFromRuntimeScales(n, x, axes, n.getInput(2), 0.0)
+                               : specsFromScales(n, x, axes, *scales, 0.0);
   if (!specs)
     return failure();
-  if (options->transform == Transform::TfCropAndResize) {
+  if (options->transform == Transform::TfCropAndResize && isRuntimeFloats(n, 1)) {
+    // The roi read at run time: start and end - start per axis, the subtraction in the
+    // roi's own type (as the reference), then f64.
+    Value roi = n.getInput(1);
+    RankedTensorType type = typeOf(roi);
+    if (type.getRank() != 1 || !type.hasStaticShape() ||
+        type.getDimSize(0) != static_cast<int64_t>(2 * axes.size()))
+      return n.emitError() << "roi has type " << type << ", expected " << 2 * axes.size()
+                           << " entries (start and end of each resized axis) with "
+                           << "tf_crop_and_resize";
+    OpBuilder &b = n.getBuilder();
+    Location loc = n.getLoc();
+    Type f64 = b.getF64Type();
+    auto element = [&](size_t i) {
+      return tensor::ExtractOp::create(b, loc, roi,
+                                       ValueRange{arith::ConstantIndexOp::create(b, loc, i)})
+          .getResult();
+    };
+    auto widen = [&](Value v) -> Value {
+      Value wide = v.getType() == f64 ? v : arith::ExtFOp::create(b, loc, f64, v).getResult();
+      return tensor::FromElementsOp::create(b, loc, RankedTensorType::get({}, f64),
+                                            ValueRange{wide});
+    };
+    for (size_t i = 0; i < specs->size(); ++i) {
+      Value start = element(i), end = element(i + axes.size());
+      (*specs)[i].roiStartValue = widen(start);
+      (*specs)[i].roiExtentValue = widen(arith::SubFOp::create(b, loc, end, start));
+    }
+  } else if (options->transform == Transform::TfCropAndResize) {
     bool isF32 = false;
     auto roi = getConstantFloats(n, 1, "roi", &isF32);
     if (!roi)

@@ -423,6 +423,101 @@ Value buildSlice(NodeRewriter &n, Value x, ArrayRef<int64_t> axes,
   return n.getBuilder().createOrFold<prim::SliceOp>(n.getLoc(), x, offsets, sizes, strides);
 }
 
+/// Slice whose axes or steps are read at run time. Per dim d: the start, end and step of
+/// the entry whose axis is d (else the whole dim), clamped as ONNX does for the step's sign
+///   step > 0: s = clamp(wrap(start), 0, D), e = clamp(wrap(end), 0, D),
+///             size = max(ceil((e - s) / step), 0)
+///   step < 0: s = clamp(wrap(start), 0, D - 1), e = clamp(wrap(end), -1, D - 1),
+///             size = max(ceil((s - e) / -step), 0)
+/// (wrap(v) = v < 0 ? v + D : v), and a gather of s + k step for k in [0, size) along d.
+LogicalResult sliceRuntime(NodeRewriter &n, Value x, ArrayRef<OpFoldResult> starts,
+                           ArrayRef<OpFoldResult> ends) {
+  int64_t rank = rankOf(x);
+  size_t count = starts.size();
+  if (ends.size() != count)
+    return n.emitError() << "starts has " << count << " entries but ends has " << ends.size();
+  OpBuilder &b = n.getBuilder();
+  Location loc = n.getLoc();
+  SmallVector<Value> axes;
+  if (n.hasInput(3)) {
+    auto given = runtimeAxes(n, 3, rank, /*distinct=*/true);
+    if (!given)
+      return failure();
+    axes = *given;
+  } else {
+    for (size_t i = 0; i < count; ++i)
+      axes.push_back(arith::ConstantIndexOp::create(b, loc, static_cast<int64_t>(i)));
+  }
+  SmallVector<OpFoldResult> steps(count, b.getIndexAttr(1));
+  if (n.hasInput(4)) {
+    auto given = getShapeElements(n, n.getOptionalInput(4));
+    if (!given)
+      return n.emitError() << "input 4 (steps) must be a 1-d integer tensor of static length";
+    steps = *given;
+  }
+  if (axes.size() != count || steps.size() != count)
+    return n.emitError() << "starts, ends, axes and steps must have one length, got " << count
+                         << ", " << ends.size() << ", " << axes.size() << ", " << steps.size();
+  Value nonZero;
+  for (OpFoldResult step : steps) {
+    Value ok = b.createOrFold<arith::CmpIOp>(loc, CmpIPredicate::ne, toIndex(n, step),
+                                             arith::ConstantIndexOp::create(b, loc, 0));
+    nonZero = nonZero ? b.createOrFold<arith::AndIOp>(loc, nonZero, ok) : ok;
+  }
+  if (nonZero)
+    checkTrue(n, nonZero, "input 4 (steps): a step is 0");
+  auto zero = b.getIndexAttr(0), one = b.getIndexAttr(1);
+  Type i64 = b.getI64Type();
+  for (int64_t d = 0; d < rank; ++d) {
+    OpFoldResult dim = getDims(n, x)[d];
+    // The entry for d, if any (axes are distinct); a dim no axis can name keeps its extent.
+    OpFoldResult start = zero, end = dim, step = one;
+    Value dConstant = arith::ConstantIndexOp::create(b, loc, d);
+    bool possible = false;
+    for (size_t i = 0; i < count; ++i) {
+      Value here = b.createOrFold<arith::CmpIOp>(loc, CmpIPredicate::eq, axes[i], dConstant);
+      if (matchPattern(here, m_Zero()))
+        continue;
+      possible = true;
+      start = b.createOrFold<arith::SelectOp>(loc, here, toIndex(n, starts[i]), toIndex(n, start));
+      end = b.createOrFold<arith::SelectOp>(loc, here, toIndex(n, ends[i]), toIndex(n, end));
+      step = b.createOrFold<arith::SelectOp>(loc, here, toIndex(n, steps[i]), toIndex(n, step));
+    }
+    if (!possible)
+      continue;
+    // Starts and ends may be any int64 (INT64_MAX and INT64_MIN mean "to the end"): wrap
+    // only negative values, then clamp; nothing below overflows.
+    auto wrap = [&](OpFoldResult v) {
+      return selectIndex(n, CmpIPredicate::slt, v, zero, addIndex(n, v, dim), v);
+    };
+    auto clamp = [&](OpFoldResult v, OpFoldResult lo, OpFoldResult hi) {
+      return minIndex(n, maxIndex(n, v, lo), hi);
+    };
+    OpFoldResult last = subIndex(n, dim, one);
+    OpFoldResult forwardStart = clamp(wrap(start), zero, dim),
+                 forwardEnd = clamp(wrap(end), zero, dim);
+    OpFoldResult backwardStart = clamp(wrap(start), zero, last),
+                 backwardEnd = clamp(wrap(end), b.getIndexAttr(-1), last);
+    // |step| >= 1 here (a 0 step fails the check; the size then does not matter).
+    OpFoldResult magnitude = maxIndex(
+        n, selectIndex(n, CmpIPredicate::slt, step, zero, subIndex(n, zero, step), step), one);
+    OpFoldResult forwardSize =
+        maxIndex(n, ceilDivIndex(n, subIndex(n, forwardEnd, forwardStart), magnitude), zero);
+    OpFoldResult backwardSize =
+        maxIndex(n, ceilDivIndex(n, subIndex(n, backwardStart, backwardEnd), magnitude), zero);
+    OpFoldResult first =
+        selectIndex(n, CmpIPredicate::sgt, step, zero, forwardStart, backwardStart);
+    OpFoldResult size = selectIndex(n, CmpIPredicate::sgt, step, zero, forwardSize, backwardSize);
+    SmallVector<OpFoldResult> dims = {size};
+    Value k = prim::IotaOp::create(b, loc, getTensorType(dims, i64), getDynamicExtents(n, dims), 0);
+    auto splat = [&](OpFoldResult v) { return fill(n, makeShapeTensor(n, {v}, i64, true), dims); };
+    Value indices = prim::AddOp::create(b, loc, prim::MulOp::create(b, loc, k, splat(step)),
+                                        splat(first));
+    x = gatherInRange(n, x, indices, d, "slice index", "the extent of the sliced dim");
+  }
+  return n.setResults(x);
+}
+
 /// Slice: opset 1-9 with starts/ends/axes attributes, 10+ with inputs (steps from 10).
 template <bool Inputs>
 LogicalResult slice(NodeRewriter &n) {
@@ -433,6 +528,12 @@ LogicalResult slice(NodeRewriter &n) {
   SmallVector<OpFoldResult> starts, ends;
   SmallVector<int64_t> axes, steps;
   OpBuilder &b = n.getBuilder();
+  if (Inputs && (isRuntimeInput(n, 3) || isRuntimeInput(n, 4))) {
+    auto s = getShapeInput(n, 1), e = getShapeInput(n, 2);
+    if (!s || !e)
+      return failure();
+    return sliceRuntime(n, x, *s, *e);
+  }
   if (Inputs) {
     auto s = getShapeInput(n, 1), e = getShapeInput(n, 2);
     if (!s || !e)
