@@ -5,6 +5,8 @@
 
 #include "tcc/Decompose/RuleRegistry.h"
 
+#include "mlir/IR/Matchers.h"
+
 using namespace mlir;
 using namespace tcc;
 using namespace tcc::decompose;
@@ -110,34 +112,25 @@ LogicalResult padWith(NodeRewriter &n, Value x, ArrayRef<int64_t> pads, ArrayRef
   return n.setResults(x);
 }
 
-/// pad(x) with pads read at run time: along each padded axis the output has D + lo + hi
-/// elements (a symbol computed before the run), position p copying source index p - lo by
-/// the mode's formula (sourceIndices), which crops as well as pads; every index stays in
-/// range whatever the pads.
-LogicalResult padRuntime(NodeRewriter &n, Value x, ArrayRef<OpFoldResult> pads,
-                         ArrayRef<int64_t> axes, StringRef mode, Value value) {
+} // namespace
+
+Value tcc::decompose::padAtRuntime(NodeRewriter &n, Value x, ArrayRef<OpFoldResult> lo,
+                                  ArrayRef<OpFoldResult> hi, StringRef mode, Value value) {
   int64_t rank = rankOf(x);
-  if (pads.size() != 2 * axes.size())
-    return n.emitError() << "pads has " << pads.size() << " entries, expected "
-                         << 2 * axes.size() << " (begin and end for each padded axis)";
-  if (mode != "constant" && mode != "reflect" && mode != "edge" && mode != "wrap")
-    return n.emitError() << "mode must be constant, reflect, edge or wrap, got \"" << mode << "\"";
   OpBuilder &b = n.getBuilder();
   Location loc = n.getLoc();
-  for (auto [i, a] : llvm::enumerate(axes)) {
-    auto axis = normalizeAxis(n, a, rank);
-    if (!axis)
-      return failure();
-    OpFoldResult lo = pads[i], hi = pads[i + axes.size()];
-    OpFoldResult extent = getDims(n, x)[*axis];
+  for (int64_t axis = 0; axis < rank; ++axis) {
+    if (!lo[axis])
+      continue;
+    OpFoldResult extent = getDims(n, x)[axis];
     Value source = x;
     if (mode == "constant") {
       SmallVector<int64_t> one(rank, 0);
-      one[*axis] = 1;
+      one[axis] = 1;
       source = prim::PadOp::create(b, loc, x, value, one, one);
     } else {
       // Edge, reflect and wrap copy elements: an empty dim has none to copy.
-      OpFoldResult padded = addIndex(n, addIndex(n, extent, lo), hi);
+      OpFoldResult padded = addIndex(n, addIndex(n, extent, lo[axis]), hi[axis]);
       Value empty = b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::eq,
                                                   toIndex(n, extent),
                                                   arith::ConstantIndexOp::create(b, loc, 0));
@@ -145,13 +138,56 @@ LogicalResult padRuntime(NodeRewriter &n, Value x, ArrayRef<OpFoldResult> pads,
                                                     toIndex(n, padded),
                                                     arith::ConstantIndexOp::create(b, loc, 0));
       Value ok = b.createOrFold<arith::OrIOp>(
-          loc, b.createOrFold<arith::XOrIOp>(loc, empty, arith::ConstantIntOp::create(b, loc, 1, 1)),
+          loc,
+          b.createOrFold<arith::XOrIOp>(loc, empty, arith::ConstantIntOp::create(b, loc, 1, 1)),
           nothing);
-      checkTrue(n, ok, "cannot pad an empty dim " + llvm::Twine(*axis) + " in " + mode + " mode");
+      checkTrue(n, ok, "cannot pad an empty dim " + llvm::Twine(axis) + " in " + mode + " mode");
     }
-    x = prim::GatherOp::create(b, loc, source, sourceIndices(n, mode, extent, lo, hi), *axis);
+    x = prim::GatherOp::create(b, loc, source, sourceIndices(n, mode, extent, lo[axis], hi[axis]),
+                               axis);
   }
-  return n.setResults(x);
+  return x;
+}
+
+namespace {
+
+/// pad(x) with pads (and perhaps axes) read at run time: per dim, the begin and end pads of
+/// the entry whose axis it is (0 where none is), then padAtRuntime.
+LogicalResult padRuntime(NodeRewriter &n, Value x, ArrayRef<OpFoldResult> pads, StringRef mode,
+                         Value value) {
+  int64_t rank = rankOf(x);
+  if (mode != "constant" && mode != "reflect" && mode != "edge" && mode != "wrap")
+    return n.emitError() << "mode must be constant, reflect, edge or wrap, got \"" << mode << "\"";
+  OpBuilder &b = n.getBuilder();
+  Location loc = n.getLoc();
+  SmallVector<Value> axes;
+  if (n.hasInput(3)) {
+    auto given = runtimeAxes(n, 3, rank, /*distinct=*/true);
+    if (!given)
+      return failure();
+    axes = *given;
+  } else {
+    for (int64_t d = 0; d < rank; ++d)
+      axes.push_back(arith::ConstantIndexOp::create(b, loc, d));
+  }
+  if (pads.size() != 2 * axes.size())
+    return n.emitError() << "pads has " << pads.size() << " entries, expected "
+                         << 2 * axes.size() << " (begin and end for each padded axis)";
+  SmallVector<OpFoldResult> lo(rank), hi(rank);
+  for (int64_t d = 0; d < rank; ++d) {
+    Value dConstant = arith::ConstantIndexOp::create(b, loc, d);
+    for (size_t i = 0; i < axes.size(); ++i) {
+      Value here = b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, axes[i], dConstant);
+      if (matchPattern(here, m_Zero()))
+        continue;
+      OpFoldResult zero = b.getIndexAttr(0);
+      lo[d] = b.createOrFold<arith::SelectOp>(loc, here, toIndex(n, pads[i]),
+                                              toIndex(n, lo[d] ? lo[d] : zero));
+      hi[d] = b.createOrFold<arith::SelectOp>(loc, here, toIndex(n, pads[i + axes.size()]),
+                                              toIndex(n, hi[d] ? hi[d] : zero));
+    }
+  }
+  return n.setResults(padAtRuntime(n, x, lo, hi, mode, value));
 }
 
 /// The 0-d padding value of x's element type (from a scalar input, or `fallback`).
@@ -184,11 +220,15 @@ LogicalResult pad11(NodeRewriter &n) {
   if (!x)
     return failure();
   auto pads = getConstantInts(n.getInput(1));
-  std::optional<SmallVector<OpFoldResult>> runtimePads;
-  if (!pads && n.getInput(1)) {
-    runtimePads = getShapeElements(n, n.getInput(1));
-    if (!runtimePads)
+  bool runtimeAxes = n.hasInput(3) && n.getOptionalInput(3) &&
+                     !getConstantInts(n.getOptionalInput(3));
+  if (!pads || runtimeAxes) {
+    // Pads or axes read at run time.
+    auto elements = n.getInput(1) ? getShapeElements(n, n.getInput(1)) : std::nullopt;
+    if (!elements)
       return n.emitError() << "input 1 (pads) must be a 1-d integer tensor of static length";
+    return padRuntime(n, x, *elements, n.getString("mode", "constant"),
+                      padValue(n, x, n.getOptionalInput(2), 0.0));
   }
   SmallVector<int64_t> axes;
   if (n.hasInput(3)) {
@@ -200,9 +240,6 @@ LogicalResult pad11(NodeRewriter &n) {
     for (int64_t d = 0; d < rankOf(x); ++d)
       axes.push_back(d);
   }
-  if (runtimePads)
-    return padRuntime(n, x, *runtimePads, axes, n.getString("mode", "constant"),
-                      padValue(n, x, n.getOptionalInput(2), 0.0));
   return padWith(n, x, *pads, axes, n.getString("mode", "constant"),
                  padValue(n, x, n.getOptionalInput(2), 0.0));
 }

@@ -677,6 +677,55 @@ std::optional<SmallVector<AxisSpec>> specsFromRuntimeScales(NodeRewriter &n, Val
   return specs;
 }
 
+/// keep_aspect_ratio_policy with sizes read at run time (static input extents): the common
+/// scale, min (not_larger) or max (not_smaller) over the axes of size / in in f64, and
+/// out = floor(scale * in + 0.5) per axis as extents computed before the run (-1, refused,
+/// outside [0, 2^40]); the taps use the common scale.
+std::optional<SmallVector<AxisSpec>> keepAspectRatioAtRuntime(NodeRewriter &n,
+                                                              SmallVector<AxisSpec> specs,
+                                                              StringRef policy) {
+  OpBuilder &b = n.getBuilder();
+  Location loc = n.getLoc();
+  Type f64 = b.getF64Type(), i64 = b.getI64Type();
+  auto real = [&](OpFoldResult extent) -> Value {
+    return arith::SIToFPOp::create(b, loc, f64,
+                                   arith::IndexCastOp::create(b, loc, i64, toIndex(n, extent)));
+  };
+  Value common;
+  for (const AxisSpec &a : specs) {
+    auto in = getConstantIntValue(a.in);
+    if (!in || *in == 0) {
+      n.emitError() << "keep_aspect_ratio_policy " << policy << " needs static, non-empty "
+                    << "input extents on the resized axes, dim " << a.axis << " is not";
+      return std::nullopt;
+    }
+    Value ratio = arith::DivFOp::create(b, loc, real(a.out), real(a.in));
+    common = !common                ? ratio
+             : policy == "not_larger" ? arith::MinimumFOp::create(b, loc, common, ratio).getResult()
+                                      : arith::MaximumFOp::create(b, loc, common, ratio).getResult();
+  }
+  Value scale = tensor::FromElementsOp::create(b, loc, RankedTensorType::get({}, f64),
+                                               ValueRange{common});
+  for (AxisSpec &a : specs) {
+    Value product = arith::AddFOp::create(
+        b, loc, arith::MulFOp::create(b, loc, common, real(a.in)),
+        arith::ConstantOp::create(b, loc, b.getFloatAttr(f64, 0.5)));
+    Value ok = arith::AndIOp::create(
+        b, loc,
+        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGE, product,
+                              arith::ConstantOp::create(b, loc, b.getFloatAttr(f64, 0.0))),
+        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLE, product,
+                              arith::ConstantOp::create(b, loc, b.getFloatAttr(f64, kMaxExtent))));
+    Value count = arith::IndexCastOp::create(b, loc, b.getIndexType(),
+                                             arith::FPToSIOp::create(b, loc, i64, product));
+    a.out = arith::SelectOp::create(b, loc, ok, count, arith::ConstantIndexOp::create(b, loc, -1))
+                .getResult();
+    a.scale = std::nullopt;
+    a.scaleValue = scale;
+  }
+  return specs;
+}
+
 /// Axis specs from `sizes`, adjusted by keep_aspect_ratio_policy:
 ///   stretch: out = size, scale = out / in
 ///   not_larger / not_smaller: scale = min / max over the axes of size / in,
@@ -716,6 +765,11 @@ std::optional<SmallVector<AxisSpec>> specsFromSizes(NodeRewriter &n, Value x,
   }
   if (policy == "stretch")
     return specs;
+  bool runtimeSizes = llvm::any_of(specs, [](const AxisSpec &a) {
+    return !getConstantIntValue(a.out) && getConstantIntValue(a.in);
+  });
+  if (runtimeSizes)
+    return keepAspectRatioAtRuntime(n, specs, policy);
   std::optional<double> common;
   for (AxisSpec &a : specs) {
     auto in = getConstantIntValue(a.in);

@@ -32,6 +32,14 @@ mlir::Value isListed(NodeRewriter &n, llvm::ArrayRef<mlir::Value> axes, int64_t 
 mlir::OpFoldResult pick(NodeRewriter &n, mlir::Value index,
                         llvm::ArrayRef<mlir::OpFoldResult> values);
 
+/// x padded (or cropped, where negative) by run-time amounts: per dim d with lo[d] set, the
+/// output has in + lo[d] + hi[d] elements, position p copying source index p - lo[d] by
+/// Pad's `mode` formula (constant: `value` outside the input); every index stays in range
+/// whatever the amounts (Padding.cpp).
+mlir::Value padAtRuntime(NodeRewriter &n, mlir::Value x, llvm::ArrayRef<mlir::OpFoldResult> lo,
+                         llvm::ArrayRef<mlir::OpFoldResult> hi, llvm::StringRef mode,
+                         mlir::Value value);
+
 } // namespace tcc::decompose
 
 #endif // TCC_LIB_DECOMPOSE_RUNTIMEAXES_H

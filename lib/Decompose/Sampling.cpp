@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------------------===//
 #include "RuleSupport.h"
+#include "RuntimeAxes.h"
 #include "RuleFamilies.h"
 #include "SamplingMath.h"
 
@@ -804,6 +805,29 @@ LogicalResult centerCropPad(NodeRewriter &n) {
                          << axes.size() << " (one per axis)";
   OpBuilder &b = n.getBuilder();
   SmallVector<OpFoldResult> dims = getDims(n, x), offsets(rank, b.getIndexAttr(0)), sizes(dims);
+  // A target read at run time (or a dynamic dim): crop or pad chosen at run time, as one
+  // centered pad by lo = s >= d ? (s - d) / 2 : -((d - s) / 2), hi = s - d - lo (negative
+  // amounts crop; the output extent s is a computed extent, refused when negative).
+  if (llvm::any_of(llvm::zip(axes, *targets), [&](auto pair) {
+        auto [axis, target] = pair;
+        return !sameExtent(dims[axis], target) &&
+               (!getConstantIntValue(target) || !getConstantIntValue(dims[axis]));
+      })) {
+    SmallVector<OpFoldResult> lo(rank), hi(rank);
+    for (auto [axis, target] : llvm::zip(axes, *targets)) {
+      if (auto s = getConstantIntValue(target); s && *s < 0)
+        return n.emitError() << "input 1 (shape) has entry " << *s << " for dim " << axis
+                             << ", expected >= 0";
+      OpFoldResult two = b.getIndexAttr(2), zero = b.getIndexAttr(0);
+      OpFoldResult grow = subIndex(n, target, dims[axis]);
+      lo[axis] = selectIndex(n, arith::CmpIPredicate::sge, grow, zero,
+                             floorDivIndex(n, grow, two),
+                             subIndex(n, zero, floorDivIndex(n, subIndex(n, zero, grow), two)));
+      hi[axis] = subIndex(n, grow, lo[axis]);
+    }
+    return n.setResults(
+        padAtRuntime(n, x, lo, hi, "constant", scalarConstant(n, elementOf(x), 0.0)));
+  }
   SmallVector<int64_t> low(rank, 0), high(rank, 0);
   bool crops = false, pads = false;
   for (auto [axis, target] : llvm::zip(axes, *targets)) {

@@ -13,9 +13,11 @@
 //===----------------------------------------------------------------------------------===//
 #include "RuleSupport.h"
 #include "RuleFamilies.h"
+#include "RuntimeAxes.h"
 
 #include "tcc/Decompose/RuleRegistry.h"
 
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Matchers.h"
 
@@ -63,6 +65,18 @@ std::optional<int64_t> getConstantScalar(NodeRewriter &n, unsigned index, String
                 << "initializer, a Constant node or shape arithmetic on static dims): it "
                 << "determines the output shape";
   return std::nullopt;
+}
+
+/// Whether `v` is an integer scalar (0-d or one element) whose value is known only at run
+/// time.
+bool isRuntimeScalar(NodeRewriter &n, Value v) {
+  RankedTensorType type = typeOf(v);
+  if (!isa<IntegerType>(type.getElementType()) || type.getElementType().isInteger(1) ||
+      !type.hasStaticShape() || type.getNumElements() != 1 || type.getRank() > 1 ||
+      getConstantInts(v))
+    return false;
+  auto elements = getShapeElements(n, v);
+  return elements && !getConstantIntValue(elements->front());
 }
 
 /// The value of a constant floating-point scalar input; std::nullopt after an error.
@@ -195,16 +209,8 @@ template <WindowKind kind> LogicalResult runtimeWindow(NodeRewriter &n, Value si
 }
 
 template <WindowKind kind> LogicalResult window(NodeRewriter &n) {
-  if (Value sizeInput = n.getInput(0)) {
-    RankedTensorType type = typeOf(sizeInput);
-    if (isa<IntegerType>(type.getElementType()) && !type.getElementType().isInteger(1) &&
-        type.hasStaticShape() && type.getNumElements() == 1 && type.getRank() <= 1 &&
-        !getConstantInts(sizeInput)) {
-      auto elements = getShapeElements(n, sizeInput);
-      if (elements && !getConstantIntValue(elements->front()))
-        return runtimeWindow<kind>(n, sizeInput);
-    }
-  }
+  if (Value sizeInput = n.getInput(0); sizeInput && isRuntimeScalar(n, sizeInput))
+    return runtimeWindow<kind>(n, sizeInput);
   auto size = getConstantScalar(n, 0, "size");
   Type outputType = getOutputType(n);
   bool periodic = n.getInt("periodic", 1) != 0;
@@ -463,6 +469,9 @@ std::optional<OpFoldResult> getDftLength(NodeRewriter &n) {
 //   x[n] = 1/L sum_{k <= L/2} w_k Re(y[k] e^{2 pi i k n / L}), w_k = 1 at 0 and L/2 else 2,
 //   a real output of L samples (default L = 2 (N - 1)).
 // Opsets 17-19 take `axis` as an attribute (default 1), opset 20 as input 2 (default -2).
+Value dftAlong(NodeRewriter &n, Value x, int64_t parts, int64_t axis, bool inverse,
+               bool onesided, OpFoldResult givenLength);
+
 LogicalResult dft(NodeRewriter &n) {
   Value x = n.getFloatInput(0);
   if (!x)
@@ -471,35 +480,79 @@ LogicalResult dft(NodeRewriter &n) {
   if (!parts)
     return failure();
   int64_t rank = rankOf(x), axis = -2;
+  bool inverse = n.getInt("inverse", 0) != 0, onesided = n.getInt("onesided", 0) != 0;
+  auto givenLength = getDftLength(n);
+  if (!givenLength || n.hasFailed())
+    return failure();
   if (n.getVersion() < 20) {
     axis = n.getInt("axis", 1);
+  } else if (n.hasInput(2) && isRuntimeScalar(n, n.getInput(2))) {
+    // The axis read at run time: the DFT along every axis it may name, the named one
+    // selected (the variants must agree in shape: not with onesided or a dft_length).
+    if (onesided || *givenLength)
+      return n.emitError() << "input 2 (axis) is known only at run time, and with "
+                           << (onesided ? "onesided" : "dft_length")
+                           << " the output's shape depends on it: tcc needs it while compiling";
+    auto axes = runtimeAxes(n, 2, rank, /*distinct=*/false);
+    if (!axes)
+      return failure();
+    OpBuilder &b = n.getBuilder();
+    Location loc = n.getLoc();
+    Value last = arith::ConstantIndexOp::create(b, loc, rank - 1);
+    checkTrue(n, b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::ne, axes->front(), last),
+              "input 2 (axis) names the last dim, which holds the complex parts");
+    Value result;
+    for (int64_t a = 0; a + 1 < rank; ++a) {
+      Value y = dftAlong(n, x, *parts, a, inverse, onesided, *givenLength);
+      if (!y)
+        return failure();
+      if (result && result.getType() != y.getType())
+        return n.emitError() << "input 2 (axis) is known only at run time, and the output's "
+                             << "shape depends on it (" << result.getType() << " or "
+                             << y.getType() << "): tcc needs it while compiling here";
+      if (!result) {
+        result = y;
+        continue;
+      }
+      Value listed = tensor::FromElementsOp::create(
+          b, loc, RankedTensorType::get({}, b.getI1Type()), isListed(n, *axes, a));
+      result = prim::SelectOp::create(b, loc, fill(n, listed, getDims(n, y)), y, result);
+    }
+    return n.setResults(result);
   } else if (n.hasInput(2)) {
     auto given = getConstantScalar(n, 2, "axis");
     if (!given)
       return failure();
     axis = *given;
   }
-  bool inverse = n.getInt("inverse", 0) != 0, onesided = n.getInt("onesided", 0) != 0;
-  auto givenLength = getDftLength(n);
-  if (!givenLength || n.hasFailed())
-    return failure();
   if (axis < -rank || axis > rank - 2 || axis == -1)
     return n.emitError() << "axis " << axis << " is out of range for an input of rank " << rank
                          << " (expected [" << -rank << ", -2] or [0, " << rank - 2
                          << "]; the last dim holds the complex parts)";
+  Value y = dftAlong(n, x, *parts, axis < 0 ? axis + rank : axis, inverse, onesided,
+                     *givenLength);
+  return y ? n.setResults(y) : failure();
+}
+
+/// The DFT of `x` along `axis` (in [0, rank - 2]) as the DFT rule describes; null after an
+/// error.
+Value dftAlong(NodeRewriter &n, Value x, int64_t parts, int64_t axis, bool inverse,
+               bool onesided, OpFoldResult givenLength) {
   OpBuilder &b = n.getBuilder();
   DftShape s;
-  s.axis = axis < 0 ? axis + rank : axis;
-  s.inParts = *parts;
+  s.axis = axis;
+  s.inParts = parts;
   s.inverse = inverse;
   s.halfSpectrum = inverse && onesided;
   OpFoldResult extent = getDims(n, x)[s.axis], one = b.getIndexAttr(1);
-  s.length = *givenLength     ? *givenLength
+  s.length = givenLength      ? givenLength
              : s.halfSpectrum ? mulIndex(n, subIndex(n, extent, one), b.getIndexAttr(2))
                               : extent;
-  if (auto length = getConstantIntValue(s.length); length && *length < 1)
-    return n.emitError() << "the DFT length is " << *length << " (from an axis of extent "
-                         << *getConstantIntValue(extent) << "), expected >= 1";
+  if (auto length = getConstantIntValue(s.length); length && *length < 1) {
+    n.emitError() << "the DFT length is " << *length << " (from an axis of extent "
+                  << *getConstantIntValue(extent) << "), expected >= 1";
+    return nullptr;
+  }
   // The half spectrum [0, L/2] is what RFFT writes and IRFFT reads.
   OpFoldResult half =
       onesided ? addIndex(n, floorDivIndex(n, s.length, b.getIndexAttr(2)), one) : OpFoldResult();
@@ -509,7 +562,7 @@ LogicalResult dft(NodeRewriter &n) {
   s.outParts = s.halfSpectrum ? 1 : 2;
   Type element = elementOf(x);
   Value y = applyDft(n, convert(n, x, computeTypeOf(element)), s);
-  return n.setResults(convert(n, y, element));
+  return convert(n, y, element);
 }
 
 // stft(x)[b, f, k] = sum_{j < L} w[j] x[b, f * step + j] e^{-2 pi i k j / L}
@@ -520,31 +573,61 @@ LogicalResult stft(NodeRewriter &n) {
   if (!signal)
     return failure();
   auto parts = getParts(n, signal, "the signal");
-  auto step = parts ? getConstantScalar(n, 1, "frame_step") : std::nullopt;
-  if (!step)
-    return failure();
-  if (rankOf(signal) != 3)
-    return n.emitError() << "the signal has type " << signal.getType()
-                         << ", expected [batch_size, signal_length, 1 or 2]";
-  if (*step < 1)
-    return n.emitError() << "frame_step is " << *step << ", expected >= 1";
-  Value window = n.getOptionalInput(2);
-  std::optional<int64_t> frameLength;
-  if (n.hasInput(3) && !(frameLength = getConstantScalar(n, 3, "frame_length")))
-    return failure();
-  bool onesided = n.getInt("onesided", 1) != 0;
-  if (n.hasFailed())
+  if (!parts)
     return failure();
   OpBuilder &b = n.getBuilder();
   Location loc = n.getLoc();
+  // frame_step read at run time: an index value (frames become a computed extent), checked
+  // >= 1 at run time and divided by as max(step, 1).
+  OpFoldResult step;
+  if (Value stepInput = n.getInput(1); stepInput && isRuntimeScalar(n, stepInput)) {
+    OpFoldResult given = getShapeElements(n, stepInput)->front();
+    Value positive = b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::sge,
+                                                   toIndex(n, given),
+                                                   arith::ConstantIndexOp::create(b, loc, 1));
+    prim::CheckOp::create(b, loc, positive,
+                          b.getStringAttr("node '" + n.getNode().getNodeName() +
+                                          "' (STFT): frame_step must be >= 1"));
+    step = maxIndex(n, given, b.getIndexAttr(1));
+  } else {
+    auto constant = getConstantScalar(n, 1, "frame_step");
+    if (!constant)
+      return failure();
+    if (*constant < 1)
+      return n.emitError() << "frame_step is " << *constant << ", expected >= 1";
+    step = b.getIndexAttr(*constant);
+  }
+  if (rankOf(signal) != 3)
+    return n.emitError() << "the signal has type " << signal.getType()
+                         << ", expected [batch_size, signal_length, 1 or 2]";
+  Value window = n.getOptionalInput(2);
+  std::optional<int64_t> frameLength;
+  OpFoldResult runtimeLength; // frame_length read at run time (checked >= 1 then)
+  if (Value lengthInput = n.hasInput(3) ? n.getInput(3) : Value();
+      lengthInput && isRuntimeScalar(n, lengthInput)) {
+    OpFoldResult given = getShapeElements(n, lengthInput)->front();
+    Value positive = b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::sge,
+                                                   toIndex(n, given),
+                                                   arith::ConstantIndexOp::create(b, loc, 1));
+    prim::CheckOp::create(b, loc, positive,
+                          b.getStringAttr("node '" + n.getNode().getNodeName() +
+                                          "' (STFT): frame_length must be >= 1"));
+    runtimeLength = maxIndex(n, given, b.getIndexAttr(1));
+  } else if (n.hasInput(3) && !(frameLength = getConstantScalar(n, 3, "frame_length"))) {
+    return failure();
+  }
+  bool onesided = n.getInt("onesided", 1) != 0;
+  if (n.hasFailed())
+    return failure();
   SmallVector<OpFoldResult> dims = getDims(n, signal);
   Type element = elementOf(signal), computeType = computeTypeOf(element);
   if (window && (rankOf(window) != 1 || elementOf(window) != element))
     return n.emitError() << "the window has type " << window.getType()
                          << ", expected a vector of the signal's element type " << element;
-  OpFoldResult length = frameLength ? OpFoldResult(b.getIndexAttr(*frameLength))
-                        : window    ? getDims(n, window)[0]
-                                    : dims[1];
+  OpFoldResult length = frameLength     ? OpFoldResult(b.getIndexAttr(*frameLength))
+                        : runtimeLength ? runtimeLength
+                        : window        ? getDims(n, window)[0]
+                                        : dims[1];
   auto staticLength = getConstantIntValue(length);
   if (frameLength && *frameLength < 1)
     return n.emitError() << "frame_length is " << *frameLength << ", expected >= 1";
@@ -570,15 +653,14 @@ LogicalResult stft(NodeRewriter &n) {
                                           "' (STFT): the signal must hold at least one frame"));
   }
   OpFoldResult frames =
-      addIndex(n, floorDivIndex(n, subIndex(n, signalLength, length), b.getIndexAttr(*step)),
-               b.getIndexAttr(1));
+      addIndex(n, floorDivIndex(n, subIndex(n, signalLength, length), step), b.getIndexAttr(1));
   // indices[f, j] = f * step + j; gathered: [batch, frames, L, parts]
   SmallVector<OpFoldResult> grid = {frames, length};
   RankedTensorType gridType = getTensorType(grid, b.getI64Type());
   SmallVector<Value> extents = getDynamicExtents(n, grid);
   Value starts = prim::MulOp::create(
       b, loc, prim::IotaOp::create(b, loc, gridType, extents, 0),
-      fill(n, scalarConstant(n, b.getI64Type(), static_cast<double>(*step)), grid));
+      fill(n, makeShapeTensor(n, {step}, b.getI64Type(), /*scalar=*/true), grid));
   Value indices =
       prim::AddOp::create(b, loc, starts, prim::IotaOp::create(b, loc, gridType, extents, 1));
   Value x = convert(n, signal, computeType);

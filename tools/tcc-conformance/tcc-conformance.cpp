@@ -69,7 +69,7 @@ struct Options {
   std::string attention = "auto";
   std::string exportDir;
   std::string guardPages;
-  bool unbound = false;
+  bool bindShapeInputs = false;
 };
 
 /// What compiled mode compiles `dir` for (--target, and --export's folder for the case).
@@ -255,9 +255,10 @@ std::string runCase(const std::string &dir, Mode mode, const std::string &scratc
     }
     error = dynamicError;
   }
-  // Retry with the shape-like inputs bound as constants, preparing once per data set (not
-  // with --unbound: the case is compiled as the file is).
-  if (options.unbound)
+  // With --bind-shape-inputs only: retry with the shape-like inputs bound as constants,
+  // preparing once per data set (a different, specialized model; by default a case is
+  // compiled as its file is).
+  if (!options.bindShapeInputs)
     return error;
   std::vector<unsigned> bind;
   for (auto [i, t] : llvm::enumerate(sets.front().inputs))
@@ -444,9 +445,10 @@ int main(int argc, char **argv) {
                  "compiled mode: keep each case's library in DIR/<case>/<n>/model.so with its data "
                  "sets as <set>_input_<k>.npy and <set>_expected_<k>.npy instead of running it "
                  "(for a target that runs elsewhere: a case counts as passed once exported)");
-  app.add_flag("--unbound", options.unbound,
-               "compile each case as its file is: no retry with the inputs that decide shapes "
-               "(shapes, pads, axes, k...) bound to the data set's values as constants");
+  app.add_flag("--bind-shape-inputs", options.bindShapeInputs,
+               "where a case does not compile as its file is, retry with the inputs that decide "
+               "shapes (shapes, pads, axes, k...) bound to each data set's values as constants "
+               "(a specialized model; the default compiles each case as its file is)");
   app.add_option("--guard-pages", options.guardPages,
                  "compiled mode: run with every numeric input and output against an "
                  "inaccessible page, after its last byte or before its first (as tcc-run "
