@@ -26,9 +26,9 @@ namespace {
 
 /// What an index value is computed from.
 enum class Source {
-  Static,   ///< constants, symbols and the graph inputs' dims alone
-  Data,     ///< also graph inputs' elements, by scalar arithmetic: computable before a run
-  Other,    ///< anything else (the model's intermediates): only known while it runs
+  Static, ///< constants, symbols and the graph inputs' dims alone
+  Data,   ///< also graph inputs' elements, by scalar arithmetic: computable before a run
+  Other,  ///< anything else (the model's intermediates): only known while it runs
 };
 
 Source combine(Source a, Source b) { return std::max(a, b); }

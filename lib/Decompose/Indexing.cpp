@@ -246,11 +246,8 @@ LogicalResult cumulative(NodeRewriter &n) {
     return n.setResults(result);
   }
   if (!axisValues || axisValues->size() != 1)
-  {
-    InFlightDiagnostic diag = n.emitError();
-    diag << "input 1 (axis) must be a constant scalar";
-    return noteConstantInput(diag);
-  }
+    return n.emitError() << "input 1 (axis) must be an integer scalar (one element), got "
+                         << (n.hasInput(1) ? n.getOptionalInput(1).getType() : Type());
   auto axis = normalizeAxis(n, (*axisValues)[0], rank);
   if (!axis)
     return failure();

@@ -621,7 +621,7 @@ std::optional<SmallVector<AxisSpec>> specsFromRuntimeScales(NodeRewriter &n, Val
                                                             Value scales, double minimum) {
   RankedTensorType type = typeOf(scales);
   if (!isa<FloatType>(type.getElementType()) || type.getRank() != 1 || !type.hasStaticShape()) {
-    n.emitError() << "input (scales) has type " << type
+    n.emitError() << "scales has type " << type
                   << ", expected a 1-d floating-point tensor of static length";
     return std::nullopt;
   }

@@ -385,6 +385,7 @@ mlir::InFlightDiagnostic &tcc::decompose::noteConstantInput(mlir::InFlightDiagno
   diag.attachNote() << "exporters write such inputs as constants when their value is known: "
                        "export with constant folding (torch.onnx.export(..., "
                        "do_constant_folding=True)) or fold the model with onnx-simplifier; "
-                       "values that decide shapes or axes at run time are not supported yet";
+                       "tcc reads most values that decide shapes or axes at run time "
+                       "(docs/shapes.md), but not this one yet";
   return diag;
 }

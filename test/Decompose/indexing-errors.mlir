@@ -217,10 +217,10 @@ module {
 // -----
 
 module {
-  func.func @cumsum_axis_input(%x: tensor<4xf32>, %a: tensor<i64>) -> tensor<*xf32> {
-    // CHECK: error: node 'c' (CumSum, opset 14): input 1 (axis) must be a constant scalar
-    // CHECK: note: exporters write such inputs as constants when their value is known: export with constant folding
-    %0 = onnx.node "CumSum" opset 14 (%x, %a) {} : (tensor<4xf32>, tensor<i64>) -> !onnx.value loc("c"("m.onnx":0:0))
+  func.func @cumsum_axis_input(%x: tensor<4xf32>, %a: tensor<?xi64>) -> tensor<*xf32> {
+    // An axis read at run time must still be one value.
+    // CHECK: error: node 'c' (CumSum, opset 14): input 1 (axis) must be an integer scalar (one element), got 'tensor<?xi64>'
+    %0 = onnx.node "CumSum" opset 14 (%x, %a) {} : (tensor<4xf32>, tensor<?xi64>) -> !onnx.value loc("c"("m.onnx":0:0))
     onnx.yield %0 : !onnx.value
   }
 }
@@ -230,7 +230,7 @@ module {
 module {
   func.func @cumprod_axis_count(%x: tensor<4x4xf32>) -> tensor<*xf32> {
     %a = arith.constant dense<[0, 1]> : tensor<2xi64>
-    // CHECK: error: node 'c' (CumProd, opset 26): input 1 (axis) must be a constant scalar
+    // CHECK: error: node 'c' (CumProd, opset 26): input 1 (axis) must be an integer scalar (one element), got 'tensor<2xi64>'
     %0 = onnx.node "CumProd" opset 26 (%x, %a) {} : (tensor<4x4xf32>, tensor<2xi64>) -> !onnx.value loc("c"("m.onnx":0:0))
     onnx.yield %0 : !onnx.value
   }
@@ -249,9 +249,10 @@ module {
 // -----
 
 module {
-  func.func @trilu_k(%x: tensor<4x4xf32>, %k: tensor<i64>) -> tensor<*xf32> {
-    // CHECK: error: node 't' (Trilu, opset 14): input 1 (k) must be a constant scalar
-    %0 = onnx.node "Trilu" opset 14 (%x, %k) {} : (tensor<4x4xf32>, tensor<i64>) -> !onnx.value loc("t"("m.onnx":0:0))
+  func.func @trilu_k(%x: tensor<4x4xf32>, %k: tensor<?xi64>) -> tensor<*xf32> {
+    // k read at run time must still be one value.
+    // CHECK: error: node 't' (Trilu, opset 14): input 1 (k) must be an int64 scalar (one element), got 'tensor<?xi64>'
+    %0 = onnx.node "Trilu" opset 14 (%x, %k) {} : (tensor<4x4xf32>, tensor<?xi64>) -> !onnx.value loc("t"("m.onnx":0:0))
     onnx.yield %0 : !onnx.value
   }
 }

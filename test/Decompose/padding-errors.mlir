@@ -72,9 +72,10 @@ module {
 // -----
 
 module {
-  func.func @pads_input(%x: tensor<3xf32>, %p: tensor<2xi64>) -> tensor<*xf32> {
-    // CHECK: error: node 'p' (Pad, opset 13): input 1 (pads) must be a constant
-    %0 = onnx.node "Pad" opset 13 (%x, %p) {} : (tensor<3xf32>, tensor<2xi64>) -> !onnx.value loc("p"("m.onnx":0:0))
+  func.func @pads_input(%x: tensor<3xf32>, %p: tensor<?xi64>) -> tensor<*xf32> {
+    // Pads read at run time must still have a static count.
+    // CHECK: error: node 'p' (Pad, opset 13): input 1 (pads) must be a 1-d integer tensor of static length
+    %0 = onnx.node "Pad" opset 13 (%x, %p) {} : (tensor<3xf32>, tensor<?xi64>) -> !onnx.value loc("p"("m.onnx":0:0))
     onnx.yield %0 : !onnx.value
   }
 }
@@ -82,11 +83,12 @@ module {
 // -----
 
 module {
-  func.func @axes_input(%x: tensor<3xf32>, %a: tensor<1xi64>) -> tensor<*xf32> {
+  func.func @axes_input(%x: tensor<3xf32>, %a: tensor<?xi64>) -> tensor<*xf32> {
     %p = arith.constant dense<[1, 1]> : tensor<2xi64>
     %none = onnx.none
-    // CHECK: error: node 'p' (Pad, opset 18): input 3 (axes) must be a constant
-    %0 = onnx.node "Pad" opset 18 (%x, %p, %none, %a) {} : (tensor<3xf32>, tensor<2xi64>, none, tensor<1xi64>) -> !onnx.value loc("p"("m.onnx":0:0))
+    // Axes read at run time must still have a static count.
+    // CHECK: error: node 'p' (Pad, opset 18): input 3 ('tensor<?xi64>') must be a 0-d or 1-d integer tensor of static length
+    %0 = onnx.node "Pad" opset 18 (%x, %p, %none, %a) {} : (tensor<3xf32>, tensor<2xi64>, none, tensor<?xi64>) -> !onnx.value loc("p"("m.onnx":0:0))
     onnx.yield %0 : !onnx.value
   }
 }

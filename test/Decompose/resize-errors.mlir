@@ -3,11 +3,11 @@
 // names the node, its op type and opset, and what was expected.
 
 module {
-  func.func @scales_not_constant(%arg0: tensor<1x1x2x2xf32>, %arg1: tensor<4xf32>) -> tensor<*xf32> {
-    // CHECK: error: node 'r' (Resize, opset 13): input 2 (scales) must be a constant (an initializer or a Constant node): tcc computes the output shape and the interpolation taps while compiling
-    // CHECK: note: exporters write such inputs as constants when their value is known: export with constant folding
+  func.func @scales_not_constant(%arg0: tensor<1x1x2x2xf32>, %arg1: tensor<?xf32>) -> tensor<*xf32> {
+    // Scales read at run time must still have a static count (one per axis).
+    // CHECK: error: node 'r' (Resize, opset 13): scales has type 'tensor<?xf32>', expected a 1-d floating-point tensor of static length
     %none = onnx.none
-    %0 = onnx.node "Resize" opset 13 (%arg0, %none, %arg1) {} : (tensor<1x1x2x2xf32>, none, tensor<4xf32>) -> !onnx.value loc("r"("m.onnx":0:0))
+    %0 = onnx.node "Resize" opset 13 (%arg0, %none, %arg1) {} : (tensor<1x1x2x2xf32>, none, tensor<?xf32>) -> !onnx.value loc("r"("m.onnx":0:0))
     onnx.yield %0 : !onnx.value
   }
 }

@@ -76,9 +76,10 @@ module {
 // -----
 
 module {
-  func.func @squeeze_axes_input(%x: tensor<1x3xf32>, %a: tensor<1xi64>) -> tensor<*xf32> {
-    // CHECK: error: node 's' (Squeeze, opset 13): input 1 (axes) must be a constant
-    %0 = onnx.node "Squeeze" opset 13 (%x, %a) {} : (tensor<1x3xf32>, tensor<1xi64>) -> !onnx.value loc("s"("m.onnx":0:0))
+  func.func @squeeze_axes_input(%x: tensor<1x3xf32>, %a: tensor<?xi64>) -> tensor<*xf32> {
+    // Axes read at run time must still have a static count.
+    // CHECK: error: node 's' (Squeeze, opset 13): input 1 ('tensor<?xi64>') must be a 0-d or 1-d integer tensor of static length
+    %0 = onnx.node "Squeeze" opset 13 (%x, %a) {} : (tensor<1x3xf32>, tensor<?xi64>) -> !onnx.value loc("s"("m.onnx":0:0))
     onnx.yield %0 : !onnx.value
   }
 }
@@ -127,11 +128,12 @@ module {
 // -----
 
 module {
-  func.func @slice_axes_input(%x: tensor<4xf32>, %a: tensor<1xi64>) -> tensor<*xf32> {
+  func.func @slice_axes_input(%x: tensor<4xf32>, %a: tensor<?xi64>) -> tensor<*xf32> {
     %s = arith.constant dense<[0]> : tensor<1xi64>
     %e = arith.constant dense<[2]> : tensor<1xi64>
-    // CHECK: error: node 'l' (Slice, opset 13): input 3 (axes) must be a constant
-    %0 = onnx.node "Slice" opset 13 (%x, %s, %e, %a) {} : (tensor<4xf32>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>) -> !onnx.value loc("l"("m.onnx":0:0))
+    // Axes read at run time must still have a static count.
+    // CHECK: error: node 'l' (Slice, opset 13): input 3 ('tensor<?xi64>') must be a 0-d or 1-d integer tensor of static length
+    %0 = onnx.node "Slice" opset 13 (%x, %s, %e, %a) {} : (tensor<4xf32>, tensor<1xi64>, tensor<1xi64>, tensor<?xi64>) -> !onnx.value loc("l"("m.onnx":0:0))
     onnx.yield %0 : !onnx.value
   }
 }
@@ -139,11 +141,12 @@ module {
 // -----
 
 module {
-  func.func @slice_steps_input(%x: tensor<4xf32>, %st: tensor<1xi64>) -> tensor<*xf32> {
+  func.func @slice_steps_input(%x: tensor<4xf32>, %st: tensor<?xi64>) -> tensor<*xf32> {
     %s = arith.constant dense<[0]> : tensor<1xi64>
     %e = arith.constant dense<[2]> : tensor<1xi64>
-    // CHECK: error: node 'l' (Slice, opset 13): input 4 (steps) must be a constant
-    %0 = onnx.node "Slice" opset 13 (%x, %s, %e, %s, %st) {} : (tensor<4xf32>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>) -> !onnx.value loc("l"("m.onnx":0:0))
+    // Steps read at run time must still have a static count.
+    // CHECK: error: node 'l' (Slice, opset 13): input 4 (steps) must be a 1-d integer tensor of static length
+    %0 = onnx.node "Slice" opset 13 (%x, %s, %e, %s, %st) {} : (tensor<4xf32>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>, tensor<?xi64>) -> !onnx.value loc("l"("m.onnx":0:0))
     onnx.yield %0 : !onnx.value
   }
 }
@@ -199,9 +202,10 @@ module {
 // -----
 
 module {
-  func.func @split_input(%x: tensor<4xf32>, %p: tensor<2xi64>) -> (tensor<*xf32>, tensor<*xf32>) {
-    // CHECK: error: node 'p' (Split, opset 13): input 1 (split) must be a constant
-    %0:2 = onnx.node "Split" opset 13 (%x, %p) {} : (tensor<4xf32>, tensor<2xi64>) -> (!onnx.value, !onnx.value) loc("p"("m.onnx":0:0))
+  func.func @split_input(%x: tensor<4xf32>, %p: tensor<?xi64>) -> (tensor<*xf32>, tensor<*xf32>) {
+    // Sizes read at run time must still have a static count (one per output).
+    // CHECK: error: node 'p' (Split, opset 13): input 1 (split) must be a 1-d integer tensor of static length
+    %0:2 = onnx.node "Split" opset 13 (%x, %p) {} : (tensor<4xf32>, tensor<?xi64>) -> (!onnx.value, !onnx.value) loc("p"("m.onnx":0:0))
     onnx.yield %0#0, %0#1 : !onnx.value, !onnx.value
   }
 }
