@@ -160,16 +160,10 @@ LogicalResult padRuntime(NodeRewriter &n, Value x, ArrayRef<OpFoldResult> pads, 
     return n.emitError() << "mode must be constant, reflect, edge or wrap, got \"" << mode << "\"";
   OpBuilder &b = n.getBuilder();
   Location loc = n.getLoc();
-  SmallVector<Value> axes;
-  if (n.hasInput(3)) {
-    auto given = runtimeAxes(n, 3, rank, /*distinct=*/true);
-    if (!given)
-      return failure();
-    axes = *given;
-  } else {
-    for (int64_t d = 0; d < rank; ++d)
-      axes.push_back(arith::ConstantIndexOp::create(b, loc, d));
-  }
+  auto given = runtimeAxesOrFirst(n, 3, rank, rank);
+  if (!given)
+    return failure();
+  SmallVector<Value> axes = *given;
   if (pads.size() != 2 * axes.size())
     return n.emitError() << "pads has " << pads.size() << " entries, expected "
                          << 2 * axes.size() << " (begin and end for each padded axis)";

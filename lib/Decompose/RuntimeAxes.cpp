@@ -63,6 +63,16 @@ std::optional<SmallVector<Value>> tcc::decompose::runtimeAxes(NodeRewriter &n, u
   return axes;
 }
 
+std::optional<SmallVector<Value>>
+tcc::decompose::runtimeAxesOrFirst(NodeRewriter &n, unsigned index, int64_t rank, int64_t count) {
+  if (n.hasInput(index))
+    return runtimeAxes(n, index, rank, /*distinct=*/true);
+  SmallVector<Value> axes;
+  for (int64_t i = 0; i < count; ++i)
+    axes.push_back(arith::ConstantIndexOp::create(n.getBuilder(), n.getLoc(), i));
+  return axes;
+}
+
 Value tcc::decompose::isListed(NodeRewriter &n, ArrayRef<Value> axes, int64_t dim) {
   OpBuilder &b = n.getBuilder();
   Location loc = n.getLoc();

@@ -24,6 +24,11 @@ void checkTrue(NodeRewriter &n, mlir::Value condition, const llvm::Twine &messag
 std::optional<llvm::SmallVector<mlir::Value>> runtimeAxes(NodeRewriter &n, unsigned index,
                                                           int64_t rank, bool distinct);
 
+/// runtimeAxes of input `index` (distinct) when the node has it, else 0, 1, ..., count - 1
+/// (the default axes of Slice and Pad).
+std::optional<llvm::SmallVector<mlir::Value>> runtimeAxesOrFirst(NodeRewriter &n, unsigned index,
+                                                                 int64_t rank, int64_t count);
+
 /// Whether some entry of `axes` equals `dim` (an i1).
 mlir::Value isListed(NodeRewriter &n, llvm::ArrayRef<mlir::Value> axes, int64_t dim);
 

@@ -438,16 +438,10 @@ LogicalResult sliceRuntime(NodeRewriter &n, Value x, ArrayRef<OpFoldResult> star
     return n.emitError() << "starts has " << count << " entries but ends has " << ends.size();
   OpBuilder &b = n.getBuilder();
   Location loc = n.getLoc();
-  SmallVector<Value> axes;
-  if (n.hasInput(3)) {
-    auto given = runtimeAxes(n, 3, rank, /*distinct=*/true);
-    if (!given)
-      return failure();
-    axes = *given;
-  } else {
-    for (size_t i = 0; i < count; ++i)
-      axes.push_back(arith::ConstantIndexOp::create(b, loc, static_cast<int64_t>(i)));
-  }
+  auto given = runtimeAxesOrFirst(n, 3, rank, static_cast<int64_t>(count));
+  if (!given)
+    return failure();
+  SmallVector<Value> axes = *given;
   SmallVector<OpFoldResult> steps(count, b.getIndexAttr(1));
   if (n.hasInput(4)) {
     auto given = getShapeElements(n, n.getOptionalInput(4));

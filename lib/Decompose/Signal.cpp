@@ -565,6 +565,18 @@ Value dftAlong(NodeRewriter &n, Value x, int64_t parts, int64_t axis, bool inver
   return convert(n, y, element);
 }
 
+/// A count read at run time: checked >= 1 when the model runs (naming `what`), and used as
+/// max(given, 1) so that nothing computed from it divides by 0 before the check.
+OpFoldResult atLeastOne(NodeRewriter &n, OpFoldResult given, StringRef what) {
+  OpBuilder &b = n.getBuilder();
+  Location loc = n.getLoc();
+  Value positive = b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::sge,
+                                                 toIndex(n, given),
+                                                 arith::ConstantIndexOp::create(b, loc, 1));
+  checkTrue(n, positive, what + " must be >= 1");
+  return maxIndex(n, given, b.getIndexAttr(1));
+}
+
 // stft(x)[b, f, k] = sum_{j < L} w[j] x[b, f * step + j] e^{-2 pi i k j / L}
 //   for frames f in [0, 1 + (T - L) / step), k in [0, L/2] (onesided, the default) or [0, L);
 //   L = frame_length, else the window's length, else the signal's T; w = window or ones.
@@ -581,14 +593,7 @@ LogicalResult stft(NodeRewriter &n) {
   // >= 1 at run time and divided by as max(step, 1).
   OpFoldResult step;
   if (Value stepInput = n.getInput(1); stepInput && isRuntimeScalar(n, stepInput)) {
-    OpFoldResult given = getShapeElements(n, stepInput)->front();
-    Value positive = b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::sge,
-                                                   toIndex(n, given),
-                                                   arith::ConstantIndexOp::create(b, loc, 1));
-    prim::CheckOp::create(b, loc, positive,
-                          b.getStringAttr("node '" + n.getNode().getNodeName() +
-                                          "' (STFT): frame_step must be >= 1"));
-    step = maxIndex(n, given, b.getIndexAttr(1));
+    step = atLeastOne(n, getShapeElements(n, stepInput)->front(), "frame_step");
   } else {
     auto constant = getConstantScalar(n, 1, "frame_step");
     if (!constant)
@@ -605,14 +610,7 @@ LogicalResult stft(NodeRewriter &n) {
   OpFoldResult runtimeLength; // frame_length read at run time (checked >= 1 then)
   if (Value lengthInput = n.hasInput(3) ? n.getInput(3) : Value();
       lengthInput && isRuntimeScalar(n, lengthInput)) {
-    OpFoldResult given = getShapeElements(n, lengthInput)->front();
-    Value positive = b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::sge,
-                                                   toIndex(n, given),
-                                                   arith::ConstantIndexOp::create(b, loc, 1));
-    prim::CheckOp::create(b, loc, positive,
-                          b.getStringAttr("node '" + n.getNode().getNodeName() +
-                                          "' (STFT): frame_length must be >= 1"));
-    runtimeLength = maxIndex(n, given, b.getIndexAttr(1));
+    runtimeLength = atLeastOne(n, getShapeElements(n, lengthInput)->front(), "frame_length");
   } else if (n.hasInput(3) && !(frameLength = getConstantScalar(n, 3, "frame_length"))) {
     return failure();
   }
