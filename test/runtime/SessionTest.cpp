@@ -471,9 +471,14 @@ TEST_CASE("broken model contracts are errors", "[session][check]") {
   REQUIRE_OK(run());
   CHECK(y.data == std::vector<float>{2, 4, 6, 8, 10, 12});
 
-  b.workspaceSize = -1;
+  b.workspaceSize = -2;
   requireError(run(), TCC_STATUS_INTERNAL,
-               {"the model's workspace_size returned the negative size -1"});
+               {"the model's workspace_size returned the negative size -2"});
+  // -1: the sizes saturated (PlanBuffers.cpp): values from the inputs ask for 2^48 bytes or
+  // more.
+  b.workspaceSize = -1;
+  requireError(run(), TCC_STATUS_RESOURCE_EXHAUSTED,
+               {"the intermediates these input values give need 256 TiB or more"});
   b.workspaceSize = INT64_MAX;
   requireError(run(), TCC_STATUS_RESOURCE_EXHAUSTED, {"cannot allocate a workspace of"});
   b.workspaceSize = 0;
