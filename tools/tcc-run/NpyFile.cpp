@@ -181,12 +181,23 @@ std::string parseHeader(const std::string &header, NpyArray &out, bool &fortranO
 std::string resolveDescr(const std::string &descr, int32_t &dtype, size_t &size,
                          char &stringKind) {
   stringKind = 0;
+  if (descr.size() >= 2 && descr[1] == 'O')
+    return "'" + descr + "' is a NumPy object array, which .npy stores pickled: tcc never "
+           "unpickles a file; save strings with a fixed width (np.array(values, dtype=str) "
+           "gives '<U')";
   if (descr.size() < 3)
     return "unsupported dtype '" + descr + "'";
   char order = descr[0], kind = descr[1];
   if (order == '>')
     return "big-endian data ('" + descr + "') is not supported";
   std::string digits = descr.substr(2);
+  // ml_dtypes' bfloat16 (what onnx uses) saves as 2-byte void: its bits, as a <u2 file holds
+  // them (a bfloat16 input or reference takes either).
+  if (kind == 'V' && digits == "2" && (order == '<' || order == '|' || order == '=')) {
+    dtype = TCC_DTYPE_UINT16;
+    size = 2;
+    return "";
+  }
   if (kind == 'U' || kind == 'S') {
     // Up to 9 digits: at most 4e9 bytes per element, no overflow below.
     if (digits.size() > 9 || digits.find_first_not_of("0123456789") != std::string::npos ||
@@ -209,7 +220,8 @@ std::string resolveDescr(const std::string &descr, int32_t &dtype, size_t &size,
       return "";
     }
   return "unsupported dtype '" + descr +
-         "' (supported: f2 f4 f8 i1 i2 i4 i8 u1 u2 u4 u8 b1, U and S strings)";
+         "' (supported: f2 f4 f8 i1 i2 i4 i8 u1 u2 u4 u8 b1, U and S strings, V2 as "
+         "bfloat16 bits)";
 }
 
 std::string hexCodePoint(uint32_t c) {
