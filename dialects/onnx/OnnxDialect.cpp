@@ -61,3 +61,13 @@ LogicalResult InitializerOp::verify() {
                          << " differs from the result type " << getResult().getType();
   return success();
 }
+
+LogicalResult PackedSequenceOp::verify() {
+  auto shapes = cast<RankedTensorType>(getShapes().getType());
+  auto data = cast<RankedTensorType>(getData().getType());
+  if (shapes.getRank() != 2)
+    return emitOpError() << "shapes must be [count, rank], got " << shapes;
+  if (data.getRank() != 1)
+    return emitOpError() << "data must be 1-d (the elements, flattened), got " << data;
+  return success();
+}

@@ -16,4 +16,10 @@
 #define GET_OP_CLASSES
 #include "dialects/onnx/OnnxOps.h.inc"
 
+namespace tcc::onnx {
+/// The argument and result attribute of @main that marks the two tensors of a packed
+/// sequence at the model's interface (NAME.shapes, NAME.data): NAME, the sequence's name.
+inline constexpr llvm::StringLiteral kSequenceAttrName = "onnx.sequence";
+} // namespace tcc::onnx
+
 #endif // TCC_DIALECTS_ONNX_ONNXDIALECT_H

@@ -36,7 +36,7 @@ def Onnx_ValueType : TypeDef<Onnx_Dialect, "Value"> {
 
 def Onnx_SequenceType : TypeDef<Onnx_Dialect, "Sequence"> {
   let mnemonic = "sequence";
-  let summary = "an ONNX sequence, known element by element while compiling";
+  let summary = "an ONNX sequence: its elements (onnx.sequence) or packed (onnx.packed_sequence)";
 }
 
 def Onnx_NodeOp : Onnx_Op<"node", [RecursiveMemoryEffects]> {
@@ -115,6 +115,29 @@ def Onnx_SequenceOp : Onnx_Op<"sequence", [Pure]> {
   let arguments = (ins Variadic<AnyRankedTensor>:$elements);
   let results = (outs Onnx_SequenceType:$result);
   let assemblyFormat = "`(` $elements `)` attr-dict `:` functional-type($elements, $result)";
+}
+
+def Onnx_PackedSequenceOp : Onnx_Op<"packed_sequence", [Pure]> {
+  let summary = "a sequence known only at run time: its element shapes and elements (transient)";
+  let description = [{
+    A sequence whose length is known only when the model runs (a sequence graph input
+    compiled without `--sequence-length`, SplitToSequence of a run-time count): `shapes`
+    holds one row of extents per element ([count, rank], i64) and `data` the elements,
+    flattened row-major and concatenated in order ([sum of their sizes]). Every element has
+    the one element type and rank. The sequence rules read and build them; a sequence graph
+    output is such a pair at the ABI (docs/control-flow.md). None may be left when
+    decomposition finishes.
+
+    ```mlir
+    %s = onnx.packed_sequence(%shapes, %data) : (tensor<?x2xi64>, tensor<?xf32>) -> !onnx.sequence
+    ```
+  }];
+  let arguments = (ins RankedTensorOf<[I64]>:$shapes, AnyRankedTensor:$data);
+  let results = (outs Onnx_SequenceType:$result);
+  let assemblyFormat = [{
+    `(` $shapes `,` $data `)` attr-dict `:` functional-type(operands, $result)
+  }];
+  let hasVerifier = 1;
 }
 
 def Onnx_YieldOp : Onnx_Op<"yield", [Terminator]> {

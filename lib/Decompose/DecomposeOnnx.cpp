@@ -3,6 +3,7 @@
 #include "tcc/Decompose/RuleRegistry.h"
 
 #include "NodeRewriter.h"
+#include "PackedSequence.h"
 #include "Subgraphs.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -279,13 +280,13 @@ struct DecomposeOnnxPass : tcc::impl::DecomposeOnnxBase<DecomposeOnnxPass> {
       return failure();
     // `onnx.none` values and sequences may remain unused; a used sequence is an error.
     for (Operation &op : llvm::make_early_inc_range(llvm::reverse(func.getBody().front()))) {
-      if (!isa<onnx::NoneOp, onnx::SequenceOp>(op))
+      if (!isa<onnx::NoneOp, onnx::SequenceOp, onnx::PackedSequenceOp>(op))
         continue;
       if (op.use_empty()) {
         op.erase();
         continue;
       }
-      if (isa<onnx::SequenceOp>(op))
+      if (isa<onnx::SequenceOp, onnx::PackedSequenceOp>(op))
         return op.emitError() << "the sequence '" << getLocationName(op.getLoc())
                               << "' is still used by " << op.getUses().begin()->getOwner()->getName()
                               << " after decomposition; sequences must be resolved while "
@@ -316,15 +317,32 @@ struct DecomposeOnnxPass : tcc::impl::DecomposeOnnxBase<DecomposeOnnxPass> {
       if (isa<NoneType>(value.getType()))
         continue;
       if (isa<onnx::SequenceType>(value.getType())) {
-        auto sequence = value.getDefiningOp<onnx::SequenceOp>();
-        if (!sequence)
+        // A sequence output is packed: NAME.shapes and NAME.data (docs/control-flow.md).
+        std::optional<PackedSequence> packed = getPackedSequence(value);
+        if (auto sequence = value.getDefiningOp<onnx::SequenceOp>()) {
+          ValueRange elements = sequence.getElements();
+          Type element = elements.empty() ? Type(builder.getF32Type()) : elementOf(elements[0]);
+          int64_t rank = elements.empty() ? 0 : rankOf(elements[0]);
+          if (auto k = findMismatch(elements, element, rank))
+            return func.emitError() << "graph output '" << outputName << "' is a sequence whose "
+                                    << "element " << *k << " has type " << elements[*k].getType()
+                                    << " but element 0 " << elements[0].getType()
+                                    << "; a sequence output holds tensors of one element type "
+                                       "and rank";
+          OpBuilder at(yield);
+          prim::PrimBuilder p(at, yield.getLoc());
+          packed = packElements(p, elements, element, rank);
+        }
+        if (!packed)
           return func.emitError() << "graph output '" << outputName
                                   << "' is a sequence whose elements are not known";
-        for (auto [k, element] : llvm::enumerate(sequence.getElements())) {
-          results.push_back(element);
-          resultTypes.push_back(element.getType());
-          resultAttrs.push_back(named(outputName.empty() ? outputName
-                                                         : outputName + "[" + std::to_string(k) + "]"));
+        for (auto [part, v] : {std::pair<StringRef, Value>{".shapes", packed->shapes},
+                               std::pair<StringRef, Value>{".data", packed->data}}) {
+          results.push_back(v);
+          resultTypes.push_back(v.getType());
+          resultAttrs.push_back(builder.getDictionaryAttr(
+              {builder.getNamedAttr("onnx.name", builder.getStringAttr(outputName + part.str())),
+               builder.getNamedAttr(onnx::kSequenceAttrName, builder.getStringAttr(outputName))}));
         }
         continue;
       }

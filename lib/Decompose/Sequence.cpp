@@ -1,17 +1,22 @@
 //===- Sequence.cpp - rules for sequences and optionals, specialized while compiling -----===//
 //
 // A sequence is the list of its element tensors (`onnx.sequence`), its length known while
-// compiling; positions must be known too, except SequenceAt over elements of one type (a
-// select chain). An optional is its value when present and `onnx.none` when absent, so
-// OptionalHasElement folds to a constant.
+// compiling, or packed (`onnx.packed_sequence`, PackedSequence.cpp) when its length is known
+// only at run time: a sequence graph input without --sequence-length, SplitToSequence into a
+// run-time number of pieces. A list meets a position known only at run time by a select
+// chain (SequenceAt over elements of one type) or by being packed. An optional is its value
+// when present and `onnx.none` when absent, so OptionalHasElement folds to a constant.
 //
 //===----------------------------------------------------------------------------------===//
+#include "PackedSequence.h"
 #include "RuleSupport.h"
+#include "RuntimeAxes.h"
 #include "Subgraphs.h"
 
 #include "tcc/Decompose/RuleRegistry.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 using namespace mlir;
 using namespace tcc;
@@ -31,7 +36,11 @@ std::optional<SmallVector<Value>> tcc::decompose::getSequenceInput(NodeRewriter 
   }
   Value value = n.getNode().getInputs()[index];
   auto elements = getSequenceElements(value);
-  if (!elements)
+  if (!elements && getPackedSequence(value))
+    n.emitError() << "input " << index << " is a sequence whose length is known only at run "
+                  << "time; " << n.getOpType() << " needs its elements while compiling "
+                  << "(specialize a sequence graph input: tcc --sequence-length NAME=N)";
+  else if (!elements)
     n.emitError() << "input " << index << " has type " << value.getType()
                   << ", expected a sequence";
   return elements;
@@ -100,6 +109,67 @@ std::optional<int64_t> getPosition(NodeRewriter &n, unsigned index, int64_t leng
   return *value < 0 ? *value + length : *value;
 }
 
+/// Whether the sequence input `index` is packed, or a list that meets a position (input
+/// `position`) known only at run time; either way the rule works on the packed form.
+bool isPackedOrRuntime(NodeRewriter &n, unsigned index, unsigned position) {
+  if (!n.hasInput(index))
+    return false;
+  if (getPackedSequence(n.getNode().getInputs()[index]))
+    return true;
+  if (!n.hasInput(position))
+    return false;
+  Value p = n.getInput(position);
+  return p && !foldToInteger(p) && getSequenceElements(n.getNode().getInputs()[index]);
+}
+
+/// SplitToSequence into a number of pieces known only at run time (a dynamic dim, or a
+/// `split` input read at run time): lengths per piece, checked, then packed.
+//   no split: len = 1 each (count = extent)
+//   scalar s: len(k) = min(s, extent - k s), count = ceil(extent / s), s >= 1
+//   1-d split: len = split, each >= 0, summing to the extent
+LogicalResult runtimeSplitToSequence(NodeRewriter &n, Value x, int64_t axis, Value split) {
+  OpBuilder &b = n.getBuilder();
+  Location loc = n.getLoc();
+  auto p = n.prim();
+  Type i64 = b.getI64Type();
+  OpFoldResult extent = getDims(n, x)[axis];
+  if (!split)
+    return packedSplit(n, x, axis, p.indexTensor(b.getIndexAttr(1), {extent}),
+                       n.getInt("keepdims", 1) != 0);
+  if (!isa<IntegerType>(elementOf(split)) || rankOf(split) > 1)
+    return n.emitError() << "input 1 (split) must be an integer scalar or 1-d tensor";
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  if (rankOf(split) == 0) {
+    auto s = getShapeElements(n, split);
+    if (!s)
+      return n.emitError() << "input 1 (split) must be one integer";
+    Value size = toIndex(n, (*s)[0]);
+    checkTrue(n, b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::sgt, size, zero),
+              "split must be a size >= 1");
+    Value safe = b.createOrFold<arith::MaxSIOp>(loc, size, arith::ConstantIndexOp::create(b, loc, 1));
+    OpFoldResult count = ceilDivIndex(n, extent, safe);
+    SmallVector<OpFoldResult> dims{count};
+    Value k = p.iota(dims, 0, i64);
+    Value sizes = p.indexTensor(safe, dims);
+    Value left = p.sub(p.indexTensor(extent, dims), p.mul(k, sizes));
+    return packedSplit(n, x, axis, p.min(sizes, left), /*keepDims=*/true);
+  }
+  Value lengths = convert(n, split, i64);
+  Value nonNegative = p.cmp(prim::CompareDirection::Ge, lengths, p.splat(lengths, 0));
+  Value smallest = prim::ReduceOp::create(b, loc, prim::ReduceKind::Min, convert(n, nonNegative, i64),
+                                          ArrayRef<int64_t>{0});
+  Value total = p.sum(lengths, {0});
+  Value sumOk = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::eq, tensor::ExtractOp::create(b, loc, total, ValueRange{}),
+      arith::IndexCastOp::create(b, loc, i64, toIndex(n, extent)));
+  Value allOk = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::ne, tensor::ExtractOp::create(b, loc, smallest, ValueRange{}),
+      arith::ConstantIntOp::create(b, loc, i64, 0));
+  checkTrue(n, arith::AndIOp::create(b, loc, sumOk, allOk),
+            "the split sizes must be >= 0 and add up to the extent of the split axis");
+  return packedSplit(n, x, axis, lengths, /*keepDims=*/true);
+}
+
 // SequenceEmpty() = []
 LogicalResult sequenceEmpty(NodeRewriter &n) { return n.setResults(makeSequence(n, {})); }
 
@@ -117,9 +187,15 @@ LogicalResult sequenceConstruct(NodeRewriter &n) {
 
 // SequenceInsert(s, x, p = len(s)) = s[:p] + [x] + s[p:]
 LogicalResult sequenceInsert(NodeRewriter &n) {
-  auto elements = getSequenceInput(n, 0);
   Value x = n.getInput(1);
-  if (!elements || !x)
+  if (!x)
+    return failure();
+  if (isPackedOrRuntime(n, 0, 2)) {
+    auto packed = getPackedInput(n, 0, x);
+    return packed ? packedInsert(n, *packed, x) : failure();
+  }
+  auto elements = getSequenceInput(n, 0);
+  if (!elements)
     return failure();
   int64_t position = static_cast<int64_t>(elements->size());
   if (n.hasInput(2)) {
@@ -134,6 +210,10 @@ LogicalResult sequenceInsert(NodeRewriter &n) {
 
 // SequenceErase(s, p = -1) = s[:p] + s[p+1:]
 LogicalResult sequenceErase(NodeRewriter &n) {
+  if (isPackedOrRuntime(n, 0, 1)) {
+    auto packed = getPackedInput(n, 0);
+    return packed ? packedErase(n, *packed) : failure();
+  }
   auto elements = getSequenceInput(n, 0);
   if (!elements)
     return failure();
@@ -154,6 +234,9 @@ LogicalResult sequenceErase(NodeRewriter &n) {
 // SequenceAt(s, p) = s[p]; a run-time p over elements of one type:
 // select(p == 0 or p == -len, s[0], select(p == 1 or ..., s[1], ... s[len-1]))
 LogicalResult sequenceAt(NodeRewriter &n) {
+  if (n.hasInput(0))
+    if (auto packed = getPackedSequence(n.getNode().getInputs()[0]))
+      return packedAt(n, *packed);
   auto elements = getSequenceInput(n, 0);
   Value position = n.getInput(1);
   if (!elements || !position)
@@ -165,12 +248,12 @@ LogicalResult sequenceAt(NodeRewriter &n) {
     auto index = getPosition(n, 1, length, /*allowEnd=*/false);
     return index ? n.setResults((*elements)[*index]) : failure();
   }
+  // Elements of different shapes, at a position known only at run time: packed.
   for (Value element : *elements)
-    if (element.getType() != elements->front().getType())
-      return n.emitError() << "input 1 (position) is known only at run time, and the elements "
-                              "differ in type ("
-                           << elements->front().getType() << " and " << element.getType()
-                           << "); tcc needs the position while compiling";
+    if (element.getType() != elements->front().getType()) {
+      auto packed = getPackedInput(n, 0);
+      return packed ? packedAt(n, *packed) : failure();
+    }
   if (!isa<IntegerType>(elementOf(position)))
     return n.emitError() << "input 1 (position) must be an integer tensor";
   OpBuilder &b = n.getBuilder();
@@ -203,6 +286,9 @@ LogicalResult sequenceAt(NodeRewriter &n) {
 
 // SequenceLength(s) = len(s), an int64 scalar
 LogicalResult sequenceLength(NodeRewriter &n) {
+  if (n.hasInput(0))
+    if (auto packed = getPackedSequence(n.getNode().getInputs()[0]))
+      return packedLength(n, *packed);
   auto elements = getSequenceInput(n, 0);
   if (!elements)
     return failure();
@@ -212,15 +298,21 @@ LogicalResult sequenceLength(NodeRewriter &n) {
 
 // ConcatFromSequence(s, axis, new_axis = 0) = concat(s, axis), or stack(s, axis) with new_axis
 LogicalResult concatFromSequence(NodeRewriter &n) {
+  std::optional<int64_t> axisAttr = n.getOptionalInt("axis");
+  if (!axisAttr)
+    return n.emitError() << "attribute 'axis' is required";
+  bool newAxis = n.getInt("new_axis", 0) != 0;
+  if (n.hasInput(0))
+    if (auto packed = getPackedSequence(n.getNode().getInputs()[0])) {
+      int64_t rank = cast<RankedTensorType>(packed->shapes.getType()).getDimSize(1);
+      auto axis = normalizeAxis(n, *axisAttr, newAxis ? rank + 1 : rank);
+      return axis ? packedConcat(n, *packed, *axis, newAxis) : failure();
+    }
   auto elements = getSequenceInput(n, 0);
   if (!elements)
     return failure();
   if (elements->empty())
     return n.emitError() << "the sequence is empty; ConcatFromSequence needs an element";
-  std::optional<int64_t> axisAttr = n.getOptionalInt("axis");
-  if (!axisAttr)
-    return n.emitError() << "attribute 'axis' is required";
-  bool newAxis = n.getInt("new_axis", 0) != 0;
   int64_t rank = rankOf(elements->front());
   auto axis = normalizeAxis(n, *axisAttr, newAxis ? rank + 1 : rank);
   if (!axis)
@@ -251,16 +343,15 @@ LogicalResult splitToSequence(NodeRewriter &n) {
     return failure();
   SmallVector<OpFoldResult> dims = getDims(n, x);
   std::optional<int64_t> extent = getConstantIntValue(dims[*axis]);
-  if (!extent)
-    return n.emitError() << "dim " << *axis << " of the input must be static: the sequence's "
-                                               "length is fixed while compiling";
+  Value splitInput = n.hasInput(1) ? n.getInput(1) : Value();
+  if (n.hasInput(1) && !splitInput)
+    return failure();
+  if (!extent || (splitInput && !getConstantInts(splitInput)))
+    return runtimeSplitToSequence(n, x, *axis, splitInput);
   SmallVector<int64_t> sizes;
   bool keepDims = true;
-  if (n.hasInput(1)) {
-    Value splitInput = n.getInput(1);
-    auto split = splitInput ? getConstantInts(splitInput) : std::nullopt;
-    if (!split)
-      return n.emitError() << "input 1 (split) must be known while compiling";
+  if (splitInput) {
+    auto split = getConstantInts(splitInput);
     if (rankOf(splitInput) == 0) {
       if ((*split)[0] <= 0)
         return n.emitError() << "split is " << (*split)[0] << ", expected a size >= 1";

@@ -154,20 +154,28 @@ OwningOpRef<ModuleOp> ModelImporter::run(StringRef path) {
   builder.setInsertionPointToEnd(module->getBody());
   symbols.createSymbolOps(builder, fileLoc);
 
-  // A sequence input is one argument per element (NAME[k]); an absent optional none.
+  // A sequence input is one argument per element (NAME[k]) or, packed, two (NAME.shapes,
+  // NAME.data); an absent optional none.
   SmallVector<Type> argumentTypes;
   SmallVector<std::string> argumentNames;
   for (const auto &[input, type] : llvm::zip(inputs, inputTypes))
     for (const auto &[k, element] : llvm::enumerate(type.elements)) {
       argumentTypes.push_back(element.type);
-      argumentNames.push_back(type.kind == GraphInputType::Sequence
-                                  ? input->name() + "[" + std::to_string(k) + "]"
-                                  : input->name());
+      argumentNames.push_back(
+          type.kind == GraphInputType::Sequence ? input->name() + "[" + std::to_string(k) + "]"
+          : type.kind == GraphInputType::PackedSequence
+              ? input->name() + (k == 0 ? ".shapes" : ".data")
+              : input->name());
     }
   auto function = func::FuncOp::create(builder, fileLoc, "main",
                                        builder.getFunctionType(argumentTypes, resultTypes));
   for (const auto &[index, name] : llvm::enumerate(argumentNames))
     function.setArgAttr(index, "onnx.name", builder.getStringAttr(name));
+  for (unsigned index = 0; const auto &[input, type] : llvm::zip(inputs, inputTypes))
+    for (size_t k = 0; k < type.elements.size(); ++k, ++index)
+      if (type.kind == GraphInputType::PackedSequence)
+        function.setArgAttr(index, tcc::onnx::kSequenceAttrName,
+                            builder.getStringAttr(input->name()));
   for (const auto &[index, output] : llvm::enumerate(graph.output()))
     function.setResultAttr(index, "onnx.name", builder.getStringAttr(output.name()));
 
@@ -190,6 +198,10 @@ OwningOpRef<ModuleOp> ModelImporter::run(StringRef path) {
       scope.define(input->name(),
                    tcc::onnx::SequenceOp::create(
                        builder, loc, tcc::onnx::SequenceType::get(&context), elements));
+    else if (type.kind == GraphInputType::PackedSequence)
+      scope.define(input->name(), tcc::onnx::PackedSequenceOp::create(
+                                      builder, loc, tcc::onnx::SequenceType::get(&context),
+                                      elements[0], elements[1]));
     else
       scope.define(input->name(),
                    tcc::onnx::NoneOp::create(builder, loc, builder.getNoneType()).getResult());

@@ -263,6 +263,12 @@ AffineExpr DimSymbols::bindDimParam(StringRef dimParam) {
   return expr ? *expr : resolve(dimParam, Kind::Opaque);
 }
 
+void DimSymbols::allowZero(StringRef key) {
+  auto it = positionOfKey.find(key);
+  if (it != positionOfKey.end() && !lookupSetting(key))
+    symbols[it->second].setting.min = 0;
+}
+
 AffineExpr DimSymbols::bindFreshSymbol() {
   symbols.push_back({Kind::Fresh, "", "", DimSetting()});
   return getAffineSymbolExpr(symbols.size() - 1, &context);

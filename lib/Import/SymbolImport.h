@@ -44,6 +44,9 @@ public:
   /// The extent of a graph-input dim written as `dimParam`: a constant when the settings
   /// fix it, else an expression over symbol positions (registering new symbols).
   mlir::AffineExpr bindDimParam(llvm::StringRef dimParam);
+  /// Lets the symbol of `key` be 0 (a sequence's length and size) unless a setting gives its
+  /// range.
+  void allowZero(llvm::StringRef key);
   /// A new anonymous symbol, for an input dim with neither a value nor a name.
   mlir::AffineExpr bindFreshSymbol();
   /// For dims that are hints only (graph outputs, subgraph inputs): the value when the

@@ -211,12 +211,42 @@ FailureOr<GraphInputType> tcc::import::importGraphInputType(const ::onnx::ValueI
     result.elements.push_back(*element);
     return result;
   }
-  // A sequence: specialized to the length (and element shapes) given while compiling.
+  // A sequence: specialized to the length (and element shapes) given while compiling, or
+  // else packed, its length known at run time: NAME.shapes ([count, rank] int64, one row of
+  // extents per element) and NAME.data (the elements flattened and concatenated).
   auto setting = options.sequences.find(input.name());
-  if (setting == options.sequences.end())
-    return emitError(loc) << what << " is a sequence; tcc compiles sequences element by "
-                                     "element and needs its length (tcc --sequence-length "
-                          << input.name() << "=N)";
+  if (setting == options.sequences.end()) {
+    const ::onnx::TypeProto &element = type->sequence_type().elem_type();
+    if (element.value_case() != ::onnx::TypeProto::kTensorType)
+      return emitError(loc) << what << " is a sequence of " << describeNonTensor(element)
+                            << "; tcc supports sequences of tensors";
+    if (!element.tensor_type().has_shape())
+      return emitError(loc) << what << " is a sequence whose element type has no shape; tcc "
+                                       "needs the rank of its elements (give the element type "
+                                       "a shape, or specialize it: tcc --sequence-length "
+                            << input.name() << "=N)";
+    int64_t rank = element.tensor_type().shape().dim_size();
+    result.kind = GraphInputType::PackedSequence;
+    ::onnx::ValueInfoProto shapes, data;
+    shapes.set_name(input.name() + ".shapes");
+    auto *shapesType = shapes.mutable_type()->mutable_tensor_type();
+    shapesType->set_elem_type(kInt64);
+    shapesType->mutable_shape()->add_dim()->set_dim_param(input.name() + "_count");
+    shapesType->mutable_shape()->add_dim()->set_dim_value(rank);
+    data.set_name(input.name() + ".data");
+    auto *dataType = data.mutable_type()->mutable_tensor_type();
+    dataType->set_elem_type(element.tensor_type().elem_type());
+    dataType->mutable_shape()->add_dim()->set_dim_param(input.name() + "_size");
+    for (const ::onnx::ValueInfoProto *part : {&shapes, &data}) {
+      FailureOr<InputType> partType = importInputType(*part, symbols, loc);
+      if (failed(partType))
+        return failure();
+      result.elements.push_back(*partType);
+    }
+    symbols.allowZero(input.name() + "_count");
+    symbols.allowZero(input.name() + "_size");
+    return result;
+  }
   const SequenceSetting &sequence = setting->second;
   if (sequence.length < 0 ||
       (!sequence.elementShapes.empty() &&

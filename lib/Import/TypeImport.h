@@ -70,8 +70,9 @@ mlir::FailureOr<InputType> importInputType(const ::onnx::ValueInfoProto &input, 
 /// A main-graph input as the compiled signature sees it: a tensor (one argument), a sequence
 /// (one argument per element, named NAME[k]) or an absent optional (no argument).
 struct GraphInputType {
-  enum Kind { Tensor, Sequence, Absent } kind = Tensor;
-  /// One entry for a tensor, one per element for a sequence, none when absent.
+  enum Kind { Tensor, Sequence, PackedSequence, Absent } kind = Tensor;
+  /// One entry for a tensor, one per element for a sequence, two for a packed sequence
+  /// (NAME.shapes, NAME.data), none when absent.
   llvm::SmallVector<InputType> elements;
 };
 

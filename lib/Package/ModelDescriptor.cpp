@@ -344,6 +344,20 @@ tcc::buildModelModule(ModuleOp mlirModule, const ModelInterface &interface, cons
   }
   describeKernels(mlirModule, *module, b, device, fields);
   fields[abi::kDescriptor_compile_options] = b.string(compileOptions);
+  fields[abi::kDescriptor_num_sequences] = i32(interface.sequences.size());
+  fields[abi::kDescriptor_reserved6] = i32(0);
+  auto *sequenceType = abi::llvmStructType(context, abi::kSequenceKinds);
+  std::vector<llvm::Constant *> sequences;
+  for (const tcc::SequenceInterface &s : interface.sequences) {
+    llvm::Constant *item[abi::kNumSequenceFields];
+    item[abi::kSequence_name] = b.string(s.name);
+    item[abi::kSequence_is_output] = i32(s.isOutput ? 1 : 0);
+    item[abi::kSequence_shapes_index] = i32(s.shapesIndex);
+    item[abi::kSequence_data_index] = i32(s.dataIndex);
+    item[abi::kSequence_reserved] = i32(0);
+    sequences.push_back(llvm::ConstantStruct::get(sequenceType, item));
+  }
+  fields[abi::kDescriptor_sequences] = b.structArray(sequenceType, sequences, "sequences");
   auto *descriptor = llvm::ConstantStruct::get(descriptorType, fields);
   auto *global =
       new llvm::GlobalVariable(*module, descriptorType, true, llvm::GlobalValue::ExternalLinkage,

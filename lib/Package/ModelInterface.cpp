@@ -2,7 +2,9 @@
 #include "dialects/kernel/KernelDialect.h"
 #include "tcc/Package/Package.h"
 
+#include "dialects/onnx/OnnxDialect.h"
 #include "dialects/prim/PrimDialect.h"
+#include "runtime/include/tcc/model_abi.h"
 #include "tcc/Support/DataTypes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -61,6 +63,20 @@ FailureOr<tcc::ModelInterface> tcc::getModelInterface(ModuleOp module) {
     }
     return t;
   };
+  // The parts of packed sequences (onnx.sequence: the sequence's name), in pairs.
+  auto noteSequencePart = [&](StringAttr sequence, bool isOutput, size_t index) {
+    if (!sequence)
+      return;
+    SequenceInterface *entry = nullptr;
+    for (SequenceInterface &s : interface.sequences)
+      if (s.name == sequence.getValue() && s.isOutput == isOutput)
+        entry = &s;
+    if (!entry) {
+      interface.sequences.push_back({sequence.getValue().str(), isOutput, -1, -1});
+      entry = &interface.sequences.back();
+    }
+    (entry->shapesIndex < 0 ? entry->shapesIndex : entry->dataIndex) = static_cast<int32_t>(index);
+  };
   // Parameters (arguments marked kernel.parameter, see tcc-autodiff) live in the session, and
   // their in-place updates (results marked kernel.update_of) are not outputs.
   for (auto [i, arg] : llvm::enumerate(main.getArguments())) {
@@ -74,6 +90,8 @@ FailureOr<tcc::ModelInterface> tcc::getModelInterface(ModuleOp module) {
       interface.parameters.push_back(*t);
       continue;
     }
+    noteSequencePart(main.getArgAttrOfType<StringAttr>(i, onnx::kSequenceAttrName), false,
+                     interface.inputs.size());
     interface.inputs.push_back(*t);
   }
   for (auto [i, type] : llvm::enumerate(main.getResultTypes())) {
@@ -83,7 +101,19 @@ FailureOr<tcc::ModelInterface> tcc::getModelInterface(ModuleOp module) {
     auto t = describe(type, name ? name.getValue() : "", Value(), "output", i);
     if (failed(t))
       return failure();
+    noteSequencePart(main.getResultAttrOfType<StringAttr>(i, onnx::kSequenceAttrName), true,
+                     interface.outputs.size());
     interface.outputs.push_back(*t);
+  }
+  for (const SequenceInterface &s : interface.sequences) {
+    const auto &tensors = s.isOutput ? interface.outputs : interface.inputs;
+    if (s.shapesIndex < 0 || s.dataIndex < 0 || tensors[s.shapesIndex].shape.size() != 2 ||
+        tensors[s.shapesIndex].dtype != 7 || tensors[s.dataIndex].shape.size() != 1 ||
+        tensors[s.shapesIndex].shape[1] > TCC_MAX_SEQUENCE_RANK)
+      return main.emitError() << "the sequence " << (s.isOutput ? "output" : "input") << " '"
+                              << s.name
+                              << "' is not an int64 [count, rank <= " << TCC_MAX_SEQUENCE_RANK
+                              << "] NAME.shapes and a 1-d NAME.data";
   }
   return interface;
 }

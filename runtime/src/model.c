@@ -9,6 +9,7 @@
 //===------------------------------------------------------------------------------------===//
 #include "cpu_features_internal.h"
 #include "model_internal.h"
+#include "sequences_internal.h"
 #include "profile_internal.h"
 #include "status_internal.h"
 
@@ -265,7 +266,9 @@ static tcc_status validate_descriptor(const char *where, const tcc_model_descrip
                              where, (int)s, d->symbols[s].name);
   }
   status = tcc_validate_device_fields(where, d, out_device);
-  return status ? status : tcc_validate_kernel_list(where, d);
+  if (!status)
+    status = tcc_validate_kernel_list(where, d);
+  return status ? status : tcc_validate_sequences(where, d);
 }
 
 static tcc_status check_cpu_features(const char *where, const tcc_model_descriptor *d,

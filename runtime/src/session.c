@@ -33,7 +33,9 @@
 #include <string.h>
 
 /// Stands in for the data of tensors without elements, which may be NULL.
-static _Alignas(WORKSPACE_ALIGNMENT) unsigned char empty_tensor_data[WORKSPACE_ALIGNMENT];
+// What empty tensors point to: zeros, which an empty sequence shapes input reads as its row 0
+// (model_abi.h), never written (an empty output has nothing to write).
+static _Alignas(WORKSPACE_ALIGNMENT) unsigned char empty_tensor_data[TCC_EMPTY_SHAPES_BYTES];
 
 //===------------------------------------------------------------------------------------===//
 // The import table given to the model

@@ -8,6 +8,7 @@
 //===------------------------------------------------------------------------------------===//
 #include "dtype_internal.h"
 #include "model_internal.h"
+#include "sequences_internal.h"
 #include "status_internal.h"
 #include "strings_internal.h"
 
@@ -207,7 +208,8 @@ static tcc_status compute_symbols(const tcc_model *model, const tcc_model_descri
   void **addresses = count <= kOnStack ? on_stack : malloc(count * sizeof(void *));
   if (!addresses)
     return tcc_make_status(TCC_STATUS_RESOURCE_EXHAUSTED, "%s: out of memory", function);
-  static _Alignas(64) unsigned char empty[64];
+  // Empty inputs read as zeros (a sequence's empty shapes table: row 0, model_abi.h).
+  static _Alignas(64) unsigned char empty[TCC_EMPTY_SHAPES_BYTES];
   for (size_t i = 0; i < count; ++i)
     addresses[i] = tcc_tensor_bytes(&model->inputs[i], inputs[i]) ? tcc_tensor_address(inputs[i])
                                                                    : empty;
@@ -295,7 +297,8 @@ tcc_status tcc_model_bind_inputs(const tcc_model *model, const tcc_model_variant
                              (int)first_dim, symbol->name, (long long)symbol_values[s]);
     }
   }
-  return compute_symbols(model, d, function, inputs, symbol_values);
+  tcc_status status = tcc_check_sequence_inputs(model, d, function, inputs);
+  return status ? status : compute_symbols(model, d, function, inputs, symbol_values);
 }
 
 tcc_status tcc_model_compute_output_shapes(const tcc_model *model,

@@ -32,18 +32,6 @@ module {
 // -----
 
 module {
-  func.func @insert_runtime_position(%x: tensor<2xf32>, %p: tensor<i64>) -> tensor<*xf32> {
-    %s = onnx.node "SequenceConstruct" opset 17 (%x) {} : (tensor<2xf32>) -> !onnx.value loc("s"("m.onnx":0:0))
-    // CHECK: error: node 'insert' (SequenceInsert, opset 17): input 2 (position) must be known while compiling; tcc specializes sequences
-    %0 = onnx.node "SequenceInsert" opset 17 (%s, %x, %p) {} : (!onnx.value, tensor<2xf32>, tensor<i64>) -> !onnx.value loc("insert"("m.onnx":0:0))
-    %1 = onnx.node "ConcatFromSequence" opset 17 (%0) {axis = 0 : i64} : (!onnx.value) -> !onnx.value loc("cat"("m.onnx":0:0))
-    onnx.yield %1 : !onnx.value
-  }
-}
-
-// -----
-
-module {
   func.func @not_a_sequence(%x: tensor<2xf32>) -> tensor<*xi64> {
     // CHECK: error: node 'len' (SequenceLength, opset 17): input 0 has type 'tensor<2xf32>', expected a sequence
     %0 = onnx.node "SequenceLength" opset 17 (%x) {} : (tensor<2xf32>) -> !onnx.value loc("len"("m.onnx":0:0))

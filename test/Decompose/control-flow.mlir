@@ -1,6 +1,8 @@
 // RUN: tcc-opt %s --split-input-file --tcc-decompose-onnx | FileCheck %s
 // If with a condition known only at run time computes both branches and selects each
-// output; a sequence graph output becomes one result per element, named NAME[k].
+// output; a sequence graph output is packed: NAME.shapes (one row of extents per element) and
+// NAME.data (the elements concatenated); a compile-time list meeting a position known only
+// at run time is packed, and the position read at run time.
 
 // CHECK-LABEL: func.func @if_runtime(
 // CHECK-SAME: %[[C:.*]]: tensor<i1>, %[[X:.*]]: tensor<2xf32>)
@@ -25,7 +27,10 @@ module {
 // -----
 
 // CHECK-LABEL: func.func @sequence_output(
-// CHECK-SAME: -> (tensor<2xf32> {onnx.name = "y[0]"}, tensor<3xf32> {onnx.name = "y[1]"}, tensor<2xf32> {onnx.name = "z"})
+// CHECK-SAME: -> (tensor<2x1xi64> {onnx.name = "y.shapes", onnx.sequence = "y"}, tensor<5xf32> {onnx.name = "y.data", onnx.sequence = "y"}, tensor<2xf32> {onnx.name = "z"})
+// CHECK: %[[ROWS:.*]] = prim.concatenate {{.*}} dim = 0 : (tensor<1x1xi64>, tensor<1x1xi64>) -> tensor<2x1xi64>
+// CHECK: %[[DATA:.*]] = prim.concatenate %arg0, %arg1 dim = 0
+// CHECK: return %[[ROWS]], %[[DATA]], %arg0
 // CHECK-NOT: onnx.sequence
 module {
   func.func @sequence_output(%a: tensor<2xf32>, %b: tensor<3xf32>) -> (!onnx.value {onnx.name = "y"}, tensor<2xf32> {onnx.name = "z"}, !onnx.value {onnx.name = "o"}) {
@@ -62,5 +67,24 @@ module {
       onnx.yield %cout, %next : !onnx.value, !onnx.value
     } : (none, tensor<i1>, tensor<1xf32>) -> !onnx.value
     onnx.yield %0 : !onnx.value
+  }
+}
+
+// -----
+
+// CHECK-LABEL: func.func @insert_runtime_position(
+// CHECK-SAME: %[[X:.*]]: tensor<2xf32>, %[[P:.*]]: tensor<i64>
+// CHECK: tensor.extract %[[P]]
+// CHECK: prim.check
+// CHECK-SAME: "node 'insert' (SequenceInsert): the position is outside the sequence"
+// CHECK: prim.gather
+// CHECK: prim.gather
+// CHECK-NOT: onnx.packed_sequence
+module {
+  func.func @insert_runtime_position(%x: tensor<2xf32>, %p: tensor<i64>) -> tensor<*xf32> {
+    %s = onnx.node "SequenceConstruct" opset 17 (%x) {} : (tensor<2xf32>) -> !onnx.value loc("s"("m.onnx":0:0))
+    %0 = onnx.node "SequenceInsert" opset 17 (%s, %x, %p) {} : (!onnx.value, tensor<2xf32>, tensor<i64>) -> !onnx.value loc("insert"("m.onnx":0:0))
+    %1 = onnx.node "ConcatFromSequence" opset 17 (%0) {axis = 0 : i64} : (!onnx.value) -> !onnx.value loc("cat"("m.onnx":0:0))
+    onnx.yield %1 : !onnx.value
   }
 }

@@ -126,10 +126,13 @@ ValueKinds readValueKinds(const std::string &dir) {
 /// (`inputName` set) is recorded in `options`. Returns "" or the error.
 std::string readValue(const std::string &file, ValueKind kind, const std::string &inputName,
                       MLIRContext &context, std::vector<Tensor> &tensors,
-                      tcc::ImportOptions &options) {
+                      tcc::ImportOptions &options,
+                      std::vector<tcc::conformance::DataSet::Group> &groups) {
   auto value = tcc::conformance::readValueProtoFile(file, kind, context);
   if (!value)
     return llvm::toString(value.takeError());
+  groups.push_back({value->kind == tcc::conformance::ValueData::Sequence, tensors.size(),
+                    value->tensors.size()});
   if (!inputName.empty() && value->kind == tcc::conformance::ValueData::Sequence) {
     tcc::SequenceSetting &setting = options.sequences[inputName];
     setting.length = static_cast<int64_t>(value->tensors.size());
@@ -170,6 +173,7 @@ bool readNpySet(const std::string &dir, const std::string &name, MLIRContext &co
       error = "input: " + llvm::toString(tensor.takeError());
       return true;
     }
+    set.inputGroups.push_back({false, set.inputs.size(), 1});
     set.inputs.push_back(std::move(*tensor));
   }
   for (const std::string &file : outputs) {
@@ -178,6 +182,7 @@ bool readNpySet(const std::string &dir, const std::string &name, MLIRContext &co
       error = "expected output: " + llvm::toString(tensor.takeError());
       return true;
     }
+    set.expectedGroups.push_back({false, set.expected.size(), 1});
     set.expected.push_back(std::move(*tensor));
   }
   return true;
@@ -204,13 +209,14 @@ std::string tcc::conformance::readDataSets(const std::string &dir, MLIRContext &
       bool known = i < kinds.inputs.size();
       std::string error = readValue(file, known ? kinds.inputs[i] : ValueKind::Tensor,
                                     known ? kinds.inputNames[i] : "", context, set.inputs,
-                                    set.importOptions);
+                                    set.importOptions, set.inputGroups);
       if (!error.empty())
         return "input: " + error;
     }
     for (auto [i, file] : llvm::enumerate(numberedFiles(path, "output"))) {
       ValueKind kind = i < kinds.outputs.size() ? kinds.outputs[i] : ValueKind::Tensor;
-      std::string error = readValue(file, kind, "", context, set.expected, set.importOptions);
+      std::string error =
+          readValue(file, kind, "", context, set.expected, set.importOptions, set.expectedGroups);
       if (!error.empty())
         return "expected output: " + error;
     }
@@ -267,8 +273,8 @@ std::string tcc::conformance::compareTensors(const Tensor &actual, const Tensor 
              " elements";
     for (int64_t i = 0; i < count; ++i)
       if (actual.strings[i] != expected.strings[i])
-        return "element " + std::to_string(i) + " is " + quote(actual.strings[i]) +
-               ", expected " + quote(expected.strings[i]);
+        return "element " + std::to_string(i) + " is " + quote(actual.strings[i]) + ", expected " +
+               quote(expected.strings[i]);
     return "";
   }
   bool isFloat = isa<FloatType>(actual.elementType);
@@ -285,5 +291,95 @@ std::string tcc::conformance::compareTensors(const Tensor &actual, const Tensor 
              ", expected " + std::to_string(expected.getInt(i));
     }
   }
+  return "";
+}
+
+bool tcc::conformance::hasSequences(const DataSet &set) {
+  for (const auto *groups : {&set.inputGroups, &set.expectedGroups})
+    for (const DataSet::Group &g : *groups)
+      if (g.sequence)
+        return true;
+  return false;
+}
+
+std::string tcc::conformance::packSequences(const std::vector<Tensor> &tensors,
+                                            const std::vector<DataSet::Group> &groups,
+                                            MLIRContext &context, std::vector<Tensor> &packed) {
+  packed.clear();
+  for (const DataSet::Group &g : groups) {
+    if (!g.sequence) {
+      for (size_t k = 0; k < g.count; ++k)
+        packed.push_back(tensors[g.first + k]);
+      continue;
+    }
+    const Tensor *first = g.count ? &tensors[g.first] : nullptr;
+    size_t rank = first ? first->shape.size() : 0;
+    Tensor shapes = Tensor::zeros(IntegerType::get(&context, 64),
+                                  {static_cast<int64_t>(g.count), static_cast<int64_t>(rank)});
+    Tensor data;
+    data.elementType = first ? first->elementType : Float32Type::get(&context);
+    int64_t total = 0;
+    for (size_t k = 0; k < g.count; ++k) {
+      const Tensor &e = tensors[g.first + k];
+      if (e.shape.size() != rank || e.elementType != data.elementType)
+        return "the elements of a sequence differ in rank or type";
+      for (size_t j = 0; j < rank; ++j)
+        shapes.setInt(static_cast<int64_t>(k * rank + j), e.shape[j]);
+      data.bytes.insert(data.bytes.end(), e.bytes.begin(), e.bytes.end());
+      data.strings.insert(data.strings.end(), e.strings.begin(), e.strings.end());
+      total += e.getNumElements();
+    }
+    data.shape = {total};
+    packed.push_back(std::move(shapes));
+    packed.push_back(std::move(data));
+  }
+  return "";
+}
+
+std::string tcc::conformance::unpackSequenceOutputs(const DataSet &set,
+                                                    std::vector<Tensor> &outputs) {
+  std::vector<Tensor> unpacked;
+  size_t next = 0;
+  for (const DataSet::Group &g : set.expectedGroups) {
+    if (!g.sequence) {
+      for (size_t k = 0; k < g.count; ++k, ++next) {
+        if (next >= outputs.size())
+          return "fewer outputs than expected";
+        unpacked.push_back(std::move(outputs[next]));
+      }
+      continue;
+    }
+    if (next + 2 > outputs.size())
+      return "fewer outputs than expected (a sequence output is two tensors)";
+    const Tensor &shapes = outputs[next];
+    const Tensor &data = outputs[next + 1];
+    next += 2;
+    if (shapes.shape.size() != 2 || data.shape.size() != 1)
+      return "a sequence output is not an int64 [count, rank] and a 1-d tensor";
+    int64_t count = shapes.shape[0], rank = shapes.shape[1];
+    if (count != static_cast<int64_t>(g.count))
+      return "a sequence output of " + std::to_string(count) + " elements, expected " +
+             std::to_string(g.count);
+    int64_t size = tcc::eval::getElementByteSize(data.elementType), offset = 0;
+    for (int64_t k = 0; k < count; ++k) {
+      Tensor e;
+      e.elementType = data.elementType;
+      for (int64_t j = 0; j < rank; ++j)
+        e.shape.push_back(shapes.getInt(k * rank + j));
+      int64_t n = e.getNumElements();
+      if (n < 0 || offset + n > data.getNumElements())
+        return "a sequence output's shapes do not fit its data";
+      if (!data.strings.empty())
+        e.strings.assign(data.strings.begin() + offset, data.strings.begin() + offset + n);
+      else
+        e.bytes.assign(data.bytes.begin() + offset * size,
+                       data.bytes.begin() + (offset + n) * size);
+      offset += n;
+      unpacked.push_back(std::move(e));
+    }
+  }
+  for (; next < outputs.size(); ++next)
+    unpacked.push_back(std::move(outputs[next]));
+  outputs = std::move(unpacked);
   return "";
 }

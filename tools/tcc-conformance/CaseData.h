@@ -22,7 +22,29 @@ struct DataSet {
   std::string name;
   std::vector<eval::Tensor> inputs, expected;
   tcc::ImportOptions importOptions;
+  /// How `inputs` and `expected` group into the graph's values: a tensor is one entry, a
+  /// sequence its elements, an absent optional none.
+  struct Group {
+    bool sequence = false;
+    size_t first = 0, count = 0;
+  };
+  std::vector<Group> inputGroups, expectedGroups;
 };
+
+/// `tensors` (a data set's inputs or expected outputs, grouped by `groups`) as a model
+/// compiled without sequence settings takes or gives them: each sequence packed into its two
+/// tensors (NAME.shapes, int64 [count, rank]; NAME.data, the elements concatenated). "" or
+/// why it cannot be packed (elements of different ranks or types).
+std::string packSequences(const std::vector<eval::Tensor> &tensors,
+                          const std::vector<DataSet::Group> &groups, mlir::MLIRContext &context,
+                          std::vector<eval::Tensor> &packed);
+
+/// The model's `outputs`, where each sequence output is packed (two tensors), unpacked into
+/// the elements `set.expected` lists. "" or what does not fit.
+std::string unpackSequenceOutputs(const DataSet &set, std::vector<eval::Tensor> &outputs);
+
+/// Whether `set` has a sequence among its inputs or expected outputs.
+bool hasSequences(const DataSet &set);
 
 /// Reads a case's data sets: test_data_set_*/{input,output}_N.pb (the ONNX backend layout)
 /// or input_<k>_<name>.npy / output_<k>_<name>.npy beside the model (the corpus layout).

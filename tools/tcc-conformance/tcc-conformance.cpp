@@ -115,18 +115,32 @@ std::string saveTensors(const std::string &dir, const std::string &prefix,
 /// Runs one data set on an executable, leaving out the bound inputs. An exported library's
 /// data set is saved beside it instead (<set>_input_<k>.npy, <set>_expected_<k>.npy).
 std::string runSet(Executable &executable, const DataSet &set, const std::vector<unsigned> &bound,
-                   const Options &options) {
+                   const Options &options, MLIRContext &context, bool packInputs = false) {
   std::vector<tcc::eval::Tensor> inputs, outputs;
-  for (auto [i, t] : llvm::enumerate(set.inputs))
-    if (!llvm::is_contained(bound, i))
-      inputs.push_back(t);
+  if (packInputs) {
+    // Compiled without sequence settings: sequence inputs are packed.
+    std::string error = packSequences(set.inputs, set.inputGroups, context, inputs);
+    if (!error.empty())
+      return error;
+  } else {
+    for (auto [i, t] : llvm::enumerate(set.inputs))
+      if (!llvm::is_contained(bound, i))
+        inputs.push_back(t);
+  }
   if (const std::string *folder = executable.exportFolder()) {
-    std::string error = saveTensors(*folder, set.name + "_input", inputs);
-    return error.empty() ? saveTensors(*folder, set.name + "_expected", set.expected) : error;
+    // Sequence outputs are packed: so are the expected ones saved for the run elsewhere.
+    std::vector<tcc::eval::Tensor> expected;
+    std::string error = packSequences(set.expected, set.expectedGroups, context, expected);
+    if (error.empty())
+      error = saveTensors(*folder, set.name + "_input", inputs);
+    return error.empty() ? saveTensors(*folder, set.name + "_expected", expected) : error;
   }
   std::string error = executable.run(inputs, outputs);
   if (!error.empty())
     return error;
+  // Sequence outputs are packed (NAME.shapes, NAME.data): compared element by element.
+  if (hasSequences(set) && !(error = unpackSequenceOutputs(set, outputs)).empty())
+    return set.name + ": " + error;
   if (outputs.size() != set.expected.size())
     return std::to_string(outputs.size()) + " outputs, expected " +
            std::to_string(set.expected.size());
@@ -188,7 +202,7 @@ std::string runSizes(const std::string &dir, MLIRContext &context, const DataSet
   for (DataSet &set : sets) {
     if (!(error = reference->run(set.inputs, set.expected)).empty())
       return set.name + ": reference: " + error;
-    std::string reason = runSet(*compiled, set, {}, options);
+    std::string reason = runSet(*compiled, set, {}, options, context);
     if (!reason.empty())
       return set.name + ": " + reason;
     if (!options.saveDir.empty()) {
@@ -218,16 +232,18 @@ std::string runCase(const std::string &dir, Mode mode, const std::string &scratc
   if (!options.sizes.empty())
     return runSizes(dir, context, sets.front(), scratch, options, note);
 
-  // Sequence inputs (lengths, element shapes) and absent optional inputs are specialized to
-  // each data set; otherwise the model is prepared once with its symbolic dims (compiled:
-  // one library) and every data set runs.
+  // The model is prepared once with its symbolic dims (compiled: one library), sequence
+  // inputs packed with their lengths known at run time, and every data set runs. Absent
+  // optional inputs are specialized to each data set (below), as is everything that fails
+  // this way.
   const tcc::ImportOptions &values = sets.front().importOptions;
-  if (!values.sequences.empty() || !values.absentInputs.empty())
-    error = "sequence or optional inputs specialized to each data set";
+  bool packed = !values.sequences.empty();
+  if (!values.absentInputs.empty())
+    error = "absent optional inputs specialized to each data set";
   else if (auto executable = prepare(mode, dir, {}, nullptr, nullptr, scratch, error,
                                      compileTarget(options, dir))) {
     for (const DataSet &set : sets) {
-      std::string reason = runSet(*executable, set, {}, options);
+      std::string reason = runSet(*executable, set, {}, options, context, packed);
       if (!reason.empty())
         return reason;
     }
@@ -245,7 +261,7 @@ std::string runCase(const std::string &dir, Mode mode, const std::string &scratc
         prepared = false;
         break;
       }
-      std::string reason = runSet(*executable, set, {}, options);
+      std::string reason = runSet(*executable, set, {}, options, context);
       if (!reason.empty())
         return reason;
     }
@@ -273,7 +289,7 @@ std::string runCase(const std::string &dir, Mode mode, const std::string &scratc
         prepare(mode, dir, bind, &set, &set, scratch, retryError, compileTarget(options, dir));
     if (!executable)
       return error + " (with shape inputs bound as constants: " + retryError + ")";
-    std::string reason = runSet(*executable, set, bind, options);
+    std::string reason = runSet(*executable, set, bind, options, context);
     if (!reason.empty())
       return reason;
   }

@@ -43,6 +43,14 @@ struct SymbolInterface {
   bool computed = false;
 };
 
+/// A packed sequence at the interface (model_abi.h's tcc_sequence_desc): the indices of its
+/// NAME.shapes and NAME.data among the inputs or outputs.
+struct SequenceInterface {
+  std::string name;
+  bool isOutput = false;
+  int32_t shapesIndex = -1, dataIndex = -1;
+};
+
 /// What a compiled model publishes: its inputs, outputs and symbolic dims.
 struct ModelInterface {
   std::vector<TensorInterface> inputs, outputs;
@@ -53,6 +61,7 @@ struct ModelInterface {
   std::vector<int64_t> parameterOffsets;
   int64_t parametersSize = 0;
   std::vector<SymbolInterface> symbols;
+  std::vector<SequenceInterface> sequences;
 };
 
 /// Reads the interface from @main of a decomposed (prim) module: argument and result names

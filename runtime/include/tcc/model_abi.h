@@ -85,6 +85,26 @@ typedef struct tcc_tensor_desc {
   const int32_t *dim_symbols; /* -1 for static dims */
 } tcc_tensor_desc;
 
+/* A sequence input or output (ONNX seq(tensor)) whose length is known at run time: two of
+ * the model's inputs (is_output 0) or outputs (is_output 1), NAME.shapes at shapes_index,
+ * an int64 [count, rank] tensor holding one row of extents per element, and NAME.data at
+ * data_index, a 1-d tensor of the elements' dtype holding the elements flattened row-major
+ * and concatenated in order (its extent is the sum over rows of the row's product). The
+ * runtime checks that an input sequence's rows are >= 0 and add up to its data before the
+ * model sees them, and passes a shapes tensor with no rows as a pointer to at least
+ * TCC_EMPTY_SHAPES_BYTES zero bytes (the model may read row 0 of it while computing
+ * symbols). */
+typedef struct tcc_sequence_desc {
+  const char *name;
+  int32_t is_output;
+  int32_t shapes_index;
+  int32_t data_index;
+  int32_t reserved;
+} tcc_sequence_desc;
+/* The most element rank a sequence at the interface may have, and the zero bytes an empty
+ * shapes input reaches the model as. */
+#define TCC_MAX_SEQUENCE_RANK 64
+#define TCC_EMPTY_SHAPES_BYTES (8 * TCC_MAX_SEQUENCE_RANK)
 /* What the runtime provides to a running model. Every function is optional except where
  * noted; `context` is passed back unchanged. */
 typedef struct tcc_import_table {
@@ -338,6 +358,11 @@ typedef struct tcc_model_descriptor {
    * command line without paths ("--target cpu --cpu x86-64-v4 --precision fp32 ..."), for
    * tools that show how an artifact was made (tcc inspect); NULL or "" when not recorded. */
   const char *compile_options;
+  /* Appended with run-time sequences: the sequence inputs and outputs (see
+   * tcc_sequence_desc), num_sequences of them; a descriptor that ends before them has none. */
+  int32_t num_sequences;
+  int32_t reserved6;
+  const tcc_sequence_desc *sequences;
 } tcc_model_descriptor;
 
 /* A fat model (tcc --target cpu,nvidia:sm_90,...: one library, code for several targets of
@@ -375,6 +400,8 @@ typedef struct tcc_model_variants {
 #define TCC_MODEL_DESCRIPTOR_V3_SIZE 168
 /* ... and before the kernel list was appended (after device_check_messages). */
 #define TCC_MODEL_DESCRIPTOR_V4_SIZE 232
+/* ... and before the sequence list was appended (after compile_options). */
+#define TCC_MODEL_DESCRIPTOR_V5_SIZE 264
 
 #ifdef __cplusplus
 }

@@ -354,6 +354,46 @@ TCC_API tcc_status tcc_model_output_shapes(const tcc_model *model, const int64_t
                                            size_t num_symbol_values,
                                            int64_t *const *output_shapes, size_t num_outputs);
 
+/// A sequence input or output (ONNX seq(tensor) whose length is known at run time): two of
+/// the model's inputs (or outputs), NAME.shapes at shapes_index, an int64 [count,
+/// element_rank] tensor with one row of extents per element, and NAME.data at data_index, a
+/// 1-d tensor of `dtype` holding the elements flattened row-major and concatenated in order.
+/// tcc_sequence_pack fills an input's pair from a list of tensors; tcc_sequence_element
+/// views element k of an output's pair. `name` lives as long as the model.
+typedef struct tcc_sequence_info {
+  const char *name;
+  int32_t is_output;
+  int32_t shapes_index;
+  int32_t data_index;
+  int32_t dtype; ///< a tcc_dtype
+  int32_t element_rank;
+} tcc_sequence_info;
+
+/// The number of sequence inputs and outputs (0 for a null model). Thread-safe.
+TCC_API int32_t tcc_model_num_sequences(const tcc_model *model);
+
+/// Describes sequence `index` (0 <= index < tcc_model_num_sequences) in *out_info; other
+/// indices fail with OUT_OF_RANGE. Thread-safe.
+TCC_API tcc_status tcc_model_sequence_info(const tcc_model *model, int32_t index,
+                                           tcc_sequence_info *out_info);
+
+/// Packs `count` tensors (compact CPU tensors of one DLPack type and the sequence's element
+/// rank) into a sequence's two tensors, which the caller allocated on the CPU: `shapes`,
+/// int64 [count, rank], gets their extents, and `data`, 1-d of their type with as many
+/// elements as they hold together, their elements in order. Any mismatch is an error and
+/// writes nothing. Thread-safe (for distinct destinations).
+TCC_API tcc_status tcc_sequence_pack(const DLTensor *const *elements, size_t count,
+                                     const DLTensor *shapes, const DLTensor *data);
+
+/// Element `index` of a sequence given as its two tensors (CPU; e.g. outputs of a run): a
+/// view into `data` (no copy) written to *out_element, whose shape points to
+/// `shape_storage` (element-rank entries that the caller provides and keeps alive). The rows
+/// are checked (extents >= 0, adding up to data's extent); OUT_OF_RANGE for an index outside
+/// [0, count). Thread-safe.
+TCC_API tcc_status tcc_sequence_element(const DLTensor *shapes, const DLTensor *data,
+                                        int64_t index, int64_t *shape_storage,
+                                        DLTensor *out_element);
+
 //===--------------------------------------------------------------------------------------===//
 // tcc_session: the state to run a model (one thread at a time)
 //===--------------------------------------------------------------------------------------===//
