@@ -7,6 +7,7 @@
 //
 //===------------------------------------------------------------------------------------===//
 #include "RuntimeTestUtils.h"
+#include "TestModel.h"
 
 #include <cstring>
 
@@ -16,15 +17,15 @@ namespace {
 
 std::atomic<int> runs{0};
 
-int64_t workspaceSize(const int64_t *) { return 0; }
+int64_t noWorkspace(const int64_t *) { return 0; }
 
-int32_t outputShapes(const int64_t *symbols, int64_t *shapes) {
+int32_t dataShapes(const int64_t *symbols, int64_t *shapes) {
   shapes[0] = symbols[1];
   return TCC_RUN_OK;
 }
 
-int32_t run(const tcc_import_table *, const int64_t *symbols, void *const *inputs,
-            void *const *outputs, void *) {
+int32_t doubleData(const tcc_import_table *, const int64_t *symbols, void *const *inputs,
+                   void *const *outputs, void *) {
   runs++;
   const float *x = static_cast<const float *>(inputs[1]);
   float *y = static_cast<float *>(outputs[0]);
@@ -33,33 +34,25 @@ int32_t run(const tcc_import_table *, const int64_t *symbols, void *const *input
   return TCC_RUN_OK;
 }
 
-struct SequenceModel {
-  tcc_symbol_desc symbols[2] = {{"s_count", 0, -1}, {"s_size", 0, -1}};
+/// TestModel's descriptor with its own symbols, tensors and entry points and a sequence list.
+struct SequenceModel : TestModel {
+  tcc_symbol_desc sequenceSymbols[2] = {{"s_count", 0, -1}, {"s_size", 0, -1}};
   int64_t shapesShape[2] = {-1, 1}, dataShape[1] = {-1};
   int32_t shapesSymbols[2] = {0, -1}, dataSymbols[1] = {1};
-  tcc_tensor_desc inputs[2] = {{"s.shapes", TCC_DTYPE_INT64, 2, shapesShape, shapesSymbols},
-                               {"s.data", TCC_DTYPE_FLOAT32, 1, dataShape, dataSymbols}};
-  tcc_tensor_desc outputs[1] = {{"y", TCC_DTYPE_FLOAT32, 1, dataShape, dataSymbols}};
+  tcc_tensor_desc sequenceInputs[2] = {{"s.shapes", TCC_DTYPE_INT64, 2, shapesShape, shapesSymbols},
+                                       {"s.data", TCC_DTYPE_FLOAT32, 1, dataShape, dataSymbols}};
+  tcc_tensor_desc doubled[1] = {{"y", TCC_DTYPE_FLOAT32, 1, dataShape, dataSymbols}};
   tcc_sequence_desc sequences[1] = {{"s", 0, 0, 1, 0}};
-  tcc_model_descriptor descriptor{};
 
   SequenceModel() {
-    descriptor.abi_version = TCC_ABI_VERSION;
-    descriptor.size = sizeof(tcc_model_descriptor);
-    descriptor.tcc_version = "test";
-    descriptor.target_triple = "host";
-    descriptor.cpu = "generic";
-    descriptor.cpu_features = "";
     descriptor.num_symbols = 2;
     descriptor.num_inputs = 2;
-    descriptor.num_outputs = 1;
-    descriptor.symbols = symbols;
-    descriptor.inputs = inputs;
-    descriptor.outputs = outputs;
-    descriptor.workspace_size = workspaceSize;
-    descriptor.output_shapes = outputShapes;
-    descriptor.run = run;
-    descriptor.batch_symbol = 0;
+    descriptor.symbols = sequenceSymbols;
+    descriptor.inputs = sequenceInputs;
+    descriptor.outputs = doubled;
+    descriptor.workspace_size = noWorkspace;
+    descriptor.output_shapes = dataShapes;
+    descriptor.run = doubleData;
     descriptor.num_sequences = 1;
     descriptor.sequences = sequences;
   }
