@@ -155,8 +155,11 @@ LogicalResult runtimeSplitToSequence(NodeRewriter &n, Value x, int64_t axis, Val
     return packedSplit(n, x, axis, p.min(sizes, left), /*keepDims=*/true);
   }
   Value lengths = convert(n, split, i64);
-  Value nonNegative = p.cmp(prim::CompareDirection::Ge, lengths, p.splat(lengths, 0));
-  Value smallest = prim::ReduceOp::create(b, loc, prim::ReduceKind::Min, convert(n, nonNegative, i64),
+  // Each in [0, extent], so that the sum cannot wrap around to the extent.
+  Value inRange = p.both(
+      p.cmp(prim::CompareDirection::Ge, lengths, p.splat(lengths, 0)),
+      p.cmp(prim::CompareDirection::Le, lengths, p.indexTensor(extent, getDims(n, lengths))));
+  Value smallest = prim::ReduceOp::create(b, loc, prim::ReduceKind::Min, convert(n, inRange, i64),
                                           ArrayRef<int64_t>{0});
   Value total = p.sum(lengths, {0});
   Value sumOk = arith::CmpIOp::create(
@@ -166,7 +169,7 @@ LogicalResult runtimeSplitToSequence(NodeRewriter &n, Value x, int64_t axis, Val
       b, loc, arith::CmpIPredicate::ne, tensor::ExtractOp::create(b, loc, smallest, ValueRange{}),
       arith::ConstantIntOp::create(b, loc, i64, 0));
   checkTrue(n, arith::AndIOp::create(b, loc, sumOk, allOk),
-            "the split sizes must be >= 0 and add up to the extent of the split axis");
+            "the split sizes must be in [0, extent] and add up to the extent of the split axis");
   return packedSplit(n, x, axis, lengths, /*keepDims=*/true);
 }
 
