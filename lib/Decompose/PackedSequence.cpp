@@ -239,8 +239,8 @@ public:
         return nullptr;
       Value result = from.getElements().back();
       for (int64_t k = static_cast<int64_t>(from.getElements().size()) - 2; k >= 0; --k)
-        result = b.createOrFold<arith::SelectOp>(loc, equals(index[0], k),
-                                                 from.getElements()[k], result);
+        result = b.createOrFold<arith::SelectOp>(loc, equals(index[0], k), from.getElements()[k],
+                                                 result);
       return result;
     }
     if (auto select = dyn_cast<prim::SelectOp>(op)) {
@@ -260,8 +260,8 @@ public:
                          : b.createOrFold<arith::ExtSIOp>(loc, element, x);
       return b.createOrFold<arith::TruncIOp>(loc, element, x);
     }
-    if (op->getNumOperands() == 2 && isa<prim::CompareOp, prim::AddOp, prim::SubOp, prim::MulOp,
-                                         prim::MaxOp, prim::MinOp>(op)) {
+    if (op->getNumOperands() == 2 &&
+        isa<prim::CompareOp, prim::AddOp, prim::SubOp, prim::MulOp, prim::MaxOp, prim::MinOp>(op)) {
       Value x = at(op->getOperand(0), index), y = at(op->getOperand(1), index);
       if (!x || !y)
         return nullptr;
@@ -324,8 +324,9 @@ private:
     Value linear = arith::ConstantIndexOp::create(b, loc, 0);
     for (auto [d, i] : llvm::enumerate(index))
       linear = b.createOrFold<arith::AddIOp>(
-          loc, b.createOrFold<arith::MulIOp>(loc, linear,
-                                             arith::ConstantIndexOp::create(b, loc, shape[d])),
+          loc,
+          b.createOrFold<arith::MulIOp>(loc, linear,
+                                        arith::ConstantIndexOp::create(b, loc, shape[d])),
           i);
     SmallVector<APInt> all(values.getValues<APInt>());
     Value result = scalar(all.back());
