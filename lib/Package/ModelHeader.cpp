@@ -138,7 +138,18 @@ void tcc::writeModelHeader(const ModelInterface &interface, llvm::StringRef stem
     os << (dtype ? dtype : "an unknown dtype") << " [";
     for (size_t d = 0; d < tensor.shape.size(); ++d)
       os << (d ? ", " : "") << dimText(interface, tensor, d);
-    os << "] */\n";
+    os << "]";
+    // The two tensors of a sequence (model_abi.h's tcc_sequence_desc) say so.
+    for (const SequenceInterface &sequence : interface.sequences)
+      if (sequence.isOutput == (llvm::StringRef(kind) == "output") &&
+          (sequence.shapesIndex == static_cast<int32_t>(index) ||
+           sequence.dataIndex == static_cast<int32_t>(index)))
+        os << ": the " << (sequence.shapesIndex == static_cast<int32_t>(index) ? "shapes" : "data")
+           << " of sequence '" << commentText(sequence.name) << "' ("
+           << (sequence.isOutput ? "tcc_sequence_element views its elements"
+                                 : "tcc_sequence_pack fills it from a list")
+           << ")";
+    os << " */\n";
     os << "#define " << macro << " " << index << "\n";
     os << "#define " << macro << "_DTYPE " << (dtype ? dtype : "0") << "\n";
     os << "#define " << macro << "_RANK " << tensor.shape.size() << "\n";
