@@ -432,6 +432,13 @@ LogicalResult topKAtRunTime(NodeRewriter &n, Value x, Value kInput) {
   Type i64 = b.getI64Type();
   Value positions = prim::IotaOp::create(b, loc, getTensorType({extent}, i64),
                                          getDynamicExtents(n, {extent}), 0);
+  // A negative K is an error (it would give empty outputs); a K past the axis keeps it whole.
+  if (auto kValue = getShapeElements(n, kInput); kValue && kValue->size() == 1)
+    checkTrue(n,
+              b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::sge,
+                                            toIndex(n, (*kValue)[0]),
+                                            arith::ConstantIndexOp::create(b, loc, 0)),
+              "K must be >= 0");
   Value k = fill(n, reshape(n, convert(n, kInput, i64), {}), {extent});
   Value first = prim::CompareOp::create(b, loc, prim::CompareDirection::Lt, positions, k);
   auto sorted = prim::SortOp::create(b, loc, x, *axis, n.getInt("largest", 1) != 0);
