@@ -62,6 +62,16 @@ LogicalResult InitializerOp::verify() {
   return success();
 }
 
+LogicalResult RuntimeOptionalOp::verify() {
+  auto present = cast<RankedTensorType>(getPresent().getType());
+  if (present.getRank() != 0)
+    return emitOpError() << "present must be a bool scalar, got " << present;
+  if (!isa<RankedTensorType, SequenceType>(getValue().getType()))
+    return emitOpError() << "value must be a ranked tensor or a sequence, got "
+                         << getValue().getType();
+  return success();
+}
+
 LogicalResult PackedSequenceOp::verify() {
   auto shapes = cast<RankedTensorType>(getShapes().getType());
   auto data = cast<RankedTensorType>(getData().getType());

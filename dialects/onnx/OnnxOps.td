@@ -39,6 +39,11 @@ def Onnx_SequenceType : TypeDef<Onnx_Dialect, "Sequence"> {
   let summary = "an ONNX sequence: its elements (onnx.sequence) or packed (onnx.packed_sequence)";
 }
 
+def Onnx_OptionalType : TypeDef<Onnx_Dialect, "Optional"> {
+  let mnemonic = "optional";
+  let summary = "an ONNX optional whose presence is known only at run time (onnx.runtime_optional)";
+}
+
 def Onnx_NodeOp : Onnx_Op<"node", [RecursiveMemoryEffects]> {
   let summary = "one ONNX node";
   let description = [{
@@ -136,6 +141,29 @@ def Onnx_PackedSequenceOp : Onnx_Op<"packed_sequence", [Pure]> {
   let results = (outs Onnx_SequenceType:$result);
   let assemblyFormat = [{
     `(` $shapes `,` $data `)` attr-dict `:` functional-type(operands, $result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Onnx_RuntimeOptionalOp : Onnx_Op<"runtime_optional", [Pure]> {
+  let summary = "an optional present or empty at run time: its flag and its value (transient)";
+  let description = [{
+    An ONNX optional whose presence is known only when the model runs (an optional graph
+    input compiled without `--absent`/`--present`, an If whose branches disagree on it):
+    `present` is a bool scalar and `value` the tensor or sequence it holds when present
+    (when empty, `value` holds whatever the model computed in its place, zeros for an
+    input, and must not be observed). OptionalHasElement reads the flag; OptionalGetElement
+    checks it at run time. An optional graph output is such a pair at the ABI (the value's
+    tensors, then NAME.present). None may be left when decomposition finishes.
+
+    ```mlir
+    %o = onnx.runtime_optional(%present, %x) : (tensor<i1>, tensor<?x4xf32>) -> !onnx.optional
+    ```
+  }];
+  let arguments = (ins RankedTensorOf<[I1]>:$present, AnyType:$value);
+  let results = (outs Onnx_OptionalType:$result);
+  let assemblyFormat = [{
+    `(` $present `,` $value `)` attr-dict `:` functional-type(operands, $result)
   }];
   let hasVerifier = 1;
 }

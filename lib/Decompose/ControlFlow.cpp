@@ -14,6 +14,8 @@
 
 #include "tcc/Decompose/RuleRegistry.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+
 using namespace mlir;
 using namespace tcc;
 using namespace tcc::decompose;
@@ -59,8 +61,28 @@ Value takeAt(NodeRewriter &n, Value x, int64_t axis, int64_t index) {
 /// cond ? a : b for one output of If: tensors of one type, sequences of one length, or both
 /// absent. Null after an error naming output `index`.
 Value selectBranch(NodeRewriter &n, Value cond, Value a, Value b, unsigned index) {
-  if (isa<NoneType>(a.getType()) && isa<NoneType>(b.getType()))
+  if (a == b || (isa<NoneType>(a.getType()) && isa<NoneType>(b.getType())))
     return a;
+  // An optional on either side (empty, or present only at run time) makes the output one
+  // present at run time: its flag selected, its value selected (an empty side takes the
+  // other's value, which is not observed when the flag is false).
+  auto runtimeA = getRuntimeOptional(a), runtimeB = getRuntimeOptional(b);
+  if (runtimeA || runtimeB || isa<NoneType>(a.getType()) || isa<NoneType>(b.getType())) {
+    Type i1 = n.getBuilder().getI1Type();
+    auto parts = [&](Value v, std::optional<RuntimeOptional> runtime) {
+      if (runtime)
+        return *runtime;
+      bool empty = isa<NoneType>(v.getType());
+      return RuntimeOptional{scalarConstant(n, i1, empty ? 0 : 1), empty ? Value() : v};
+    };
+    RuntimeOptional x = parts(a, runtimeA), y = parts(b, runtimeB);
+    Value value = selectBranch(n, cond, x.value ? x.value : y.value,
+                               y.value ? y.value : x.value, index);
+    if (!value)
+      return nullptr;
+    Value present = prim::SelectOp::create(n.getBuilder(), n.getLoc(), cond, x.present, y.present);
+    return makeRuntimeOptional(n, present, value);
+  }
   auto seqA = getSequenceElements(a), seqB = getSequenceElements(b);
   if (seqA && seqB && seqA->size() == seqB->size()) {
     SmallVector<Value> elements;
@@ -95,6 +117,25 @@ Value selectBranch(NodeRewriter &n, Value cond, Value a, Value b, unsigned index
   return prim::SelectOp::create(n.getBuilder(), n.getLoc(), fill(n, cond, dims), a, b);
 }
 
+/// Inlines `branch` (a subgraph without inputs) as inlineSubgraph does, with every run-time
+/// check it makes (prim.check, also inside loops) weakened to `ok or skip`: the checks of a
+/// branch that is computed but not taken must not fail the run.
+FailureOr<SmallVector<Value>> inlineGuarded(NodeRewriter &n, Region &branch, Value skip) {
+  Operation *node = n.getNode();
+  Operation *before = node->getPrevNode();
+  auto results = inlineSubgraph(n, branch, {});
+  if (failed(results))
+    return failure();
+  Block::iterator begin = before ? std::next(before->getIterator()) : node->getBlock()->begin();
+  for (Operation &op : llvm::make_range(begin, node->getIterator()))
+    op.walk([&](prim::CheckOp check) {
+      OpBuilder b(check);
+      Value weakened = b.createOrFold<arith::OrIOp>(check.getLoc(), check.getCondition(), skip);
+      check.getConditionMutable().assign(weakened);
+    });
+  return results;
+}
+
 // If(cond) = then_branch() if cond else else_branch(); a run-time cond computes both:
 // select(cond, then_branch(), else_branch())
 LogicalResult ifRule(NodeRewriter &n) {
@@ -112,16 +153,21 @@ LogicalResult ifRule(NodeRewriter &n) {
     auto results = inlineSubgraph(n, *known ? *thenBranch : *elseBranch, {});
     return succeeded(results) ? n.setResults(*results) : failure();
   }
-  auto thenResults = inlineSubgraph(n, *thenBranch, {});
+  // Both branches are computed; a run-time check holds only in the branch taken.
+  Value scalar = reshape(n, cond, {});
+  Value taken = readScalar(n, scalar);
+  Value notTaken = arith::XOrIOp::create(
+      n.getBuilder(), n.getLoc(), taken,
+      arith::ConstantIntOp::create(n.getBuilder(), n.getLoc(), 1, 1));
+  auto thenResults = inlineGuarded(n, *thenBranch, notTaken);
   if (failed(thenResults))
     return failure();
-  auto elseResults = inlineSubgraph(n, *elseBranch, {});
+  auto elseResults = inlineGuarded(n, *elseBranch, taken);
   if (failed(elseResults))
     return failure();
   if (thenResults->size() != elseResults->size())
     return n.emitError() << "then_branch has " << thenResults->size()
                          << " outputs and else_branch " << elseResults->size();
-  Value scalar = reshape(n, cond, {});
   SmallVector<Value> results;
   for (auto [index, pair] : llvm::enumerate(llvm::zip(*thenResults, *elseResults))) {
     Value picked = selectBranch(n, scalar, std::get<0>(pair), std::get<1>(pair), index);

@@ -280,12 +280,17 @@ struct DecomposeOnnxPass : tcc::impl::DecomposeOnnxBase<DecomposeOnnxPass> {
       return failure();
     // `onnx.none` values and sequences may remain unused; a used sequence is an error.
     for (Operation &op : llvm::make_early_inc_range(llvm::reverse(func.getBody().front()))) {
-      if (!isa<onnx::NoneOp, onnx::SequenceOp, onnx::PackedSequenceOp>(op))
+      if (!isa<onnx::NoneOp, onnx::SequenceOp, onnx::PackedSequenceOp,
+               onnx::RuntimeOptionalOp>(op))
         continue;
       if (op.use_empty()) {
         op.erase();
         continue;
       }
+      if (isa<onnx::RuntimeOptionalOp>(op))
+        return op.emitError() << "the optional '" << getLocationName(op.getLoc())
+                              << "' is still used by " << op.getUses().begin()->getOwner()->getName()
+                              << " after decomposition";
       if (isa<onnx::SequenceOp, onnx::PackedSequenceOp>(op))
         return op.emitError() << "the sequence '" << getLocationName(op.getLoc())
                               << "' is still used by " << op.getUses().begin()->getOwner()->getName()
@@ -295,69 +300,129 @@ struct DecomposeOnnxPass : tcc::impl::DecomposeOnnxBase<DecomposeOnnxPass> {
     return success();
   }
 
+  /// Adds graph output `value` (`outputName`, declared as `declared`, a hint) through
+  /// `add`: a tensor as it is, a sequence packed into NAME.shapes and NAME.data; `extra` is
+  /// one more attribute for each result.
+  template <typename Add>
+  LogicalResult addValue(func::FuncOp func, onnx::YieldOp yield, Value value,
+                         const std::string &outputName, Type declared,
+                         ArrayRef<NamedAttribute> extra, Add &add) {
+    Builder builder(func.getContext());
+    if (isa<onnx::SequenceType>(value.getType())) {
+      // A sequence output is packed: NAME.shapes and NAME.data (docs/control-flow.md).
+      std::optional<PackedSequence> packed = getPackedSequence(value);
+      if (auto sequence = value.getDefiningOp<onnx::SequenceOp>()) {
+        ValueRange elements = sequence.getElements();
+        Type element = elements.empty() ? Type(builder.getF32Type()) : elementOf(elements[0]);
+        int64_t rank = elements.empty() ? 0 : rankOf(elements[0]);
+        if (auto k = findMismatch(elements, element, rank))
+          return func.emitError() << "graph output '" << outputName << "' is a sequence whose "
+                                  << "element " << *k << " has type " << elements[*k].getType()
+                                  << " but element 0 " << elements[0].getType()
+                                  << "; a sequence output holds tensors of one element type "
+                                     "and rank";
+        OpBuilder at(yield);
+        prim::PrimBuilder p(at, yield.getLoc());
+        packed = packElements(p, elements, element, rank);
+      }
+      if (!packed)
+        return func.emitError() << "graph output '" << outputName
+                                << "' is a sequence whose elements are not known";
+      for (auto [part, v] : {std::pair<StringRef, Value>{".shapes", packed->shapes},
+                             std::pair<StringRef, Value>{".data", packed->data}}) {
+        SmallVector<NamedAttribute> tags(extra);
+        tags.push_back(NamedAttribute(builder.getStringAttr(onnx::kSequenceAttrName),
+                                      builder.getStringAttr(outputName)));
+        add(v, outputName + part.str(), tags);
+      }
+      return success();
+    }
+    Type computed = value.getType();
+    auto computedTensor = dyn_cast<RankedTensorType>(computed);
+    auto declaredTensor = dyn_cast_or_null<RankedTensorType>(declared);
+    if (!computedTensor)
+      return func.emitError() << "graph output '" << outputName << "' has type " << computed
+                              << "; expected a tensor, a sequence or an optional";
+    if (declaredTensor && (computedTensor.getRank() != declaredTensor.getRank() ||
+                           computedTensor.getElementType() != declaredTensor.getElementType()))
+      return func.emitError() << "graph output '" << outputName << "' is declared as "
+                              << declared << " but computes " << computed;
+    add(value, outputName, extra);
+    return success();
+  }
+
   /// `onnx.yield` -> `func.return`, with the function's result types made the computed
   /// ones. A declared output type is a hint: it must agree in rank and element type.
   LogicalResult finishFunction(func::FuncOp func, onnx::YieldOp yield) {
-    // A sequence output is one result per element (NAME[k]); an absent optional is none.
+    // A sequence output is packed (NAME.shapes, NAME.data); an optional one present or empty
+    // at run time is its value's results and NAME.present; an empty optional known while
+    // compiling and not declared optional leaves the signature.
     SmallVector<Value> results;
     SmallVector<Type> resultTypes;
     SmallVector<DictionaryAttr> resultAttrs;
     Builder builder(func.getContext());
-    auto named = [&](const std::string &text) {
-      if (text.empty())
-        return builder.getDictionaryAttr({});
-      return builder.getDictionaryAttr(
-          builder.getNamedAttr("onnx.name", builder.getStringAttr(text)));
+    auto add = [&](Value v, const std::string &name, ArrayRef<NamedAttribute> extra) {
+      NamedAttrList attrs;
+      if (!name.empty())
+        attrs.append("onnx.name", builder.getStringAttr(name));
+      attrs.append(extra);
+      results.push_back(v);
+      resultTypes.push_back(v.getType());
+      resultAttrs.push_back(attrs.getDictionary(func.getContext()));
     };
     for (auto [index, value] : llvm::enumerate(yield.getValues())) {
       auto name = index < func.getNumResults()
                       ? func.getResultAttrOfType<StringAttr>(index, "onnx.name")
                       : StringAttr();
       std::string outputName = name ? name.getValue().str() : "";
-      if (isa<NoneType>(value.getType()))
-        continue;
-      if (isa<onnx::SequenceType>(value.getType())) {
-        // A sequence output is packed: NAME.shapes and NAME.data (docs/control-flow.md).
-        std::optional<PackedSequence> packed = getPackedSequence(value);
-        if (auto sequence = value.getDefiningOp<onnx::SequenceOp>()) {
-          ValueRange elements = sequence.getElements();
-          Type element = elements.empty() ? Type(builder.getF32Type()) : elementOf(elements[0]);
-          int64_t rank = elements.empty() ? 0 : rankOf(elements[0]);
-          if (auto k = findMismatch(elements, element, rank))
-            return func.emitError() << "graph output '" << outputName << "' is a sequence whose "
-                                    << "element " << *k << " has type " << elements[*k].getType()
-                                    << " but element 0 " << elements[0].getType()
-                                    << "; a sequence output holds tensors of one element type "
-                                       "and rank";
-          OpBuilder at(yield);
-          prim::PrimBuilder p(at, yield.getLoc());
-          packed = packElements(p, elements, element, rank);
-        }
-        if (!packed)
-          return func.emitError() << "graph output '" << outputName
-                                  << "' is a sequence whose elements are not known";
-        for (auto [part, v] : {std::pair<StringRef, Value>{".shapes", packed->shapes},
-                               std::pair<StringRef, Value>{".data", packed->data}}) {
-          results.push_back(v);
-          resultTypes.push_back(v.getType());
-          resultAttrs.push_back(builder.getDictionaryAttr(
-              {builder.getNamedAttr("onnx.name", builder.getStringAttr(outputName + part.str())),
-               builder.getNamedAttr(onnx::kSequenceAttrName, builder.getStringAttr(outputName))}));
-        }
+      Type declared = index < func.getNumResults() ? func.getResultTypes()[index] : Type();
+      bool declaredOptional =
+          index < func.getNumResults() && func.getResultAttr(index, onnx::kOptionalAttrName);
+      std::optional<RuntimeOptional> runtime = getRuntimeOptional(value);
+      if (!runtime && !declaredOptional) {
+        if (isa<NoneType>(value.getType()))
+          continue;
+        if (failed(addValue(func, yield, value, outputName, declared, {}, add)))
+          return failure();
         continue;
       }
-      Type computed = value.getType();
-      Type declared = index < func.getNumResults() ? func.getResultTypes()[index] : Type();
-      auto computedTensor = dyn_cast<RankedTensorType>(computed);
-      auto declaredTensor = dyn_cast_or_null<RankedTensorType>(declared);
-      if (computedTensor && declaredTensor &&
-          (computedTensor.getRank() != declaredTensor.getRank() ||
-           computedTensor.getElementType() != declaredTensor.getElementType()))
-        return func.emitError() << "graph output '" << outputName << "' is declared as "
-                                << declared << " but computes " << computed;
-      results.push_back(value);
-      resultTypes.push_back(computed);
-      resultAttrs.push_back(named(outputName));
+      // An optional output: its value (zeros of the declared type when it is always
+      // empty), then its flag.
+      OpBuilder at(yield);
+      Value present = runtime ? runtime->present : Value();
+      Value inner = runtime ? runtime->value : value;
+      if (!runtime) {
+        bool empty = isa<NoneType>(value.getType());
+        present = arith::ConstantOp::create(
+            at, yield.getLoc(),
+            DenseElementsAttr::get(RankedTensorType::get({}, at.getI1Type()), !empty));
+        if (empty) {
+          auto tensor = dyn_cast_or_null<RankedTensorType>(declared);
+          if (!tensor)
+            return func.emitError()
+                   << "graph output '" << outputName << "' is an optional that is always "
+                   << "empty and whose type is not a tensor of known element type and rank; "
+                      "tcc cannot give it a value to stand in its place";
+          SmallVector<int64_t> shape;
+          for (int64_t d : tensor.getShape())
+            shape.push_back(ShapedType::isDynamic(d) ? 0 : d);
+          auto type = RankedTensorType::get(shape, tensor.getElementType());
+          TypedAttr zero = at.getZeroAttr(tensor.getElementType());
+          if (!zero)
+            return func.emitError() << "graph output '" << outputName << "' is an optional "
+                                    << "that is always empty, of element type "
+                                    << tensor.getElementType()
+                                    << ", which tcc cannot fill with zeros in its place";
+          inner = arith::ConstantOp::create(at, yield.getLoc(), DenseElementsAttr::get(type, zero));
+        }
+      }
+      NamedAttribute tag(builder.getStringAttr(onnx::kOptionalAttrName),
+                         builder.getStringAttr(outputName));
+      if (failed(addValue(func, yield, inner, outputName, declared, {tag}, add)))
+        return failure();
+      NamedAttribute flag(builder.getStringAttr(onnx::kOptionalPresentAttrName),
+                          builder.getStringAttr(outputName));
+      add(present, outputName + ".present", {flag});
     }
     OpBuilder returnBuilder(yield);
     func::ReturnOp::create(returnBuilder, yield.getLoc(), results);

@@ -22,6 +22,12 @@ Value NodeRewriter::getOptionalInput(unsigned index) {
   if (!hasInput(index))
     return nullptr;
   Value value = node.getInputs()[index];
+  if (isa<onnx::OptionalType>(value.getType())) {
+    emitError() << "input " << index << " is an optional that is present or empty at run time; "
+                << "expected a tensor (read it with OptionalGetElement, or compile the "
+                   "optional graph input present or absent: tcc --present NAME, --absent NAME)";
+    return nullptr;
+  }
   if (!isa<RankedTensorType>(value.getType())) {
     emitError() << "input " << index << " has type " << value.getType()
                 << ", expected a ranked tensor";

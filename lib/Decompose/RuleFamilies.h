@@ -29,6 +29,7 @@ void registerContribRules(RuleRegistry &registry);      // Contrib.cpp (com.micr
 void registerSignalRules(RuleRegistry &registry);        // Signal.cpp
 void registerSamplingRules(RuleRegistry &registry);      // Sampling.cpp
 void registerSequenceRules(RuleRegistry &registry);      // Sequence.cpp
+void registerOptionalRules(RuleRegistry &registry);      // Optional.cpp
 void registerControlFlowRules(RuleRegistry &registry);   // ControlFlow.cpp
 void registerDataDependentRules(RuleRegistry &registry); // DataDependent.cpp
 void registerRandomRules(RuleRegistry &registry);        // Random.cpp
@@ -63,6 +64,7 @@ inline void registerAllRuleFamilies(RuleRegistry &registry) {
   registerSignalRules(registry);
   registerSamplingRules(registry);
   registerSequenceRules(registry);
+  registerOptionalRules(registry);
   registerControlFlowRules(registry);
   registerDataDependentRules(registry);
   registerRandomRules(registry);

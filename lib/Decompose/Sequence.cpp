@@ -1,11 +1,10 @@
-//===- Sequence.cpp - rules for sequences and optionals, specialized while compiling -----===//
+//===- Sequence.cpp - rules for sequences, specialized while compiling or packed ---------===//
 //
 // A sequence is the list of its element tensors (`onnx.sequence`), its length known while
 // compiling, or packed (`onnx.packed_sequence`, PackedSequence.cpp) when its length is known
 // only at run time: a sequence graph input without --sequence-length, SplitToSequence into a
 // run-time number of pieces. A list meets a position known only at run time by a select
-// chain (SequenceAt over elements of one type) or by being packed. An optional is its value
-// when present and `onnx.none` when absent, so OptionalHasElement folds to a constant.
+// chain (SequenceAt over elements of one type) or by being packed. Optionals: Optional.cpp.
 //
 //===----------------------------------------------------------------------------------===//
 #include "PackedSequence.h"
@@ -395,27 +394,6 @@ LogicalResult splitToSequence(NodeRewriter &n) {
   return n.setResults(makeSequence(n, pieces));
 }
 
-// Optional(x) = x; Optional() = none (an empty optional of the `type` attribute)
-LogicalResult optional(NodeRewriter &n) {
-  if (n.hasInput(0))
-    return n.setResults(n.getNode().getInputs()[0]);
-  return n.setResults(onnx::NoneOp::create(n.getBuilder(), n.getLoc(),
-                                           n.getBuilder().getNoneType())
-                          .getResult());
-}
-
-// OptionalHasElement(x) = x is present (known while compiling)
-LogicalResult optionalHasElement(NodeRewriter &n) {
-  return n.setResults(scalarConstant(n, n.getBuilder().getI1Type(), n.hasInput(0) ? 1 : 0));
-}
-
-// OptionalGetElement(x) = x, which must be present
-LogicalResult optionalGetElement(NodeRewriter &n) {
-  if (!n.hasInput(0))
-    return n.emitError() << "the optional input is empty (known while compiling)";
-  return n.setResults(n.getNode().getInputs()[0]);
-}
-
 } // namespace
 
 namespace tcc::decompose {
@@ -428,10 +406,5 @@ void registerSequenceRules(RuleRegistry &r) {
   r.add("", "SequenceLength", 11, sequenceLength);
   r.add("", "ConcatFromSequence", 11, concatFromSequence);
   r.add("", "SplitToSequence", 11, splitToSequence);
-  r.add("", "Optional", 15, optional);
-  r.add("", "OptionalHasElement", 15, optionalHasElement);
-  r.add("", "OptionalHasElement", 18, optionalHasElement); // the input may be absent
-  r.add("", "OptionalGetElement", 15, optionalGetElement);
-  r.add("", "OptionalGetElement", 18, optionalGetElement); // the input may be a tensor
 }
 } // namespace tcc::decompose

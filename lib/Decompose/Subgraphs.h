@@ -37,6 +37,19 @@ std::optional<llvm::SmallVector<mlir::Value>> getSequenceInput(NodeRewriter &n, 
 /// A sequence of `elements` (Sequence.cpp).
 mlir::Value makeSequence(NodeRewriter &n, mlir::ValueRange elements);
 
+/// An optional whose presence is known only at run time (`onnx.runtime_optional`): a bool
+/// scalar tensor and the value (a tensor or a sequence).
+struct RuntimeOptional {
+  mlir::Value present, value;
+};
+
+/// The flag and value of `value` when it is an `onnx.runtime_optional`, else std::nullopt.
+std::optional<RuntimeOptional> getRuntimeOptional(mlir::Value value);
+
+/// An optional present where `present` (a bool scalar tensor) holds, holding `value`
+/// (Optional.cpp).
+mlir::Value makeRuntimeOptional(NodeRewriter &n, mlir::Value present, mlir::Value value);
+
 /// The one integer (or bool, as 0/1) of a one-element tensor when it is known while
 /// compiling (getConstantInts: constants, or small computations on them).
 std::optional<int64_t> foldToInteger(mlir::Value value);

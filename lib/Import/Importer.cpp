@@ -20,6 +20,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Verifier.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallBitVector.h"
 #include "llvm/ADT/StringSet.h"
 
@@ -124,10 +125,35 @@ LogicalResult ModelImporter::importInputs(const ::onnx::GraphProto &graph) {
     if (!inputNames.contains(entry.first()))
       return emitError(fileLoc) << "the sequence setting " << quoted(entry.first())
                                 << " names no graph input";
-  for (const auto &entry : options.absentInputs)
-    if (!inputNames.contains(entry.first()))
-      return emitError(fileLoc) << "the absent-input setting " << quoted(entry.first())
-                                << " names no graph input";
+  for (const auto &[setting, names] :
+       {std::pair{"absent", &options.absentInputs}, std::pair{"present", &options.presentInputs}})
+    for (const auto &entry : *names)
+      if (!inputNames.contains(entry.first()))
+        return emitError(fileLoc) << "the " << setting << "-input setting "
+                                  << quoted(entry.first()) << " names no graph input";
+  // The dims of an optional's value are 0 when it is empty at run time, unless another
+  // input gives them.
+  llvm::SmallDenseSet<unsigned> required;
+  auto symbolsOf = [](const InputType &element) {
+    SmallVector<unsigned> positions;
+    for (AffineExpr dim : element.dims)
+      dim.walk([&](AffineExpr e) {
+        if (auto symbol = dyn_cast<AffineSymbolExpr>(e))
+          positions.push_back(symbol.getPosition());
+      });
+    return positions;
+  };
+  for (const GraphInputType &type : inputTypes)
+    if (!type.runtimeOptional)
+      for (const InputType &element : type.elements)
+        for (unsigned position : symbolsOf(element))
+          required.insert(position);
+  for (const GraphInputType &type : inputTypes)
+    if (type.runtimeOptional)
+      for (const InputType &element : type.elements)
+        for (unsigned position : symbolsOf(element))
+          if (!required.contains(position))
+            symbols.allowZeroAt(position);
   return symbols.verifySettingNames(fileLoc);
 }
 
@@ -141,8 +167,12 @@ OwningOpRef<ModuleOp> ModelImporter::run(StringRef path) {
     return nullptr;
   SmallVector<Type> resultTypes;
   for (const ::onnx::ValueInfoProto &output : graph.output()) {
+    // An optional output's hint is its value's.
+    ::onnx::ValueInfoProto hint = output;
+    if (output.type().value_case() == ::onnx::TypeProto::kOptionalType)
+      *hint.mutable_type() = output.type().optional_type().elem_type();
     FailureOr<Type> type =
-        importHintType(output, symbols, "output " + quoted(output.name()), fileLoc);
+        importHintType(hint, symbols, "output " + quoted(output.name()), fileLoc);
     if (failed(type))
       return nullptr;
     resultTypes.push_back(*type);
@@ -155,29 +185,42 @@ OwningOpRef<ModuleOp> ModelImporter::run(StringRef path) {
   symbols.createSymbolOps(builder, fileLoc);
 
   // A sequence input is one argument per element (NAME[k]) or, packed, two (NAME.shapes,
-  // NAME.data); an absent optional none.
+  // NAME.data); an absent optional none; one present or empty at run time its value's
+  // arguments and NAME.present.
   SmallVector<Type> argumentTypes;
   SmallVector<std::string> argumentNames;
+  SmallVector<NamedAttrList> argumentAttrs;
   for (const auto &[input, type] : llvm::zip(inputs, inputTypes))
     for (const auto &[k, element] : llvm::enumerate(type.elements)) {
+      StringAttr name = builder.getStringAttr(input->name());
+      bool flag = type.runtimeOptional && k + 1 == type.elements.size();
       argumentTypes.push_back(element.type);
       argumentNames.push_back(
-          type.kind == GraphInputType::Sequence ? input->name() + "[" + std::to_string(k) + "]"
+          flag ? input->name() + ".present"
+          : type.kind == GraphInputType::Sequence
+              ? input->name() + "[" + std::to_string(k) + "]"
           : type.kind == GraphInputType::PackedSequence
               ? input->name() + (k == 0 ? ".shapes" : ".data")
               : input->name());
+      NamedAttrList &attrs = argumentAttrs.emplace_back();
+      attrs.append("onnx.name", builder.getStringAttr(argumentNames.back()));
+      if (type.kind == GraphInputType::PackedSequence && !flag)
+        attrs.append(tcc::onnx::kSequenceAttrName, name);
+      if (type.runtimeOptional)
+        attrs.append(flag ? tcc::onnx::kOptionalPresentAttrName : tcc::onnx::kOptionalAttrName,
+                     name);
     }
   auto function = func::FuncOp::create(builder, fileLoc, "main",
                                        builder.getFunctionType(argumentTypes, resultTypes));
-  for (const auto &[index, name] : llvm::enumerate(argumentNames))
-    function.setArgAttr(index, "onnx.name", builder.getStringAttr(name));
-  for (unsigned index = 0; const auto &[input, type] : llvm::zip(inputs, inputTypes))
-    for (size_t k = 0; k < type.elements.size(); ++k, ++index)
-      if (type.kind == GraphInputType::PackedSequence)
-        function.setArgAttr(index, tcc::onnx::kSequenceAttrName,
-                            builder.getStringAttr(input->name()));
-  for (const auto &[index, output] : llvm::enumerate(graph.output()))
+  for (const auto &[index, attrs] : llvm::enumerate(argumentAttrs))
+    function.setArgAttrs(index, attrs.getDictionary(&context));
+  for (const auto &[index, output] : llvm::enumerate(graph.output())) {
     function.setResultAttr(index, "onnx.name", builder.getStringAttr(output.name()));
+    // A declared optional output is one at the ABI, whatever decomposition makes of it.
+    if (output.type().value_case() == ::onnx::TypeProto::kOptionalType)
+      function.setResultAttr(index, tcc::onnx::kOptionalAttrName,
+                             builder.getStringAttr(output.name()));
+  }
 
   Block *entry = function.addEntryBlock();
   builder.setInsertionPointToEnd(entry);
@@ -192,19 +235,22 @@ OwningOpRef<ModuleOp> ModelImporter::run(StringRef path) {
       if (!element.type.hasStaticShape())
         bindInputShape(builder, loc, argument, element, symbols);
     }
+    Value present = type.runtimeOptional ? elements.pop_back_val() : Value();
+    Value value;
     if (type.kind == GraphInputType::Tensor)
-      scope.define(input->name(), elements.front());
+      value = elements.front();
     else if (type.kind == GraphInputType::Sequence)
-      scope.define(input->name(),
-                   tcc::onnx::SequenceOp::create(
-                       builder, loc, tcc::onnx::SequenceType::get(&context), elements));
+      value = tcc::onnx::SequenceOp::create(builder, loc, tcc::onnx::SequenceType::get(&context),
+                                            elements);
     else if (type.kind == GraphInputType::PackedSequence)
-      scope.define(input->name(), tcc::onnx::PackedSequenceOp::create(
-                                      builder, loc, tcc::onnx::SequenceType::get(&context),
-                                      elements[0], elements[1]));
+      value = tcc::onnx::PackedSequenceOp::create(
+          builder, loc, tcc::onnx::SequenceType::get(&context), elements[0], elements[1]);
     else
-      scope.define(input->name(),
-                   tcc::onnx::NoneOp::create(builder, loc, builder.getNoneType()).getResult());
+      value = tcc::onnx::NoneOp::create(builder, loc, builder.getNoneType()).getResult();
+    if (present)
+      value = tcc::onnx::RuntimeOptionalOp::create(
+          builder, loc, tcc::onnx::OptionalType::get(&context), present, value);
+    scope.define(input->name(), value);
   }
 
   TensorImporter tensors(file);

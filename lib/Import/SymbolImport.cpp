@@ -269,6 +269,11 @@ void DimSymbols::allowZero(StringRef key) {
     symbols[it->second].setting.min = 0;
 }
 
+void DimSymbols::allowZeroAt(unsigned position) {
+  if (position < symbols.size() && !lookupSetting(symbols[position].key))
+    symbols[position].setting.min = 0;
+}
+
 AffineExpr DimSymbols::bindFreshSymbol() {
   symbols.push_back({Kind::Fresh, "", "", DimSetting()});
   return getAffineSymbolExpr(symbols.size() - 1, &context);

@@ -47,6 +47,9 @@ public:
   /// Lets the symbol of `key` be 0 (a sequence's length and size) unless a setting gives its
   /// range.
   void allowZero(llvm::StringRef key);
+  /// The same for the symbol at `position` (the dims of an optional input's value, which
+  /// are 0 when it is empty at run time).
+  void allowZeroAt(unsigned position);
   /// A new anonymous symbol, for an input dim with neither a value nor a name.
   mlir::AffineExpr bindFreshSymbol();
   /// For dims that are hints only (graph outputs, subgraph inputs): the value when the

@@ -193,14 +193,34 @@ FailureOr<GraphInputType> tcc::import::importGraphInputType(const ::onnx::ValueI
   std::string what = "input " + quoted(input.name());
   GraphInputType result;
   const ::onnx::TypeProto *type = &input.type();
+  bool absent = options.absentInputs.contains(input.name()),
+       present = options.presentInputs.contains(input.name());
   if (type->value_case() == ::onnx::TypeProto::kOptionalType) {
-    if (options.absentInputs.contains(input.name())) {
+    if (absent && present)
+      return emitError(loc) << what << " is set both absent and present";
+    if (absent) {
       result.kind = GraphInputType::Absent;
       return result;
     }
     type = &type->optional_type().elem_type();
-  } else if (options.absentInputs.contains(input.name())) {
-    return emitError(loc) << what << " is set absent, but it is not an optional";
+    if (!present) {
+      // Present or empty at run time: the value's entries, then NAME.present.
+      ::onnx::ValueInfoProto value = input;
+      *value.mutable_type() = *type;
+      tcc::ImportOptions valueOptions = options;
+      valueOptions.presentInputs.erase(input.name());
+      FailureOr<GraphInputType> inner = importGraphInputType(value, symbols, valueOptions, loc);
+      if (failed(inner))
+        return failure();
+      InputType flag;
+      flag.type = RankedTensorType::get({}, IntegerType::get(loc.getContext(), 1));
+      inner->elements.push_back(flag);
+      inner->runtimeOptional = true;
+      return inner;
+    }
+  } else if (absent || present) {
+    return emitError(loc) << what << " is set " << (absent ? "absent" : "present")
+                          << ", but it is not an optional";
   }
   if (type->value_case() != ::onnx::TypeProto::kSequenceType) {
     ::onnx::ValueInfoProto tensor = input;

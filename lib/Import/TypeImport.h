@@ -74,11 +74,14 @@ struct GraphInputType {
   /// One entry for a tensor, one per element for a sequence, two for a packed sequence
   /// (NAME.shapes, NAME.data), none when absent.
   llvm::SmallVector<InputType> elements;
+  /// An optional present or empty at run time: `elements` ends with its flag (NAME.present,
+  /// a bool scalar) after the value's entries.
+  bool runtimeOptional = false;
 };
 
 /// Imports graph input `input`: a tensor as importInputType does; a sequence with the length
-/// (and element shapes) of its setting in `options`; an optional as absent when `options`
-/// says so, else as its element type.
+/// (and element shapes) of its setting in `options`; an optional as absent or as its element
+/// type when `options` says so, else as its element type and a run-time flag.
 mlir::FailureOr<GraphInputType> importGraphInputType(const ::onnx::ValueInfoProto &input,
                                                      DimSymbols &symbols,
                                                      const tcc::ImportOptions &options,

@@ -358,6 +358,20 @@ tcc::buildModelModule(ModuleOp mlirModule, const ModelInterface &interface, cons
     sequences.push_back(llvm::ConstantStruct::get(sequenceType, item));
   }
   fields[abi::kDescriptor_sequences] = b.structArray(sequenceType, sequences, "sequences");
+  fields[abi::kDescriptor_num_optionals] = i32(interface.optionals.size());
+  fields[abi::kDescriptor_reserved7] = i32(0);
+  auto *optionalType = abi::llvmStructType(context, abi::kOptionalKinds);
+  std::vector<llvm::Constant *> optionals;
+  for (const tcc::OptionalInterface &o : interface.optionals) {
+    llvm::Constant *item[abi::kNumOptionalFields];
+    item[abi::kOptional_name] = b.string(o.name);
+    item[abi::kOptional_is_output] = i32(o.isOutput ? 1 : 0);
+    item[abi::kOptional_present_index] = i32(o.presentIndex);
+    item[abi::kOptional_first_index] = i32(o.firstIndex);
+    item[abi::kOptional_count] = i32(o.count);
+    optionals.push_back(llvm::ConstantStruct::get(optionalType, item));
+  }
+  fields[abi::kDescriptor_optionals] = b.structArray(optionalType, optionals, "optionals");
   auto *descriptor = llvm::ConstantStruct::get(descriptorType, fields);
   auto *global =
       new llvm::GlobalVariable(*module, descriptorType, true, llvm::GlobalValue::ExternalLinkage,

@@ -149,6 +149,18 @@ void tcc::writeModelHeader(const ModelInterface &interface, llvm::StringRef stem
            << (sequence.isOutput ? "tcc_sequence_element views its elements"
                                  : "tcc_sequence_pack fills it from a list")
            << ")";
+    // So do the flag and the value's tensors of an optional (tcc_optional_desc).
+    for (const OptionalInterface &optional : interface.optionals) {
+      if (optional.isOutput != (llvm::StringRef(kind) == "output"))
+        continue;
+      auto at = static_cast<int32_t>(index);
+      if (optional.presentIndex == at)
+        os << ": whether optional '" << commentText(optional.name) << "' is present";
+      else if (at >= optional.firstIndex && at < optional.firstIndex + optional.count)
+        os << (optional.count > 1 ? ", " : ": ") << "in optional '"
+           << commentText(optional.name) << "' (read it when " << kind << " "
+           << optional.presentIndex << " is true)";
+    }
     os << " */\n";
     os << "#define " << macro << " " << index << "\n";
     os << "#define " << macro << "_DTYPE " << (dtype ? dtype : "0") << "\n";

@@ -77,6 +77,31 @@ FailureOr<tcc::ModelInterface> tcc::getModelInterface(ModuleOp module) {
     }
     (entry->shapesIndex < 0 ? entry->shapesIndex : entry->dataIndex) = static_cast<int32_t>(index);
   };
+  // The parts of optionals present or empty at run time: the value's tensors (in a row)
+  // and the flag.
+  auto noteOptionalPart = [&](StringAttr value, StringAttr flag, bool isOutput, size_t index) {
+    StringAttr optional = value ? value : flag;
+    if (!optional)
+      return;
+    OptionalInterface *entry = nullptr;
+    for (OptionalInterface &o : interface.optionals)
+      if (o.name == optional.getValue() && o.isOutput == isOutput)
+        entry = &o;
+    if (!entry) {
+      interface.optionals.push_back({optional.getValue().str(), isOutput, -1, -1, 0});
+      entry = &interface.optionals.back();
+    }
+    if (flag) {
+      entry->presentIndex = static_cast<int32_t>(index);
+      return;
+    }
+    if (entry->count == 0)
+      entry->firstIndex = static_cast<int32_t>(index);
+    // Not in a row: the check below refuses it.
+    entry->count = entry->firstIndex + entry->count == static_cast<int32_t>(index)
+                       ? entry->count + 1
+                       : -1000;
+  };
   // Parameters (arguments marked kernel.parameter, see tcc-autodiff) live in the session, and
   // their in-place updates (results marked kernel.update_of) are not outputs.
   for (auto [i, arg] : llvm::enumerate(main.getArguments())) {
@@ -92,6 +117,9 @@ FailureOr<tcc::ModelInterface> tcc::getModelInterface(ModuleOp module) {
     }
     noteSequencePart(main.getArgAttrOfType<StringAttr>(i, onnx::kSequenceAttrName), false,
                      interface.inputs.size());
+    noteOptionalPart(main.getArgAttrOfType<StringAttr>(i, onnx::kOptionalAttrName),
+                     main.getArgAttrOfType<StringAttr>(i, onnx::kOptionalPresentAttrName), false,
+                     interface.inputs.size());
     interface.inputs.push_back(*t);
   }
   for (auto [i, type] : llvm::enumerate(main.getResultTypes())) {
@@ -103,6 +131,9 @@ FailureOr<tcc::ModelInterface> tcc::getModelInterface(ModuleOp module) {
       return failure();
     noteSequencePart(main.getResultAttrOfType<StringAttr>(i, onnx::kSequenceAttrName), true,
                      interface.outputs.size());
+    noteOptionalPart(main.getResultAttrOfType<StringAttr>(i, onnx::kOptionalAttrName),
+                     main.getResultAttrOfType<StringAttr>(i, onnx::kOptionalPresentAttrName),
+                     true, interface.outputs.size());
     interface.outputs.push_back(*t);
   }
   for (const SequenceInterface &s : interface.sequences) {
@@ -114,6 +145,19 @@ FailureOr<tcc::ModelInterface> tcc::getModelInterface(ModuleOp module) {
                               << s.name
                               << "' is not an int64 [count, rank <= " << TCC_MAX_SEQUENCE_RANK
                               << "] NAME.shapes and a 1-d NAME.data";
+  }
+  for (const OptionalInterface &o : interface.optionals) {
+    const auto &tensors = o.isOutput ? interface.outputs : interface.inputs;
+    bool sequence = llvm::any_of(interface.sequences, [&](const SequenceInterface &s) {
+      return s.isOutput == o.isOutput && s.shapesIndex == o.firstIndex &&
+             s.dataIndex == o.firstIndex + 1;
+    });
+    if (o.presentIndex < 0 || (o.count != 1 && !(o.count == 2 && sequence)) ||
+        tensors[o.presentIndex].dtype != 9 || !tensors[o.presentIndex].shape.empty())
+      return main.emitError() << "the optional " << (o.isOutput ? "output" : "input") << " '"
+                              << o.name
+                              << "' is not a tensor or a sequence followed by a bool scalar "
+                                 "NAME.present";
   }
   return interface;
 }

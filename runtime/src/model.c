@@ -9,6 +9,7 @@
 //===------------------------------------------------------------------------------------===//
 #include "cpu_features_internal.h"
 #include "model_internal.h"
+#include "optionals_internal.h"
 #include "sequences_internal.h"
 #include "profile_internal.h"
 #include "status_internal.h"
@@ -268,7 +269,9 @@ static tcc_status validate_descriptor(const char *where, const tcc_model_descrip
   status = tcc_validate_device_fields(where, d, out_device);
   if (!status)
     status = tcc_validate_kernel_list(where, d);
-  return status ? status : tcc_validate_sequences(where, d);
+  if (!status)
+    status = tcc_validate_sequences(where, d);
+  return status ? status : tcc_validate_optionals(where, d);
 }
 
 static tcc_status check_cpu_features(const char *where, const tcc_model_descriptor *d,

@@ -367,6 +367,7 @@ void tcc_session_release(tcc_session *session) {
   device->destroy_queue(device, session->queue); // waits for the queue's work
   tcc_session_release_device_model(session);
   tcc_strings_destroy(session->strings);
+  tcc_optional_scratch_free(&session->optionals);
   device->free(device, session->workspace);
   device->free(device, session->parameters);
   free(session->symbol_values);
@@ -613,8 +614,13 @@ static tcc_status run_checked(tcc_session *session, const DLTensor *const *input
   const tcc_model *model = session->model;
   const tcc_model_descriptor *d = session->descriptor;
 
-  tcc_status status = tcc_model_bind_inputs(model, session->variant, function, inputs, num_inputs,
-                                            session->symbol_values);
+  // Absent optional inputs: zeros stand in for their values from here on.
+  tcc_status status = tcc_resolve_optional_inputs(model, d, function, inputs, num_inputs,
+                                                  &session->optionals, &inputs);
+  if (status)
+    return status;
+  status = tcc_model_bind_inputs(model, session->variant, function, inputs, num_inputs,
+                                 session->symbol_values);
   if (status)
     return status;
   status = tcc_check_string_inputs(model, function, inputs, session->strings);

@@ -8,6 +8,7 @@
 
 #include "device.h"
 #include "model_internal.h"
+#include "optionals_internal.h"
 #include "profile_internal.h"
 #include "strings_internal.h"
 #include "tcc/runtime.h"
@@ -50,6 +51,7 @@ struct tcc_session {
   size_t workspace_capacity;
   void *parameters; // device memory, parameters_size bytes, 64-byte aligned (or NULL: none)
   tcc_strings *strings; // the bytes of the strings runs make; reset by each run
+  tcc_optional_scratch optionals; // the stand-ins of absent optional inputs
 
   // Image by image (the model's batch_symbol, unless TCC_SESSION_FLAG_WHOLE_BATCH): up to
   // num_threads lanes, each running images alone with its own symbol values, tensor

@@ -8,6 +8,7 @@
 //===------------------------------------------------------------------------------------===//
 #include "dtype_internal.h"
 #include "model_internal.h"
+#include "optionals_internal.h"
 #include "sequences_internal.h"
 #include "status_internal.h"
 #include "strings_internal.h"
@@ -356,7 +357,13 @@ tcc_status tcc_model_bind_symbols(const tcc_model *model, const DLTensor *const 
   int64_t *values = malloc((num_symbols ? num_symbols : 1) * sizeof(int64_t));
   if (!values)
     return tcc_make_status(TCC_STATUS_RESOURCE_EXHAUSTED, "%s: out of memory", function);
-  tcc_status status = tcc_model_bind_inputs(model, NULL, function, inputs, num_inputs, values);
+  tcc_optional_scratch optionals = {0};
+  const DLTensor *const *resolved = inputs;
+  tcc_status status = tcc_resolve_optional_inputs(model, model->descriptor, function, inputs,
+                                                  num_inputs, &optionals, &resolved);
+  if (!status)
+    status = tcc_model_bind_inputs(model, NULL, function, resolved, num_inputs, values);
+  tcc_optional_scratch_free(&optionals);
   if (!status)
     for (size_t s = 0; s < num_symbols; ++s)
       symbol_values[s] = values[s];

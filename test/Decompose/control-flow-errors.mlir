@@ -49,3 +49,15 @@ module {
     onnx.yield %0 : !onnx.value
   }
 }
+
+// -----
+
+// A run-time optional that reaches an op expecting a tensor: the node says so.
+module {
+  func.func @not_a_tensor(%x: tensor<3xf32>, %p: tensor<i1>) -> (!onnx.value {onnx.name = "y"}) {
+    %o = onnx.runtime_optional(%p, %x) : (tensor<i1>, tensor<3xf32>) -> !onnx.optional
+    // CHECK: error: node 'neg' (Neg, opset 18): input 0 is an optional that is present or empty at run time; expected a tensor (read it with OptionalGetElement, or compile the optional graph input present or absent: tcc --present NAME, --absent NAME)
+    %0 = onnx.node "Neg" opset 18 (%o) {} : (!onnx.optional) -> !onnx.value loc("neg"("m.onnx":0:0))
+    onnx.yield %0 : !onnx.value
+  }
+}

@@ -88,6 +88,7 @@ using tcc::conformance::ValueKind;
 struct ValueKinds {
   std::vector<std::string> inputNames;
   std::vector<ValueKind> inputs, outputs;
+  std::vector<::onnx::TypeProto> inputTypes, outputTypes; // as declared
 };
 
 ValueKind kindOf(const ::onnx::TypeProto &type) {
@@ -116,23 +117,63 @@ ValueKinds readValueKinds(const std::string &dir) {
     if (!initializers.count(input.name())) {
       kinds.inputNames.push_back(input.name());
       kinds.inputs.push_back(kindOf(input.type()));
+      kinds.inputTypes.push_back(input.type());
     }
-  for (const ::onnx::ValueInfoProto &output : model.graph().output())
+  for (const ::onnx::ValueInfoProto &output : model.graph().output()) {
     kinds.outputs.push_back(kindOf(output.type()));
+    kinds.outputTypes.push_back(output.type());
+  }
   return kinds;
 }
 
-/// Reads one value file, flattened into `tensors`; a sequence or absent optional input
-/// (`inputName` set) is recorded in `options`. Returns "" or the error.
-std::string readValue(const std::string &file, ValueKind kind, const std::string &inputName,
-                      MLIRContext &context, std::vector<Tensor> &tensors,
-                      tcc::ImportOptions &options,
+/// The zeros that stand in for an absent optional input's value of declared type `type`
+/// (the optional's element type): a tensor with its dynamic dims 0, or an empty packed
+/// sequence. Empty when the type does not say enough.
+std::vector<Tensor> standInFor(const ::onnx::TypeProto &type, MLIRContext &context) {
+  bool sequence = type.value_case() == ::onnx::TypeProto::kSequenceType;
+  const ::onnx::TypeProto &element = sequence ? type.sequence_type().elem_type() : type;
+  if (element.value_case() != ::onnx::TypeProto::kTensorType ||
+      !element.tensor_type().has_shape())
+    return {};
+  Type elementType =
+      tcc::conformance::elementTypeOfOnnxCode(context, element.tensor_type().elem_type());
+  if (!elementType)
+    return {};
+  std::vector<int64_t> shape;
+  for (const auto &dim : element.tensor_type().shape().dim())
+    shape.push_back(dim.has_dim_value() && dim.dim_value() >= 0 ? dim.dim_value() : 0);
+  if (!sequence)
+    return {Tensor::zeros(elementType, shape)};
+  return {Tensor::zeros(IntegerType::get(&context, 64), {0, static_cast<int64_t>(shape.size())}),
+          Tensor::zeros(elementType, {0})};
+}
+
+/// Reads one value file, flattened into `tensors`; a sequence or optional input
+/// (`inputName` set) is recorded in `options`. `declared` is the graph value's type.
+/// Returns "" or the error.
+std::string readValue(const std::string &file, ValueKind kind, const ::onnx::TypeProto &declared,
+                      const std::string &inputName, MLIRContext &context,
+                      std::vector<Tensor> &tensors, tcc::ImportOptions &options,
                       std::vector<tcc::conformance::DataSet::Group> &groups) {
   auto value = tcc::conformance::readValueProtoFile(file, kind, context);
   if (!value)
     return llvm::toString(value.takeError());
   groups.push_back({value->kind == tcc::conformance::ValueData::Sequence, tensors.size(),
                     value->tensors.size()});
+  if (kind == ValueKind::Optional &&
+      declared.value_case() == ::onnx::TypeProto::kOptionalType) {
+    tcc::conformance::DataSet::Group &g = groups.back();
+    const ::onnx::TypeProto &element = declared.optional_type().elem_type();
+    bool sequence = element.value_case() == ::onnx::TypeProto::kSequenceType;
+    g.optional = true;
+    g.present = value->kind != tcc::conformance::ValueData::Absent;
+    g.valueCount = sequence ? 2 : 1;
+    g.sequence = sequence;
+    if (!g.present)
+      g.standIn = standInFor(element, context);
+    if (g.present && !inputName.empty())
+      options.presentInputs.insert(inputName);
+  }
   if (!inputName.empty() && value->kind == tcc::conformance::ValueData::Sequence) {
     tcc::SequenceSetting &setting = options.sequences[inputName];
     setting.length = static_cast<int64_t>(value->tensors.size());
@@ -208,15 +249,18 @@ std::string tcc::conformance::readDataSets(const std::string &dir, MLIRContext &
     for (auto [i, file] : llvm::enumerate(numberedFiles(path, "input"))) {
       bool known = i < kinds.inputs.size();
       std::string error = readValue(file, known ? kinds.inputs[i] : ValueKind::Tensor,
+                                    known ? kinds.inputTypes[i] : ::onnx::TypeProto(),
                                     known ? kinds.inputNames[i] : "", context, set.inputs,
                                     set.importOptions, set.inputGroups);
       if (!error.empty())
         return "input: " + error;
     }
     for (auto [i, file] : llvm::enumerate(numberedFiles(path, "output"))) {
-      ValueKind kind = i < kinds.outputs.size() ? kinds.outputs[i] : ValueKind::Tensor;
-      std::string error =
-          readValue(file, kind, "", context, set.expected, set.importOptions, set.expectedGroups);
+      bool known = i < kinds.outputs.size();
+      std::string error = readValue(file, known ? kinds.outputs[i] : ValueKind::Tensor,
+                                    known ? kinds.outputTypes[i] : ::onnx::TypeProto(), "",
+                                    context, set.expected, set.importOptions,
+                                    set.expectedGroups);
       if (!error.empty())
         return "expected output: " + error;
     }
@@ -297,7 +341,7 @@ std::string tcc::conformance::compareTensors(const Tensor &actual, const Tensor 
 bool tcc::conformance::hasSequences(const DataSet &set) {
   for (const auto *groups : {&set.inputGroups, &set.expectedGroups})
     for (const DataSet::Group &g : *groups)
-      if (g.sequence)
+      if (g.sequence || g.optional)
         return true;
   return false;
 }
@@ -306,11 +350,12 @@ std::string tcc::conformance::packSequences(const std::vector<Tensor> &tensors,
                                             const std::vector<DataSet::Group> &groups,
                                             MLIRContext &context, std::vector<Tensor> &packed) {
   packed.clear();
-  for (const DataSet::Group &g : groups) {
+  // A group's value: a tensor as it is, a sequence as NAME.shapes and NAME.data.
+  auto packValue = [&](const DataSet::Group &g) -> std::string {
     if (!g.sequence) {
       for (size_t k = 0; k < g.count; ++k)
         packed.push_back(tensors[g.first + k]);
-      continue;
+      return "";
     }
     const Tensor *first = g.count ? &tensors[g.first] : nullptr;
     size_t rank = first ? first->shape.size() : 0;
@@ -332,6 +377,22 @@ std::string tcc::conformance::packSequences(const std::vector<Tensor> &tensors,
     data.shape = {total};
     packed.push_back(std::move(shapes));
     packed.push_back(std::move(data));
+    return "";
+  };
+  for (const DataSet::Group &g : groups) {
+    // An optional: its value (the stand-in when absent), then its flag.
+    if (g.optional && !g.present) {
+      if (g.standIn.size() != g.valueCount)
+        return "an absent optional whose declared type does not give its value's shape";
+      packed.insert(packed.end(), g.standIn.begin(), g.standIn.end());
+    } else if (std::string error = packValue(g); !error.empty()) {
+      return error;
+    }
+    if (g.optional) {
+      Tensor flag = Tensor::zeros(IntegerType::get(&context, 1), {});
+      flag.setInt(0, g.present ? 1 : 0);
+      packed.push_back(std::move(flag));
+    }
   }
   return "";
 }
@@ -341,12 +402,31 @@ std::string tcc::conformance::unpackSequenceOutputs(const DataSet &set,
   std::vector<Tensor> unpacked;
   size_t next = 0;
   for (const DataSet::Group &g : set.expectedGroups) {
+    if (g.optional) {
+      // Its value's tensors, then its flag, which must say what the data set says.
+      size_t flagAt = next + g.valueCount;
+      if (flagAt >= outputs.size())
+        return "fewer outputs than expected (an optional output is its value's tensors and "
+               "a flag)";
+      const Tensor &flag = outputs[flagAt];
+      if (!flag.shape.empty() || !flag.elementType.isInteger(1))
+        return "an optional output's flag is not a bool scalar";
+      bool present = flag.getInt(0) != 0;
+      if (present != g.present)
+        return std::string("an optional output is ") + (present ? "present" : "empty") +
+               ", expected " + (g.present ? "present" : "empty");
+      if (!present) {
+        next = flagAt + 1;
+        continue;
+      }
+    }
     if (!g.sequence) {
       for (size_t k = 0; k < g.count; ++k, ++next) {
         if (next >= outputs.size())
           return "fewer outputs than expected";
         unpacked.push_back(std::move(outputs[next]));
       }
+      next += g.optional ? 1 : 0; // the flag
       continue;
     }
     if (next + 2 > outputs.size())
@@ -377,6 +457,7 @@ std::string tcc::conformance::unpackSequenceOutputs(const DataSet &set,
       offset += n;
       unpacked.push_back(std::move(e));
     }
+    next += g.optional ? 1 : 0; // the flag
   }
   for (; next < outputs.size(); ++next)
     unpacked.push_back(std::move(outputs[next]));

@@ -105,11 +105,12 @@ void adaptInputTypes(func::FuncOp main, std::vector<Tensor> &inputs) {
 OwningOpRef<ModuleOp> importAndBind(MLIRContext &context, const std::string &dir,
                                     const std::vector<unsigned> &bind, const DataSet *set,
                                     std::string &error, const DataSet *shapes = nullptr) {
-  // Sequence inputs and absent optionals are specialized to the data set's.
+  // Sequence and optional inputs are specialized to the data set's.
   tcc::ImportOptions importOptions;
   if (const DataSet *data = shapes ? shapes : set) {
     importOptions.sequences = data->importOptions.sequences;
     importOptions.absentInputs = data->importOptions.absentInputs;
+    importOptions.presentInputs = data->importOptions.presentInputs;
   }
   if (shapes) {
     OwningOpRef<ModuleOp> probe = tcc::importOnnxModel(dir + "/model.onnx", importOptions, context);

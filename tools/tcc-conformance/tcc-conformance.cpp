@@ -233,15 +233,11 @@ std::string runCase(const std::string &dir, Mode mode, const std::string &scratc
     return runSizes(dir, context, sets.front(), scratch, options, note);
 
   // The model is prepared once with its symbolic dims (compiled: one library), sequence
-  // inputs packed with their lengths known at run time, and every data set runs. Absent
-  // optional inputs are specialized to each data set (below), as is everything that fails
-  // this way.
-  const tcc::ImportOptions &values = sets.front().importOptions;
-  bool packed = !values.sequences.empty();
-  if (!values.absentInputs.empty())
-    error = "absent optional inputs specialized to each data set";
-  else if (auto executable = prepare(mode, dir, {}, nullptr, nullptr, scratch, error,
-                                     compileTarget(options, dir))) {
+  // inputs packed with their lengths known at run time, optional inputs with their flags,
+  // and every data set runs. What fails this way is specialized to each data set (below).
+  bool packed = hasSequences(sets.front());
+  if (auto executable = prepare(mode, dir, {}, nullptr, nullptr, scratch, error,
+                                compileTarget(options, dir))) {
     for (const DataSet &set : sets) {
       std::string reason = runSet(*executable, set, {}, options, context, packed);
       if (!reason.empty())

@@ -120,6 +120,7 @@ struct Tensor {
   tcc_run::AlignedBuffer data;
   std::vector<char> stringBytes;
   DLTensor dl{};
+  bool none = false; ///< given as --input none: passed as a null tensor
 
   void point() {
     DLDataType type{};
@@ -155,6 +156,11 @@ std::string describe(const tcc_tensor_info &info, const char *kind, int32_t inde
 std::vector<Tensor> readInputs(tcc_model *model, const Options &options) {
   std::vector<Tensor> inputs(options.inputs.size());
   for (size_t i = 0; i < options.inputs.size(); ++i) {
+    // "none": no tensor (the value of an optional input whose NAME.present is false).
+    if (options.inputs[i] == "none") {
+      inputs[i].none = true;
+      continue;
+    }
     tcc_run::NpyArray array;
     std::string error = tcc_run::readNpy(options.inputs[i], array);
     if (!error.empty())
@@ -575,7 +581,7 @@ int runTool(const Options &options) {
   std::vector<Tensor> inputs = readInputs(model.get(), options);
   std::vector<const DLTensor *> inputPointers;
   for (Tensor &tensor : inputs)
-    inputPointers.push_back(&tensor.dl);
+    inputPointers.push_back(tensor.none ? nullptr : &tensor.dl);
   std::vector<Tensor> outputs = allocateOutputs(model.get(), inputPointers);
   std::vector<const DLTensor *> outputPointers;
   for (Tensor &tensor : outputs)
@@ -687,7 +693,9 @@ int main(int argc, char **argv) {
   Options options;
   CLI::App app{"tcc-run: run a model compiled by tcc on .npy inputs"};
   app.add_option("model", options.model, "the compiled model (model.so)")->required();
-  app.add_option("--input", options.inputs, "an input .npy file, in the model's input order");
+  app.add_option("--input", options.inputs,
+                 "an input .npy file, in the model's input order ('none': no tensor, for the "
+                 "value of an empty optional input)");
   app.add_option("--output-dir", options.outputDir, "write DIR/output_<k>.npy");
   app.add_option("--compare", options.compares,
                  "a reference .npy for the next output (output 0, then 1, ...)");

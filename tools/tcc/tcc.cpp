@@ -61,6 +61,7 @@ struct Options {
   std::vector<std::string> dims;
   std::vector<std::string> sequenceLengths;
   std::vector<std::string> absentInputs;
+  std::vector<std::string> presentInputs;
   bool printIrAfterAll = false;
   std::string target = "host";
   std::string cpu;
@@ -218,6 +219,8 @@ std::string recordedOptions(const Options &options) {
     add("--sequence-length", length);
   for (const std::string &name : options.absentInputs)
     add("--absent", name);
+  for (const std::string &name : options.presentInputs)
+    add("--present", name);
   if (options.grad || !options.train.empty()) {
     text += options.grad ? " --grad" : "";
     add("--wrt", options.wrt);
@@ -258,6 +261,8 @@ int compile(const Options &options) {
   }
   for (const std::string &name : options.absentInputs)
     importOptions.absentInputs.insert(name);
+  for (const std::string &name : options.presentInputs)
+    importOptions.presentInputs.insert(name);
   tcc::CompileOptions compileOptions;
   compileOptions.emit = *tcc::parseEmitKind(options.emit);
   compileOptions.printIrAfterAll = options.printIrAfterAll;
@@ -570,6 +575,10 @@ int main(int argc, char **argv) {
       ->allow_extra_args(false);
   app.add_option("--absent", options.absentInputs,
                  "compile optional input NAME as absent (it leaves the signature)")
+      ->allow_extra_args(false);
+  app.add_option("--present", options.presentInputs,
+                 "compile optional input NAME as present (a plain input; by default an "
+                 "optional input is present or empty at run time: NAME and NAME.present)")
       ->allow_extra_args(false);
   app.add_option("--target", options.target,
                  "what to compile for: host (default), cpu, cpu:x86_64-linux, cpu:aarch64-linux, "

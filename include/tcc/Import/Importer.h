@@ -44,8 +44,12 @@ struct ImportOptions {
   /// input without a setting is an error; a setting no sequence input uses is one too.
   llvm::StringMap<SequenceSetting> sequences;
   /// Optional graph inputs compiled as absent: they leave the signature and the graph sees
-  /// an empty optional. A present optional input is a plain tensor (or sequence) input.
+  /// an empty optional.
   llvm::StringSet<> absentInputs;
+  /// Optional graph inputs compiled as present: a plain tensor (or sequence) input. Any
+  /// other optional input is present or empty at run time: its value's tensors and a bool
+  /// NAME.present.
+  llvm::StringSet<> presentInputs;
 };
 
 /// Imports the ONNX model at `path` into a new module of `context`: binary protobuf, or

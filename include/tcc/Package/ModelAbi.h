@@ -79,7 +79,8 @@ constexpr int64_t structSize(const FieldKind *kinds, int count) {
   X(device_kernel_names, Ptr) X(device_constants, Ptr) X(device_constants_size, I64)        \
   X(num_device_check_messages, I32) X(reserved4, I32) X(device_check_messages, Ptr)         \
   X(num_kernels, I32) X(reserved5, I32) X(kernel_names, Ptr) X(kernel_nodes, Ptr)         \
-  X(compile_options, Ptr) X(num_sequences, I32) X(reserved6, I32) X(sequences, Ptr)
+  X(compile_options, Ptr) X(num_sequences, I32) X(reserved6, I32) X(sequences, Ptr)        \
+  X(num_optionals, I32) X(reserved7, I32) X(optionals, Ptr)
 
 #define TCC_TENSOR_DESC_FIELDS(X)                                                           \
   X(name, Ptr) X(dtype, I32) X(rank, I32) X(shape, Ptr) X(dim_symbols, Ptr)
@@ -88,6 +89,9 @@ constexpr int64_t structSize(const FieldKind *kinds, int count) {
 
 #define TCC_SEQUENCE_DESC_FIELDS(X)                                                         \
   X(name, Ptr) X(is_output, I32) X(shapes_index, I32) X(data_index, I32) X(reserved, I32)
+
+#define TCC_OPTIONAL_DESC_FIELDS(X)                                                         \
+  X(name, Ptr) X(is_output, I32) X(present_index, I32) X(first_index, I32) X(count, I32)
 
 #define TCC_DEVICE_IMAGE_FIELDS(X)                                                          \
   X(arch, Ptr) X(format, I32) X(reserved, I32) X(data, Ptr) X(size, I64)
@@ -110,6 +114,7 @@ constexpr int64_t structSize(const FieldKind *kinds, int count) {
 #define TCC_ABI_ENUM_Tensor(name, kind) kTensor_##name,
 #define TCC_ABI_ENUM_Symbol(name, kind) kSymbol_##name,
 #define TCC_ABI_ENUM_Sequence(name, kind) kSequence_##name,
+#define TCC_ABI_ENUM_Optional(name, kind) kOptional_##name,
 #define TCC_ABI_ENUM_Image(name, kind) kImage_##name,
 #define TCC_ABI_ENUM_Variants(name, kind) kVariants_##name,
 
@@ -118,6 +123,7 @@ TCC_ABI_DECLARE_STRUCT(tcc_model_descriptor, TCC_MODEL_DESCRIPTOR_FIELDS, Descri
 TCC_ABI_DECLARE_STRUCT(tcc_tensor_desc, TCC_TENSOR_DESC_FIELDS, Tensor)
 TCC_ABI_DECLARE_STRUCT(tcc_symbol_desc, TCC_SYMBOL_DESC_FIELDS, Symbol)
 TCC_ABI_DECLARE_STRUCT(tcc_sequence_desc, TCC_SEQUENCE_DESC_FIELDS, Sequence)
+TCC_ABI_DECLARE_STRUCT(tcc_optional_desc, TCC_OPTIONAL_DESC_FIELDS, Optional)
 TCC_ABI_DECLARE_STRUCT(tcc_device_image, TCC_DEVICE_IMAGE_FIELDS, Image)
 TCC_ABI_DECLARE_STRUCT(tcc_model_variants, TCC_MODEL_VARIANTS_FIELDS, Variants)
 
@@ -131,6 +137,8 @@ TCC_ABI_DECLARE_STRUCT(tcc_model_variants, TCC_MODEL_VARIANTS_FIELDS, Variants)
 #define TCC_ABI_CHECK_Symbol(name, kind) TCC_ABI_CHECK_OFFSET(tcc_symbol_desc, Symbol, name)
 #define TCC_ABI_CHECK_Sequence(name, kind)                                                  \
   TCC_ABI_CHECK_OFFSET(tcc_sequence_desc, Sequence, name)
+#define TCC_ABI_CHECK_Optional(name, kind)                                                  \
+  TCC_ABI_CHECK_OFFSET(tcc_optional_desc, Optional, name)
 #define TCC_ABI_CHECK_Image(name, kind) TCC_ABI_CHECK_OFFSET(tcc_device_image, Image, name)
 #define TCC_ABI_CHECK_Variants(name, kind)                                                  \
   TCC_ABI_CHECK_OFFSET(tcc_model_variants, Variants, name)
@@ -139,6 +147,7 @@ TCC_MODEL_DESCRIPTOR_FIELDS(TCC_ABI_CHECK_Descriptor)
 TCC_TENSOR_DESC_FIELDS(TCC_ABI_CHECK_Tensor)
 TCC_SYMBOL_DESC_FIELDS(TCC_ABI_CHECK_Symbol)
 TCC_SEQUENCE_DESC_FIELDS(TCC_ABI_CHECK_Sequence)
+TCC_OPTIONAL_DESC_FIELDS(TCC_ABI_CHECK_Optional)
 TCC_DEVICE_IMAGE_FIELDS(TCC_ABI_CHECK_Image)
 TCC_MODEL_VARIANTS_FIELDS(TCC_ABI_CHECK_Variants)
 
@@ -152,6 +161,8 @@ static_assert(TCC_MODEL_DESCRIPTOR_V2_SIZE ==
 static_assert(TCC_MODEL_DESCRIPTOR_V3_SIZE == offsetOf(kDescriptorKinds, kDescriptor_device_type));
 static_assert(TCC_MODEL_DESCRIPTOR_V5_SIZE ==
               offsetOf(kDescriptorKinds, kDescriptor_num_sequences));
+static_assert(TCC_MODEL_DESCRIPTOR_V6_SIZE ==
+              offsetOf(kDescriptorKinds, kDescriptor_num_optionals));
 static_assert(TCC_IMPORT_TABLE_V2_SIZE == offsetOf(kImportKinds, kImport_device_launch));
 static_assert(TCC_IMPORT_TABLE_V3_SIZE == offsetOf(kImportKinds, kImport_device_read));
 

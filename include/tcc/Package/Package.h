@@ -51,6 +51,15 @@ struct SequenceInterface {
   int32_t shapesIndex = -1, dataIndex = -1;
 };
 
+/// An optional present or empty at run time (model_abi.h's tcc_optional_desc): the index of
+/// its bool flag NAME.present and of the first of its value's `count` tensors (1, or 2 for
+/// a packed sequence) among the inputs or outputs.
+struct OptionalInterface {
+  std::string name;
+  bool isOutput = false;
+  int32_t presentIndex = -1, firstIndex = -1, count = 0;
+};
+
 /// What a compiled model publishes: its inputs, outputs and symbolic dims.
 struct ModelInterface {
   std::vector<TensorInterface> inputs, outputs;
@@ -62,6 +71,7 @@ struct ModelInterface {
   int64_t parametersSize = 0;
   std::vector<SymbolInterface> symbols;
   std::vector<SequenceInterface> sequences;
+  std::vector<OptionalInterface> optionals;
 };
 
 /// Reads the interface from @main of a decomposed (prim) module: argument and result names

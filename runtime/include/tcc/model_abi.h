@@ -101,6 +101,20 @@ typedef struct tcc_sequence_desc {
   int32_t data_index;
   int32_t reserved;
 } tcc_sequence_desc;
+/* An optional input or output (ONNX optional(tensor) or optional(seq(tensor))) whose
+ * presence is known at run time: present_index is its flag NAME.present, a bool tensor of
+ * rank 0, and its value is the `count` consecutive tensors from first_index (1: a tensor
+ * named NAME; 2: a sequence's NAME.shapes and NAME.data, also in the sequence list). When
+ * an input's flag is false the runtime passes zeros in place of its value (its symbolic
+ * dims 0 unless another input binds them); when an output's flag is false its value's
+ * tensors hold whatever the model computed in their place. */
+typedef struct tcc_optional_desc {
+  const char *name;
+  int32_t is_output;
+  int32_t present_index;
+  int32_t first_index;
+  int32_t count;
+} tcc_optional_desc;
 /* The most element rank a sequence at the interface may have, and the zero bytes an empty
  * shapes input reaches the model as. */
 #define TCC_MAX_SEQUENCE_RANK 64
@@ -363,6 +377,11 @@ typedef struct tcc_model_descriptor {
   int32_t num_sequences;
   int32_t reserved6;
   const tcc_sequence_desc *sequences;
+  /* Appended with run-time optionals: the optional inputs and outputs (see
+   * tcc_optional_desc), num_optionals of them; a descriptor that ends before them has none. */
+  int32_t num_optionals;
+  int32_t reserved7;
+  const tcc_optional_desc *optionals;
 } tcc_model_descriptor;
 
 /* A fat model (tcc --target cpu,nvidia:sm_90,...: one library, code for several targets of
@@ -402,6 +421,8 @@ typedef struct tcc_model_variants {
 #define TCC_MODEL_DESCRIPTOR_V4_SIZE 232
 /* ... and before the sequence list was appended (after compile_options). */
 #define TCC_MODEL_DESCRIPTOR_V5_SIZE 264
+/* ... and before the optional list was appended (after the sequence list). */
+#define TCC_MODEL_DESCRIPTOR_V6_SIZE 280
 
 #ifdef __cplusplus
 }

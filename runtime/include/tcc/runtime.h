@@ -394,6 +394,32 @@ TCC_API tcc_status tcc_sequence_element(const DLTensor *shapes, const DLTensor *
                                         int64_t index, int64_t *shape_storage,
                                         DLTensor *out_element);
 
+/// An optional input or output (ONNX optional(tensor) or optional(seq(tensor))) whose
+/// presence is known at run time: its flag NAME.present (a bool scalar) at present_index
+/// and its value, the `count` consecutive tensors from first_index (1: the tensor NAME; 2: a
+/// sequence's NAME.shapes and NAME.data, see tcc_sequence_info), among the model's inputs
+/// (or outputs). An empty optional input is its flag set to false (a CPU tensor: the runtime
+/// reads it); its value's tensors may then be NULL, and whatever is passed there is ignored:
+/// the model sees zeros of the declared shape (a symbolic dim takes the extent another input
+/// gives it, else its minimum). When an output's flag is false, its value's tensors hold
+/// whatever the model computed in their place (their extents as tcc_model_output_shapes
+/// says). `name` lives as long as the model.
+typedef struct tcc_optional_info {
+  const char *name;
+  int32_t is_output;
+  int32_t present_index;
+  int32_t first_index;
+  int32_t count;
+} tcc_optional_info;
+
+/// The number of optional inputs and outputs (0 for a null model). Thread-safe.
+TCC_API int32_t tcc_model_num_optionals(const tcc_model *model);
+
+/// Describes optional `index` (0 <= index < tcc_model_num_optionals) in *out_info; other
+/// indices fail with OUT_OF_RANGE. Thread-safe.
+TCC_API tcc_status tcc_model_optional_info(const tcc_model *model, int32_t index,
+                                           tcc_optional_info *out_info);
+
 //===--------------------------------------------------------------------------------------===//
 // tcc_session: the state to run a model (one thread at a time)
 //===--------------------------------------------------------------------------------------===//
