@@ -25,8 +25,7 @@ std::optional<RuntimeOptional> tcc::decompose::getRuntimeOptional(Value value) {
 
 Value tcc::decompose::makeRuntimeOptional(NodeRewriter &n, Value present, Value value) {
   return onnx::RuntimeOptionalOp::create(n.getBuilder(), n.getLoc(),
-                                         onnx::OptionalType::get(n.getContext()), present,
-                                         value);
+                                         onnx::OptionalType::get(n.getContext()), present, value);
 }
 
 namespace {
@@ -35,9 +34,8 @@ namespace {
 LogicalResult optional(NodeRewriter &n) {
   if (n.hasInput(0))
     return n.setResults(n.getNode().getInputs()[0]);
-  return n.setResults(onnx::NoneOp::create(n.getBuilder(), n.getLoc(),
-                                           n.getBuilder().getNoneType())
-                          .getResult());
+  return n.setResults(
+      onnx::NoneOp::create(n.getBuilder(), n.getLoc(), n.getBuilder().getNoneType()).getResult());
 }
 
 // OptionalHasElement(x) = x's flag (run time); whether x is present (known while compiling)

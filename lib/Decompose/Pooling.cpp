@@ -9,9 +9,11 @@
 //===----------------------------------------------------------------------------------===//
 #include "RuleSupport.h"
 #include "RuleFamilies.h"
+#include "RuntimeAxes.h"
 
 #include "tcc/Decompose/RuleRegistry.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 #include <limits>
@@ -291,7 +293,49 @@ LogicalResult maxPool(NodeRewriter &n) {
   return n.setResults({y, trimOutputs(n, indices, *w)});
 }
 
-/// MaxUnpool: output_shape (input 2) from opset 9 on; it must be a constant or shape tensor.
+/// MaxUnpool with an output_shape known only at run time: each element of x goes to its
+/// coordinates in the unpooled shape `inferred` (from its flat index; one outside it is
+/// dropped, as the scatter into the unpooled result drops it), scattered into zeros of
+/// `outDims`, each of which must be at least the unpooled extent (checked naming the node).
+LogicalResult runtimeUnpoolShape(NodeRewriter &n, Value x, Value indices,
+                                 ArrayRef<OpFoldResult> inferred, ArrayRef<OpFoldResult> outDims) {
+  OpBuilder &b = n.getBuilder();
+  Location loc = n.getLoc();
+  int64_t rank = rankOf(x);
+  for (int64_t d = 0; d < rank; ++d)
+    checkTrue(n,
+              b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::sge,
+                                            toIndex(n, outDims[d]), toIndex(n, inferred[d])),
+              "output_shape dim " + std::to_string(d) +
+                  " must not be smaller than the unpooled extent");
+  Type i64 = b.getI64Type();
+  OpFoldResult count = product(n, getDims(n, x));
+  prim::PrimBuilder p = n.prim();
+  auto extent = [&](OpFoldResult v) {
+    return p.fill(makeShapeTensor(n, {v}, i64, /*scalar=*/true), {count});
+  };
+  Value flat = reshape(n, convert(n, indices, i64), {count});
+  Value valid = p.both(p.cmp(prim::CompareDirection::Ge, flat, p.splat(flat, 0)),
+                       p.cmp(prim::CompareDirection::Lt, flat, extent(product(n, inferred))));
+  SmallVector<Value> coordinates(rank);
+  Value rest = flat;
+  for (int64_t d = rank - 1; d >= 1; --d) {
+    Value e = extent(inferred[d]);
+    coordinates[d] = p.create<prim::RemOp>(rest, e);
+    rest = p.div(rest, e);
+  }
+  coordinates[0] = p.select(valid, rest, p.splat(flat, -1)); // -1: the scatter skips it
+  SmallVector<Value> columns;
+  for (Value c : coordinates)
+    columns.push_back(reshape(n, c, {count, b.getIndexAttr(1)}));
+  Value tuples = prim::ConcatenateOp::create(b, loc, columns, 1);
+  Value zeros = fill(n, scalarConstant(n, elementOf(x), 0.0), outDims);
+  return n.setResults(prim::ScatterOp::create(b, loc, zeros.getType(), zeros, tuples,
+                                              reshape(n, x, {count}), prim::ReduceKindAttr())
+                          .getResult());
+}
+
+/// MaxUnpool: output_shape (input 2) from opset 9 on, known while compiling or at run time.
 // max_unpool(x, i) = zeros(inferred) with flat(result)[i[j]] = flat(x)[j], then zero-padded
 // at the end of each dim to output_shape when given; inferred = (N, C, (in_d - 1) *
 // stride_d - pad_begin_d - pad_end_d + kernel_d), the pads counting only without
@@ -323,8 +367,8 @@ LogicalResult maxUnpool(NodeRewriter &n) {
   if (shape) {
     auto elements = getShapeElements(n, shape);
     if (!elements)
-      return n.emitError() << "output_shape must be a constant (or computed from shapes): tcc "
-                              "needs the output's shape at compile time";
+      return n.emitError() << "output_shape has type " << shape.getType()
+                           << ", expected a 1-d integer tensor of static length";
     if (static_cast<int64_t>(elements->size()) != rank)
       return n.emitError() << "output_shape has " << elements->size() << " elements, expected "
                            << rank << " (the rank of X)";
@@ -358,8 +402,7 @@ LogicalResult maxUnpool(NodeRewriter &n) {
     }
     auto extra = getConstantIntValue(subIndex(n, outDims[d], inferred[d]));
     if (!extra)
-      return n.emitError() << "output_shape dim " << d << " must be known at compile time "
-                              "(it zero-pads the unpooled result), got a run-time value";
+      return runtimeUnpoolShape(n, x, indices, inferred, outDims);
     if (*extra < 0)
       return n.emitError() << "output_shape dim " << d << " is " << -*extra
                            << " smaller than the unpooled extent";

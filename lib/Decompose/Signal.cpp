@@ -14,6 +14,7 @@
 #include "RuleSupport.h"
 #include "RuleFamilies.h"
 #include "RuntimeAxes.h"
+#include "SignalSupport.h"
 
 #include "tcc/Decompose/RuleRegistry.h"
 
@@ -33,8 +34,9 @@ namespace {
 /// The most elements of a DFT matrix embedded as a constant (16 MiB of f32); larger
 /// matrices are computed at run time.
 constexpr int64_t kMaxConstantMatrix = int64_t(1) << 22;
-/// The longest window or DFT whose values tcc computes while compiling.
-constexpr int64_t kMaxConstantLength = int64_t(1) << 30;
+} // namespace
+
+namespace tcc::decompose {
 
 /// A number as a person writes it (11, not 1.100000e+01).
 std::string formatNumber(double value) {
@@ -146,6 +148,10 @@ Value realConstant(NodeRewriter &n, ArrayRef<int64_t> shape, ArrayRef<double> va
   Value c = arith::ConstantOp::create(b, n.getLoc(), cast<TypedAttr>(attr));
   return convert(n, c, elementType);
 }
+
+} // namespace tcc::decompose
+
+namespace {
 
 /// The type a DFT computes in: f64 for f64 data, f32 otherwise (16-bit floats widen).
 Type computeTypeOf(Type element) {
@@ -679,76 +685,6 @@ LogicalResult stft(NodeRewriter &n) {
                    ? addIndex(n, floorDivIndex(n, length, b.getIndexAttr(2)), b.getIndexAttr(1))
                    : length;
   return n.setResults(convert(n, applyDft(n, framed, s), element));
-}
-
-//===----------------------------------------------------------------------------------===//
-// MelWeightMatrix
-//===----------------------------------------------------------------------------------===//
-
-/// floor(a / b) for b > 0 as Python's float // computes it: from the exact remainder, so a
-/// quotient that rounds up to an integer still floors below it.
-double floorDivide(double a, double b) {
-  double remainder = std::fmod(a, b);
-  double quotient = (a - remainder) / b;
-  if (remainder != 0 && remainder < 0)
-    quotient -= 1.0;
-  double floored = std::floor(quotient);
-  return quotient - floored > 0.5 ? floored + 1.0 : floored;
-}
-
-// mel(f) = 2595 log10(1 + f / 700), hz(m) = 700 (10^(m / 2595) - 1); with B = num_mel_bins,
-// edges e_i = floor((dft_length + 1) hz(mel(lower) + i (mel(upper) - mel(lower)) / (B + 2))
-// / sample_rate) for i in [0, B + 2), band i rises over [e_i, e_{i+1}] and falls over
-// [e_{i+1}, e_{i+2}):
-//   out[j, i] = (j - e_i) / (e_{i+1} - e_i) on the rise (1 at e_{i+1} when it is empty),
-//               (e_{i+2} - j) / (e_{i+2} - e_{i+1}) on the fall, else 0
-// a constant [dft_length / 2 + 1, B] of output_datatype.
-LogicalResult melWeightMatrix(NodeRewriter &n) {
-  auto bands = getConstantScalar(n, 0, "num_mel_bins");
-  auto dftLength = bands ? getConstantScalar(n, 1, "dft_length") : std::nullopt;
-  auto sampleRate = dftLength ? getConstantScalar(n, 2, "sample_rate") : std::nullopt;
-  auto lower = sampleRate ? getConstantReal(n, 3, "lower_edge_hertz") : std::nullopt;
-  auto upper = lower ? getConstantReal(n, 4, "upper_edge_hertz") : std::nullopt;
-  Type outputType = upper ? getOutputType(n) : Type();
-  if (!outputType)
-    return failure();
-  if (*bands < 1 || *dftLength < 1 || *sampleRate < 1)
-    return n.emitError() << "num_mel_bins (" << *bands << "), dft_length (" << *dftLength
-                         << ") and sample_rate (" << *sampleRate << ") must be >= 1";
-  int64_t bins = *dftLength / 2 + 1;
-  if (*bands > kMaxConstantLength / bins)
-    return n.emitError() << "the matrix of " << bins << " x " << *bands
-                         << " elements is too large to compute while compiling";
-  auto mel = [](double hz) { return 2595.0 * std::log10(1.0 + hz / 700.0); };
-  double low = mel(*lower), stepMel = (mel(*upper) - low) / static_cast<double>(*bands + 2);
-  SmallVector<int64_t> edges;
-  for (int64_t i = 0; i < *bands + 2; ++i) {
-    double hz = 700.0 * (std::pow(10.0, (static_cast<double>(i) * stepMel + low) / 2595.0) - 1);
-    double edge =
-        floorDivide(static_cast<double>(*dftLength + 1) * hz, static_cast<double>(*sampleRate));
-    if (!(edge >= 0 && edge <= static_cast<double>(bins)))
-      return n.emitError() << "mel band edge " << i << " falls on spectrogram bin "
-                           << formatNumber(edge) << ", outside [0, " << bins
-                           << "]: expected 0 <= lower_edge_hertz <= upper_edge_hertz <= "
-                           << "sample_rate / 2";
-    edges.push_back(static_cast<int64_t>(edge));
-  }
-  SmallVector<double> values(bins * *bands, 0.0);
-  auto at = [&](int64_t j, int64_t i) -> double & { return values[j * *bands + i]; };
-  for (int64_t i = 0; i < *bands; ++i) {
-    int64_t left = edges[i], center = edges[i + 1], right = edges[i + 2];
-    // The reference writes bin `center` unless the band's edges decrease.
-    if (center >= bins && (center >= left || right > center))
-      return n.emitError() << "mel band " << i << " peaks at spectrogram bin " << center
-                           << ", beyond the last (" << bins - 1 << ")";
-    if (center == left)
-      at(center, i) = 1.0;
-    for (int64_t j = left; j <= center && center > left; ++j)
-      at(j, i) = static_cast<double>(j - left) / static_cast<double>(center - left);
-    for (int64_t j = center; j < right; ++j)
-      at(j, i) = static_cast<double>(right - j) / static_cast<double>(right - center);
-  }
-  return n.setResults(realConstant(n, {bins, *bands}, values, outputType));
 }
 
 //===----------------------------------------------------------------------------------===//

@@ -157,9 +157,8 @@ void tcc::writeModelHeader(const ModelInterface &interface, llvm::StringRef stem
       if (optional.presentIndex == at)
         os << ": whether optional '" << commentText(optional.name) << "' is present";
       else if (at >= optional.firstIndex && at < optional.firstIndex + optional.count)
-        os << (optional.count > 1 ? ", " : ": ") << "in optional '"
-           << commentText(optional.name) << "' (read it when " << kind << " "
-           << optional.presentIndex << " is true)";
+        os << (optional.count > 1 ? ", " : ": ") << "in optional '" << commentText(optional.name)
+           << "' (read it when " << kind << " " << optional.presentIndex << " is true)";
     }
     os << " */\n";
     os << "#define " << macro << " " << index << "\n";

@@ -98,9 +98,8 @@ FailureOr<tcc::ModelInterface> tcc::getModelInterface(ModuleOp module) {
     if (entry->count == 0)
       entry->firstIndex = static_cast<int32_t>(index);
     // Not in a row: the check below refuses it.
-    entry->count = entry->firstIndex + entry->count == static_cast<int32_t>(index)
-                       ? entry->count + 1
-                       : -1000;
+    entry->count =
+        entry->firstIndex + entry->count == static_cast<int32_t>(index) ? entry->count + 1 : -1000;
   };
   // Parameters (arguments marked kernel.parameter, see tcc-autodiff) live in the session, and
   // their in-place updates (results marked kernel.update_of) are not outputs.
@@ -132,8 +131,8 @@ FailureOr<tcc::ModelInterface> tcc::getModelInterface(ModuleOp module) {
     noteSequencePart(main.getResultAttrOfType<StringAttr>(i, onnx::kSequenceAttrName), true,
                      interface.outputs.size());
     noteOptionalPart(main.getResultAttrOfType<StringAttr>(i, onnx::kOptionalAttrName),
-                     main.getResultAttrOfType<StringAttr>(i, onnx::kOptionalPresentAttrName),
-                     true, interface.outputs.size());
+                     main.getResultAttrOfType<StringAttr>(i, onnx::kOptionalPresentAttrName), true,
+                     interface.outputs.size());
     interface.outputs.push_back(*t);
   }
   for (const SequenceInterface &s : interface.sequences) {

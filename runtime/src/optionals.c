@@ -58,8 +58,8 @@ tcc_status tcc_validate_optionals(const char *where, const tcc_model_descriptor 
              (o->count == 1 || (o->count == 2 && value_is_sequence(d, o))) &&
              o->first_index <= count - o->count;
     // The flag is none of the value's tensors.
-    ok = ok &&
-         !(o->present_index >= o->first_index && o->present_index - o->first_index < o->count);
+    ok =
+        ok && !(o->present_index >= o->first_index && o->present_index - o->first_index < o->count);
     if (ok)
       ok = tensors[o->present_index].dtype == TCC_DTYPE_BOOL && tensors[o->present_index].rank == 0;
     for (int32_t j = 0; ok && j < k; ++j) {
@@ -178,8 +178,8 @@ tcc_status tcc_resolve_optional_inputs(const tcc_model *model, const tcc_model_d
     int overflow = 0;
     for (int32_t m = 0; m < rank; ++m) {
       int64_t declared = entry->info.shape[m];
-      shape[m] = declared >= 0 ? declared
-                               : symbol_extent(model, d, inputs, absent, entry->dim_symbols[m]);
+      shape[m] =
+          declared >= 0 ? declared : symbol_extent(model, d, inputs, absent, entry->dim_symbols[m]);
       overflow |= __builtin_mul_overflow(elements, (uint64_t)shape[m], &elements);
     }
     uint64_t bytes = 0;

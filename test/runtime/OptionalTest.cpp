@@ -127,15 +127,15 @@ TEST_CASE("optional inputs are described, and an empty one's value is zeros", "[
                {"input 2 'b.present' is null"});
   HostTensor<float> floatFlag({}, kFloat32, {1});
   const DLTensor *badFlag[] = {&x.dl, &b.dl, &floatFlag.dl, &e.dl, &yes.dl};
-  requireError(tcc_session_run(session.get(), badFlag, 5, outputs, 1),
-               TCC_STATUS_INVALID_ARGUMENT, {"'b.present' has dtype float32, expected bool"});
+  requireError(tcc_session_run(session.get(), badFlag, 5, outputs, 1), TCC_STATUS_INVALID_ARGUMENT,
+               {"'b.present' has dtype float32, expected bool"});
   HostTensor<uint8_t> vectorFlag({1}, kBool, {1});
   const DLTensor *rankFlag[] = {&x.dl, &b.dl, &vectorFlag.dl, &e.dl, &yes.dl};
-  requireError(tcc_session_run(session.get(), rankFlag, 5, outputs, 1),
-               TCC_STATUS_INVALID_ARGUMENT, {"'b.present' has rank 1, expected 0"});
+  requireError(tcc_session_run(session.get(), rankFlag, 5, outputs, 1), TCC_STATUS_INVALID_ARGUMENT,
+               {"'b.present' has rank 1, expected 0"});
   const DLTensor *missing[] = {&x.dl, nullptr, &yes.dl, &e.dl, &yes.dl};
-  requireError(tcc_session_run(session.get(), missing, 5, outputs, 1),
-               TCC_STATUS_INVALID_ARGUMENT, {"input 1 'b' is null"});
+  requireError(tcc_session_run(session.get(), missing, 5, outputs, 1), TCC_STATUS_INVALID_ARGUMENT,
+               {"input 1 'b' is null"});
   CHECK(runs == before);
 }
 
