@@ -183,13 +183,13 @@ module {
 // -----
 
 module {
-  func.func @mel_edge_unknown(%arg0: tensor<f32>) -> tensor<*xf32> {
+  func.func @mel_edge_not_scalar(%arg0: tensor<2xf32>) -> tensor<*xf32> {
     %bands = arith.constant dense<4> : tensor<i64>
     %len = arith.constant dense<16> : tensor<i64>
     %rate = arith.constant dense<1000> : tensor<i64>
     %lo = arith.constant dense<0.0> : tensor<f32>
-    // CHECK: error: node 'm' (MelWeightMatrix, opset 17): input 4 (upper_edge_hertz) must be a constant (an initializer or a Constant node): tcc computes the matrix while compiling
-    %0 = onnx.node "MelWeightMatrix" opset 17 (%bands, %len, %rate, %lo, %arg0) {} : (tensor<i64>, tensor<i64>, tensor<i64>, tensor<f32>, tensor<f32>) -> !onnx.value loc("m"("m.onnx":0:0))
+    // CHECK: error: node 'm' (MelWeightMatrix, opset 17): input 4 (upper_edge_hertz) has type 'tensor<2xf32>', expected a floating-point scalar
+    %0 = onnx.node "MelWeightMatrix" opset 17 (%bands, %len, %rate, %lo, %arg0) {} : (tensor<i64>, tensor<i64>, tensor<i64>, tensor<f32>, tensor<2xf32>) -> !onnx.value loc("m"("m.onnx":0:0))
     onnx.yield %0 : !onnx.value
   }
 }

@@ -1,6 +1,6 @@
 // RUN: not tcc-opt %s --split-input-file --tcc-decompose-onnx 2>&1 | FileCheck %s
 // The user-facing errors of the optimizer rules (lib/Decompose/Training.cpp), Det
-// (lib/Decompose/LinearAlgebra.cpp), MaxUnpool (Pooling.cpp) and training-mode Dropout.
+// (lib/Decompose/LinearAlgebra.cpp) and training-mode Dropout.
 
 module {
   func.func @adam_counts(%r: tensor<f32>, %t: tensor<i64>, %x: tensor<2xf32>, %g: tensor<2xf32>, %v: tensor<2xf32>) -> (tensor<*xf32>, tensor<*xf32>) {
@@ -50,15 +50,6 @@ module {
   }
 }
 
-// -----
-
-module {
-  func.func @unpool_shape(%x: tensor<1x1x2x2xf32>, %i: tensor<1x1x2x2xi64>, %s: tensor<4xi64>) -> tensor<*xf32> {
-    // CHECK: error: node 'unpool' (MaxUnpool, opset 11): output_shape dim 0 must be known at compile time (it zero-pads the unpooled result), got a run-time value
-    %0 = onnx.node "MaxUnpool" opset 11 (%x, %i, %s) {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x1x2x2xf32>, tensor<1x1x2x2xi64>, tensor<4xi64>) -> !onnx.value loc("unpool"("m.onnx":0:0))
-    onnx.yield %0 : !onnx.value
-  }
-}
 
 // -----
 
