@@ -28,6 +28,7 @@ void registerAttentionRules(RuleRegistry &registry);    // Attention.cpp
 void registerContribRules(RuleRegistry &registry);      // Contrib.cpp (com.microsoft)
 void registerSignalRules(RuleRegistry &registry);        // Signal.cpp
 void registerSamplingRules(RuleRegistry &registry);      // Sampling.cpp
+void registerCol2ImRules(RuleRegistry &registry);        // Col2Im.cpp
 void registerSequenceRules(RuleRegistry &registry);      // Sequence.cpp
 void registerOptionalRules(RuleRegistry &registry);      // Optional.cpp
 void registerControlFlowRules(RuleRegistry &registry);   // ControlFlow.cpp
@@ -63,6 +64,7 @@ inline void registerAllRuleFamilies(RuleRegistry &registry) {
   registerContribRules(registry);
   registerSignalRules(registry);
   registerSamplingRules(registry);
+  registerCol2ImRules(registry);
   registerSequenceRules(registry);
   registerOptionalRules(registry);
   registerControlFlowRules(registry);

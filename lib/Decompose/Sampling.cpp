@@ -1,4 +1,4 @@
-//===- Sampling.cpp - rules for GridSample, AffineGrid, RoiAlign, Col2Im, CenterCropPad -===//
+//===- Sampling.cpp - rules for GridSample, AffineGrid, RoiAlign, CenterCropPad --------===//
 //
 // Sampling at data-dependent positions becomes gathers with linear indices: the sampled
 // tensor is laid out as rows of channels (N x spatial..., C), each tap's index is computed
@@ -6,8 +6,8 @@
 // of rows weighted by its interpolation weight. Coordinates are always clamped into the
 // input (RoiAlign's batch_indices are checked instead: one outside fails the run), and taps
 // outside it (zeros padding, RoiAlign's samples beyond the map) are masked with selects, so
-// no gather reads out of bounds and no weight of 0 meets an inf. Col2Im is a
-// scatter with sum; CenterCropPad is a slice and a pad.
+// no gather reads out of bounds and no weight of 0 meets an inf. CenterCropPad is a slice
+// and a pad (Col2Im: Col2Im.cpp).
 //
 //===----------------------------------------------------------------------------------===//
 #include "RuleSupport.h"
@@ -654,122 +654,6 @@ template <bool HasTransformationMode> LogicalResult roiAlign(NodeRewriter &n) {
 }
 
 //===----------------------------------------------------------------------------------===//
-// Col2Im
-//===----------------------------------------------------------------------------------===//
-
-/// The values of constant input `index` (`what`): one integer per spatial dim, each >=
-/// `minimum`; std::nullopt after an error.
-std::optional<SmallVector<int64_t>> getConstantShape(NodeRewriter &n, unsigned index,
-                                                     StringRef what, int64_t minimum) {
-  Value v = n.getInput(index);
-  if (!v)
-    return std::nullopt;
-  auto values = getConstantInts(v);
-  if (!values || rankOf(v) != 1) {
-    InFlightDiagnostic diag = n.emitError();
-    diag << "input " << index << " (" << what << ") must be a constant 1-d integer "
-         << "tensor (an initializer or a Constant node): it determines the output shape";
-    noteConstantInput(diag);
-    return std::nullopt;
-  }
-  for (int64_t value : *values)
-    if (value < minimum) {
-      n.emitError() << "input " << index << " (" << what << ") has entry " << value
-                    << ", expected >= " << minimum;
-      return std::nullopt;
-    }
-  return values;
-}
-
-// col2im(x, image_shape, block_shape)[n, c, i...] = sum over kernel offsets k and blocks l
-// with i_j = l_j * stride_j - pad_begin_j + k_j * dilation_j of x[n, c * prod(K) + k, l]:
-// a scatter with sum of the rows (k, l), blocks per dim
-// L_j = (image_j + pads_j - dilation_j (K_j - 1) - 1) / stride_j + 1; positions in the
-// padding are skipped
-LogicalResult col2Im(NodeRewriter &n) {
-  Value x = n.getInput(0);
-  if (!x)
-    return failure();
-  auto image = getConstantShape(n, 1, "image_shape", 1);
-  auto block = image ? getConstantShape(n, 2, "block_shape", 1) : std::nullopt;
-  if (!block)
-    return failure();
-  int64_t spatial = static_cast<int64_t>(image->size());
-  if (spatial < 1 || static_cast<int64_t>(block->size()) != spatial)
-    return n.emitError() << "image_shape has " << spatial << " entries and block_shape "
-                         << block->size() << ", expected the same number (>= 1)";
-  auto dilations = getSpatialInts(n, "dilations", spatial, 1, 1);
-  auto strides = dilations ? getSpatialInts(n, "strides", spatial, 1, 1) : std::nullopt;
-  auto pads = strides ? getSpatialInts(n, "pads", 2 * spatial, 0, 0) : std::nullopt;
-  if (!pads)
-    return failure();
-  if (rankOf(x) != 3)
-    return n.emitError() << "input 0 has type " << x.getType()
-                         << ", expected a 3-d tensor (N, C * prod(block_shape), L)";
-  if (elementOf(x).isInteger(1))
-    return n.emitError() << "input 0 has type " << x.getType()
-                         << ", expected numbers (blocks are summed)";
-  OpBuilder &b = n.getBuilder();
-  Location loc = n.getLoc();
-  SmallVector<OpFoldResult> dims = getDims(n, x);
-  int64_t kernel = 1, blocks = 1;
-  SmallVector<int64_t> counts;
-  for (int64_t j = 0; j < spatial; ++j) {
-    int64_t span = (*dilations)[j] * ((*block)[j] - 1) + 1;
-    int64_t padded = (*image)[j] + (*pads)[j] + (*pads)[j + spatial];
-    if (padded < span)
-      return n.emitError() << "spatial dim " << j << ": the block (" << span
-                           << " with dilation) is larger than the padded image (" << padded << ")";
-    counts.push_back((padded - span) / (*strides)[j] + 1);
-    kernel *= (*block)[j];
-    blocks *= counts.back();
-  }
-  auto channels = divideExactly(n, dims[1], b.getIndexAttr(kernel));
-  if (!channels)
-    return n.emitError() << "input 0 has type " << x.getType() << ": dim 1 must be a multiple"
-                         << " of prod(block_shape) = " << kernel;
-  if (auto l = getConstantIntValue(dims[2]); l && *l != blocks)
-    return n.emitError() << "input 0 has " << *l << " blocks (dim 2), expected " << blocks
-                         << " for these image_shape, block_shape, dilations, pads and strides";
-  checkEqual(n, dims[2], b.getIndexAttr(blocks), "the number of blocks must match image_shape");
-
-  // Rows (k..., l...) of x, as (prod(K) * prod(L), N, C), scattered into (image..., N, C).
-  SmallVector<OpFoldResult> split = {dims[0], *channels, b.getIndexAttr(kernel),
-                                     b.getIndexAttr(blocks)};
-  Value updates =
-      b.createOrFold<prim::TransposeOp>(loc, reshape(n, x, split), ArrayRef<int64_t>{2, 3, 0, 1});
-  updates = reshape(n, updates, {b.getIndexAttr(kernel * blocks), dims[0], *channels});
-  SmallVector<OpFoldResult> grid;
-  for (int64_t k : *block)
-    grid.push_back(b.getIndexAttr(k));
-  for (int64_t l : counts)
-    grid.push_back(b.getIndexAttr(l));
-  TensorMath m{n, grid, b.getI64Type()};
-  SmallVector<OpFoldResult> rowDims = {b.getIndexAttr(kernel * blocks), b.getIndexAttr(1)};
-  SmallVector<Value> columns;
-  for (int64_t j = 0; j < spatial; ++j) {
-    Value position = m.add(m.mul(m.iota(j, m.i64()), m.constant((*dilations)[j], m.i64())),
-                           m.mul(m.iota(spatial + j, m.i64()), m.constant((*strides)[j], m.i64())));
-    position = m.sub(position, m.constant((*pads)[j], m.i64()));
-    columns.push_back(reshape(n, position, rowDims));
-  }
-  Value indices =
-      columns.size() == 1 ? columns[0] : Value(prim::ConcatenateOp::create(b, loc, columns, 1));
-  SmallVector<OpFoldResult> outDims;
-  for (int64_t i : *image)
-    outDims.push_back(b.getIndexAttr(i));
-  outDims.append({dims[0], *channels});
-  Value zeros = fill(n, scalarConstant(n, elementOf(x), 0.0), outDims);
-  Value summed =
-      prim::ScatterOp::create(b, loc, zeros.getType(), zeros, indices, updates,
-                              prim::ReduceKindAttr::get(n.getContext(), prim::ReduceKind::Sum));
-  SmallVector<int64_t> perm = {spatial, spatial + 1};
-  for (int64_t j = 0; j < spatial; ++j)
-    perm.push_back(j);
-  return n.setResults(b.createOrFold<prim::TransposeOp>(loc, summed, perm));
-}
-
-//===----------------------------------------------------------------------------------===//
 // CenterCropPad
 //===----------------------------------------------------------------------------------===//
 
@@ -874,6 +758,5 @@ void tcc::decompose::registerSamplingRules(RuleRegistry &r) {
   r.add("", "RoiAlign", 10, roiAlign</*HasTransformationMode=*/false>);
   r.add("", "RoiAlign", 16, roiAlign</*HasTransformationMode=*/true>);
   r.add("", "RoiAlign", 22, roiAlign</*HasTransformationMode=*/true>);
-  r.add("", "Col2Im", 18, col2Im);
   r.add("", "CenterCropPad", 18, centerCropPad);
 }
