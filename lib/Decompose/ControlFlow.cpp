@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------------------===//
 #include "RuleSupport.h"
+#include "Scalarize.h"
 #include "Subgraphs.h"
 
 #include "tcc/Decompose/RuleRegistry.h"
@@ -208,13 +209,16 @@ LogicalResult runTimeLoop(NodeRewriter &n, Region &body, Value m, ArrayRef<Value
       return failure();
     active = reshape(n, convert(n, c, i1), {});
   }
-  // count = max(M, 0) as an index.
+  // count = max(M, 0) as an index; an M the model computes from the inputs' elements with
+  // 0-d tensor ops (Range's expansion: Ceil(Div(Sub(limit, start), delta))) as scalar
+  // arithmetic on them, so that it can be a computed symbol.
   Value count;
   if (m) {
-    count = arith::IndexCastOp::create(
-        b, loc, b.getIndexType(),
-        tensor::ExtractOp::create(b, loc, reshape(n, convert(n, m, b.getI64Type()), {}),
-                                  ValueRange{}));
+    Value trips = reshape(n, convert(n, m, b.getI64Type()), {});
+    Value scalar = scalarizeElement(n, trips, {});
+    if (!scalar)
+      scalar = tensor::ExtractOp::create(b, loc, trips, ValueRange{});
+    count = arith::IndexCastOp::create(b, loc, b.getIndexType(), scalar);
     count = arith::MaxSIOp::create(b, loc, count, arith::ConstantIndexOp::create(b, loc, 0));
   } else { // a while loop: the condition alone ends it
     count = arith::ConstantIndexOp::create(b, loc, INT64_MAX);
