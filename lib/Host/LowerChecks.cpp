@@ -43,7 +43,13 @@ struct LowerChecksPass : tcc::impl::LowerChecksBase<LowerChecksPass> {
     main.walk([&](prim::CheckOp check) { checks.push_back(check); });
     for (prim::CheckOp check : checks) {
       if (check->getParentOp() != main) {
-        check.emitError() << "internal error: a run-time check inside a region of @main";
+        // Only @main's top level can return an error status; a loop that runs at run time
+        // (prim.loop: ONNX Loop/Scan kept as a loop, an RNN over a run-time length) cannot.
+        check.emitError() << "the run-time check '" << check.getMessage()
+                          << "' is inside a loop that runs at run time (a Loop or Scan kept "
+                             "as a loop, an RNN over a run-time length), where tcc cannot "
+                             "check yet; make what it checks known while compiling (constants, "
+                             "tcc --dim) or the loop's trip count, so that the loop unrolls";
         return signalPassFailure();
       }
       int32_t id = static_cast<int32_t>(messages.size());
