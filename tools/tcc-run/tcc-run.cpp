@@ -447,7 +447,8 @@ std::string deviceTypeName(int32_t type) {
 }
 
 /// --info: what the model was compiled for (and, for a device model, its kernel images), its
-/// symbols (with their ranges), inputs and outputs.
+/// symbols (with their ranges), inputs and outputs, and the tensors that form its sequences
+/// and optionals.
 void printInfo(const tcc_model *model) {
   auto text = [](const char *s) { return s && *s ? s : "?"; };
   auto printImages = [&](int32_t numImages, const tcc_device_image *images) {
@@ -534,6 +535,27 @@ void printInfo(const tcc_model *model) {
     tcc_tensor_info info{};
     check(tcc_model_parameter_info(model, i, &info));
     describe("parameter", i, info);
+  }
+  // The tensors that together form one ONNX value (runtime.h's sequences and optionals).
+  for (int32_t k = 0; k < tcc_model_num_sequences(model); ++k) {
+    tcc_sequence_info info{};
+    check(tcc_model_sequence_info(model, k, &info));
+    const char *kind = info.is_output ? "output" : "input";
+    std::printf("sequence '%s': %s %d (element shapes) and %s %d (%s elements of rank %d)\n",
+                info.name, kind, info.shapes_index, kind, info.data_index,
+                tcc_dtype_name(info.dtype), info.element_rank);
+  }
+  for (int32_t k = 0; k < tcc_model_num_optionals(model); ++k) {
+    tcc_optional_info info{};
+    check(tcc_model_optional_info(model, k, &info));
+    const char *kind = info.is_output ? "output" : "input";
+    std::string value = info.count == 1 ? std::string(kind) + " " + std::to_string(info.first_index)
+                                        : std::string(kind) + "s " +
+                                              std::to_string(info.first_index) + "-" +
+                                              std::to_string(info.first_index + info.count - 1);
+    std::printf("optional '%s': present when %s %d is true; its value: %s%s\n", info.name, kind,
+                info.present_index, value.c_str(),
+                info.is_output ? "" : " (empty: --input none for each of its tensors)");
   }
 }
 
@@ -731,9 +753,8 @@ int main(int argc, char **argv) {
                  "faults (a check for the runtime and the compiled code; host tensors only)")
       ->check(CLI::IsMember({"after", "before"}));
   app.add_flag("--info", options.info,
-               "print the model's symbols (with their ranges), inputs, outputs and parameters; "
-               "with no "
-               "--input, only that");
+               "print the model's symbols (with their ranges), inputs, outputs and parameters, "
+               "and which of them form sequences and optionals; with no --input, only that");
   app.set_version_flag("--version", std::string("tcc-run ") + tcc_runtime_version());
   try {
     app.parse(argc, argv);
