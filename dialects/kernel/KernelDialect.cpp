@@ -351,6 +351,18 @@ std::string tcc::kernel::kernelNodesOf(ModuleOp module, StringRef name) {
 
 MutableOperandRange AttentionOp::getDpsInitsMutable() { return getInitMutable(); }
 
+int64_t AttentionOp::getKeyGroup() {
+  int64_t rank = getRank(), heads = rank - 3;
+  if (heads < 0)
+    return 1;
+  int64_t qh = cast<ShapedType>(getQuery().getType()).getDimSize(heads);
+  int64_t kh = cast<ShapedType>(getKey().getType()).getDimSize(heads);
+  if (ShapedType::isDynamic(qh) || ShapedType::isDynamic(kh) || kh < 1 || qh == kh ||
+      qh % kh != 0)
+    return 1;
+  return qh / kh;
+}
+
 LogicalResult AttentionOp::verify() {
   auto shaped = [](Value v) { return cast<ShapedType>(v.getType()); };
   ShapedType q = shaped(getQuery()), k = shaped(getKey()), v = shaped(getValue()),
@@ -378,10 +390,24 @@ LogicalResult AttentionOp::verify() {
     return emitOpError("expects a softcap above 0, got ") << cap->convertToFloat();
   bool transposed = getKeyTransposed();
   int64_t kSeq = transposed ? rank - 1 : rank - 2, kDepth = transposed ? rank - 2 : rank - 1;
+  // Grouped heads: the last batch dim of key and value a static divisor of the queries'.
+  int64_t heads = rank - 3;
+  if (heads >= 0 && ShapedType::isStatic(q.getDimSize(heads)) &&
+      ShapedType::isStatic(k.getDimSize(heads)) && k.getDimSize(heads) != q.getDimSize(heads)) {
+    int64_t qh = q.getDimSize(heads), kh = k.getDimSize(heads);
+    if (kh < 1 || qh % kh != 0 || v.getDimSize(heads) != kh)
+      return emitOpError() << "expects the key and value heads (dim " << heads
+                           << ") to equal the queries' or to be one static divisor of them, got "
+                           << qh << " query, " << kh << " key and " << v.getDimSize(heads)
+                           << " value heads";
+  }
   for (int64_t d = 0; d + 2 < rank; ++d)
-    if (!agree(q, d, k, d, "batch dims of query and key") ||
-        !agree(q, d, v, d, "batch dims of query and value") ||
-        !agree(q, d, out, d, "batch dims of query and init"))
+    if ((d != heads || getKeyGroup() == 1) &&
+        (!agree(q, d, k, d, "batch dims of query and key") ||
+         !agree(q, d, v, d, "batch dims of query and value")))
+      return failure();
+  for (int64_t d = 0; d + 2 < rank; ++d)
+    if (!agree(q, d, out, d, "batch dims of query and init"))
       return failure();
   if (!agree(q, rank - 1, k, kDepth, "query and key depths") ||
       !agree(k, kSeq, v, rank - 2, "key and value lengths") ||

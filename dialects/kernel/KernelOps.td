@@ -198,6 +198,10 @@ def Kernel_AttentionOp : Kernel_Op<"attention", [
     gives zeros, as the dynamo exporter's `Where(IsNaN(p), 0, p)` does. `safe_softmax`:
     the softmax of ONNX's Attention op (opset 23): a row maximum of -inf is taken as 0 and a
     row sum of 0 as 1, so a row whose scores are all -inf gives zeros, not NaN.
+    Grouped-query attention: the last batch dim (the heads, rank >= 3) of `k` and `v` may
+    be a divisor of the queries' (both static, `k` and `v` alike): query head h reads key
+    and value head h / G, G = heads(q) / heads(k) (`getKeyGroup()`), as an exporter's
+    repeat of each key head G times in a row (Expand then Reshape) would give.
     `zero_masked_rows` (with a bias): a row whose bias values are all -inf gives zeros,
     whatever its scores (ONNX Attention's masked rows). `softcap` c (> 0): the scaled
     products are capped before the bias is added, c · tanh(s / c) (ONNX Attention's softcap).
@@ -227,6 +231,8 @@ def Kernel_AttentionOp : Kernel_Op<"attention", [
   let extraClassDeclaration = [{
     /// The rank of every operand but the bias.
     int64_t getRank() { return ::llvm::cast<::mlir::ShapedType>(getQuery().getType()).getRank(); }
+    /// Query heads per key head (grouped-query attention), 1 when the heads agree.
+    int64_t getKeyGroup();
   }];
 }
 

@@ -16,6 +16,9 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+
+#include <map>
 
 #include <limits>
 
@@ -64,6 +67,165 @@ Value throughIdentityBroadcast(Value v) {
       isIota(broadcast.getBroadcastDimensions(), cast<ShapedType>(v.getType()).getRank()))
     return broadcast.getOperand();
   return v;
+}
+
+/// An extent as a polynomial in the module's symbols: coefficients of products of symbol
+/// names ("" the constant term), zero terms left out. Products of extents only.
+using Polynomial = std::map<std::string, int64_t>;
+
+Polynomial add(const Polynomial &a, const Polynomial &b) {
+  Polynomial r = a;
+  for (auto &[monomial, c] : b)
+    if ((r[monomial] += c) == 0)
+      r.erase(monomial);
+  return r;
+}
+
+Polynomial multiply(const Polynomial &a, const Polynomial &b) {
+  Polynomial r;
+  for (auto &[x, c] : a)
+    for (auto &[y, d] : b) {
+      // Monomials as sorted lists of names joined by '*'.
+      SmallVector<StringRef> names;
+      for (StringRef m : {StringRef(x), StringRef(y)})
+        if (!m.empty())
+          m.split(names, '*');
+      llvm::sort(names);
+      std::string monomial = llvm::join(names, "*");
+      if ((r[monomial] += c * d) == 0)
+        r.erase(monomial);
+    }
+  return r;
+}
+
+Polynomial constantPolynomial(int64_t c) { return c ? Polynomial{{"", c}} : Polynomial{}; }
+
+/// `expr` over `names`, the symbols of a prim.bind_shape.
+std::optional<Polynomial> polynomialOf(AffineExpr expr, ArrayAttr names) {
+  if (auto constant = dyn_cast<AffineConstantExpr>(expr))
+    return constantPolynomial(constant.getValue());
+  if (auto symbol = dyn_cast<AffineSymbolExpr>(expr)) {
+    if (symbol.getPosition() >= names.size())
+      return std::nullopt;
+    return Polynomial{{cast<FlatSymbolRefAttr>(names[symbol.getPosition()]).getValue().str(), 1}};
+  }
+  auto binary = dyn_cast<AffineBinaryOpExpr>(expr);
+  if (!binary || (expr.getKind() != AffineExprKind::Add && expr.getKind() != AffineExprKind::Mul))
+    return std::nullopt;
+  std::optional<Polynomial> lhs = polynomialOf(binary.getLHS(), names);
+  std::optional<Polynomial> rhs = polynomialOf(binary.getRHS(), names);
+  if (!lhs || !rhs)
+    return std::nullopt;
+  return expr.getKind() == AffineExprKind::Add ? add(*lhs, *rhs) : multiply(*lhs, *rhs);
+}
+
+/// Dim `d` of function argument `arg` as its prim.bind_shape states it.
+std::optional<Polynomial> argumentDim(BlockArgument arg, int64_t d) {
+  for (Operation *user : arg.getUsers())
+    if (auto bind = dyn_cast<prim::BindShapeOp>(user))
+      if (d < static_cast<int64_t>(bind.getShape().getNumResults()))
+        return polynomialOf(bind.getShape().getResult(d), bind.getSymbols());
+  return std::nullopt;
+}
+
+/// An `index` value computed from constants and arguments' dims by additions and
+/// multiplications.
+std::optional<Polynomial> polynomialOf(Value v, unsigned depth = 0) {
+  APInt constant;
+  if (matchPattern(v, m_ConstantInt(&constant)))
+    return constantPolynomial(constant.getSExtValue());
+  if (depth > 16)
+    return std::nullopt;
+  if (auto dim = v.getDefiningOp<prim::DimOp>()) {
+    auto type = cast<RankedTensorType>(dim.getOperand().getType());
+    int64_t d = dim.getIndex();
+    if (!type.isDynamicDim(d))
+      return constantPolynomial(type.getDimSize(d));
+    if (auto arg = dyn_cast<BlockArgument>(dim.getOperand()))
+      return argumentDim(arg, d);
+    return std::nullopt;
+  }
+  bool isAdd = bool(v.getDefiningOp<arith::AddIOp>()), isMul = bool(v.getDefiningOp<arith::MulIOp>());
+  if (!isAdd && !isMul)
+    return std::nullopt;
+  Operation *op = v.getDefiningOp();
+  std::optional<Polynomial> lhs = polynomialOf(op->getOperand(0), depth + 1);
+  std::optional<Polynomial> rhs = polynomialOf(op->getOperand(1), depth + 1);
+  if (!lhs || !rhs)
+    return std::nullopt;
+  return isAdd ? add(*lhs, *rhs) : multiply(*lhs, *rhs);
+}
+
+/// One extent of a tensor as the IR states it: a polynomial in the symbols where it is
+/// one (static extents, arguments' dims, arithmetic on them), else the `index` value of the
+/// sizes of the prim op that made the tensor.
+struct Extent {
+  std::optional<Polynomial> polynomial;
+  Value value;
+  bool known() const { return polynomial || value; }
+  bool operator==(const Extent &other) const {
+    if (polynomial && other.polynomial)
+      return *polynomial == *other.polynomial;
+    return value && value == other.value;
+  }
+};
+
+/// Dim `d` of `v`, followed through the ops that keep it (transposes, elementwise ops,
+/// concatenations) to the op that states it.
+Extent extentOf(Value v, int64_t d, unsigned depth = 0) {
+  auto type = cast<RankedTensorType>(v.getType());
+  Extent e;
+  if (!type.isDynamicDim(d)) {
+    e.polynomial = constantPolynomial(type.getDimSize(d));
+    return e;
+  }
+  if (auto arg = dyn_cast<BlockArgument>(v)) {
+    e.polynomial = argumentDim(arg, d);
+    return e;
+  }
+  Operation *op = v.getDefiningOp();
+  if (!op || depth > 32)
+    return e;
+  // The prim ops that take their dynamic extents as `sizes` operands, in dim order.
+  auto stated = [&](ValueRange sizes) {
+    int64_t k = 0;
+    for (int64_t i = 0; i < d; ++i)
+      k += type.isDynamicDim(i);
+    if (k >= static_cast<int64_t>(sizes.size()))
+      return e;
+    e.value = sizes[k];
+    e.polynomial = polynomialOf(e.value);
+    return e;
+  };
+  if (auto reshape = dyn_cast<prim::ReshapeOp>(op))
+    return stated(reshape.getDynamicSizes());
+  if (auto broadcast = dyn_cast<prim::BroadcastInDimOp>(op))
+    return stated(broadcast.getDynamicSizes());
+  if (auto transpose = dyn_cast<prim::TransposeOp>(op))
+    return extentOf(transpose.getOperand(), transpose.getPermutation()[d], depth + 1);
+  if (auto concat = dyn_cast<prim::ConcatenateOp>(op)) {
+    if (d != static_cast<int64_t>(concat.getDimension()))
+      return extentOf(concat.getInputs()[0], d, depth + 1);
+    Polynomial sum;
+    for (Value input : concat.getInputs()) {
+      Extent part = extentOf(input, d, depth + 1);
+      if (!part.polynomial)
+        return e;
+      sum = add(sum, *part.polynomial);
+    }
+    e.polynomial = sum;
+    return e;
+  }
+  if (op->getNumOperands() >= 1 && op->getNumResults() == 1 &&
+      op->hasTrait<OpTrait::Elementwise>() && op->getOperand(0).getType() == v.getType())
+    return extentOf(op->getOperand(0), d, depth + 1);
+  return e;
+}
+
+/// Whether dim `a` of `x` and dim `b` of `y` are stated to be equal.
+bool sameExtent(Value x, int64_t a, Value y, int64_t b) {
+  Extent ex = extentOf(x, a), ey = extentOf(y, b);
+  return ex.known() && ey.known() && ex == ey;
 }
 
 /// The value of a constant scalar, or a splat constant broadcast to a tensor.
@@ -273,6 +435,26 @@ public:
       return fail("the keys are contracted over neither of their last two dims");
     block.query = throughIdentityBroadcast(first.getLhs());
     block.key = throughIdentityBroadcast(first.getRhs());
+    // The dynamo exporter's scale split between the queries and the keys (each times
+    // sqrt(scale)), its keys transposed through a merge of the batch dims, and grouped-query
+    // attention's keys and values repeated per group: folded into the op, so that none of
+    // them is a copy of the keys.
+    block.query = peelScale(block.query);
+    block.key = peelScale(block.key);
+    if (block.keyTransposed)
+      if (Value key = untransposed(block.key, rank)) {
+        block.key = key;
+        block.keyTransposed = false;
+      }
+    if (!block.keyTransposed) {
+      int64_t keyGroup = 1, valueGroup = 1;
+      Value key = ungrouped(block.key, rank, keyGroup);
+      Value value = ungrouped(block.value, rank, valueGroup);
+      if (key && value && keyGroup == valueGroup) {
+        block.key = key;
+        block.value = value;
+      }
+    }
     for (Value v : {block.query, block.key, block.value})
       if (!cast<RankedTensorType>(v.getType()).getElementType().isF32())
         return fail("only f32 attention is fused");
@@ -292,6 +474,96 @@ public:
   }
 
 private:
+  /// x of `x * c` or `x / c` (c a scalar constant, which multiplies the op's scale); else v.
+  Value peelScale(Value v) {
+    if (auto mul = v.getDefiningOp<prim::MulOp>()) {
+      for (auto [constant, other] :
+           {std::pair(mul.getRhs(), mul.getLhs()), std::pair(mul.getLhs(), mul.getRhs())})
+        if (std::optional<float> c = scalarConstant(constant)) {
+          block.scale *= *c;
+          return other;
+        }
+    }
+    if (auto div = v.getDefiningOp<prim::DivOp>())
+      if (std::optional<float> c = scalarConstant(div.getRhs()); c && *c != 0.0f) {
+        block.scale /= *c;
+        return div.getLhs();
+      }
+    return v;
+  }
+
+  /// K of transposed keys [B.., D, N] that are K [B.., N, D] with its last two dims swapped:
+  /// `transpose(K)`, or the dynamo exporter's `reshape(transpose(reshape(K, [P, N, D])),
+  /// [B.., D, N])` (P the product of the batch dims); null otherwise.
+  Value untransposed(Value key, int64_t rank) {
+    SmallVector<int64_t> swap;
+    for (int64_t d = 0; d < rank; ++d)
+      swap.push_back(d);
+    std::swap(swap[rank - 1], swap[rank - 2]);
+    if (auto transpose = key.getDefiningOp<prim::TransposeOp>())
+      return transpose.getPermutation() == ArrayRef<int64_t>(swap) ? transpose.getOperand()
+                                                                   : Value();
+    auto split = key.getDefiningOp<prim::ReshapeOp>();
+    auto transpose = split ? split.getOperand().getDefiningOp<prim::TransposeOp>() : nullptr;
+    auto merge = transpose ? transpose.getOperand().getDefiningOp<prim::ReshapeOp>() : nullptr;
+    if (!merge || transpose.getPermutation() != ArrayRef<int64_t>{0, 2, 1})
+      return {};
+    Value source = merge.getOperand();
+    if (cast<RankedTensorType>(source.getType()).getRank() != rank ||
+        cast<RankedTensorType>(merge.getType()).getRank() != 3)
+      return {};
+    // merge: [B.., N, D] -> [P, N, D]; split: [P, D, N] -> [B.., D, N]. With N and D kept,
+    // P is the product of the batch dims (or nothing is read).
+    if (!sameExtent(merge, 1, source, rank - 2) || !sameExtent(merge, 2, source, rank - 1) ||
+        !sameExtent(key, rank - 2, source, rank - 1) || !sameExtent(key, rank - 1, source, rank - 2))
+      return {};
+    for (int64_t d = 0; d + 2 < rank; ++d)
+      if (!sameExtent(key, d, source, d))
+        return {};
+    return source;
+  }
+
+  /// K of keys (or values) [B.., H·G, N, D] that repeat each head of K [B.., H, N, D] G
+  /// times in a row: `reshape(broadcast(reshape(K, [B.., H, 1, N, D]), [B.., H, G, N, D]))`
+  /// (torch's repeat_interleave as exported); sets `group` (1: no repetition).
+  Value ungrouped(Value v, int64_t rank, int64_t &group) {
+    group = 1;
+    if (rank < 3)
+      return v;
+    auto merge = v.getDefiningOp<prim::ReshapeOp>();
+    auto broadcast = merge ? merge.getOperand().getDefiningOp<prim::BroadcastInDimOp>() : nullptr;
+    auto split = broadcast ? broadcast.getOperand().getDefiningOp<prim::ReshapeOp>() : nullptr;
+    if (!split)
+      return v;
+    Value source = split.getOperand();
+    auto sourceType = cast<RankedTensorType>(source.getType());
+    auto splitType = cast<RankedTensorType>(split.getType());
+    auto broadcastType = cast<RankedTensorType>(broadcast.getType());
+    int64_t heads = rank - 3;
+    if (sourceType.getRank() != rank || splitType.getRank() != rank + 1 ||
+        !isIota(broadcast.getBroadcastDimensions(), rank + 1) ||
+        splitType.getDimSize(heads + 1) != 1 || sourceType.isDynamicDim(heads) ||
+        broadcastType.isDynamicDim(heads + 1))
+      return v;
+    int64_t g = broadcastType.getDimSize(heads + 1);
+    auto type = cast<RankedTensorType>(v.getType());
+    if (g < 1 || type.getDimSize(heads) != sourceType.getDimSize(heads) * g)
+      return v;
+    // Every other dim kept through the three ops.
+    for (int64_t d = 0; d < rank; ++d) {
+      if (d == heads)
+        continue;
+      int64_t inner = d < heads ? d : d + 1;
+      if (!sameExtent(split, inner, source, d) || !sameExtent(broadcast, inner, source, d) ||
+          !sameExtent(v, d, source, d))
+        return v;
+    }
+    if (!sameExtent(split, heads, source, heads) || !sameExtent(broadcast, heads, source, heads))
+      return v;
+    group = g;
+    return source;
+  }
+
   /// The source X of `select(bcast(reshape(max_row(X) == -inf)), 0, p)` or of
   /// `select(bcast(reshape(max_row(X)) == -inf), 0, p)` (ONNX Attention's zeroing of the rows
   /// its mask wholly masks): X of at most the scores' rank, reduced over its last dim and

@@ -14,6 +14,12 @@ void tcc::buildOnnxToPrimPipeline(mlir::OpPassManager &pm) {
   pm.addPass(mlir::createCSEPass());
   // CSE merges equal dims; a second round folds the checks between them.
   pm.addPass(mlir::createCanonicalizerPass());
+  // Selects on extents that the symbols' ranges decide (Reshape's 0 and -1), then what that
+  // exposes.
+  pm.addPass(tcc::createSimplifyExtents());
+  pm.addPass(mlir::createCanonicalizerPass());
+  pm.addPass(mlir::createCSEPass());
+  pm.addPass(mlir::createCanonicalizerPass());
   // Extents read from inputs' elements become computed symbols: before the model's interface
   // (which lists the symbols) is read.
   pm.addPass(tcc::createDataExtents());

@@ -31,6 +31,33 @@ def DecomposeOnnx : Pass<"tcc-decompose-onnx", "mlir::ModuleOp"> {
                            "::mlir::func::FuncDialect"];
 }
 
+def SimplifyExtents : Pass<"tcc-simplify-extents", "mlir::ModuleOp"> {
+  let summary = "Fold index arithmetic on extents that the symbols' ranges decide";
+  let description = [{
+    Shapes computed as tensors (Shape, Gather, Concat, Reshape's 0 and -1) decompose into
+    index arithmetic whose selects guard cases that the symbols' declared ranges exclude.
+    Every index value gets an interval: constants; a `prim.dim` or `tensor.dim` of an
+    argument from its `prim.bind_shape` and the `prim.symbol` ranges (min, max), of any
+    other dynamic dim [0, ∞); a `prim.data_symbol` from its symbol; then through addi,
+    subi, muli, divisions, maxsi, minsi, select and index_cast. Then:
+    - a `cmpi` that the intervals decide becomes a constant (and the selects on it fold);
+    - `maxsi` / `minsi` where one side always wins becomes that side;
+    - `floordivsi (x · y · c1), (y · c2)` with c2 dividing c1 and a divisor >= 1 becomes
+      `x · (c1 / c2)` (Reshape's -1: the product of the dims over the others);
+    - `prim.reshape` of a `tensor.from_elements` to a static shape becomes the elements in
+      that shape (so that `tensor.extract` of it folds to the element).
+
+    ```mlir
+    prim.symbol @past {min = 1 : i64}
+    %p = prim.dim %arg0, 0 : tensor<?xf32>       // bound to @past: [1, ∞)
+    %s = arith.addi %p, %c1 : index               // [2, ∞)
+    %z = arith.cmpi eq, %s, %c0 : index           // becomes false
+    ```
+  }];
+  let dependentDialects = ["::tcc::prim::PrimDialect", "::mlir::arith::ArithDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def DataExtents : Pass<"tcc-data-extents", "mlir::ModuleOp"> {
   let summary = "Extents read from the graph inputs' elements become computed symbols";
   let description = [{

@@ -42,14 +42,17 @@ using namespace mlir;
 namespace {
 
 /// Query rows computed together (they share each loaded vector of keys and values), and
-/// the unit of work for the threads.
-constexpr int64_t kRows = 4;
+/// the unit of work for the threads; fewer where the queries have fewer (decoding: 1).
+constexpr int64_t kMaxRows = 4;
 
 class AttentionLowering {
 public:
   AttentionLowering(tcc::kernel::AttentionOp op, int64_t lanes)
       : op(op), b(op.getLoc(), op), rank(op.getRank()), lanes(lanes),
-        reassoc(arith::FastMathFlagsAttr::get(op.getContext(), arith::FastMathFlags::reassoc)) {}
+        reassoc(arith::FastMathFlagsAttr::get(op.getContext(), arith::FastMathFlags::reassoc)) {
+    int64_t m = cast<ShapedType>(op.getQuery().getType()).getDimSize(rank - 2);
+    kRows = ShapedType::isStatic(m) && m >= 1 && m < kMaxRows ? m : kMaxRows;
+  }
 
   void lower() {
     Value c0 = index(0), c1 = index(1);
@@ -67,6 +70,10 @@ public:
     b.setInsertionPointToStart(parallel.getBody());
     SmallVector<Value> ivs(parallel.getInductionVars());
     batch.assign(ivs.begin(), ivs.end() - 1);
+    // Grouped-query attention: query head h reads key and value head h / G.
+    keyBatch = batch;
+    if (int64_t group = op.getKeyGroup(); group > 1)
+      keyBatch[rank - 3] = arith::DivUIOp::create(b, batch[rank - 3], index(group));
     // Rows first + r, r < kRows; past the last row, the last row again (computed, not stored).
     Value first = arith::MulIOp::create(b, ivs.back(), index(kRows));
     Value lastRow = arith::SubIOp::create(b, rows, c1);
@@ -94,12 +101,44 @@ private:
   /// at a time in a vector accumulator per row; else one key at a time, a sum over the depth.
   void computeScores() {
     Value scale = f32(op.getScale().convertToFloat());
+    int64_t staticDepth = cast<ShapedType>(op.getQuery().getType()).getDimSize(rank - 1);
+    if (!op.getKeyTransposed() && ShapedType::isStatic(staticDepth)) {
+      // Keys in rows: the query rows' vectors stay in registers; per key, its depth in
+      // vectors, a multiply-add per row and vector, and one sum across the lanes per row.
+      VectorType vector = VectorType::get({lanes}, b.getF32Type());
+      Value zero = arith::ConstantOp::create(b, vector, DenseElementsAttr::get(vector, 0.0f));
+      SmallVector<Value> masks;
+      SmallVector<SmallVector<Value>> queries(kRows);
+      for (int64_t c = 0; c * lanes < staticDepth; ++c) {
+        Value at = index(c * lanes);
+        masks.push_back(tailMask(index(staticDepth), at));
+        for (int64_t r = 0; r < kRows; ++r)
+          queries[r].push_back(vector::MaskedLoadOp::create(
+              b, vector, op.getQuery(), indices({rowIndex[r], at}), masks.back(), zero));
+      }
+      forLoop(index(0), keys, [&](Value j) {
+        SmallVector<Value> sums(kRows, zero);
+        for (auto [c, mask] : llvm::enumerate(masks)) {
+          Value k = vector::MaskedLoadOp::create(b, vector, op.getKey(),
+                                                 keyIndices({j, index(c * lanes)}), mask, zero);
+          for (int64_t r = 0; r < kRows; ++r)
+            sums[r] = vector::FMAOp::create(b, queries[r][c], k, sums[r]);
+        }
+        for (int64_t r = 0; r < kRows; ++r) {
+          Value dot = vector::ReductionOp::create(b, vector::CombiningKind::ADD, sums[r], Value(),
+                                                  arith::FastMathFlags::reassoc);
+          memref::StoreOp::create(b, capped(arith::MulFOp::create(b, dot, scale)), scores,
+                                  ValueRange{index(r), j});
+        }
+      });
+      return;
+    }
     if (!op.getKeyTransposed()) {
       forLoop(index(0), keys, [&](Value j) {
         for (int64_t r = 0; r < kRows; ++r) {
           Value dot = sumLoop(depth, [&](Value d) {
             return arith::MulFOp::create(b, load(op.getQuery(), {rowIndex[r], d}),
-                                         load(op.getKey(), {j, d}));
+                                         loadKey(op.getKey(), {j, d}));
           });
           memref::StoreOp::create(b, capped(arith::MulFOp::create(b, dot, scale)), scores,
                                   ValueRange{index(r), j});
@@ -111,7 +150,8 @@ private:
     rowsTimesVectors(
         keys, depth,
         [&](Value d, Value j, Value mask, Value zero) {
-          return vector::MaskedLoadOp::create(b, vector, op.getKey(), indices({d, j}), mask, zero);
+          return vector::MaskedLoadOp::create(b, vector, op.getKey(), keyIndices({d, j}), mask,
+                                              zero);
         },
         [&](int64_t r, Value d) { return load(op.getQuery(), {rowIndex[r], d}); },
         [&](Value j, Value mask, ArrayRef<Value> sums) {
@@ -205,8 +245,8 @@ private:
     rowsTimesVectors(
         width, keys,
         [&](Value j, Value e, Value mask, Value zero) {
-          return vector::MaskedLoadOp::create(b, vector, op.getValue(), indices({j, e}), mask,
-                                              zero);
+          return vector::MaskedLoadOp::create(b, vector, op.getValue(), keyIndices({j, e}),
+                                              mask, zero);
         },
         [&](int64_t r, Value j) {
           return memref::LoadOp::create(b, scores, ValueRange{index(r), j});
@@ -304,6 +344,15 @@ private:
     llvm::append_range(all, last2);
     return all;
   }
+  /// The same for the keys and values, whose heads may be grouped.
+  SmallVector<Value> keyIndices(ArrayRef<Value> last2) {
+    SmallVector<Value> all(keyBatch);
+    llvm::append_range(all, last2);
+    return all;
+  }
+  Value loadKey(Value memref, ArrayRef<Value> last2) {
+    return memref::LoadOp::create(b, memref, keyIndices(last2));
+  }
 
   void forLoop(Value from, Value to, function_ref<void(Value)> body) {
     forLoop(from, to, index(1), body);
@@ -335,9 +384,9 @@ private:
 
   tcc::kernel::AttentionOp op;
   ImplicitLocOpBuilder b;
-  int64_t rank, lanes;
+  int64_t rank, lanes, kRows;
   arith::FastMathFlagsAttr reassoc;
-  SmallVector<Value> batch, rowIndex;
+  SmallVector<Value> batch, keyBatch, rowIndex;
   Value rows, depth, keys, width, scores, inverses;
 };
 

@@ -61,6 +61,15 @@ protected:
     llvm::append_range(all, last2);
     return all;
   }
+  /// The same for the keys and values: with grouped heads (kernel.attention's
+  /// getKeyGroup), query head h reads key head h / G.
+  llvm::SmallVector<mlir::Value> keyIndices(llvm::ArrayRef<mlir::Value> last2) {
+    llvm::SmallVector<mlir::Value> all(batch);
+    if (int64_t group = op.getKeyGroup(); group > 1)
+      all[rank - 3] = mlir::arith::DivUIOp::create(b, all[rank - 3], index(group));
+    llvm::append_range(all, last2);
+    return all;
+  }
   mlir::Value dim(mlir::Value memref, int64_t d) {
     return mlir::memref::DimOp::create(b, memref, d);
   }

@@ -93,7 +93,7 @@ public:
                                         math::ExpOp::create(b, arith::SubFOp::create(b, s, next)));
       SmallVector<Value> results = {next, fma(l, c, p)};
       for (int64_t e = 0; e < width; ++e) {
-        Value v = memref::LoadOp::create(b, op.getValue(), indices({j, index(e)}));
+        Value v = memref::LoadOp::create(b, op.getValue(), keyIndices({j, index(e)}));
         results.push_back(fma(p, v, arith::MulFOp::create(b, carried[2 + e], c)));
       }
       if (masks) {
@@ -151,7 +151,7 @@ private:
       Value q = memref::LoadOp::create(b, op.getQuery(), indices({i, d}));
       Value k = memref::LoadOp::create(
           b, op.getKey(),
-          indices(op.getKeyTransposed() ? ArrayRef<Value>{d, j} : ArrayRef<Value>{j, d}));
+          keyIndices(op.getKeyTransposed() ? ArrayRef<Value>{d, j} : ArrayRef<Value>{j, d}));
       scf::YieldOp::create(b, fma(q, k, loop.getRegionIterArgs()[0]));
     }
     Value s = capped(
