@@ -357,8 +357,7 @@ int64_t AttentionOp::getKeyGroup() {
     return 1;
   int64_t qh = cast<ShapedType>(getQuery().getType()).getDimSize(heads);
   int64_t kh = cast<ShapedType>(getKey().getType()).getDimSize(heads);
-  if (ShapedType::isDynamic(qh) || ShapedType::isDynamic(kh) || kh < 1 || qh == kh ||
-      qh % kh != 0)
+  if (ShapedType::isDynamic(qh) || ShapedType::isDynamic(kh) || kh < 1 || qh == kh || qh % kh != 0)
     return 1;
   return qh / kh;
 }
@@ -402,9 +401,8 @@ LogicalResult AttentionOp::verify() {
                            << " value heads";
   }
   for (int64_t d = 0; d + 2 < rank; ++d)
-    if ((d != heads || getKeyGroup() == 1) &&
-        (!agree(q, d, k, d, "batch dims of query and key") ||
-         !agree(q, d, v, d, "batch dims of query and value")))
+    if ((d != heads || getKeyGroup() == 1) && (!agree(q, d, k, d, "batch dims of query and key") ||
+                                               !agree(q, d, v, d, "batch dims of query and value")))
       return failure();
   for (int64_t d = 0; d + 2 < rank; ++d)
     if (!agree(q, d, out, d, "batch dims of query and init"))

@@ -186,8 +186,7 @@ private:
     if (!symbol)
       return {0, kMax};
     std::optional<uint64_t> max = symbol.getMax();
-    return {static_cast<int64_t>(symbol.getMin()),
-            max ? static_cast<int64_t>(*max) : kMax};
+    return {static_cast<int64_t>(symbol.getMin()), max ? static_cast<int64_t>(*max) : kMax};
   }
 
   SymbolTable &symbols;
@@ -253,8 +252,7 @@ struct FoldComparison : OpRewritePattern<arith::CmpIOp> {
 };
 
 /// max(a, b) or min(a, b) where one side always wins.
-template <typename Op, bool isMax>
-struct FoldExtremum : OpRewritePattern<Op> {
+template <typename Op, bool isMax> struct FoldExtremum : OpRewritePattern<Op> {
   FoldExtremum(MLIRContext *context, SymbolTable &symbols)
       : OpRewritePattern<Op>(context), symbols(symbols) {}
 
@@ -313,7 +311,8 @@ struct CancelFactors : OpRewritePattern<arith::FloorDivSIOp> {
       numerator.erase(it);
     }
     Location loc = op.getLoc();
-    Value result = arith::ConstantIndexOp::create(rewriter, loc, numeratorConstant / divisorConstant);
+    Value result =
+        arith::ConstantIndexOp::create(rewriter, loc, numeratorConstant / divisorConstant);
     for (Value factor : numerator)
       result = arith::MulIOp::create(rewriter, loc, factor, result);
     rewriter.replaceOp(op, result);
@@ -332,8 +331,7 @@ struct ReshapeElements : OpRewritePattern<prim::ReshapeOp> {
     auto elements = op.getOperand().getDefiningOp<tensor::FromElementsOp>();
     if (!elements || !op.getType().hasStaticShape())
       return failure();
-    rewriter.replaceOpWithNewOp<tensor::FromElementsOp>(op, op.getType(),
-                                                        elements.getElements());
+    rewriter.replaceOpWithNewOp<tensor::FromElementsOp>(op, op.getType(), elements.getElements());
     return success();
   }
 };

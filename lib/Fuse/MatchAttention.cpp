@@ -145,7 +145,8 @@ std::optional<Polynomial> polynomialOf(Value v, unsigned depth = 0) {
       return argumentDim(arg, d);
     return std::nullopt;
   }
-  bool isAdd = bool(v.getDefiningOp<arith::AddIOp>()), isMul = bool(v.getDefiningOp<arith::MulIOp>());
+  bool isAdd = bool(v.getDefiningOp<arith::AddIOp>()),
+       isMul = bool(v.getDefiningOp<arith::MulIOp>());
   if (!isAdd && !isMul)
     return std::nullopt;
   Operation *op = v.getDefiningOp();
@@ -275,6 +276,9 @@ Value rowReductionOperand(Value v, prim::ReduceKind kind, int64_t rank, bool *sa
     return {};
   return reduce.getOperand();
 }
+
+/// Query rows below which keys are taken in rows and heads grouped (decoding steps).
+constexpr int64_t kFewQueryRows = 4;
 
 class Matcher {
 public:
@@ -441,12 +445,17 @@ public:
     // them is a copy of the keys.
     block.query = peelScale(block.query);
     block.key = peelScale(block.key);
-    if (block.keyTransposed)
+    // Keys in rows and grouped heads only for a few query rows (decoding): there the copies
+    // would cost more than the products, while with more rows the CPU kernel is faster on
+    // transposed keys, whose copy the rows then share (in-kernel transposition: not yet).
+    int64_t queryRows = cast<RankedTensorType>(block.query.getType()).getDimSize(rank - 2);
+    bool fewRows = ShapedType::isStatic(queryRows) && queryRows < kFewQueryRows;
+    if (fewRows && block.keyTransposed)
       if (Value key = untransposed(block.key, rank)) {
         block.key = key;
         block.keyTransposed = false;
       }
-    if (!block.keyTransposed) {
+    if (fewRows && !block.keyTransposed) {
       int64_t keyGroup = 1, valueGroup = 1;
       Value key = ungrouped(block.key, rank, keyGroup);
       Value value = ungrouped(block.value, rank, valueGroup);
@@ -515,7 +524,8 @@ private:
     // merge: [B.., N, D] -> [P, N, D]; split: [P, D, N] -> [B.., D, N]. With N and D kept,
     // P is the product of the batch dims (or nothing is read).
     if (!sameExtent(merge, 1, source, rank - 2) || !sameExtent(merge, 2, source, rank - 1) ||
-        !sameExtent(key, rank - 2, source, rank - 1) || !sameExtent(key, rank - 1, source, rank - 2))
+        !sameExtent(key, rank - 2, source, rank - 1) ||
+        !sameExtent(key, rank - 1, source, rank - 2))
       return {};
     for (int64_t d = 0; d + 2 < rank; ++d)
       if (!sameExtent(key, d, source, d))

@@ -99,10 +99,12 @@ func.func @tensor_scale(%q: tensor<2x8x64xf32>, %k: tensor<2x16x64xf32>, %v: ten
 
 // ONNX Attention (opset 23): the safe softmax (a row maximum of -inf counts as 0, a row sum
 // of 0 as 1) and the rows whose mask is all -inf zeroed; the scale split between q and k
-// stays outside (a scaled q and k reach the kernel).
+// (sqrt(sqrt(1/8)) each) becomes the op's: the inputs reach the kernel unscaled.
 // CHECK-LABEL: func.func @onnx_attention
-// CHECK: kernel.attention %{{.*}}, %{{.*}}, %{{.*}} bias(%{{.*}} : tensor<1x1x4x6xf32>) outs(%{{.*}} : tensor<2x3x4x8xf32>) {bias_dims = array<i64: 0, 1, 2, 3>, safe_softmax, scale = 1.000000e+00 : f32, zero_masked_rows}
+// CHECK-SAME: (%[[Q:.*]]: tensor<2x3x4x8xf32>, %[[K:.*]]: tensor<2x3x6x8xf32>, %[[V:.*]]: tensor<2x3x6x8xf32>
+// CHECK: kernel.attention %[[Q]], %[[K]], %[[V]] bias(%{{.*}} : tensor<1x1x4x6xf32>) outs(%{{.*}} : tensor<2x3x4x8xf32>) {bias_dims = array<i64: 0, 1, 2, 3>, safe_softmax, scale = 0.353553355 : f32, zero_masked_rows}
 // CHECK-NOT: prim.reduce
+// CHECK-NOT: prim.mul
 // expected-remark @below {{attention: 1 of 1 blocks fused}}
 func.func @onnx_attention(%q: tensor<2x3x4x8xf32>, %k: tensor<2x3x6x8xf32>, %v: tensor<2x3x6x8xf32>, %mask: tensor<4x6xf32>) -> tensor<2x3x4x8xf32> {
   %cst = arith.constant dense<0.000000e+00> : tensor<2x3x4x6xf32>
@@ -251,4 +253,78 @@ func.func @softcap(%q: tensor<2x8x64xf32>, %k: tensor<2x16x64xf32>, %v: tensor<2
   %p = prim.div %e, %sumb : tensor<2x8x16xf32>
   %o = prim.dot_general %p, %v contracting = [2] x [1] batching = [0] x [0] : (tensor<2x8x16xf32>, tensor<2x16x16xf32>) -> tensor<2x8x16xf32>
   return %o : tensor<2x8x16xf32>
+}
+
+// -----
+
+// The dynamo exporter's grouped-query attention (a decoding step: one query row): the
+// scale split between queries and keys as sqrt(scale) each, keys transposed by merging
+// batch and heads, and each key and value head repeated twice in a row (Expand, Reshape).
+// All of it folds into the op: scale 0.5 · 0.5, keys in rows, 2 key heads for 4 query heads.
+prim.symbol @b
+prim.symbol @s
+// CHECK-LABEL: func.func @dynamo_grouped
+// CHECK-SAME: (%[[Q:.*]]: tensor<?x4x1x32xf32>, %[[K:.*]]: tensor<?x2x?x32xf32>, %[[V:.*]]: tensor<?x2x?x32xf32>)
+// CHECK: %[[O:.*]] = kernel.attention %[[Q]], %[[K]], %[[V]] outs(%{{.*}} : tensor<?x4x1x32xf32>) {scale = 2.500000e-01 : f32} : tensor<?x4x1x32xf32>, tensor<?x2x?x32xf32>, tensor<?x2x?x32xf32> -> tensor<?x4x1x32xf32>
+// CHECK-NOT: prim.
+// CHECK: return %[[O]]
+// expected-remark @below {{attention: 1 of 1 blocks fused}}
+func.func @dynamo_grouped(%q: tensor<?x4x1x32xf32>, %k: tensor<?x2x?x32xf32>, %v: tensor<?x2x?x32xf32>) -> tensor<?x4x1x32xf32> {
+  prim.bind_shape %q [@b] affine_map<()[s0] -> (s0, 4, 1, 32)> : tensor<?x4x1x32xf32>
+  prim.bind_shape %k [@b, @s] affine_map<()[s0, s1] -> (s0, 2, s1, 32)> : tensor<?x2x?x32xf32>
+  prim.bind_shape %v [@b, @s] affine_map<()[s0, s1] -> (s0, 2, s1, 32)> : tensor<?x2x?x32xf32>
+  %b = prim.dim %q, 0 : tensor<?x4x1x32xf32>
+  %s = prim.dim %k, 2 : tensor<?x2x?x32xf32>
+  %c4 = arith.constant 4 : index
+  %b4 = arith.muli %b, %c4 : index
+  %half = arith.constant dense<0.5> : tensor<1xf32>
+  %hq = prim.broadcast_in_dim %half, dims = [3] sizes(%b) : (tensor<1xf32>) -> tensor<?x4x1x32xf32>
+  %qs = prim.mul %q, %hq : tensor<?x4x1x32xf32>
+  %k5 = prim.reshape %k sizes(%b, %s) : (tensor<?x2x?x32xf32>) -> tensor<?x2x1x?x32xf32>
+  %kr = prim.broadcast_in_dim %k5, dims = [0, 1, 2, 3, 4] sizes(%b, %s) : (tensor<?x2x1x?x32xf32>) -> tensor<?x2x2x?x32xf32>
+  %k4 = prim.reshape %kr sizes(%b, %s) : (tensor<?x2x2x?x32xf32>) -> tensor<?x4x?x32xf32>
+  %k3 = prim.reshape %k4 sizes(%b4, %s) : (tensor<?x4x?x32xf32>) -> tensor<?x?x32xf32>
+  %kt = prim.transpose %k3, [0, 2, 1] : tensor<?x?x32xf32> -> tensor<?x32x?xf32>
+  %kt4 = prim.reshape %kt sizes(%b, %s) : (tensor<?x32x?xf32>) -> tensor<?x4x32x?xf32>
+  %hk = prim.broadcast_in_dim %half, dims = [3] sizes(%b, %s) : (tensor<1xf32>) -> tensor<?x4x32x?xf32>
+  %ks = prim.mul %kt4, %hk : tensor<?x4x32x?xf32>
+  %v5 = prim.reshape %v sizes(%b, %s) : (tensor<?x2x?x32xf32>) -> tensor<?x2x1x?x32xf32>
+  %vr = prim.broadcast_in_dim %v5, dims = [0, 1, 2, 3, 4] sizes(%b, %s) : (tensor<?x2x1x?x32xf32>) -> tensor<?x2x2x?x32xf32>
+  %v4 = prim.reshape %vr sizes(%b, %s) : (tensor<?x2x2x?x32xf32>) -> tensor<?x4x?x32xf32>
+  %scores = prim.dot_general %qs, %ks contracting = [3] x [2] batching = [0, 1] x [0, 1] : (tensor<?x4x1x32xf32>, tensor<?x4x32x?xf32>) -> tensor<?x4x1x?xf32>
+  %max = prim.reduce max %scores dims = [3] : tensor<?x4x1x?xf32> -> tensor<?x4x1xf32>
+  %maxb = prim.broadcast_in_dim %max, dims = [0, 1, 2] sizes(%b, %s) : (tensor<?x4x1xf32>) -> tensor<?x4x1x?xf32>
+  %centred = prim.sub %scores, %maxb : tensor<?x4x1x?xf32>
+  %e = prim.exp %centred : tensor<?x4x1x?xf32>
+  %sum = prim.reduce sum %e dims = [3] : tensor<?x4x1x?xf32> -> tensor<?x4x1xf32>
+  %sumb = prim.broadcast_in_dim %sum, dims = [0, 1, 2] sizes(%b, %s) : (tensor<?x4x1xf32>) -> tensor<?x4x1x?xf32>
+  %p = prim.div %e, %sumb : tensor<?x4x1x?xf32>
+  %o = prim.dot_general %p, %v4 contracting = [3] x [2] batching = [0, 1] x [0, 1] : (tensor<?x4x1x?xf32>, tensor<?x4x?x32xf32>) -> tensor<?x4x1x32xf32>
+  return %o : tensor<?x4x1x32xf32>
+}
+
+// -----
+
+// Heads repeated as a whole (a tile: query head h reads key head h mod 2), not each in a
+// row: not grouped-query attention's order, so the repeated keys stay an operand.
+prim.symbol @b
+prim.symbol @s
+// CHECK-LABEL: func.func @tiled_heads
+// CHECK: %[[KR:.*]] = prim.reshape %{{.*}} : (tensor<2x2x2x8x16xf32>) -> tensor<2x4x8x16xf32>
+// CHECK: kernel.attention %{{.*}}, %[[KR]], %{{.*}} outs(%{{.*}} : tensor<2x4x8x16xf32>) {scale = 1.000000e+00 : f32} : tensor<2x4x8x16xf32>, tensor<2x4x8x16xf32>, tensor<2x4x8x16xf32>
+// expected-remark @below {{attention: 1 of 1 blocks fused}}
+func.func @tiled_heads(%q: tensor<2x4x8x16xf32>, %k: tensor<2x2x8x16xf32>, %v: tensor<2x4x8x16xf32>) -> tensor<2x4x8x16xf32> {
+  %k5 = prim.reshape %k : (tensor<2x2x8x16xf32>) -> tensor<2x1x2x8x16xf32>
+  %kr = prim.broadcast_in_dim %k5, dims = [0, 1, 2, 3, 4] : (tensor<2x1x2x8x16xf32>) -> tensor<2x2x2x8x16xf32>
+  %k4 = prim.reshape %kr : (tensor<2x2x2x8x16xf32>) -> tensor<2x4x8x16xf32>
+  %scores = prim.dot_general %q, %k4 contracting = [3] x [3] batching = [0, 1] x [0, 1] : (tensor<2x4x8x16xf32>, tensor<2x4x8x16xf32>) -> tensor<2x4x8x8xf32>
+  %max = prim.reduce max %scores dims = [3] : tensor<2x4x8x8xf32> -> tensor<2x4x8xf32>
+  %maxb = prim.broadcast_in_dim %max, dims = [0, 1, 2] : (tensor<2x4x8xf32>) -> tensor<2x4x8x8xf32>
+  %centred = prim.sub %scores, %maxb : tensor<2x4x8x8xf32>
+  %e = prim.exp %centred : tensor<2x4x8x8xf32>
+  %sum = prim.reduce sum %e dims = [3] : tensor<2x4x8x8xf32> -> tensor<2x4x8xf32>
+  %sumb = prim.broadcast_in_dim %sum, dims = [0, 1, 2] : (tensor<2x4x8xf32>) -> tensor<2x4x8x8xf32>
+  %p = prim.div %e, %sumb : tensor<2x4x8x8xf32>
+  %o = prim.dot_general %p, %v contracting = [3] x [2] batching = [0, 1] x [0, 1] : (tensor<2x4x8x8xf32>, tensor<2x4x8x16xf32>) -> tensor<2x4x8x16xf32>
+  return %o : tensor<2x4x8x16xf32>
 }

@@ -245,8 +245,8 @@ private:
     rowsTimesVectors(
         width, keys,
         [&](Value j, Value e, Value mask, Value zero) {
-          return vector::MaskedLoadOp::create(b, vector, op.getValue(), keyIndices({j, e}),
-                                              mask, zero);
+          return vector::MaskedLoadOp::create(b, vector, op.getValue(), keyIndices({j, e}), mask,
+                                              zero);
         },
         [&](int64_t r, Value j) {
           return memref::LoadOp::create(b, scores, ValueRange{index(r), j});

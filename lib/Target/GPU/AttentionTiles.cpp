@@ -283,10 +283,10 @@ private:
       Value key = arith::AddIOp::create(b, first, j);
       Value valid = arith::CmpIOp::create(b, arith::CmpIPredicate::ule, key, lastKey);
       Value readKey = arith::MinUIOp::create(b, key, lastKey);
-      Value value = memref::LoadOp::create(
-          b, source,
-          keyIndices(transposed ? ArrayRef<Value>{column, readKey}
-                                : ArrayRef<Value>{readKey, column}));
+      Value value =
+          memref::LoadOp::create(b, source,
+                                 keyIndices(transposed ? ArrayRef<Value>{column, readKey}
+                                                       : ArrayRef<Value>{readKey, column}));
       value = arith::SelectOp::create(b, valid, value, constant(0.0f));
       memref::StoreOp::create(b, value, tile, ValueRange{j, column});
     }

@@ -281,3 +281,19 @@ func.func @attention_softcap(%q: memref<2x8x4xf32>, %k: memref<2x8x4xf32>, %v: m
   kernel.attention %q, %k, %v outs(%o : memref<2x8x4xf32>) {scale = 1.0 : f32, softcap = -2.0 : f32} : memref<2x8x4xf32>, memref<2x8x4xf32>, memref<2x8x4xf32>
   return
 }
+
+// -----
+
+func.func @attention_heads(%q: memref<2x4x8x4xf32>, %k: memref<2x3x8x4xf32>, %v: memref<2x3x8x4xf32>, %o: memref<2x4x8x4xf32>) {
+  // expected-error @+1 {{expects the key and value heads (dim 1) to equal the queries' or to be one static divisor of them, got 4 query, 3 key and 3 value heads}}
+  kernel.attention %q, %k, %v outs(%o : memref<2x4x8x4xf32>) {scale = 1.0 : f32} : memref<2x4x8x4xf32>, memref<2x3x8x4xf32>, memref<2x3x8x4xf32>
+  return
+}
+
+// -----
+
+func.func @attention_value_heads(%q: memref<2x4x8x4xf32>, %k: memref<2x2x8x4xf32>, %v: memref<2x4x8x4xf32>, %o: memref<2x4x8x4xf32>) {
+  // expected-error @+1 {{got 4 query, 2 key and 4 value heads}}
+  kernel.attention %q, %k, %v outs(%o : memref<2x4x8x4xf32>) {scale = 1.0 : f32} : memref<2x4x8x4xf32>, memref<2x2x8x4xf32>, memref<2x4x8x4xf32>
+  return
+}

@@ -35,11 +35,15 @@ func.func @transposed_keys(%q: memref<?x?x32xf32>, %k: memref<?x32x?xf32>, %v: m
 
 // -----
 
-// Keys not transposed: a sum over the depth per key (reassociable, for LLVM's vectorizer);
-// a bias broadcast over the batch whose last dim is the keys' is loaded as vectors; NaN
-// rows zeroed.
+// Keys not transposed, of a static depth: the query rows' vectors loaded once, then per
+// key its vector, a multiply-add per row and a sum across the lanes; a bias broadcast over
+// the batch whose last dim is the keys' is loaded as vectors; NaN rows zeroed.
 // CHECK-LABEL: func.func @bias_rows
-// CHECK: arith.addf {{.*}} fastmath<reassoc> : f32
+// CHECK-COUNT-4: vector.maskedload %{{.*}} : memref<2x8x4xf32>
+// CHECK: scf.for
+// CHECK: vector.maskedload %{{.*}} : memref<2x?x4xf32>
+// CHECK-COUNT-4: vector.fma
+// CHECK: vector.reduction <add>, %{{.*}} fastmath<reassoc> : vector<8xf32> into f32
 // CHECK: vector.maskedload %{{.*}} : memref<1x8x?xf32>
 // CHECK: arith.cmpf uno
 // CHECK: scf.if
@@ -78,5 +82,33 @@ func.func @safe_masked(%q: memref<2x8x4xf32>, %k: memref<2x?x4xf32>, %v: memref<
 // CHECK: memref.store %[[CAPPED]]
 func.func @softcap(%q: memref<2x8x4xf32>, %k: memref<2x8x4xf32>, %v: memref<2x8x4xf32>, %o: memref<2x8x4xf32>) {
   kernel.attention %q, %k, %v outs(%o : memref<2x8x4xf32>) {scale = 0.5 : f32, softcap = 5.0 : f32} : memref<2x8x4xf32>, memref<2x8x4xf32>, memref<2x8x4xf32>
+  return
+}
+
+// -----
+
+// Keys not transposed, of a dynamic depth: a sum over the depth per key (reassociable, for
+// LLVM's vectorizer).
+// CHECK-LABEL: func.func @dynamic_depth
+// CHECK: arith.addf {{.*}} fastmath<reassoc> : f32
+func.func @dynamic_depth(%q: memref<2x8x?xf32>, %k: memref<2x?x?xf32>, %v: memref<2x?x4xf32>, %o: memref<2x8x4xf32>) {
+  kernel.attention %q, %k, %v outs(%o : memref<2x8x4xf32>) {scale = 1.0 : f32} : memref<2x8x?xf32>, memref<2x?x?xf32>, memref<2x?x4xf32>
+  return
+}
+
+// -----
+
+// Grouped-query attention while decoding: 4 query heads read 2 key and value heads (head
+// h reads h / 2), one query row, so one row a step (a 1 x N score buffer).
+// CHECK-LABEL: func.func @grouped_decode
+// CHECK: scf.parallel (%{{.*}}, %[[H:.*]], %{{.*}}) =
+// CHECK: %[[KH:.*]] = arith.divui %[[H]], %c2
+// CHECK: memref.alloca(%{{.*}}) : memref<1x?xf32>
+// CHECK: vector.maskedload %{{.*}}[%{{.*}}, %[[KH]], %{{.*}}, %{{.*}}]{{.*}} : memref<?x2x?x32xf32>
+// CHECK-COUNT-1: vector.fma
+// CHECK: vector.reduction <add>
+// CHECK: vector.maskedload %{{.*}}[%{{.*}}, %[[KH]], %{{.*}}, %{{.*}}]{{.*}} : memref<?x2x?x32xf32>
+func.func @grouped_decode(%q: memref<?x4x1x32xf32>, %k: memref<?x2x?x32xf32>, %v: memref<?x2x?x32xf32>, %o: memref<?x4x1x32xf32>) {
+  kernel.attention %q, %k, %v outs(%o : memref<?x4x1x32xf32>) {scale = 0.25 : f32} : memref<?x4x1x32xf32>, memref<?x2x?x32xf32>, memref<?x2x?x32xf32>
   return
 }
