@@ -1,21 +1,25 @@
 // generate.c - greedy token generation from C with a decoder that keeps a KV cache.
 //
-//   tcc test/data/models/llama_small_kv/model.onnx --dim batch=1 --dim past=0:1024 -o decoder.so
+//   tcc test/data/models/llama_small_kv/model.onnx --dim batch=1 --kv-cache 1024 -o decoder.so
 //   generate decoder.so examples/generate/reference_tokens.txt [threads]
 //
-// The decoder is one decoding step: input_ids [1, 1] and, per layer, the keys and values of
-// the positions so far ("past", [1, heads, past, depth]) in; the next token's logits
-// [1, 1, vocab] and the caches with this position appended ("present", past + 1) out. The
-// prompt (the file's first line) is fed one token at a time from empty caches; then each
-// step's most likely token (argmax of the logits) is the next input, until as many tokens as
-// the file's second line holds (the reference: the same loop in ONNX Runtime,
-// scripts/greedy_tokens_ort.js) have been generated. The program prints the tokens and
-// exits 1 unless they are the reference's.
+// The decoder is one decoding step, exported with its caches as inputs and outputs: input_ids
+// [1, 1] and, per layer, the keys and values of the positions so far ("past",
+// [1, heads, past, depth]) in; the next token's logits [1, 1, vocab] and the caches with this
+// position appended ("present" = Concat(past, new)) out. The prompt (the file's first line)
+// is fed one token at a time; then each step's most likely token (argmax of the logits) is
+// the next input, until as many tokens as the file's second line holds (the reference: the
+// same loop in ONNX Runtime, scripts/greedy_tokens_ort.js) have been generated. The program
+// prints the tokens and exits 1 unless they are the reference's.
 //
-// The caches never move through this program: each has two buffers as long as the longest
-// sequence, and a step's present is written into the buffer that the next step reads as its
-// past (the two swap), so the caller copies nothing. (The model itself still writes the
-// whole present each step, past included: `present = Concat(past, new)`.)
+// Compiled with --kv-cache N, the library keeps the caches itself, N positions each, and
+// appends each step's keys and values in place: a step's inputs are the token and the
+// number of positions already cached ("past", an int64 scalar). That is the form this
+// program prefers. Without --kv-cache (and --dim past=0:N instead), the caches are the
+// step's inputs and outputs: the program keeps two buffers per cache, as long as the longest
+// sequence, and each step's present is written into the buffer the next step reads as its
+// past (the two swap), so the program copies nothing, but the model copies the whole past
+// into present every step.
 #define _POSIX_C_SOURCE 199309L // clock_gettime
 #include <tcc/runtime.h>
 
@@ -101,12 +105,16 @@ int main(int argc, char **argv) {
     return fail(status);
   }
 
-  // The decoder's interface: input 0 the token, inputs 1.. the caches; output 0 the logits,
-  // outputs 1.. the caches one position longer, in the same order.
-  int32_t caches = tcc_model_num_inputs(model) - 1;
-  tcc_tensor_info logits_info, cache_info[MAX_CACHES];
-  int ok = caches >= 1 && caches <= MAX_CACHES &&
-           tcc_model_num_outputs(model) == caches + 1 &&
+  // The decoder's interface: input 0 the token; then either the cached length (--kv-cache:
+  // the caches are the session's) or the caches, returned one position longer after the
+  // logits (output 0), in the same order.
+  tcc_tensor_info logits_info, length_info, cache_info[MAX_CACHES];
+  int kept = tcc_model_num_inputs(model) == 2 && tcc_model_num_outputs(model) == 1 &&
+             !tcc_model_input_info(model, 1, &length_info) && length_info.rank == 0 &&
+             length_info.dtype == TCC_DTYPE_INT64;
+  int32_t caches = kept ? 0 : tcc_model_num_inputs(model) - 1;
+  int ok = (kept || (caches >= 1 && caches <= MAX_CACHES &&
+                     tcc_model_num_outputs(model) == caches + 1)) &&
            !tcc_model_output_info(model, 0, &logits_info) && logits_info.rank == 3;
   for (int32_t c = 0; ok && c < caches; ++c)
     ok = !tcc_model_input_info(model, c + 1, &cache_info[c]) && cache_info[c].rank == 4 &&
@@ -115,11 +123,12 @@ int main(int argc, char **argv) {
   int64_t vocab = ok ? logits_info.shape[2] : -1;
   if (!ok || vocab < 1) {
     fprintf(stderr, "error: %s is not a decoding step (input_ids, caches [1, heads, past, "
-                    "depth] -> logits [1, 1, vocab], caches)\n", argv[1]);
+                    "depth] -> logits [1, 1, vocab], caches; or with --kv-cache: input_ids, "
+                    "past -> logits)\n", argv[1]);
     return 2;
   }
 
-  // Two buffers per cache, each as long as the whole sequence.
+  // Without --kv-cache: two buffers per cache, each as long as the whole sequence.
   int64_t longest = prompt_length + steps;
   float *buffers[MAX_CACHES][2];
   for (int32_t c = 0; c < caches; ++c)
@@ -133,7 +142,7 @@ int main(int argc, char **argv) {
     }
   float *logits = malloc((size_t)vocab * sizeof(float));
 
-  int64_t token_shape[2] = {1, 1}, logits_shape[3] = {1, 1, vocab};
+  int64_t token_shape[2] = {1, 1}, logits_shape[3] = {1, 1, vocab}, cached = 0;
   int64_t past_shapes[MAX_CACHES][4], present_shapes[MAX_CACHES][4];
   DLTensor inputs[MAX_CACHES + 1], outputs[MAX_CACHES + 1];
   const DLTensor *input_list[MAX_CACHES + 1], *output_list[MAX_CACHES + 1];
@@ -143,6 +152,10 @@ int main(int argc, char **argv) {
   for (int64_t position = 0; position + 1 < longest; ++position) {
     inputs[0] = tensor(&token, kDLInt, 64, 2, token_shape);
     outputs[0] = tensor(logits, kDLFloat, 32, 3, logits_shape);
+    // With --kv-cache: how many positions the session's caches hold (this step appends one).
+    cached = position;
+    if (kept)
+      inputs[1] = tensor(&cached, kDLInt, 64, 0, NULL);
     for (int32_t c = 0; c < caches; ++c) {
       int64_t heads = cache_info[c].shape[1], depth = cache_info[c].shape[3];
       int64_t *past = past_shapes[c], *present = present_shapes[c];
@@ -155,13 +168,13 @@ int main(int argc, char **argv) {
       inputs[c + 1] = tensor(buffers[c][current], kDLFloat, 32, 4, past);
       outputs[c + 1] = tensor(buffers[c][1 - current], kDLFloat, 32, 4, present);
     }
-    for (int32_t k = 0; k <= caches; ++k) {
+    size_t num_inputs = kept ? 2 : (size_t)caches + 1, num_outputs = (size_t)caches + 1;
+    for (size_t k = 0; k < num_inputs; ++k)
       input_list[k] = &inputs[k];
+    for (size_t k = 0; k < num_outputs; ++k)
       output_list[k] = &outputs[k];
-    }
     double start = seconds();
-    if ((status = tcc_session_run(session, input_list, (size_t)caches + 1, output_list,
-                                  (size_t)caches + 1)))
+    if ((status = tcc_session_run(session, input_list, num_inputs, output_list, num_outputs)))
       return fail(status);
     if (position + 1 >= prompt_length)
       decode_seconds += seconds() - start;
@@ -185,9 +198,9 @@ int main(int argc, char **argv) {
     equal += generated[i] == expected[i];
   }
   printf("\n%d of %d tokens equal the reference; %.3f ms a generated token (context %d to "
-         "%lld)\n",
+         "%lld; caches %s)\n",
          equal, steps, 1e3 * decode_seconds / generated_count, prompt_length,
-         (long long)(longest - 1));
+         (long long)(longest - 1), kept ? "kept by the session" : "passed in and out");
 
   for (int32_t c = 0; c < caches; ++c) {
     free(buffers[c][0]);

@@ -22,22 +22,23 @@ struct AttentionBufferization
   LogicalResult bufferize(Operation *op, RewriterBase &rewriter,
                           const BufferizationOptions &options, BufferizationState &state) const {
     auto attention = cast<tcc::kernel::AttentionOp>(op);
-    SmallVector<Value> buffers;
-    for (Value operand : op->getOperands()) {
-      FailureOr<Value> buffer = getBuffer(rewriter, operand, options, state);
-      if (failed(buffer))
-        return failure();
-      buffers.push_back(*buffer);
-    }
-    // Operands in order: query, key, value, the bias if any, init (the last).
-    Value bias = attention.getBias() ? buffers[3] : Value();
+    auto buffer = [&](Value tensor) -> FailureOr<Value> {
+      if (!tensor)
+        return Value();
+      return getBuffer(rewriter, tensor, options, state);
+    };
+    FailureOr<Value> query = buffer(attention.getQuery()), key = buffer(attention.getKey()),
+                     value = buffer(attention.getValue()), bias = buffer(attention.getBias()),
+                     init = buffer(attention.getInit());
+    if (failed(query) || failed(key) || failed(value) || failed(bias) || failed(init))
+      return failure();
     rewriter.setInsertionPoint(op);
-    tcc::kernel::AttentionOp::create(rewriter, op->getLoc(), TypeRange(), buffers[0], buffers[1],
-                                     buffers[2], bias, buffers.back(), attention.getScaleAttr(),
-                                     attention.getKeyTransposedAttr(), attention.getBiasDimsAttr(),
-                                     attention.getNanToZeroAttr(), attention.getSafeSoftmaxAttr(),
-                                     attention.getZeroMaskedRowsAttr(), attention.getSoftcapAttr());
-    replaceOpWithBufferizedValues(rewriter, op, buffers.back());
+    tcc::kernel::AttentionOp::create(
+        rewriter, op->getLoc(), TypeRange(), *query, *key, *value, *bias, attention.getKeyCount(),
+        *init, attention.getScaleAttr(), attention.getKeyTransposedAttr(),
+        attention.getBiasDimsAttr(), attention.getNanToZeroAttr(), attention.getSafeSoftmaxAttr(),
+        attention.getZeroMaskedRowsAttr(), attention.getSoftcapAttr());
+    replaceOpWithBufferizedValues(rewriter, op, *init);
     return success();
   }
 };

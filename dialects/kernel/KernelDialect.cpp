@@ -225,6 +225,14 @@ LogicalResult KernelDialect::verifyRegionArgAttribute(Operation *op, unsigned re
                              << attribute.getValue();
     return success();
   }
+  if (name == kCacheAttrName) {
+    auto function = dyn_cast<FunctionOpInterface>(op);
+    if (!isa<UnitAttr>(attribute.getValue()) || !function ||
+        !function.getArgAttr(argument, kParameterAttrName))
+      return op->emitError() << "'" << name << "' of argument " << argument
+                             << " expects no value, on a kernel.parameter argument";
+    return success();
+  }
   return op->emitError() << "unknown argument attribute '" << name << "' of the kernel dialect";
 }
 
@@ -422,7 +430,11 @@ LogicalResult AttentionOp::verify() {
       static_cast<int64_t>(dims->size()) != bias.getRank())
     return emitOpError("expects an f32 bias with one bias_dims entry per dim");
   // The scores' shape: [B..., M, N].
-  auto scoreDim = [&](int64_t d) { return d < rank - 1 ? q.getDimSize(d) : k.getDimSize(kSeq); };
+  auto scoreDim = [&](int64_t d) {
+    if (d == rank - 1 && getKeyCount())
+      return ShapedType::kDynamic; // the key count, known at run time
+    return d < rank - 1 ? q.getDimSize(d) : k.getDimSize(kSeq);
+  };
   for (auto [t, d] : llvm::enumerate(*dims)) {
     if (d < 0 || d >= rank || (t > 0 && d <= (*dims)[t - 1]))
       return emitOpError("expects strictly increasing bias_dims within the scores' rank");

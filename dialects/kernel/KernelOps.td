@@ -84,6 +84,9 @@ def Kernel_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral kParametersAttrName = "kernel.parameters";
     static constexpr ::llvm::StringLiteral kParametersSizeAttrName = "kernel.parameters_size";
     static constexpr ::llvm::StringLiteral kUpdateOfAttrName = "kernel.update_of";
+    /// On a kernel.parameter argument: a KV cache (tcc --kv-cache), which the step updates
+    /// in place where it writes (the parameter's buffer is writable during the run).
+    static constexpr ::llvm::StringLiteral kCacheAttrName = "kernel.cache";
     static constexpr ::llvm::StringLiteral kDeviceCheckMessagesAttrName =
         "kernel.device_check_messages";
     /// On an scf.parallel: its last dim is the threads of one GPU block (this many), which
@@ -178,7 +181,7 @@ def Kernel_LaunchOp : Kernel_Op<"launch", [DeclareOpInterfaceMethods<SymbolUserO
   ];
 }
 
-def Kernel_AttentionOp : Kernel_Op<"attention", [
+def Kernel_AttentionOp : Kernel_Op<"attention", [AttrSizedOperandSegments,
     DeclareOpInterfaceMethods<DestinationStyleOpInterface>]> {
   let summary = "scaled dot-product attention: softmax(Q Kᵀ · scale + bias) V, one kernel";
   let description = [{
@@ -202,6 +205,9 @@ def Kernel_AttentionOp : Kernel_Op<"attention", [
     be a divisor of the queries' (both static, `k` and `v` alike): query head h reads key
     and value head h / G, G = heads(q) / heads(k) (`getKeyGroup()`), as an exporter's
     repeat of each key head G times in a row (Expand then Reshape) would give.
+    `keys(%n)` (optional): only the first n keys and values take part (n at most their
+    length): a KV cache of a fixed capacity whose first n positions are filled, read where
+    it is (tcc --kv-cache), the score dim N being n.
     `zero_masked_rows` (with a bias): a row whose bias values are all -inf gives zeros,
     whatever its scores (ONNX Attention's masked rows). `softcap` c (> 0): the scaled
     products are capped before the bias is added, c · tanh(s / c) (ONNX Attention's softcap).
@@ -216,7 +222,7 @@ def Kernel_AttentionOp : Kernel_Op<"attention", [
     ```
   }];
   let arguments = (ins AnyShaped:$query, AnyShaped:$key, AnyShaped:$value,
-                       Optional<AnyShaped>:$bias, AnyShaped:$init,
+                       Optional<AnyShaped>:$bias, Optional<Index>:$key_count, AnyShaped:$init,
                        F32Attr:$scale, UnitAttr:$key_transposed,
                        OptionalAttr<DenseI64ArrayAttr>:$bias_dims, UnitAttr:$nan_to_zero,
                        UnitAttr:$safe_softmax, UnitAttr:$zero_masked_rows,
@@ -224,7 +230,7 @@ def Kernel_AttentionOp : Kernel_Op<"attention", [
   let results = (outs Variadic<AnyRankedTensor>:$result);
   let assemblyFormat = [{
     $query `,` $key `,` $value (`bias` `(` $bias^ `:` type($bias) `)`)?
-    `outs` `(` $init `:` type($init) `)` attr-dict
+    (`keys` `(` $key_count^ `)`)? `outs` `(` $init `:` type($init) `)` attr-dict
     `:` type($query) `,` type($key) `,` type($value) (`->` type($result)^)?
   }];
   let hasVerifier = 1;

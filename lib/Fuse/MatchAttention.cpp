@@ -12,6 +12,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Iterators.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -35,6 +36,8 @@ namespace {
 /// What a matched block becomes, and the ops it replaces.
 struct AttentionBlock {
   Value query, key, value, bias;
+  /// Null, or the number of leading keys and values that take part (a filled KV cache).
+  Value keyCount;
   SmallVector<int64_t> biasDims;
   float scale = 1.0f;
   /// 0, or the softcap c: scores c · tanh(s / c).
@@ -202,6 +205,13 @@ Extent extentOf(Value v, int64_t d, unsigned depth = 0) {
     return stated(reshape.getDynamicSizes());
   if (auto broadcast = dyn_cast<prim::BroadcastInDimOp>(op))
     return stated(broadcast.getDynamicSizes());
+  if (auto slice = dyn_cast<prim::SliceOp>(op)) {
+    if (auto size = dyn_cast<Value>(slice.getMixedSizes()[d])) {
+      e.value = size;
+      e.polynomial = polynomialOf(size);
+    }
+    return e;
+  }
   if (auto transpose = dyn_cast<prim::TransposeOp>(op))
     return extentOf(transpose.getOperand(), transpose.getPermutation()[d], depth + 1);
   if (auto concat = dyn_cast<prim::ConcatenateOp>(op)) {
@@ -464,6 +474,10 @@ public:
         block.value = value;
       }
     }
+    // Keys and values that are the leading positions of larger tensors (a KV cache of a
+    // fixed capacity, tcc --kv-cache): the kernel reads them in place, the first n only.
+    if (!block.keyTransposed)
+      peelLeadingSlices(rank);
     for (Value v : {block.query, block.key, block.value})
       if (!cast<RankedTensorType>(v.getType()).getElementType().isF32())
         return fail("only f32 attention is fused");
@@ -531,6 +545,42 @@ private:
       if (!sameExtent(key, d, source, d))
         return {};
     return source;
+  }
+
+  /// Keys and values `slice(K, 0, [B.., n, D])` and `slice(V, 0, [B.., n, E])` (offsets 0,
+  /// unit strides, every other dim whole): K and V, with n keys taking part.
+  void peelLeadingSlices(int64_t rank) {
+    auto keySlice = block.key.getDefiningOp<prim::SliceOp>();
+    auto valueSlice = block.value.getDefiningOp<prim::SliceOp>();
+    if (!keySlice || !valueSlice)
+      return;
+    Value count;
+    for (prim::SliceOp slice : {keySlice, valueSlice}) {
+      auto source = cast<RankedTensorType>(slice.getOperand().getType());
+      if (source.getRank() != rank ||
+          llvm::any_of(slice.getStaticStrides(), [](int64_t s) { return s != 1; }) ||
+          llvm::any_of(slice.getMixedOffsets(),
+                       [](OpFoldResult o) { return getConstantIntValue(o) != 0; }))
+        return;
+      SmallVector<OpFoldResult> sizes = slice.getMixedSizes();
+      for (int64_t d = 0; d < rank; ++d) {
+        if (d == rank - 2)
+          continue;
+        std::optional<int64_t> size = getConstantIntValue(sizes[d]);
+        bool whole = size ? source.getDimSize(d) == *size
+                          : sameExtent(slice.getResult(), d, slice.getOperand(), d);
+        if (!whole)
+          return;
+      }
+      // One run-time count for keys and values (a static one: nothing to gain).
+      Value n = dyn_cast<Value>(sizes[rank - 2]);
+      if (!n || (count && n != count))
+        return;
+      count = n;
+    }
+    block.key = keySlice.getOperand();
+    block.value = valueSlice.getOperand();
+    block.keyCount = count;
   }
 
   /// K of keys (or values) [B.., H·G, N, D] that repeat each head of K [B.., H, N, D] G
@@ -696,8 +746,8 @@ void replace(prim::DotGeneralOp product, const AttentionBlock &block) {
       sizes.push_back(tensor::DimOp::create(b, loc, d + 1 < rank ? block.query : block.value, d));
   Value init = tensor::EmptyOp::create(b, loc, type, sizes);
   auto attention = tcc::kernel::AttentionOp::create(
-      b, loc, TypeRange{type}, block.query, block.key, block.value, block.bias, init,
-      b.getF32FloatAttr(block.scale), block.keyTransposed ? b.getUnitAttr() : UnitAttr(),
+      b, loc, TypeRange{type}, block.query, block.key, block.value, block.bias, block.keyCount,
+      init, b.getF32FloatAttr(block.scale), block.keyTransposed ? b.getUnitAttr() : UnitAttr(),
       block.bias ? b.getDenseI64ArrayAttr(block.biasDims) : DenseI64ArrayAttr(),
       block.nanToZero ? b.getUnitAttr() : UnitAttr(),
       block.safeSoftmax ? b.getUnitAttr() : UnitAttr(),

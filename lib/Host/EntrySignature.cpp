@@ -352,8 +352,12 @@ struct EntrySignaturePass : tcc::impl::EntrySignatureBase<EntrySignaturePass> {
           auto view = memref::ViewOp::create(
               b, loc, MemRefType::get(type.getShape(), type.getElementType()), parametersRaw, at,
               ValueRange{});
+          // A KV cache is written in place (its new positions); other parameters are read,
+          // their training update written over them at the end.
+          bool cache = main.getArgAttr(arg.getArgNumber(),
+                                       tcc::kernel::KernelDialect::kCacheAttrName) != nullptr;
           auto tensor = bufferization::ToTensorOp::create(b, loc, type, view, /*restrict=*/true,
-                                                          /*writable=*/false);
+                                                          /*writable=*/cache);
           arg.replaceAllUsesWith(tensor.getResult());
           parameterOffset[name] = offset;
           parameterEntries.push_back(b.getDictionaryAttr(

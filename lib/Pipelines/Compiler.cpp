@@ -484,7 +484,7 @@ LogicalResult tcc::compileModule(ModuleOp module, const CompileOptions &options,
     PassManager pm(module.getContext());
     configure(pm, options, options.dumpDirectory, options.timing, "1-decompose");
     if (options.gradWrt.empty()) {
-      buildOnnxToPrimPipeline(pm);
+      buildOnnxToPrimPipeline(pm, options.kvCacheCapacity);
     } else {
       // The joint forward + backward function, differentiated before any folding (weights
       // become parameters first, so no folded copy of one can go stale), then cleaned up as

@@ -8,7 +8,7 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 
-void tcc::buildOnnxToPrimPipeline(mlir::OpPassManager &pm) {
+void tcc::buildOnnxToPrimPipeline(mlir::OpPassManager &pm, int64_t kvCacheCapacity) {
   pm.addPass(tcc::createDecomposeOnnx());
   pm.addPass(mlir::createCanonicalizerPass());
   pm.addPass(mlir::createCSEPass());
@@ -20,6 +20,14 @@ void tcc::buildOnnxToPrimPipeline(mlir::OpPassManager &pm) {
   pm.addPass(mlir::createCanonicalizerPass());
   pm.addPass(mlir::createCSEPass());
   pm.addPass(mlir::createCanonicalizerPass());
+  if (kvCacheCapacity > 0) {
+    // tcc --kv-cache: the caches become parameters, their length an input.
+    tcc::KvCacheOptions cache;
+    cache.capacity = kvCacheCapacity;
+    pm.addPass(tcc::createKvCache(cache));
+    pm.addPass(mlir::createCanonicalizerPass());
+    pm.addPass(mlir::createCSEPass());
+  }
   // Extents read from inputs' elements become computed symbols: before the model's interface
   // (which lists the symbols) is read.
   pm.addPass(tcc::createDataExtents());
@@ -68,7 +76,7 @@ mlir::LogicalResult tcc::buildPrimToKernelPipeline(mlir::OpPassManager &pm,
 void tcc::registerPipelines() {
   mlir::PassPipelineRegistration<>("tcc-onnx-to-prim",
                                    "Decompose ONNX nodes into prim and clean up",
-                                   buildOnnxToPrimPipeline);
+                                   [](mlir::OpPassManager &pm) { buildOnnxToPrimPipeline(pm); });
   mlir::PassPipelineRegistration<>(
       "tcc-prim-to-kernel", "Lower prim to linalg, bufferize, plan the workspace",
       [](mlir::OpPassManager &pm) { (void)buildPrimToKernelPipeline(pm); });

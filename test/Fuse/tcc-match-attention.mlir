@@ -328,3 +328,47 @@ func.func @tiled_heads(%q: tensor<2x4x8x16xf32>, %k: tensor<2x2x8x16xf32>, %v: t
   %o = prim.dot_general %p, %v contracting = [3] x [2] batching = [0, 1] x [0, 1] : (tensor<2x4x8x8xf32>, tensor<2x4x8x16xf32>) -> tensor<2x4x8x16xf32>
   return %o : tensor<2x4x8x16xf32>
 }
+
+// -----
+
+// Keys and values that are the first n positions of fixed-size caches (tcc --kv-cache):
+// the op reads the caches in place, n keys of them.
+// CHECK-LABEL: func.func @cached
+// CHECK-SAME: (%[[Q:.*]]: tensor<1x2x1x8xf32>, %[[CK:.*]]: tensor<1x2x16x8xf32>, %[[CV:.*]]: tensor<1x2x16x8xf32>, %[[N:.*]]: index)
+// CHECK: kernel.attention %[[Q]], %[[CK]], %[[CV]] keys(%[[N]]) outs(%{{.*}} : tensor<1x2x1x8xf32>) {scale = 1.000000e+00 : f32} : tensor<1x2x1x8xf32>, tensor<1x2x16x8xf32>, tensor<1x2x16x8xf32> -> tensor<1x2x1x8xf32>
+// expected-remark @below {{attention: 1 of 1 blocks fused}}
+func.func @cached(%q: tensor<1x2x1x8xf32>, %ck: tensor<1x2x16x8xf32>, %cv: tensor<1x2x16x8xf32>, %n: index) -> tensor<1x2x1x8xf32> {
+  %k = prim.slice %ck [0, 0, 0, 0] [1, 2, %n, 8] strides [1, 1, 1, 1] : tensor<1x2x16x8xf32> -> tensor<1x2x?x8xf32>
+  %v = prim.slice %cv [0, 0, 0, 0] [1, 2, %n, 8] strides [1, 1, 1, 1] : tensor<1x2x16x8xf32> -> tensor<1x2x?x8xf32>
+  %scores = prim.dot_general %q, %k contracting = [3] x [3] batching = [0, 1] x [0, 1] : (tensor<1x2x1x8xf32>, tensor<1x2x?x8xf32>) -> tensor<1x2x1x?xf32>
+  %max = prim.reduce max %scores dims = [3] : tensor<1x2x1x?xf32> -> tensor<1x2x1xf32>
+  %maxb = prim.broadcast_in_dim %max, dims = [0, 1, 2] sizes(%n) : (tensor<1x2x1xf32>) -> tensor<1x2x1x?xf32>
+  %centred = prim.sub %scores, %maxb : tensor<1x2x1x?xf32>
+  %e = prim.exp %centred : tensor<1x2x1x?xf32>
+  %sum = prim.reduce sum %e dims = [3] : tensor<1x2x1x?xf32> -> tensor<1x2x1xf32>
+  %sumb = prim.broadcast_in_dim %sum, dims = [0, 1, 2] sizes(%n) : (tensor<1x2x1xf32>) -> tensor<1x2x1x?xf32>
+  %p = prim.div %e, %sumb : tensor<1x2x1x?xf32>
+  %o = prim.dot_general %p, %v contracting = [3] x [2] batching = [0, 1] x [0, 1] : (tensor<1x2x1x?xf32>, tensor<1x2x?x8xf32>) -> tensor<1x2x1x8xf32>
+  return %o : tensor<1x2x1x8xf32>
+}
+
+// -----
+
+// Keys and values sliced to different counts: left as operands (the slices stay).
+// CHECK-LABEL: func.func @cached_mismatch
+// CHECK: kernel.attention %{{.*}}, %{{.*}}, %{{.*}} outs(%{{.*}} : tensor<1x2x1x8xf32>) {scale = 1.000000e+00 : f32} : tensor<1x2x1x8xf32>, tensor<1x2x?x8xf32>, tensor<1x2x?x8xf32>
+// expected-remark @below {{attention: 1 of 1 blocks fused}}
+func.func @cached_mismatch(%q: tensor<1x2x1x8xf32>, %ck: tensor<1x2x16x8xf32>, %cv: tensor<1x2x16x8xf32>, %n: index, %m: index) -> tensor<1x2x1x8xf32> {
+  %k = prim.slice %ck [0, 0, 0, 0] [1, 2, %n, 8] strides [1, 1, 1, 1] : tensor<1x2x16x8xf32> -> tensor<1x2x?x8xf32>
+  %v = prim.slice %cv [0, 0, 0, 0] [1, 2, %m, 8] strides [1, 1, 1, 1] : tensor<1x2x16x8xf32> -> tensor<1x2x?x8xf32>
+  %scores = prim.dot_general %q, %k contracting = [3] x [3] batching = [0, 1] x [0, 1] : (tensor<1x2x1x8xf32>, tensor<1x2x?x8xf32>) -> tensor<1x2x1x?xf32>
+  %max = prim.reduce max %scores dims = [3] : tensor<1x2x1x?xf32> -> tensor<1x2x1xf32>
+  %maxb = prim.broadcast_in_dim %max, dims = [0, 1, 2] sizes(%n) : (tensor<1x2x1xf32>) -> tensor<1x2x1x?xf32>
+  %centred = prim.sub %scores, %maxb : tensor<1x2x1x?xf32>
+  %e = prim.exp %centred : tensor<1x2x1x?xf32>
+  %sum = prim.reduce sum %e dims = [3] : tensor<1x2x1x?xf32> -> tensor<1x2x1xf32>
+  %sumb = prim.broadcast_in_dim %sum, dims = [0, 1, 2] sizes(%n) : (tensor<1x2x1xf32>) -> tensor<1x2x1x?xf32>
+  %p = prim.div %e, %sumb : tensor<1x2x1x?xf32>
+  %o = prim.dot_general %p, %v contracting = [3] x [2] batching = [0, 1] x [0, 1] : (tensor<1x2x1x?xf32>, tensor<1x2x?x8xf32>) -> tensor<1x2x1x8xf32>
+  return %o : tensor<1x2x1x8xf32>
+}

@@ -75,6 +75,7 @@ struct Options {
   std::string wrt = "params";
   std::string loss;
   std::string train;
+  int64_t kvCache = 0;
   double learningRate = 0.01;
   // Build-system outputs (-MD, -MF, -MT; --emit-header).
   bool depfile = false;
@@ -231,6 +232,8 @@ std::string recordedOptions(const Options &options) {
     add("--train", options.train);
     add("--lr", llvm::formatv("{0}", options.learningRate).str());
   }
+  if (options.kvCache > 0)
+    add("--kv-cache", std::to_string(options.kvCache));
   return text;
 }
 
@@ -280,6 +283,11 @@ int compile(const Options &options) {
     reportError(options, "tcc", "--wrt and --loss need --grad");
     return kExitUsageError;
   }
+  if (options.kvCache > 0 && (options.grad || !options.train.empty())) {
+    reportError(options, "tcc", "--kv-cache builds a decoding step, not gradients or training");
+    return kExitUsageError;
+  }
+  compileOptions.kvCacheCapacity = options.kvCache;
   compileOptions.printing.elideLargeElementsAttrs(16).elideLargeResourceString(64);
   compileOptions.recordedOptions = recordedOptions(options);
   compileOptions.jobs = options.jobs ? options.jobs
@@ -625,6 +633,11 @@ int main(int argc, char **argv) {
                  "session by the optimizer: sgd (needs --loss; implies --grad)")
       ->check(CLI::IsMember({"sgd"}));
   app.add_option("--lr", options.learningRate, "--train's learning rate (default 0.01)")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--kv-cache", options.kvCache,
+                 "a decoding step whose outputs are Concat(input cache, new positions): keep "
+                 "each cache in the session, N positions long, and append to it in place; the "
+                 "cached length becomes an int64 input named after its symbol (docs/runtime.md)")
       ->check(CLI::PositiveNumber);
   app.add_flag("--print-ir-after-all", options.printIrAfterAll,
                "print the IR after every pass to stderr (large weights elided)");

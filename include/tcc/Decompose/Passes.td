@@ -58,6 +58,28 @@ def SimplifyExtents : Pass<"tcc-simplify-extents", "mlir::ModuleOp"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def KvCache : Pass<"tcc-kv-cache", "mlir::ModuleOp"> {
+  let summary = "A decoder's past/present caches kept in the session and appended in place";
+  let description = [{
+    `tcc --kv-cache N`. Each graph output that is `Concat(input, new)` along a dim that is
+    a symbol P alone (a decoding step's present = past + this step's keys or values) becomes
+    a `kernel.parameter` of N positions along that dim (zeros, marked `kernel.cache`: the
+    session keeps it, writable in place), named after the output. The step reads the
+    cache's first P positions (`prim.slice`), writes its n new ones at [P, P + n)
+    (`tensor.insert_slice`, returned as `kernel.update_of` the parameter) and reads the
+    first P + n where it read the concatenation; a `prim.check` requires P + n <= N. P
+    becomes an int64 scalar input named after the symbol, in place of the first cache
+    input; the past inputs and present outputs leave the interface.
+    Errors: no such output; caches along different symbols; another dynamic dim of a
+    cache (the session's caches have a fixed size: give it with --dim); another input
+    whose dims depend on P; an input already named as P.
+  }];
+  let options = [Option<"capacity", "capacity", "int64_t", "0",
+                        "positions each cache holds (0: the pass does nothing)">];
+  let dependentDialects = ["::tcc::prim::PrimDialect", "::mlir::arith::ArithDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def DataExtents : Pass<"tcc-data-extents", "mlir::ModuleOp"> {
   let summary = "Extents read from the graph inputs' elements become computed symbols";
   let description = [{

@@ -38,6 +38,9 @@ struct CompileOptions {
   std::string gradLoss;
   /// > 0 (with gradLoss): the library also takes one SGD step on the parameters, in place.
   double learningRate = 0;
+  /// > 0 (tcc --kv-cache N): a decoder's caches are session parameters of N positions,
+  /// appended in place (tcc-kv-cache).
+  int64_t kvCacheCapacity = 0;
   /// When set and a library or object is built: receives the model's interface as its
   /// descriptor publishes it (for --emit-header).
   ModelInterface *interface = nullptr;

@@ -13,8 +13,10 @@ class OpPassManager;
 namespace tcc {
 
 /// onnx -> prim: decomposition by the rule registry, then canonicalization and CSE (which
-/// fold the shape arithmetic the rules leave behind).
-void buildOnnxToPrimPipeline(mlir::OpPassManager &pm);
+/// fold the shape arithmetic the rules leave behind). `kvCacheCapacity` > 0 (tcc
+/// --kv-cache): a decoder's past/present caches become session parameters of that many
+/// positions (tcc-kv-cache).
+void buildOnnxToPrimPipeline(mlir::OpPassManager &pm, int64_t kvCacheCapacity = 0);
 
 /// Choices of the kernel stage that are the user's, not the target's.
 struct KernelPipelineOptions {

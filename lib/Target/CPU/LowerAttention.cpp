@@ -60,7 +60,8 @@ public:
     // [B.., M, D] queries; N keys; E values per key.
     rows = dim(query, rank - 2);
     depth = dim(query, rank - 1);
-    keys = dim(key, op.getKeyTransposed() ? rank - 1 : rank - 2);
+    keys =
+        op.getKeyCount() ? op.getKeyCount() : dim(key, op.getKeyTransposed() ? rank - 1 : rank - 2);
     width = dim(op.getValue(), rank - 1);
     SmallVector<Value> lower(rank - 1, c0), upper, step(rank - 1, c1);
     for (int64_t d = 0; d + 2 < rank; ++d)

@@ -101,7 +101,8 @@ public:
     MLIRContext *ctx = b.getContext();
     Value query = op.getQuery();
     rows = dim(query, rank - 2);
-    keys = dim(op.getKey(), op.getKeyTransposed() ? rank - 1 : rank - 2);
+    keys = op.getKeyCount() ? op.getKeyCount()
+                            : dim(op.getKey(), op.getKeyTransposed() ? rank - 1 : rank - 2);
     SmallVector<Value> lower(rank, index(0)), upper, step(rank, index(1));
     for (int64_t d = 0; d + 2 < rank; ++d)
       upper.push_back(dim(query, d));

@@ -55,7 +55,8 @@ public:
     Value query = op.getQuery(), key = op.getKey();
     Value rows = dim(query, rank - 2);
     depth = dim(query, rank - 1);
-    keys = dim(key, op.getKeyTransposed() ? rank - 1 : rank - 2);
+    keys =
+        op.getKeyCount() ? op.getKeyCount() : dim(key, op.getKeyTransposed() ? rank - 1 : rank - 2);
     SmallVector<Value> lower(rank, index(0)), upper, step(rank, index(1));
     for (int64_t d = 0; d + 2 < rank; ++d)
       upper.push_back(dim(query, d));

@@ -112,3 +112,16 @@ func.func @grouped_decode(%q: memref<?x4x1x32xf32>, %k: memref<?x2x?x32xf32>, %v
   kernel.attention %q, %k, %v outs(%o : memref<?x4x1x32xf32>) {scale = 0.25 : f32} : memref<?x4x1x32xf32>, memref<?x2x?x32xf32>, memref<?x2x?x32xf32>
   return
 }
+
+// -----
+
+// A cache read in place (keys(%n)): the scores buffer and the key loops cover n keys, not
+// the cache's 64.
+// CHECK-LABEL: func.func @cached_keys
+// CHECK-SAME: %[[N:[a-z0-9]+]]: index
+// CHECK: memref.alloca(%[[N]]) : memref<1x?xf32>
+// CHECK: scf.for %{{.*}} = %{{.*}} to %[[N]] step %c1
+func.func @cached_keys(%q: memref<1x2x1x8xf32>, %k: memref<1x2x64x8xf32>, %v: memref<1x2x64x8xf32>, %n: index, %o: memref<1x2x1x8xf32>) {
+  kernel.attention %q, %k, %v keys(%n) outs(%o : memref<1x2x1x8xf32>) {scale = 1.0 : f32} : memref<1x2x1x8xf32>, memref<1x2x64x8xf32>, memref<1x2x64x8xf32>
+  return
+}
