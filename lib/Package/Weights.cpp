@@ -263,8 +263,20 @@ std::unique_ptr<llvm::Module> tcc::buildWeightsModule(const WeightsBlob &weights
   } else if (!weights.empty()) {
     define(weights.materialize(), weightsSymbol);
   }
-  if (!parameters.empty())
+  if (!parameters.empty() && llvm::all_of(parameters, [](char c) { return c == 0; })) {
+    // Zeros alone (tcc --kv-cache's caches): a zero-initialized global, which takes no file
+    // space (.bss), however long the caches are. The runtime only reads it.
+    auto *type = llvm::ArrayType::get(llvm::Type::getInt8Ty(context), parameters.size());
+    auto *global = new llvm::GlobalVariable(
+        *module, type, /*isConstant=*/false, llvm::GlobalValue::ExternalLinkage,
+        llvm::ConstantAggregateZero::get(type), "tcc_initial_parameters");
+    global->setAlignment(llvm::Align(kAlignment));
+    global->setVisibility(llvm::GlobalValue::HiddenVisibility);
+    if (elf)
+      global->setSection(".bss.tcc_initial_parameters");
+  } else if (!parameters.empty()) {
     define(parameters, "tcc_initial_parameters");
+  }
   return module;
 }
 

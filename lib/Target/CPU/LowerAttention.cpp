@@ -13,8 +13,12 @@
 // zeros); zero_masked_rows gives zeros for a row whose bias values are all -inf (a first pass
 // over the row's bias, NaN-propagating as prim's maximum).
 //
-// The softmax runs on vectors of scores; the scores of untransposed keys are scalar sums
-// over the depth, which carry `reassoc` so that LLVM's loop vectorizer takes them.
+// The softmax runs on vectors of scores; the scores of keys in rows are the query rows'
+// vectors times each key's, summed across the lanes (a static depth), else scalar sums over
+// the depth, which carry `reassoc` so that LLVM's loop vectorizer takes them. With grouped
+// heads (G query heads a key head) the loop runs over key heads and the G x M queries of one
+// are its rows (unit u: query head hk·G + u / M, row u mod M), sharing each key and value
+// loaded. A single static query row (decoding) is one row a step, not 4.
 //
 //===-------------------------------------------------------------------------------------===//
 #include "tcc/Target/CPU/Passes.h"
@@ -50,8 +54,12 @@ public:
   AttentionLowering(tcc::kernel::AttentionOp op, int64_t lanes)
       : op(op), b(op.getLoc(), op), rank(op.getRank()), lanes(lanes),
         reassoc(arith::FastMathFlagsAttr::get(op.getContext(), arith::FastMathFlags::reassoc)) {
+    // Grouped heads: the G query heads of a key head take turns as rows (G x M of them), so
+    // that they share every key and value loaded.
+    group = op.getKeyGroup();
     int64_t m = cast<ShapedType>(op.getQuery().getType()).getDimSize(rank - 2);
-    kRows = ShapedType::isStatic(m) && m >= 1 && m < kMaxRows ? m : kMaxRows;
+    int64_t units = ShapedType::isStatic(m) ? m * group : ShapedType::kDynamic;
+    kRows = ShapedType::isStatic(units) && units >= 1 && units < kMaxRows ? units : kMaxRows;
   }
 
   void lower() {
@@ -63,24 +71,35 @@ public:
     keys =
         op.getKeyCount() ? op.getKeyCount() : dim(key, op.getKeyTransposed() ? rank - 1 : rank - 2);
     width = dim(op.getValue(), rank - 1);
+    // The rows: the queries', or with grouped heads the G x M of a key head's queries
+    // (grouped-query attention: query head h reads key and value head h / G).
+    int64_t heads = rank - 3;
+    units = group > 1 ? arith::MulIOp::create(b, rows, index(group)).getResult() : rows;
     SmallVector<Value> lower(rank - 1, c0), upper, step(rank - 1, c1);
     for (int64_t d = 0; d + 2 < rank; ++d)
-      upper.push_back(dim(query, d));
-    upper.push_back(arith::CeilDivUIOp::create(b, rows, index(kRows)));
+      upper.push_back(d == heads && group > 1 ? dim(key, d) : dim(query, d));
+    upper.push_back(arith::CeilDivUIOp::create(b, units, index(kRows)));
     auto parallel = scf::ParallelOp::create(b, lower, upper, step);
     b.setInsertionPointToStart(parallel.getBody());
     SmallVector<Value> ivs(parallel.getInductionVars());
     batch.assign(ivs.begin(), ivs.end() - 1);
-    // Grouped-query attention: query head h reads key and value head h / G.
     keyBatch = batch;
-    if (int64_t group = op.getKeyGroup(); group > 1)
-      keyBatch[rank - 3] = arith::DivUIOp::create(b, batch[rank - 3], index(group));
     // Rows first + r, r < kRows; past the last row, the last row again (computed, not stored).
     Value first = arith::MulIOp::create(b, ivs.back(), index(kRows));
-    Value lastRow = arith::SubIOp::create(b, rows, c1);
-    for (int64_t r = 0; r < kRows; ++r)
-      rowIndex.push_back(
-          arith::MinUIOp::create(b, arith::AddIOp::create(b, first, index(r)), lastRow));
+    Value lastUnit = arith::SubIOp::create(b, units, c1);
+    for (int64_t r = 0; r < kRows; ++r) {
+      Value unit = arith::MinUIOp::create(b, arith::AddIOp::create(b, first, index(r)), lastUnit);
+      rowBatch.push_back(batch);
+      if (group == 1) {
+        rowIndex.push_back(unit);
+        continue;
+      }
+      // Unit u: query head hk·G + u / M, row u mod M.
+      rowIndex.push_back(arith::RemUIOp::create(b, unit, rows));
+      rowBatch.back()[heads] =
+          arith::AddIOp::create(b, arith::MulIOp::create(b, batch[heads], index(group)),
+                                arith::DivUIOp::create(b, unit, rows));
+    }
     // The scratch lives for one iteration: the stack is saved before its allocas and restored
     // after (a memref.alloca_scope would not do: canonicalization hoists its allocas into
     // the loop body and inlines it, and the stack would grow with every iteration).
@@ -115,7 +134,7 @@ private:
         masks.push_back(tailMask(index(staticDepth), at));
         for (int64_t r = 0; r < kRows; ++r)
           queries[r].push_back(vector::MaskedLoadOp::create(
-              b, vector, op.getQuery(), indices({rowIndex[r], at}), masks.back(), zero));
+              b, vector, op.getQuery(), rowIndices(r, {rowIndex[r], at}), masks.back(), zero));
       }
       forLoop(index(0), keys, [&](Value j) {
         SmallVector<Value> sums(kRows, zero);
@@ -138,7 +157,7 @@ private:
       forLoop(index(0), keys, [&](Value j) {
         for (int64_t r = 0; r < kRows; ++r) {
           Value dot = sumLoop(depth, [&](Value d) {
-            return arith::MulFOp::create(b, load(op.getQuery(), {rowIndex[r], d}),
+            return arith::MulFOp::create(b, loadRow(r, op.getQuery(), {rowIndex[r], d}),
                                          loadKey(op.getKey(), {j, d}));
           });
           memref::StoreOp::create(b, capped(arith::MulFOp::create(b, dot, scale)), scores,
@@ -154,7 +173,7 @@ private:
           return vector::MaskedLoadOp::create(b, vector, op.getKey(), keyIndices({d, j}), mask,
                                               zero);
         },
-        [&](int64_t r, Value d) { return load(op.getQuery(), {rowIndex[r], d}); },
+        [&](int64_t r, Value d) { return loadRow(r, op.getQuery(), {rowIndex[r], d}); },
         [&](Value j, Value mask, ArrayRef<Value> sums) {
           Value scaleVector = vector::BroadcastOp::create(b, vector, scale);
           for (int64_t r = 0; r < kRows; ++r)
@@ -184,12 +203,12 @@ private:
     auto splat = [&](float v) {
       return arith::ConstantOp::create(b, vector, DenseElementsAttr::get(vector, v)).getResult();
     };
-    Value zero = f32(0.0f), row = index(r), i = rowIndex[r];
+    Value zero = f32(0.0f), row = index(r);
     Value minusInf = splat(-std::numeric_limits<float>::infinity()), zeros = splat(0.0f);
     Value maxVector = vectorLoop(keys, minusInf, [&](Value j, Value mask, Value acc) {
       Value s = vector::MaskedLoadOp::create(b, vector, scores, ValueRange{row, j}, mask, minusInf);
       if (op.getBias()) {
-        s = arith::AddFOp::create(b, s, loadBiasVector(i, j, mask, vector));
+        s = arith::AddFOp::create(b, s, loadBiasVector(r, j, mask, vector));
         vector::MaskedStoreOp::create(b, scores, ValueRange{row, j}, mask, s);
       }
       return arith::MaxNumFOp::create(b, acc, s).getResult();
@@ -217,7 +236,7 @@ private:
       clear = arith::CmpFOp::create(b, arith::CmpFPredicate::UNO, sum, sum);
     if (op.getZeroMaskedRows()) {
       Value biasMax = vectorLoop(keys, minusInf, [&](Value j, Value mask, Value acc) {
-        Value bias = arith::SelectOp::create(b, mask, loadBiasVector(i, j, mask, vector), minusInf);
+        Value bias = arith::SelectOp::create(b, mask, loadBiasVector(r, j, mask, vector), minusInf);
         return arith::MaximumFOp::create(b, acc, bias).getResult();
       });
       Value masked = arith::CmpFOp::create(
@@ -255,13 +274,13 @@ private:
         [&](Value e, Value mask, ArrayRef<Value> sums) {
           for (int64_t r = 0; r < kRows; ++r) {
             Value valid = arith::CmpIOp::create(b, arith::CmpIPredicate::ult,
-                                                arith::AddIOp::create(b, first, index(r)), rows);
+                                                arith::AddIOp::create(b, first, index(r)), units);
             auto ifValid = scf::IfOp::create(b, valid, /*withElseRegion=*/false);
             OpBuilder::InsertionGuard guard(b);
             b.setInsertionPointToStart(ifValid.thenBlock());
             Value inverse = vector::BroadcastOp::create(
                 b, vector, memref::LoadOp::create(b, inverses, ValueRange{index(r)}));
-            vector::MaskedStoreOp::create(b, op.getInit(), indices({rowIndex[r], e}), mask,
+            vector::MaskedStoreOp::create(b, op.getInit(), rowIndices(r, {rowIndex[r], e}), mask,
                                           arith::MulFOp::create(b, sums[r], inverse));
           }
         });
@@ -305,7 +324,8 @@ private:
 
   /// The bias at scores (batch.., i, j + lane), broadcast as `bias_dims` says: a vector
   /// load where the bias's last dim is the keys', else one value for every lane.
-  Value loadBiasVector(Value i, Value j, Value mask, VectorType vector) {
+  Value loadBiasVector(int64_t r, Value j, Value mask, VectorType vector) {
+    Value i = rowIndex[r];
     auto type = cast<MemRefType>(op.getBias().getType());
     ArrayRef<int64_t> dims = *op.getBiasDims();
     bool alongKeys =
@@ -315,7 +335,7 @@ private:
       if (type.getDimSize(t) == 1)
         at.push_back(index(0));
       else
-        at.push_back(d == rank - 1 ? j : d == rank - 2 ? i : batch[d]);
+        at.push_back(d == rank - 1 ? j : d == rank - 2 ? i : rowBatch[r][d]);
     }
     if (alongKeys)
       return vector::MaskedLoadOp::create(
@@ -334,16 +354,14 @@ private:
     return loop.getResult(0);
   }
 
-  /// `memref[batch.., rowIndex, column]` of an operand of the op's rank.
-  Value load(Value memref, ArrayRef<Value> last2) {
-    return memref::LoadOp::create(b, memref, indices(last2));
-  }
-
-  /// `[batch.., a, b]` for an operand of the op's rank.
-  SmallVector<Value> indices(ArrayRef<Value> last2) {
-    SmallVector<Value> all(batch);
+  /// `[batch.., a, b]` of row r's query head, for the queries, the output and the bias.
+  SmallVector<Value> rowIndices(int64_t r, ArrayRef<Value> last2) {
+    SmallVector<Value> all(rowBatch[r]);
     llvm::append_range(all, last2);
     return all;
+  }
+  Value loadRow(int64_t r, Value memref, ArrayRef<Value> last2) {
+    return memref::LoadOp::create(b, memref, rowIndices(r, last2));
   }
   /// The same for the keys and values, whose heads may be grouped.
   SmallVector<Value> keyIndices(ArrayRef<Value> last2) {
@@ -385,10 +403,12 @@ private:
 
   tcc::kernel::AttentionOp op;
   ImplicitLocOpBuilder b;
-  int64_t rank, lanes, kRows;
+  int64_t rank, lanes, kRows, group;
   arith::FastMathFlagsAttr reassoc;
   SmallVector<Value> batch, keyBatch, rowIndex;
-  Value rows, depth, keys, width, scores, inverses;
+  /// Each row's batch indices (its query head, with grouped heads).
+  SmallVector<SmallVector<Value>> rowBatch;
+  Value rows, units, depth, keys, width, scores, inverses;
 };
 
 struct CpuLowerAttentionPass : public tcc::impl::CpuLowerAttentionBase<CpuLowerAttentionPass> {

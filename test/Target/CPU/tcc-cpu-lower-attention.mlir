@@ -99,13 +99,16 @@ func.func @dynamic_depth(%q: memref<2x8x?xf32>, %k: memref<2x?x?xf32>, %v: memre
 // -----
 
 // Grouped-query attention while decoding: 4 query heads read 2 key and value heads (head
-// h reads h / 2), one query row, so one row a step (a 1 x N score buffer).
+// h reads h / 2), one query row. The loop runs over the key heads; the 2 query heads of one
+// take turns as the rows (a 2 x N score buffer), sharing every key and value loaded.
 // CHECK-LABEL: func.func @grouped_decode
-// CHECK: scf.parallel (%{{.*}}, %[[H:.*]], %{{.*}}) =
-// CHECK: %[[KH:.*]] = arith.divui %[[H]], %c2
-// CHECK: memref.alloca(%{{.*}}) : memref<1x?xf32>
+// CHECK: scf.parallel (%{{.*}}, %[[KH:.*]], %{{.*}}) =
+// CHECK: %[[TWICE:.*]] = arith.muli %[[KH]], %c2
+// CHECK: %[[QH:.*]] = arith.addi %[[TWICE]], %{{.*}} : index
+// CHECK: memref.alloca(%{{.*}}) : memref<2x?xf32>
+// CHECK: vector.maskedload %{{.*}}[%{{.*}}, %[[QH]], %{{.*}}, %{{.*}}]{{.*}} : memref<?x4x1x32xf32>
 // CHECK: vector.maskedload %{{.*}}[%{{.*}}, %[[KH]], %{{.*}}, %{{.*}}]{{.*}} : memref<?x2x?x32xf32>
-// CHECK-COUNT-1: vector.fma
+// CHECK-COUNT-2: vector.fma
 // CHECK: vector.reduction <add>
 // CHECK: vector.maskedload %{{.*}}[%{{.*}}, %[[KH]], %{{.*}}, %{{.*}}]{{.*}} : memref<?x2x?x32xf32>
 func.func @grouped_decode(%q: memref<?x4x1x32xf32>, %k: memref<?x2x?x32xf32>, %v: memref<?x2x?x32xf32>, %o: memref<?x4x1x32xf32>) {
