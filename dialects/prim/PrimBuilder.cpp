@@ -25,15 +25,18 @@ SmallVector<Value> tcc::prim::dynamicExtents(ArrayRef<OpFoldResult> dims) {
 }
 
 namespace {
+/// Dim `index` of `tensor` as a factor: the first binding of its symbol, or itself.
+std::pair<void *, int64_t> dimKey(Value tensor, int64_t index) {
+  if (auto first = getFirstBinding(tensor, index))
+    return {first->first.getAsOpaquePointer(), first->second};
+  return {tensor.getAsOpaquePointer(), index};
+}
+
 /// A leaf of index arithmetic identified up to equality: `prim.dim` of the same tensor and
 /// dim counts as one factor however many ops compute it.
 std::pair<void *, int64_t> factorKey(Value v) {
-  if (auto dim = v.getDefiningOp<DimOp>()) {
-    int64_t index = dim.getIndex();
-    if (auto first = getFirstBinding(dim.getOperand(), index))
-      return {first->first.getAsOpaquePointer(), first->second};
-    return {dim.getOperand().getAsOpaquePointer(), index};
-  }
+  if (auto dim = v.getDefiningOp<DimOp>())
+    return dimKey(dim.getOperand(), dim.getIndex());
   return {v.getAsOpaquePointer(), -1};
 }
 } // namespace
@@ -80,6 +83,35 @@ std::optional<Monomial> tcc::prim::asMonomial(OpFoldResult extent) {
 bool tcc::prim::sameExtent(OpFoldResult a, OpFoldResult b) {
   auto ma = asMonomial(a), mb = asMonomial(b);
   return ma && mb && ma->coefficient == mb->coefficient && ma->factors == mb->factors;
+}
+
+ExtentSum tcc::prim::addSums(const ExtentSum &a, const ExtentSum &b) {
+  ExtentSum sum = a;
+  for (const auto &[factors, coefficient] : b)
+    if ((sum[factors] += coefficient) == 0)
+      sum.erase(factors);
+  return sum;
+}
+
+std::optional<ExtentSum> tcc::prim::asSum(OpFoldResult extent) {
+  if (auto value = dyn_cast<Value>(extent))
+    if (auto add = value.getDefiningOp<arith::AddIOp>()) {
+      std::optional<ExtentSum> lhs = asSum(add.getLhs()), rhs = asSum(add.getRhs());
+      if (!lhs || !rhs)
+        return std::nullopt;
+      return addSums(*lhs, *rhs);
+    }
+  std::optional<Monomial> m = asMonomial(extent);
+  if (!m)
+    return std::nullopt;
+  return addSums({}, ExtentSum{{m->factors, m->coefficient}});
+}
+
+ExtentSum tcc::prim::dimAsSum(Value tensor, int64_t index) {
+  auto type = cast<RankedTensorType>(tensor.getType());
+  if (!type.isDynamicDim(index))
+    return addSums({}, ExtentSum{{{}, type.getDimSize(index)}});
+  return ExtentSum{{{dimKey(tensor, index)}, 1}};
 }
 
 SmallVector<OpFoldResult> PrimBuilder::dims(Value v) {

@@ -13,6 +13,7 @@
 
 #include "mlir/IR/Builders.h"
 
+#include <map>
 #include <optional>
 
 namespace tcc::prim {
@@ -35,6 +36,16 @@ std::optional<Monomial> asMonomial(mlir::OpFoldResult extent);
 
 /// True when two extents are equal at compile time (equal monomials).
 bool sameExtent(mlir::OpFoldResult a, mlir::OpFoldResult b);
+
+/// An index extent as a sum of monomials (additions of products, Monomial's factors as the
+/// keys): the coefficient of each product, none zero; the empty product is the constant.
+using ExtentSum = std::map<llvm::SmallVector<std::pair<void *, int64_t>>, int64_t>;
+std::optional<ExtentSum> asSum(mlir::OpFoldResult extent);
+/// Dim `index` of `tensor` as a sum: its static extent, or the dim itself as one factor
+/// (a function argument's dim bound to a symbol counts as the symbol's first binding).
+ExtentSum dimAsSum(mlir::Value tensor, int64_t index);
+/// a + b, merging equal products.
+ExtentSum addSums(const ExtentSum &a, const ExtentSum &b);
 
 class PrimBuilder {
 public:

@@ -119,8 +119,9 @@ Value selectBranch(NodeRewriter &n, Value cond, Value a, Value b, unsigned index
 }
 
 /// Inlines `branch` (a subgraph without inputs) as inlineSubgraph does, with every run-time
-/// check it makes (prim.check, also inside loops) weakened to `ok or skip`: the checks of a
-/// branch that is computed but not taken must not fail the run.
+/// check it makes (its prim.checks, nested ones included) weakened to `ok or skip`: the
+/// checks of a branch that is computed but not taken must not fail the run. (A check inside
+/// a loop that stays a loop at run time is refused later, by tcc-lower-checks.)
 FailureOr<SmallVector<Value>> inlineGuarded(NodeRewriter &n, Region &branch, Value skip) {
   Operation *node = n.getNode();
   Operation *before = node->getPrevNode();

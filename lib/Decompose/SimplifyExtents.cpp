@@ -11,9 +11,11 @@
 //===----------------------------------------------------------------------------------===//
 #include "tcc/Decompose/Passes.h"
 
+#include "dialects/prim/PrimBuilder.h"
 #include "dialects/prim/PrimDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Matchers.h"
@@ -273,21 +275,6 @@ template <typename Op, bool isMax> struct FoldExtremum : OpRewritePattern<Op> {
   SymbolTable &symbols;
 };
 
-/// The factors of a product of index values: a constant and the other operands.
-void factors(Value v, int64_t &constant, SmallVectorImpl<Value> &others, unsigned depth = 0) {
-  APInt c;
-  if (matchPattern(v, m_ConstantInt(&c))) {
-    constant *= c.getSExtValue();
-    return;
-  }
-  if (auto mul = v.getDefiningOp<arith::MulIOp>(); mul && depth < 16) {
-    factors(mul.getLhs(), constant, others, depth + 1);
-    factors(mul.getRhs(), constant, others, depth + 1);
-    return;
-  }
-  others.push_back(v);
-}
-
 /// (x · y · c1) floordiv (y · c2), when c2 divides c1 and the divisor is >= 1: x · (c1 / c2).
 struct CancelFactors : OpRewritePattern<arith::FloorDivSIOp> {
   CancelFactors(MLIRContext *context, SymbolTable &symbols)
@@ -298,23 +285,12 @@ struct CancelFactors : OpRewritePattern<arith::FloorDivSIOp> {
     if (!op.getType().isIndex() || ranges.of(op.getRhs()).lo < 1 ||
         !ranges.of(op.getLhs()).nonNegative())
       return failure();
-    int64_t numeratorConstant = 1, divisorConstant = 1;
-    SmallVector<Value> numerator, divisor;
-    factors(op.getLhs(), numeratorConstant, numerator);
-    factors(op.getRhs(), divisorConstant, divisor);
-    if (divisor.empty() || divisorConstant <= 0 || numeratorConstant % divisorConstant != 0)
+    // The quotient of the products (prim's monomials: dims bound to one symbol are one).
+    prim::PrimBuilder prims(rewriter, op.getLoc());
+    std::optional<OpFoldResult> quotient = prims.divideExactly(op.getLhs(), op.getRhs());
+    if (!quotient)
       return failure();
-    for (Value factor : divisor) {
-      auto it = llvm::find(numerator, factor);
-      if (it == numerator.end())
-        return failure();
-      numerator.erase(it);
-    }
-    Location loc = op.getLoc();
-    Value result =
-        arith::ConstantIndexOp::create(rewriter, loc, numeratorConstant / divisorConstant);
-    for (Value factor : numerator)
-      result = arith::MulIOp::create(rewriter, loc, factor, result);
+    Value result = getValueOrCreateConstantIndexOp(rewriter, op.getLoc(), *quotient);
     rewriter.replaceOp(op, result);
     return success();
   }

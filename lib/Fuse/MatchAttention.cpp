@@ -8,6 +8,7 @@
 #include "tcc/Fuse/Passes.h"
 
 #include "dialects/kernel/KernelDialect.h"
+#include "dialects/prim/PrimBuilder.h"
 #include "dialects/prim/PrimDialect.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -17,9 +18,6 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/STLExtras.h"
-#include "llvm/ADT/StringExtras.h"
-
-#include <map>
 
 #include <limits>
 
@@ -72,104 +70,16 @@ Value throughIdentityBroadcast(Value v) {
   return v;
 }
 
-/// An extent as a polynomial in the module's symbols: coefficients of products of symbol
-/// names ("" the constant term), zero terms left out. Products of extents only.
-using Polynomial = std::map<std::string, int64_t>;
-
-Polynomial add(const Polynomial &a, const Polynomial &b) {
-  Polynomial r = a;
-  for (auto &[monomial, c] : b)
-    if ((r[monomial] += c) == 0)
-      r.erase(monomial);
-  return r;
-}
-
-Polynomial multiply(const Polynomial &a, const Polynomial &b) {
-  Polynomial r;
-  for (auto &[x, c] : a)
-    for (auto &[y, d] : b) {
-      // Monomials as sorted lists of names joined by '*'.
-      SmallVector<StringRef> names;
-      for (StringRef m : {StringRef(x), StringRef(y)})
-        if (!m.empty())
-          m.split(names, '*');
-      llvm::sort(names);
-      std::string monomial = llvm::join(names, "*");
-      if ((r[monomial] += c * d) == 0)
-        r.erase(monomial);
-    }
-  return r;
-}
-
-Polynomial constantPolynomial(int64_t c) { return c ? Polynomial{{"", c}} : Polynomial{}; }
-
-/// `expr` over `names`, the symbols of a prim.bind_shape.
-std::optional<Polynomial> polynomialOf(AffineExpr expr, ArrayAttr names) {
-  if (auto constant = dyn_cast<AffineConstantExpr>(expr))
-    return constantPolynomial(constant.getValue());
-  if (auto symbol = dyn_cast<AffineSymbolExpr>(expr)) {
-    if (symbol.getPosition() >= names.size())
-      return std::nullopt;
-    return Polynomial{{cast<FlatSymbolRefAttr>(names[symbol.getPosition()]).getValue().str(), 1}};
-  }
-  auto binary = dyn_cast<AffineBinaryOpExpr>(expr);
-  if (!binary || (expr.getKind() != AffineExprKind::Add && expr.getKind() != AffineExprKind::Mul))
-    return std::nullopt;
-  std::optional<Polynomial> lhs = polynomialOf(binary.getLHS(), names);
-  std::optional<Polynomial> rhs = polynomialOf(binary.getRHS(), names);
-  if (!lhs || !rhs)
-    return std::nullopt;
-  return expr.getKind() == AffineExprKind::Add ? add(*lhs, *rhs) : multiply(*lhs, *rhs);
-}
-
-/// Dim `d` of function argument `arg` as its prim.bind_shape states it.
-std::optional<Polynomial> argumentDim(BlockArgument arg, int64_t d) {
-  for (Operation *user : arg.getUsers())
-    if (auto bind = dyn_cast<prim::BindShapeOp>(user))
-      if (d < static_cast<int64_t>(bind.getShape().getNumResults()))
-        return polynomialOf(bind.getShape().getResult(d), bind.getSymbols());
-  return std::nullopt;
-}
-
-/// An `index` value computed from constants and arguments' dims by additions and
-/// multiplications.
-std::optional<Polynomial> polynomialOf(Value v, unsigned depth = 0) {
-  APInt constant;
-  if (matchPattern(v, m_ConstantInt(&constant)))
-    return constantPolynomial(constant.getSExtValue());
-  if (depth > 16)
-    return std::nullopt;
-  if (auto dim = v.getDefiningOp<prim::DimOp>()) {
-    auto type = cast<RankedTensorType>(dim.getOperand().getType());
-    int64_t d = dim.getIndex();
-    if (!type.isDynamicDim(d))
-      return constantPolynomial(type.getDimSize(d));
-    if (auto arg = dyn_cast<BlockArgument>(dim.getOperand()))
-      return argumentDim(arg, d);
-    return std::nullopt;
-  }
-  bool isAdd = bool(v.getDefiningOp<arith::AddIOp>()),
-       isMul = bool(v.getDefiningOp<arith::MulIOp>());
-  if (!isAdd && !isMul)
-    return std::nullopt;
-  Operation *op = v.getDefiningOp();
-  std::optional<Polynomial> lhs = polynomialOf(op->getOperand(0), depth + 1);
-  std::optional<Polynomial> rhs = polynomialOf(op->getOperand(1), depth + 1);
-  if (!lhs || !rhs)
-    return std::nullopt;
-  return isAdd ? add(*lhs, *rhs) : multiply(*lhs, *rhs);
-}
-
-/// One extent of a tensor as the IR states it: a polynomial in the symbols where it is
-/// one (static extents, arguments' dims, arithmetic on them), else the `index` value of the
-/// sizes of the prim op that made the tensor.
+/// One extent of a tensor as the IR states it: a sum of products of dims and constants
+/// where it is one (prim::asSum), else the `index` value of the sizes of the prim op that
+/// made the tensor.
 struct Extent {
-  std::optional<Polynomial> polynomial;
+  std::optional<prim::ExtentSum> sum;
   Value value;
-  bool known() const { return polynomial || value; }
+  bool known() const { return sum || value; }
   bool operator==(const Extent &other) const {
-    if (polynomial && other.polynomial)
-      return *polynomial == *other.polynomial;
+    if (sum && other.sum)
+      return *sum == *other.sum;
     return value && value == other.value;
   }
 };
@@ -179,12 +89,8 @@ struct Extent {
 Extent extentOf(Value v, int64_t d, unsigned depth = 0) {
   auto type = cast<RankedTensorType>(v.getType());
   Extent e;
-  if (!type.isDynamicDim(d)) {
-    e.polynomial = constantPolynomial(type.getDimSize(d));
-    return e;
-  }
-  if (auto arg = dyn_cast<BlockArgument>(v)) {
-    e.polynomial = argumentDim(arg, d);
+  if (!type.isDynamicDim(d) || isa<BlockArgument>(v)) {
+    e.sum = prim::dimAsSum(v, d);
     return e;
   }
   Operation *op = v.getDefiningOp();
@@ -198,7 +104,7 @@ Extent extentOf(Value v, int64_t d, unsigned depth = 0) {
     if (k >= static_cast<int64_t>(sizes.size()))
       return e;
     e.value = sizes[k];
-    e.polynomial = polynomialOf(e.value);
+    e.sum = prim::asSum(e.value);
     return e;
   };
   if (auto reshape = dyn_cast<prim::ReshapeOp>(op))
@@ -208,7 +114,7 @@ Extent extentOf(Value v, int64_t d, unsigned depth = 0) {
   if (auto slice = dyn_cast<prim::SliceOp>(op)) {
     if (auto size = dyn_cast<Value>(slice.getMixedSizes()[d])) {
       e.value = size;
-      e.polynomial = polynomialOf(size);
+      e.sum = prim::asSum(size);
     }
     return e;
   }
@@ -217,14 +123,14 @@ Extent extentOf(Value v, int64_t d, unsigned depth = 0) {
   if (auto concat = dyn_cast<prim::ConcatenateOp>(op)) {
     if (d != static_cast<int64_t>(concat.getDimension()))
       return extentOf(concat.getInputs()[0], d, depth + 1);
-    Polynomial sum;
+    prim::ExtentSum sum;
     for (Value input : concat.getInputs()) {
       Extent part = extentOf(input, d, depth + 1);
-      if (!part.polynomial)
+      if (!part.sum)
         return e;
-      sum = add(sum, *part.polynomial);
+      sum = prim::addSums(sum, *part.sum);
     }
-    e.polynomial = sum;
+    e.sum = sum;
     return e;
   }
   if (op->getNumOperands() >= 1 && op->getNumResults() == 1 &&
