@@ -205,13 +205,14 @@ std::string targetLabel(const tcc::Target &target, size_t index, size_t count) {
 
 /// Compiles a decomposed (prim) module for `target`: the kernel stage, the target's stage and
 /// the translation to LLVM IR (into `out`). With --emit=kernel, prints the kernel stage's IR
-/// to `text` and leaves out.code null. `dumpDirectory` and `timing` as for configure.
+/// to `text` and leaves out.code null. `dumpDirectory` and `timing` as for configure; `explain`:
+/// whether --explain's remarks are made for this target.
 LogicalResult lowerForTarget(ModuleOp module, const tcc::ModelInterface &interface,
                              const tcc::CompileOptions &options, const tcc::Target &target,
                              llvm::StringRef dumpDirectory, TimingScope *timing,
                              llvm::raw_ostream &text, llvm::LLVMContext &llvmContext,
                              TargetModule &out, std::string &error,
-                             const std::string &label = "") {
+                             const std::string &label = "", bool explain = true) {
   // A device model's inputs and outputs are device memory, which string tensors (pointers to
   // host bytes) cannot be (model_abi.h).
   if (target.getDeviceType() != tcc::abi::kDeviceTypeCPU)
@@ -242,7 +243,12 @@ LogicalResult lowerForTarget(ModuleOp module, const tcc::ModelInterface &interfa
   {
     PassManager pm(module.getContext());
     configure(pm, options, dumpDirectory, timing, "2-kernel");
-    if (failed(tcc::buildPrimToKernelPipeline(pm, target.getInfo(), options.kernelStage))) {
+    // --explain's remarks once per kind of target: a fat CPU library's levels form the same
+    // kernels, and the user reads one account of them.
+    tcc::KernelPipelineOptions kernelStage = options.kernelStage;
+    if (!explain)
+      kernelStage.explainAttention = kernelStage.explainBatchSplit = false;
+    if (failed(tcc::buildPrimToKernelPipeline(pm, target.getInfo(), kernelStage))) {
       error = "internal error: the kernel pipeline does not parse";
       return failure();
     }
@@ -384,9 +390,13 @@ LogicalResult compileFatModel(ModuleOp module, const tcc::ModelInterface &interf
     llvm::LLVMContext &llvmContext = *contexts.emplace_back(std::make_unique<llvm::LLVMContext>());
     TargetModule &current = compiled.emplace_back();
     std::string label = targetLabel(*target, v, options.targets.size());
+    bool firstOfKind = llvm::none_of(llvm::ArrayRef(options.targets).take_front(v),
+                                     [&](const auto &earlier) {
+                                       return earlier->getName() == target->getName();
+                                     });
     if (failed(lowerForTarget(*copy, interface, options, *target, dumpDirectory,
                               targetTime ? &*targetTime : nullptr, llvm::nulls(), llvmContext,
-                              current, error, label)))
+                              current, error, label, firstOfKind)))
       return failure();
     if (!sameInterface(current.published, compiled.front().published)) {
       error = "internal error: the " + target->getName().str() +
