@@ -37,7 +37,7 @@ struct AttentionBufferization
         rewriter, op->getLoc(), TypeRange(), *query, *key, *value, *bias, attention.getKeyCount(),
         *init, attention.getScaleAttr(), attention.getKeyTransposedAttr(),
         attention.getBiasDimsAttr(), attention.getNanToZeroAttr(), attention.getSafeSoftmaxAttr(),
-        attention.getZeroMaskedRowsAttr(), attention.getSoftcapAttr());
+        attention.getZeroMaskedRowsAttr(), attention.getSoftcapAttr(), attention.getCausalAttr());
     replaceOpWithBufferizedValues(rewriter, op, *init);
     return success();
   }

@@ -395,6 +395,11 @@ LogicalResult AttentionOp::verify() {
   };
   if (std::optional<llvm::APFloat> cap = getSoftcap(); cap && !(cap->convertToFloat() > 0.0f))
     return emitOpError("expects a softcap above 0, got ") << cap->convertToFloat();
+  if (std::optional<int64_t> causal = getCausal(); causal && *causal < 0)
+    return emitOpError("expects a causal diagonal t >= 0 (row 0 keeps key 0), got ") << *causal;
+  if (getCausal() && getZeroMaskedRows())
+    return emitOpError("expects zero_masked_rows without a causal diagonal (the rows are told "
+                       "apart by all their bias values)");
   bool transposed = getKeyTransposed();
   int64_t kSeq = transposed ? rank - 1 : rank - 2, kDepth = transposed ? rank - 2 : rank - 1;
   // Grouped heads: the last batch dim of key and value a static divisor of the queries'.

@@ -211,6 +211,9 @@ def Kernel_AttentionOp : Kernel_Op<"attention", [AttrSizedOperandSegments,
     `zero_masked_rows` (with a bias): a row whose bias values are all -inf gives zeros,
     whatever its scores (ONNX Attention's masked rows). `softcap` c (> 0): the scaled
     products are capped before the bias is added, c · tanh(s / c) (ONNX Attention's softcap).
+    `causal` t (>= 0): key j takes part in query row i's softmax only when j <= i + t (a
+    causal mask computed from the indices, as if the bias were -inf above that diagonal;
+    row i always keeps key 0). A target may skip the keys past a row block's diagonal.
 
     On tensors the op is destination-passing (`init`, one result); on buffers it has no
     result. Only f32 for now.
@@ -226,7 +229,7 @@ def Kernel_AttentionOp : Kernel_Op<"attention", [AttrSizedOperandSegments,
                        F32Attr:$scale, UnitAttr:$key_transposed,
                        OptionalAttr<DenseI64ArrayAttr>:$bias_dims, UnitAttr:$nan_to_zero,
                        UnitAttr:$safe_softmax, UnitAttr:$zero_masked_rows,
-                       OptionalAttr<F32Attr>:$softcap);
+                       OptionalAttr<F32Attr>:$softcap, OptionalAttr<I64Attr>:$causal);
   let results = (outs Variadic<AnyRankedTensor>:$result);
   let assemblyFormat = [{
     $query `,` $key `,` $value (`bias` `(` $bias^ `:` type($bias) `)`)?

@@ -7,6 +7,8 @@
 //===-------------------------------------------------------------------------------------===//
 #include "tcc/Fuse/Passes.h"
 
+#include "CausalMask.h"
+
 #include "dialects/kernel/KernelDialect.h"
 #include "dialects/prim/PrimBuilder.h"
 #include "dialects/prim/PrimDialect.h"
@@ -40,6 +42,8 @@ struct AttentionBlock {
   float scale = 1.0f;
   /// 0, or the softcap c: scores c · tanh(s / c).
   float softcap = 0.0f;
+  /// The diagonal of a causal mask computed from the indices (the bias was proved to be one).
+  std::optional<int64_t> causal;
   bool keyTransposed = false, nanToZero = false, safeSoftmax = false;
   /// zero_masked_rows: the rows whose values of `maskedRowsOf` (which must be the bias) are
   /// all -inf are zeroed.
@@ -658,7 +662,8 @@ void replace(prim::DotGeneralOp product, const AttentionBlock &block) {
       block.nanToZero ? b.getUnitAttr() : UnitAttr(),
       block.safeSoftmax ? b.getUnitAttr() : UnitAttr(),
       block.maskedRowsOf ? b.getUnitAttr() : UnitAttr(),
-      block.softcap > 0.0f ? b.getF32FloatAttr(block.softcap) : FloatAttr());
+      block.softcap > 0.0f ? b.getF32FloatAttr(block.softcap) : FloatAttr(),
+      block.causal ? b.getI64IntegerAttr(*block.causal) : IntegerAttr());
   product.getResult().replaceAllUsesWith(attention.getResult()[0]);
   product.erase();
 }
@@ -691,6 +696,19 @@ struct MatchAttentionPass : public tcc::impl::MatchAttentionBase<MatchAttentionP
           if (explain)
             product.emitRemark("attention not fused: ") << why;
           continue;
+        }
+        // A bias that is a causal mask is computed from the indices instead of read (the
+        // rows whose bias is all -inf would be told apart by reading it).
+        if (block->bias && !block->maskedRowsOf) {
+          std::string notCausal;
+          int64_t rank = cast<ShapedType>(product.getType()).getRank();
+          block->causal = tcc::causalOffset(block->bias, block->biasDims, rank, notCausal);
+          if (block->causal) {
+            block->bias = {};
+            block->biasDims.clear();
+          } else if (explain) {
+            product.emitRemark("attention bias kept as a tensor: ") << notCausal;
+          }
         }
         replace(product, *block);
         eraseDeadPrimOps(function);

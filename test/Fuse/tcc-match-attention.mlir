@@ -27,6 +27,7 @@ func.func @dynamo(%q: tensor<?x4x?x32xf32>, %k: tensor<?x4x32x?xf32>, %v: tensor
   %nan = prim.is_nan %p : tensor<?x4x?x?xf32>
   %zb = prim.broadcast_in_dim %zero, dims = [] sizes(%b, %s, %s) : (tensor<f32>) -> tensor<?x4x?x?xf32>
   %p0 = prim.select %nan, %zb, %p : tensor<?x4x?x?xi1>, tensor<?x4x?x?xf32>
+  // expected-remark @below {{attention bias kept as a tensor: the bias depends on a function argument}}
   %o = prim.dot_general %p0, %v contracting = [3] x [2] batching = [0, 1] x [0, 1] : (tensor<?x4x?x?xf32>, tensor<?x4x?x32xf32>) -> tensor<?x4x?x32xf32>
   return %o : tensor<?x4x?x32xf32>
 }

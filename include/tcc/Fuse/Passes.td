@@ -90,7 +90,9 @@ def MatchAttention : Pass<"tcc-match-attention", "mlir::ModuleOp"> {
     f32, and every intermediate used only inside the block (a block whose probabilities are
     also an output stays as it is; with `max-width`, a value depth that is dynamic or
     larger stays too). The block becomes `kernel.attention` (q, k, v, bias) and
-    the intermediates die. Anything else stays the generic path, which is always correct.
+    the intermediates die. A bias proved to be a causal mask (CausalMask.cpp: computed from
+    iotas, 0 where key j <= query i + t, at most -1e30 elsewhere, t >= 0) becomes the op's
+    `causal = t` instead (explain=true: a remark says why another bias is kept). Anything else stays the generic path, which is always correct.
     `explain=true` emits a remark at each product that reads a softmax but was not
     replaced, saying why, and one at the function with the count matched.
 

@@ -18,7 +18,9 @@
 // the depth, which carry `reassoc` so that LLVM's loop vectorizer takes them. With grouped
 // heads (G query heads a key head) the loop runs over key heads and the G x M queries of one
 // are its rows (unit u: query head hk·G + u / M, row u mod M), sharing each key and value
-// loaded. A single static query row (decoding) is one row a step, not 4.
+// loaded. A single static query row (decoding) is one row a step, not 4. With a causal
+// diagonal t, row i reads keys [0, i + t + 1) only: a block of rows stops at its last row's
+// limit (about half the products of a prefill), the others' keys past theirs are -inf.
 //
 //===-------------------------------------------------------------------------------------===//
 #include "tcc/Target/CPU/Passes.h"
@@ -99,6 +101,17 @@ public:
       rowBatch.back()[heads] =
           arith::AddIOp::create(b, arith::MulIOp::create(b, batch[heads], index(group)),
                                 arith::DivUIOp::create(b, unit, rows));
+    }
+    // A causal diagonal t: row i reads keys [0, min(N, i + t + 1)); the block reads up to its
+    // rows' largest limit, and each row masks the keys of the others past its own.
+    if (std::optional<int64_t> causal = op.getCausal()) {
+      Value blockKeys;
+      for (int64_t r = 0; r < kRows; ++r) {
+        limits.push_back(arith::MinUIOp::create(
+            b, keys, arith::AddIOp::create(b, rowIndex[r], index(*causal + 1))));
+        blockKeys = r ? arith::MaxUIOp::create(b, blockKeys, limits[r]).getResult() : limits[r];
+      }
+      keys = blockKeys;
     }
     // The scratch lives for one iteration: the stack is saved before its allocas and restored
     // after (a memref.alloca_scope would not do: canonicalization hoists its allocas into
@@ -207,10 +220,12 @@ private:
     Value minusInf = splat(-std::numeric_limits<float>::infinity()), zeros = splat(0.0f);
     Value maxVector = vectorLoop(keys, minusInf, [&](Value j, Value mask, Value acc) {
       Value s = vector::MaskedLoadOp::create(b, vector, scores, ValueRange{row, j}, mask, minusInf);
-      if (op.getBias()) {
+      if (op.getBias())
         s = arith::AddFOp::create(b, s, loadBiasVector(r, j, mask, vector));
+      if (!limits.empty()) // -inf past the row's diagonal
+        s = arith::SelectOp::create(b, tailMask(limits[r], j), s, minusInf);
+      if (op.getBias() || !limits.empty())
         vector::MaskedStoreOp::create(b, scores, ValueRange{row, j}, mask, s);
-      }
       return arith::MaxNumFOp::create(b, acc, s).getResult();
     });
     Value max = vector::ReductionOp::create(b, vector::CombiningKind::MAXNUMF, maxVector);
@@ -315,9 +330,10 @@ private:
     });
   }
 
-  /// The lanes of a vector at `at` that are below `extent`.
+  /// The lanes of a vector at `at` that are below `extent` (none when `at` is past it).
   Value tailMask(Value extent, Value at) {
-    Value left = arith::MinUIOp::create(b, arith::SubIOp::create(b, extent, at), index(lanes));
+    Value left = arith::MinSIOp::create(
+        b, arith::MaxSIOp::create(b, arith::SubIOp::create(b, extent, at), index(0)), index(lanes));
     return vector::CreateMaskOp::create(b, VectorType::get({lanes}, b.getI1Type()),
                                         ValueRange{left});
   }
@@ -406,6 +422,8 @@ private:
   int64_t rank, lanes, kRows, group;
   arith::FastMathFlagsAttr reassoc;
   SmallVector<Value> batch, keyBatch, rowIndex;
+  /// With a causal diagonal: each row's number of keys.
+  SmallVector<Value> limits;
   /// Each row's batch indices (its query head, with grouped heads).
   SmallVector<SmallVector<Value>> rowBatch;
   Value rows, units, depth, keys, width, scores, inverses;

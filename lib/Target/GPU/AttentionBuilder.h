@@ -2,7 +2,7 @@
 //
 // The block tiles (AttentionTiles.cpp) and the warp per row (LowerAttention.cpp) lower one
 // kernel.attention each: the op, a builder at its place, the batch indices of the thread,
-// and the arithmetic both write the same way (the score's softcap and bias, the
+// and the arithmetic both write the same way (the score's softcap, bias and causal mask, the
 // NaN-propagating maximum, multiply-adds, indices).
 //
 //===----------------------------------------------------------------------------------===//
@@ -15,6 +15,8 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
+
+#include <limits>
 
 namespace tcc::gpu {
 
@@ -33,6 +35,16 @@ protected:
                    : d == rank - 2         ? row
                                            : batch[d]);
     return mlir::memref::LoadOp::create(b, op.getBias(), at);
+  }
+  /// s, or -inf where `key` is past `row`'s causal diagonal (kernel.attention's `causal`).
+  mlir::Value causalMasked(mlir::Value s, mlir::Value row, mlir::Value key) {
+    std::optional<int64_t> t = op.getCausal();
+    if (!t)
+      return s;
+    mlir::Value inside = mlir::arith::CmpIOp::create(
+        b, mlir::arith::CmpIPredicate::ule, key, mlir::arith::AddIOp::create(b, row, index(*t)));
+    return mlir::arith::SelectOp::create(b, inside, s,
+                                         constant(-std::numeric_limits<float>::infinity()));
   }
   /// max(a, x), NaN if either is: compare and select (no libdevice).
   mlir::Value nanMax(mlir::Value a, mlir::Value x) {

@@ -21,9 +21,9 @@
 // (j over the 8 keys of a step.) Every thread of the G of a row holds the same m and l, so the row
 // needs no combining at the end. A row with no keys or whose scores are all -inf is NaN (0 · 1/0),
 // or 0 with nan_to_zero or safe_softmax; with zero_masked_rows, a row whose bias values are all
-// -inf is 0. Rows past the end compute on the last row and store nothing (every thread must reach
-// the barriers). The score matrix is never stored; workgroup memory is 32 (D + 4 + E) words
-// whatever the sequence.
+// -inf is 0; with a causal diagonal t, s_j is -inf past j = i + t (every tile is still read). Rows
+// past the end compute on the last row and store nothing (every thread must reach the barriers).
+// The score matrix is never stored; workgroup memory is 32 (D + 4 + E) words whatever the sequence.
 //
 //===----------------------------------------------------------------------------------===//
 #include "AttentionTiles.h"
@@ -226,7 +226,8 @@ private:
             next.biasMax[r] =
                 nanMax(next.biasMax[r], arith::SelectOp::create(b, valid, bias, minusInf));
         }
-        scores[r].push_back(arith::SelectOp::create(b, valid, s, minusInf));
+        scores[r].push_back(
+            causalMasked(arith::SelectOp::create(b, valid, s, minusInf), readRows[r], key));
       }
     }
 

@@ -17,7 +17,8 @@
 // A row with no keys is 0; a row whose scores are all -inf or has a NaN score is NaN, or 0
 // with nan_to_zero, as the decomposed softmax gives; with safe_softmax a row of -inf scores
 // is 0; with zero_masked_rows, a row whose bias values are all -inf is 0 (each lane keeps
-// the NaN-propagating maximum of the bias values it reads; the warp combines them).
+// the NaN-propagating maximum of the bias values it reads; the warp combines them). With a
+// causal diagonal t, the row's loop stops at key i + t.
 //
 //===-------------------------------------------------------------------------------------===//
 #include "AttentionBuilder.h"
@@ -74,7 +75,11 @@ public:
     bool masks = op.getZeroMaskedRows();
     if (masks)
       init.push_back(minusInf); // the bias values' maximum
-    auto loop = scf::ForOp::create(b, lane, keys, index(kWarp), init);
+    // A causal diagonal t: the row reads keys [0, min(N, row + t + 1)) only.
+    Value rowKeys = keys;
+    if (std::optional<int64_t> causal = op.getCausal())
+      rowKeys = arith::MinUIOp::create(b, keys, arith::AddIOp::create(b, row, index(*causal + 1)));
+    auto loop = scf::ForOp::create(b, lane, rowKeys, index(kWarp), init);
     {
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(loop.getBody());

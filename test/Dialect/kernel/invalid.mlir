@@ -284,6 +284,14 @@ func.func @attention_softcap(%q: memref<2x8x4xf32>, %k: memref<2x8x4xf32>, %v: m
 
 // -----
 
+func.func @attention_causal(%q: memref<2x8x4xf32>, %k: memref<2x8x4xf32>, %v: memref<2x8x4xf32>, %o: memref<2x8x4xf32>) {
+  // expected-error @+1 {{expects a causal diagonal t >= 0 (row 0 keeps key 0), got -1}}
+  kernel.attention %q, %k, %v outs(%o : memref<2x8x4xf32>) {scale = 1.0 : f32, causal = -1 : i64} : memref<2x8x4xf32>, memref<2x8x4xf32>, memref<2x8x4xf32>
+  return
+}
+
+// -----
+
 func.func @attention_heads(%q: memref<2x4x8x4xf32>, %k: memref<2x3x8x4xf32>, %v: memref<2x3x8x4xf32>, %o: memref<2x4x8x4xf32>) {
   // expected-error @+1 {{expects the key and value heads (dim 1) to equal the queries' or to be one static divisor of them, got 4 query, 3 key and 3 value heads}}
   kernel.attention %q, %k, %v outs(%o : memref<2x4x8x4xf32>) {scale = 1.0 : f32} : memref<2x4x8x4xf32>, memref<2x3x8x4xf32>, memref<2x3x8x4xf32>

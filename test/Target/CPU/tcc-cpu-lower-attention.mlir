@@ -128,3 +128,21 @@ func.func @cached_keys(%q: memref<1x2x1x8xf32>, %k: memref<1x2x64x8xf32>, %v: me
   kernel.attention %q, %k, %v keys(%n) outs(%o : memref<1x2x1x8xf32>) {scale = 1.0 : f32} : memref<1x2x1x8xf32>, memref<1x2x64x8xf32>, memref<1x2x64x8xf32>
   return
 }
+
+// -----
+
+// A causal diagonal t = 2: each of the 4 rows reads min(N, i + 3) keys; the block's loops
+// stop at the largest (the last row's), and each row's scores past its own limit are -inf.
+// CHECK-LABEL: func.func @causal
+// CHECK-COUNT-4: arith.minui %{{.*}}, %{{.*}} : index
+// CHECK-COUNT-2: arith.maxui
+// CHECK: %[[BLOCK:.*]] = arith.maxui
+// CHECK: memref.alloca(%[[BLOCK]]) : memref<4x?xf32>
+// CHECK: scf.for %{{.*}} = %{{.*}} to %[[BLOCK]]
+// CHECK: vector.create_mask
+// CHECK: arith.select %{{.*}}, %{{.*}}, %{{.*}} : vector<8xi1>, vector<8xf32>
+// CHECK-NOT: memref<8x8xf32>
+func.func @causal(%q: memref<2x8x4xf32>, %k: memref<2x4x?xf32>, %v: memref<2x?x4xf32>, %o: memref<2x8x4xf32>) {
+  kernel.attention %q, %k, %v outs(%o : memref<2x8x4xf32>) {causal = 2 : i64, key_transposed, scale = 1.0 : f32} : memref<2x8x4xf32>, memref<2x4x?xf32>, memref<2x?x4xf32>
+  return
+}

@@ -62,3 +62,14 @@ func.func @softcap(%q: memref<2x100x16xf32>, %k: memref<2x?x16xf32>, %v: memref<
   kernel.attention %q, %k, %v outs(%o : memref<2x100x16xf32>) {scale = 0.25 : f32, softcap = 5.0 : f32} : memref<2x100x16xf32>, memref<2x?x16xf32>, memref<2x?x16xf32>
   return
 }
+
+// -----
+
+// A causal diagonal t = 0: each score of key j for row i is -inf unless j <= i.
+// CHECK-LABEL: func.func @causal
+// CHECK: %[[INSIDE:.*]] = arith.cmpi ule, %{{.*}}, %{{.*}} : index
+// CHECK: arith.select %[[INSIDE]], %{{.*}}, %cst{{.*}} : f32
+func.func @causal(%q: memref<2x100x16xf32>, %k: memref<2x?x16xf32>, %v: memref<2x?x16xf32>, %o: memref<2x100x16xf32>) {
+  kernel.attention %q, %k, %v outs(%o : memref<2x100x16xf32>) {causal = 0 : i64, scale = 0.25 : f32} : memref<2x100x16xf32>, memref<2x?x16xf32>, memref<2x?x16xf32>
+  return
+}

@@ -35,6 +35,18 @@ func.func @bias(%q: memref<2x8x4xf32>, %k: memref<2x?x4xf32>, %v: memref<2x?x4xf
 
 // -----
 
+// A causal diagonal t = 1: row i's lanes walk keys [lane, min(N, i + 2)) only.
+// CHECK-LABEL: func.func @causal
+// CHECK: %[[LIMIT:.*]] = arith.addi %{{.*}}, %c2{{.*}} : index
+// CHECK: %[[KEYS:.*]] = arith.minui %{{.*}}, %[[LIMIT]] : index
+// CHECK: scf.for %{{.*}} = %{{.*}} to %[[KEYS]] step %c32
+func.func @causal(%q: memref<2x8x4xf32>, %k: memref<2x?x4xf32>, %v: memref<2x?x4xf32>, %o: memref<2x8x4xf32>) {
+  kernel.attention %q, %k, %v outs(%o : memref<2x8x4xf32>) {causal = 1 : i64, scale = 1.0 : f32} : memref<2x8x4xf32>, memref<2x?x4xf32>, memref<2x?x4xf32>
+  return
+}
+
+// -----
+
 func.func @dynamic_width(%q: memref<2x8x4xf32>, %k: memref<2x8x4xf32>, %v: memref<2x8x?xf32>, %o: memref<2x8x?xf32>) {
   // expected-error @+1 {{must be on buffers with a static value depth of at most 128 when a GPU target lowers it}}
   kernel.attention %q, %k, %v outs(%o : memref<2x8x?xf32>) {scale = 1.0 : f32} : memref<2x8x4xf32>, memref<2x8x4xf32>, memref<2x8x?xf32>
