@@ -1,7 +1,7 @@
 //===- LowerAttention.cpp - kernel.attention as loops over rows of queries --------------===//
 //
-// Four query rows at a time (a stack buffer of 4 × N floats per iteration): the [M × N] score
-// matrix never exists. For rows i_r, r < 4:
+// Eight query rows at a time (a stack buffer of 8 × N floats per iteration): the [M × N] score
+// matrix never exists. For rows i_r, r < 8:
 //
 //   s[r, j] = scale · q[i_r]·k[j] + bias(i_r, j)     (k transposed: vectors of keys in
 //                                                     registers, one FMA per row and depth)
@@ -47,14 +47,17 @@ using namespace mlir;
 
 namespace {
 
-/// Query rows computed together (they share each loaded vector of keys and values), and
-/// the unit of work for the threads; fewer where the queries have fewer (decoding: 1).
-constexpr int64_t kMaxRows = 4;
+/// Query rows computed together (they share each loaded vector of keys and values; 8 rows'
+/// independent sums hide the multiply-adds' latency), and the unit of work for the threads;
+/// fewer where the queries have fewer (decoding: 1).
+constexpr int64_t kMaxRows = 8;
+/// The most keys whose rows of scores go on the stack (8 rows: 256 KiB); more go on the heap.
+constexpr int64_t kStackKeys = 8192;
 
 class AttentionLowering {
 public:
-  AttentionLowering(tcc::kernel::AttentionOp op, int64_t lanes)
-      : op(op), b(op.getLoc(), op), rank(op.getRank()), lanes(lanes),
+  AttentionLowering(tcc::kernel::AttentionOp op, int64_t lanes, int64_t columnVectors)
+      : op(op), b(op.getLoc(), op), rank(op.getRank()), lanes(lanes), columnVectors(columnVectors),
         reassoc(arith::FastMathFlagsAttr::get(op.getContext(), arith::FastMathFlags::reassoc)) {
     // Grouped heads: the G query heads of a key head take turns as rows (G x M of them), so
     // that they share every key and value loaded.
@@ -118,13 +121,28 @@ public:
     // the loop body and inlines it, and the stack would grow with every iteration).
     Value stack = LLVM::StackSaveOp::create(b, LLVM::LLVMPointerType::get(b.getContext()));
     Type f32Type = b.getF32Type();
-    scores = memref::AllocaOp::create(b, MemRefType::get({kRows, ShapedType::kDynamic}, f32Type),
-                                      ValueRange{keys});
-    inverses = memref::AllocaOp::create(b, MemRefType::get({kRows}, f32Type));
-    computeScores();
-    for (int64_t r = 0; r < kRows; ++r)
-      softmaxRow(r);
-    multiplyValues(first);
+    // Up to kStackKeys keys the scores are on the stack; beyond, on the heap for the
+    // iteration (a thread's stack is not sized for a million keys' rows). The two are two
+    // copies of the computation, so that the usual one keeps its stack buffer (which LLVM
+    // knows nothing else points to).
+    auto scoresType = MemRefType::get({kRows, ShapedType::kDynamic}, f32Type);
+    Value onHeap = arith::CmpIOp::create(b, arith::CmpIPredicate::ugt, keys, index(kStackKeys));
+    auto choice = scf::IfOp::create(b, onHeap, /*withElseRegion=*/true);
+    for (bool heap : {true, false}) {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(heap ? choice.thenBlock() : choice.elseBlock());
+      if (heap)
+        scores = memref::AllocOp::create(b, scoresType, ValueRange{keys});
+      else
+        scores = memref::AllocaOp::create(b, scoresType, ValueRange{keys});
+      inverses = memref::AllocaOp::create(b, MemRefType::get({kRows}, f32Type));
+      computeScores();
+      for (int64_t r = 0; r < kRows; ++r)
+        softmaxRow(r);
+      multiplyValues(first);
+      if (heap)
+        memref::DeallocOp::create(b, scores);
+    }
     LLVM::StackRestoreOp::create(b, stack);
     op.erase();
   }
@@ -304,29 +322,41 @@ private:
   /// The products both halves of attention are: for each `lanes` columns x of [0, columns),
   /// sums[r] = Σ_{t < count} scalar(r, t) · vectorAt(t, x) for the kRows rows, each vector
   /// loaded once for all rows and the sums kept in registers; then finish(x, mask, sums).
+  /// `kColumnVectors` vectors of columns a step, so that kRows × kColumnVectors independent
+  /// sums hide the multiply-adds' latency and each scalar is loaded once for all of them.
   void rowsTimesVectors(Value columns, Value count,
                         function_ref<Value(Value, Value, Value, Value)> vectorAt,
                         function_ref<Value(int64_t, Value)> scalar,
                         function_ref<void(Value, Value, ArrayRef<Value>)> finish) {
     VectorType vector = VectorType::get({lanes}, b.getF32Type());
     Value zero = arith::ConstantOp::create(b, vector, DenseElementsAttr::get(vector, 0.0f));
-    forLoop(index(0), columns, index(lanes), [&](Value x) {
-      Value mask = tailMask(columns, x);
-      SmallVector<Value> init(kRows, zero);
+    int64_t step = lanes * columnVectors;
+    forLoop(index(0), columns, index(step), [&](Value x0) {
+      SmallVector<Value> xs, masks;
+      for (int64_t c = 0; c < columnVectors; ++c) {
+        xs.push_back(c ? arith::AddIOp::create(b, x0, index(c * lanes)).getResult() : x0);
+        masks.push_back(tailMask(columns, xs.back()));
+      }
+      SmallVector<Value> init(kRows * columnVectors, zero);
       auto loop = scf::ForOp::create(b, index(0), count, index(1), init);
       {
         OpBuilder::InsertionGuard guard(b);
         b.setInsertionPointToStart(loop.getBody());
         Value t = loop.getInductionVar();
-        Value loaded = vectorAt(t, x, mask, zero);
-        SmallVector<Value> next;
+        SmallVector<Value> loaded;
+        for (int64_t c = 0; c < columnVectors; ++c)
+          loaded.push_back(vectorAt(t, xs[c], masks[c], zero));
+        SmallVector<Value> next(kRows * columnVectors);
         for (int64_t r = 0; r < kRows; ++r) {
           Value factor = vector::BroadcastOp::create(b, vector, scalar(r, t));
-          next.push_back(vector::FMAOp::create(b, factor, loaded, loop.getRegionIterArgs()[r]));
+          for (int64_t c = 0; c < columnVectors; ++c)
+            next[c * kRows + r] = vector::FMAOp::create(b, factor, loaded[c],
+                                                        loop.getRegionIterArgs()[c * kRows + r]);
         }
         scf::YieldOp::create(b, next);
       }
-      finish(x, mask, SmallVector<Value>(loop.getResults()));
+      for (int64_t c = 0; c < columnVectors; ++c)
+        finish(xs[c], masks[c], SmallVector<Value>(loop.getResults().slice(c * kRows, kRows)));
     });
   }
 
@@ -419,7 +449,7 @@ private:
 
   tcc::kernel::AttentionOp op;
   ImplicitLocOpBuilder b;
-  int64_t rank, lanes, kRows, group;
+  int64_t rank, lanes, columnVectors, kRows, group;
   arith::FastMathFlagsAttr reassoc;
   SmallVector<Value> batch, keyBatch, rowIndex;
   /// With a causal diagonal: each row's number of keys.
@@ -440,7 +470,7 @@ struct CpuLowerAttentionPass : public tcc::impl::CpuLowerAttentionBase<CpuLowerA
         op.emitOpError("must be on buffers when the CPU target lowers it");
         return signalPassFailure();
       }
-      AttentionLowering(op, vectorBits / 32).lower();
+      AttentionLowering(op, vectorBits / 32, vectorRegisters >= 32 ? 2 : 1).lower();
     }
   }
 };

@@ -1,21 +1,27 @@
 // RUN: tcc-opt %s --split-input-file --tcc-cpu-lower-attention=vector-bits=256 | FileCheck %s
-// kernel.attention on buffers: an scf.parallel over the batch dims and blocks of 4 query
-// rows; per block a 4 x N stack buffer of scores (never M x N; the stack restored after
-// each block), the scores of transposed
-// keys as vectors of 8 keys with one FMA per row and depth step, the softmax on vectors
-// (maxnumf, exp, masked tails), the values as vectors of 8 columns, rows past the end not
-// stored.
+// RUN: tcc-opt %s --split-input-file --tcc-cpu-lower-attention="vector-bits=512 vector-registers=32" | FileCheck %s --check-prefix=WIDE
+// kernel.attention on buffers: an scf.parallel over the batch dims and blocks of 8 query
+// rows; per block an 8 x N buffer of scores (never M x N): on the stack (restored after each
+// block), or over 8192 keys on the heap, in a second copy of the computation; the scores of
+// transposed keys as vectors of 8 keys with one FMA per row and depth step, the softmax on
+// vectors (maxnumf, exp, masked tails), the values as vectors of 8 columns, rows past the
+// end not stored. With 32 vector registers, two vectors of columns a step: 16 sums.
 
 // CHECK-LABEL: func.func @transposed_keys
-// CHECK: %[[BLOCKS:.*]] = arith.ceildivui %{{.*}}, %c4
+// CHECK: %[[BLOCKS:.*]] = arith.ceildivui %{{.*}}, %c8
 // CHECK: scf.parallel (%[[B:.*]], %[[T:.*]]) = (%c0{{.*}}, %c0{{.*}}) to (%{{.*}}, %[[BLOCKS]])
 // CHECK: %[[STACK:.*]] = llvm.intr.stacksave
-// CHECK: %[[S:.*]] = memref.alloca(%{{.*}}) : memref<4x?xf32>
+// CHECK: %[[HEAP:.*]] = arith.cmpi ugt, %{{.*}}, %c8192
+// CHECK: scf.if %[[HEAP]] {
+// CHECK: memref.alloc(%{{.*}}) : memref<8x?xf32>
+// CHECK: memref.dealloc
+// CHECK: } else {
+// CHECK: %[[S:.*]] = memref.alloca(%{{.*}}) : memref<8x?xf32>
 // CHECK: scf.for %{{.*}} step %c8
 // CHECK: vector.create_mask
-// CHECK: scf.for {{.*}} iter_args({{.*}}) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
+// CHECK: scf.for {{.*}} iter_args({{.*}}) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
 // CHECK: vector.maskedload %{{.*}} : memref<?x32x?xf32>, vector<8xi1>, vector<8xf32> into vector<8xf32>
-// CHECK-COUNT-4: vector.fma
+// CHECK-COUNT-8: vector.fma
 // CHECK: vector.maskedstore %[[S]]
 // CHECK: arith.maxnumf {{.*}} : vector<8xf32>
 // CHECK: vector.reduction <maxnumf>
@@ -23,11 +29,15 @@
 // CHECK: vector.reduction <add>
 // CHECK: arith.divf
 // CHECK: vector.maskedload %{{.*}} : memref<?x?x16xf32>
-// CHECK-COUNT-4: vector.fma
+// CHECK-COUNT-8: vector.fma
 // CHECK: scf.if
 // CHECK: vector.maskedstore %{{.*}} : memref<?x?x16xf32>
 // CHECK: llvm.intr.stackrestore %[[STACK]]
 // CHECK-NOT: kernel.attention
+// WIDE-LABEL: func.func @transposed_keys
+// WIDE: scf.for {{.*}} iter_args({{.*}}) -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
+// WIDE-COUNT-2: vector.maskedload %{{.*}} : memref<?x32x?xf32>, vector<16xi1>, vector<16xf32> into vector<16xf32>
+// WIDE-COUNT-16: vector.fma
 func.func @transposed_keys(%q: memref<?x?x32xf32>, %k: memref<?x32x?xf32>, %v: memref<?x?x16xf32>, %o: memref<?x?x16xf32>) {
   kernel.attention %q, %k, %v outs(%o : memref<?x?x16xf32>) {key_transposed, scale = 0.5 : f32} : memref<?x?x32xf32>, memref<?x32x?xf32>, memref<?x?x16xf32>
   return
@@ -131,13 +141,14 @@ func.func @cached_keys(%q: memref<1x2x1x8xf32>, %k: memref<1x2x64x8xf32>, %v: me
 
 // -----
 
-// A causal diagonal t = 2: each of the 4 rows reads min(N, i + 3) keys; the block's loops
+// A causal diagonal t = 2: each of the 8 rows reads min(N, i + 3) keys; the block's loops
 // stop at the largest (the last row's), and each row's scores past its own limit are -inf.
 // CHECK-LABEL: func.func @causal
-// CHECK-COUNT-4: arith.minui %{{.*}}, %{{.*}} : index
-// CHECK-COUNT-2: arith.maxui
+// CHECK-COUNT-8: arith.minui %{{.*}}, %{{.*}} : index
+// CHECK-COUNT-6: arith.maxui
 // CHECK: %[[BLOCK:.*]] = arith.maxui
-// CHECK: memref.alloca(%[[BLOCK]]) : memref<4x?xf32>
+// CHECK: memref.alloc(%[[BLOCK]]) : memref<8x?xf32>
+// CHECK: memref.alloca(%[[BLOCK]]) : memref<8x?xf32>
 // CHECK: scf.for %{{.*}} = %{{.*}} to %[[BLOCK]]
 // CHECK: vector.create_mask
 // CHECK: arith.select %{{.*}}, %{{.*}}, %{{.*}} : vector<8xi1>, vector<8xf32>

@@ -30,13 +30,14 @@ def CpuLowerAttention : Pass<"tcc-cpu-lower-attention", "mlir::ModuleOp"> {
   let summary = "kernel.attention as loops over query rows, one row of scores at a time";
   let description = [{
     The first pass of the CPU kernel pipeline. A `kernel.attention` on buffers becomes an
-    `scf.parallel` over its batch dims and blocks of 4 query rows (tcc-range-kernels splits
-    it over threads), each iteration with a stack buffer of 4 × N floats (between
-    `llvm.intr.stacksave` and `llvm.intr.stackrestore`): the 4 rows' scores `scale · q·k` (keys transposed: a vector of
-    keys per depth step, loaded once for the 4 rows' FMAs, accumulated in registers; else a
-    sum over the depth per key), then per row `+ bias`, the maximum, `exp(s - max)` and its
-    sum in place, then `out = Σ p v / sum` (a vector of values per key, loaded once for the
-    4 rows; zero without keys; with `nan_to_zero`, zero where the sum is NaN). The [M × N]
+    `scf.parallel` over its batch dims and blocks of 8 query rows (tcc-range-kernels splits
+    it over threads), each iteration with a stack buffer of 8 × N floats (between
+    `llvm.intr.stacksave` and `llvm.intr.stackrestore`): the 8 rows' scores `scale · q·k`
+    (keys transposed: one or two vectors of keys per depth step, loaded once for the 8 rows'
+    FMAs, 8 or 16 sums in registers; else a sum over the depth per key), then per row
+    `+ bias` (or -inf past a `causal` diagonal), the maximum, `exp(s - max)` and its sum in
+    place, then `out = Σ p v / sum` (vectors of values per key, loaded once for the 8 rows;
+    zero without keys; with `nan_to_zero`, zero where the sum is NaN). The [M × N]
     scores never exist: memory is O(N) per thread. Vector tails are masked; the scalar
     loops' sums carry `reassoc` for LLVM's loop vectorizer; `math.exp` becomes
     tcc-approximate-math's polynomial.
@@ -47,14 +48,17 @@ def CpuLowerAttention : Pass<"tcc-cpu-lower-attention", "mlir::ModuleOp"> {
     // becomes
     scf.parallel (%b, %h, %t) = (%c0, %c0, %c0) to (%B, %c4, %blocks) step (%c1, %c1, %c1) {
       %stack = llvm.intr.stacksave : !llvm.ptr
-      %s = memref.alloca(%n) : memref<4x?xf32>
-      ... 4 rows' scores, softmax, products with the values ...
+      %s = memref.alloca(%n) : memref<8x?xf32>
+      ... 8 rows' scores, softmax, products with the values ...
       llvm.intr.stackrestore %stack : !llvm.ptr
     ```
   }];
   let options = [
     Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"256",
            "bits of one vector register (the target's info gives it)">,
+    Option<"vectorRegisters", "vector-registers", "int64_t", /*default=*/"16",
+           "vector registers (the target's info gives it): with 32, two vectors of columns a "
+           "step (16 sums in registers), else one">,
   ];
   let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::memref::MemRefDialect",
                            "::mlir::math::MathDialect", "::mlir::arith::ArithDialect",
