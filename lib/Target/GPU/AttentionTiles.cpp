@@ -149,7 +149,16 @@ public:
     init.acc.assign(rowsPerThread, SmallVector<Value>(width / lanes, zero));
     if (op.getZeroMaskedRows())
       init.biasMax.assign(rowsPerThread, minusInf); // NaN-propagating
-    auto loop = scf::ForOp::create(b, index(0), keys, index(kTileKeys), init.flatten());
+    // A causal diagonal t: the block's rows read keys up to its last row's i + t, so the
+    // tiles past that (about half of them in a prefill) are not read at all.
+    Value blockKeys = keys;
+    if (std::optional<int64_t> causal = op.getCausal())
+      blockKeys = arith::MinUIOp::create(
+          b, keys,
+          arith::AddIOp::create(b,
+                                arith::MulIOp::create(b, ivs[rank - 2], index(kAttentionBlockRows)),
+                                index(kAttentionBlockRows + *causal)));
+    auto loop = scf::ForOp::create(b, index(0), blockKeys, index(kTileKeys), init.flatten());
     {
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(loop.getBody());

@@ -65,8 +65,12 @@ func.func @softcap(%q: memref<2x100x16xf32>, %k: memref<2x?x16xf32>, %v: memref<
 
 // -----
 
-// A causal diagonal t = 0: each score of key j for row i is -inf unless j <= i.
+// A causal diagonal t = 0: the block of 64 rows from 64 b reads the tiles of keys below
+// min(N, 64 b + 64); each score of key j for row i is -inf unless j <= i.
 // CHECK-LABEL: func.func @causal
+// CHECK: %[[END:.*]] = arith.addi %{{.*}}, %c64{{.*}} : index
+// CHECK: %[[KEYS:.*]] = arith.minui %{{.*}}, %[[END]] : index
+// CHECK: scf.for %{{.*}} = %{{.*}} to %[[KEYS]] step %c32
 // CHECK: %[[INSIDE:.*]] = arith.cmpi ule, %{{.*}}, %{{.*}} : index
 // CHECK: arith.select %[[INSIDE]], %{{.*}}, %cst{{.*}} : f32
 func.func @causal(%q: memref<2x100x16xf32>, %k: memref<2x?x16xf32>, %v: memref<2x?x16xf32>, %o: memref<2x100x16xf32>) {
