@@ -5,12 +5,13 @@
 //
 //   affine      a·i + b·j + c                     (integer iotas, their sums, constants)
 //   piecewise   (j - i <= t) ? inside : outside    (comparisons of j - i with a constant,
-//                                                  selects, converts; a constant when
+//                                                  selects, converts, f32 sums; a constant when
 //                                                  inside == outside, t then unset)
 //
 // Every dim of a value in the chain is the query dim, the key dim, a dim of extent 1 (maybe
-// broadcast) or a batch dim, followed through broadcast_in_dim; any op that moves elements (slice,
-// reshape, transpose) or computes something else ends the proof.
+// broadcast) or a batch dim, followed through broadcast_in_dim and reshapes of unit dims; any
+// op that moves elements (slice, transpose, other reshapes) or computes something else ends
+// the proof. f32 values are added as f32.
 //
 //===-------------------------------------------------------------------------------------===//
 #include "CausalMask.h"
@@ -97,15 +98,41 @@ public:
                                                                                   : axes[d]);
       return eval(broadcast.getOperand(), inner, depth + 1);
     }
+    if (auto reshape = dyn_cast<prim::ReshapeOp>(op)) {
+      // Only unit dims added or removed: the other dims pair up in order.
+      auto operandType = cast<RankedTensorType>(reshape.getOperand().getType());
+      auto kept = [](RankedTensorType t) {
+        SmallVector<int64_t> dims;
+        for (int64_t d = 0; d < t.getRank(); ++d)
+          if (t.getDimSize(d) != 1)
+            dims.push_back(d);
+        return dims;
+      };
+      SmallVector<int64_t> from = kept(operandType), to = kept(type);
+      if (from.size() != to.size())
+        return fail("the bias reshapes more than unit dims");
+      for (auto [f, t] : llvm::zip_equal(from, to))
+        if (from.size() > 1 &&
+            (operandType.isDynamicDim(f) || operandType.getDimSize(f) != type.getDimSize(t)))
+          return fail("the bias reshapes more than unit dims");
+      SmallVector<Axis> inner(operandType.getRank(), Axis::Zero);
+      for (auto [f, t] : llvm::zip_equal(from, to))
+        inner[f] = axes[t];
+      return eval(reshape.getOperand(), inner, depth + 1);
+    }
     // Elementwise ops: the operands have the result's shape.
     auto operand = [&](unsigned k) { return eval(op->getOperand(k), axes, depth + 1); };
     if (isa<prim::AddOp, prim::SubOp>(op)) {
       std::optional<Form> x = operand(0), y = operand(1);
       if (!x || !y)
         return std::nullopt;
+      int64_t sign = isa<prim::SubOp>(op) ? -1 : 1;
+      if (element.isF32()) // f32 values on each side of the split
+        return pointwise(*x, *y, [&](double p, double q) -> double {
+          return static_cast<float>(p) + static_cast<float>(sign * q);
+        });
       if (!x->affine || !y->affine)
         return fail("the bias adds values other than indices and integer constants");
-      int64_t sign = isa<prim::SubOp>(op) ? -1 : 1;
       return linear(x->a + sign * y->a, x->b + sign * y->b, x->c + sign * y->c);
     }
     if (isa<prim::NegOp>(op)) {

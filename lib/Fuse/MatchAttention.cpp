@@ -697,14 +697,15 @@ struct MatchAttentionPass : public tcc::impl::MatchAttentionBase<MatchAttentionP
             product.emitRemark("attention not fused: ") << why;
           continue;
         }
-        // A bias that is a causal mask is computed from the indices instead of read (the
-        // rows whose bias is all -inf would be told apart by reading it).
-        if (block->bias && !block->maskedRowsOf) {
+        // A bias that is a causal mask is computed from the indices instead of read. Its
+        // diagonal keeps key 0 in every row, so no row is wholly masked: zeroing such rows
+        // (zero_masked_rows) never applies then.
+        if (block->bias) {
           std::string notCausal;
           int64_t rank = cast<ShapedType>(product.getType()).getRank();
           block->causal = tcc::causalOffset(block->bias, block->biasDims, rank, notCausal);
           if (block->causal) {
-            block->bias = {};
+            block->bias = block->maskedRowsOf = {};
             block->biasDims.clear();
           } else if (explain) {
             product.emitRemark("attention bias kept as a tensor: ") << notCausal;

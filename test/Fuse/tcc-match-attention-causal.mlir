@@ -260,3 +260,69 @@ func.func @batch_index(%q: tensor<2x4x8x16xf32>, %k: tensor<2x4x16x8xf32>, %v: t
   %o = prim.dot_general %p, %v contracting = [3] x [2] batching = [0, 1] x [0, 1] : (tensor<2x4x8x8xf32>, tensor<2x4x8x16xf32>) -> tensor<2x4x8x16xf32>
   return %o : tensor<2x4x8x16xf32>
 }
+
+// -----
+
+// ONNX Attention's function-expanded is_causal: iotas reshaped to [M, 1] and [1, N], i < j
+// masked, the mask added to zeros.
+// CHECK-LABEL: func.func @expanded_onnx
+// CHECK: kernel.attention
+// CHECK-SAME: causal = 0 : i64
+// expected-remark @below {{attention: 1 of 1 blocks fused}}
+func.func @expanded_onnx(%q: tensor<2x4x8x16xf32>, %k: tensor<2x4x16x8xf32>, %v: tensor<2x4x8x16xf32>) -> tensor<2x4x8x16xf32> {
+  %i1 = prim.iota dim = 0 : tensor<8xi64>
+  %i = prim.reshape %i1 : (tensor<8xi64>) -> tensor<8x1xi64>
+  %j1 = prim.iota dim = 0 : tensor<8xi64>
+  %j = prim.reshape %j1 : (tensor<8xi64>) -> tensor<1x8xi64>
+  %ib = prim.broadcast_in_dim %i, dims = [0, 1] : (tensor<8x1xi64>) -> tensor<8x8xi64>
+  %jb = prim.broadcast_in_dim %j, dims = [0, 1] : (tensor<1x8xi64>) -> tensor<8x8xi64>
+  %after = prim.compare lt, %ib, %jb : tensor<8x8xi64>
+  %minf = arith.constant dense<0xFF800000> : tensor<8x8xf32>
+  %zeros = arith.constant dense<0.0> : tensor<8x8xf32>
+  %sel = prim.select %after, %minf, %zeros : tensor<8x8xi1>, tensor<8x8xf32>
+  %mask = prim.add %zeros, %sel : tensor<8x8xf32>
+  %scores = prim.dot_general %q, %k contracting = [3] x [2] batching = [0, 1] x [0, 1] : (tensor<2x4x8x16xf32>, tensor<2x4x16x8xf32>) -> tensor<2x4x8x8xf32>
+  %mb = prim.broadcast_in_dim %mask, dims = [2, 3] : (tensor<8x8xf32>) -> tensor<2x4x8x8xf32>
+  %biased = prim.add %scores, %mb : tensor<2x4x8x8xf32>
+  %max = prim.reduce max %biased dims = [3] : tensor<2x4x8x8xf32> -> tensor<2x4x8xf32>
+  %maxb = prim.broadcast_in_dim %max, dims = [0, 1, 2] : (tensor<2x4x8xf32>) -> tensor<2x4x8x8xf32>
+  %centred = prim.sub %biased, %maxb : tensor<2x4x8x8xf32>
+  %e = prim.exp %centred : tensor<2x4x8x8xf32>
+  %sum = prim.reduce sum %e dims = [3] : tensor<2x4x8x8xf32> -> tensor<2x4x8xf32>
+  %sumb = prim.broadcast_in_dim %sum, dims = [0, 1, 2] : (tensor<2x4x8xf32>) -> tensor<2x4x8x8xf32>
+  %p = prim.div %e, %sumb : tensor<2x4x8x8xf32>
+  %o = prim.dot_general %p, %v contracting = [3] x [2] batching = [0, 1] x [0, 1] : (tensor<2x4x8x8xf32>, tensor<2x4x8x16xf32>) -> tensor<2x4x8x16xf32>
+  return %o : tensor<2x4x8x16xf32>
+}
+
+// -----
+
+// A reshape of two dims that are not 1 (it could move elements): kept.
+// CHECK-LABEL: func.func @transposing_reshape
+// CHECK: kernel.attention %{{.*}} bias(
+// CHECK-NOT: causal
+// expected-remark @below {{attention: 1 of 1 blocks fused}}
+func.func @transposing_reshape(%q: tensor<2x4x8x16xf32>, %k: tensor<2x4x16x8xf32>, %v: tensor<2x4x8x16xf32>) -> tensor<2x4x8x16xf32> {
+  %i1 = prim.iota dim = 0 : tensor<4x16xi64>
+  %i = prim.reshape %i1 : (tensor<4x16xi64>) -> tensor<8x8xi64>
+  %j = prim.iota dim = 1 : tensor<8x8xi64>
+  %pred = prim.compare le, %j, %i : tensor<8x8xi64>
+  %in = arith.constant dense<0.0> : tensor<f32>
+  %out = arith.constant dense<0xFF800000> : tensor<f32>
+  %inb = prim.broadcast_in_dim %in, dims = [] : (tensor<f32>) -> tensor<8x8xf32>
+  %outb = prim.broadcast_in_dim %out, dims = [] : (tensor<f32>) -> tensor<8x8xf32>
+  %mask = prim.select %pred, %inb, %outb : tensor<8x8xi1>, tensor<8x8xf32>
+  %scores = prim.dot_general %q, %k contracting = [3] x [2] batching = [0, 1] x [0, 1] : (tensor<2x4x8x16xf32>, tensor<2x4x16x8xf32>) -> tensor<2x4x8x8xf32>
+  %mb = prim.broadcast_in_dim %mask, dims = [2, 3] : (tensor<8x8xf32>) -> tensor<2x4x8x8xf32>
+  %biased = prim.add %scores, %mb : tensor<2x4x8x8xf32>
+  %max = prim.reduce max %biased dims = [3] : tensor<2x4x8x8xf32> -> tensor<2x4x8xf32>
+  %maxb = prim.broadcast_in_dim %max, dims = [0, 1, 2] : (tensor<2x4x8xf32>) -> tensor<2x4x8x8xf32>
+  %centred = prim.sub %biased, %maxb : tensor<2x4x8x8xf32>
+  %e = prim.exp %centred : tensor<2x4x8x8xf32>
+  %sum = prim.reduce sum %e dims = [3] : tensor<2x4x8x8xf32> -> tensor<2x4x8xf32>
+  %sumb = prim.broadcast_in_dim %sum, dims = [0, 1, 2] : (tensor<2x4x8xf32>) -> tensor<2x4x8x8xf32>
+  %p = prim.div %e, %sumb : tensor<2x4x8x8xf32>
+  // expected-remark @below {{attention bias kept as a tensor: the bias reshapes more than unit dims}}
+  %o = prim.dot_general %p, %v contracting = [3] x [2] batching = [0, 1] x [0, 1] : (tensor<2x4x8x8xf32>, tensor<2x4x8x16xf32>) -> tensor<2x4x8x16xf32>
+  return %o : tensor<2x4x8x16xf32>
+}
