@@ -8,6 +8,7 @@
 #include "tcc/Fuse/Passes.h"
 
 #include "CausalMask.h"
+#include "NarrowBias.h"
 
 #include "dialects/kernel/KernelDialect.h"
 #include "dialects/prim/PrimBuilder.h"
@@ -700,9 +701,9 @@ struct MatchAttentionPass : public tcc::impl::MatchAttentionBase<MatchAttentionP
         // A bias that is a causal mask is computed from the indices instead of read. Its
         // diagonal keeps key 0 in every row, so no row is wholly masked: zeroing such rows
         // (zero_masked_rows) never applies then.
+        int64_t rank = cast<ShapedType>(product.getType()).getRank();
         if (block->bias) {
           std::string notCausal;
-          int64_t rank = cast<ShapedType>(product.getType()).getRank();
           block->causal = tcc::causalOffset(block->bias, block->biasDims, rank, notCausal);
           if (block->causal) {
             block->bias = block->maskedRowsOf = {};
@@ -710,6 +711,20 @@ struct MatchAttentionPass : public tcc::impl::MatchAttentionBase<MatchAttentionP
           } else if (explain) {
             product.emitRemark("attention bias kept as a tensor: ") << notCausal;
           }
+        }
+        // A bias whose rows along the queries are all the same (a padding mask broadcast
+        // over them) is read as one row.
+        if (block->bias) {
+          auto query = llvm::find(block->biasDims, rank - 2);
+          std::string notNarrowed;
+          OpBuilder b(product);
+          if (query != block->biasDims.end())
+            if (Value narrowed = tcc::narrowQueryDim(
+                    b, block->bias, query - block->biasDims.begin(), notNarrowed)) {
+              if (block->maskedRowsOf == block->bias)
+                block->maskedRowsOf = narrowed;
+              block->bias = narrowed;
+            }
         }
         replace(product, *block);
         eraseDeadPrimOps(function);
