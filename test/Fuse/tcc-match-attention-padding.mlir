@@ -35,7 +35,7 @@ func.func @padding(%q: tensor<2x4x8x16xf32>, %k: tensor<2x4x16x8xf32>, %v: tenso
   %sum = prim.reduce sum %e dims = [3] : tensor<2x4x8x8xf32> -> tensor<2x4x8xf32>
   %sumb = prim.broadcast_in_dim %sum, dims = [0, 1, 2] : (tensor<2x4x8xf32>) -> tensor<2x4x8x8xf32>
   %p = prim.div %e, %sumb : tensor<2x4x8x8xf32>
-  // expected-remark @below {{attention bias kept as a tensor: the bias is computed by prim.select, which is not an index, constant, comparison or select}}
+  // expected-remark @below {{attention bias kept as a tensor: the bias compares indices other than j - i with a constant}}
   %o = prim.dot_general %p, %v contracting = [3] x [2] batching = [0, 1] x [0, 1] : (tensor<2x4x8x8xf32>, tensor<2x4x8x16xf32>) -> tensor<2x4x8x16xf32>
   return %o : tensor<2x4x8x16xf32>
 }
@@ -71,7 +71,7 @@ func.func @row_dependent(%q: tensor<2x4x8x16xf32>, %k: tensor<2x4x16x8xf32>, %v:
   %sum = prim.reduce sum %e dims = [3] : tensor<2x4x8x8xf32> -> tensor<2x4x8xf32>
   %sumb = prim.broadcast_in_dim %sum, dims = [0, 1, 2] : (tensor<2x4x8xf32>) -> tensor<2x4x8x8xf32>
   %p = prim.div %e, %sumb : tensor<2x4x8x8xf32>
-  // expected-remark @below {{attention bias kept as a tensor: the bias is computed by prim.select, which is not an index, constant, comparison or select}}
+  // expected-remark @below {{attention bias kept as a tensor: the bias compares indices other than j - i with a constant}}
   %o = prim.dot_general %p, %v contracting = [3] x [2] batching = [0, 1] x [0, 1] : (tensor<2x4x8x8xf32>, tensor<2x4x8x16xf32>) -> tensor<2x4x8x16xf32>
   return %o : tensor<2x4x8x16xf32>
 }

@@ -92,7 +92,9 @@ def MatchAttention : Pass<"tcc-match-attention", "mlir::ModuleOp"> {
     larger stays too). The block becomes `kernel.attention` (q, k, v, bias) and
     the intermediates die. A bias proved to be a causal mask (CausalMask.cpp: computed from
     iotas, 0 where key j <= query i + t, at most -1e30 elsewhere, t >= 0) becomes the op's
-    `causal = t` instead (explain=true: a remark says why another bias is kept). Anything else stays the generic path, which is always correct.
+    `causal = t` instead (explain=true: a remark says why another bias is kept); a bias
+    shown not to vary along the query rows (NarrowBias.cpp: broadcasts over them, elementwise
+    ops, splats, `index >= 0`) is rebuilt with extent 1 there, read as one row. Anything else stays the generic path, which is always correct.
     `explain=true` emits a remark at each product that reads a softmax but was not
     replaced, saying why, and one at the function with the count matched.
 
