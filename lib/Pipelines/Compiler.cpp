@@ -390,10 +390,10 @@ LogicalResult compileFatModel(ModuleOp module, const tcc::ModelInterface &interf
     llvm::LLVMContext &llvmContext = *contexts.emplace_back(std::make_unique<llvm::LLVMContext>());
     TargetModule &current = compiled.emplace_back();
     std::string label = targetLabel(*target, v, options.targets.size());
-    bool firstOfKind = llvm::none_of(llvm::ArrayRef(options.targets).take_front(v),
-                                     [&](const auto &earlier) {
-                                       return earlier->getName() == target->getName();
-                                     });
+    llvm::StringRef kind = target->getName();
+    bool firstOfKind =
+        llvm::none_of(llvm::ArrayRef(options.targets).take_front(v),
+                      [&](const auto &earlier) { return earlier->getName() == kind; });
     if (failed(lowerForTarget(*copy, interface, options, *target, dumpDirectory,
                               targetTime ? &*targetTime : nullptr, llvm::nulls(), llvmContext,
                               current, error, label, firstOfKind)))
