@@ -1,7 +1,10 @@
 """Makes the model, inputs and reference outputs of attention-long.test: attention over more
-keys than a CPU kernel keeps on its stack (8192), without a mask and with a causal mask that
-Trilu(k = N - M) writes (the diagonal of M new queries after N - M cached keys). The two blocks read different
-queries (q, q2): with the same, their products would be one and the blocks not fused."""
+keys than a CPU kernel keeps on its stack (8192), so that it reads them in chunks with an
+online softmax: without a mask, with a causal mask that Trilu(k = N - M) writes (the diagonal
+of M new queries after N - M cached keys), and with a padding mask input that hides the first
+8200 keys (the whole first chunk is -inf, the rows' keys all in the second). The blocks read
+different queries (q, q2, q3): with the same, their products would be one and the blocks not
+fused."""
 import os
 import sys
 
@@ -31,6 +34,11 @@ nodes = [
     helper.make_node("Add", ["ss2", "mask"], ["masked"], name="add_mask"),
     helper.make_node("Softmax", ["masked"], ["pc"], name="softmax_causal", axis=-1),
     helper.make_node("MatMul", ["pc", "v"], ["causal"], name="pv_causal"),
+    helper.make_node("MatMul", ["q3", "kt"], ["s3"], name="qk_padded"),
+    helper.make_node("Mul", ["s3", "scale"], ["ss3"], name="scale_padded"),
+    helper.make_node("Add", ["ss3", "pad"], ["padded_scores"], name="add_pad"),
+    helper.make_node("Softmax", ["padded_scores"], ["pp"], name="softmax_padded", axis=-1),
+    helper.make_node("MatMul", ["pp", "v"], ["padded"], name="pv_padded"),
 ]
 inits = [
     helper.make_tensor("scale", f, [], [scale]),
@@ -44,16 +52,21 @@ graph = helper.make_graph(
     [helper.make_tensor_value_info("q", f, [1, H, M, D]),
      helper.make_tensor_value_info("q2", f, [1, H, M, D]),
      helper.make_tensor_value_info("k", f, [1, H, N, D]),
-     helper.make_tensor_value_info("v", f, [1, H, N, D])],
+     helper.make_tensor_value_info("v", f, [1, H, N, D]),
+     helper.make_tensor_value_info("q3", f, [1, H, M, D]),
+     helper.make_tensor_value_info("pad", f, [1, 1, 1, N])],
     [helper.make_tensor_value_info("plain", f, [1, H, M, D]),
-     helper.make_tensor_value_info("causal", f, [1, H, M, D])], inits)
+     helper.make_tensor_value_info("causal", f, [1, H, M, D]),
+     helper.make_tensor_value_info("padded", f, [1, H, M, D])], inits)
 model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 14)])
 model.ir_version = 8
 onnx.save(model, os.path.join(d, "long.onnx"))
 
 rng = np.random.default_rng(0)
-q, q2, k, v = (rng.standard_normal((1, H, rows, D)).astype(np.float32) for rows in (M, M, N, N))
-for name, value in (("q", q), ("q2", q2), ("k", k), ("v", v)):
+q, q2, k, v, q3 = (rng.standard_normal((1, H, rows, D)).astype(np.float32)
+                   for rows in (M, M, N, N, M))
+pad = np.where(np.arange(N) < 8200, -np.inf, 0.0).astype(np.float32).reshape(1, 1, 1, N)
+for name, value in (("q", q), ("q2", q2), ("k", k), ("v", v), ("q3", q3), ("pad", pad)):
     np.save(os.path.join(d, name + ".npy"), value)
 
 
@@ -68,3 +81,4 @@ i = np.arange(M)[:, None]
 j = np.arange(N)[None, :]
 np.save(os.path.join(d, "plain.npy"), attention(q, 0.0))
 np.save(os.path.join(d, "causal.npy"), attention(q2, np.where(j <= i + N - M, 0.0, -np.inf)))
+np.save(os.path.join(d, "padded.npy"), attention(q3, pad.astype(np.float64)))

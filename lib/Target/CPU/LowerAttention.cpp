@@ -1,7 +1,8 @@
 //===- LowerAttention.cpp - kernel.attention as loops over rows of queries --------------===//
 //
-// Eight query rows at a time (a stack buffer of 8 × N floats per iteration): the [M × N] score
-// matrix never exists. For rows i_r, r < 8:
+// Eight query rows at a time (a stack buffer of 8 × N floats per iteration; over 8192 keys,
+// chunks of 8192 keys with an online softmax across them, lowerChunked): the [M × N] score
+// matrix never exists, and nothing is allocated on the heap. For rows i_r, r < 8:
 //
 //   s[r, j] = scale · q[i_r]·k[j] + bias(i_r, j)     (k transposed: vectors of keys in
 //                                                     registers, one FMA per row and depth)
@@ -120,34 +121,79 @@ public:
     // after (a memref.alloca_scope would not do: canonicalization hoists its allocas into
     // the loop body and inlines it, and the stack would grow with every iteration).
     Value stack = LLVM::StackSaveOp::create(b, LLVM::LLVMPointerType::get(b.getContext()));
-    Type f32Type = b.getF32Type();
-    // Up to kStackKeys keys the scores are on the stack; beyond, on the heap for the
-    // iteration (a thread's stack is not sized for a million keys' rows). The two are two
-    // copies of the computation, so that the usual one keeps its stack buffer (which LLVM
-    // knows nothing else points to).
-    auto scoresType = MemRefType::get({kRows, ShapedType::kDynamic}, f32Type);
-    Value onHeap = arith::CmpIOp::create(b, arith::CmpIPredicate::ugt, keys, index(kStackKeys));
-    auto choice = scf::IfOp::create(b, onHeap, /*withElseRegion=*/true);
-    for (bool heap : {true, false}) {
+    // Up to kStackKeys keys the block's rows of scores are on the stack whole; beyond, the
+    // keys go by in chunks of kStackKeys with an online softmax (a kernel allocates nothing:
+    // the thread's stack holds one chunk). The two are two copies of the computation, so that
+    // the usual one keeps its whole-row buffer and single pass.
+    Value chunked = arith::CmpIOp::create(b, arith::CmpIPredicate::ugt, keys, index(kStackKeys));
+    auto choice = scf::IfOp::create(b, chunked, /*withElseRegion=*/true);
+    {
       OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(heap ? choice.thenBlock() : choice.elseBlock());
-      if (heap)
-        scores = memref::AllocOp::create(b, scoresType, ValueRange{keys});
-      else
-        scores = memref::AllocaOp::create(b, scoresType, ValueRange{keys});
-      inverses = memref::AllocaOp::create(b, MemRefType::get({kRows}, f32Type));
-      computeScores();
-      for (int64_t r = 0; r < kRows; ++r)
-        softmaxRow(r);
-      multiplyValues(first);
-      if (heap)
-        memref::DeallocOp::create(b, scores);
+      b.setInsertionPointToStart(choice.thenBlock());
+      lowerChunked(first);
+      b.setInsertionPointToStart(choice.elseBlock());
+      lowerWhole(first);
     }
     LLVM::StackRestoreOp::create(b, stack);
     op.erase();
   }
 
 private:
+  /// The keys' rows of scores whole on the stack (kRows × N floats): scores, the softmax of
+  /// each row in place, the products with the values.
+  void lowerWhole(Value first) {
+    Type f32Type = b.getF32Type();
+    scores = memref::AllocaOp::create(b, MemRefType::get({kRows, ShapedType::kDynamic}, f32Type),
+                                      ValueRange{keys});
+    inverses = memref::AllocaOp::create(b, MemRefType::get({kRows}, f32Type));
+    computeScores();
+    for (int64_t r = 0; r < kRows; ++r)
+      softmaxRow(r);
+    multiplyValues(first);
+  }
+
+  /// The keys in chunks of kStackKeys, an online softmax across them: per row a running
+  /// maximum m, a sum l and unnormalized products acc[e], and for each chunk c
+  ///
+  ///   m' = max(m, max_{j in c} s_j);   o = (m' == -inf ? 0 : m')
+  ///   α = (m == -inf ? 0 : exp(m - o))            (the earlier chunks' terms, rescaled)
+  ///   l = α · l + Σ_{j in c} exp(s_j - o);   acc[e] = α · acc[e] + Σ_{j in c} exp(s_j - o) v[j, e]
+  ///
+  /// then out = acc / l, with the whole-row softmax's rules for a row of -inf (NaN, or 0
+  /// with safe_softmax), a NaN row (nan_to_zero) and a wholly masked bias (zero_masked_rows).
+  void lowerChunked(Value first) {
+    Type f32Type = b.getF32Type();
+    Value total = keys, minusInf = f32(-std::numeric_limits<float>::infinity());
+    scores = memref::AllocaOp::create(b, MemRefType::get({kRows, kStackKeys}, f32Type));
+    // Per row: [0] m, [1] l, [2] this chunk's α, [3] the bias's maximum (zero_masked_rows).
+    state = memref::AllocaOp::create(b, MemRefType::get({4, kRows}, f32Type));
+    products =
+        memref::AllocaOp::create(b, MemRefType::get({kRows, ShapedType::kDynamic}, f32Type), width);
+    VectorType vector = VectorType::get({lanes}, f32Type);
+    Value zeros = arith::ConstantOp::create(b, vector, DenseElementsAttr::get(vector, 0.0f));
+    for (int64_t r = 0; r < kRows; ++r) {
+      for (auto [slot, init] :
+           llvm::enumerate(ArrayRef<Value>{minusInf, f32(0.0f), f32(0.0f), minusInf}))
+        memref::StoreOp::create(b, init, state, ValueRange{index(slot), index(r)});
+      forLoop(index(0), width, index(lanes), [&](Value e) {
+        vector::MaskedStoreOp::create(b, products, ValueRange{index(r), e}, tailMask(width, e),
+                                      zeros);
+      });
+    }
+    forLoop(index(0), total, index(kStackKeys), [&](Value chunk) {
+      start = chunk;
+      keys = arith::MinUIOp::create(b, index(kStackKeys), arith::SubIOp::create(b, total, chunk));
+      computeScores();
+      for (int64_t r = 0; r < kRows; ++r)
+        onlineSoftmaxRow(r);
+      accumulateValues();
+    });
+    start = Value();
+    keys = total;
+    for (int64_t r = 0; r < kRows; ++r)
+      finishRow(r, first);
+  }
+
   /// scores[r, j] = scale · Σ_d q[i_r, d] k[j, d] (softcapped): with keys transposed, `lanes` keys
   /// at a time in a vector accumulator per row; else one key at a time, a sum over the depth.
   void computeScores() {
@@ -170,8 +216,8 @@ private:
       forLoop(index(0), keys, [&](Value j) {
         SmallVector<Value> sums(kRows, zero);
         for (auto [c, mask] : llvm::enumerate(masks)) {
-          Value k = vector::MaskedLoadOp::create(b, vector, op.getKey(),
-                                                 keyIndices({j, index(c * lanes)}), mask, zero);
+          Value k = vector::MaskedLoadOp::create(
+              b, vector, op.getKey(), keyIndices({keyAt(j), index(c * lanes)}), mask, zero);
           for (int64_t r = 0; r < kRows; ++r)
             sums[r] = vector::FMAOp::create(b, queries[r][c], k, sums[r]);
         }
@@ -189,7 +235,7 @@ private:
         for (int64_t r = 0; r < kRows; ++r) {
           Value dot = sumLoop(depth, [&](Value d) {
             return arith::MulFOp::create(b, loadRow(r, op.getQuery(), {rowIndex[r], d}),
-                                         loadKey(op.getKey(), {j, d}));
+                                         loadKey(op.getKey(), {keyAt(j), d}));
           });
           memref::StoreOp::create(b, capped(arith::MulFOp::create(b, dot, scale)), scores,
                                   ValueRange{index(r), j});
@@ -201,8 +247,8 @@ private:
     rowsTimesVectors(
         keys, depth,
         [&](Value d, Value j, Value mask, Value zero) {
-          return vector::MaskedLoadOp::create(b, vector, op.getKey(), keyIndices({d, j}), mask,
-                                              zero);
+          return vector::MaskedLoadOp::create(b, vector, op.getKey(), keyIndices({d, keyAt(j)}),
+                                              mask, zero);
         },
         [&](int64_t r, Value d) { return loadRow(r, op.getQuery(), {rowIndex[r], d}); },
         [&](Value j, Value mask, ArrayRef<Value> sums) {
@@ -230,37 +276,14 @@ private:
   /// maximum ignores NaN scores (maxnumf, which vectorizes): a NaN score still makes its
   /// exp, the sum and so the row NaN, as prim's NaN-propagating maximum does.
   void softmaxRow(int64_t r) {
-    VectorType vector = VectorType::get({lanes}, b.getF32Type());
-    auto splat = [&](float v) {
-      return arith::ConstantOp::create(b, vector, DenseElementsAttr::get(vector, v)).getResult();
-    };
     Value zero = f32(0.0f), row = index(r);
-    Value minusInf = splat(-std::numeric_limits<float>::infinity()), zeros = splat(0.0f);
-    Value maxVector = vectorLoop(keys, minusInf, [&](Value j, Value mask, Value acc) {
-      Value s = vector::MaskedLoadOp::create(b, vector, scores, ValueRange{row, j}, mask, minusInf);
-      if (op.getBias())
-        s = arith::AddFOp::create(b, s, loadBiasVector(r, j, mask, vector));
-      if (!limits.empty()) // -inf past the row's diagonal
-        s = arith::SelectOp::create(b, tailMask(limits[r], j), s, minusInf);
-      if (op.getBias() || !limits.empty())
-        vector::MaskedStoreOp::create(b, scores, ValueRange{row, j}, mask, s);
-      return arith::MaxNumFOp::create(b, acc, s).getResult();
-    });
-    Value max = vector::ReductionOp::create(b, vector::CombiningKind::MAXNUMF, maxVector);
+    Value max = biasedMax(r);
     if (op.getSafeSoftmax()) {
       Value dead = arith::CmpFOp::create(b, arith::CmpFPredicate::OEQ, max,
                                          f32(-std::numeric_limits<float>::infinity()));
       max = arith::SelectOp::create(b, dead, zero, max);
     }
-    Value maxSplat = vector::BroadcastOp::create(b, vector, max);
-    Value sumVector = vectorLoop(keys, zeros, [&](Value j, Value mask, Value acc) {
-      Value s = vector::MaskedLoadOp::create(b, vector, scores, ValueRange{row, j}, mask, minusInf);
-      Value p = math::ExpOp::create(b, arith::SubFOp::create(b, s, maxSplat));
-      vector::MaskedStoreOp::create(b, scores, ValueRange{row, j}, mask, p);
-      return arith::AddFOp::create(b, acc, arith::SelectOp::create(b, mask, p, zeros)).getResult();
-    });
-    Value sum = vector::ReductionOp::create(b, vector::CombiningKind::ADD, sumVector, Value(),
-                                            arith::FastMathFlags::reassoc);
+    Value sum = exponentials(r, max);
     Value zeroRow = arith::CmpFOp::create(b, arith::CmpFPredicate::OEQ, sum, zero);
     // Rows given as zeros whatever their probabilities: those cleared, so that 0 · NaN does
     // not make them NaN.
@@ -268,14 +291,8 @@ private:
     if (op.getNanToZero())
       clear = arith::CmpFOp::create(b, arith::CmpFPredicate::UNO, sum, sum);
     if (op.getZeroMaskedRows()) {
-      Value biasMax = vectorLoop(keys, minusInf, [&](Value j, Value mask, Value acc) {
-        Value bias = arith::SelectOp::create(b, mask, loadBiasVector(r, j, mask, vector), minusInf);
-        return arith::MaximumFOp::create(b, acc, bias).getResult();
-      });
-      Value masked = arith::CmpFOp::create(
-          b, arith::CmpFPredicate::OEQ,
-          vector::ReductionOp::create(b, vector::CombiningKind::MAXIMUMF, biasMax),
-          f32(-std::numeric_limits<float>::infinity()));
+      Value masked = arith::CmpFOp::create(b, arith::CmpFPredicate::OEQ, biasMax(r),
+                                           f32(-std::numeric_limits<float>::infinity()));
       clear = clear ? arith::OrIOp::create(b, clear, masked).getResult() : masked;
     }
     if (clear) {
@@ -291,6 +308,149 @@ private:
     memref::StoreOp::create(b, inverse, inverses, row);
   }
 
+  /// Row r's scores plus the bias, -inf past the row's diagonal (stored back where either
+  /// changes them), and their maximum.
+  Value biasedMax(int64_t r) {
+    VectorType vector = VectorType::get({lanes}, b.getF32Type());
+    Value row = index(r), minusInf = splat(-std::numeric_limits<float>::infinity());
+    Value maxVector = vectorLoop(keys, minusInf, [&](Value j, Value mask, Value acc) {
+      Value s = vector::MaskedLoadOp::create(b, vector, scores, ValueRange{row, j}, mask, minusInf);
+      if (op.getBias())
+        s = arith::AddFOp::create(b, s, loadBiasVector(r, keyAt(j), mask, vector));
+      if (!limits.empty()) // -inf past the row's diagonal
+        s = arith::SelectOp::create(b, tailMask(limits[r], keyAt(j)), s, minusInf);
+      if (op.getBias() || !limits.empty())
+        vector::MaskedStoreOp::create(b, scores, ValueRange{row, j}, mask, s);
+      return arith::MaxNumFOp::create(b, acc, s).getResult();
+    });
+    return vector::ReductionOp::create(b, vector::CombiningKind::MAXNUMF, maxVector);
+  }
+
+  /// exp(s - offset) in place of row r's scores, and their sum.
+  Value exponentials(int64_t r, Value offset) {
+    VectorType vector = VectorType::get({lanes}, b.getF32Type());
+    Value row = index(r), minusInf = splat(-std::numeric_limits<float>::infinity());
+    Value zeros = splat(0.0f), offsetSplat = vector::BroadcastOp::create(b, vector, offset);
+    Value sumVector = vectorLoop(keys, zeros, [&](Value j, Value mask, Value acc) {
+      Value s = vector::MaskedLoadOp::create(b, vector, scores, ValueRange{row, j}, mask, minusInf);
+      Value p = math::ExpOp::create(b, arith::SubFOp::create(b, s, offsetSplat));
+      vector::MaskedStoreOp::create(b, scores, ValueRange{row, j}, mask, p);
+      return arith::AddFOp::create(b, acc, arith::SelectOp::create(b, mask, p, zeros)).getResult();
+    });
+    return vector::ReductionOp::create(b, vector::CombiningKind::ADD, sumVector, Value(),
+                                       arith::FastMathFlags::reassoc);
+  }
+
+  /// The maximum of row r's bias over the keys (NaN-propagating, as prim's maximum).
+  Value biasMax(int64_t r) {
+    VectorType vector = VectorType::get({lanes}, b.getF32Type());
+    Value minusInf = splat(-std::numeric_limits<float>::infinity());
+    Value biasMax = vectorLoop(keys, minusInf, [&](Value j, Value mask, Value acc) {
+      Value bias =
+          arith::SelectOp::create(b, mask, loadBiasVector(r, keyAt(j), mask, vector), minusInf);
+      return arith::MaximumFOp::create(b, acc, bias).getResult();
+    });
+    return vector::ReductionOp::create(b, vector::CombiningKind::MAXIMUMF, biasMax);
+  }
+
+  /// One chunk of row r in the online softmax (lowerChunked): m, l and α updated, the
+  /// chunk's scores replaced by exp(s - o).
+  void onlineSoftmaxRow(int64_t r) {
+    Value minusInf = f32(-std::numeric_limits<float>::infinity()), zero = f32(0.0f);
+    auto at = [&](int64_t slot) { return SmallVector<Value, 2>{index(slot), index(r)}; };
+    auto isMinusInf = [&](Value v) {
+      return arith::CmpFOp::create(b, arith::CmpFPredicate::OEQ, v, minusInf);
+    };
+    Value previous = memref::LoadOp::create(b, state, at(0));
+    Value max = arith::MaxNumFOp::create(b, previous, biasedMax(r));
+    Value offset = arith::SelectOp::create(b, isMinusInf(max), zero, max);
+    Value alpha =
+        arith::SelectOp::create(b, isMinusInf(previous), zero,
+                                math::ExpOp::create(b, arith::SubFOp::create(b, previous, offset)));
+    Value sum = arith::AddFOp::create(
+        b, arith::MulFOp::create(b, memref::LoadOp::create(b, state, at(1)), alpha),
+        exponentials(r, offset));
+    memref::StoreOp::create(b, max, state, at(0));
+    memref::StoreOp::create(b, sum, state, at(1));
+    memref::StoreOp::create(b, alpha, state, at(2));
+    if (op.getZeroMaskedRows())
+      memref::StoreOp::create(
+          b, arith::MaximumFOp::create(b, memref::LoadOp::create(b, state, at(3)), biasMax(r)),
+          state, at(3));
+  }
+
+  /// acc[r, e] = α_r · acc[r, e] + Σ_j p[r, j] v[j, e] over the chunk's keys.
+  void accumulateValues() {
+    VectorType vector = VectorType::get({lanes}, b.getF32Type());
+    Value zeros = splat(0.0f);
+    rowsTimesVectors(
+        width, keys,
+        [&](Value j, Value e, Value mask, Value zero) {
+          return vector::MaskedLoadOp::create(b, vector, op.getValue(), keyIndices({keyAt(j), e}),
+                                              mask, zero);
+        },
+        [&](int64_t r, Value j) {
+          return memref::LoadOp::create(b, scores, ValueRange{index(r), j});
+        },
+        [&](Value e, Value mask, ArrayRef<Value> sums) {
+          for (int64_t r = 0; r < kRows; ++r) {
+            SmallVector<Value, 2> at{index(r), e};
+            Value alpha = vector::BroadcastOp::create(
+                b, vector, memref::LoadOp::create(b, state, ValueRange{index(2), index(r)}));
+            Value previous = vector::MaskedLoadOp::create(b, vector, products, at, mask, zeros);
+            vector::MaskedStoreOp::create(b, products, at, mask,
+                                          vector::FMAOp::create(b, previous, alpha, sums[r]));
+          }
+        });
+  }
+
+  /// out[i_r] = acc[r] / l_r after the last chunk, as softmaxRow and multiplyValues would
+  /// have it: without safe_softmax a row whose maximum is -inf is NaN (exp(-inf - -inf)); a
+  /// sum of 0 gives zeros; nan_to_zero and zero_masked_rows give zeros. Rows past the last
+  /// are not stored.
+  void finishRow(int64_t r, Value first) {
+    VectorType vector = VectorType::get({lanes}, b.getF32Type());
+    Value zero = f32(0.0f);
+    Value valid = arith::CmpIOp::create(b, arith::CmpIPredicate::ult,
+                                        arith::AddIOp::create(b, first, index(r)), units);
+    auto ifValid = scf::IfOp::create(b, valid, /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifValid.thenBlock());
+    Value sum = memref::LoadOp::create(b, state, ValueRange{index(1), index(r)});
+    if (!op.getSafeSoftmax()) {
+      Value max = memref::LoadOp::create(b, state, ValueRange{index(0), index(r)});
+      Value dead = arith::CmpFOp::create(b, arith::CmpFPredicate::OEQ, max,
+                                         f32(-std::numeric_limits<float>::infinity()));
+      sum = arith::SelectOp::create(b, dead, f32(std::numeric_limits<float>::quiet_NaN()), sum);
+    }
+    Value zeroRow = arith::CmpFOp::create(b, arith::CmpFPredicate::OEQ, sum, zero);
+    Value clear;
+    if (op.getNanToZero())
+      clear = arith::CmpFOp::create(b, arith::CmpFPredicate::UNO, sum, sum);
+    if (op.getZeroMaskedRows()) {
+      Value masked =
+          arith::CmpFOp::create(b, arith::CmpFPredicate::OEQ,
+                                memref::LoadOp::create(b, state, ValueRange{index(3), index(r)}),
+                                f32(-std::numeric_limits<float>::infinity()));
+      clear = clear ? arith::OrIOp::create(b, clear, masked).getResult() : masked;
+    }
+    if (clear)
+      zeroRow = arith::OrIOp::create(b, zeroRow, clear);
+    Value inverse = vector::BroadcastOp::create(
+        b, vector,
+        arith::SelectOp::create(b, zeroRow, zero, arith::DivFOp::create(b, f32(1.0f), sum)));
+    Value zeros = splat(0.0f);
+    forLoop(index(0), width, index(lanes), [&](Value e) {
+      Value mask = tailMask(width, e);
+      Value acc =
+          vector::MaskedLoadOp::create(b, vector, products, ValueRange{index(r), e}, mask, zeros);
+      Value out = arith::MulFOp::create(b, acc, inverse);
+      if (clear)
+        out = arith::SelectOp::create(b, clear, zeros, out);
+      vector::MaskedStoreOp::create(b, op.getInit(), rowIndices(r, {rowIndex[r], e}), mask, out);
+    });
+  }
+
   /// out[i_r, e] = inverse_r · Σ_j p[r, j] v[j, e], `lanes` columns at a time in a vector
   /// accumulator per row; rows past the last are not stored.
   void multiplyValues(Value first) {
@@ -298,8 +458,8 @@ private:
     rowsTimesVectors(
         width, keys,
         [&](Value j, Value e, Value mask, Value zero) {
-          return vector::MaskedLoadOp::create(b, vector, op.getValue(), keyIndices({j, e}), mask,
-                                              zero);
+          return vector::MaskedLoadOp::create(b, vector, op.getValue(), keyIndices({keyAt(j), e}),
+                                              mask, zero);
         },
         [&](int64_t r, Value j) {
           return memref::LoadOp::create(b, scores, ValueRange{index(r), j});
@@ -443,6 +603,13 @@ private:
     return loop.getResult(0);
   }
 
+  /// Key j of the keys being read: of the chunk from `start` (lowerChunked), else j itself.
+  Value keyAt(Value j) { return start ? arith::AddIOp::create(b, start, j).getResult() : j; }
+  Value splat(float v) {
+    VectorType vector = VectorType::get({lanes}, b.getF32Type());
+    return arith::ConstantOp::create(b, vector, DenseElementsAttr::get(vector, v));
+  }
+
   Value dim(Value memref, int64_t d) { return memref::DimOp::create(b, memref, d); }
   Value index(int64_t v) { return arith::ConstantIndexOp::create(b, v); }
   Value f32(float v) { return arith::ConstantOp::create(b, b.getF32FloatAttr(v)); }
@@ -457,6 +624,9 @@ private:
   /// Each row's batch indices (its query head, with grouped heads).
   SmallVector<SmallVector<Value>> rowBatch;
   Value rows, units, depth, keys, width, scores, inverses;
+  /// lowerChunked's: the first key of the chunk being read (null: all keys at once), the
+  /// rows' running maximum, sum and factor, and their unnormalized products with the values.
+  Value start, state, products;
 };
 
 struct CpuLowerAttentionPass : public tcc::impl::CpuLowerAttentionBase<CpuLowerAttentionPass> {

@@ -1,8 +1,9 @@
 // RUN: tcc-opt %s --split-input-file --tcc-cpu-lower-attention=vector-bits=256 | FileCheck %s
 // RUN: tcc-opt %s --split-input-file --tcc-cpu-lower-attention="vector-bits=512 vector-registers=32" | FileCheck %s --check-prefix=WIDE
 // kernel.attention on buffers: an scf.parallel over the batch dims and blocks of 8 query
-// rows; per block an 8 x N buffer of scores (never M x N): on the stack (restored after each
-// block), or over 8192 keys on the heap, in a second copy of the computation; the scores of
+// rows; per block an 8 x N buffer of scores (never M x N) on the stack (restored after each
+// block), or over 8192 keys (a second copy of the computation) the keys in chunks of 8192
+// with an online softmax (below: @chunked); never memref.alloc; the scores of
 // transposed keys as vectors of 8 keys with one FMA per row and depth step, the softmax on
 // vectors (maxnumf, exp, masked tails), the values as vectors of 8 columns, rows past the
 // end not stored. With 32 vector registers, two vectors of columns a step: 16 sums.
@@ -11,10 +12,9 @@
 // CHECK: %[[BLOCKS:.*]] = arith.ceildivui %{{.*}}, %c8
 // CHECK: scf.parallel (%[[B:.*]], %[[T:.*]]) = (%c0{{.*}}, %c0{{.*}}) to (%{{.*}}, %[[BLOCKS]])
 // CHECK: %[[STACK:.*]] = llvm.intr.stacksave
-// CHECK: %[[HEAP:.*]] = arith.cmpi ugt, %{{.*}}, %c8192
-// CHECK: scf.if %[[HEAP]] {
-// CHECK: memref.alloc(%{{.*}}) : memref<8x?xf32>
-// CHECK: memref.dealloc
+// CHECK: %[[CHUNKED:.*]] = arith.cmpi ugt, %{{.*}}, %c8192
+// CHECK: scf.if %[[CHUNKED]] {
+// CHECK: memref.alloca() : memref<8x8192xf32>
 // CHECK: } else {
 // CHECK: %[[S:.*]] = memref.alloca(%{{.*}}) : memref<8x?xf32>
 // CHECK: scf.for %{{.*}} step %c8
@@ -147,7 +147,7 @@ func.func @cached_keys(%q: memref<1x2x1x8xf32>, %k: memref<1x2x64x8xf32>, %v: me
 // CHECK-COUNT-8: arith.minui %{{.*}}, %{{.*}} : index
 // CHECK-COUNT-6: arith.maxui
 // CHECK: %[[BLOCK:.*]] = arith.maxui
-// CHECK: memref.alloc(%[[BLOCK]]) : memref<8x?xf32>
+// CHECK: arith.cmpi ugt, %[[BLOCK]], %c8192
 // CHECK: memref.alloca(%[[BLOCK]]) : memref<8x?xf32>
 // CHECK: scf.for %{{.*}} = %{{.*}} to %[[BLOCK]]
 // CHECK: vector.create_mask
@@ -155,5 +155,53 @@ func.func @cached_keys(%q: memref<1x2x1x8xf32>, %k: memref<1x2x64x8xf32>, %v: me
 // CHECK-NOT: memref<8x8xf32>
 func.func @causal(%q: memref<2x8x4xf32>, %k: memref<2x4x?xf32>, %v: memref<2x?x4xf32>, %o: memref<2x8x4xf32>) {
   kernel.attention %q, %k, %v outs(%o : memref<2x8x4xf32>) {causal = 2 : i64, key_transposed, scale = 1.0 : f32} : memref<2x8x4xf32>, memref<2x4x?xf32>, memref<2x?x4xf32>
+  return
+}
+
+// -----
+
+// Over 8192 keys (one decoding row): chunks of 8192 keys (their scores in one stack buffer,
+// each key's index the chunk's start plus its offset), per row a running maximum m, sum l
+// and factor α = exp(m - o) (0 while m is -inf) in a 4 x rows buffer, the products with the
+// values accumulated in a rows x E buffer as acc · α + Σ p v; after the last chunk
+// out = acc / l, rows past the last not stored. No heap.
+// CHECK-LABEL: func.func @chunked
+// CHECK-NOT: memref.alloc(
+// CHECK: scf.if
+// CHECK: %[[SCORES:.*]] = memref.alloca() : memref<1x8192xf32>
+// CHECK: %[[STATE:.*]] = memref.alloca() : memref<4x1xf32>
+// CHECK: %[[ACC:.*]] = memref.alloca(%{{.*}}) : memref<1x?xf32>
+// CHECK: scf.for %[[CHUNK:.*]] = %{{.*}} to %[[N:.*]] step %c8192
+// CHECK: %[[LEFT:.*]] = arith.subi %[[N]], %[[CHUNK]]
+// CHECK: %[[COUNT:.*]] = arith.minui %c8192{{.*}}, %[[LEFT]]
+// CHECK: scf.for %[[J:.*]] = %{{.*}} to %[[COUNT]]
+// CHECK: %[[KEY:.*]] = arith.addi %[[CHUNK]], %[[J]]
+// CHECK: vector.maskedload %{{.*}}[%{{.*}}, %{{.*}}, %[[KEY]], %{{.*}}]
+// CHECK: vector.fma
+// CHECK: memref.store %{{.*}}, %[[SCORES]]
+// CHECK: %[[M:.*]] = memref.load %[[STATE]][%c0{{.*}}, %c0{{.*}}]
+// CHECK: %[[MAX:.*]] = arith.maxnumf %[[M]], %{{.*}} : f32
+// CHECK: %[[DEAD:.*]] = arith.cmpf oeq, %[[MAX]]
+// CHECK: %[[OFFSET:.*]] = arith.select %[[DEAD]], %{{.*}}, %[[MAX]] : f32
+// CHECK: %[[WAS:.*]] = arith.cmpf oeq, %[[M]]
+// CHECK: %[[DIFF:.*]] = arith.subf %[[M]], %[[OFFSET]] : f32
+// CHECK: %[[EXP:.*]] = math.exp %[[DIFF]] : f32
+// CHECK: %[[ALPHA:.*]] = arith.select %[[WAS]], %{{.*}}, %[[EXP]] : f32
+// CHECK: memref.store %[[ALPHA]], %[[STATE]][%c2
+// CHECK: scf.for {{.*}} -> (vector<8xf32>)
+// CHECK: memref.load %[[SCORES]]
+// CHECK: vector.fma
+// CHECK: vector.maskedload %[[ACC]]
+// CHECK: vector.fma %{{.*}}, %{{.*}}, %{{.*}} : vector<8xf32>
+// CHECK: vector.maskedstore %[[ACC]]
+// CHECK: scf.if
+// CHECK: arith.divf %{{.*}}, %{{.*}} : f32
+// CHECK: vector.maskedload %[[ACC]]
+// CHECK: vector.maskedstore %{{.*}} : memref<1x2x1x8xf32>
+// CHECK: } else {
+// CHECK: memref.alloca(%{{.*}}) : memref<1x?xf32>
+// CHECK-NOT: memref.alloc(
+func.func @chunked(%q: memref<1x2x1x16xf32>, %k: memref<1x2x?x16xf32>, %v: memref<1x2x?x8xf32>, %o: memref<1x2x1x8xf32>) {
+  kernel.attention %q, %k, %v outs(%o : memref<1x2x1x8xf32>) {scale = 0.25 : f32} : memref<1x2x1x16xf32>, memref<1x2x?x16xf32>, memref<1x2x?x8xf32>
   return
 }
