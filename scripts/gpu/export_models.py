@@ -73,6 +73,28 @@ class PreLNBlock(nn.Module):
         x = x + self.proj(y)
         return x + self.fc_out(F.gelu(self.fc(self.ln_2(x)), approximate=self.gelu_approx))
 
+    def forward_step(self, x, past):
+        """forward for new positions x after cached ones: past = (keys, values), each
+        [b, heads, p, head_dim]; returns the block's output and the caches with x's positions
+        appended. The new positions see every cached one and, among themselves, the earlier
+        ones (a causal mask offset by p)."""
+        b, t, c = x.shape
+        hd = c // self.heads
+        q, k, v = self.qkv(self.ln_1(x)).split(c, dim=-1)
+        q = q.reshape(b, t, self.heads, hd).transpose(1, 2)
+        k = torch.cat((past[0], k.reshape(b, t, self.heads, hd).transpose(1, 2)), dim=2)
+        v = torch.cat((past[1], v.reshape(b, t, self.heads, hd).transpose(1, 2)), dim=2)
+        p = past[0].shape[2]
+        if t == 1:  # a decode step: every key is visible
+            y = F.scaled_dot_product_attention(q, k, v)
+        else:
+            visible = torch.ones(t, p + t, dtype=torch.bool, device=x.device).tril(p)
+            y = F.scaled_dot_product_attention(q, k, v, attn_mask=visible)
+        y = y.transpose(1, 2).reshape(b, t, c)
+        x = x + self.proj(y)
+        x = x + self.fc_out(F.gelu(self.fc(self.ln_2(x)), approximate=self.gelu_approx))
+        return x, (k, v)
+
 
 # ----------------------------------------------------------------------------- GPT-2
 
@@ -92,6 +114,39 @@ class GPT2Small(nn.Module):
         for blk in self.blocks:
             x = blk(x)
         return F.linear(self.ln_f(x), self.wte.weight)  # tied LM head
+
+    def step(self, input_ids, pasts):
+        """New positions after cached ones: pasts is one (keys, values) per block, each
+        [batch, heads, past, head_dim] (past may be 0); returns logits and the presents."""
+        t = input_ids.shape[1]
+        pos = torch.arange(t, device=input_ids.device) + pasts[0][0].shape[2]
+        x = self.wte(input_ids) + self.wpe(pos)
+        presents = []
+        for blk, past in zip(self.blocks, pasts):
+            x, present = blk.forward_step(x, past)
+            presents.append(present)
+        return F.linear(self.ln_f(x), self.wte.weight), presents
+
+    def empty_pasts(self, batch):
+        """Caches of no positions, one (keys, values) per block."""
+        heads = self.blocks[0].heads
+        hd = self.wte.weight.shape[1] // heads
+        return [(torch.zeros(batch, heads, 0, hd), torch.zeros(batch, heads, 0, hd))
+                for _ in self.blocks]
+
+
+class GPT2DecodeStep(nn.Module):
+    """One decode step of GPT2Small with explicit per-layer caches (2 layers), the layout of
+    transformers' GPT-2 past_key_values: [batch, heads, past, head_dim]."""
+
+    def __init__(self, gpt2):
+        super().__init__()
+        assert len(gpt2.blocks) == 2
+        self.gpt2 = gpt2
+
+    def forward(self, input_ids, past_key_0, past_value_0, past_key_1, past_value_1):
+        logits, pr = self.gpt2.step(input_ids, [(past_key_0, past_value_0), (past_key_1, past_value_1)])
+        return logits, pr[0][0], pr[0][1], pr[1][0], pr[1][1]
 
 
 # ----------------------------------------------------------------------------- Llama
@@ -604,14 +659,19 @@ def ids(gen, shape, vocab):
 def build_specs():
     specs = {}
 
-    def gpt2():
+    def gpt2_model():
         cfg = dict(vocab_size=1000, hidden_size=128, num_layers=2, num_heads=4, mlp_size=512,
-                   max_positions=64, gelu="tanh", attention="F.scaled_dot_product_attention(is_causal=True)",
+                   max_positions=2048, gelu="tanh", attention="F.scaled_dot_product_attention(is_causal=True)",
                    lm_head="tied to wte")
         torch.manual_seed(0)
         m = GPT2Small(cfg["vocab_size"], cfg["hidden_size"], cfg["num_layers"], cfg["num_heads"],
                       cfg["mlp_size"], cfg["max_positions"])
         randomize_(m)
+        m.eval()
+        return m, cfg
+
+    def gpt2():
+        m, cfg = gpt2_model()
         g = torch.Generator().manual_seed(123)
         main = [ids(g, (2, 16), cfg["vocab_size"])]
         other = [ids(g, (3, 9), cfg["vocab_size"])]
@@ -668,6 +728,36 @@ def build_specs():
                      "past_key_1": pdim, "past_value_1": pdim},
             inputs=sets)
 
+    def gpt2_kv():
+        m, cfg = gpt2_model()
+        cfg = dict(cfg, decode_step="input_ids [batch, 1] + per-layer past [batch, heads, past, head_dim]",
+                   same_weights_as="gpt2_small")
+        g = torch.Generator().manual_seed(321)
+        sets = []
+        checks = []
+        for b, past in ((2, 16), (3, 7)):
+            prefix = ids(g, (b, past), cfg["vocab_size"])
+            tok = ids(g, (b, 1), cfg["vocab_size"])
+            with torch.no_grad():
+                _, presents = m.step(torch.from_numpy(prefix), m.empty_pasts(b))
+                full = m(torch.from_numpy(np.concatenate([prefix, tok], axis=1)))
+                step, _ = m.step(torch.from_numpy(tok), presents)
+            checks.append({"batch": b, "past": past,
+                           "max_abs_decode_vs_full_last_position": float((step[:, -1] - full[:, -1]).abs().max())})
+            inputs = [tok]
+            for k, v in presents:
+                inputs += [k.numpy().copy(), v.numpy().copy()]
+            sets.append(inputs)
+        cfg["cache_consistency_check_torch"] = checks
+        pdim = {0: "batch", 2: "past"}
+        names = ["input_ids", "past_key_0", "past_value_0", "past_key_1", "past_value_1"]
+        return GPT2DecodeStep(m), cfg, dict(
+            input_names=names,
+            output_names=["logits", "present_key_0", "present_value_0", "present_key_1", "present_value_1"],
+            dynamic={"input_ids": {0: "batch"}, "past_key_0": pdim, "past_value_0": pdim,
+                     "past_key_1": pdim, "past_value_1": pdim},
+            inputs=sets)
+
     def vit():
         cfg = dict(image_size=32, patch_size=4, channels=3, hidden_size=128, num_layers=2, num_heads=4,
                    mlp_size=256, num_classes=10, gelu="exact", layer_norm="pre-LN")
@@ -711,6 +801,7 @@ def build_specs():
                             torchscript_fallback=True)
 
     specs["gpt2_small"] = gpt2
+    specs["gpt2_small_kv"] = gpt2_kv
     specs["llama_small"] = llama
     specs["llama_small_kv"] = llama_kv
     specs["vit_small"] = vit

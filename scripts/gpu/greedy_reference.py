@@ -1,14 +1,14 @@
 #!/usr/bin/env python3
 """The reference tokens of examples/generate.c: greedy decoding in torch with the KV cache.
 
-Runs on the GPU machine (torch 2.11; on its CPU). Rebuilds llama_small's torch model with
-export_models.py's seeds (the weights of test/data/models/llama_small_kv/model.onnx), checks
-that it still computes that export's reference logits, then feeds the prompt one token at a
+Runs on the GPU machine (torch 2.11; on its CPU). Rebuilds the torch model of llama_small
+(or gpt2_small) with export_models.py's seeds (the weights of test/data/models/MODEL/model.onnx),
+checks that it still computes that export's reference logits, then feeds the prompt one token at a
 time through the cached decode step (as the C example does, from an empty cache) and
 generates tokens greedily (argmax of the last logits). Writes the prompt and the tokens, one
 line each, and prints the smallest gap between the top two logits over the steps.
 
-    python3 greedy_reference.py [--steps 48] [--out examples/generate/reference_tokens.txt]
+    python3 greedy_reference.py [--model llama_small_kv|gpt2_small_kv] [--steps 48] [--data DIR] [--out F]
 """
 
 import argparse
@@ -27,19 +27,43 @@ import export_models  # noqa: E402
 PROMPT = [17, 423, 9, 771, 256, 64, 998]
 
 
+def decoder(name):
+    """(step, full) of the model whose weights `name`'s export holds: step(ids, caches or
+    None) -> (logits, caches) and full(ids) -> logits, the whole sequence at once."""
+    specs = export_models.build_specs()
+    if name == "llama_small_kv":
+        core = specs["llama_small"]()[0].core
+        core.eval()
+        return (lambda ids, caches: core(ids, caches)), (lambda ids: core(ids)[0])
+    if name == "gpt2_small_kv":
+        gpt2 = specs["gpt2_small"]()[0]
+        gpt2.eval()
+
+        def step(ids, caches):
+            return gpt2.step(ids, gpt2.empty_pasts(ids.shape[0]) if caches is None else caches)
+        return step, gpt2
+    sys.exit("unknown model %s (llama_small_kv, gpt2_small_kv)" % name)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--model", default="llama_small_kv", choices=["llama_small_kv", "gpt2_small_kv"])
     parser.add_argument("--steps", type=int, default=48)
-    parser.add_argument("--out", default=os.path.join(ROOT, "examples", "generate",
-                                                      "reference_tokens.txt"))
+    parser.add_argument("--data", default=None,
+                        help="the export's folder (default test/data/models/MODEL)")
+    parser.add_argument("--out", default=None,
+                        help="default examples/generate/reference_tokens.txt (llama_small_kv), "
+                             "reference_tokens_gpt2.txt (gpt2_small_kv)")
     args = parser.parse_args()
+    if args.out is None:
+        args.out = os.path.join(ROOT, "examples", "generate", "reference_tokens.txt"
+                                if args.model == "llama_small_kv" else "reference_tokens_gpt2.txt")
 
     torch.manual_seed(0)
-    core = export_models.build_specs()["llama_small"]()[0].core
-    core.eval()
+    core, full_sequence = decoder(args.model)
 
     # The weights are the export's: its reference decode step, recomputed.
-    data = os.path.join(ROOT, "test", "data", "models", "llama_small_kv")
+    data = args.data or os.path.join(ROOT, "test", "data", "models", args.model)
     inputs = [np.load(os.path.join(data, "input_%d_%s.npy" % (k, name)))
               for k, name in enumerate(["input_ids", "past_key_0", "past_value_0",
                                         "past_key_1", "past_value_1"])]
@@ -68,7 +92,7 @@ def main():
             sequence.append(int(torch.argmax(last)))
         tokens = sequence[len(PROMPT):]
         # The same tokens without the cache: the whole sequence at once.
-        full = core(torch.tensor([sequence[:-1]], dtype=torch.int64))[0]
+        full = full_sequence(torch.tensor([sequence[:-1]], dtype=torch.int64))
         uncached = [int(t) for t in torch.argmax(full[0, len(PROMPT) - 1:], dim=-1)]
     print("cached and uncached greedy tokens agree: %s" % (uncached == tokens))
     print("smallest top-2 logit gap: %.3g" % min(gaps))

@@ -8,7 +8,11 @@ the runtime (no copies; tcc_runtime.py), checked against it and timed (median of
 wall clock around a run, which returns when the GPU is done), and torch.nn.functional.
 scaled_dot_product_attention timed the same way on the same tensors.
 
-usage: python3 attention_bench.py DIR [--batch 8] [--seqs 128,512,1024,2048]
+With --causal, the causal block of attention_models.py (att_causal_fused.so,
+att_causal_decomposed.so: the exporter's Trilu/Equal/Where mask, which tcc's matcher turns
+into the kernel's causal diagonal) against torch's masked softmax and SDPA(is_causal=True).
+
+usage: python3 attention_bench.py DIR [--batch 8] [--seqs 128,512,1024,2048] [--causal]
 """
 import argparse
 import json
@@ -33,10 +37,12 @@ def main():
     parser.add_argument("dir")
     parser.add_argument("--batch", type=int, default=8)
     parser.add_argument("--seqs", default="128,512,1024,2048")
+    parser.add_argument("--causal", action="store_true")
     args = parser.parse_args()
+    stem = "att_causal" if args.causal else "att"
     torch.backends.cuda.matmul.allow_tf32 = False
     rt = tcc_runtime.Runtime(os.path.join(args.dir, "lib", "libtcc_runtime.so"))
-    sessions = {kind: tcc_runtime.Session(rt, os.path.join(args.dir, "att", "att_%s.so" % kind))
+    sessions = {kind: tcc_runtime.Session(rt, os.path.join(args.dir, "att", "%s_%s.so" % (stem, kind)))
                 for kind in ("fused", "decomposed")}
     print("| B | S | fused ms | decomposed ms | torch SDPA ms | fused / decomposed | "
           "fused / SDPA | fused rel L2 | decomposed rel L2 |")
@@ -45,8 +51,13 @@ def main():
         g = torch.Generator(device="cuda").manual_seed(seq)
         q, k, v = [torch.randn(args.batch, 4, seq, 64, device="cuda", generator=g)
                    for _ in range(3)]
-        ref = torch.softmax((q @ k.transpose(-1, -2)) / 8, -1) @ v
-        row = {"B": args.batch, "S": seq}
+        scores = (q @ k.transpose(-1, -2)) / 8
+        if args.causal:
+            scores = scores.masked_fill(
+                torch.ones(seq, seq, dtype=torch.bool, device="cuda").triu(1), float("-inf"))
+        ref = torch.softmax(scores, -1) @ v
+        del scores
+        row = {"B": args.batch, "S": seq, "causal": args.causal}
         for kind, session in sessions.items():
             out = torch.empty_like(ref)
             try:
@@ -60,7 +71,7 @@ def main():
                 row[kind + "_ms"] = float("nan")
         sdpa = torch.nn.functional.scaled_dot_product_attention
         with torch.no_grad():
-            row["sdpa_ms"] = timed(lambda: sdpa(q, k, v), 30)
+            row["sdpa_ms"] = timed(lambda: sdpa(q, k, v, is_causal=args.causal), 30)
         print("| %d | %d | %.4f | %.4f | %.4f | %.2f | %.2f | %s | %s |" % (
             row["B"], seq, row["fused_ms"], row["decomposed_ms"], row["sdpa_ms"],
             row["fused_ms"] / row["decomposed_ms"], row["fused_ms"] / row["sdpa_ms"],

@@ -11,6 +11,10 @@
 # torch under bf16 autocast); MATMUL_PRECISIONS: matmul_bench.py's
 # tensor-core rows (default "tf32 bf16 fp16"); SHAPES=0: without matmul_shapes.py's models.
 # REPO_MODELS: test/data/models entries to check for correctness (default none).
+# SIZE_SETS: folders in bench.py's layout (model.onnx, input_*.npy, output_*.npy; what
+# scripts/transformer_sizes.py writes, with ONNX Runtime's outputs), checked likewise, named
+# after their folders. ATTENTION=0: without attention_bench.py's blocks (attention_models.py:
+# plain and causal, each with --attention=fused and =decomposed, in att/).
 # CONFORMANCE: a tcc-conformance --export folder (its log beside it as DIR.log), packed as
 # conformance.tar.xz for run_conformance.py.
 # Then run it on the GPU machine in one call (device tool: carry .bundle):
@@ -66,6 +70,20 @@ for m in ${REPO_MODELS-}; do
   [ -f "$ROOT/test/data/models/$m/model.onnx" ] &&
     add "$m" "$ROOT/test/data/models/$m/model.onnx" "$ROOT/test/data/models/$m"
 done
+
+for d in ${SIZE_SETS-}; do
+  [ -f "$d/model.onnx" ] && add "$(basename "$d")" "$d/model.onnx" "$d"
+done
+if [ "${ATTENTION:-1}" = 1 ]; then
+  mkdir -p "$OUTDIR/att"
+  python3 "$ROOT/scripts/nvidia/attention_models.py" "$OUTDIR/att"
+  for stem in att att_causal; do
+    for kind in fused decomposed; do
+      "$TCC" "$OUTDIR/att/$stem.onnx" --target "nvidia:$ARCH" --attention=$kind \
+        -o "$OUTDIR/att/${stem}_$kind.so"
+    done
+  done
+fi
 
 # A 4096^3 matrix product for matmul_bench.py (inputs made on the GPU, no references).
 mkdir -p "$OUTDIR/models/matmul_4096"
