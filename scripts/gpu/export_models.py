@@ -697,10 +697,13 @@ def build_specs():
         return LlamaFull(core), cfg, dict(input_names=["input_ids"], output_names=["logits"],
                                           dynamic={"input_ids": {0: "batch", 1: "seq"}}, inputs=[main, other])
 
-    def llama_kv():
-        core, cfg = llama_core()
-        cfg = dict(cfg, decode_step="input_ids [batch, 1] + per-layer past [batch, kv_heads, past, head_dim]",
-                   same_weights_as="llama_small")
+    def decode_step(step_module, cfg, same_weights_as, heads, prefill, full_sequence):
+        """The spec of a decode step with per-layer caches: for batches of 2 and 3 after 16
+        and 7 cached positions, a random prefix run through `prefill` (ids -> logits,
+        caches) gives the caches and one new token the step's input; the step's logits are
+        checked against `full_sequence` (ids -> logits) at the last position."""
+        cfg = dict(cfg, decode_step="input_ids [batch, 1] + per-layer past [batch, %s, past, head_dim]" % heads,
+                   same_weights_as=same_weights_as)
         g = torch.Generator().manual_seed(321)
         sets = []
         checks = []
@@ -708,9 +711,9 @@ def build_specs():
             prefix = ids(g, (b, past), cfg["vocab_size"])
             tok = ids(g, (b, 1), cfg["vocab_size"])
             with torch.no_grad():
-                _, presents = core(torch.from_numpy(prefix))
-                full, _ = core(torch.from_numpy(np.concatenate([prefix, tok], axis=1)))
-                step, _ = core(torch.from_numpy(tok), presents)
+                _, presents = prefill(torch.from_numpy(prefix))
+                full = full_sequence(torch.from_numpy(np.concatenate([prefix, tok], axis=1)))
+                step = step_module(torch.from_numpy(tok), *[t for kv in presents for t in kv])[0]
             # consistency of the cached decode step with the full sequence
             checks.append({"batch": b, "past": past,
                            "max_abs_decode_vs_full_last_position": float((step[:, -1] - full[:, -1]).abs().max())})
@@ -721,42 +724,22 @@ def build_specs():
         cfg["cache_consistency_check_torch"] = checks
         pdim = {0: "batch", 2: "past"}
         names = ["input_ids", "past_key_0", "past_value_0", "past_key_1", "past_value_1"]
-        return LlamaDecodeStep(core), cfg, dict(
+        return step_module, cfg, dict(
             input_names=names,
             output_names=["logits", "present_key_0", "present_value_0", "present_key_1", "present_value_1"],
             dynamic={"input_ids": {0: "batch"}, "past_key_0": pdim, "past_value_0": pdim,
                      "past_key_1": pdim, "past_value_1": pdim},
             inputs=sets)
 
+    def llama_kv():
+        core, cfg = llama_core()
+        return decode_step(LlamaDecodeStep(core), cfg, "llama_small", "kv_heads",
+                           lambda x: core(x), lambda x: core(x)[0])
+
     def gpt2_kv():
         m, cfg = gpt2_model()
-        cfg = dict(cfg, decode_step="input_ids [batch, 1] + per-layer past [batch, heads, past, head_dim]",
-                   same_weights_as="gpt2_small")
-        g = torch.Generator().manual_seed(321)
-        sets = []
-        checks = []
-        for b, past in ((2, 16), (3, 7)):
-            prefix = ids(g, (b, past), cfg["vocab_size"])
-            tok = ids(g, (b, 1), cfg["vocab_size"])
-            with torch.no_grad():
-                _, presents = m.step(torch.from_numpy(prefix), m.empty_pasts(b))
-                full = m(torch.from_numpy(np.concatenate([prefix, tok], axis=1)))
-                step, _ = m.step(torch.from_numpy(tok), presents)
-            checks.append({"batch": b, "past": past,
-                           "max_abs_decode_vs_full_last_position": float((step[:, -1] - full[:, -1]).abs().max())})
-            inputs = [tok]
-            for k, v in presents:
-                inputs += [k.numpy().copy(), v.numpy().copy()]
-            sets.append(inputs)
-        cfg["cache_consistency_check_torch"] = checks
-        pdim = {0: "batch", 2: "past"}
-        names = ["input_ids", "past_key_0", "past_value_0", "past_key_1", "past_value_1"]
-        return GPT2DecodeStep(m), cfg, dict(
-            input_names=names,
-            output_names=["logits", "present_key_0", "present_value_0", "present_key_1", "present_value_1"],
-            dynamic={"input_ids": {0: "batch"}, "past_key_0": pdim, "past_value_0": pdim,
-                     "past_key_1": pdim, "past_value_1": pdim},
-            inputs=sets)
+        return decode_step(GPT2DecodeStep(m), cfg, "gpt2_small", "heads",
+                           lambda x: m.step(x, m.empty_pasts(x.shape[0])), m)
 
     def vit():
         cfg = dict(image_size=32, patch_size=4, channels=3, hidden_size=128, num_layers=2, num_heads=4,

@@ -383,25 +383,16 @@ private:
   void accumulateValues() {
     VectorType vector = VectorType::get({lanes}, b.getF32Type());
     Value zeros = splat(0.0f);
-    rowsTimesVectors(
-        width, keys,
-        [&](Value j, Value e, Value mask, Value zero) {
-          return vector::MaskedLoadOp::create(b, vector, op.getValue(), keyIndices({keyAt(j), e}),
-                                              mask, zero);
-        },
-        [&](int64_t r, Value j) {
-          return memref::LoadOp::create(b, scores, ValueRange{index(r), j});
-        },
-        [&](Value e, Value mask, ArrayRef<Value> sums) {
-          for (int64_t r = 0; r < kRows; ++r) {
-            SmallVector<Value, 2> at{index(r), e};
-            Value alpha = vector::BroadcastOp::create(
-                b, vector, memref::LoadOp::create(b, state, ValueRange{index(2), index(r)}));
-            Value previous = vector::MaskedLoadOp::create(b, vector, products, at, mask, zeros);
-            vector::MaskedStoreOp::create(b, products, at, mask,
-                                          vector::FMAOp::create(b, previous, alpha, sums[r]));
-          }
-        });
+    probabilitiesTimesValues([&](Value e, Value mask, ArrayRef<Value> sums) {
+      for (int64_t r = 0; r < kRows; ++r) {
+        SmallVector<Value, 2> at{index(r), e};
+        Value alpha = vector::BroadcastOp::create(
+            b, vector, memref::LoadOp::create(b, state, ValueRange{index(2), index(r)}));
+        Value previous = vector::MaskedLoadOp::create(b, vector, products, at, mask, zeros);
+        vector::MaskedStoreOp::create(b, products, at, mask,
+                                      vector::FMAOp::create(b, previous, alpha, sums[r]));
+      }
+    });
   }
 
   /// out[i_r] = acc[r] / l_r after the last chunk, as softmaxRow and multiplyValues would
@@ -451,9 +442,9 @@ private:
     });
   }
 
-  /// out[i_r, e] = inverse_r · Σ_j p[r, j] v[j, e], `lanes` columns at a time in a vector
-  /// accumulator per row; rows past the last are not stored.
-  void multiplyValues(Value first) {
+  /// Σ_j p[r, j] v[j, e] over the keys being read (the scores buffer holds p), `lanes`
+  /// columns e at a time, then finish(e, mask, sums).
+  void probabilitiesTimesValues(function_ref<void(Value, Value, ArrayRef<Value>)> finish) {
     VectorType vector = VectorType::get({lanes}, b.getF32Type());
     rowsTimesVectors(
         width, keys,
@@ -464,19 +455,26 @@ private:
         [&](int64_t r, Value j) {
           return memref::LoadOp::create(b, scores, ValueRange{index(r), j});
         },
-        [&](Value e, Value mask, ArrayRef<Value> sums) {
-          for (int64_t r = 0; r < kRows; ++r) {
-            Value valid = arith::CmpIOp::create(b, arith::CmpIPredicate::ult,
-                                                arith::AddIOp::create(b, first, index(r)), units);
-            auto ifValid = scf::IfOp::create(b, valid, /*withElseRegion=*/false);
-            OpBuilder::InsertionGuard guard(b);
-            b.setInsertionPointToStart(ifValid.thenBlock());
-            Value inverse = vector::BroadcastOp::create(
-                b, vector, memref::LoadOp::create(b, inverses, ValueRange{index(r)}));
-            vector::MaskedStoreOp::create(b, op.getInit(), rowIndices(r, {rowIndex[r], e}), mask,
-                                          arith::MulFOp::create(b, sums[r], inverse));
-          }
-        });
+        finish);
+  }
+
+  /// out[i_r, e] = inverse_r · Σ_j p[r, j] v[j, e], `lanes` columns at a time in a vector
+  /// accumulator per row; rows past the last are not stored.
+  void multiplyValues(Value first) {
+    VectorType vector = VectorType::get({lanes}, b.getF32Type());
+    probabilitiesTimesValues([&](Value e, Value mask, ArrayRef<Value> sums) {
+      for (int64_t r = 0; r < kRows; ++r) {
+        Value valid = arith::CmpIOp::create(b, arith::CmpIPredicate::ult,
+                                            arith::AddIOp::create(b, first, index(r)), units);
+        auto ifValid = scf::IfOp::create(b, valid, /*withElseRegion=*/false);
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPointToStart(ifValid.thenBlock());
+        Value inverse = vector::BroadcastOp::create(
+            b, vector, memref::LoadOp::create(b, inverses, ValueRange{index(r)}));
+        vector::MaskedStoreOp::create(b, op.getInit(), rowIndices(r, {rowIndex[r], e}), mask,
+                                      arith::MulFOp::create(b, sums[r], inverse));
+      }
+    });
   }
 
   /// The products both halves of attention are: for each `lanes` columns x of [0, columns),
