@@ -68,6 +68,7 @@ public:
 
     Value one = constant(1);
     choosePanels();
+    chooseChunks();
     SmallVector<Value> lower, upper, steps;
     SmallVector<unsigned> order = plan.outer;
     // Threads split row tiles, or column panels when the vector operand is large: each
@@ -139,13 +140,41 @@ public:
                                    b, loc, constant(panelWidth),
                                    arith::SubIOp::create(b, loc, constant(columns), columnBegin))
                                    .getResult();
-          scf::ForOp::create(b, loc, constant(0), rowTiles(), constant(1), ValueRange{},
-                             [&](OpBuilder &inner, Location, Value t, ValueRange) {
-                               OpBuilder::InsertionGuard innerGuard(b);
-                               moveTo(inner);
-                               emitTile(t, dims);
-                               scf::YieldOp::create(b, loc);
-                             });
+          auto everyRowTile = [&] {
+            scf::ForOp::create(b, loc, constant(0), rowTiles(), constant(1), ValueRange{},
+                               [&](OpBuilder &inner, Location, Value t, ValueRange) {
+                                 OpBuilder::InsertionGuard innerGuard(b);
+                                 moveTo(inner);
+                                 emitTile(t, dims);
+                                 scf::YieldOp::create(b, loc);
+                               });
+          };
+          if (!chunkSize) {
+            everyRowTile();
+            return;
+          }
+          // One chunk of the reduction at a time, every row tile in it: the panel's rows
+          // of that chunk stay in cache while all the row tiles read them.
+          int64_t chunks = chunkCount();
+          scf::ForOp::create(
+              b, loc, constant(0), constant(chunks), constant(1), ValueRange{},
+              [&](OpBuilder &inner, Location, Value chunk, ValueRange) {
+                OpBuilder::InsertionGuard innerGuard(b);
+                moveTo(inner);
+                int64_t reduction = *getConstantIntValue(extents[*chunkedDim]);
+                chunkBegin = arith::MulIOp::create(b, loc, chunk, constant(chunkSize));
+                Value end = arith::AddIOp::create(b, loc, chunkBegin, constant(chunkSize));
+                chunkEnd =
+                    reduction % chunkSize == 0
+                        ? end
+                        : arith::MinSIOp::create(b, loc, end, constant(reduction)).getResult();
+                firstChunk =
+                    arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, chunk, constant(0));
+                lastChunk = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, chunk,
+                                                  constant(chunks - 1));
+                everyRowTile();
+                scf::YieldOp::create(b, loc);
+              });
         });
     // A dynamic first dim (the batch) and a static second one become one dim, batch-major
     // (ParallelLoops.h): threads split it at any batch.
@@ -201,6 +230,44 @@ private:
   int64_t panelCount() {
     int64_t columns = *getConstantIntValue(extents[plan.j]);
     return (columns + panelWidth - 1) / panelWidth;
+  }
+
+  /// Chunks of the outermost reduction dim, when a panel's share of the vector operand is
+  /// larger than a core's L2 share (256 KiB) and several row tiles read it: each row tile
+  /// would otherwise stream the whole panel from beyond L2 (a 1024 x 1024 matmul's panel of
+  /// 256 columns is 1 MiB). A chunk's rows of the panel, at most 256 KiB, stay in L2 while
+  /// every row tile uses them; the accumulators go through `out` between chunks, so the
+  /// sums are added in the same order and the results are bit-identical. A chunk size that
+  /// divides the dim is preferred down to half the largest; otherwise the last is shorter.
+  void chooseChunks() {
+    if (!panelWidth || plan.reductions.empty())
+      return;
+    if (std::optional<int64_t> iExtent = getConstantIntValue(extents[*plan.i]))
+      if (*iExtent <= rows)
+        return;
+    std::optional<int64_t> outer = getConstantIntValue(extents[plan.reductions[0]]);
+    if (!outer)
+      return;
+    int64_t rowBytes = panelWidth * plan.vectorType.getElementTypeBitWidth() / 8;
+    for (unsigned d : llvm::drop_begin(plan.reductions))
+      rowBytes *= *getConstantIntValue(extents[d]);
+    int64_t largest = (int64_t(256) << 10) / rowBytes;
+    // Chunks shorter than 64 would reload the accumulators too often for what they save.
+    if (largest < 64 || largest >= *outer)
+      return;
+    chunkedDim = plan.reductions[0];
+    chunkSize = largest;
+    for (int64_t size = largest; size * 2 >= largest; --size)
+      if (*outer % size == 0) {
+        chunkSize = size;
+        return;
+      }
+  }
+
+  /// The number of reduction chunks (the last may be shorter).
+  int64_t chunkCount() {
+    int64_t reduction = *getConstantIntValue(extents[*chunkedDim]);
+    return (reduction + chunkSize - 1) / chunkSize;
   }
 
   /// The register tile (rows x vectors) of least estimated cost that fits the registers
@@ -405,28 +472,53 @@ private:
     for (int64_t m = 0; m < count; ++m)
       for (int64_t v = 0; v < numVectors; ++v) {
         SmallVector<Value> index = indices(plan.outMap, at(m, v));
-        if (start)
-          accumulators.push_back(start);
+        auto load = [&]() -> Value {
+          return masks[v]
+                     ? vector::MaskedLoadOp::create(b, loc, type, plan.out, index, masks[v], zero)
+                           .getResult()
+                     : vector::LoadOp::create(b, loc, type, plan.out, index).getResult();
+        };
+        // In chunks, the fill's value starts the first; the others go on from `out`.
+        if (start && chunkSize)
+          accumulators.push_back(arith::SelectOp::create(b, loc, firstChunk, start, load()));
         else
-          accumulators.push_back(
-              masks[v] ? vector::MaskedLoadOp::create(b, loc, type, plan.out, index, masks[v], zero)
-                             .getResult()
-                       : vector::LoadOp::create(b, loc, type, plan.out, index).getResult());
+          accumulators.push_back(start ? start : load());
       }
     SmallVector<Value> results =
         emitReductions(0, count, lefts, masks, firstRow, column, dims, accumulators);
-    Value target = plan.epilogue ? plan.epilogueOut : plan.out;
-    for (int64_t m = 0; m < count; ++m)
-      for (int64_t v = 0; v < numVectors; ++v) {
-        SmallVector<Value> index = indices(plan.outMap, at(m, v));
-        Value value = results[m * numVectors + v];
-        if (plan.epilogue)
-          value = emitEpilogue(value, masks[v], at(m, v));
-        if (masks[v])
-          vector::MaskedStoreOp::create(b, loc, target, index, masks[v], value);
-        else
-          vector::StoreOp::create(b, loc, value, target, index);
-      }
+    auto store = [&](bool epilogue) {
+      Value target = epilogue ? plan.epilogueOut : plan.out;
+      for (int64_t m = 0; m < count; ++m)
+        for (int64_t v = 0; v < numVectors; ++v) {
+          SmallVector<Value> index = indices(plan.outMap, at(m, v));
+          Value value = results[m * numVectors + v];
+          if (epilogue)
+            value = emitEpilogue(value, masks[v], at(m, v));
+          if (masks[v])
+            vector::MaskedStoreOp::create(b, loc, target, index, masks[v], value);
+          else
+            vector::StoreOp::create(b, loc, value, target, index);
+        }
+    };
+    if (!plan.epilogue || !chunkSize) {
+      store(bool(plan.epilogue));
+      return;
+    }
+    // In chunks, the epilogue runs after the last; the others leave partial sums in `out`.
+    scf::IfOp::create(
+        b, loc, lastChunk,
+        [&](OpBuilder &nested, Location) {
+          OpBuilder::InsertionGuard guard(b);
+          moveTo(nested);
+          store(true);
+          scf::YieldOp::create(b, loc);
+        },
+        [&](OpBuilder &nested, Location) {
+          OpBuilder::InsertionGuard guard(b);
+          moveTo(nested);
+          store(false);
+          scf::YieldOp::create(b, loc);
+        });
   }
 
   /// A vector of i1 elements: in memory each takes a byte, but a vector load of i1 reads
@@ -518,17 +610,18 @@ private:
     if (level == plan.reductions.size())
       return emitUpdate(count, lefts, masks, firstRow, column, dims, accumulators);
     unsigned d = plan.reductions[level];
-    auto loop = scf::ForOp::create(b, loc, constant(0), extents[d], constant(1), accumulators,
-                                   [&](OpBuilder &nested, Location, Value iv, ValueRange carried) {
-                                     OpBuilder::InsertionGuard guard(b);
-                                     moveTo(nested);
-                                     DenseMap<unsigned, Value> inner = dims;
-                                     inner[d] = iv;
-                                     SmallVector<Value> updated =
-                                         emitReductions(level + 1, count, lefts, masks, firstRow,
-                                                        column, inner, carried);
-                                     scf::YieldOp::create(b, loc, updated);
-                                   });
+    bool chunked = chunkSize && d == *chunkedDim;
+    auto loop = scf::ForOp::create(
+        b, loc, chunked ? chunkBegin : constant(0), chunked ? chunkEnd : extents[d], constant(1),
+        accumulators, [&](OpBuilder &nested, Location, Value iv, ValueRange carried) {
+          OpBuilder::InsertionGuard guard(b);
+          moveTo(nested);
+          DenseMap<unsigned, Value> inner = dims;
+          inner[d] = iv;
+          SmallVector<Value> updated =
+              emitReductions(level + 1, count, lefts, masks, firstRow, column, inner, carried);
+          scf::YieldOp::create(b, loc, updated);
+        });
     return SmallVector<Value>(loop.getResults());
   }
 
@@ -644,6 +737,11 @@ private:
   static constexpr unsigned kPanel = ~0u;
   int64_t panelWidth = 0;
   Value columnBegin, columnExtent;
+  // Reduction chunks (chooseChunks): the dim, the size (0: none), and inside one, its
+  // bounds and whether it is the first or the last.
+  std::optional<unsigned> chunkedDim;
+  int64_t chunkSize = 0;
+  Value chunkBegin, chunkEnd, firstChunk, lastChunk;
 };
 
 struct TileContractionsPass : tcc::impl::TileContractionsBase<TileContractionsPass> {

@@ -216,3 +216,74 @@ func.func private @partial_panels(%a: memref<1x512xf32>, %b: memref<512x1000xf32
   return
 }
 
+
+// A panel larger than a core's L2 share (1024 x 256 floats, 1 MiB) read by two row tiles:
+// the reduction goes in chunks of 256 (256 KiB of the panel each), every row tile in one
+// chunk before the next. Between chunks the accumulators go through %out: the fill's zero
+// starts the first chunk, the others load what the last one stored; the epilogue (bias +
+// ReLU) runs after the last chunk only.
+// CHECK-LABEL: func.func private @reduction_chunks
+// CHECK: %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : vector<8xf32>
+// CHECK: scf.parallel (%[[P:.*]]) = (%c0) to (%c2) step (%c1)
+// CHECK: scf.for %[[C:.*]] = %c0 to %c4 step %c1 {
+// CHECK: %[[BEGIN:.*]] = arith.muli %[[C]], %c256
+// CHECK: %[[END:.*]] = arith.addi %[[BEGIN]], %c256
+// CHECK: %[[FIRSTC:.*]] = arith.cmpi eq, %[[C]], %c0
+// CHECK: %[[LASTC:.*]] = arith.cmpi eq, %[[C]], %c3
+// CHECK: scf.for %{{.*}} = %c0 to %c2 step %c1
+// CHECK: scf.for %{{.*}} = %c0 to %c256 step %c16
+// CHECK: %[[OLD:.*]] = vector.load %arg0
+// CHECK: arith.select %[[FIRSTC]], %[[ZERO]], %[[OLD]] : vector<8xf32>
+// CHECK: scf.for %[[K:.*]] = %[[BEGIN]] to %[[END]] step %c1 iter_args
+// CHECK: vector.load %arg2[%[[K]],
+// CHECK: vector.fma
+// CHECK: scf.if %[[LASTC]] {
+// CHECK: vector.load %arg3
+// CHECK: arith.addf
+// CHECK: arith.maximumf
+// CHECK: vector.store {{.*}}, %arg0
+// CHECK: } else {
+// CHECK-NOT: arith.addf
+// CHECK: vector.store {{.*}}, %arg0
+// CHECK-NOT: linalg.
+#ca = affine_map<(i, j, k) -> (i, k)>
+#cb = affine_map<(i, j, k) -> (k, j)>
+#cc = affine_map<(i, j, k) -> (i, j)>
+#cid = affine_map<(i, j) -> (i, j)>
+#ccol = affine_map<(i, j) -> (j)>
+func.func private @reduction_chunks(%out: memref<12x512xf32>, %a: memref<12x1024xf32>, %b: memref<1024x512xf32>, %bias: memref<512xf32>) attributes {kernel.kernel = #kernel.kernel<kind = contraction, epilogue = true>} {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%out : memref<12x512xf32>)
+  linalg.generic {indexing_maps = [#ca, #cb, #cc], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<12x1024xf32>, memref<1024x512xf32>) outs(%out : memref<12x512xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %0 = arith.mulf %x, %y : f32
+    %1 = arith.addf %acc, %0 : f32
+    linalg.yield %1 : f32
+  }
+  linalg.generic {indexing_maps = [#cid, #ccol, #cid], iterator_types = ["parallel", "parallel"]}
+      ins(%out, %bias : memref<12x512xf32>, memref<512xf32>) outs(%out : memref<12x512xf32>) {
+  ^bb0(%in: f32, %c: f32, %o: f32):
+    %0 = arith.addf %in, %c : f32
+    %1 = arith.maximumf %0, %zero : f32
+    linalg.yield %1 : f32
+  }
+  return
+}
+
+// One row tile (the classifier's single row): the panel is read once anyway, so there are
+// no chunks, whatever the panel's size.
+// CHECK-LABEL: func.func private @one_row_tile
+// CHECK: scf.parallel
+// CHECK-NOT: arith.select
+// CHECK: scf.for %{{.*}} = %c0 to %c1024 step %c1 iter_args
+func.func private @one_row_tile(%a: memref<1x1024xf32>, %b: memref<1024x512xf32>, %c: memref<1x512xf32>) attributes {kernel.kernel = #kernel.kernel<kind = generic>} {
+  linalg.generic {indexing_maps = [#ca, #cb, #cc], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<1x1024xf32>, memref<1024x512xf32>) outs(%c : memref<1x512xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %0 = arith.mulf %x, %y : f32
+    %1 = arith.addf %acc, %0 : f32
+    linalg.yield %1 : f32
+  }
+  return
+}

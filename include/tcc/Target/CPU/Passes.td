@@ -80,7 +80,10 @@ def TileContractions : Pass<"tcc-tile-contractions", "mlir::ModuleOp"> {
     stored once. Remainder rows get an exact smaller tile and remainder columns masked
     vectors. In a kernel whose #kernel.kernel has `epilogue = true` the fill's value starts the accumulators and
     the epilogue runs on them before the store. A large static vector operand (>= 512 KiB) is
-    split into column panels that threads split. Pooling windows (max/min/sum along j) are
+    split into column panels that threads split; when a panel is larger than 256 KiB and
+    several row tiles read it, the outermost reduction dim goes in chunks of at most 256 KiB
+    of the panel, every row tile in one chunk before the next (partial sums through `out`,
+    the fill's value starting the first chunk, the epilogue after the last). Pooling windows (max/min/sum along j) are
     tiled the same way. Without a row dim of the scalar operand (a depthwise convolution, a
     pooling window), output rows that the vector operand reads with stride 1 are the rows:
     their own vector loads, one broadcast per reduction point. With 512-bit vectors a static
