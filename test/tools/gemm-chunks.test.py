@@ -1,8 +1,9 @@
 """Makes the model, inputs and reference output of gemm-chunks.test: Y = Relu(A . B + bias)
-with A [37, 1031] and B [1031, 700] inputs, so that the CPU's register tiles read B in
-column panels of 256 (the last 188 wide), and the reduction in chunks of 256 (1031 is prime:
-the fifth chunk is 7 long) with 37 rows (row tiles and a remainder). The reference is
-NumPy's in float64."""
+with A [203, 1031] and B [1031, 700] inputs, so that the CPU's register tiles read B in
+column panels of 256 (the last 188 wide), the reduction in chunks of 256 (1031 is prime:
+the fifth chunk is 7 long), and threads take one panel and one group of row tiles at a time
+(203 rows: 34 tiles of 6, the last of 5 rows, in groups of 9, the last of 7). The reference
+is NumPy's in float64."""
 import os
 import sys
 
@@ -11,7 +12,7 @@ import onnx
 from onnx import TensorProto, helper
 
 d = sys.argv[1]
-M, K, N = 37, 1031, 700
+M, K, N = 203, 1031, 700
 f = TensorProto.FLOAT
 rng = np.random.default_rng(7)
 a = rng.standard_normal((M, K)).astype(np.float32)

@@ -70,19 +70,41 @@ scf::ParallelOp rangeLoop(func::FuncOp kernel) {
   return found;
 }
 
-/// An index value's estimate: constants as they are, products, sums and quotients of
-/// estimates, anything else (a dynamic extent) 64.
+/// An index value's estimate: constants as they are, products, sums, differences, quotients,
+/// remainders, minima and maxima of estimates, a loop's induction variable the middle of its
+/// range (so that bounds that follow it, a group of row tiles [g * 43, min(g * 43 + 43,
+/// 171)), count their own trips), anything else (a dynamic extent) 64.
 double estimatedValue(Value v) {
   APInt constant;
   if (matchPattern(v, m_ConstantInt(&constant)))
     return double(constant.getSExtValue());
+  if (auto arg = dyn_cast<BlockArgument>(v)) {
+    Operation *owner = arg.getOwner()->getParentOp();
+    if (auto loop = dyn_cast_or_null<scf::ForOp>(owner); loop && arg == loop.getInductionVar())
+      return (estimatedValue(loop.getLowerBound()) + estimatedValue(loop.getUpperBound())) / 2;
+    if (auto parallel = dyn_cast_or_null<scf::ParallelOp>(owner);
+        parallel && arg.getArgNumber() < parallel.getNumLoops())
+      return (estimatedValue(parallel.getLowerBound()[arg.getArgNumber()]) +
+              estimatedValue(parallel.getUpperBound()[arg.getArgNumber()])) /
+             2;
+    return 64;
+  }
   Operation *op = v.getDefiningOp();
+  auto operand = [&](unsigned k) { return estimatedValue(op->getOperand(k)); };
   if (isa_and_nonnull<arith::MulIOp>(op))
-    return estimatedValue(op->getOperand(0)) * estimatedValue(op->getOperand(1));
+    return operand(0) * operand(1);
   if (isa_and_nonnull<arith::AddIOp>(op))
-    return estimatedValue(op->getOperand(0)) + estimatedValue(op->getOperand(1));
+    return operand(0) + operand(1);
+  if (isa_and_nonnull<arith::SubIOp>(op))
+    return operand(0) - operand(1);
   if (isa_and_nonnull<arith::DivUIOp, arith::DivSIOp>(op))
-    return estimatedValue(op->getOperand(0)) / std::max(1.0, estimatedValue(op->getOperand(1)));
+    return operand(0) / std::max(1.0, operand(1));
+  if (isa_and_nonnull<arith::RemUIOp, arith::RemSIOp>(op))
+    return std::min(operand(0), std::max(0.0, operand(1) - 1));
+  if (isa_and_nonnull<arith::MinUIOp, arith::MinSIOp>(op))
+    return std::min(operand(0), operand(1));
+  if (isa_and_nonnull<arith::MaxUIOp, arith::MaxSIOp>(op))
+    return std::max(operand(0), operand(1));
   // A dim of a buffer: its static extent, or the extents a collapse_shape merged.
   if (auto dim = dyn_cast_or_null<memref::DimOp>(op))
     if (std::optional<int64_t> d = dim.getConstantIndex()) {

@@ -69,10 +69,12 @@ public:
     Value one = constant(1);
     choosePanels();
     chooseChunks();
+    chooseRowGroups();
     SmallVector<Value> lower, upper, steps;
     SmallVector<unsigned> order = plan.outer;
-    // Threads split row tiles, or column panels when the vector operand is large: each
-    // panel of it is then read from memory once and reused by every row tile from cache.
+    // Threads split row tiles, or column panels when the vector operand is large (each
+    // panel of it then read from memory once and reused by a group of row tiles from cache),
+    // panel-major: one work item per panel and group of row tiles.
     if (panelWidth)
       order.push_back(kPanel);
     else if (plan.i)
@@ -81,7 +83,7 @@ public:
     // for i), otherwise the outermost.
     auto tripCount = [&](unsigned d) -> std::optional<int64_t> {
       if (d == kPanel)
-        return panelCount();
+        return panelCount() * rowGroups;
       std::optional<int64_t> extent = getConstantIntValue(extents[d]);
       if (extent && plan.i && d == *plan.i)
         return (*extent + rows - 1) / rows;
@@ -131,7 +133,12 @@ public:
             emitTile(tile, dims);
             return;
           }
-          // One panel of columns, every row tile.
+          // One panel of columns and one group of row tiles.
+          Value group;
+          if (rowGroups > 1) {
+            group = arith::RemUIOp::create(b, loc, panel, constant(rowGroups));
+            panel = arith::DivUIOp::create(b, loc, panel, constant(rowGroups));
+          }
           columnBegin = arith::MulIOp::create(b, loc, panel, constant(panelWidth));
           int64_t columns = *getConstantIntValue(extents[plan.j]);
           columnExtent = columns % panelWidth == 0
@@ -141,7 +148,13 @@ public:
                                    arith::SubIOp::create(b, loc, constant(columns), columnBegin))
                                    .getResult();
           auto everyRowTile = [&] {
-            scf::ForOp::create(b, loc, constant(0), rowTiles(), constant(1), ValueRange{},
+            Value first = constant(0), end = rowTiles();
+            if (group) {
+              first = arith::MulIOp::create(b, loc, group, constant(tilesPerGroup));
+              end = arith::MinUIOp::create(
+                  b, loc, arith::AddIOp::create(b, loc, first, constant(tilesPerGroup)), end);
+            }
+            scf::ForOp::create(b, loc, first, end, constant(1), ValueRange{},
                                [&](OpBuilder &inner, Location, Value t, ValueRange) {
                                  OpBuilder::InsertionGuard innerGuard(b);
                                  moveTo(inner);
@@ -262,6 +275,25 @@ private:
         chunkSize = size;
         return;
       }
+  }
+
+  /// Groups of row tiles under column panels, so that threads have enough work items to
+  /// share evenly: three panels on two threads would leave one thread idle a third of the
+  /// time. At least 16 items (panels x groups), each group at least 8 row tiles (every
+  /// panel chunk read from cache by 8 tiles or more); one group when the rows are dynamic
+  /// (a dynamic batch dim is split by threads as well) or too few.
+  void chooseRowGroups() {
+    if (!panelWidth)
+      return;
+    std::optional<int64_t> iExtent = getConstantIntValue(extents[*plan.i]);
+    if (!iExtent)
+      return;
+    int64_t tiles = (*iExtent + rows - 1) / rows;
+    int64_t groups = std::min((16 + panelCount() - 1) / panelCount(), tiles / 8);
+    if (groups <= 1)
+      return;
+    tilesPerGroup = (tiles + groups - 1) / groups;
+    rowGroups = (tiles + tilesPerGroup - 1) / tilesPerGroup;
   }
 
   /// The number of reduction chunks (the last may be shorter).
@@ -737,6 +769,8 @@ private:
   static constexpr unsigned kPanel = ~0u;
   int64_t panelWidth = 0;
   Value columnBegin, columnExtent;
+  // Groups of row tiles per panel (chooseRowGroups): how many, and tiles in each.
+  int64_t rowGroups = 1, tilesPerGroup = 0;
   // Reduction chunks (chooseChunks): the dim, the size (0: none), and inside one, its
   // bounds and whether it is the first or the last.
   std::optional<unsigned> chunkedDim;

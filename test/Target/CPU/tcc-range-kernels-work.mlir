@@ -21,6 +21,11 @@
 // CHECK-LABEL: func.func private @inner_stays
 // CHECK-SAME: (%{{.*}}: memref<?x1024xf32>, %[[B2:.*]]: index, %[[E2:.*]]: index)
 // CHECK: scf.parallel (%{{.*}}, %{{.*}}) = (%[[B2]], %c0) to (%[[E2]], %c1024)
+// Loop bounds that follow a loop's induction variable (tcc-tile-contractions' groups of row
+// tiles: [g * 43, min(g * 43 + 43, 171)) with g = w % 4) count their own trips: the middle
+// of the parallel range for w (8), so g 3 and 42 trips of 128 stores in each of 16 items.
+// CHECK-LABEL: func.func private @iv_bounds
+// CHECK-SAME: (%{{.*}}: memref<171x128xf32>, %{{.*}}: index, %{{.*}}: index)
 // CHECK-LABEL: func.func @main
 // CHECK: kernel.launch @flat_fill(
 // CHECK: call @small(
@@ -80,6 +85,29 @@ func.func private @inner_stays(%x: memref<?x1024xf32>) attributes {kernel.kernel
   }
   return
 }
+func.func private @iv_bounds(%x: memref<171x128xf32>) attributes {kernel.kernel = #kernel.kernel<kind = generic>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c16 = arith.constant 16 : index
+  %c43 = arith.constant 43 : index
+  %c128 = arith.constant 128 : index
+  %c171 = arith.constant 171 : index
+  %zero = arith.constant 0.0 : f32
+  scf.parallel (%w) = (%c0) to (%c16) step (%c1) {
+    %g = arith.remui %w, %c4 : index
+    %first = arith.muli %g, %c43 : index
+    %next = arith.addi %first, %c43 : index
+    %end = arith.minui %next, %c171 : index
+    scf.for %t = %first to %end step %c1 {
+      scf.for %j = %c0 to %c128 step %c1 {
+        memref.store %zero, %x[%t, %j] : memref<171x128xf32>
+      }
+    }
+    scf.reduce
+  }
+  return
+}
 func.func @main(%r: memref<1x1024xf32>, %a: memref<2x96x114x114xf32>, %b: memref<16x8xf32>, %x: memref<1x96x3136xf32>, %s: memref<1x96xf32>) {
   %dyn = memref.cast %a : memref<2x96x114x114xf32> to memref<?x96x114x114xf32>
   kernel.launch @flat_fill(%dyn) : memref<?x96x114x114xf32>
@@ -90,5 +118,7 @@ func.func @main(%r: memref<1x1024xf32>, %a: memref<2x96x114x114xf32>, %b: memref
   kernel.launch @batch_first(%xd, %sd) : memref<?x96x3136xf32>, memref<?x96xf32>
   %rd = memref.cast %r : memref<1x1024xf32> to memref<?x1024xf32>
   kernel.launch @inner_stays(%rd) : memref<?x1024xf32>
+  %iv = memref.alloc() : memref<171x128xf32>
+  kernel.launch @iv_bounds(%iv) : memref<171x128xf32>
   return
 }

@@ -287,3 +287,27 @@ func.func private @one_row_tile(%a: memref<1x1024xf32>, %b: memref<1024x512xf32>
   }
   return
 }
+
+// Panels with many row tiles (200 rows: 50 tiles of 4; four panels of 192 columns): threads
+// get work items of one panel and one group of row tiles, panel-major (4 panels x 4 groups
+// of 13 tiles, the last 11), so that any thread count shares them evenly.
+// CHECK-LABEL: func.func private @row_groups
+// CHECK: scf.parallel (%[[W:.*]]) = (%c0) to (%c16) step (%c1)
+// CHECK: %[[G:.*]] = arith.remui %[[W]], %c4
+// CHECK: %[[P:.*]] = arith.divui %[[W]], %c4
+// CHECK: arith.muli %[[P]], %c192
+// CHECK: %[[FIRST:.*]] = arith.muli %[[G]], %c13
+// CHECK: %[[NEXT:.*]] = arith.addi %[[FIRST]], %c13
+// CHECK: %[[END:.*]] = arith.minui %[[NEXT]], %c50
+// CHECK: scf.for %{{.*}} = %[[FIRST]] to %[[END]] step %c1
+// CHECK: scf.for %{{.*}} = %c0 to %c192 step %c24
+func.func private @row_groups(%a: memref<200x256xf32>, %b: memref<256x768xf32>, %c: memref<200x768xf32>) attributes {kernel.kernel = #kernel.kernel<kind = generic>} {
+  linalg.generic {indexing_maps = [#pa, #pb, #pc], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<200x256xf32>, memref<256x768xf32>) outs(%c : memref<200x768xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %0 = arith.mulf %x, %y : f32
+    %1 = arith.addf %acc, %0 : f32
+    linalg.yield %1 : f32
+  }
+  return
+}

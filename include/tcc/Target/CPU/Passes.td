@@ -80,7 +80,8 @@ def TileContractions : Pass<"tcc-tile-contractions", "mlir::ModuleOp"> {
     stored once. Remainder rows get an exact smaller tile and remainder columns masked
     vectors. In a kernel whose #kernel.kernel has `epilogue = true` the fill's value starts the accumulators and
     the epilogue runs on them before the store. A large static vector operand (>= 512 KiB) is
-    split into column panels that threads split; when a panel is larger than 256 KiB and
+    split into column panels that threads split (with many row tiles, one work item per
+    panel and group of at least 8 row tiles, 16 items or more); when a panel is larger than 256 KiB and
     several row tiles read it, the outermost reduction dim goes in chunks of at most 256 KiB
     of the panel, every row tile in one chunk before the next (partial sums through `out`,
     the fill's value starting the first chunk, the epilogue after the last). Pooling windows (max/min/sum along j) are
@@ -157,7 +158,8 @@ def RangeKernels : Pass<"tcc-range-kernels", "mlir::ModuleOp"> {
     the runtime's `parallel_for` (imports->parallel_for splits the range into chunks). @main
     gets the import table as a first `!llvm.ptr` argument. The launches of every other
     kernel become plain calls, run on the calling thread: so do those of a kernel whose
-    estimated work (ops times static trip counts, 64 for a dynamic one) is below
+    estimated work (ops times trip counts: static ones as they are, bounds that follow a
+    loop's induction variable from the middle of its range, 64 for a dynamic one) is below
     `min-parallel-work`, since waking a worker costs more than it saves.
     ```mlir
     kernel.launch @kernel_0_relu(%x, %y) : memref<64x256xf32>, memref<64x256xf32>
