@@ -303,15 +303,20 @@ private:
   }
 
   /// The register tile (rows x vectors) of least estimated cost that fits the registers
-  /// (accumulators, the vectors of b, one broadcast); dynamic extents count as 64.
+  /// (accumulators, the vectors of b, one broadcast); dynamic extents count as 64. Up to 8
+  /// rows, or 16 when the columns are static and fit one vector (a 7x7 or 14x14 map's
+  /// convolution): one vector per row leaves 8 rows with 8 FMA chains, just the two pipes'
+  /// latency at 4 cycles, and any late broadcast stalls them; 16 chains leave slack.
   void chooseTile(int64_t registers) {
-    int64_t iExtent = 1, jExtent = getConstantIntValue(extents[plan.j]).value_or(64);
+    std::optional<int64_t> staticColumns = getConstantIntValue(extents[plan.j]);
+    int64_t iExtent = 1, jExtent = staticColumns.value_or(64);
     if (plan.i)
       iExtent = getConstantIntValue(extents[*plan.i]).value_or(64);
+    int64_t maxRows = staticColumns && *staticColumns <= lanes && !plan.rowsOnVector ? 16 : 8;
     double best = 0;
     rows = 1;
     vectors = 1;
-    for (int64_t r = 1; r <= std::min<int64_t>(8, std::max<int64_t>(iExtent, 1)); ++r)
+    for (int64_t r = 1; r <= std::min<int64_t>(maxRows, std::max<int64_t>(iExtent, 1)); ++r)
       for (int64_t v = 1; v <= 4; ++v) {
         if (r * v + v + 1 > registers)
           continue;

@@ -56,3 +56,24 @@ func.func private @tail_of_four(%in: memref<64x196xf32>, %filter: memref<128x64x
   }
   return
 }
+
+// Rows that fit one vector (7 columns; 512 output channels) take tiles of 16 rows: with one
+// vector per row, 8 rows would give 8 FMA chains, just the latency of two pipes at 4 cycles,
+// and 16 leave slack for a late broadcast. 16 accumulators, 16 broadcasts of the filter and
+// one load of the input per reduction point.
+// CHECK-LABEL: func.func private @sixteen_rows
+// CHECK: scf.parallel ({{.*}}) = ({{.*}}) to (%c32, %c7)
+// CHECK: scf.for {{.*}} iter_args({{.*}}) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
+// CHECK-COUNT-16: vector.fma {{.*}} : vector<8xf32>
+// CHECK-NOT: vector.fma
+// CHECK: scf.yield
+func.func private @sixteen_rows(%in: memref<64x7x7xf32>, %filter: memref<512x64xf32>, %result: memref<512x7x7xf32>) attributes {kernel.kernel = #kernel.kernel<kind = generic>} {
+  linalg.generic {indexing_maps = [#x, #w, #out], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%in, %filter : memref<64x7x7xf32>, memref<512x64xf32>) outs(%result : memref<512x7x7xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %0 = arith.mulf %a, %b : f32
+    %1 = arith.addf %acc, %0 : f32
+    linalg.yield %1 : f32
+  }
+  return
+}

@@ -37,8 +37,12 @@ def CpuLowerAttention : Pass<"tcc-cpu-lower-attention", "mlir::ModuleOp"> {
     FMAs, 8 or 16 sums in registers; else a sum over the depth per key), then per row
     `+ bias` (or -inf past a `causal` diagonal), the maximum, `exp(s - max)` and its sum in
     place, then `out = Σ p v / sum` (vectors of values per key, loaded once for the 8 rows;
-    zero without keys; with `nan_to_zero`, zero where the sum is NaN). The [M × N]
-    scores never exist: memory is O(N) per thread. Vector tails are masked; the scalar
+    zero without keys; with `nan_to_zero`, zero where the sum is NaN). Over 8192 keys the
+    keys go in chunks of 8192 with an online softmax instead: per chunk the 8 × 8192 scores,
+    then per row the running maximum m, sum l and products with the values rescaled by
+    α = exp(m_old − m_new) (0 while m was −inf), and after the last chunk acc / l; every
+    buffer is fixed-size on the stack (a kernel allocates no heap memory). The [M × N]
+    scores never exist: memory is O(N) per thread, at most O(8192) with chunks. Vector tails are masked; the scalar
     loops' sums carry `reassoc` for LLVM's loop vectorizer; `math.exp` becomes
     tcc-approximate-math's polynomial.
 
@@ -74,7 +78,7 @@ def TileContractions : Pass<"tcc-tile-contractions", "mlir::ModuleOp"> {
     all by the other (A, the filter), becomes an outer product per reduction point: an
     `scf.parallel` over the other parallel dims, with a row dim i (one the scalar operand
     reads and the vector operand does not: matmul's rows, the output channels) tiled by R;
-    inside, R x V vector accumulators over j (R <= 8, V <= 4, chosen by a cost model within
+    inside, R x V vector accumulators over j (R <= 8, or 16 when j fits one vector; V <= 4; chosen by a cost model within
     the target's `vector-registers`), reduction loops that load V
     vectors of b, broadcast R scalars of a and issue R x V `vector.fma`, and the accumulators
     stored once. Remainder rows get an exact smaller tile and remainder columns masked
