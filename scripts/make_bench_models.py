@@ -6,7 +6,7 @@ python3-torchvision from apt; the legacy exporter, opset 17, dynamic batch).
 
 One folder per model and batch size in the corpus layout (model.onnx, input_0_<name>.npy,
 output_0_<name>.npy from torch eager fp32), for scripts/bench.py:
-mobilenet_v2, efficientnet_b0, squeezenet1_1, resnet18 (torchvision, 224x224 images) and
+mobilenet_v2, efficientnet_b0, squeezenet1_1, resnet18, resnet50 (torchvision, 224x224 images) and
 bert_256 (a BERT-like encoder: hidden 256, 4 layers, 4 heads, FFN 1024, sequence 128), each at
 batch 1 and 8. Weights, biases and BatchNorm statistics are random (fixed seed) so a compiler
 that drops one fails the comparison. The models are large: they are not kept in the repo.
@@ -99,6 +99,7 @@ def main():
         "efficientnet_b0": torchvision.models.efficientnet_b0,
         "squeezenet1_1": torchvision.models.squeezenet1_1,
         "resnet18": torchvision.models.resnet18,
+        "resnet50": torchvision.models.resnet50,
     }
     for name, make in vision.items():
         model = randomize(make(weights=None))

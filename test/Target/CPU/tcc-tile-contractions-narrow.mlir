@@ -43,11 +43,11 @@ func.func private @fourteen_wide(%in: memref<64x14x14xf32>, %filter: memref<128x
 // CHECK: vector.fma {{.*}} : vector<8xf32>
 // CHECK: vector.maskedstore {{.*}} vector<8xf32>
 // CHECK-NOT: vector.maskedstore {{.*}} vector<16xf32>
-#x1 = affine_map<(o, p, c) -> (c, p)>
-#w1 = affine_map<(o, p, c) -> (o, c)>
-#out1 = affine_map<(o, p, c) -> (o, p)>
+#xr = affine_map<(o, p, c) -> (c, p)>
+#wr = affine_map<(o, p, c) -> (o, c)>
+#outr = affine_map<(o, p, c) -> (o, p)>
 func.func private @tail_of_four(%in: memref<64x196xf32>, %filter: memref<128x64xf32>, %result: memref<128x196xf32>) attributes {kernel.kernel = #kernel.kernel<kind = generic>} {
-  linalg.generic {indexing_maps = [#x1, #w1, #out1], iterator_types = ["parallel", "parallel", "reduction"]}
+  linalg.generic {indexing_maps = [#xr, #wr, #outr], iterator_types = ["parallel", "parallel", "reduction"]}
       ins(%in, %filter : memref<64x196xf32>, memref<128x64xf32>) outs(%result : memref<128x196xf32>) {
   ^bb0(%a: f32, %b: f32, %acc: f32):
     %0 = arith.mulf %a, %b : f32
@@ -57,19 +57,59 @@ func.func private @tail_of_four(%in: memref<64x196xf32>, %filter: memref<128x64x
   return
 }
 
-// Rows that fit one vector (7 columns; 512 output channels) take tiles of 16 rows: with one
-// vector per row, 8 rows would give 8 FMA chains, just the latency of two pipes at 4 cycles,
-// and 16 leave slack for a late broadcast. 16 accumulators, 16 broadcasts of the filter and
-// one load of the input per reduction point.
+// Rows that fit one vector (7 columns; 512 output channels) and no other parallel dim the
+// input reads: tiles of 16 rows. With one vector per row, 8 rows would give 8 FMA chains,
+// just the latency of two pipes at 4 cycles, and 16 leave slack for a late broadcast. 16
+// accumulators, 16 broadcasts of the filter and one load of the input per reduction point.
 // CHECK-LABEL: func.func private @sixteen_rows
-// CHECK: scf.parallel ({{.*}}) = ({{.*}}) to (%c32, %c7)
+// CHECK: scf.parallel ({{.*}}) = ({{.*}}) to (%c32)
 // CHECK: scf.for {{.*}} iter_args({{.*}}) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
 // CHECK-COUNT-16: vector.fma {{.*}} : vector<8xf32>
 // CHECK-NOT: vector.fma
 // CHECK: scf.yield
-func.func private @sixteen_rows(%in: memref<64x7x7xf32>, %filter: memref<512x64xf32>, %result: memref<512x7x7xf32>) attributes {kernel.kernel = #kernel.kernel<kind = generic>} {
+func.func private @sixteen_rows(%in: memref<64x7xf32>, %filter: memref<512x64xf32>, %result: memref<512x7xf32>) attributes {kernel.kernel = #kernel.kernel<kind = generic>} {
+  linalg.generic {indexing_maps = [#xr, #wr, #outr], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%in, %filter : memref<64x7xf32>, memref<512x64xf32>) outs(%result : memref<512x7xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %0 = arith.mulf %a, %b : f32
+    %1 = arith.addf %acc, %0 : f32
+    linalg.yield %1 : f32
+  }
+  return
+}
+
+// Rows that fit one vector with output rows y the input reads and the filter does not (a
+// 7x7 map): a tile's vectors are 4 output rows (y, y + 1, ...), 6 output channels x 4 rows
+// = 24 accumulators, each filter broadcast feeding 4 FMAs. Threads split channel tiles x
+// row tiles; the last row tile has the 3 rows left (7 = 4 + 3).
+// CHECK-LABEL: func.func private @stacked_rows
+// CHECK: scf.parallel (%[[T:.*]], %[[S:.*]]) = (%c0, %c0) to (%c2, %c2)
+// CHECK: %[[Y:.*]] = arith.muli %[[S]], %c4
+// CHECK: %[[YEND:.*]] = arith.addi %[[Y]], %c4
+// CHECK: %[[FULL:.*]] = arith.cmpi ule, %[[YEND]], %c7
+// CHECK: scf.if %[[FULL]] {
+// CHECK: %[[O:.*]] = arith.muli %[[T]], %c6
+// CHECK: %[[MASK:.*]] = vector.constant_mask [7] : vector<8xi1>
+// CHECK: vector.maskedload %arg2[%[[O]], %[[Y]], %c0], %[[MASK]]
+// CHECK: %[[Y1:.*]] = arith.addi %[[Y]], %c1
+// CHECK: vector.maskedload %arg2[%[[O]], %[[Y1]], %c0], %[[MASK]]
+// CHECK: scf.for %[[C:.*]] = %c0 to %c64 step %c1 iter_args({{.*}}) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
+// CHECK: %[[R0:.*]] = vector.maskedload %arg0[%[[C]], %[[Y]], %c0], %[[MASK]]
+// CHECK: %[[R1:.*]] = vector.maskedload %arg0[%[[C]], %[[Y1]], %c0], %[[MASK]]
+// CHECK: %[[R2:.*]] = vector.maskedload %arg0[%[[C]], %{{.*}}, %c0], %[[MASK]]
+// CHECK: %[[R3:.*]] = vector.maskedload %arg0[%[[C]], %{{.*}}, %c0], %[[MASK]]
+// CHECK: %[[F:.*]] = memref.load %arg1[%[[O]], %[[C]]]
+// CHECK: %[[FB:.*]] = vector.broadcast %[[F]] : f32 to vector<8xf32>
+// CHECK: vector.fma %[[FB]], %[[R0]]
+// CHECK: vector.fma %[[FB]], %[[R1]]
+// CHECK: vector.fma %[[FB]], %[[R2]]
+// CHECK: vector.fma %[[FB]], %[[R3]]
+// CHECK: vector.maskedstore %arg2[%[[O]], %[[Y]], %c0], %[[MASK]]
+// CHECK: } else {
+// CHECK: scf.for {{.*}} -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
+func.func private @stacked_rows(%in: memref<64x7x7xf32>, %filter: memref<12x64xf32>, %result: memref<12x7x7xf32>) attributes {kernel.kernel = #kernel.kernel<kind = generic>} {
   linalg.generic {indexing_maps = [#x, #w, #out], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
-      ins(%in, %filter : memref<64x7x7xf32>, memref<512x64xf32>) outs(%result : memref<512x7x7xf32>) {
+      ins(%in, %filter : memref<64x7x7xf32>, memref<12x64xf32>) outs(%result : memref<12x7x7xf32>) {
   ^bb0(%a: f32, %b: f32, %acc: f32):
     %0 = arith.mulf %a, %b : f32
     %1 = arith.addf %acc, %0 : f32

@@ -83,7 +83,10 @@ def TileContractions : Pass<"tcc-tile-contractions", "mlir::ModuleOp"> {
     vectors of b, broadcast R scalars of a and issue R x V `vector.fma`, and the accumulators
     stored once. Remainder rows get an exact smaller tile and remainder columns masked
     vectors. In a kernel whose #kernel.kernel has `epilogue = true` the fill's value starts the accumulators and
-    the epilogue runs on them before the store. A large static vector operand (>= 512 KiB) is
+    the epilogue runs on them before the store. When j fits one vector and another parallel
+    dim s is read by the vector operand and not by the scalar one (a convolution's output
+    rows), a tile's V vectors may be rows s..s+V-1 of one vector each instead (stacked rows),
+    each broadcast feeding V FMAs. A large static vector operand (>= 512 KiB) is
     split into column panels that threads split (with many row tiles, one work item per
     panel and group of at least 8 row tiles, 16 items or more); when a panel is larger than 256 KiB and
     several row tiles read it, the outermost reduction dim goes in chunks of at most 256 KiB
