@@ -26,6 +26,11 @@ config.substitutions.append(("%testdata", "/usr/share/libonnx-testdata/data"))
 config.substitutions.append(("%fixtures", config.tcc_fixtures_dir))
 config.substitutions.append(("%tcc_libdir", config.tcc_lib_dir))
 config.substitutions.append(("%tcc_tools", config.tcc_tools_dir))
+# `llvm-nm -D --undefined-only LIB | %imports-beyond-libc | count 0`: a model library imports
+# nothing but the libc functions code generation may call (DESIGN.md; the same list as
+# tcc-conformance's checkImports in tools/tcc-conformance/Executors.cpp).
+config.substitutions.append(
+    ("%imports-beyond-libc", "{ grep -v -E ' U (memset|memcpy|memmove)$' || true; }"))
 
 # AArch64: models compiled with --target cpu:aarch64-linux run under qemu-aarch64 with the
 # cross-built tcc-run (cmake/CrossRuntime.cmake), when the build made one.

@@ -249,7 +249,8 @@ std::string compileTo(const std::string &dir, const std::vector<unsigned> &bind,
   return "";
 }
 
-/// "" when the library needs nothing but the few libc functions code generation may call.
+/// "" when the library needs nothing but the few libc functions code generation may call
+/// (the same list as test/lit.cfg.py's %imports-beyond-libc).
 std::string checkImports(const std::string &path) {
   static const llvm::StringSet<> allowed = {"memset", "memcpy", "memmove"};
   auto binary = llvm::object::createBinary(path);
