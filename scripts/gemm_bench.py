@@ -13,17 +13,14 @@ for it only, as ../shared/bench/README.md says). It prints the median GFLOP/s of
 against NumPy's in float64. Not a test: timings drift; compare within one run.
 """
 import argparse
-import json
 import os
 import statistics
 import subprocess
 import sys
 import tempfile
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-BIN = os.path.join(ROOT, "build", "bin")
-ORT_RUN = os.path.join(ROOT, "..", "shared", "bench", "ort-run.js")
-ORT_MODULES = os.path.expanduser("~/.cache/tcc/onnxruntime-node/node_modules")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bench import BIN, ORT_MODULES, ORT_RUN, ROOT, run_json  # noqa: E402 (scripts/bench.py)
 
 # Run in a subprocess without OPENBLAS_*: cblas_sgemm's median time over `runs` calls.
 OPENBLAS_TIMER = r"""
@@ -74,13 +71,6 @@ def make_model(folder, m, k, n):
     onnx.save(model, path)
     np.save(os.path.join(folder, "a.npy"), a)
     return path, os.path.join(folder, "a.npy"), a, b
-
-
-def run_json(command, env=None):
-    out = subprocess.run(command, capture_output=True, text=True, env=env)
-    if out.returncode != 0:
-        raise RuntimeError(" ".join(command) + ": " + (out.stderr or out.stdout).strip()[-400:])
-    return json.loads(out.stdout.strip().splitlines()[-1])
 
 
 def fma_peak(binary, threads):
