@@ -217,8 +217,12 @@ struct ReduceWindowToGeneric : OpRewritePattern<prim::ReduceWindowOp> {
   }
 
   /// (padded - (dilation * (window - 1) + 1)) / stride + 1, or 0 when the window does not fit.
+  /// A window of 1 at stride 1 keeps the extent itself (a batch or channel dim), so later
+  /// stages see the same value (and symbol) as the operand's.
   static Value windowExtent(OpBuilder &b, Location loc, Value padded, int64_t window,
                             int64_t stride, int64_t dilation) {
+    if (window == 1 && stride == 1)
+      return padded;
     auto cst = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v).getResult(); };
     Value span = arith::SubIOp::create(b, loc, padded, cst(dilation * (window - 1) + 1));
     Value steps =

@@ -36,7 +36,7 @@ void tcc::buildOnnxToPrimPipeline(mlir::OpPassManager &pm, int64_t kvCacheCapaci
 // The later stages are written as textual pipelines of registered passes: each step is a
 // pass that tcc-opt can also run alone.
 static constexpr const char *kPrimToKernel =
-    "tcc-fold-weights,canonicalize,tcc-lower-prim-to-linalg,tcc-signless-types,canonicalize,cse,"
+    "{3}tcc-fold-weights,canonicalize,tcc-lower-prim-to-linalg,tcc-signless-types,canonicalize,cse,"
     "{2}tcc-fuse-elementwise,canonicalize,cse,tcc-fold-scales,tcc-mark-batch-split{1},"
     "tcc-entry-signature,"
     "eliminate-empty-tensors,canonicalize,cse,tcc-outline-kernels{{min-in-place-pad-row={0}},"
@@ -54,9 +54,17 @@ mlir::LogicalResult tcc::buildPrimToKernelPipeline(mlir::OpPassManager &pm,
                                           info.splitReductionSlice, info.splitReductionMaxColumns)
                                 .str()
                           : std::string();
+  // Convolutions on narrow maps as matrix products (CPUs), on prim: the filter's new view
+  // is folded into the weights with the rest.
+  std::string unfold =
+      info.unfoldConvolutions
+          ? llvm::formatv("tcc-unfold-convolutions{{vector-bits={0} split-wide-fma={1}},",
+                          info.vectorBits, info.splitWideFma ? "true" : "false")
+                .str()
+          : std::string();
   std::string pipeline =
       llvm::formatv(kPrimToKernel, info.minInPlacePadRow,
-                    options.explainBatchSplit ? "{explain=true}" : "", split)
+                    options.explainBatchSplit ? "{explain=true}" : "", split, unfold)
           .str();
   using Attention = KernelPipelineOptions::Attention;
   bool fuse = info.attentionKernels &&

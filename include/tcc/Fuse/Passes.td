@@ -70,6 +70,47 @@ def SplitReductions : Pass<"tcc-split-reductions", "mlir::ModuleOp"> {
                            "::mlir::arith::ArithDialect"];
 }
 
+def UnfoldConvolutions : Pass<"tcc-unfold-convolutions", "mlir::ModuleOp"> {
+  let summary = "Convolutions on narrow maps as one matrix product over all output points";
+  let description = [{
+    On prim, before lowering to linalg, for CPU targets (TargetInfo::unfoldConvolutions).
+    The tiler vectorizes a convolution along its output rows: a 7x7 map takes seven
+    vectors per output channel and reduction point, each with 7 of its 16 lanes (AVX-512)
+    in use. Copied out as channels (im2col), the window's KH x KW views of the padded input
+    make the convolution a 1x1 one, a matrix product over all OH x OW points at once:
+
+        u[n, (c, ky, kx), y, x] = xp[n, c, y sy + ky dy, x sx + kx dx]
+        out[n, o, y, x] = sum_{(c, ky, kx)} w[o, (c, ky, kx)] u[n, (c, ky, kx), y, x]
+
+    The products are added in the row form's order (c, then ky, then kx), so the results
+    are the same bits, and the output is the convolution's own (its epilogue stays fused).
+    The copy is KH x KW times the output map per input channel, small where the pass
+    applies: when the matrix product needs at most 3/4 of the row form's vectors
+    (`vector-bits` wide; with `split-wide-fma`, a tail of at most half a vector counts
+    half), and the copy is at most 8 MiB per image. 2-D, one group, float elements, static
+    channels, spatial extents and filter (the batch may be dynamic); any strides, padding
+    and dilations; not 1x1 windows, which are matrix products already.
+
+    ```mlir
+    %y = prim.convolution %x, %w {padding_low = [1, 1], padding_high = [1, 1], ...}
+         : (tensor<1x512x7x7xf32>, tensor<512x512x3x3xf32>) -> tensor<1x512x7x7xf32>
+    // becomes: pad to 1x512x9x9, one linalg.generic copying its windows out as
+    // 1x512x3x3x7x7, reshaped to 1x4608x7x7, and a 1x1 convolution with the filter as
+    // 512x4608x1x1
+    ```
+    (The copy is a `linalg.generic` among the prim ops: prim has no op for overlapping
+    windows.)
+  }];
+  let options = [
+    Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"0",
+           "0 (off), or the width of the target's vectors in bits">,
+    Option<"splitWideFma", "split-wide-fma", "bool", /*default=*/"false",
+           "A full-width FMA issues as two halves: a short tail costs half a vector">,
+  ];
+  let dependentDialects = ["::tcc::prim::PrimDialect", "::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect", "::mlir::tensor::TensorDialect"];
+}
+
 def MatchAttention : Pass<"tcc-match-attention", "mlir::ModuleOp"> {
   let summary = "Replace decomposed scaled dot-product attention by one kernel.attention";
   let description = [{

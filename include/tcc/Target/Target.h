@@ -79,6 +79,10 @@ struct TargetInfo {
   /// (GPUs: more blocks than output tiles); with at most `splitReductionMaxColumns` columns.
   int64_t splitReductionSlice = 0;
   int64_t splitReductionMaxColumns = 0;
+  /// Kernel formation: tcc-unfold-convolutions computes 2-D convolutions on narrow maps as
+  /// one matrix product over all output points where that fills `vectorBits`-wide vectors
+  /// better (CPUs, whose tiles vectorize along the output rows).
+  bool unfoldConvolutions = false;
 };
 
 /// A compilation target: a processor for the kernels and a host machine for the rest.

@@ -156,6 +156,7 @@ tcc::TargetInfo describeProcessor(const tcc::HostMachine &host) {
   tcc::TargetInfo info;
   info.attentionKernels = true; // tcc-cpu-lower-attention
   info.attentionByDefault = true;
+  info.unfoldConvolutions = true; // tcc-unfold-convolutions
   if (llvm::Triple(host.triple).isAArch64()) {
     // NEON: 32 registers of 128 bits; SVE's 32 registers of the core's vector length where
     // it is wider (fixed-length SVE code, resolveHost).
