@@ -130,3 +130,64 @@ func.func @main(%n: index, %bytes: memref<?xi8>) -> tensor<?x4x10x50xf32> {
   } : tensor<?x4x8x48xf32> to tensor<?x4x10x50xf32>
   return %p : tensor<?x4x10x50xf32>
 }
+
+// -----
+
+// The padded result has another reader after the pad (a residual connection: here an
+// addition): it is still computed in place, and the other reader takes the finished padded
+// buffer's interior (after the border kernel), so no unpadded copy is kept.
+// CHECK-LABEL: func.func private @kernel_0
+// CHECK-SAME: (%[[PADDED:.*]]: tensor<?x4x10x50xf32>, %[[N:.*]]: index
+// CHECK: %[[INTERIOR:.*]] = tensor.extract_slice %[[PADDED]][0, 0, 1, 1] [%[[N]], 4, 8, 48] [1, 1, 1, 1]
+// CHECK: tensor.insert_slice %{{.*}} into %[[PADDED]][0, 0, 1, 1] [%[[N]], 4, 8, 48] [1, 1, 1, 1]
+// CHECK-LABEL: func.func private @kernel_1
+// CHECK: linalg.fill
+// CHECK-LABEL: func.func private @kernel_2
+// CHECK-SAME: (%{{.*}}: tensor<?x4x8x48xf32>, %[[READ:.*]]: tensor<?x4x8x48xf32>
+// CHECK: arith.addf
+// CHECK-LABEL: func.func @main
+// CHECK: %[[COMPUTED:.*]] = call @kernel_0(
+// CHECK: %[[BORDERED:.*]] = call @kernel_1(%[[COMPUTED]]
+// CHECK: %[[VIEW:.*]] = tensor.extract_slice %[[BORDERED]][0, 0, 1, 1] [%{{.*}}, 4, 8, 48] [1, 1, 1, 1]
+// CHECK: %[[SUM:.*]] = call @kernel_2(%{{.*}}, %[[VIEW]]
+// CHECK: return %[[BORDERED]], %[[SUM]]
+// BUF-LABEL: func.func @main
+// BUF-NOT: memref.copy
+// BUF: return
+#x = affine_map<(n, c, h, w, k) -> (n, k, h, w)>
+#w = affine_map<(n, c, h, w, k) -> (c, k)>
+#o = affine_map<(n, c, h, w, k) -> (n, c, h, w)>
+#id = affine_map<(n, c, h, w) -> (n, c, h, w)>
+func.func @main(%x: tensor<?x16x8x48xf32>, %w: tensor<4x16xf32>, %y: tensor<?x4x8x48xf32>)
+    -> (tensor<?x4x10x50xf32>, tensor<?x4x8x48xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %x, %c0 : tensor<?x16x8x48xf32>
+  %e = tensor.empty(%n) : tensor<?x4x8x48xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<?x4x8x48xf32>) -> tensor<?x4x8x48xf32>
+  %c = linalg.generic {indexing_maps = [#x, #w, #o], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%x, %w : tensor<?x16x8x48xf32>, tensor<4x16xf32>) outs(%f : tensor<?x4x8x48xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<?x4x8x48xf32>
+  %r = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%c : tensor<?x4x8x48xf32>) outs(%e : tensor<?x4x8x48xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %m = arith.maximumf %a, %zero : f32
+    linalg.yield %m : f32
+  } -> tensor<?x4x8x48xf32>
+  %p = tensor.pad %r low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %zero : f32
+  } : tensor<?x4x8x48xf32> to tensor<?x4x10x50xf32>
+  %e2 = tensor.empty(%n) : tensor<?x4x8x48xf32>
+  %sum = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%y, %r : tensor<?x4x8x48xf32>, tensor<?x4x8x48xf32>) outs(%e2 : tensor<?x4x8x48xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %s = arith.addf %a, %b : f32
+    linalg.yield %s : f32
+  } -> tensor<?x4x8x48xf32>
+  return %p, %sum : tensor<?x4x10x50xf32>, tensor<?x4x8x48xf32>
+}
