@@ -5,7 +5,10 @@ extern "C" {
 #include "threads_internal.h"
 }
 
+#include <algorithm>
 #include <atomic>
+#include <numeric>
+#include <vector>
 #include <chrono>
 #include <mutex>
 #include <set>
@@ -76,6 +79,30 @@ TEST_CASE("negative counts and null bodies do nothing", "[threads]") {
   tcc_thread_pool_parallel_for(pool.get(), -5, Coverage::body, &coverage);
   tcc_thread_pool_parallel_for(pool.get(), 10, nullptr, nullptr);
   CHECK(coverage.visits[0] == 0);
+}
+
+TEST_CASE("loops are cut into chunks fine enough to balance two threads", "[threads]") {
+  // A convolution's 28 output rows on 2 threads: chunks of 4 rows were 7 chunks, 4 for one
+  // thread and 3 for the other (1.75x at best). Up to 16 chunks per thread, a loop of 28 is
+  // 28 chunks of one; a long loop is at most 32 chunks.
+  Pool pool = createPool(2);
+  struct Sizes {
+    std::mutex mutex;
+    std::vector<int64_t> sizes;
+  };
+  auto body = [](void *arg, int64_t begin, int64_t end) {
+    Sizes *s = static_cast<Sizes *>(arg);
+    std::lock_guard<std::mutex> lock(s->mutex);
+    s->sizes.push_back(end - begin);
+  };
+  Sizes small;
+  tcc_thread_pool_parallel_for(pool.get(), 28, body, &small);
+  CHECK(small.sizes.size() == 28);
+  CHECK(*std::max_element(small.sizes.begin(), small.sizes.end()) == 1);
+  Sizes large;
+  tcc_thread_pool_parallel_for(pool.get(), 100000, body, &large);
+  CHECK(large.sizes.size() <= 32);
+  CHECK(std::accumulate(large.sizes.begin(), large.sizes.end(), int64_t{0}) == 100000);
 }
 
 TEST_CASE("a pool of 4 really runs chunks on several threads", "[threads]") {
