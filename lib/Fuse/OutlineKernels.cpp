@@ -315,25 +315,11 @@ void writeIntoPadded(SmallVectorImpl<Operation *> &group, DominanceInfo &dominan
                      SmallVectorImpl<Operation *> &dead, SmallVectorImpl<Operation *> &border,
                      int64_t minRow) {
   auto last = dyn_cast<linalg::LinalgOp>(group.back());
-  if (!last || last->getNumResults() != 1 || last.getNumDpsInits() != 1 || !last.hasPureTensorSemantics())
+  if (!last || last->getNumResults() != 1 || last.getNumDpsInits() != 1 || !last->getResult(0).hasOneUse() ||
+      !last.hasPureTensorSemantics())
     return;
-  // The padded copy, and the result's other readers (a residual connection), which then read
-  // the padded buffer's interior: they must come after the copy.
-  tensor::InsertSliceOp insert;
-  for (Operation *user : last->getResult(0).getUsers())
-    if (auto candidate = dyn_cast<tensor::InsertSliceOp>(user);
-        !insert && candidate && candidate.getSource() == last->getResult(0))
-      insert = candidate;
-  SmallVector<OpOperand *> others;
-  for (OpOperand &use : last->getResult(0).getUses())
-    if (use.getOwner() != insert.getOperation())
-      others.push_back(&use);
-  if (!insert || llvm::any_of(others, [&](OpOperand *use) {
-        return use->getOwner()->getBlock() != insert->getBlock() ||
-               !insert->isBeforeInBlock(use->getOwner());
-      }))
-    return;
-  if (insert->getBlock() != last->getBlock() ||
+  auto insert = dyn_cast<tensor::InsertSliceOp>(*last->getResult(0).getUsers().begin());
+  if (!insert || insert.getSource() != last->getResult(0) || insert->getBlock() != last->getBlock() ||
       !insert.hasUnitStride() || insert.getSourceType() != insert.getResultType().clone(insert.getSourceType().getShape()) ||
       insert.getSourceType().getRank() != insert.getResultType().getRank() ||
       llvm::any_of(insert.getMixedOffsets(), [](OpFoldResult o) { return !getConstantIntValue(o); }))
@@ -409,33 +395,20 @@ void writeIntoPadded(SmallVectorImpl<Operation *> &group, DominanceInfo &dominan
   dead.push_back(insert);
   group.insert(group.begin(), slice);
   group.push_back(reinsert);
-  Value current = reinsert.getResult();
-  Operation *end = reinsert;
-  if (borderOnly) {
-    // The border, filled in place after the group: one kernel of small fills instead of a
-    // fill of the whole buffer.
-    dead.push_back(padFill);
-    OpBuilder at(reinsert->getBlock(), std::next(reinsert->getIterator()));
-    current = fillBorder(at, insert.getLoc(), reinsert.getResult(), padFill.getDpsInputOperand(0)->get(),
-                         extents->first, extents->second, sizes, paddedSizes, border);
-    if (!border.empty()) {
-      DenseSet<Operation *> borderOps(border.begin(), border.end());
-      reinsert.getResult().replaceUsesWithIf(current, [&](OpOperand &use) {
-        return !borderOps.contains(use.getOwner());
-      });
-      end = border.back();
-    }
-  }
-  if (others.empty())
+  if (!borderOnly)
     return;
-  // The other readers read the interior of the finished padded buffer (a view): no
-  // unpadded copy is kept.
-  OpBuilder at(end->getBlock(), std::next(end->getIterator()));
-  auto interior = tensor::ExtractSliceOp::create(at, insert.getLoc(), insert.getSourceType(), current,
-                                                 insert.getMixedOffsets(), empty.getMixedSizes(),
-                                                 insert.getMixedStrides());
-  for (OpOperand *use : others)
-    use->set(interior.getResult());
+  // The border, filled in place after the group: one kernel of small fills instead of a
+  // fill of the whole buffer.
+  dead.push_back(padFill);
+  OpBuilder at(reinsert->getBlock(), std::next(reinsert->getIterator()));
+  Value current = fillBorder(at, insert.getLoc(), reinsert.getResult(), padFill.getDpsInputOperand(0)->get(),
+                             extents->first, extents->second, sizes, paddedSizes, border);
+  if (border.empty())
+    return;
+  DenseSet<Operation *> borderOps(border.begin(), border.end());
+  reinsert.getResult().replaceUsesWithIf(current, [&](OpOperand &use) {
+    return !borderOps.contains(use.getOwner());
+  });
 }
 
 struct OutlineKernelsPass : tcc::impl::OutlineKernelsBase<OutlineKernelsPass> {

@@ -196,11 +196,10 @@ def OutlineKernels : Pass<"tcc-outline-kernels", "mlir::ModuleOp"> {
     epilogue, the ONNX nodes it computes), called from @main. Kernel formation groups a contraction with the fill of its
     accumulator and its pointwise epilogue (the result's only user, reading it once in order;
     the kernel's `epilogue` is true), and a pooling window with its fill; other ops are
-    kernels alone. Pads become fill + insert_slice; a group whose result is padded (rows
+    kernels alone. Pads become fill + insert_slice; a group whose result is only padded (rows
     of at least `min-in-place-pad-row`, a number the target's info gives) computes into the
     padded buffer's interior (extract_slice ... insert_slice of the same sizes), so no copy
-    remains; the result's other readers after the pad (a residual connection) read that
-    interior of the finished buffer. Destinations (`outs`) are arguments, so after
+    remains. Destinations (`outs`) are arguments, so after
     bufferization a kernel writes into buffers its caller provides and allocates nothing; the
     host function is left with calls, views and shape arithmetic. Scalar constants are cloned
     into the kernel; tensors (weights included) are passed.
