@@ -3,7 +3,7 @@
 // The planning half of tcc-tile-contractions (TileContractions.cpp emits): which operand is
 // read as vectors along the output's fastest dim j and which is broadcast, the row dim, the
 // stride, the reduction order, the fill and epilogue kernel formation put next to the op,
-// and the cost model that chooses the register tile.
+// and the cost model by which TileShape.cpp chooses the register tile.
 //
 //===----------------------------------------------------------------------------------===//
 #ifndef TCC_LIB_CODEGEN_CONTRACTIONPLAN_H

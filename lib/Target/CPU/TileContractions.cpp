@@ -25,6 +25,7 @@
 
 #include "ContractionPlan.h"
 #include "ParallelLoops.h"
+#include "TileShape.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -63,14 +64,13 @@ public:
     for (Range range : op.createLoopRanges(b, loc))
       extents.push_back(getValueOrCreateConstantIndexOp(b, loc, range.size));
     type = plan.vectorType;
-    lanes = type.getNumElements();
-    chooseTile(registers);
-    chooseStack(registers);
+    SmallVector<std::optional<int64_t>> staticExtents;
+    for (Value extent : extents)
+      staticExtents.push_back(getConstantIntValue(extent));
+    shape = chooseTileShape(plan, staticExtents, registers, splitWideFma);
+    lanes = shape.lanes;
 
     Value one = constant(1);
-    choosePanels();
-    chooseChunks();
-    chooseRowGroups();
     SmallVector<Value> lower, upper, steps;
     SmallVector<unsigned> order;
     for (unsigned d : plan.outer)
@@ -90,7 +90,7 @@ public:
     // for i), otherwise the outermost.
     auto tripCount = [&](unsigned d) -> std::optional<int64_t> {
       if (d == kPanel)
-        return panelCount() * rowGroups;
+        return shape.panelCount(*getConstantIntValue(extents[plan.j])) * rowGroups;
       if (d == stackDim)
         return stackTiles();
       std::optional<int64_t> extent = getConstantIntValue(extents[d]);
@@ -222,159 +222,10 @@ private:
         constant(rows));
   }
 
-  /// Column panels, when the vector operand (reduction extent x j extent, static) is larger
-  /// than a core's cache share (512 KiB): a width of whole register blocks that divides j,
-  /// at most 256 columns, two panels or more. Otherwise none (panelWidth = 0).
-  void choosePanels() {
-    std::optional<int64_t> columns = getConstantIntValue(extents[plan.j]);
-    if (!plan.i || plan.rowsOnVector || !columns || stackDim)
-      return;
-    int64_t reduction = 1;
-    for (unsigned d : plan.reductions) {
-      std::optional<int64_t> extent = getConstantIntValue(extents[d]);
-      if (!extent)
-        return;
-      reduction *= *extent;
-    }
-    int64_t bytes = reduction * *columns * plan.vectorType.getElementTypeBitWidth() / 8;
-    if (bytes < (int64_t(512) << 10))
-      return;
-    int64_t block = lanes * vectors;
-    for (int64_t width = (256 / block) * block; width >= block; width -= block)
-      if (*columns % width == 0 && *columns / width >= 2) {
-        panelWidth = width;
-        return;
-      }
-    // No width divides j (a classifier's 1000 columns): the last panel is narrower.
-    int64_t width = (256 / block) * block;
-    if (width >= block && *columns > width)
-      panelWidth = width;
-  }
-
-  /// The number of column panels (the last may be partial).
-  int64_t panelCount() {
-    int64_t columns = *getConstantIntValue(extents[plan.j]);
-    return (columns + panelWidth - 1) / panelWidth;
-  }
-
-  /// Chunks of the outermost reduction dim, when a panel's share of the vector operand is
-  /// larger than a core's L2 share (256 KiB) and several row tiles read it: each row tile
-  /// would otherwise stream the whole panel from beyond L2 (a 1024 x 1024 matmul's panel of
-  /// 256 columns is 1 MiB). A chunk's rows of the panel, at most 256 KiB, stay in L2 while
-  /// every row tile uses them; the accumulators go through `out` between chunks, so the
-  /// sums are added in the same order and the results are bit-identical. A chunk size that
-  /// divides the dim is preferred down to half the largest; otherwise the last is shorter.
-  void chooseChunks() {
-    if (!panelWidth || plan.reductions.empty())
-      return;
-    if (std::optional<int64_t> iExtent = getConstantIntValue(extents[*plan.i]))
-      if (*iExtent <= rows)
-        return;
-    std::optional<int64_t> outer = getConstantIntValue(extents[plan.reductions[0]]);
-    if (!outer)
-      return;
-    int64_t rowBytes = panelWidth * plan.vectorType.getElementTypeBitWidth() / 8;
-    for (unsigned d : llvm::drop_begin(plan.reductions))
-      rowBytes *= *getConstantIntValue(extents[d]);
-    int64_t largest = (int64_t(256) << 10) / rowBytes;
-    // Chunks shorter than 64 would reload the accumulators too often for what they save.
-    if (largest < 64 || largest >= *outer)
-      return;
-    chunkedDim = plan.reductions[0];
-    chunkSize = largest;
-    for (int64_t size = largest; size * 2 >= largest; --size)
-      if (*outer % size == 0) {
-        chunkSize = size;
-        return;
-      }
-  }
-
-  /// Groups of row tiles under column panels, so that threads have enough work items to
-  /// share evenly: three panels on two threads would leave one thread idle a third of the
-  /// time. At least 16 items (panels x groups), each group at least 8 row tiles (every
-  /// panel chunk read from cache by 8 tiles or more); one group when the rows are dynamic
-  /// (a dynamic batch dim is split by threads as well) or too few.
-  void chooseRowGroups() {
-    if (!panelWidth)
-      return;
-    std::optional<int64_t> iExtent = getConstantIntValue(extents[*plan.i]);
-    if (!iExtent)
-      return;
-    int64_t tiles = (*iExtent + rows - 1) / rows;
-    int64_t groups = std::min((16 + panelCount() - 1) / panelCount(), tiles / 8);
-    if (groups <= 1)
-      return;
-    tilesPerGroup = (tiles + groups - 1) / groups;
-    rowGroups = (tiles + tilesPerGroup - 1) / tilesPerGroup;
-  }
-
   /// The number of reduction chunks (the last may be shorter).
   int64_t chunkCount() {
     int64_t reduction = *getConstantIntValue(extents[*chunkedDim]);
     return (reduction + chunkSize - 1) / chunkSize;
-  }
-
-  /// Stacked rows: when j fits one vector (a 7x7 map's output row), a tile's vectors can be
-  /// rows of another parallel dim s that the vector operand reads and the scalar operand
-  /// does not (the output rows y of a convolution): R x V accumulators at (i + m, s + v),
-  /// each broadcast of the scalar operand (a filter value) feeding V FMAs instead of one.
-  /// The cost model counts two loads a cycle and so sees little gain (the FMAs bound both),
-  /// but the broadcasts come from filter rows kilobytes apart and stall when they miss L1:
-  /// measured on ResNet-18's 7x7 and 14x14 convolutions, stacked tiles of 6 x 4 or 8 x 3
-  /// beat 16 rows alone by 10-20%, and 4 x 4 by a little. So among the stacked tiles within
-  /// 5% of the cheapest, the one with the most accumulators is taken, unless s alone is
-  /// more than 5% cheaper.
-  void chooseStack(int64_t registers) {
-    if (!plan.i || plan.rowsOnVector || plan.combine != Plan::Combine::MultiplyAdd)
-      return;
-    std::optional<int64_t> columns = getConstantIntValue(extents[plan.j]);
-    std::optional<int64_t> iExtent = getConstantIntValue(extents[*plan.i]);
-    if (!columns || *columns > lanes || !iExtent)
-      return;
-    double fmas = splitWideFma && halfTails() ? 1.0 : 2.0;
-    // The candidate of largest static extent, the innermost on ties (a convolution's output
-    // rows rather than a batch of as many images).
-    std::optional<unsigned> candidate;
-    int64_t largest = 1;
-    for (unsigned d : plan.outer) {
-      std::optional<int64_t> extent = getConstantIntValue(extents[d]);
-      if (extent && *extent >= 2 && *extent >= largest && plan.vectorMap.isFunctionOfDim(d) &&
-          !plan.scalarMap.isFunctionOfDim(d)) {
-        candidate = d;
-        largest = *extent;
-      }
-    }
-    if (candidate) {
-      unsigned d = *candidate;
-      std::optional<int64_t> extent = largest;
-      double alone = *extent * tileCost(rows, vectors, lanes, *iExtent, *columns, halfTails(), fmas,
-                                        /*rowsOnVector=*/false);
-      // The stacked rows are the "columns" of a one-lane tile: S / v full steps and an
-      // exact remainder.
-      auto cost = [&](int64_t r, int64_t v) {
-        return tileCost(r, v, 1, *iExtent, *extent, false, fmas, false);
-      };
-      SmallVector<std::pair<int64_t, int64_t>> tiles;
-      double cheapest = 0;
-      for (int64_t r = 1; r <= std::min<int64_t>(8, *iExtent); ++r)
-        for (int64_t v = 2; v <= std::min<int64_t>(4, *extent); ++v)
-          if (r * v + v + 1 <= registers) {
-            tiles.push_back({r, v});
-            cheapest = tiles.size() == 1 ? cost(r, v) : std::min(cheapest, cost(r, v));
-          }
-      if (tiles.empty() || cheapest > 1.05 * alone)
-        return;
-      int64_t most = 0;
-      for (auto [r, v] : tiles)
-        if (cost(r, v) <= 1.05 * cheapest && r * v > most) {
-          most = r * v;
-          rows = r;
-          stackVectors = v;
-        }
-      stackDim = d;
-      vectors = 1;
-      return;
-    }
   }
 
   int64_t stackTiles() {
@@ -411,45 +262,6 @@ private:
           body();
           scf::YieldOp::create(b, loc);
         });
-  }
-
-  /// The register tile (rows x vectors) of least estimated cost that fits the registers
-  /// (accumulators, the vectors of b, one broadcast); dynamic extents count as 64. Up to 8
-  /// rows, or 16 when the columns are static and fit one vector (a 7x7 or 14x14 map's
-  /// convolution): one vector per row leaves 8 rows with 8 FMA chains, just the two pipes'
-  /// latency at 4 cycles, and any late broadcast stalls them; 16 chains leave slack.
-  void chooseTile(int64_t registers) {
-    std::optional<int64_t> staticColumns = getConstantIntValue(extents[plan.j]);
-    int64_t iExtent = 1, jExtent = staticColumns.value_or(64);
-    if (plan.i)
-      iExtent = getConstantIntValue(extents[*plan.i]).value_or(64);
-    int64_t maxRows = staticColumns && *staticColumns <= lanes && !plan.rowsOnVector ? 16 : 8;
-    double best = 0;
-    rows = 1;
-    vectors = 1;
-    for (int64_t r = 1; r <= std::min<int64_t>(maxRows, std::max<int64_t>(iExtent, 1)); ++r)
-      for (int64_t v = 1; v <= 4; ++v) {
-        if (r * v + v + 1 > registers)
-          continue;
-
-        double fmas = splitWideFma && halfTails() ? 1.0 : 2.0;
-        double cost = tileCost(r, v, lanes, std::max<int64_t>(iExtent, 1),
-                               std::max<int64_t>(jExtent, 1), halfTails(), fmas, plan.rowsOnVector);
-        // Rows known only at run time (a classifier's batch) may be one: then the tile's
-        // single-row remainder is all there is, and with one vector it waits on each FMA.
-        // Count that case beside the average row of 64.
-        if (plan.i && !getConstantIntValue(extents[*plan.i]))
-          cost = cost / 64 + tileCost(r, v, lanes, 1, std::max<int64_t>(jExtent, 1), halfTails(),
-                                      fmas, plan.rowsOnVector);
-        // Ties go to more accumulators in use (the columns may not fill v vectors).
-        int64_t jVectors = (std::max<int64_t>(jExtent, 1) + lanes - 1) / lanes;
-        bool more = r * std::min(v, jVectors) > rows * std::min(vectors, jVectors);
-        if (best == 0 || cost < best - 1e-9 || (cost < best + 1e-9 && more)) {
-          best = cost;
-          rows = r;
-          vectors = v;
-        }
-      }
   }
 
   /// The rows of tile `tile` of i: `rows` at once when the tile is full, else the rows
@@ -571,8 +383,7 @@ private:
   /// Whether a static tail of `tail` columns takes one half-width vector: on 512-bit
   /// vectors, when it fits. Cores that split 512-bit FMAs in two (Zen 4) then do half the
   /// work for it; the others the same.
-  bool narrowTail(int64_t tail) const { return halfTails() && tail * 2 <= lanes; }
-  bool halfTails() const { return type.getNumElements() * type.getElementTypeBitWidth() >= 512; }
+  bool narrowTail(int64_t tail) const { return halfTails(type) && tail * 2 <= lanes; }
 
   /// The indices `map` gives at the dim values `dims`.
   SmallVector<Value> indices(AffineMap map, const DenseMap<unsigned, Value> &dims) {
@@ -897,21 +708,25 @@ private:
   bool splitWideFma; // 512-bit FMAs issue as two halves (see the pass option)
   SmallVector<Value> extents;
   VectorType type; // the vectors of the code being emitted, `lanes` wide
-  int64_t lanes = 1, rows = 1, vectors = 1;
-  // Column panels (choosePanels): their width, and inside one, its first column and extent.
+  // How the loops are cut (TileShape.cpp), and its fields under their emitter names.
+  TileShape shape;
+  const int64_t &rows = shape.rows, &vectors = shape.vectors;
+  int64_t lanes = 1; // the vectors' lanes (halved while a half-width tail is emitted)
+  // Column panels: their width, and inside one, its first column and extent.
   static constexpr unsigned kPanel = ~0u;
-  int64_t panelWidth = 0;
+  const int64_t &panelWidth = shape.panelWidth;
   Value columnBegin, columnExtent;
-  // Stacked rows (chooseStack): the dim s, how many a tile takes, and in the tile being
-  // emitted, how many it has.
-  std::optional<unsigned> stackDim;
-  int64_t stackVectors = 1, stackCount = 1;
-  // Groups of row tiles per panel (chooseRowGroups): how many, and tiles in each.
-  int64_t rowGroups = 1, tilesPerGroup = 0;
-  // Reduction chunks (chooseChunks): the dim, the size (0: none), and inside one, its
-  // bounds and whether it is the first or the last.
-  std::optional<unsigned> chunkedDim;
-  int64_t chunkSize = 0;
+  // Stacked rows: the dim s, how many a tile takes, and in the tile being emitted, how
+  // many it has.
+  const std::optional<unsigned> &stackDim = shape.stackDim;
+  const int64_t &stackVectors = shape.stackVectors;
+  int64_t stackCount = 1;
+  // Groups of row tiles per panel: how many, and tiles in each.
+  const int64_t &rowGroups = shape.rowGroups, &tilesPerGroup = shape.tilesPerGroup;
+  // Reduction chunks: the dim, the size (0: none), and inside one, its bounds and whether
+  // it is the first or the last.
+  const std::optional<unsigned> &chunkedDim = shape.chunkedDim;
+  const int64_t &chunkSize = shape.chunkSize;
   Value chunkBegin, chunkEnd, firstChunk, lastChunk;
 };
 
