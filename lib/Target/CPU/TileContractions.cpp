@@ -246,22 +246,30 @@ private:
     }
     Value full = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule,
                                        offset(first, stackVectors), constant(extent));
-    scf::IfOp::create(
-        b, loc, full,
-        [&](OpBuilder &nested, Location) {
-          OpBuilder::InsertionGuard guard(b);
-          moveTo(nested);
+    emitFullOrRest(
+        full,
+        [&] {
           stackCount = stackVectors;
           body();
-          scf::YieldOp::create(b, loc);
         },
-        [&](OpBuilder &nested, Location) {
-          OpBuilder::InsertionGuard guard(b);
-          moveTo(nested);
+        [&] {
           stackCount = extent % stackVectors;
           body();
-          scf::YieldOp::create(b, loc);
         });
+  }
+
+  /// `scf.if full { whole() } else { rest() }`: a full tile, else the exact rest of one.
+  void emitFullOrRest(Value full, llvm::function_ref<void()> whole,
+                      llvm::function_ref<void()> rest) {
+    auto branch = [&](llvm::function_ref<void()> contents) {
+      return [&, contents](OpBuilder &nested, Location) {
+        OpBuilder::InsertionGuard guard(b);
+        moveTo(nested);
+        contents();
+        scf::YieldOp::create(b, loc);
+      };
+    };
+    scf::IfOp::create(b, loc, full, branch(whole), branch(rest));
   }
 
   /// The rows of tile `tile` of i: `rows` at once when the tile is full, else the rows
@@ -280,36 +288,27 @@ private:
     }
     Value end = arith::AddIOp::create(b, loc, begin, constant(rows));
     Value full = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule, end, extent);
-    scf::IfOp::create(
-        b, loc, full,
-        [&](OpBuilder &nested, Location) {
-          OpBuilder::InsertionGuard guard(b);
-          moveTo(nested);
-          emitRows(rows, begin, dims);
-          scf::YieldOp::create(b, loc);
-        },
-        [&](OpBuilder &nested, Location) {
-          OpBuilder::InsertionGuard guard(b);
-          moveTo(nested);
+    emitFullOrRest(
+        full, [&] { emitRows(rows, begin, dims); },
+        [&] {
           if (staticExtent) {
             emitRows(*staticExtent % rows, begin, dims);
-          } else {
-            Value left = arith::SubIOp::create(b, loc, extent, begin);
-            SmallVector<int64_t> cases;
-            for (int64_t r = 1; r < rows; ++r)
-              cases.push_back(r);
-            auto switchOp =
-                scf::IndexSwitchOp::create(b, loc, TypeRange{}, left, cases, cases.size());
-            for (auto [r, region] : llvm::zip(cases, switchOp.getCaseRegions())) {
-              b.setInsertionPointToStart(&region.emplaceBlock());
-              emitRows(r, begin, dims);
-              scf::YieldOp::create(b, loc);
-            }
-            b.setInsertionPointToStart(&switchOp.getDefaultRegion().emplaceBlock());
-            scf::YieldOp::create(b, loc);
-            b.setInsertionPointAfter(switchOp);
+            return;
           }
+          Value left = arith::SubIOp::create(b, loc, extent, begin);
+          SmallVector<int64_t> cases;
+          for (int64_t r = 1; r < rows; ++r)
+            cases.push_back(r);
+          auto switchOp =
+              scf::IndexSwitchOp::create(b, loc, TypeRange{}, left, cases, cases.size());
+          for (auto [r, region] : llvm::zip(cases, switchOp.getCaseRegions())) {
+            b.setInsertionPointToStart(&region.emplaceBlock());
+            emitRows(r, begin, dims);
+            scf::YieldOp::create(b, loc);
+          }
+          b.setInsertionPointToStart(&switchOp.getDefaultRegion().emplaceBlock());
           scf::YieldOp::create(b, loc);
+          b.setInsertionPointAfter(switchOp);
         });
   }
 
