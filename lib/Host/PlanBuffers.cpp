@@ -15,6 +15,7 @@
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
 #include <algorithm>
+#include <limits>
 
 namespace tcc {
 #define GEN_PASS_DEF_PLANBUFFERS
@@ -44,9 +45,11 @@ struct Buffer {
   int64_t offset = -1;
 };
 
-/// The position (in @main's block) of the last op that uses `value` or a view of it.
-int64_t lastUse(Value value, const DenseMap<Operation *, int64_t> &position, Block &block) {
-  int64_t last = 0;
+/// The positions (in @main's block) of the first and the last op that use `value` or a view
+/// of it.
+std::pair<int64_t, int64_t> useSpan(Value value, const DenseMap<Operation *, int64_t> &position,
+                                    Block &block) {
+  int64_t first = std::numeric_limits<int64_t>::max(), last = 0;
   SmallVector<Value> work = {value};
   DenseSet<Value> seen = {value};
   while (!work.empty()) {
@@ -56,6 +59,9 @@ int64_t lastUse(Value value, const DenseMap<Operation *, int64_t> &position, Blo
       if (!owner)
         continue;
       last = std::max(last, position.lookup(owner));
+      if (!isa<ViewLikeOpInterface, memref::CollapseShapeOp, memref::ExpandShapeOp, memref::CastOp>(
+              owner))
+        first = std::min(first, position.lookup(owner));
       // Views alias the buffer: their uses keep it alive.
       auto follow = [&](Value alias) {
         if (seen.insert(alias).second)
@@ -85,7 +91,7 @@ int64_t lastUse(Value value, const DenseMap<Operation *, int64_t> &position, Blo
       }
     }
   }
-  return last;
+  return {first, last};
 }
 
 /// Estimated symbol values for ordering buffers by size: the symbol's maximum when it has
@@ -307,8 +313,11 @@ struct PlanBuffersPass : tcc::impl::PlanBuffersBase<PlanBuffersPass> {
         // make the plan overlap buffers: it counts as 0, and a buffer has at least 1 byte.
         buffer.wideBytes = bytes;
       }
-      buffer.start = position[topLevel];
-      buffer.end = std::max(position[topLevel], lastUse(alloc, position, block));
+      // Live from the first op that touches it (an alloc may sit far above that: CSE merges
+      // equal empties) to the last.
+      auto [first, last] = useSpan(alloc, position, block);
+      buffer.end = std::max(position[topLevel], last);
+      buffer.start = std::min(std::max(position[topLevel], first), buffer.end);
       buffers.push_back(buffer);
     });
     if (!ok)

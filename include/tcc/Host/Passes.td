@@ -76,7 +76,9 @@ def PlanBuffers : Pass<"tcc-plan-buffers", "mlir::ModuleOp"> {
     After bufferization, each `memref.alloc` of the host function `@main` becomes a
     `memref.view` into one workspace argument (`memref<?xi8>`, appended to @main), at an
     offset chosen from the buffers' live ranges: buffers whose ranges do not overlap share
-    bytes. Offsets are 64-byte aligned. With static shapes each buffer takes the lowest free
+    bytes. A range runs from the first op that touches the buffer (directly or through a
+    view) to the last, not from the alloc, which CSE of equal empties may have put far
+    earlier (ResNet-50 b1: 11.6 -> 8.5 MiB, SqueezeNet 6.5 -> 4.9). Offsets are 64-byte aligned. With static shapes each buffer takes the lowest free
     offset and the size is recorded as `kernel.workspace_size` on @main; with dynamic shapes
     sizes are arithmetic over the symbol arguments (`kernel.symbol`), and each buffer goes above
     every earlier-placed buffer it overlaps in time (largest estimated first), offsets
