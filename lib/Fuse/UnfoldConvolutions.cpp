@@ -3,8 +3,7 @@
 // The formula, the conditions and an example are in include/tcc/Fuse/Passes.td
 // (tcc-unfold-convolutions). In short: the KH x KW shifted (and strided) views of the padded
 // input are copied out as channels (im2col, one linalg.generic), and a 1x1 convolution, a
-// matrix product over
-// all OH x OW output points at once, does the rest. Where the maps are narrow (ResNet's
+// matrix product over all OH x OW output points at once, does the rest. Where the maps are narrow (ResNet's
 // 7x7), that fills the vectors the row form leaves mostly empty: 4 vectors of 16 lanes per
 // output channel for a 7x7 map instead of 7 vectors with 7 lanes in use.
 //
@@ -13,6 +12,7 @@
 
 #include "dialects/prim/PrimBuilder.h"
 #include "dialects/prim/PrimDialect.h"
+#include "tcc/Target/VectorIssues.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -62,13 +62,6 @@ std::optional<Shape> shapeOf(ConvolutionOp op) {
   return s;
 }
 
-/// Vectors of `lanes` that cover `points` contiguous outputs; with `halfTails`, a tail of
-/// at most half a vector counts half (its FMA issues as one half).
-double vectorsFor(int64_t points, int64_t lanes, bool halfTails) {
-  int64_t full = points / lanes, tail = points % lanes;
-  return full + (tail == 0 ? 0.0 : halfTails && tail * 2 <= lanes ? 0.5 : 1.0);
-}
-
 struct UnfoldConvolutionsPass : tcc::impl::UnfoldConvolutionsBase<UnfoldConvolutionsPass> {
   using UnfoldConvolutionsBase::UnfoldConvolutionsBase;
 
@@ -88,8 +81,9 @@ struct UnfoldConvolutionsPass : tcc::impl::UnfoldConvolutionsBase<UnfoldConvolut
     int64_t lanes = vectorBits / op.getType().getElementType().getIntOrFloatBitWidth();
     if (lanes < 2)
       return false;
-    double rows = s.oh * vectorsFor(s.ow, lanes, splitWideFma);
-    double unfolded = vectorsFor(s.oh * s.ow, lanes, splitWideFma);
+    bool halfTails = tcc::halfIssueTails(vectorBits, splitWideFma);
+    double rows = s.oh * tcc::vectorIssues(s.ow, lanes, halfTails);
+    double unfolded = tcc::vectorIssues(s.oh * s.ow, lanes, halfTails);
     return unfolded * 4 <= rows * 3;
   }
 

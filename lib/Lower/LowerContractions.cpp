@@ -136,21 +136,6 @@ struct DotGeneralToLinalg : OpRewritePattern<prim::DotGeneralOp> {
   }
 };
 
-/// (padded - (dilation * (window - 1) + 1)) / stride + 1, or 0 when the window does not fit.
-Value windowExtent(OpBuilder &b, Location loc, Value padded, Value window, int64_t stride,
-                   int64_t dilation) {
-  auto cst = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v).getResult(); };
-  Value effective = arith::AddIOp::create(
-      b, loc,
-      arith::MulIOp::create(b, loc, arith::SubIOp::create(b, loc, window, cst(1)), cst(dilation)),
-      cst(1));
-  Value span = arith::SubIOp::create(b, loc, padded, effective);
-  Value steps =
-      arith::AddIOp::create(b, loc, arith::DivSIOp::create(b, loc, span, cst(stride)), cst(1));
-  Value fits = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, span, cst(0));
-  return arith::SelectOp::create(b, loc, fits, steps, cst(0));
-}
-
 Value dimValue(OpBuilder &b, Location loc, Value tensor, int64_t d) {
   return getValueOrCreateConstantIndexOp(b, loc, tensor::getMixedSize(b, loc, tensor, d));
 }
@@ -200,8 +185,9 @@ struct ConvolutionToLinalg : OpRewritePattern<prim::ConvolutionOp> {
         outDims[d] = dimValue(rewriter, loc, d == 0 ? input : filter, 0);
       else
         outDims[d] =
-            windowExtent(rewriter, loc, dimValue(rewriter, loc, padded, d),
-                         dimValue(rewriter, loc, filter, d), strides[d - 2], dilations[d - 2]);
+            lower::windowExtent(rewriter, loc, dimValue(rewriter, loc, padded, d),
+                                tensor::getMixedSize(rewriter, loc, filter, d), strides[d - 2],
+                                dilations[d - 2]);
     }
 
     Value result;

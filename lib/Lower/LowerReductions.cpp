@@ -183,8 +183,10 @@ struct ReduceWindowToGeneric : OpRewritePattern<prim::ReduceWindowOp> {
     SmallVector<Value> sizes;
     for (int64_t d = 0; d < rank; ++d)
       if (type.isDynamicDim(d))
-        sizes.push_back(windowExtent(rewriter, loc, tensor::DimOp::create(rewriter, loc, padded, d),
-                                     window[d], strides[d], dilations[d]));
+        sizes.push_back(lower::windowExtent(rewriter, loc,
+                                            tensor::DimOp::create(rewriter, loc, padded, d),
+                                            rewriter.getIndexAttr(window[d]), strides[d],
+                                            dilations[d]));
     Value init = lower::createFilled(rewriter, loc, type.clone(acc), sizes,
                               lower::createIdentity(rewriter, loc, kind, acc));
     Value windowShape =
@@ -214,21 +216,6 @@ struct ReduceWindowToGeneric : OpRewritePattern<prim::ReduceWindowOp> {
                                                              acc, element),
                                              type));
     return success();
-  }
-
-  /// (padded - (dilation * (window - 1) + 1)) / stride + 1, or 0 when the window does not fit.
-  /// A window of 1 at stride 1 keeps the extent itself (a batch or channel dim), so later
-  /// stages see the same value (and symbol) as the operand's.
-  static Value windowExtent(OpBuilder &b, Location loc, Value padded, int64_t window,
-                            int64_t stride, int64_t dilation) {
-    if (window == 1 && stride == 1)
-      return padded;
-    auto cst = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v).getResult(); };
-    Value span = arith::SubIOp::create(b, loc, padded, cst(dilation * (window - 1) + 1));
-    Value steps =
-        arith::AddIOp::create(b, loc, arith::DivSIOp::create(b, loc, span, cst(stride)), cst(1));
-    Value fits = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, span, cst(0));
-    return arith::SelectOp::create(b, loc, fits, steps, cst(0));
   }
 };
 

@@ -7,6 +7,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 #include <cmath>
 
@@ -208,4 +209,27 @@ Value lower::convertElements(OpBuilder &b, Location loc, Value value, Type from,
                                        lower::convertScalar(nb, nested, args[0], from, element));
              })
       .getResult(0);
+}
+
+Value lower::windowExtent(OpBuilder &b, Location loc, Value padded, OpFoldResult window,
+                          int64_t stride, int64_t dilation) {
+  auto cst = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v).getResult(); };
+  std::optional<int64_t> staticWindow = getConstantIntValue(window);
+  if (staticWindow == 1 && stride == 1)
+    return padded;
+  // The window's span, dilation * (window - 1) + 1.
+  Value effective =
+      staticWindow ? cst(dilation * (*staticWindow - 1) + 1)
+                   : arith::AddIOp::create(
+                         b, loc,
+                         arith::MulIOp::create(
+                             b, loc, arith::SubIOp::create(b, loc, cast<Value>(window), cst(1)),
+                             cst(dilation)),
+                         cst(1))
+                         .getResult();
+  Value span = arith::SubIOp::create(b, loc, padded, effective);
+  Value steps =
+      arith::AddIOp::create(b, loc, arith::DivSIOp::create(b, loc, span, cst(stride)), cst(1));
+  Value fits = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, span, cst(0));
+  return arith::SelectOp::create(b, loc, fits, steps, cst(0));
 }

@@ -75,6 +75,13 @@ mlir::Value createFilled(mlir::OpBuilder &b, mlir::Location loc, mlir::RankedTen
 mlir::Value convertElements(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value,
                             mlir::Type from, mlir::Type element);
 
+/// The output extent of a window slid over `padded` points (convolution and pooling):
+///   (padded - (dilation * (window - 1) + 1)) / stride + 1, or 0 when the window does not fit.
+/// A window of 1 at stride 1 keeps `padded` itself (a batch or channel dim), so later stages
+/// see the same value (and symbol) as the operand's.
+mlir::Value windowExtent(mlir::OpBuilder &b, mlir::Location loc, mlir::Value padded,
+                         mlir::OpFoldResult window, int64_t stride, int64_t dilation);
+
 } // namespace tcc::lower
 
 #endif // TCC_LIB_LOWER_LOWERINGPATTERNS_H

@@ -7,6 +7,7 @@
 #include "dialects/kernel/KernelDialect.h"
 
 #include "tcc/Support/LinalgBodies.h"
+#include "tcc/Target/VectorIssues.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -293,11 +294,9 @@ static double stepCycles(int64_t rows, double vectors, double fmas, bool rowsOnV
 double tcc::tiling::tileCost(int64_t rows, int64_t vectors, int64_t lanes, int64_t iExtent,
                              int64_t jExtent, bool halfTails, double fmas, bool rowsOnVector) {
   int64_t block = vectors * lanes;
-  double tailVectors = static_cast<double>((jExtent % block + lanes - 1) / lanes);
   // A half-width vector costs a full one where full-width FMAs issue at once, half of one
   // where they issue as two halves.
-  if (halfTails && jExtent % block != 0 && (jExtent % block) * 2 <= lanes)
-    tailVectors = fmas < 2 ? 0.5 : 1.0;
+  double tailVectors = tailIssues(jExtent % block, lanes, halfTails && fmas < 2);
   auto rowCost = [&](int64_t r) {
     return (jExtent / block) * stepCycles(r, vectors, fmas, rowsOnVector) +
            (tailVectors ? stepCycles(r, tailVectors, fmas, rowsOnVector) : 0.0);
