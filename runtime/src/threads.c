@@ -2,8 +2,10 @@
 //
 // One loop at a time. A generation counter says which loop is open: even = open, odd =
 // closed. The caller fills in the loop (body, arg, chunking) while it is closed and no worker
-// is inside, opens it, takes chunks itself from one atomic counter, waits until every chunk
-// is done, and closes it again.
+// is inside, opens it, takes chunks itself, waits until every chunk is done, and closes it
+// again. The chunks are cut into one contiguous range per thread; thread t (the caller is 0,
+// workers 1 .. num_threads - 1) takes range t's chunks first, each by an atomic increment,
+// then steals from the other ranges.
 //
 // Workers spin on the generation for a while, then sleep on a condition variable. A worker
 // that sees an open loop marks itself `active`, checks that the loop is still the one it saw
@@ -43,12 +45,28 @@ typedef struct loop {
   int64_t count;
   int64_t chunk_size;
   int64_t num_chunks;
+  int32_t num_ranges; // the chunks cut into this many contiguous ranges, one per thread
 } loop;
+
+/// One thread's contiguous range of a loop's chunks, [next, end), on a cache line of its own.
+typedef struct chunk_range {
+  _Alignas(64) _Atomic int64_t next;
+  int64_t end;
+} chunk_range;
+
+/// What a worker thread starts with: its pool and its index (1 .. num_threads - 1; the
+/// caller of parallel_for is 0), which names the range of chunks it takes first.
+typedef struct worker_start {
+  tcc_thread_pool *pool;
+  int32_t index;
+} worker_start;
 
 struct tcc_thread_pool {
   int32_t num_threads;
   int32_t num_workers; // started workers
   pthread_t *workers;
+  worker_start *starts; // one per worker
+  chunk_range *ranges;  // num_threads
   pthread_mutex_t mutex; // only for sleeping and waking
   pthread_cond_t work_available;
   pthread_cond_t work_done;
@@ -58,7 +76,6 @@ struct tcc_thread_pool {
   _Atomic int32_t sleeping;       // workers waiting on work_available
   _Atomic int32_t active;         // workers between seeing a loop and leaving it
   _Atomic int32_t slots;          // workers the open loop still wants
-  _Atomic int64_t next_chunk;     // chunks of `current` handed out
   _Atomic int64_t done_chunks;    // chunks of `current` finished
   _Atomic int caller_waiting;     // the caller sleeps on work_done
   loop current;                   // written only while closed with no worker active
@@ -75,22 +92,29 @@ static inline void cpu_relax(void) {
 #endif
 }
 
-/// Claims and runs chunks of `work` until none are left; wakes a sleeping caller after the
-/// last chunk.
-static void run_chunks(tcc_thread_pool *pool, const loop *work) {
-  for (;;) {
-    int64_t chunk = atomic_fetch_add(&pool->next_chunk, 1);
-    if (chunk >= work->num_chunks)
-      return;
-    int64_t begin = chunk * work->chunk_size;
-    int64_t end = work->count - begin < work->chunk_size ? work->count : begin + work->chunk_size;
-    work->body(work->arg, begin, end);
-    // seq_cst, paired with the caller's store of caller_waiting: one of us sees the other.
-    if (atomic_fetch_add(&pool->done_chunks, 1) + 1 == work->num_chunks &&
-        atomic_load(&pool->caller_waiting)) {
-      pthread_mutex_lock(&pool->mutex);
-      pthread_cond_signal(&pool->work_done);
-      pthread_mutex_unlock(&pool->mutex);
+/// Claims and runs chunks of `work` until none are left, first from the range of thread
+/// `self`, then from the others' (in order after its own); wakes a sleeping caller after the
+/// last chunk. Thread t taking range t first keeps the rows a kernel gives a thread the
+/// same from one loop to the next (a convolution's output rows are the next one's input rows,
+/// still in that core's cache); the stealing balances a thread that comes late.
+static void run_chunks(tcc_thread_pool *pool, const loop *work, int32_t self) {
+  for (int32_t k = 0; k < work->num_ranges; ++k) {
+    chunk_range *range = &pool->ranges[(self + k) % work->num_ranges];
+    for (;;) {
+      int64_t chunk = atomic_fetch_add(&range->next, 1);
+      if (chunk >= range->end)
+        break;
+      int64_t begin = chunk * work->chunk_size;
+      int64_t end =
+          work->count - begin < work->chunk_size ? work->count : begin + work->chunk_size;
+      work->body(work->arg, begin, end);
+      // seq_cst, paired with the caller's store of caller_waiting: one of us sees the other.
+      if (atomic_fetch_add(&pool->done_chunks, 1) + 1 == work->num_chunks &&
+          atomic_load(&pool->caller_waiting)) {
+        pthread_mutex_lock(&pool->mutex);
+        pthread_cond_signal(&pool->work_done);
+        pthread_mutex_unlock(&pool->mutex);
+      }
     }
   }
 }
@@ -125,7 +149,8 @@ static uint64_t wait_for_loop(tcc_thread_pool *pool, uint64_t seen) {
 }
 
 static void *worker_main(void *argument) {
-  tcc_thread_pool *pool = argument;
+  const worker_start *start = argument;
+  tcc_thread_pool *pool = start->pool;
   inside_loop = 1;
   uint64_t seen = 0;
   for (;;) {
@@ -137,7 +162,7 @@ static void *worker_main(void *argument) {
     // Still the loop we saw (so `current` is stable while we are active), and wanted?
     if (atomic_load(&pool->generation) == generation && atomic_fetch_sub(&pool->slots, 1) > 0) {
       loop work = pool->current;
-      run_chunks(pool, &work);
+      run_chunks(pool, &work, start->index);
     }
     atomic_fetch_sub(&pool->active, 1);
   }
@@ -165,15 +190,27 @@ tcc_status tcc_thread_pool_create(int32_t num_threads, tcc_thread_pool **out_poo
                            (int)num_threads, TCC_MAX_THREADS);
   tcc_thread_pool *pool = calloc(1, sizeof(*pool));
   pthread_t *workers = num_threads > 1 ? calloc((size_t)num_threads - 1, sizeof(pthread_t)) : NULL;
-  if (!pool || (num_threads > 1 && !workers)) {
+  worker_start *starts =
+      num_threads > 1 ? calloc((size_t)num_threads - 1, sizeof(worker_start)) : NULL;
+  chunk_range *ranges = aligned_alloc(_Alignof(chunk_range),
+                                      (size_t)num_threads * sizeof(chunk_range));
+  if (!pool || (num_threads > 1 && (!workers || !starts)) || !ranges) {
     free(pool);
     free(workers);
+    free(starts);
+    free(ranges);
     return tcc_make_status(TCC_STATUS_RESOURCE_EXHAUSTED,
                            "tcc_session_create: out of memory for a pool of %d threads",
                            (int)num_threads);
   }
   pool->num_threads = num_threads;
   pool->workers = workers;
+  pool->starts = starts;
+  pool->ranges = ranges;
+  for (int32_t i = 0; i < num_threads; ++i) {
+    atomic_init(&ranges[i].next, 0);
+    ranges[i].end = 0;
+  }
   pthread_mutex_init(&pool->mutex, NULL);
   pthread_cond_init(&pool->work_available, NULL);
   pthread_cond_init(&pool->work_done, NULL);
@@ -182,11 +219,11 @@ tcc_status tcc_thread_pool_create(int32_t num_threads, tcc_thread_pool **out_poo
   atomic_init(&pool->sleeping, 0);
   atomic_init(&pool->active, 0);
   atomic_init(&pool->slots, 0);
-  atomic_init(&pool->next_chunk, 0);
   atomic_init(&pool->done_chunks, 0);
   atomic_init(&pool->caller_waiting, 0);
   for (int32_t i = 0; i + 1 < num_threads; ++i) {
-    int error = pthread_create(&pool->workers[i], NULL, worker_main, pool);
+    pool->starts[i] = (worker_start){pool, i + 1};
+    int error = pthread_create(&pool->workers[i], NULL, worker_main, &pool->starts[i]);
     if (error != 0) {
       tcc_thread_pool_destroy(pool);
       return tcc_make_status(TCC_STATUS_RESOURCE_EXHAUSTED,
@@ -212,6 +249,8 @@ void tcc_thread_pool_destroy(tcc_thread_pool *pool) {
   pthread_cond_destroy(&pool->work_available);
   pthread_mutex_destroy(&pool->mutex);
   free(pool->workers);
+  free(pool->starts);
+  free(pool->ranges);
   free(pool);
 }
 
@@ -230,7 +269,9 @@ void tcc_thread_pool_parallel_for(tcc_thread_pool *pool, int64_t count, loop_bod
   int64_t max_chunks = (int64_t)pool->num_threads * CHUNKS_PER_THREAD;
   int64_t num_chunks = count < max_chunks ? count : max_chunks;
   int64_t chunk_size = count / num_chunks + (count % num_chunks != 0);
-  loop work = {body, arg, count, chunk_size, count / chunk_size + (count % chunk_size != 0)};
+  int64_t chunks = count / chunk_size + (count % chunk_size != 0);
+  int32_t ranges = chunks < pool->num_threads ? (int32_t)chunks : pool->num_threads;
+  loop work = {body, arg, count, chunk_size, chunks, ranges};
 
   // Workers that saw the previous loop late may still be leaving it (they touch only the
   // pool's counters); `current` may change once they are gone.
@@ -241,7 +282,11 @@ void tcc_thread_pool_parallel_for(tcc_thread_pool *pool, int64_t count, loop_bod
       sched_yield();
   }
   pool->current = work;
-  atomic_store(&pool->next_chunk, 0);
+  // Thread r's range: chunks [r * chunks / ranges, (r + 1) * chunks / ranges).
+  for (int32_t r = 0; r < ranges; ++r) {
+    atomic_store(&pool->ranges[r].next, r * chunks / ranges);
+    pool->ranges[r].end = (r + 1) * chunks / ranges;
+  }
   atomic_store(&pool->done_chunks, 0);
   int64_t wanted = work.num_chunks - 1 < pool->num_workers ? work.num_chunks - 1
                                                              : pool->num_workers;
@@ -260,7 +305,7 @@ void tcc_thread_pool_parallel_for(tcc_thread_pool *pool, int64_t count, loop_bod
   }
 
   inside_loop = 1;
-  run_chunks(pool, &work);
+  run_chunks(pool, &work, 0);
   inside_loop = 0;
 
   for (int i = 0; i < SPIN_ITERATIONS && atomic_load(&pool->done_chunks) < work.num_chunks; ++i)

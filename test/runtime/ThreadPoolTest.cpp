@@ -105,6 +105,44 @@ TEST_CASE("loops are cut into chunks fine enough to balance two threads", "[thre
   CHECK(std::accumulate(large.sizes.begin(), large.sizes.end(), int64_t{0}) == 100000);
 }
 
+TEST_CASE("each thread takes its own contiguous half of the chunks first", "[threads]") {
+  // So a kernel's rows stay on the core that computed them in the kernel before (one shared
+  // counter dealt the rows out as the threads came; docs/runtime.md has the timings). The caller runs [0, 16) in order, then helps with [16, 32); the
+  // worker starts at 16, or runs nothing when the caller got there first (a thread steals
+  // from another's range only after finishing its own, so by then every range is taken).
+  Pool pool = createPool(2);
+  struct Order {
+    std::mutex mutex;
+    std::thread::id caller = std::this_thread::get_id();
+    std::vector<int64_t> callerChunks, workerChunks;
+  };
+  auto body = [](void *arg, int64_t begin, int64_t end) {
+    Order *o = static_cast<Order *>(arg);
+    std::this_thread::sleep_for(std::chrono::microseconds(200));
+    std::lock_guard<std::mutex> lock(o->mutex);
+    (std::this_thread::get_id() == o->caller ? o->callerChunks : o->workerChunks)
+        .push_back(begin);
+  };
+  for (int repeat = 0; repeat < 5; ++repeat) {
+    Order order;
+    tcc_thread_pool_parallel_for(pool.get(), 32, body, &order);
+    REQUIRE(order.callerChunks.size() + order.workerChunks.size() == 32);
+    // The caller's chunks of its own half come first, ascending, then any of the other
+    // half (whatever the timing: the worker may steal the end of the caller's half when the
+    // caller is descheduled, which is why this does not ask for all of [0, 16)).
+    size_t own = 0;
+    while (own < order.callerChunks.size() && order.callerChunks[own] < 16)
+      ++own;
+    CHECK(std::is_sorted(order.callerChunks.begin(), order.callerChunks.begin() + own));
+    for (size_t i = own; i < order.callerChunks.size(); ++i)
+      CHECK(order.callerChunks[i] >= 16);
+    // The worker's first chunk is in its own half (with one shared counter it was the one
+    // after the caller's first).
+    if (!order.workerChunks.empty())
+      CHECK(order.workerChunks.front() >= 16);
+  }
+}
+
 TEST_CASE("a pool of 4 really runs chunks on several threads", "[threads]") {
   Pool pool = createPool(4);
   struct State {
