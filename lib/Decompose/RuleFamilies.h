@@ -16,6 +16,7 @@ void registerPoolingRules(RuleRegistry &registry);       // Pooling.cpp
 void registerNormalizationRules(RuleRegistry &registry); // Normalization.cpp
 void registerReductionRules(RuleRegistry &registry);     // Reduction.cpp
 void registerShapeRules(RuleRegistry &registry);         // Shape.cpp
+void registerSliceRules(RuleRegistry &registry);         // Slice.cpp
 void registerIndexingRules(RuleRegistry &registry);      // Indexing.cpp
 void registerPaddingRules(RuleRegistry &registry);       // Padding.cpp
 void registerLossRules(RuleRegistry &registry);          // Loss.cpp
@@ -52,6 +53,7 @@ inline void registerAllRuleFamilies(RuleRegistry &registry) {
   registerNormalizationRules(registry);
   registerReductionRules(registry);
   registerShapeRules(registry);
+  registerSliceRules(registry);
   registerIndexingRules(registry);
   registerPaddingRules(registry);
   registerLossRules(registry);

@@ -9,6 +9,23 @@ using namespace tcc;
 using namespace tcc::decompose;
 using arith::CmpIPredicate;
 
+std::optional<SmallVector<OpFoldResult>> tcc::decompose::getShapeInput(NodeRewriter &n,
+                                                                       unsigned index) {
+  Value v = n.getInput(index);
+  if (!v)
+    return std::nullopt;
+  auto elements = getShapeElements(n, v);
+  if (!elements)
+    n.emitError() << "input " << index << " (" << v.getType()
+                  << ") must be a 0-d or 1-d integer tensor of static length";
+  return elements;
+}
+
+bool tcc::decompose::isRuntimeInput(NodeRewriter &n, unsigned index) {
+  return n.hasInput(index) && n.getOptionalInput(index) &&
+         !getConstantInts(n.getOptionalInput(index));
+}
+
 void tcc::decompose::checkTrue(NodeRewriter &n, Value condition, const llvm::Twine &message) {
   if (matchPattern(condition, m_One()))
     return;
@@ -20,15 +37,9 @@ void tcc::decompose::checkTrue(NodeRewriter &n, Value condition, const llvm::Twi
 
 std::optional<SmallVector<Value>> tcc::decompose::runtimeAxes(NodeRewriter &n, unsigned index,
                                                               int64_t rank, bool distinct) {
-  Value input = n.getInput(index);
-  if (!input)
+  auto elements = getShapeInput(n, index);
+  if (!elements)
     return std::nullopt;
-  auto elements = getShapeElements(n, input);
-  if (!elements) {
-    n.emitError() << "input " << index << " (" << input.getType()
-                  << ") must be a 0-d or 1-d integer tensor of static length";
-    return std::nullopt;
-  }
   OpBuilder &b = n.getBuilder();
   Location loc = n.getLoc();
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);

@@ -14,6 +14,14 @@
 
 namespace tcc::decompose {
 
+/// The elements of the shape-like input `index` (a 0-d or 1-d integer tensor of static
+/// length) as index values; std::nullopt when the node does not have it, or after an error
+/// naming the input.
+std::optional<llvm::SmallVector<mlir::OpFoldResult>> getShapeInput(NodeRewriter &n, unsigned index);
+
+/// Whether input `index` is given and its value is known only at run time.
+bool isRuntimeInput(NodeRewriter &n, unsigned index);
+
 /// Emits `prim.check(condition, message)` (message prefixed with the node) unless it folds to
 /// true.
 void checkTrue(NodeRewriter &n, mlir::Value condition, const llvm::Twine &message);
