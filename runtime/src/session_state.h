@@ -106,8 +106,16 @@ struct tcc_session {
 };
 
 /// Records `message` as the run's error; returns 0 when an error was recorded already
-/// (session.c).
+/// (session_imports.c).
 int tcc_session_record_error(tcc_session *session, const char *message);
+/// The import table's report_error: tcc_session_record_error on the session `context`
+/// (session_imports.c).
+void tcc_session_import_report_error(void *context, const char *message);
+/// Fills the session's import table (model_abi.h) with the runtime's functions
+/// (session_imports.c).
+void tcc_session_fill_imports(tcc_session *session);
+/// Offset of output `output` in the output-after-output shape tables (session_imports.c).
+size_t tcc_session_output_offset(const tcc_model *model, int32_t output);
 /// calloc of at least one element (session.c).
 void *tcc_session_allocate_array(size_t count, size_t element_size);
 /// Calls the model's run on this run's tables, a whole batch at once (session.c).
