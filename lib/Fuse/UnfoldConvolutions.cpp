@@ -3,9 +3,9 @@
 // The formula, the conditions and an example are in include/tcc/Fuse/Passes.td
 // (tcc-unfold-convolutions). In short: the KH x KW shifted (and strided) views of the padded
 // input are copied out as channels (im2col, one linalg.generic), and a 1x1 convolution, a
-// matrix product over all OH x OW output points at once, does the rest. Where the maps are narrow (ResNet's
-// 7x7), that fills the vectors the row form leaves mostly empty: 4 vectors of 16 lanes per
-// output channel for a 7x7 map instead of 7 vectors with 7 lanes in use.
+// matrix product over all OH x OW output points at once, does the rest. Where the maps are
+// narrow (ResNet's 7x7), that fills the vectors the row form leaves mostly empty: 4 vectors of
+// 16 lanes per output channel for a 7x7 map instead of 7 vectors with 7 lanes in use.
 //
 //===----------------------------------------------------------------------------------===//
 #include "tcc/Fuse/Passes.h"
