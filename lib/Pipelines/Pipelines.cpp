@@ -62,6 +62,12 @@ mlir::LogicalResult tcc::buildPrimToKernelPipeline(mlir::OpPassManager &pm,
                           info.vectorBits, info.splitWideFma ? "true" : "false")
                 .str()
           : std::string();
+  // Then strided ones as sums over column phases (x86 CPUs): the unfolded products have
+  // unit strides.
+  if (info.splitStridedConvolutions)
+    unfold += llvm::formatv("tcc-split-strided-convolutions{{vector-bits={0} all-widths={1}},",
+                            info.vectorBits, info.splitStridedAllWidths ? "true" : "false")
+                  .str();
   std::string pipeline =
       llvm::formatv(kPrimToKernel, info.minInPlacePadRow,
                     options.explainBatchSplit ? "{explain=true}" : "", split, unfold)

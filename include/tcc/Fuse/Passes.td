@@ -70,6 +70,48 @@ def SplitReductions : Pass<"tcc-split-reductions", "mlir::ModuleOp"> {
                            "::mlir::arith::ArithDialect"];
 }
 
+def SplitStridedConvolutions : Pass<"tcc-split-strided-convolutions", "mlir::ModuleOp"> {
+  let summary = "Strided convolutions as sums of unit-stride ones over column phases";
+  let description = [{
+    On prim, after tcc-unfold-convolutions, for x86 CPU targets
+    (TargetInfo::splitStridedConvolutions). The tiler vectorizes a convolution along its
+    output rows; with a column stride s each vector of outputs gathers every s-th input
+    column: two loads and a two-source permute per vector at 512 bits, more at 256, for
+    every reduction point. Split by the window column's remainder r = kx mod s, the input's
+    columns s x' + r (phase r, copied out once) make each part a unit-stride convolution
+    with the window's columns r, r + s, ...:
+
+        xp = pad(x) along the columns
+        p_r[n, c, y, x'] = xp[n, c, y, s x' + r]                 (x' < OW + T_r - 1)
+        w_r[o, c, ky, q] = w[o, c, ky, s q + r]                  (q < T_r = ceil((KW - r) / s))
+        out = sum_r conv(p_r, w_r; strides (sy, 1), the rows' padding and dilation)
+
+    The phases together copy the padded input once; the products are the same ones, added
+    phase by phase (the bits may differ from the strided form's). Measured on the Zen 5
+    here (one-convolution models, scripts/conv_shapes.py): at 256 bits ResNet's stride-2
+    convolutions take 0.73-0.88 of the strided form's time (conv1's 7x7 window included); at
+    512 bits those whose output rows fit one vector (14 points: 0.74 of the time) gain, wider
+    ones do not (28 points: 0.94-1.09), so `all-widths` is set at 256 bits only. One group
+    (depthwise convolutions read too little per copied column: 1.1-1.9x slower split), 2-D,
+    static input columns, filter and output row length, unit column dilation, KW >= s.
+
+    ```mlir
+    %y = prim.convolution %x, %w {strides = [2, 2], padding_low = [1, 1], padding_high = [1, 1]}
+         : (tensor<1x128x28x28xf32>, tensor<256x128x3x3xf32>) -> tensor<1x256x14x14xf32>
+    // becomes: pad the columns to 1x128x28x30; phase 0 = columns 0, 2, ... (15 of them) with
+    // w[:, :, :, 0::2] (3x2), phase 1 = columns 1, 3, ... (14) with w[:, :, :, 1::2] (3x1);
+    // two convolutions with strides [2, 1] and padding [1, 0], and their sum
+    ```
+  }];
+  let options = [
+    Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"0",
+           "0 (off), or the width of the target's vectors in bits">,
+    Option<"allWidths", "all-widths", "bool", /*default=*/"false",
+           "Split whatever the output row length; else only rows that fit one vector">,
+  ];
+  let dependentDialects = ["::tcc::prim::PrimDialect"];
+}
+
 def UnfoldConvolutions : Pass<"tcc-unfold-convolutions", "mlir::ModuleOp"> {
   let summary = "Convolutions on narrow maps as one matrix product over all output points";
   let description = [{

@@ -83,6 +83,12 @@ struct TargetInfo {
   /// one matrix product over all output points where that fills `vectorBits`-wide vectors
   /// better (CPUs, whose tiles vectorize along the output rows).
   bool unfoldConvolutions = false;
+  /// Kernel formation: tcc-split-strided-convolutions computes 2-D convolutions with a column
+  /// stride as sums of unit-stride ones over the input's column phases: those whose output
+  /// rows fit one `vectorBits`-wide vector, or all of them with `splitStridedAllWidths`
+  /// (x86 CPUs, whose strided vector loads cost permutes).
+  bool splitStridedConvolutions = false;
+  bool splitStridedAllWidths = false;
 };
 
 /// A compilation target: a processor for the kernels and a host machine for the rest.

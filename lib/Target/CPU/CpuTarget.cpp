@@ -169,6 +169,12 @@ tcc::TargetInfo describeProcessor(const tcc::HostMachine &host) {
   info.vectorBits = enables(host.features, "avx512f") ? 512 : 256;
   info.vectorRegisters = info.vectorBits >= 512 ? 32 : 16;
   info.splitWideFma = llvm::is_contained(kSplitWideFmaCpus, host.cpu);
+  // Gathering every other column costs two loads and a permute per 512-bit vector, two
+  // permutes and a blend per 256-bit one: measured, splitting pays for all widths at 256
+  // bits, and at 512 where an output row fits one vector (tcc-split-strided-convolutions).
+  // Not on AArch64 (not measured there; its ld2 deinterleaves in the load).
+  info.splitStridedConvolutions = true;
+  info.splitStridedAllWidths = info.vectorBits < 512;
   return info;
 }
 
