@@ -46,22 +46,112 @@ void mergeBatchDim(scf::ParallelOp loop) {
   }
 }
 
-/// The kernel's one top-level scf.parallel whose first dim runs from 0 by 1.
-scf::ParallelOp rangeLoop(func::FuncOp kernel) {
-  scf::ParallelOp found;
+/// The buffer `v` views, through subviews and reshapes.
+Value rootBuffer(Value v) {
+  while (Operation *def = v.getDefiningOp()) {
+    if (!isa<memref::SubViewOp, memref::CollapseShapeOp, memref::ExpandShapeOp>(def))
+      break;
+    v = def->getOperand(0);
+  }
+  return v;
+}
+
+/// Whether `loop` only stores values defined outside it into buffers defined outside it (a
+/// pad's border fill); its buffers are added to `targets`.
+bool isFill(scf::ParallelOp loop, SmallVectorImpl<Value> &targets) {
+  Region &body = loop.getRegion();
+  for (Operation &op : loop.getBody()->without_terminator()) {
+    auto store = dyn_cast<memref::StoreOp>(op);
+    if (!store || body.isAncestor(store.getValueToStore().getParentRegion()) ||
+        body.isAncestor(store.getMemRef().getParentRegion()))
+      return false;
+    targets.push_back(store.getMemRef());
+  }
+  return true;
+}
+
+/// Whether two subviews of one buffer with unit strides are disjoint: some dim where both
+/// have static offsets and sizes whose ranges do not meet.
+bool disjoint(memref::SubViewOp a, memref::SubViewOp b) {
+  if (a.getSource() != b.getSource() || !a.hasUnitStride() || !b.hasUnitStride())
+    return false;
+  for (auto [ao, as, bo, bs] : llvm::zip(a.getStaticOffsets(), a.getStaticSizes(),
+                                         b.getStaticOffsets(), b.getStaticSizes())) {
+    if (ShapedType::isDynamic(ao) || ShapedType::isDynamic(as) || ShapedType::isDynamic(bo) ||
+        ShapedType::isDynamic(bs))
+      continue;
+    if (ao + as <= bo || bo + bs <= ao)
+      return true;
+  }
+  return false;
+}
+
+/// Whether nothing `main` reads or writes meets what the fills write: the buffers it
+/// accesses (the views defined outside it) are other buffers, or subviews of the filled one
+/// disjoint from every fill's.
+bool independentOfFills(scf::ParallelOp main, ArrayRef<Value> fillTargets) {
+  bool independent = true;
+  Region &body = main.getRegion();
+  main.walk([&](Operation *op) {
+    for (Value operand : op->getOperands()) {
+      if (!isa<MemRefType>(operand.getType()))
+        continue;
+      // The view as defined outside the loop (views made inside are of one made outside).
+      Value outside = operand;
+      while (body.isAncestor(outside.getParentRegion())) {
+        Operation *def = outside.getDefiningOp();
+        if (!def || !isa<memref::SubViewOp, memref::CollapseShapeOp, memref::ExpandShapeOp>(def)) {
+          independent = false;
+          return;
+        }
+        outside = def->getOperand(0);
+      }
+      for (Value target : fillTargets) {
+        if (rootBuffer(outside) != rootBuffer(target))
+          continue;
+        auto a = outside.getDefiningOp<memref::SubViewOp>();
+        auto b = target.getDefiningOp<memref::SubViewOp>();
+        if (!a || !b || !disjoint(a, b))
+          independent = false;
+      }
+    }
+  });
+  return independent;
+}
+
+/// The loop a kernel's threads split: its one top-level scf.parallel whose first dim runs
+/// from 0 by 1; or, beside a pad's border fills (loops that store constants into parts of the
+/// buffer that loop does not touch), the one other loop, the fills then run by the range
+/// that starts at 0 (`fills`).
+scf::ParallelOp rangeLoop(func::FuncOp kernel, SmallVectorImpl<scf::ParallelOp> &fills) {
+  SmallVector<scf::ParallelOp> loops;
   for (Operation &op : kernel.getBody().front()) {
     // Extent arithmetic (tcc-tile-contractions' tile counts) may precede the loop.
     // Views of the arguments (collapse_shape, a pad's subview) too: nothing that touches memory.
     if (isa<func::ReturnOp>(op) || (op.getNumRegions() == 0 && isMemoryEffectFree(&op)))
       continue;
     auto parallel = dyn_cast<scf::ParallelOp>(op);
-    if (!parallel || found)
+    if (!parallel)
       return nullptr;
-    found = parallel;
+    loops.push_back(parallel);
   }
-  if (found)
-    mergeBatchDim(found);
-  if (!found || !matchPattern(found.getLowerBound()[0], m_Zero()) ||
+  scf::ParallelOp found;
+  SmallVector<Value> targets;
+  for (scf::ParallelOp loop : loops) {
+    SmallVector<Value> written;
+    if (loops.size() > 1 && isFill(loop, written)) {
+      fills.push_back(loop);
+      targets.append(written);
+      continue;
+    }
+    if (found)
+      return nullptr;
+    found = loop;
+  }
+  if (!found || (!fills.empty() && !independentOfFills(found, targets)))
+    return nullptr;
+  mergeBatchDim(found);
+  if (!matchPattern(found.getLowerBound()[0], m_Zero()) ||
       !matchPattern(found.getStep()[0], m_One()))
     return nullptr;
   APInt upper;
@@ -248,7 +338,8 @@ struct RangeKernelsPass : tcc::impl::RangeKernelsBase<RangeKernelsPass> {
     for (auto kernel : module.getOps<func::FuncOp>()) {
       if (!tcc::kernel::isKernel(kernel))
         continue;
-      scf::ParallelOp loop = rangeLoop(kernel);
+      SmallVector<scf::ParallelOp> fills;
+      scf::ParallelOp loop = rangeLoop(kernel, fills);
       if (!loop || !extentComputable(loop.getUpperBound()[0]) ||
           estimatedWork(kernel.getBody()) < double(minParallelWork))
         continue;
@@ -258,8 +349,25 @@ struct RangeKernelsPass : tcc::impl::RangeKernelsBase<RangeKernelsPass> {
       if (failed(kernel.insertArgument(first, index, {}, kernel.getLoc())) ||
           failed(kernel.insertArgument(first + 1, index, {}, kernel.getLoc())))
         return signalPassFailure();
-      loop.getLowerBoundMutable()[0].set(kernel.getArgument(first));
-      loop.getUpperBoundMutable()[0].set(kernel.getArgument(first + 1));
+      Value begin = kernel.getArgument(first), end = kernel.getArgument(first + 1);
+      loop.getLowerBoundMutable()[0].set(begin);
+      if (fills.empty()) {
+        loop.getUpperBoundMutable()[0].set(end);
+      } else {
+        // The launch always runs the range that starts at 0 (its extent at least 1), which
+        // also runs the fills; the loop stops at its own extent.
+        OpBuilder at(loop);
+        loop.getUpperBoundMutable()[0].set(
+            arith::MinUIOp::create(at, loop.getLoc(), end, bound).getResult());
+        for (scf::ParallelOp fill : fills) {
+          OpBuilder before(fill);
+          Value zero = arith::ConstantIndexOp::create(before, fill.getLoc(), 0);
+          Value isFirst = arith::CmpIOp::create(before, fill.getLoc(), arith::CmpIPredicate::eq,
+                                                begin, zero);
+          auto onFirst = scf::IfOp::create(before, fill.getLoc(), isFirst, /*withElse=*/false);
+          fill->moveBefore(onFirst.thenBlock()->getTerminator());
+        }
+      }
       // Every launch of the whole kernel becomes a launch over the range.
       auto uses = SymbolTable::getSymbolUses(kernel, module);
       SmallVector<tcc::kernel::LaunchOp> launches;
@@ -270,6 +378,10 @@ struct RangeKernelsPass : tcc::impl::RangeKernelsBase<RangeKernelsPass> {
       for (tcc::kernel::LaunchOp launch : launches) {
         OpBuilder at(launch);
         Value extent = extentAtCall(bound, launch, at);
+        if (!fills.empty())
+          extent = arith::MaxUIOp::create(at, launch.getLoc(), extent,
+                                          arith::ConstantIndexOp::create(at, launch.getLoc(), 1))
+                       .getResult();
         launch.getRangeMutable().assign(extent);
       }
     }
