@@ -70,6 +70,10 @@ std::string sanitize(StringRef name) {
   return out;
 }
 
+/// Marks the view of a padded buffer's interior that writeIntoPadded gives the result's
+/// other readers.
+constexpr llvm::StringLiteral kInteriorAttr = "tcc.padded_interior";
+
 /// Values cloned into a kernel instead of passed: scalar constants.
 bool isClonable(Value v) {
   auto constant = v.getDefiningOp<arith::ConstantOp>();
@@ -315,10 +319,21 @@ void writeIntoPadded(SmallVectorImpl<Operation *> &group, DominanceInfo &dominan
                      SmallVectorImpl<Operation *> &dead, SmallVectorImpl<Operation *> &border,
                      int64_t minRow) {
   auto last = dyn_cast<linalg::LinalgOp>(group.back());
-  if (!last || last->getNumResults() != 1 || last.getNumDpsInits() != 1 || !last->getResult(0).hasOneUse() ||
+  if (!last || last->getNumResults() != 1 || last.getNumDpsInits() != 1 || last->getResult(0).use_empty() ||
       !last.hasPureTensorSemantics())
     return;
-  auto insert = dyn_cast<tensor::InsertSliceOp>(*last->getResult(0).getUsers().begin());
+  // The pad: the one use that is an insert_slice of the whole result. Other uses (a residual
+  // branch reading the same activation) then read the padded buffer's interior.
+  tensor::InsertSliceOp insert;
+  for (Operation *user : last->getResult(0).getUsers()) {
+    auto candidate = dyn_cast<tensor::InsertSliceOp>(user);
+    if (!candidate || candidate.getSource() != last->getResult(0))
+      continue;
+    if (insert)
+      return;
+    insert = candidate;
+  }
+  bool shared = !last->getResult(0).hasOneUse();
   if (!insert || insert.getSource() != last->getResult(0) || insert->getBlock() != last->getBlock() ||
       !insert.hasUnitStride() || insert.getSourceType() != insert.getResultType().clone(insert.getSourceType().getShape()) ||
       insert.getSourceType().getRank() != insert.getResultType().getRank() ||
@@ -387,7 +402,11 @@ void writeIntoPadded(SmallVectorImpl<Operation *> &group, DominanceInfo &dominan
     return members.contains(use.getOwner());
   });
   // The same sizes on both slices, so bufferization sees one subview written in place.
+  // (Right after the group when the result has other uses, which the interior's view made
+  // after the border must dominate.)
   OpBuilder after(insert);
+  if (shared)
+    after.setInsertionPointAfter(last);
   auto reinsert = tensor::InsertSliceOp::create(after, insert.getLoc(), insert.getSource(), padded,
                                                 insert.getMixedOffsets(), empty.getMixedSizes(),
                                                 insert.getMixedStrides());
@@ -395,19 +414,34 @@ void writeIntoPadded(SmallVectorImpl<Operation *> &group, DominanceInfo &dominan
   dead.push_back(insert);
   group.insert(group.begin(), slice);
   group.push_back(reinsert);
-  if (!borderOnly)
+  Value current = reinsert.getResult();
+  if (borderOnly) {
+    // The border, filled in place after the group: one kernel of small fills instead of a
+    // fill of the whole buffer.
+    dead.push_back(padFill);
+    OpBuilder at(reinsert->getBlock(), std::next(reinsert->getIterator()));
+    current = fillBorder(at, insert.getLoc(), reinsert.getResult(), padFill.getDpsInputOperand(0)->get(),
+                         extents->first, extents->second, sizes, paddedSizes, border);
+    if (!border.empty()) {
+      DenseSet<Operation *> borderOps(border.begin(), border.end());
+      reinsert.getResult().replaceUsesWithIf(current, [&](OpOperand &use) {
+        return !borderOps.contains(use.getOwner());
+      });
+    }
+  }
+  if (!shared)
     return;
-  // The border, filled in place after the group: one kernel of small fills instead of a
-  // fill of the whole buffer.
-  dead.push_back(padFill);
-  OpBuilder at(reinsert->getBlock(), std::next(reinsert->getIterator()));
-  Value current = fillBorder(at, insert.getLoc(), reinsert.getResult(), padFill.getDpsInputOperand(0)->get(),
-                             extents->first, extents->second, sizes, paddedSizes, border);
-  if (border.empty())
-    return;
-  DenseSet<Operation *> borderOps(border.begin(), border.end());
-  reinsert.getResult().replaceUsesWithIf(current, [&](OpOperand &use) {
-    return !borderOps.contains(use.getOwner());
+  // The result's other readers read the interior of the padded buffer (a view), not a copy.
+  OpBuilder view(current.getContext());
+  view.setInsertionPointAfterValue(current);
+  auto interior = tensor::ExtractSliceOp::create(view, insert.getLoc(), insert.getSourceType(), current,
+                                                 insert.getMixedOffsets(), empty.getMixedSizes(),
+                                                 insert.getMixedStrides());
+  // Kernels reading it take the padded buffer and the view inside (see outline): a view
+  // passed in would be copied to a buffer of its own layout at the call.
+  interior->setAttr(kInteriorAttr, UnitAttr::get(interior.getContext()));
+  last->getResult(0).replaceUsesWithIf(interior.getResult(), [&](OpOperand &use) {
+    return use.getOwner() != reinsert.getOperation();
   });
 }
 
@@ -493,8 +527,22 @@ struct OutlineKernelsPass : tcc::impl::OutlineKernelsBase<OutlineKernelsPass> {
       for (Region &region : op->getRegions())
         getUsedValuesDefinedAbove(region, captured);
     }
+    // A padded buffer's interior is read through a view made inside the kernel: the buffer
+    // and the view's extents are passed instead.
+    SmallVector<tensor::ExtractSliceOp> interiors;
+    SetVector<Value> passed;
+    for (Value v : captured) {
+      auto slice = v.getDefiningOp<tensor::ExtractSliceOp>();
+      if (slice && slice->hasAttr(kInteriorAttr)) {
+        interiors.push_back(slice);
+        for (Value operand : slice->getOperands())
+          passed.insert(operand);
+        continue;
+      }
+      passed.insert(v);
+    }
     SmallVector<Value> arguments;
-    for (Value v : captured)
+    for (Value v : passed)
       if (!isClonable(v))
         arguments.push_back(v);
 
@@ -537,9 +585,11 @@ struct OutlineKernelsPass : tcc::impl::OutlineKernelsBase<OutlineKernelsPass> {
     IRMapping mapping;
     for (auto [value, arg] : llvm::zip(arguments, body->getArguments()))
       mapping.map(value, arg);
-    for (Value v : captured)
+    for (Value v : passed)
       if (isClonable(v))
         mapping.map(v, builder.clone(*v.getDefiningOp())->getResult(0));
+    for (tensor::ExtractSliceOp slice : interiors)
+      builder.clone(*slice, mapping);
     Operation *clone = nullptr;
     for (Operation *op : group)
       clone = builder.clone(*op, mapping);

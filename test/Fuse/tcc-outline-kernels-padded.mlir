@@ -130,3 +130,49 @@ func.func @main(%n: index, %bytes: memref<?xi8>) -> tensor<?x4x10x50xf32> {
   } : tensor<?x4x8x48xf32> to tensor<?x4x10x50xf32>
   return %p : tensor<?x4x10x50xf32>
 }
+
+// -----
+
+// The padded result has another reader (a residual branch adding it to %y): it is still
+// computed into the padded buffer, and the reader's kernel takes the whole padded buffer
+// and reads its interior through a view made inside (a view passed in would be copied to a
+// buffer of its own at the call: after bufferization, no copy in @main).
+// CHECK-LABEL: func.func private @kernel_0
+// CHECK-SAME: (%[[PADDED:[^:]*]]: tensor<4x10x50xf32>
+// CHECK: tensor.extract_slice %[[PADDED]][0, 1, 1] [4, 8, 48] [1, 1, 1]
+// CHECK: tensor.insert_slice %{{.*}} into %[[PADDED]][0, 1, 1] [4, 8, 48] [1, 1, 1]
+// CHECK-LABEL: func.func private @kernel_1
+// CHECK-SAME: (%{{.*}}: tensor<4x10x50xf32>)
+// CHECK-LABEL: func.func private @kernel_2
+// CHECK-SAME: (%[[WHOLE:[^:]*]]: tensor<4x10x50xf32>, %[[Y:[^:]*]]: tensor<4x8x48xf32>
+// CHECK: %[[INTERIOR:[^ ]*]] = tensor.extract_slice %[[WHOLE]][0, 1, 1] [4, 8, 48] [1, 1, 1] {tcc.padded_interior}
+// CHECK: linalg.generic {{.*}} ins(%[[INTERIOR]], %[[Y]]
+// CHECK-LABEL: func.func @main
+// CHECK: %[[COMPUTED:.*]] = call @kernel_0(
+// CHECK: %[[BORDERED:.*]] = call @kernel_1(%[[COMPUTED]])
+// CHECK: call @kernel_2(%[[BORDERED]], %arg1
+// BUF-LABEL: func.func @main
+// BUF-NOT: memref.copy
+// BUF: return
+func.func @main(%x: tensor<4x8x48xf32>, %y: tensor<4x8x48xf32>) -> (tensor<4x10x50xf32>, tensor<4x8x48xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x8x48xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(c, h, w) -> (c, h, w)>, affine_map<(c, h, w) -> (c, h, w)>], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%x : tensor<4x8x48xf32>) outs(%e : tensor<4x8x48xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %m = arith.maximumf %a, %zero : f32
+    linalg.yield %m : f32
+  } -> tensor<4x8x48xf32>
+  %p = tensor.pad %r low[0, 1, 1] high[0, 1, 1] {
+  ^bb0(%i: index, %j: index, %k: index):
+    tensor.yield %zero : f32
+  } : tensor<4x8x48xf32> to tensor<4x10x50xf32>
+  %e2 = tensor.empty() : tensor<4x8x48xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(c, h, w) -> (c, h, w)>, affine_map<(c, h, w) -> (c, h, w)>, affine_map<(c, h, w) -> (c, h, w)>], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%r, %y : tensor<4x8x48xf32>, tensor<4x8x48xf32>) outs(%e2 : tensor<4x8x48xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %m = arith.addf %a, %b : f32
+    linalg.yield %m : f32
+  } -> tensor<4x8x48xf32>
+  return %p, %s : tensor<4x10x50xf32>, tensor<4x8x48xf32>
+}

@@ -241,7 +241,10 @@ def OutlineKernels : Pass<"tcc-outline-kernels", "mlir::ModuleOp"> {
     kernels alone. Pads become fill + insert_slice; a group whose result is only padded (rows
     of at least `min-in-place-pad-row`, a number the target's info gives) computes into the
     padded buffer's interior (extract_slice ... insert_slice of the same sizes), so no copy
-    remains. Destinations (`outs`) are arguments, so after
+    remains; so does one whose result is also read elsewhere (a residual branch): those
+    readers read the interior, and their kernels take the padded buffer and make that view
+    themselves (`tcc.padded_interior`), since a view passed to a kernel would be copied to a
+    buffer of its own layout at the call. Destinations (`outs`) are arguments, so after
     bufferization a kernel writes into buffers its caller provides and allocates nothing; the
     host function is left with calls, views and shape arithmetic. Scalar constants are cloned
     into the kernel; tensors (weights included) are passed.

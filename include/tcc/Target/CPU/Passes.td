@@ -168,6 +168,13 @@ def RangeKernels : Pass<"tcc-range-kernels", "mlir::ModuleOp"> {
     estimated work (ops times trip counts: static ones as they are, bounds that follow a
     loop's induction variable from the middle of its range, 64 for a dynamic one) is below
     `min-parallel-work`, since waking a worker costs more than it saves.
+    A pad's copy kernel (one loop copying into a padded buffer's interior, beside loops that
+    only store loop-invariant values into its border) is split too: the copy by ranges
+    (capped at its own extent), the fills in the range that starts at 0, which every launch
+    has (its extent at least 1). The fills' views must be disjoint from every view the copy
+    reads or writes of that buffer (static offsets and sizes that do not meet in some dim);
+    otherwise the kernel runs whole. (ResNet-18's block outputs on 2 threads: their pad
+    copies ran on one thread, 2x slower than on one core, the other idle.)
     ```mlir
     kernel.launch @kernel_0_relu(%x, %y) : memref<64x256xf32>, memref<64x256xf32>
     // becomes, with the kernel's loop over [%begin, %end) of its 64 rows
