@@ -362,8 +362,8 @@ struct RangeKernelsPass : tcc::impl::RangeKernelsBase<RangeKernelsPass> {
         for (scf::ParallelOp fill : fills) {
           OpBuilder before(fill);
           Value zero = arith::ConstantIndexOp::create(before, fill.getLoc(), 0);
-          Value isFirst = arith::CmpIOp::create(before, fill.getLoc(), arith::CmpIPredicate::eq,
-                                                begin, zero);
+          Value isFirst =
+              arith::CmpIOp::create(before, fill.getLoc(), arith::CmpIPredicate::eq, begin, zero);
           auto onFirst = scf::IfOp::create(before, fill.getLoc(), isFirst, /*withElse=*/false);
           fill->moveBefore(onFirst.thenBlock()->getTerminator());
         }
