@@ -1,5 +1,6 @@
 //===- Info.cpp - tcc-run --info: what a compiled model is and takes ------------------------===//
 #include "Info.h"
+#include "Status.h"
 
 #include <cstdio>
 #include <string>
@@ -13,11 +14,8 @@ struct StatusError {
 };
 
 void check(tcc_status status) {
-  if (!status)
-    return;
-  std::string message = tcc_status_message(status);
-  tcc_status_free(status);
-  throw StatusError{message};
+  if (std::optional<std::string> message = tcc_run::takeStatusMessage(status))
+    throw StatusError{*message};
 }
 
 } // namespace

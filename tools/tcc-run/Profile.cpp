@@ -1,5 +1,6 @@
 //===- Profile.cpp - tcc-run --profile: each kernel's share of a run ----------------------===//
 #include "Profile.h"
+#include "Status.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -40,11 +41,9 @@ std::string tcc_run::readProfile(const tcc_session *session, int runs, double ru
   profile.kernels.clear();
   for (int32_t k = 0; k < tcc_session_num_kernels(session); ++k) {
     tcc_kernel_profile counts = TCC_KERNEL_PROFILE_INIT;
-    if (tcc_status status = tcc_session_kernel_profile(session, k, &counts)) {
-      std::string message = tcc_status_message(status);
-      tcc_status_free(status);
-      return message;
-    }
+    if (std::optional<std::string> message =
+            takeStatusMessage(tcc_session_kernel_profile(session, k, &counts)))
+      return *message;
     profile.kernels.push_back({counts.name, counts.nodes, counts.launches, counts.nanoseconds});
   }
   std::sort(

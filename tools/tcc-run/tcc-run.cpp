@@ -41,6 +41,7 @@
 #include "Info.h"
 #include "NpyFile.h"
 #include "Profile.h"
+#include "Status.h"
 
 using tcc_run::deviceTypeName;
 using tcc_run::jsonString;
@@ -98,11 +99,8 @@ struct Failure {
 
 /// Turns a runtime status into a Failure (exit 1).
 void check(tcc_status status) {
-  if (!status)
-    return;
-  std::string message = tcc_status_message(status);
-  tcc_status_free(status);
-  fail(kExitError, message);
+  if (std::optional<std::string> message = tcc_run::takeStatusMessage(status))
+    fail(kExitError, *message);
 }
 
 struct ModelDeleter {

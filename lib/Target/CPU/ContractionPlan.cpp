@@ -290,13 +290,12 @@ static double stepCycles(int64_t rows, double vectors, double fmas, bool rowsOnV
 
 /// Cycles per reduction point to cover an i x j output with rows x vectors tiles, the
 /// remainders done by exact smaller tiles (a column tail that fits half a vector counts
-/// half a vector when `halfTails`: see Emitter::narrowTail).
+/// half a vector when `halfTails`: tcc::halfIssueTails, the emitter's half-width tail on a
+/// core that issues a full-width FMA as two halves).
 double tcc::tiling::tileCost(int64_t rows, int64_t vectors, int64_t lanes, int64_t iExtent,
                              int64_t jExtent, bool halfTails, double fmas, bool rowsOnVector) {
   int64_t block = vectors * lanes;
-  // A half-width vector costs a full one where full-width FMAs issue at once, half of one
-  // where they issue as two halves.
-  double tailVectors = tailIssues(jExtent % block, lanes, halfTails && fmas < 2);
+  double tailVectors = tailIssues(jExtent % block, lanes, halfTails);
   auto rowCost = [&](int64_t r) {
     return (jExtent / block) * stepCycles(r, vectors, fmas, rowsOnVector) +
            (tailVectors ? stepCycles(r, tailVectors, fmas, rowsOnVector) : 0.0);

@@ -6,6 +6,8 @@
 //===----------------------------------------------------------------------------------===//
 #include "TileShape.h"
 
+#include "tcc/Target/VectorIssues.h"
+
 #include <algorithm>
 
 using namespace mlir;
@@ -32,6 +34,13 @@ public:
   }
 
 private:
+  /// Whether a 512-bit FMA issues as two halves here, so that a tail of at most half the
+  /// lanes (the emitter's half-width vector) costs half an issue (tcc::halfIssueTails).
+  bool halfIssue() const {
+    return tcc::halfIssueTails(
+        plan.vectorType.getNumElements() * plan.vectorType.getElementTypeBitWidth(), splitWideFma);
+  }
+
   /// The register tile (rows x vectors) of least estimated cost that fits the registers
   /// (accumulators, the vectors of b, one broadcast); dynamic extents count as 64. Up to 8
   /// rows, or 16 when the columns are static and fit one vector (a 7x7 or 14x14 map's
@@ -51,16 +60,15 @@ private:
         if (r * v + v + 1 > registers)
           continue;
 
-        double fmas = splitWideFma && halfTails(plan.vectorType) ? 1.0 : 2.0;
-        double cost =
-            tileCost(r, v, lanes, std::max<int64_t>(iExtent, 1), std::max<int64_t>(jExtent, 1),
-                     halfTails(plan.vectorType), fmas, plan.rowsOnVector);
+        double fmas = halfIssue() ? 1.0 : 2.0;
+        double cost = tileCost(r, v, lanes, std::max<int64_t>(iExtent, 1),
+                               std::max<int64_t>(jExtent, 1), halfIssue(), fmas, plan.rowsOnVector);
         // Rows known only at run time (a classifier's batch) may be one: then the tile's
         // single-row remainder is all there is, and with one vector it waits on each FMA.
         // Count that case beside the average row of 64.
         if (plan.i && !extents[*plan.i])
-          cost = cost / 64 + tileCost(r, v, lanes, 1, std::max<int64_t>(jExtent, 1),
-                                      halfTails(plan.vectorType), fmas, plan.rowsOnVector);
+          cost = cost / 64 + tileCost(r, v, lanes, 1, std::max<int64_t>(jExtent, 1), halfIssue(),
+                                      fmas, plan.rowsOnVector);
         // Ties go to more accumulators in use (the columns may not fill v vectors).
         int64_t jVectors = (std::max<int64_t>(jExtent, 1) + lanes - 1) / lanes;
         bool more = r * std::min(v, jVectors) > rows * std::min(vectors, jVectors);
@@ -88,7 +96,7 @@ private:
     std::optional<int64_t> iExtent = extents[*plan.i];
     if (!columns || *columns > lanes || !iExtent)
       return;
-    double fmas = splitWideFma && halfTails(plan.vectorType) ? 1.0 : 2.0;
+    double fmas = halfIssue() ? 1.0 : 2.0;
     // The candidate of largest static extent, the innermost on ties (a convolution's output
     // rows rather than a batch of as many images).
     std::optional<unsigned> candidate;
@@ -104,8 +112,7 @@ private:
     if (candidate) {
       unsigned d = *candidate;
       std::optional<int64_t> extent = largest;
-      double alone = *extent * tileCost(rows, vectors, lanes, *iExtent, *columns,
-                                        halfTails(plan.vectorType), fmas,
+      double alone = *extent * tileCost(rows, vectors, lanes, *iExtent, *columns, halfIssue(), fmas,
                                         /*rowsOnVector=*/false);
       // The stacked rows are the "columns" of a one-lane tile: S / v full steps and an
       // exact remainder.
