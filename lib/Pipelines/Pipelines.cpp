@@ -37,7 +37,7 @@ void tcc::buildOnnxToPrimPipeline(mlir::OpPassManager &pm, int64_t kvCacheCapaci
 // pass that tcc-opt can also run alone.
 static constexpr const char *kPrimToKernel =
     "{3}tcc-fold-weights,canonicalize,tcc-lower-prim-to-linalg,tcc-signless-types,canonicalize,cse,"
-    "{2}tcc-fuse-elementwise,canonicalize,cse,tcc-fold-scales,tcc-mark-batch-split{1},"
+    "{4}{2}tcc-fuse-elementwise,canonicalize,cse,tcc-fold-scales,tcc-mark-batch-split{1},"
     "tcc-entry-signature,"
     "eliminate-empty-tensors,canonicalize,cse,tcc-outline-kernels{{min-in-place-pad-row={0}},"
     "one-shot-bufferize{{bufferize-function-boundaries "
@@ -68,9 +68,11 @@ mlir::LogicalResult tcc::buildPrimToKernelPipeline(mlir::OpPassManager &pm,
     unfold += llvm::formatv("tcc-split-strided-convolutions{{vector-bits={0} all-widths={1}},",
                             info.vectorBits, info.splitStridedAllWidths ? "true" : "false")
                   .str();
+  // --precision=bf16 on CPUs with AVX512-BF16: contractions read bf16 pairs (vdpbf16ps).
+  std::string pairs = info.bf16Pairs ? "tcc-pair-bf16-contractions,canonicalize,cse," : "";
   std::string pipeline =
       llvm::formatv(kPrimToKernel, info.minInPlacePadRow,
-                    options.explainBatchSplit ? "{explain=true}" : "", split, unfold)
+                    options.explainBatchSplit ? "{explain=true}" : "", split, unfold, pairs)
           .str();
   using Attention = KernelPipelineOptions::Attention;
   bool fuse = info.attentionKernels &&

@@ -296,7 +296,8 @@ int compile(const Options &options) {
   // A library without --cpu carries the CPU levels the runtime chooses from (x86-64: AVX-512
   // and the x86-64-v3 baseline); IR, assembly and objects show the baseline.
   mlir::FailureOr<std::vector<std::unique_ptr<tcc::Target>>> targets = tcc::createTargets(
-      options.target, options.cpu, error, /*cpuLevels=*/compileOptions.emit == tcc::EmitKind::So);
+      options.target, options.cpu, error, /*cpuLevels=*/compileOptions.emit == tcc::EmitKind::So,
+      options.precision);
   if (mlir::failed(targets)) {
     reportError(options, "tcc", error);
     return kExitUsageError;
@@ -504,7 +505,7 @@ int verifyCommand(int argc, char **argv) {
   }
   std::string error;
   // The library a plain compile makes (for the host: its CPU levels).
-  auto targets = tcc::createTargets(target, cpu, error, /*cpuLevels=*/true);
+  auto targets = tcc::createTargets(target, cpu, error, /*cpuLevels=*/true, precision);
   if (mlir::failed(targets)) {
     llvm::errs() << "tcc verify: error: " << error << "\n";
     return kExitUsageError;

@@ -112,6 +112,44 @@ def SplitStridedConvolutions : Pass<"tcc-split-strided-convolutions", "mlir::Mod
   let dependentDialects = ["::tcc::prim::PrimDialect"];
 }
 
+def PairBf16Contractions : Pass<"tcc-pair-bf16-contractions", "mlir::ModuleOp"> {
+  let summary = "float32 contractions as dot products of bf16 pairs (--precision=bf16)";
+  let description = [{
+    On linalg tensors, for CPU targets with AVX512-BF16 under `--precision=bf16`
+    (TargetInfo::bf16Pairs). vdpbf16ps adds to each float32 lane the products of a pair of
+    bf16 values from each operand: twice the multiply-adds of an FMA, its inputs rounded to
+    bf16, its sums float32. A float32 multiply-add contraction (matrix products,
+    convolutions of one group) over a reduction dim r of even static extent (at least
+    `min-extent`) that both inputs read as a plain index takes the pair from r:
+
+        x'[..., r', ..., p] = bf16(x[..., 2 r' + p, ...])       (the same for the other input)
+        out[...] += f32(a'[..., r', ..., p]) * f32(b'[..., r', ..., p])   (p: a new last
+                                                                            reduction dim)
+
+    Of the dims that qualify, the longest (a convolution's input channels, a matrix
+    product's inner dim). Constant inputs (weights) are packed and rounded here, while
+    compiling; a zero-padded input is packed before its padding (the padding moves after
+    it: kernel formation computes the packed values into the padded buffer); others get a
+    packing generic. The products are exact in float32 (8-bit significands), so the result
+    differs from float32's by the inputs' rounding (relative 2^-9 each) and the order of the
+    sums. Odd or dynamic reduction extents, grouped (depthwise) convolutions and integer or
+    float64 contractions are left as they are.
+
+    ```mlir
+    linalg.conv_2d_nchw_fchw ins(%x, %w : tensor<1x64x58x58xf32>, tensor<64x64x3x3xf32>)
+    // becomes: %w' = a constant tensor<64x32x3x3x2xbf16>; %x' = pad(pack(x)) :
+    // tensor<1x32x58x58x2xbf16>; a generic over (n, o, y, x, c', ky, kx, p) reading
+    // %x'[n, c', y + ky, x + kx, p] and %w'[o, c', ky, kx, p]
+    ```
+  }];
+  let options = [
+    Option<"minExtent", "min-extent", "int64_t", /*default=*/"4",
+           "The shortest reduction extent that is paired">,
+  ];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect", "::mlir::tensor::TensorDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def UnfoldConvolutions : Pass<"tcc-unfold-convolutions", "mlir::ModuleOp"> {
   let summary = "Convolutions on narrow maps as one matrix product over all output points";
   let description = [{

@@ -76,14 +76,61 @@ static std::optional<int64_t> coefficient(AffineExpr expr, unsigned d, unsigned 
   return std::nullopt;
 }
 
+/// Whether `op` is tcc-pair-bf16-contractions' form: out + f32(a) * f32(b) on bf16 inputs
+/// whose last index is the op's last dim, a reduction of static extent 2 read nowhere else,
+/// from buffers whose last two dims are contiguous pairs.
+static bool isBf16Pairs(linalg::LinalgOp op) {
+  Block *body = op.getBlock();
+  if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 || !body ||
+      body->getOperations().size() != 5)
+    return false;
+  auto yield = dyn_cast<linalg::YieldOp>(body->getTerminator());
+  auto add = yield && yield.getNumOperands() == 1
+                 ? yield.getOperand(0).getDefiningOp<arith::AddFOp>()
+                 : arith::AddFOp();
+  if (!add || add.getLhs() != body->getArgument(2))
+    return false;
+  auto mul = add.getRhs().getDefiningOp<arith::MulFOp>();
+  if (!mul)
+    return false;
+  Value factors[] = {mul.getLhs(), mul.getRhs()};
+  for (auto [k, factor] : llvm::enumerate(factors)) {
+    auto ext = factor.getDefiningOp<arith::ExtFOp>();
+    if (!ext || ext.getIn() != body->getArgument(k) || !ext.getIn().getType().isBF16())
+      return false;
+  }
+  unsigned p = op.getNumLoops() - 1;
+  SmallVector<int64_t> extents = op.getStaticLoopRanges();
+  if (op.getIteratorTypesArray()[p] != utils::IteratorType::reduction || extents[p] != 2)
+    return false;
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(input);
+    auto type = dyn_cast<MemRefType>(input->get().getType());
+    SmallVector<int64_t> strides;
+    int64_t offset;
+    if (!type || type.getRank() < 2 || failed(type.getStridesAndOffset(strides, offset)) ||
+        strides.back() != 1 || strides[strides.size() - 2] != 2 || type.getShape().back() != 2)
+      return false;
+    if (map.getNumResults() == 0 || map.getResults().back() != getAffineDimExpr(p, op.getContext()))
+      return false;
+    for (AffineExpr expr : map.getResults().drop_back())
+      if (expr.isFunctionOfDim(p))
+        return false;
+  }
+  return !op.getMatchingIndexingMap(op.getDpsInitOperand(0)).isFunctionOfDim(p);
+}
+
 /// The plan for `op`, or nothing when it does not have the outer-product form.
 std::optional<Plan> tcc::tiling::planContraction(linalg::LinalgOp op, int64_t vectorBits) {
   std::optional<std::pair<Plan::Combine, unsigned>> window = windowCombine(op);
-  if (!op.hasPureBufferSemantics() || op.getNumDpsInits() != 1 || op.hasIndexSemantics() ||
-      !(window || tcc::isMultiplyAdd(op)))
+  if (!op.hasPureBufferSemantics() || op.getNumDpsInits() != 1 || op.hasIndexSemantics())
+    return std::nullopt;
+  bool pairs = !window && isBf16Pairs(op);
+  if (!(window || pairs || tcc::isMultiplyAdd(op)))
     return std::nullopt;
   Plan plan;
   plan.op = op;
+  plan.pairs = pairs;
   if (window)
     plan.combine = window->first;
   plan.out = op.getDpsInitOperand(0)->get();
@@ -93,9 +140,11 @@ std::optional<Plan> tcc::tiling::planContraction(linalg::LinalgOp op, int64_t ve
   Type element = outType.getElementType();
   if (!element.isF32() && !element.isF64())
     return std::nullopt;
+  if (pairs && !element.isF32())
+    return std::nullopt;
   for (OpOperand *input : op.getDpsInputOperands()) {
     auto type = dyn_cast<MemRefType>(input->get().getType());
-    if (!type || type.getElementType() != element)
+    if (!type || type.getElementType() != (pairs ? Type(BFloat16Type::get(op.getContext())) : element))
       return std::nullopt;
   }
   int64_t lanes = vectorBits / element.getIntOrFloatBitWidth();
@@ -144,7 +193,10 @@ std::optional<Plan> tcc::tiling::planContraction(linalg::LinalgOp op, int64_t ve
   }
   if (plan.vectorMap.getNumResults() == 0 || !lastDimContiguous(plan.vector))
     return std::nullopt;
-  ArrayRef<AffineExpr> vectorExprs = plan.vectorMap.getResults();
+  // With pairs, j is read by the index before the pair's (isBf16Pairs: pairs contiguous).
+  ArrayRef<AffineExpr> vectorExprs = plan.vectorMap.getResults().drop_back(pairs ? 1 : 0);
+  if (vectorExprs.empty())
+    return std::nullopt;
   for (AffineExpr expr : vectorExprs.drop_back())
     if (expr.isFunctionOfDim(plan.j))
       return std::nullopt;
@@ -181,7 +233,7 @@ std::optional<Plan> tcc::tiling::planContraction(linalg::LinalgOp op, int64_t ve
     if (d != plan.i)
       plan.outer.push_back(d);
   }
-  for (unsigned d = 0; d < numDims; ++d)
+  for (unsigned d = 0; d < numDims - (pairs ? 1 : 0); ++d)
     if (iterators[d] == utils::IteratorType::reduction)
       plan.reductions.push_back(d);
   return plan;

@@ -115,6 +115,26 @@ FailureOr<tcc::HostMachine> resolveHost(llvm::StringRef arch, bool macos, llvm::
     return result;
   }
   if (arch == "x86_64") {
+    // A level with features added ("x86-64-v4+avx512bf16", cpuLevels): the level's
+    // features and those, checked features only.
+    auto [level, added] = cpu.split('+');
+    if (!added.empty() && !x86LevelFeatures(level).empty()) {
+      llvm::SmallVector<llvm::StringRef> names;
+      added.split(names, '+');
+      result.cpu = level.str();
+      result.requiredFeatures = x86LevelFeatures(level);
+      for (llvm::StringRef name : names) {
+        if (!llvm::is_contained(kX86Checked, name)) {
+          error = "--cpu=" + cpu.str() + ": '" + name.str() +
+                  "' is not a feature a level can add (the runtime checks: avx512bf16, "
+                  "avx512vnni, ...)";
+          return failure();
+        }
+        result.requiredFeatures += ",+" + name.str();
+      }
+      result.features = result.requiredFeatures;
+      return result;
+    }
     result.cpu = cpu.empty() ? "x86-64-v3" : cpu.str();
     result.requiredFeatures = x86LevelFeatures(result.cpu);
     // The AVX-512 level: its features are the code's too, so the tiles take 512-bit vectors.
@@ -189,7 +209,7 @@ constexpr const char *kCpuKernelPipeline =
     "split-wide-fma={2}},tcc-expand-copies,tcc-order-loops,convert-linalg-to-parallel-loops,"
     "tcc-range-kernels,tcc-lower-checks,tcc-approximate-math,tcc-lower-runtime-calls,"
     "canonicalize,expand-strided-metadata,lower-affine,convert-scf-to-cf,convert-math-to-funcs,"
-    "convert-vector-to-llvm,finalize-memref-to-llvm,convert-arith-to-llvm,convert-math-to-llvm,"
+    "convert-vector-to-llvm{{enable-x86vector={3}},finalize-memref-to-llvm,convert-arith-to-llvm,convert-math-to-llvm,"
     "convert-index-to-llvm,convert-func-to-llvm,tcc-cpu-lower-launches,convert-cf-to-llvm,"
     "reconcile-unrealized-casts,"
     "canonicalize";
@@ -200,10 +220,30 @@ public:
 
   llvm::StringRef getName() const override { return "cpu"; }
 
+  /// bf16 on x86-64 with AVX512-BF16 (tcc-pair-bf16-contractions and vdpbf16ps tiles);
+  /// elsewhere (an AVX2 or AVX-512 level without it, AArch64 for now) the kernels stay
+  /// float32, so that a library's levels all run.
+  LogicalResult setPrecision(llvm::StringRef precision, std::string &error) override {
+    if (precision == "fp32")
+      return success();
+    if (precision == "bf16") {
+      info.bf16Pairs = llvm::Triple(host.triple).getArch() == llvm::Triple::x86_64 &&
+                       enables(host.features, "avx512bf16") &&
+                       enables(host.features, "avx512vl");
+      return success();
+    }
+    error = "--precision=" + precision.str() +
+            " is not supported by the cpu target; it computes in fp32, or with bf16 "
+            "inputs (--precision=bf16, on x86-64 CPUs with AVX512-BF16); tf32 and fp16: "
+            "--target nvidia";
+    return failure();
+  }
+
   LogicalResult buildKernelPipeline(OpPassManager &pm) const override {
     return parsePassPipeline(llvm::formatv(kCpuKernelPipeline, info.vectorBits,
                                            info.vectorRegisters,
-                                           info.splitWideFma ? "true" : "false")
+                                           info.splitWideFma ? "true" : "false",
+                                           info.bf16Pairs ? "true" : "false")
                                  .str(),
                              pm);
   }
@@ -232,10 +272,13 @@ tcc::createCpuTarget(llvm::StringRef variant, llvm::StringRef cpu, std::string &
   return std::unique_ptr<Target>(std::make_unique<CpuTarget>(*machine));
 }
 
-llvm::SmallVector<llvm::StringRef> tcc::cpuLevels(llvm::StringRef variant) {
+llvm::SmallVector<llvm::StringRef> tcc::cpuLevels(llvm::StringRef variant,
+                                                  llvm::StringRef precision) {
   bool x86 = variant == "x86_64-linux" ||
              (variant.empty() &&
               llvm::Triple(llvm::sys::getDefaultTargetTriple()).getArch() == llvm::Triple::x86_64);
+  if (x86 && precision == "bf16")
+    return {"x86-64-v4+avx512bf16", "x86-64-v4", "x86-64-v3"};
   if (x86)
     return {"x86-64-v4", "x86-64-v3"};
   return {};
@@ -248,6 +291,7 @@ void tcc::registerCpuTarget() {
   PassPipelineRegistration<>(
       "tcc-kernel-to-llvm", "Lower buffers and loops to the LLVM dialect (CPU, x86-64-v3)",
       [](OpPassManager &pm) {
-        (void)parsePassPipeline(llvm::formatv(kCpuKernelPipeline, 256, 16, "false").str(), pm);
+        (void)parsePassPipeline(
+            llvm::formatv(kCpuKernelPipeline, 256, 16, "false", "false").str(), pm);
       });
 }

@@ -17,8 +17,10 @@ mlir::FailureOr<std::unique_ptr<Target>> createCpuTarget(llvm::StringRef variant
 /// given, best first, each a `cpu` for createCpuTarget; the runtime runs the first its host
 /// can (the way ONNX Runtime's MLAS picks kernels at load). x86-64: the AVX-512 level
 /// (x86-64-v4) and the baseline (x86-64-v3); empty where there is one level (AArch64 and
-/// macOS for now) or for an unknown variant.
-llvm::SmallVector<llvm::StringRef> cpuLevels(llvm::StringRef variant);
+/// macOS for now) or for an unknown variant. With `precision` bf16, x86-64 first has the
+/// AVX-512 level with AVX512-BF16 ("x86-64-v4+avx512bf16"), whose contractions use it.
+llvm::SmallVector<llvm::StringRef> cpuLevels(llvm::StringRef variant,
+                                             llvm::StringRef precision = "fp32");
 
 /// Registers the CPU target's passes and its kernel pipeline (`tcc-kernel-to-llvm`) for
 /// tcc-opt.

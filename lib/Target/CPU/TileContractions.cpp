@@ -37,6 +37,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/X86Vector/X86VectorDialect.h"
 #include "mlir/IR/AffineExprVisitor.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
@@ -610,9 +611,11 @@ private:
     // The vector operand: one set of vectors, or one per row.
     SmallVector<Value> operands;
     for (int64_t m = 0; m < (plan.rowsOnVector ? count : 1); ++m)
-      for (int64_t v = 0; v < numVectors; ++v)
-        operands.push_back(
-            loadVector(plan.rowsOnVector ? rowPoint(m) : dims, column, v, lefts[v], masks[v]));
+      for (int64_t v = 0; v < numVectors; ++v) {
+        DenseMap<unsigned, Value> point = plan.rowsOnVector ? rowPoint(m) : dims;
+        operands.push_back(plan.pairs ? loadPairs(point, column, v, lefts[v])
+                                      : loadVector(point, column, v, lefts[v], masks[v]));
+      }
     auto operand = [&](int64_t m, int64_t v) {
       return operands[plan.rowsOnVector ? m * numVectors + v : v];
     };
@@ -639,15 +642,22 @@ private:
     for (int64_t m = 0; m < count; ++m) {
       Value broadcast = shared;
       if (!broadcast) {
-        Value scalar =
-            memref::LoadOp::create(b, loc, plan.scalar, indices(plan.scalarMap, rowPoint(m)));
-        broadcast = vector::BroadcastOp::create(b, loc, type, scalar);
+        SmallVector<Value> index = indices(plan.scalarMap, rowPoint(m));
+        broadcast = plan.pairs ? broadcastPair(index)
+                               : vector::BroadcastOp::create(
+                                     b, loc, type, memref::LoadOp::create(b, loc, plan.scalar, index))
+                                     .getResult();
         if (plan.rowsOnVector)
           shared = broadcast;
       }
-      for (int64_t v = 0; v < numVectors; ++v)
-        updated.push_back(vector::FMAOp::create(b, loc, broadcast, operand(m, v),
-                                                accumulators[m * numVectors + v]));
+      for (int64_t v = 0; v < numVectors; ++v) {
+        Value acc = accumulators[m * numVectors + v];
+        updated.push_back(
+            plan.pairs
+                ? x86vector::DotBF16Op::create(b, loc, type, acc, broadcast, operand(m, v))
+                      .getResult()
+                : vector::FMAOp::create(b, loc, broadcast, operand(m, v), acc).getResult());
+      }
     }
     return updated;
   }
@@ -661,6 +671,62 @@ private:
         arith::SelectOp::create(b, loc, arith::CmpFOp::create(b, loc, predicate, acc, x), acc, x);
     Value nan = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, acc, acc);
     return arith::SelectOp::create(b, loc, nan, acc, pick);
+  }
+
+  /// The pair (bf16 x 2) of the scalar operand at `index` (the pair's first), in every
+  /// 32-bit lane of a vector of 2 x lanes bf16.
+  Value broadcastPair(ArrayRef<Value> index) {
+    auto i32 = b.getI32Type();
+    Value pair = vector::LoadOp::create(b, loc, VectorType::get({2}, b.getBF16Type()),
+                                        plan.scalar, index);
+    Value word = vector::BitCastOp::create(b, loc, VectorType::get({1}, i32), pair);
+    Value words = vector::BroadcastOp::create(b, loc, VectorType::get({lanes}, i32), word);
+    return vector::BitCastOp::create(b, loc, pairsType(), words);
+  }
+
+  /// The vector of bf16 pairs for `lanes` f32 lanes.
+  VectorType pairsType() { return VectorType::get({2 * lanes}, b.getBF16Type()); }
+
+  /// Vector v of the vector operand's pairs at `dims` (j = column + v * lanes): lane l holds
+  /// the pair at j + l; `left`, when not null, is how many columns are left from its first
+  /// (the load reads no pair past them).
+  Value loadPairs(DenseMap<unsigned, Value> point, Value column, int64_t v, Value left) {
+    int64_t stride = plan.stride;
+    if (stackDim) {
+      point[*stackDim] = offset(point[*stackDim], v);
+      point[plan.j] = column;
+    } else {
+      point[plan.j] = offset(column, v * lanes);
+    }
+    SmallVector<Value> index = indices(plan.vectorMap, point);
+    // lanes x stride pairs, of which every stride-th is used.
+    int64_t elements = 2 * lanes * stride;
+    auto wide = VectorType::get({elements}, b.getBF16Type());
+    Value loaded;
+    if (!left && stride == 1) {
+      loaded = vector::LoadOp::create(b, loc, wide, plan.vector, index);
+    } else {
+      Value used = left ? arith::MinUIOp::create(b, loc, left, constant(lanes)).getResult()
+                        : constant(lanes);
+      Value pairs = arith::SubIOp::create(
+          b, loc, arith::MulIOp::create(b, loc, used, constant(stride)), constant(stride - 1));
+      pairs = arith::MaxSIOp::create(b, loc, pairs, constant(0)); // an empty vector
+      Value count = arith::MulIOp::create(b, loc, pairs, constant(2));
+      Value mask = vector::CreateMaskOp::create(
+          b, loc, VectorType::get({elements}, b.getI1Type()), ValueRange{count});
+      loaded = vector::MaskedLoadOp::create(
+          b, loc, wide, plan.vector, index, mask,
+          arith::ConstantOp::create(b, loc, wide, b.getZeroAttr(wide)));
+    }
+    if (stride == 1)
+      return loaded;
+    auto words = VectorType::get({lanes * stride}, b.getI32Type());
+    Value cast = vector::BitCastOp::create(b, loc, words, loaded);
+    SmallVector<int64_t> picks;
+    for (int64_t l = 0; l < lanes; ++l)
+      picks.push_back(l * stride);
+    Value picked = vector::ShuffleOp::create(b, loc, cast, cast, picks);
+    return vector::BitCastOp::create(b, loc, pairsType(), picked);
   }
 
   /// Vector v of the vector operand at `dims` (j = column + v * lanes); `left`, when not

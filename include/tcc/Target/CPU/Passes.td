@@ -129,7 +129,8 @@ def TileContractions : Pass<"tcc-tile-contractions", "mlir::ModuleOp"> {
   ];
   let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect",
                            "::mlir::memref::MemRefDialect", "::mlir::arith::ArithDialect",
-                           "::mlir::affine::AffineDialect", "::mlir::LLVM::LLVMDialect"];
+                           "::mlir::affine::AffineDialect", "::mlir::LLVM::LLVMDialect",
+                           "::mlir::x86vector::X86VectorDialect"];
 }
 
 def OrderLoops : Pass<"tcc-order-loops", "mlir::ModuleOp"> {
