@@ -343,7 +343,20 @@ void writeIntoPadded(SmallVectorImpl<Operation *> &group, DominanceInfo &dominan
   // waste lanes, where the contiguous result lets it merge rows; their copy is small. (The
   // target's TargetInfo::minInPlacePadRow: 24 on x86-64, where at 28, 56, 112 mobilenet_v2
   // and efficientnet_b0 were as fast or faster.)
-  int64_t width = insert.getSourceType().getShape().back();
+  // A row: the innermost padded dim with the dims inside it, which the padding leaves
+  // whole (bf16 pairs, tcc-pair-bf16-contractions: [..., W, 2] padded along W).
+  ArrayRef<int64_t> sourceShape = insert.getSourceType().getShape();
+  ArrayRef<int64_t> destShape = insert.getResultType().getShape();
+  int64_t width = 1;
+  for (int64_t d = sourceShape.size() - 1; d >= 0; --d) {
+    if (ShapedType::isDynamic(sourceShape[d])) {
+      width = ShapedType::kDynamic;
+      break;
+    }
+    width *= sourceShape[d];
+    if (sourceShape[d] != destShape[d] || !isConstantIntValue(insert.getMixedOffsets()[d], 0))
+      break;
+  }
   if (ShapedType::isDynamic(width) || width < minRow)
     return;
   auto padFill = insert.getDest().getDefiningOp<linalg::FillOp>();
