@@ -54,6 +54,13 @@ if os.access(qemu_x86, os.X_OK) and os.uname().machine == "x86_64":
     config.available_features.add("x86-qemu")
     config.substitutions.append(
         ("%haswell", "%s -cpu Haswell-noTSX,-pcid,-x2apic,-tsc-deadline,-invpcid" % qemu_x86))
+# x86-64 CPUs with AVX512-BF16 run --precision=bf16's vdpbf16ps code (tools/bf16-pairs.test).
+try:
+    with open("/proc/cpuinfo") as cpuinfo:
+        if " avx512_bf16" in cpuinfo.read():
+            config.available_features.add("avx512bf16")
+except OSError:
+    pass
 # NVIDIA: CUDA's ptxas assembles the PTX into cubins when the machine has it (CI does not).
 ptxas = shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"
 if os.access(ptxas, os.X_OK):

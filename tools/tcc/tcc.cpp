@@ -599,10 +599,13 @@ int main(int argc, char **argv) {
                  "device chosen when a session is created");
   app.add_option("--cpu", options.cpu,
                  "the CPU to tune for and require: default the portable baseline (x86-64-v3), "
-                 "native, or a CPU name (znver4, neoverse-v2, ...)");
+                 "native, a CPU name (znver4, neoverse-v2, ...) or a level with features "
+                 "(x86-64-v4+avx512bf16)");
   app.add_option("--precision", options.precision,
                  "the inputs of float32 matrix products and convolutions: fp32 (default), or "
-                 "tf32, bf16 or fp16 on tensor cores (--target nvidia; sums stay fp32)")
+                 "tf32, bf16 or fp16 on tensor cores (--target nvidia), or bf16 with vdpbf16ps "
+                 "on x86-64 CPUs with AVX512-BF16 (a library's levels without it compute "
+                 "fp32); sums stay fp32")
       ->check(CLI::IsMember({"fp32", "tf32", "bf16", "fp16"}));
   app.add_option("--attention", options.attention,
                  "attention blocks: auto (default: one kernel per block where the target's is "

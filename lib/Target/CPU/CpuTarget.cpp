@@ -226,16 +226,19 @@ public:
   LogicalResult setPrecision(llvm::StringRef precision, std::string &error) override {
     if (precision == "fp32")
       return success();
-    if (precision == "bf16") {
-      info.bf16Pairs = llvm::Triple(host.triple).getArch() == llvm::Triple::x86_64 &&
-                       enables(host.features, "avx512bf16") &&
-                       enables(host.features, "avx512vl");
+    bool x86 = llvm::Triple(host.triple).getArch() == llvm::Triple::x86_64;
+    if (precision == "bf16" && x86) {
+      info.bf16Pairs = enables(host.features, "avx512bf16") && enables(host.features, "avx512vl");
       return success();
     }
+    if (precision == "bf16") {
+      error = "--precision=bf16 on the cpu target needs x86-64 (AVX512-BF16); AArch64's bf16 "
+              "instructions are not used yet";
+      return failure();
+    }
     error = "--precision=" + precision.str() +
-            " is not supported by the cpu target; it computes in fp32, or with bf16 "
-            "inputs (--precision=bf16, on x86-64 CPUs with AVX512-BF16); tf32 and fp16: "
-            "--target nvidia";
+            " is not supported by the cpu target; it computes in fp32, or with bf16 inputs "
+            "(--precision=bf16, on x86-64 CPUs with AVX512-BF16); tf32 and fp16: --target nvidia";
     return failure();
   }
 
