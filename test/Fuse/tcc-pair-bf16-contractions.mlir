@@ -75,20 +75,42 @@ func.func @activations(%a: tensor<5x8xf32>, %b: tensor<8x6xf32>, %init: tensor<5
   return %r : tensor<5x6xf32>
 }
 
-// Left alone: an odd reduction (5), one shorter than min-extent (2), a depthwise
-// convolution (its reductions, the window's 3 x 3, are odd), float64.
+// An odd reduction (5): both inputs get a zero appended along it (6 = 3 pairs), and the
+// weights-free product pairs them like an even one.
+// CHECK-LABEL: func.func @odd
+// CHECK: tensor.pad %arg0 low[0, 0] high[0, 1]
+// CHECK: } : tensor<3x5xf32> to tensor<3x6xf32>
+// CHECK: tensor.expand_shape {{.*}} : tensor<3x6xbf16> into tensor<3x3x2xbf16>
+// CHECK: tensor.pad %arg1 low[0, 0] high[1, 0]
+// CHECK: } : tensor<5x4xf32> to tensor<6x4xf32>
+// CHECK: outs(%{{.*}} : tensor<3x4x2xbf16>)
+// CHECK: ins(%{{.*}}, %{{.*}} : tensor<3x3x2xbf16>, tensor<3x4x2xbf16>) outs(%arg2 : tensor<3x4xf32>)
+func.func @odd(%a: tensor<3x5xf32>, %b: tensor<5x4xf32>, %c: tensor<3x4xf32>) -> tensor<3x4xf32> {
+  %0 = linalg.matmul ins(%a, %b : tensor<3x5xf32>, tensor<5x4xf32>) outs(%c : tensor<3x4xf32>) -> tensor<3x4xf32>
+  return %0 : tensor<3x4xf32>
+}
+
+// An odd constant: the zero is part of the packed weights ([3, 2] to [2, 2, 2]).
+// CHECK-LABEL: func.func @odd_weights
+// CHECK: arith.constant dense<{{\[\[\[}}1.000000e+00, 3.000000e+00], [2.000000e+00, 4.000000e+00]], {{\[\[}}5.000000e+00, 0.000000e+00], [6.000000e+00, 0.000000e+00]]]> : tensor<2x2x2xbf16>
+func.func @odd_weights(%a: tensor<4x3xf32>, %c: tensor<4x2xf32>) -> tensor<4x2xf32> {
+  %b = arith.constant dense<[[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]> : tensor<3x2xf32>
+  %0 = linalg.matmul ins(%a, %b : tensor<4x3xf32>, tensor<3x2xf32>) outs(%c : tensor<4x2xf32>) -> tensor<4x2xf32>
+  return %0 : tensor<4x2xf32>
+}
+
+// Left alone: a reduction shorter than min-extent (2), a depthwise convolution (its
+// reductions, the window's, are read as y + ky), float64.
 // CHECK-LABEL: func.func @left_alone
 // CHECK-NOT: bf16
 // CHECK: return
-func.func @left_alone(%a: tensor<3x5xf32>, %b: tensor<5x4xf32>, %c: tensor<3x4xf32>,
-                      %d: tensor<3x2xf32>, %e: tensor<2x4xf32>,
+func.func @left_alone(%c: tensor<3x4xf32>, %d: tensor<3x2xf32>, %e: tensor<2x4xf32>,
                       %x: tensor<1x8x10x10xf32>, %w: tensor<8x3x3xf32>, %o: tensor<1x8x8x8xf32>,
                       %f: tensor<3x6xf64>, %g: tensor<6x4xf64>, %h: tensor<3x4xf64>)
-    -> (tensor<3x4xf32>, tensor<3x4xf32>, tensor<1x8x8x8xf32>, tensor<3x4xf64>) {
-  %0 = linalg.matmul ins(%a, %b : tensor<3x5xf32>, tensor<5x4xf32>) outs(%c : tensor<3x4xf32>) -> tensor<3x4xf32>
+    -> (tensor<3x4xf32>, tensor<1x8x8x8xf32>, tensor<3x4xf64>) {
   %1 = linalg.matmul ins(%d, %e : tensor<3x2xf32>, tensor<2x4xf32>) outs(%c : tensor<3x4xf32>) -> tensor<3x4xf32>
   %2 = linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
       ins(%x, %w : tensor<1x8x10x10xf32>, tensor<8x3x3xf32>) outs(%o : tensor<1x8x8x8xf32>) -> tensor<1x8x8x8xf32>
   %3 = linalg.matmul ins(%f, %g : tensor<3x6xf64>, tensor<6x4xf64>) outs(%h : tensor<3x4xf64>) -> tensor<3x4xf64>
-  return %0, %1, %2, %3 : tensor<3x4xf32>, tensor<3x4xf32>, tensor<1x8x8x8xf32>, tensor<3x4xf64>
+  return %1, %2, %3 : tensor<3x4xf32>, tensor<1x8x8x8xf32>, tensor<3x4xf64>
 }

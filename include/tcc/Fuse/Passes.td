@@ -119,21 +119,25 @@ def PairBf16Contractions : Pass<"tcc-pair-bf16-contractions", "mlir::ModuleOp"> 
     (TargetInfo::bf16Pairs). vdpbf16ps adds to each float32 lane the products of a pair of
     bf16 values from each operand: twice the multiply-adds of an FMA, its inputs rounded to
     bf16, its sums float32. A float32 multiply-add contraction (matrix products,
-    convolutions of one group) over a reduction dim r of even static extent (at least
+    convolutions of one group) over a reduction dim r of static extent (at least
     `min-extent`) that both inputs read as a plain index takes the pair from r:
 
-        x'[..., r', ..., p] = bf16(x[..., 2 r' + p, ...])       (the same for the other input)
+        x'[..., r', ..., p] = bf16(x[..., 2 r' + p, ...])       (the same for the other input;
+                                                                  0 past x's extent)
         out[...] += f32(a'[..., r', ..., p]) * f32(b'[..., r', ..., p])   (p: a new last
                                                                             reduction dim)
 
-    Of the dims that qualify, the longest (a convolution's input channels, a matrix
-    product's inner dim). Constant inputs (weights) are packed and rounded here, while
-    compiling; a zero-padded input is packed before its padding (the padding moves after
-    it: kernel formation computes the packed values into the padded buffer); others get a
-    packing generic. The products are exact in float32 (8-bit significands), so the result
-    differs from float32's by the inputs' rounding (relative 2^-9 each) and the order of the
-    sums. Odd or dynamic reduction extents, grouped (depthwise) convolutions and integer or
-    float64 contractions are left as they are.
+    Of the dims that qualify, the longest of even extent (a convolution's input channels, a
+    matrix product's inner dim), else the longest odd one, whose last pair a zero completes
+    (ResNet's stem: 3 channels as 2 pairs). Constant inputs (weights) are packed and rounded
+    here, while compiling; a zero-padded input is packed before its padding (the padding
+    moves after it: kernel formation computes the packed values into the padded buffer);
+    pairs along an input's last dim are its own order (a rounding, which fuses with its
+    producer, and a view); others get a packing generic. The products are exact in float32
+    (8-bit significands), so the result differs from float32's by the inputs' rounding
+    (relative 2^-9 each) and the order of the sums. Dynamic reduction extents, grouped
+    (depthwise) convolutions, whose reductions are the window's, and integer or float64
+    contractions are left as they are.
 
     ```mlir
     linalg.conv_2d_nchw_fchw ins(%x, %w : tensor<1x64x58x58xf32>, tensor<64x64x3x3xf32>)
@@ -143,7 +147,7 @@ def PairBf16Contractions : Pass<"tcc-pair-bf16-contractions", "mlir::ModuleOp"> 
     ```
   }];
   let options = [
-    Option<"minExtent", "min-extent", "int64_t", /*default=*/"4",
+    Option<"minExtent", "min-extent", "int64_t", /*default=*/"3",
            "The shortest reduction extent that is paired">,
   ];
   let dependentDialects = ["::mlir::linalg::LinalgDialect", "::mlir::tensor::TensorDialect",
