@@ -2,7 +2,8 @@
 """tcc against ONNX Runtime on the same models and inputs, interleaved, in one run.
 
     scripts/bench.py [--threads 1,2] [--rounds 3] [--runs 30] [--cpu native|default|NAME]
-                     [--baseline-flags "--attention=decomposed"] [MODEL_DIR ...]
+                     [--flags "--precision=bf16"] [--baseline-flags "--attention=decomposed"]
+                     [--rtol 1e-3] [MODEL_DIR ...]
 
 Each MODEL_DIR holds model.onnx and input_<k>_<name>.npy (the corpus layout; default: the
 models of ../shared/corpus and test/data/models). For each model tcc compiles a library for
@@ -11,8 +12,12 @@ are fine), then for every thread count runs tcc-run --benchmark and ONNX Runtime
 ort-run.js alternately, `rounds` times, and prints the median of the rounds' medians, the
 tcc/ORT ratio (below 1: tcc is faster), tcc's GFLOP/s (multiply-adds of the contractions and
 convolutions of the decomposed model, x2) and memory (tcc's workspace and peak RSS).
-With --baseline-flags, a second library compiled with those tcc flags is timed in the same
-rounds (column "base ms", ratio tcc/base): an A/B of one compiler choice beside ORT.
+With --flags, tcc's library is compiled with those flags too. With --baseline-flags, a second
+library compiled with those tcc flags (not --flags) is timed in the same rounds (column
+"base ms", ratio tcc/base): an A/B of one compiler choice beside ORT, e.g. --flags
+"--precision=bf16" --baseline-flags "--precision=fp32". The outputs are checked against the
+folder's references with --rtol (and an absolute 1e-4; bf16 runs need a looser --rtol: their
+relative L2 error is printed either way).
 Not a test: timings on shared machines drift; compare within one run.
 """
 import argparse
@@ -71,13 +76,13 @@ def flops(model, library, inputs):
     return total
 
 
-def check_outputs(library, inputs, model_dir):
+def check_outputs(library, inputs, model_dir, rtol):
     """tcc's outputs against the folder's output_<k>_*.npy: 'PASS (rel L2 <worst>)' or what failed."""
     references = sorted(glob.glob(os.path.join(model_dir, "output_*.npy")),
                         key=lambda f: int(os.path.basename(f).split("_")[1]))
     if not references:
         return "no reference"
-    out = subprocess.run([os.path.join(BIN, "tcc-run"), library, "--rtol", "1e-3", "--atol", "1e-4",
+    out = subprocess.run([os.path.join(BIN, "tcc-run"), library, "--rtol", rtol, "--atol", "1e-4",
                           "--input"] + inputs + ["--compare"] + references, capture_output=True, text=True)
     errors = [float(e) for e in re.findall(r"rel_l2_error=(\S+)", out.stdout)]
     verdict = "PASS" if out.returncode == 0 and "FAIL" not in out.stdout else "FAIL"
@@ -100,8 +105,11 @@ def main():
     parser.add_argument("--cpu", default="native",
                         help="tcc's --cpu (default native: ONNX Runtime also picks its kernels for "
                         "this CPU); 'default': no --cpu (what a user who types no flag gets)")
+    parser.add_argument("--flags", default="", help="extra tcc flags for tcc's library")
     parser.add_argument("--baseline-flags", default="",
                         help="also time a library compiled with these extra tcc flags")
+    parser.add_argument("--rtol", default="1e-3",
+                        help="relative tolerance of the output check (absolute: 1e-4)")
     options = parser.parse_args()
     models = options.models or sorted(
         [d for d in glob.glob(os.path.join(ROOT, "..", "shared", "corpus", "*")) if os.path.isdir(d)] +
@@ -121,7 +129,8 @@ def main():
         inputs = sorted(glob.glob(os.path.join(model_dir, "input_*.npy")),
                         key=lambda f: int(os.path.basename(f).split("_")[1]))
         library = os.path.join(work, name + ".so")
-        compiled = subprocess.run([os.path.join(BIN, "tcc"), model, "-o", library] + cpu_flags,
+        compiled = subprocess.run([os.path.join(BIN, "tcc"), model, "-o", library] + cpu_flags +
+                                  options.flags.split(),
                                   capture_output=True, text=True)
         if compiled.returncode != 0:
             # A model whose rules need static sizes (e.g. RNNs): fix them from the inputs.
@@ -134,7 +143,7 @@ def main():
             subprocess.run([os.path.join(BIN, "tcc"), model, "-o", base_library] + cpu_flags + base,
                            check=True, capture_output=True)
         work_flops = flops(model, library, inputs)
-        check = check_outputs(library, inputs, model_dir)
+        check = check_outputs(library, inputs, model_dir, options.rtol)
         for threads in [int(t) for t in options.threads.split(",")]:
             tcc_times, ort_times, base_times, last = [], [], [], None
             for _ in range(options.rounds):
