@@ -176,3 +176,59 @@ func.func @main(%x: tensor<4x8x48xf32>, %y: tensor<4x8x48xf32>) -> (tensor<4x10x
   } -> tensor<4x8x48xf32>
   return %p, %s : tensor<4x10x50xf32>, tensor<4x8x48xf32>
 }
+
+// -----
+
+// A row is the innermost padded dim with the whole dims inside it: bf16 pairs
+// [c', h, w, 2] padded along h and w have rows of 14 x 2 = 28 elements, so the packed
+// values are computed in place (tcc-pair-bf16-contractions' layout), where 14 floats alone
+// (the case above) are copied.
+// CHECK-LABEL: func.func private @kernel_0
+// CHECK-SAME: (%[[PADDED:.*]]: tensor<4x16x16x2xbf16>
+// CHECK: %[[PAIRS:.*]] = linalg.generic
+// CHECK: tensor.insert_slice %[[PAIRS]] into %[[PADDED]][0, 1, 1, 0] [4, 14, 14, 2] [1, 1, 1, 1]
+// CHECK-LABEL: func.func @main
+// CHECK: %[[EMPTY:.*]] = tensor.empty() : tensor<4x16x16x2xbf16>
+// CHECK: %[[COMPUTED:.*]] = call @kernel_0(%[[EMPTY]]
+// CHECK: call @kernel_1(%[[COMPUTED]])
+func.func @main(%x: tensor<8x14x14xf32>) -> tensor<4x16x16x2xbf16> {
+  %zero = arith.constant 0.0 : bf16
+  %e = tensor.empty() : tensor<4x14x14x2xbf16>
+  %r = linalg.generic {indexing_maps = [affine_map<(c, h, w, p) -> (c * 2 + p, h, w)>, affine_map<(c, h, w, p) -> (c, h, w, p)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%x : tensor<8x14x14xf32>) outs(%e : tensor<4x14x14x2xbf16>) {
+  ^bb0(%a: f32, %o: bf16):
+    %t = arith.truncf %a : f32 to bf16
+    linalg.yield %t : bf16
+  } -> tensor<4x14x14x2xbf16>
+  %p = tensor.pad %r low[0, 1, 1, 0] high[0, 1, 1, 0] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %zero : bf16
+  } : tensor<4x14x14x2xbf16> to tensor<4x16x16x2xbf16>
+  return %p : tensor<4x16x16x2xbf16>
+}
+
+// -----
+
+// Padded along the rows only (a column phase of a strided convolution): the whole 14-wide
+// rows are contiguous in the padded buffer too, a row of 14 x 14 elements: in place.
+// CHECK-LABEL: func.func private @kernel_0
+// CHECK-SAME: (%[[PADDED:.*]]: tensor<4x16x14xf32>
+// CHECK: tensor.insert_slice %{{.*}} into %[[PADDED]][0, 1, 0] [4, 14, 14] [1, 1, 1]
+// CHECK-LABEL: func.func @main
+// CHECK: %[[EMPTY:.*]] = tensor.empty() : tensor<4x16x14xf32>
+// CHECK: call @kernel_0(%[[EMPTY]]
+func.func @main(%x: tensor<4x14x14xf32>) -> tensor<4x16x14xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x14x14xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(c, h, w) -> (c, h, w)>, affine_map<(c, h, w) -> (c, h, w)>], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%x : tensor<4x14x14xf32>) outs(%e : tensor<4x14x14xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %m = arith.maximumf %a, %zero : f32
+    linalg.yield %m : f32
+  } -> tensor<4x14x14xf32>
+  %p = tensor.pad %r low[0, 1, 0] high[0, 1, 0] {
+  ^bb0(%i: index, %j: index, %k: index):
+    tensor.yield %zero : f32
+  } : tensor<4x14x14xf32> to tensor<4x16x14xf32>
+  return %p : tensor<4x16x14xf32>
+}

@@ -281,7 +281,9 @@ def OutlineKernels : Pass<"tcc-outline-kernels", "mlir::ModuleOp"> {
     accumulator and its pointwise epilogue (the result's only user, reading it once in order;
     the kernel's `epilogue` is true), and a pooling window with its fill; other ops are
     kernels alone. Pads become fill + insert_slice; a group whose result is only padded (rows
-    of at least `min-in-place-pad-row`, a number the target's info gives) computes into the
+    of at least `min-in-place-pad-row`, a number the target's info gives; a row is the
+    innermost padded dim with the whole dims inside it: a map's columns, a phase padded
+    along its rows only with its rows, bf16 pairs [.., w, 2] twice w) computes into the
     padded buffer's interior (extract_slice ... insert_slice of the same sizes), so no copy
     remains; so does one whose result is also read elsewhere (a residual branch): those
     readers read the interior, and their kernels take the padded buffer and make that view
