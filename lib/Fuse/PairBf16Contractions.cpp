@@ -165,7 +165,8 @@ Value pack(OpBuilder &b, Location loc, Value x, unsigned pos) {
             b, loc, init.getType(), ValueRange{x}, ValueRange{init}, {identity, identity},
             SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
             [&](OpBuilder &nested, Location nestedLoc, ValueRange args) {
-              Value bf16 = arith::TruncFOp::create(nested, nestedLoc, nested.getBF16Type(), args[0]);
+              Value bf16 =
+                  arith::TruncFOp::create(nested, nestedLoc, nested.getBF16Type(), args[0]);
               linalg::YieldOp::create(nested, nestedLoc, bf16);
             })
             .getResult(0);
@@ -233,7 +234,8 @@ std::optional<PairChoice> choosePairDim(linalg::LinalgOp op, int64_t minExtent) 
     if (iterators[d] != utils::IteratorType::reduction || ShapedType::isDynamic(extents[d]) ||
         extents[d] < minExtent)
       continue;
-    std::optional<unsigned> first = soleReader(op.getMatchingIndexingMap(op.getDpsInputOperand(0)), d);
+    std::optional<unsigned> first =
+        soleReader(op.getMatchingIndexingMap(op.getDpsInputOperand(0)), d);
     std::optional<unsigned> second =
         soleReader(op.getMatchingIndexingMap(op.getDpsInputOperand(1)), d);
     if (!first || !second)
@@ -279,8 +281,7 @@ void pairContraction(linalg::LinalgOp op, const PairChoice &choice) {
   op->erase();
 }
 
-struct PairBf16ContractionsPass
-    : tcc::impl::PairBf16ContractionsBase<PairBf16ContractionsPass> {
+struct PairBf16ContractionsPass : tcc::impl::PairBf16ContractionsBase<PairBf16ContractionsPass> {
   using PairBf16ContractionsBase::PairBf16ContractionsBase;
 
   void runOnOperation() override {

@@ -157,8 +157,8 @@ mlir::FailureOr<std::unique_ptr<Target>> createTarget(llvm::StringRef spec, llvm
 /// then x86-64-v3; with `precision` bf16, x86-64-v4+avx512bf16 before them); without it (IR,
 /// assembly, objects), the baseline alone.
 mlir::FailureOr<std::vector<std::unique_ptr<Target>>>
-createTargets(llvm::StringRef spec, llvm::StringRef cpu, std::string &error,
-              bool cpuLevels = false, llvm::StringRef precision = "fp32");
+createTargets(llvm::StringRef spec, llvm::StringRef cpu, std::string &error, bool cpuLevels = false,
+              llvm::StringRef precision = "fp32");
 
 /// Registers each target's passes and pipelines under their names, for tcc-opt.
 void registerTargetPasses();

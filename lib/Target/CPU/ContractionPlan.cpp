@@ -144,7 +144,8 @@ std::optional<Plan> tcc::tiling::planContraction(linalg::LinalgOp op, int64_t ve
     return std::nullopt;
   for (OpOperand *input : op.getDpsInputOperands()) {
     auto type = dyn_cast<MemRefType>(input->get().getType());
-    if (!type || type.getElementType() != (pairs ? Type(BFloat16Type::get(op.getContext())) : element))
+    if (!type ||
+        type.getElementType() != (pairs ? Type(BFloat16Type::get(op.getContext())) : element))
       return std::nullopt;
   }
   int64_t lanes = vectorBits / element.getIntOrFloatBitWidth();

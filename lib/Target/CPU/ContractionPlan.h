@@ -32,7 +32,7 @@ struct Plan {
   // the scalar broadcast once per reduction point: a depthwise convolution's output rows,
   // a pooling window's) instead of by the scalar operand (one broadcast per row).
   bool rowsOnVector = false;
-  int64_t stride = 1;               // how far the vector operand moves per step of j
+  int64_t stride = 1; // how far the vector operand moves per step of j
   // bf16 pairs (tcc-pair-bf16-contractions): both inputs are bf16 whose last index is the
   // pair p, the op's last dim (extent 2, not in `reductions`); each reduction point adds
   // the pair's two products with one vdpbf16ps (x86vector.avx512.dot).

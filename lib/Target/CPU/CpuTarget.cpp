@@ -209,7 +209,8 @@ constexpr const char *kCpuKernelPipeline =
     "split-wide-fma={2}},tcc-expand-copies,tcc-order-loops,convert-linalg-to-parallel-loops,"
     "tcc-range-kernels,tcc-lower-checks,tcc-approximate-math,tcc-lower-runtime-calls,"
     "canonicalize,expand-strided-metadata,lower-affine,convert-scf-to-cf,convert-math-to-funcs,"
-    "convert-vector-to-llvm{{enable-x86vector={3}},finalize-memref-to-llvm,convert-arith-to-llvm,convert-math-to-llvm,"
+    "convert-vector-to-llvm{{enable-x86vector={3}},finalize-memref-to-llvm,convert-arith-to-llvm,"
+    "convert-math-to-llvm,"
     "convert-index-to-llvm,convert-func-to-llvm,tcc-cpu-lower-launches,convert-cf-to-llvm,"
     "reconcile-unrealized-casts,"
     "canonicalize";
@@ -243,12 +244,11 @@ public:
   }
 
   LogicalResult buildKernelPipeline(OpPassManager &pm) const override {
-    return parsePassPipeline(llvm::formatv(kCpuKernelPipeline, info.vectorBits,
-                                           info.vectorRegisters,
-                                           info.splitWideFma ? "true" : "false",
-                                           info.bf16Pairs ? "true" : "false")
-                                 .str(),
-                             pm);
+    return parsePassPipeline(
+        llvm::formatv(kCpuKernelPipeline, info.vectorBits, info.vectorRegisters,
+                      info.splitWideFma ? "true" : "false", info.bf16Pairs ? "true" : "false")
+            .str(),
+        pm);
   }
 };
 } // namespace
@@ -294,7 +294,7 @@ void tcc::registerCpuTarget() {
   PassPipelineRegistration<>(
       "tcc-kernel-to-llvm", "Lower buffers and loops to the LLVM dialect (CPU, x86-64-v3)",
       [](OpPassManager &pm) {
-        (void)parsePassPipeline(
-            llvm::formatv(kCpuKernelPipeline, 256, 16, "false", "false").str(), pm);
+        (void)parsePassPipeline(llvm::formatv(kCpuKernelPipeline, 256, 16, "false", "false").str(),
+                                pm);
       });
 }

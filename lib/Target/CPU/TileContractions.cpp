@@ -643,20 +643,20 @@ private:
       Value broadcast = shared;
       if (!broadcast) {
         SmallVector<Value> index = indices(plan.scalarMap, rowPoint(m));
-        broadcast = plan.pairs ? broadcastPair(index)
-                               : vector::BroadcastOp::create(
-                                     b, loc, type, memref::LoadOp::create(b, loc, plan.scalar, index))
-                                     .getResult();
+        broadcast = plan.pairs
+                        ? broadcastPair(index)
+                        : vector::BroadcastOp::create(
+                              b, loc, type, memref::LoadOp::create(b, loc, plan.scalar, index))
+                              .getResult();
         if (plan.rowsOnVector)
           shared = broadcast;
       }
       for (int64_t v = 0; v < numVectors; ++v) {
         Value acc = accumulators[m * numVectors + v];
         updated.push_back(
-            plan.pairs
-                ? x86vector::DotBF16Op::create(b, loc, type, acc, broadcast, operand(m, v))
-                      .getResult()
-                : vector::FMAOp::create(b, loc, broadcast, operand(m, v), acc).getResult());
+            plan.pairs ? x86vector::DotBF16Op::create(b, loc, type, acc, broadcast, operand(m, v))
+                             .getResult()
+                       : vector::FMAOp::create(b, loc, broadcast, operand(m, v), acc).getResult());
       }
     }
     return updated;
@@ -677,8 +677,8 @@ private:
   /// 32-bit lane of a vector of 2 x lanes bf16.
   Value broadcastPair(ArrayRef<Value> index) {
     auto i32 = b.getI32Type();
-    Value pair = vector::LoadOp::create(b, loc, VectorType::get({2}, b.getBF16Type()),
-                                        plan.scalar, index);
+    Value pair =
+        vector::LoadOp::create(b, loc, VectorType::get({2}, b.getBF16Type()), plan.scalar, index);
     Value word = vector::BitCastOp::create(b, loc, VectorType::get({1}, i32), pair);
     Value words = vector::BroadcastOp::create(b, loc, VectorType::get({lanes}, i32), word);
     return vector::BitCastOp::create(b, loc, pairsType(), words);
@@ -712,8 +712,8 @@ private:
           b, loc, arith::MulIOp::create(b, loc, used, constant(stride)), constant(stride - 1));
       pairs = arith::MaxSIOp::create(b, loc, pairs, constant(0)); // an empty vector
       Value count = arith::MulIOp::create(b, loc, pairs, constant(2));
-      Value mask = vector::CreateMaskOp::create(
-          b, loc, VectorType::get({elements}, b.getI1Type()), ValueRange{count});
+      Value mask = vector::CreateMaskOp::create(b, loc, VectorType::get({elements}, b.getI1Type()),
+                                                ValueRange{count});
       loaded = vector::MaskedLoadOp::create(
           b, loc, wide, plan.vector, index, mask,
           arith::ConstantOp::create(b, loc, wide, b.getZeroAttr(wide)));
