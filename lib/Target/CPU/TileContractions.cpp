@@ -684,6 +684,30 @@ private:
     return vector::BitCastOp::create(b, loc, pairsType(), words);
   }
 
+  /// The vector operand's index for vector v at `point`: j = column + v * lanes, or with
+  /// stacked rows, row v at column.
+  SmallVector<Value> vectorIndex(DenseMap<unsigned, Value> point, Value column, int64_t v) {
+    if (stackDim) {
+      point[*stackDim] = offset(point[*stackDim], v);
+      point[plan.j] = column;
+    } else {
+      point[plan.j] = offset(column, v * lanes);
+    }
+    return indices(plan.vectorMap, point);
+  }
+
+  /// How many elements, from a vector's first, its used columns span when they are
+  /// `stride` apart: min(left, lanes) columns (all lanes without `left`); the load stops
+  /// after the last used one, so it never reads past the operand's row, and an empty vector
+  /// (left = 0) reads nothing.
+  Value spanned(Value left, int64_t stride) {
+    Value used =
+        left ? arith::MinUIOp::create(b, loc, left, constant(lanes)).getResult() : constant(lanes);
+    Value count = arith::SubIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, used, constant(stride)), constant(stride - 1));
+    return arith::MaxSIOp::create(b, loc, count, constant(0));
+  }
+
   /// The vector of bf16 pairs for `lanes` f32 lanes.
   VectorType pairsType() { return VectorType::get({2 * lanes}, b.getBF16Type()); }
 
@@ -692,13 +716,7 @@ private:
   /// (the load reads no pair past them).
   Value loadPairs(DenseMap<unsigned, Value> point, Value column, int64_t v, Value left) {
     int64_t stride = plan.stride;
-    if (stackDim) {
-      point[*stackDim] = offset(point[*stackDim], v);
-      point[plan.j] = column;
-    } else {
-      point[plan.j] = offset(column, v * lanes);
-    }
-    SmallVector<Value> index = indices(plan.vectorMap, point);
+    SmallVector<Value> index = vectorIndex(std::move(point), column, v);
     // lanes x stride pairs, of which every stride-th is used.
     int64_t elements = 2 * lanes * stride;
     auto wide = VectorType::get({elements}, b.getBF16Type());
@@ -706,12 +724,7 @@ private:
     if (!left && stride == 1) {
       loaded = vector::LoadOp::create(b, loc, wide, plan.vector, index);
     } else {
-      Value used = left ? arith::MinUIOp::create(b, loc, left, constant(lanes)).getResult()
-                        : constant(lanes);
-      Value pairs = arith::SubIOp::create(
-          b, loc, arith::MulIOp::create(b, loc, used, constant(stride)), constant(stride - 1));
-      pairs = arith::MaxSIOp::create(b, loc, pairs, constant(0)); // an empty vector
-      Value count = arith::MulIOp::create(b, loc, pairs, constant(2));
+      Value count = arith::MulIOp::create(b, loc, spanned(left, stride), constant(2));
       Value mask = vector::CreateMaskOp::create(b, loc, VectorType::get({elements}, b.getI1Type()),
                                                 ValueRange{count});
       loaded = vector::MaskedLoadOp::create(
@@ -734,28 +747,16 @@ private:
   Value loadVector(DenseMap<unsigned, Value> point, Value column, int64_t v, Value left,
                    Value mask) {
     int64_t stride = plan.stride;
-    if (stackDim) {
-      point[*stackDim] = offset(point[*stackDim], v);
-      point[plan.j] = column;
-    } else {
-      point[plan.j] = offset(column, v * lanes);
-    }
-    SmallVector<Value> index = indices(plan.vectorMap, point);
+    SmallVector<Value> index = vectorIndex(std::move(point), column, v);
     if (stride == 1)
       return mask ? vector::MaskedLoadOp::create(
                         b, loc, type, plan.vector, index, mask,
                         arith::ConstantOp::create(b, loc, type, b.getZeroAttr(type)))
                         .getResult()
                   : vector::LoadOp::create(b, loc, type, plan.vector, index).getResult();
-    // lanes x stride consecutive elements, of which every stride-th is used; the load
-    // stops after the last used one, so it never reads past the operand's row.
+    // lanes x stride consecutive elements, of which every stride-th is used.
     VectorType wide = VectorType::get({lanes * stride}, type.getElementType());
-    Value used =
-        left ? arith::MinUIOp::create(b, loc, left, constant(lanes)).getResult() : constant(lanes);
-    Value wideCount = arith::SubIOp::create(
-        b, loc, arith::MulIOp::create(b, loc, used, constant(stride)), constant(stride - 1));
-    // An empty vector (used = 0) reads nothing.
-    wideCount = arith::MaxSIOp::create(b, loc, wideCount, constant(0));
+    Value wideCount = spanned(left, stride);
     Value wideMask = vector::CreateMaskOp::create(
         b, loc, VectorType::get({lanes * stride}, b.getI1Type()), ValueRange{wideCount});
     Value loaded =
