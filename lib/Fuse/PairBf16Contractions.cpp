@@ -209,8 +209,9 @@ std::optional<unsigned> soleReader(AffineMap map, unsigned d) {
   return found;
 }
 
-/// The pair dim of `op` and where each input reads it: the reduction dim of largest even
-/// static extent that both inputs read as a plain index (and nowhere else).
+/// The pair dim of `op` and where each input reads it: of the reduction dims of static
+/// extent (at least `minExtent`) that both inputs read as a plain index (and nowhere else),
+/// the longest even one, else the longest odd one.
 struct PairChoice {
   unsigned dim;
   unsigned positions[2];
@@ -238,7 +239,12 @@ std::optional<PairChoice> choosePairDim(linalg::LinalgOp op, int64_t minExtent) 
         soleReader(op.getMatchingIndexingMap(op.getDpsInputOperand(0)), d);
     std::optional<unsigned> second =
         soleReader(op.getMatchingIndexingMap(op.getDpsInputOperand(1)), d);
-    if (!first || !second)
+    // The inputs' extents there are static too (packing halves them).
+    auto staticAt = [&](unsigned k, unsigned position) {
+      auto type = cast<ShapedType>(op.getDpsInputOperand(k)->get().getType());
+      return !type.isDynamicDim(position);
+    };
+    if (!first || !second || !staticAt(0, *first) || !staticAt(1, *second))
       continue;
     if (!best || worth(d) > worth(best->dim))
       best = PairChoice{d, {*first, *second}};

@@ -100,17 +100,20 @@ func.func @odd_weights(%a: tensor<4x3xf32>, %c: tensor<4x2xf32>) -> tensor<4x2xf
 }
 
 // Left alone: a reduction shorter than min-extent (2), a depthwise convolution (its
-// reductions, the window's, are read as y + ky), float64.
+// reductions, the window's, are read as y + ky), float64, and a reduction whose extent is
+// static in one input only (4 from the first, ? in the second).
 // CHECK-LABEL: func.func @left_alone
 // CHECK-NOT: bf16
 // CHECK: return
 func.func @left_alone(%c: tensor<3x4xf32>, %d: tensor<3x2xf32>, %e: tensor<2x4xf32>,
                       %x: tensor<1x8x10x10xf32>, %w: tensor<8x3x3xf32>, %o: tensor<1x8x8x8xf32>,
-                      %f: tensor<3x6xf64>, %g: tensor<6x4xf64>, %h: tensor<3x4xf64>)
-    -> (tensor<3x4xf32>, tensor<1x8x8x8xf32>, tensor<3x4xf64>) {
+                      %f: tensor<3x6xf64>, %g: tensor<6x4xf64>, %h: tensor<3x4xf64>,
+                      %k: tensor<3x4xf32>, %dyn: tensor<?x4xf32>)
+    -> (tensor<3x4xf32>, tensor<1x8x8x8xf32>, tensor<3x4xf64>, tensor<3x4xf32>) {
   %1 = linalg.matmul ins(%d, %e : tensor<3x2xf32>, tensor<2x4xf32>) outs(%c : tensor<3x4xf32>) -> tensor<3x4xf32>
   %2 = linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
       ins(%x, %w : tensor<1x8x10x10xf32>, tensor<8x3x3xf32>) outs(%o : tensor<1x8x8x8xf32>) -> tensor<1x8x8x8xf32>
   %3 = linalg.matmul ins(%f, %g : tensor<3x6xf64>, tensor<6x4xf64>) outs(%h : tensor<3x4xf64>) -> tensor<3x4xf64>
-  return %1, %2, %3 : tensor<3x4xf32>, tensor<1x8x8x8xf32>, tensor<3x4xf64>
+  %4 = linalg.matmul ins(%k, %dyn : tensor<3x4xf32>, tensor<?x4xf32>) outs(%c : tensor<3x4xf32>) -> tensor<3x4xf32>
+  return %1, %2, %3, %4 : tensor<3x4xf32>, tensor<1x8x8x8xf32>, tensor<3x4xf64>, tensor<3x4xf32>
 }
