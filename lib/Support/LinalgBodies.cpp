@@ -19,22 +19,41 @@ bool tcc::accumulatesProducts(linalg::LinalgOp op) {
   });
 }
 
-bool tcc::isMultiplyAdd(linalg::LinalgOp op) {
+/// The product of `out + product` yielded by `op`'s body of `ops` operations (the yield
+/// included), with two inputs and one output; null when the body is not so.
+static arith::MulFOp accumulatedProduct(linalg::LinalgOp op, size_t ops) {
   Block *body = op.getBlock();
   if (op.getNumReductionLoops() == 0 || op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
-      !body || body->getNumArguments() != 3 || body->getOperations().size() != 3)
-    return false;
+      !body || body->getNumArguments() != 3 || body->getOperations().size() != ops)
+    return nullptr;
   auto yield = dyn_cast<linalg::YieldOp>(body->getTerminator());
   if (!yield || yield.getNumOperands() != 1)
-    return false;
+    return nullptr;
   auto add = yield.getOperand(0).getDefiningOp<arith::AddFOp>();
   if (!add)
-    return false;
+    return nullptr;
   Value acc = body->getArgument(2);
   Value product = add.getLhs() == acc ? add.getRhs() : add.getRhs() == acc ? add.getLhs() : nullptr;
-  auto mul = product ? product.getDefiningOp<arith::MulFOp>() : nullptr;
+  return product ? product.getDefiningOp<arith::MulFOp>() : nullptr;
+}
+
+bool tcc::isWideningMultiplyAdd(linalg::LinalgOp op, Type narrow) {
+  arith::MulFOp mul = accumulatedProduct(op, 5);
   if (!mul)
     return false;
-  Value x = body->getArgument(0), y = body->getArgument(1);
+  Value factors[] = {mul.getLhs(), mul.getRhs()};
+  for (auto [k, factor] : llvm::enumerate(factors)) {
+    auto ext = factor.getDefiningOp<arith::ExtFOp>();
+    if (!ext || ext.getIn() != op.getBlock()->getArgument(k) || ext.getIn().getType() != narrow)
+      return false;
+  }
+  return true;
+}
+
+bool tcc::isMultiplyAdd(linalg::LinalgOp op) {
+  arith::MulFOp mul = accumulatedProduct(op, 3);
+  if (!mul)
+    return false;
+  Value x = op.getBlock()->getArgument(0), y = op.getBlock()->getArgument(1);
   return (mul.getLhs() == x && mul.getRhs() == y) || (mul.getLhs() == y && mul.getRhs() == x);
 }

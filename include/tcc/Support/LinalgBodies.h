@@ -22,6 +22,10 @@ bool accumulatesProducts(mlir::linalg::LinalgOp op);
 /// emits as vector FMAs, and what a scale can move through.
 bool isMultiplyAdd(mlir::linalg::LinalgOp op);
 
+/// The same with each input widened first: `yield out + extf(in0) * extf(in1)` with inputs
+/// of type `narrow` (tcc-pair-bf16-contractions' bf16 pairs, in that order).
+bool isWideningMultiplyAdd(mlir::linalg::LinalgOp op, mlir::Type narrow);
+
 } // namespace tcc
 
 #endif // TCC_SUPPORT_LINALGBODIES_H

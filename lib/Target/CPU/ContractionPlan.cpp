@@ -80,25 +80,8 @@ static std::optional<int64_t> coefficient(AffineExpr expr, unsigned d, unsigned 
 /// whose last index is the op's last dim, a reduction of static extent 2 read nowhere else,
 /// from buffers whose last two dims are contiguous pairs.
 static bool isBf16Pairs(linalg::LinalgOp op) {
-  Block *body = op.getBlock();
-  if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 || !body ||
-      body->getOperations().size() != 5)
+  if (!tcc::isWideningMultiplyAdd(op, BFloat16Type::get(op.getContext())))
     return false;
-  auto yield = dyn_cast<linalg::YieldOp>(body->getTerminator());
-  auto add = yield && yield.getNumOperands() == 1
-                 ? yield.getOperand(0).getDefiningOp<arith::AddFOp>()
-                 : arith::AddFOp();
-  if (!add || add.getLhs() != body->getArgument(2))
-    return false;
-  auto mul = add.getRhs().getDefiningOp<arith::MulFOp>();
-  if (!mul)
-    return false;
-  Value factors[] = {mul.getLhs(), mul.getRhs()};
-  for (auto [k, factor] : llvm::enumerate(factors)) {
-    auto ext = factor.getDefiningOp<arith::ExtFOp>();
-    if (!ext || ext.getIn() != body->getArgument(k) || !ext.getIn().getType().isBF16())
-      return false;
-  }
   unsigned p = op.getNumLoops() - 1;
   SmallVector<int64_t> extents = op.getStaticLoopRanges();
   if (op.getIteratorTypesArray()[p] != utils::IteratorType::reduction || extents[p] != 2)
