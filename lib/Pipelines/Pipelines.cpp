@@ -68,8 +68,14 @@ mlir::LogicalResult tcc::buildPrimToKernelPipeline(mlir::OpPassManager &pm,
     unfold += llvm::formatv("tcc-split-strided-convolutions{{vector-bits={0} all-widths={1}},",
                             info.vectorBits, info.splitStridedAllWidths ? "true" : "false")
                   .str();
+  // Quantized contractions in uint8 x int8 (CPUs with AVX512-VNNI), on prim before the
+  // weights are folded; on linalg, their operands read as 4-byte quads (vpdpbusd).
+  if (info.int8Quads)
+    unfold = "tcc-integer-contractions,canonicalize,cse," + unfold;
   // --precision=bf16 on CPUs with AVX512-BF16: contractions read bf16 pairs (vdpbf16ps).
   std::string pairs = info.bf16Pairs ? "tcc-pair-bf16-contractions,canonicalize,cse," : "";
+  if (info.int8Quads)
+    pairs += "tcc-quad-int8-contractions,canonicalize,cse,";
   std::string pipeline =
       llvm::formatv(kPrimToKernel, info.minInPlacePadRow,
                     options.explainBatchSplit ? "{explain=true}" : "", split, unfold, pairs)

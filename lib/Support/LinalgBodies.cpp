@@ -20,8 +20,10 @@ bool tcc::accumulatesProducts(linalg::LinalgOp op) {
 }
 
 /// The product of `out + product` yielded by `op`'s body of `ops` operations (the yield
-/// included), with two inputs and one output; null when the body is not so.
-static arith::MulFOp accumulatedProduct(linalg::LinalgOp op, size_t ops) {
+/// included), with two inputs and one output, the add and the product of types Add and Mul
+/// (float or integer); null when the body is not so.
+template <typename Add, typename Mul>
+static Mul accumulatedProduct(linalg::LinalgOp op, size_t ops) {
   Block *body = op.getBlock();
   if (op.getNumReductionLoops() == 0 || op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
       !body || body->getNumArguments() != 3 || body->getOperations().size() != ops)
@@ -29,16 +31,35 @@ static arith::MulFOp accumulatedProduct(linalg::LinalgOp op, size_t ops) {
   auto yield = dyn_cast<linalg::YieldOp>(body->getTerminator());
   if (!yield || yield.getNumOperands() != 1)
     return nullptr;
-  auto add = yield.getOperand(0).getDefiningOp<arith::AddFOp>();
+  auto add = yield.getOperand(0).getDefiningOp<Add>();
   if (!add)
     return nullptr;
   Value acc = body->getArgument(2);
   Value product = add.getLhs() == acc ? add.getRhs() : add.getRhs() == acc ? add.getLhs() : nullptr;
-  return product ? product.getDefiningOp<arith::MulFOp>() : nullptr;
+  return product ? product.template getDefiningOp<Mul>() : nullptr;
+}
+
+bool tcc::isQuadMultiplyAdd(linalg::LinalgOp op) {
+  auto mul = accumulatedProduct<arith::AddIOp, arith::MulIOp>(op, 5);
+  if (!mul || !mul.getType().isInteger(32))
+    return false;
+  auto u = mul.getLhs().getDefiningOp<arith::ExtUIOp>();
+  auto s = mul.getRhs().getDefiningOp<arith::ExtSIOp>();
+  Block *body = op.getBlock();
+  return u && s && u.getIn() == body->getArgument(0) && s.getIn() == body->getArgument(1) &&
+         u.getIn().getType().isInteger(8) && s.getIn().getType().isInteger(8);
+}
+
+bool tcc::isIntegerMultiplyAdd(linalg::LinalgOp op) {
+  auto mul = accumulatedProduct<arith::AddIOp, arith::MulIOp>(op, 3);
+  if (!mul)
+    return false;
+  Value x = op.getBlock()->getArgument(0), y = op.getBlock()->getArgument(1);
+  return (mul.getLhs() == x && mul.getRhs() == y) || (mul.getLhs() == y && mul.getRhs() == x);
 }
 
 bool tcc::isWideningMultiplyAdd(linalg::LinalgOp op, Type narrow) {
-  arith::MulFOp mul = accumulatedProduct(op, 5);
+  auto mul = accumulatedProduct<arith::AddFOp, arith::MulFOp>(op, 5);
   if (!mul)
     return false;
   Value factors[] = {mul.getLhs(), mul.getRhs()};
@@ -51,7 +72,7 @@ bool tcc::isWideningMultiplyAdd(linalg::LinalgOp op, Type narrow) {
 }
 
 bool tcc::isMultiplyAdd(linalg::LinalgOp op) {
-  arith::MulFOp mul = accumulatedProduct(op, 3);
+  auto mul = accumulatedProduct<arith::AddFOp, arith::MulFOp>(op, 3);
   if (!mul)
     return false;
   Value x = op.getBlock()->getArgument(0), y = op.getBlock()->getArgument(1);

@@ -72,7 +72,7 @@ FailureOr<std::unique_ptr<tcc::Target>> tcc::createTarget(llvm::StringRef spec, 
 
 FailureOr<std::vector<std::unique_ptr<tcc::Target>>>
 tcc::createTargets(llvm::StringRef spec, llvm::StringRef cpu, std::string &error, bool cpuLevels,
-                   llvm::StringRef precision) {
+                   llvm::StringRef precision, bool quantized) {
   // "cpu,nvidia:sm_80,sm_90,amd:gfx942": a comma starts a new target where a kind's name (or
   // "host") follows it, and continues the previous target's list of chips elsewhere.
   auto isKind = [](llvm::StringRef item) {
@@ -95,7 +95,7 @@ tcc::createTargets(llvm::StringRef spec, llvm::StringRef cpu, std::string &error
     auto [kind, variant] = llvm::StringRef(one).split(':');
     llvm::SmallVector<llvm::StringRef> levels;
     if (cpuLevels && cpu.empty() && (kind == "cpu" || kind == "host"))
-      levels = tcc::cpuLevels(kind == "host" ? "" : variant, precision);
+      levels = tcc::cpuLevels(kind == "host" ? "" : variant, precision, quantized);
     if (levels.empty())
       expanded.push_back({one, cpu.str()});
     for (llvm::StringRef level : levels)

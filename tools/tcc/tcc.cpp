@@ -26,6 +26,7 @@
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
+#include "tcc/Import/ModelSummary.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
@@ -237,6 +238,21 @@ std::string recordedOptions(const Options &options) {
   return text;
 }
 
+/// Whether the model at `path` has quantized contractions (QLinearConv, MatMulInteger, ...,
+/// or the QDQ form's DequantizeLinear): its library then carries the CPU level with
+/// AVX512-VNNI. A file that cannot be read says no here; the import reports it.
+bool isQuantizedModel(mlir::MLIRContext &context, llvm::StringRef path) {
+  mlir::ScopedDiagnosticHandler quiet(&context, [](mlir::Diagnostic &) { return mlir::success(); });
+  tcc::OnnxModelSummary summary;
+  if (mlir::failed(tcc::summarizeOnnxModel(path, mlir::UnknownLoc::get(&context), summary)))
+    return false;
+  for (const char *op : {"DequantizeLinear", "QLinearConv", "QLinearMatMul", "ConvInteger",
+                         "MatMulInteger", "DynamicQuantizeLinear"})
+    if (summary.opCounts.count(op))
+      return true;
+  return false;
+}
+
 int compile(const Options &options) {
   mlir::DialectRegistry registry;
   tcc::registerAllDialects(registry);
@@ -295,9 +311,10 @@ int compile(const Options &options) {
   std::string error;
   // A library without --cpu carries the CPU levels the runtime chooses from (x86-64: AVX-512
   // and the x86-64-v3 baseline); IR, assembly and objects show the baseline.
+  bool levels = compileOptions.emit == tcc::EmitKind::So;
   mlir::FailureOr<std::vector<std::unique_ptr<tcc::Target>>> targets = tcc::createTargets(
-      options.target, options.cpu, error, /*cpuLevels=*/compileOptions.emit == tcc::EmitKind::So,
-      options.precision);
+      options.target, options.cpu, error, /*cpuLevels=*/levels, options.precision,
+      /*quantized=*/levels && options.cpu.empty() && isQuantizedModel(context, options.model));
   if (mlir::failed(targets)) {
     reportError(options, "tcc", error);
     return kExitUsageError;
@@ -505,7 +522,9 @@ int verifyCommand(int argc, char **argv) {
   }
   std::string error;
   // The library a plain compile makes (for the host: its CPU levels).
-  auto targets = tcc::createTargets(target, cpu, error, /*cpuLevels=*/true, precision);
+  mlir::MLIRContext summaryContext;
+  auto targets = tcc::createTargets(target, cpu, error, /*cpuLevels=*/true, precision,
+                                    cpu.empty() && isQuantizedModel(summaryContext, request.model));
   if (mlir::failed(targets)) {
     llvm::errs() << "tcc verify: error: " << error << "\n";
     return kExitUsageError;

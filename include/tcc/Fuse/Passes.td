@@ -154,6 +154,72 @@ def PairBf16Contractions : Pass<"tcc-pair-bf16-contractions", "mlir::ModuleOp"> 
                            "::mlir::arith::ArithDialect"];
 }
 
+def IntegerContractions : Pass<"tcc-integer-contractions", "mlir::ModuleOp"> {
+  let summary = "Quantized contractions as products of uint8 activations and int8 weights";
+  let description = [{
+    On prim, before the weights are folded, for CPU targets whose integer dot products
+    multiply uint8 by int8 (TargetInfo::int8Quads: AVX512-VNNI's vpdpbusd). Two rewrites of
+    convolutions of one group and matrix products without batch dims, where one side (the
+    weights) is computed from constants alone:
+
+    1. QDQ: a float32 contraction of dequantized operands is an integer one, scaled. With x
+       = (qx - zx) sx (sx uniform) and w = (qw - zw) sw (sw uniform or one per output
+       channel), both from 8-bit integers and at most 65793 products per sum (so that the
+       int32 sum cannot overflow):
+
+           sum_k x[k] w[k] = sx sw[o] sum_k (qx[k] - zx) (qw[k] - zw)
+
+       which is what ONNX Runtime computes for a QDQ group (QLinearConv); here the float
+       result differs from the float32 sum of dequantized products by the latter's rounding.
+
+    2. Zero points out of the sum: an int32 contraction of an 8-bit activation less a
+       uniform zero point z with int32 weights w becomes one of the activation's own values:
+
+           sum_k (q[k] - z) w[k] = sum_k u[k] w[k] - z' sum_k w[k]
+
+       u = q for uint8; for int8, u = q + 128 (a uint8) and z' = z + 128. A convolution's zero
+       padding of (q - z) is padding u with z' (a uint8), so the correction z' sum_k w[k] is
+       one constant per output channel (per weight column of a product), which
+       tcc-fold-weights computes. tcc-quad-int8-contractions then packs u and w into quads.
+
+    ```mlir
+    %y = prim.convolution (convert(qx) - 128) * 0.03, convert(qw) * sw {padding 1}
+    // becomes: convert(convolution(convert(pad(qx, 128)), convert(qw)) - 128 * sum(qw))
+    //          * (0.03 * sw[o])
+    ```
+  }];
+  let dependentDialects = ["::tcc::prim::PrimDialect", "::mlir::arith::ArithDialect"];
+}
+
+def QuadInt8Contractions : Pass<"tcc-quad-int8-contractions", "mlir::ModuleOp"> {
+  let summary = "int32 contractions of uint8 and int8 values as dot products of 4-byte quads";
+  let description = [{
+    On linalg tensors, for CPU targets with AVX512-VNNI (TargetInfo::int8Quads). vpdpbusd
+    adds to each int32 lane the four products of a quad of uint8 values from one operand and
+    a quad of int8 values from the other, exactly. An int32 multiply-add contraction whose
+    one input is a zero extension of 8-bit values (tcc-integer-contractions' u) and whose
+    other is a constant of values in [-128, 127] (the weights), over a reduction dim r of
+    static extent (at least `min-extent`) that both inputs read as a plain index, takes the
+    quad from r:
+
+        u'[..., r', ..., q] = u[..., 4 r' + q, ...]      (the same for w; 0 past the extent)
+        out[...] += zext(u'[..., r', ..., q]) * sext(w'[..., r', ..., q])   (q: a new last
+                                                                         reduction dim)
+
+    The uint8 input is the op's first, the int8 its second. Of the dims that qualify, the
+    longest whose extent is a multiple of 4, else the longest (completed by zeros of w).
+    Weights are packed here, while compiling; a padded u is packed before its padding (the
+    padding value moves after it); quads along u's last dim are its own order (a view);
+    others get a packing generic. The result is exactly the int32 one.
+  }];
+  let options = [
+    Option<"minExtent", "min-extent", "int64_t", /*default=*/"3",
+           "The shortest reduction extent that is packed">,
+  ];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect", "::mlir::tensor::TensorDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def UnfoldConvolutions : Pass<"tcc-unfold-convolutions", "mlir::ModuleOp"> {
   let summary = "Convolutions on narrow maps as one matrix product over all output points";
   let description = [{

@@ -26,6 +26,13 @@ bool isMultiplyAdd(mlir::linalg::LinalgOp op);
 /// of type `narrow` (tcc-pair-bf16-contractions' bf16 pairs, in that order).
 bool isWideningMultiplyAdd(mlir::linalg::LinalgOp op, mlir::Type narrow);
 
+/// `yield out + in0 * in1` on integers (any operand order), two inputs and one output.
+bool isIntegerMultiplyAdd(mlir::linalg::LinalgOp op);
+
+/// `yield out + extui(in0) * extsi(in1)` from i8 inputs to i32 (tcc-quad-int8-contractions'
+/// quads: uint8 first, int8 second).
+bool isQuadMultiplyAdd(mlir::linalg::LinalgOp op);
+
 } // namespace tcc
 
 #endif // TCC_SUPPORT_LINALGBODIES_H

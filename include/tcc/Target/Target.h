@@ -92,6 +92,10 @@ struct TargetInfo {
   /// `--precision=bf16` on a CPU with AVX512-BF16: float32 contractions read their inputs
   /// as bf16 pairs (tcc-pair-bf16-contractions) and the tiles add them with vdpbf16ps.
   bool bf16Pairs = false;
+  /// A CPU with AVX512-VNNI (and AVX512-BW, VL): quantized contractions are computed as
+  /// uint8 x int8 products in int32 (tcc-integer-contractions), read as 4-byte quads
+  /// (tcc-quad-int8-contractions) and added by the tiles with vpdpbusd.
+  bool int8Quads = false;
 };
 
 /// A compilation target: a processor for the kernels and a host machine for the rest.
@@ -154,11 +158,11 @@ mlir::FailureOr<std::unique_ptr<Target>> createTarget(llvm::StringRef spec, llvm
 /// The targets must be of different kinds and share their host (the library's OS and
 /// architecture). With `cpuLevels` (a library is made) and no `cpu`, the CPU target becomes
 /// one target per CPU level the runtime chooses from at load, best first (x86-64: x86-64-v4,
-/// then x86-64-v3; with `precision` bf16, x86-64-v4+avx512bf16 before them); without it (IR,
-/// assembly, objects), the baseline alone.
+/// then x86-64-v3; with `precision` bf16, x86-64-v4+avx512bf16 before them; for a `quantized`
+/// model, x86-64-v4+avx512vnni); without it (IR, assembly, objects), the baseline alone.
 mlir::FailureOr<std::vector<std::unique_ptr<Target>>>
 createTargets(llvm::StringRef spec, llvm::StringRef cpu, std::string &error, bool cpuLevels = false,
-              llvm::StringRef precision = "fp32");
+              llvm::StringRef precision = "fp32", bool quantized = false);
 
 /// Registers each target's passes and pipelines under their names, for tcc-opt.
 void registerTargetPasses();

@@ -78,13 +78,15 @@ static std::optional<int64_t> coefficient(AffineExpr expr, unsigned d, unsigned 
 
 /// Whether `op` is tcc-pair-bf16-contractions' form: out + f32(a) * f32(b) on bf16 inputs
 /// whose last index is the op's last dim, a reduction of static extent 2 read nowhere else,
-/// from buffers whose last two dims are contiguous pairs.
-static bool isBf16Pairs(linalg::LinalgOp op) {
-  if (!tcc::isWideningMultiplyAdd(op, BFloat16Type::get(op.getContext())))
+/// from buffers whose last two dims are contiguous pairs; or with `group` 4,
+/// tcc-quad-int8-contractions' quads (out + zext(a) * sext(b), i8 inputs, contiguous quads).
+static bool isPacked(linalg::LinalgOp op, int64_t group) {
+  if (group == 2 ? !tcc::isWideningMultiplyAdd(op, BFloat16Type::get(op.getContext()))
+                 : !tcc::isQuadMultiplyAdd(op))
     return false;
   unsigned p = op.getNumLoops() - 1;
   SmallVector<int64_t> extents = op.getStaticLoopRanges();
-  if (op.getIteratorTypesArray()[p] != utils::IteratorType::reduction || extents[p] != 2)
+  if (op.getIteratorTypesArray()[p] != utils::IteratorType::reduction || extents[p] != group)
     return false;
   for (OpOperand *input : op.getDpsInputOperands()) {
     AffineMap map = op.getMatchingIndexingMap(input);
@@ -92,7 +94,8 @@ static bool isBf16Pairs(linalg::LinalgOp op) {
     SmallVector<int64_t> strides;
     int64_t offset;
     if (!type || type.getRank() < 2 || failed(type.getStridesAndOffset(strides, offset)) ||
-        strides.back() != 1 || strides[strides.size() - 2] != 2 || type.getShape().back() != 2)
+        strides.back() != 1 || strides[strides.size() - 2] != group ||
+        type.getShape().back() != group)
       return false;
     if (map.getNumResults() == 0 || map.getResults().back() != getAffineDimExpr(p, op.getContext()))
       return false;
@@ -108,12 +111,14 @@ std::optional<Plan> tcc::tiling::planContraction(linalg::LinalgOp op, int64_t ve
   std::optional<std::pair<Plan::Combine, unsigned>> window = windowCombine(op);
   if (!op.hasPureBufferSemantics() || op.getNumDpsInits() != 1 || op.hasIndexSemantics())
     return std::nullopt;
-  bool pairs = !window && isBf16Pairs(op);
-  if (!(window || pairs || tcc::isMultiplyAdd(op)))
+  bool pairs = !window && isPacked(op, 2);
+  bool quads = !window && !pairs && isPacked(op, 4);
+  if (!(window || pairs || quads || tcc::isMultiplyAdd(op)))
     return std::nullopt;
   Plan plan;
   plan.op = op;
   plan.pairs = pairs;
+  plan.quads = quads;
   if (window)
     plan.combine = window->first;
   plan.out = op.getDpsInitOperand(0)->get();
@@ -121,14 +126,16 @@ std::optional<Plan> tcc::tiling::planContraction(linalg::LinalgOp op, int64_t ve
   if (!outType || outType.getRank() == 0)
     return std::nullopt;
   Type element = outType.getElementType();
-  if (!element.isF32() && !element.isF64())
+  if (quads ? !element.isInteger(32) : !element.isF32() && !element.isF64())
     return std::nullopt;
   if (pairs && !element.isF32())
     return std::nullopt;
+  Type inputElement = pairs   ? Type(BFloat16Type::get(op.getContext()))
+                      : quads ? Type(IntegerType::get(op.getContext(), 8))
+                              : element;
   for (OpOperand *input : op.getDpsInputOperands()) {
     auto type = dyn_cast<MemRefType>(input->get().getType());
-    if (!type ||
-        type.getElementType() != (pairs ? Type(BFloat16Type::get(op.getContext())) : element))
+    if (!type || type.getElementType() != inputElement)
       return std::nullopt;
   }
   int64_t lanes = vectorBits / element.getIntOrFloatBitWidth();
@@ -174,11 +181,13 @@ std::optional<Plan> tcc::tiling::planContraction(linalg::LinalgOp op, int64_t ve
     plan.scalar = scalarOperand->get();
     plan.vectorMap = firstReads ? firstMap : secondMap;
     plan.scalarMap = firstReads ? secondMap : firstMap;
+    plan.scalarUnsigned = !firstReads; // quads: input 0 is the uint8 one
   }
   if (plan.vectorMap.getNumResults() == 0 || !lastDimContiguous(plan.vector))
     return std::nullopt;
-  // With pairs, j is read by the index before the pair's (isBf16Pairs: pairs contiguous).
-  ArrayRef<AffineExpr> vectorExprs = plan.vectorMap.getResults().drop_back(pairs ? 1 : 0);
+  // With pairs or quads, j is read by the index before the group's (isPacked: contiguous).
+  ArrayRef<AffineExpr> vectorExprs =
+      plan.vectorMap.getResults().drop_back(pairs || quads ? 1 : 0);
   if (vectorExprs.empty())
     return std::nullopt;
   for (AffineExpr expr : vectorExprs.drop_back())
@@ -217,7 +226,7 @@ std::optional<Plan> tcc::tiling::planContraction(linalg::LinalgOp op, int64_t ve
     if (d != plan.i)
       plan.outer.push_back(d);
   }
-  for (unsigned d = 0; d < numDims - (pairs ? 1 : 0); ++d)
+  for (unsigned d = 0; d < numDims - (pairs || quads ? 1 : 0); ++d)
     if (iterators[d] == utils::IteratorType::reduction)
       plan.reductions.push_back(d);
   return plan;

@@ -37,6 +37,11 @@ struct Plan {
   // pair p, the op's last dim (extent 2, not in `reductions`); each reduction point adds
   // the pair's two products with one vdpbf16ps (x86vector.avx512.dot).
   bool pairs = false;
+  // int8 quads (tcc-quad-int8-contractions): input 0 is uint8, input 1 int8, each with the
+  // quad q as its last index, the op's last dim (extent 4, not in `reductions`); int32
+  // accumulators, each reduction point adds the quad's four products with one vpdpbusd.
+  bool quads = false;
+  bool scalarUnsigned = false; // with quads: whether the scalar operand is the uint8 one
   SmallVector<unsigned> outer;      // parallel dims other than i and j, output order
   SmallVector<unsigned> reductions; // reduction dims, loop order
   VectorType vectorType;

@@ -195,6 +195,8 @@ tcc::TargetInfo describeProcessor(const tcc::HostMachine &host) {
   // Not on AArch64 (not measured there; its ld2 deinterleaves in the load).
   info.splitStridedConvolutions = true;
   info.splitStridedAllWidths = info.vectorBits < 512;
+  info.int8Quads = enables(host.features, "avx512vnni") && enables(host.features, "avx512bw") &&
+                   enables(host.features, "avx512vl");
   return info;
 }
 
@@ -276,15 +278,21 @@ tcc::createCpuTarget(llvm::StringRef variant, llvm::StringRef cpu, std::string &
 }
 
 llvm::SmallVector<llvm::StringRef> tcc::cpuLevels(llvm::StringRef variant,
-                                                  llvm::StringRef precision) {
+                                                  llvm::StringRef precision, bool quantized) {
   bool x86 = variant == "x86_64-linux" ||
              (variant.empty() &&
               llvm::Triple(llvm::sys::getDefaultTargetTriple()).getArch() == llvm::Triple::x86_64);
-  if (x86 && precision == "bf16")
+  if (!x86)
+    return {};
+  bool bf16 = precision == "bf16";
+  if (bf16 && quantized)
+    return {"x86-64-v4+avx512bf16+avx512vnni", "x86-64-v4+avx512vnni", "x86-64-v4",
+            "x86-64-v3"};
+  if (bf16)
     return {"x86-64-v4+avx512bf16", "x86-64-v4", "x86-64-v3"};
-  if (x86)
-    return {"x86-64-v4", "x86-64-v3"};
-  return {};
+  if (quantized)
+    return {"x86-64-v4+avx512vnni", "x86-64-v4", "x86-64-v3"};
+  return {"x86-64-v4", "x86-64-v3"};
 }
 
 void tcc::registerCpuTarget() {

@@ -18,9 +18,12 @@ mlir::FailureOr<std::unique_ptr<Target>> createCpuTarget(llvm::StringRef variant
 /// can (the way ONNX Runtime's MLAS picks kernels at load). x86-64: the AVX-512 level
 /// (x86-64-v4) and the baseline (x86-64-v3); empty where there is one level (AArch64 and
 /// macOS for now) or for an unknown variant. With `precision` bf16, x86-64 first has the
-/// AVX-512 level with AVX512-BF16 ("x86-64-v4+avx512bf16"), whose contractions use it.
+/// AVX-512 level with AVX512-BF16 ("x86-64-v4+avx512bf16"), whose contractions use it. For a
+/// `quantized` model (integer contractions or QDQ), first the AVX-512 level with AVX512-VNNI
+/// ("x86-64-v4+avx512vnni"), whose contractions are uint8 x int8 (TargetInfo::int8Quads).
 llvm::SmallVector<llvm::StringRef> cpuLevels(llvm::StringRef variant,
-                                             llvm::StringRef precision = "fp32");
+                                             llvm::StringRef precision = "fp32",
+                                             bool quantized = false);
 
 /// Registers the CPU target's passes and its kernel pipeline (`tcc-kernel-to-llvm`) for
 /// tcc-opt.

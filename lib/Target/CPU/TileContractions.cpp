@@ -613,8 +613,8 @@ private:
     for (int64_t m = 0; m < (plan.rowsOnVector ? count : 1); ++m)
       for (int64_t v = 0; v < numVectors; ++v) {
         DenseMap<unsigned, Value> point = plan.rowsOnVector ? rowPoint(m) : dims;
-        operands.push_back(plan.pairs ? loadPairs(point, column, v, lefts[v])
-                                      : loadVector(point, column, v, lefts[v], masks[v]));
+        operands.push_back(packed() ? loadGroups(point, column, v, lefts[v])
+                                    : loadVector(point, column, v, lefts[v], masks[v]));
       }
     auto operand = [&](int64_t m, int64_t v) {
       return operands[plan.rowsOnVector ? m * numVectors + v : v];
@@ -643,20 +643,23 @@ private:
       Value broadcast = shared;
       if (!broadcast) {
         SmallVector<Value> index = indices(plan.scalarMap, rowPoint(m));
-        broadcast = plan.pairs
-                        ? broadcastPair(index)
-                        : vector::BroadcastOp::create(
-                              b, loc, type, memref::LoadOp::create(b, loc, plan.scalar, index))
-                              .getResult();
+        broadcast = packed() ? broadcastGroup(index)
+                             : vector::BroadcastOp::create(
+                                   b, loc, type, memref::LoadOp::create(b, loc, plan.scalar, index))
+                                   .getResult();
         if (plan.rowsOnVector)
           shared = broadcast;
       }
       for (int64_t v = 0; v < numVectors; ++v) {
         Value acc = accumulators[m * numVectors + v];
-        updated.push_back(
-            plan.pairs ? x86vector::DotBF16Op::create(b, loc, type, acc, broadcast, operand(m, v))
-                             .getResult()
-                       : vector::FMAOp::create(b, loc, broadcast, operand(m, v), acc).getResult());
+        if (plan.pairs)
+          updated.push_back(
+              x86vector::DotBF16Op::create(b, loc, type, acc, broadcast, operand(m, v)));
+        else if (plan.quads)
+          updated.push_back(dotQuads(acc, plan.scalarUnsigned ? broadcast : operand(m, v),
+                                     plan.scalarUnsigned ? operand(m, v) : broadcast));
+        else
+          updated.push_back(vector::FMAOp::create(b, loc, broadcast, operand(m, v), acc));
       }
     }
     return updated;
@@ -673,15 +676,34 @@ private:
     return arith::SelectOp::create(b, loc, nan, acc, pick);
   }
 
-  /// The pair (bf16 x 2) of the scalar operand at `index` (the pair's first), in every
-  /// 32-bit lane of a vector of 2 x lanes bf16.
-  Value broadcastPair(ArrayRef<Value> index) {
+  /// Whether the inputs are packed in groups along the reduction: bf16 pairs or int8 quads,
+  /// one 32-bit word per group.
+  bool packed() const { return plan.pairs || plan.quads; }
+  int64_t groupSize() const { return plan.pairs ? 2 : 4; }
+  Type groupElement() { return plan.pairs ? Type(b.getBF16Type()) : Type(b.getI8Type()); }
+
+  /// The operand type of the dot-product instruction for `lanes` words: bf16 pairs or int8
+  /// quads.
+  VectorType groupsType() { return VectorType::get({groupSize() * lanes}, groupElement()); }
+
+  /// acc + the four products of each lane's uint8 quad of `u` and int8 quad of `s`
+  /// (vpdpbusd, exact in int32).
+  Value dotQuads(Value acc, Value u, Value s) {
+    std::string name = "llvm.x86.avx512.vpdpbusd." + std::to_string(lanes * 32);
+    return LLVM::CallIntrinsicOp::create(b, loc, type, b.getStringAttr(name),
+                                         ValueRange{acc, u, s})
+        .getResult(0);
+  }
+
+  /// The group (a bf16 pair or an int8 quad) of the scalar operand at `index` (the group's
+  /// first), in every 32-bit lane of groupsType().
+  Value broadcastGroup(ArrayRef<Value> index) {
     auto i32 = b.getI32Type();
-    Value pair =
-        vector::LoadOp::create(b, loc, VectorType::get({2}, b.getBF16Type()), plan.scalar, index);
-    Value word = vector::BitCastOp::create(b, loc, VectorType::get({1}, i32), pair);
+    Value group = vector::LoadOp::create(b, loc, VectorType::get({groupSize()}, groupElement()),
+                                         plan.scalar, index);
+    Value word = vector::BitCastOp::create(b, loc, VectorType::get({1}, i32), group);
     Value words = vector::BroadcastOp::create(b, loc, VectorType::get({lanes}, i32), word);
-    return vector::BitCastOp::create(b, loc, pairsType(), words);
+    return vector::BitCastOp::create(b, loc, groupsType(), words);
   }
 
   /// The vector operand's index for vector v at `point`: j = column + v * lanes, or with
@@ -708,23 +730,20 @@ private:
     return arith::MaxSIOp::create(b, loc, count, constant(0));
   }
 
-  /// The vector of bf16 pairs for `lanes` f32 lanes.
-  VectorType pairsType() { return VectorType::get({2 * lanes}, b.getBF16Type()); }
-
-  /// Vector v of the vector operand's pairs at `dims` (j = column + v * lanes): lane l holds
-  /// the pair at j + l; `left`, when not null, is how many columns are left from its first
-  /// (the load reads no pair past them).
-  Value loadPairs(DenseMap<unsigned, Value> point, Value column, int64_t v, Value left) {
-    int64_t stride = plan.stride;
+  /// Vector v of the vector operand's groups at `dims` (j = column + v * lanes): lane l
+  /// holds the group at j + l; `left`, when not null, is how many columns are left from its
+  /// first (the load reads no group past them).
+  Value loadGroups(DenseMap<unsigned, Value> point, Value column, int64_t v, Value left) {
+    int64_t stride = plan.stride, group = groupSize();
     SmallVector<Value> index = vectorIndex(std::move(point), column, v);
-    // lanes x stride pairs, of which every stride-th is used.
-    int64_t elements = 2 * lanes * stride;
-    auto wide = VectorType::get({elements}, b.getBF16Type());
+    // lanes x stride groups, of which every stride-th is used.
+    int64_t elements = group * lanes * stride;
+    auto wide = VectorType::get({elements}, groupElement());
     Value loaded;
     if (!left && stride == 1) {
       loaded = vector::LoadOp::create(b, loc, wide, plan.vector, index);
     } else {
-      Value count = arith::MulIOp::create(b, loc, spanned(left, stride), constant(2));
+      Value count = arith::MulIOp::create(b, loc, spanned(left, stride), constant(group));
       Value mask = vector::CreateMaskOp::create(b, loc, VectorType::get({elements}, b.getI1Type()),
                                                 ValueRange{count});
       loaded = vector::MaskedLoadOp::create(
@@ -739,7 +758,7 @@ private:
     for (int64_t l = 0; l < lanes; ++l)
       picks.push_back(l * stride);
     Value picked = vector::ShuffleOp::create(b, loc, cast, cast, picks);
-    return vector::BitCastOp::create(b, loc, pairsType(), picked);
+    return vector::BitCastOp::create(b, loc, groupsType(), picked);
   }
 
   /// Vector v of the vector operand at `dims` (j = column + v * lanes); `left`, when not

@@ -1,0 +1,94 @@
+#!/usr/bin/env python3
+"""Makes the int8 benchmark models of issue #20 with onnxruntime's quantization tool.
+
+    scripts/make_int8_models.py OUT_DIR   # needs torch, torchvision, onnx, onnxruntime (the GPU
+                                          # machine has them; this machine has no onnxruntime
+                                          # for Python)
+
+The float models are scripts/make_bench_models.py's architectures (random weights, fixed seed,
+opset 17, dynamic batch), quantized statically from 8 random calibration samples:
+  <model>_qdq  QuantFormat.QDQ: QuantizeLinear/DequantizeLinear pairs around float operators,
+               activations uint8, weights int8 per output channel (U8S8, the x86 configuration
+               ORT documents for VNNI);
+  <model>_qop  QuantFormat.QOperator: QLinearConv/QLinearMatMul/QLinearAdd... with the same types.
+Only model.onnx is written per folder: inputs and ORT reference outputs are made where the
+benchmark runs (scripts/bench.py --make-inputs), so that they come from the same ONNX Runtime.
+"""
+import os
+import sys
+
+import numpy as np
+import torch
+import torchvision
+from onnxruntime.quantization import (CalibrationDataReader, QuantFormat, QuantType,
+                                      quantize_static)
+from onnxruntime.quantization.shape_inference import quant_pre_process
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from make_bench_models import Encoder, randomize  # noqa: E402
+
+
+class Samples(CalibrationDataReader):
+    def __init__(self, feeds):
+        self.feeds = iter(feeds)
+
+    def get_next(self):
+        return next(self.feeds, None)
+
+
+def export_float(model, inputs, names, dynamic, path):
+    with torch.no_grad():
+        torch.onnx.export(model, tuple(inputs), path, input_names=names, output_names=["output"],
+                          dynamic_axes=dynamic, opset_version=17, do_constant_folding=True,
+                          dynamo=False)
+
+
+def quantize(float_path, feeds, folder, fmt):
+    os.makedirs(folder, exist_ok=True)
+    prepared = float_path.replace(".onnx", ".pre.onnx")
+    if not os.path.exists(prepared):
+        quant_pre_process(float_path, prepared)
+    quantize_static(prepared, os.path.join(folder, "model.onnx"), Samples(feeds),
+                    quant_format=fmt, activation_type=QuantType.QUInt8,
+                    weight_type=QuantType.QInt8, per_channel=True)
+    print(folder, os.path.getsize(os.path.join(folder, "model.onnx")) // 1024, "KiB", flush=True)
+
+
+def main():
+    out = sys.argv[1]
+    work = os.path.join(out, "float")
+    os.makedirs(work, exist_ok=True)
+    torch.manual_seed(0)
+    rng = np.random.default_rng(0)
+    wanted = sys.argv[2].split(",") if len(sys.argv) > 2 else [
+        "resnet18:qdq,qop", "resnet50:qdq", "mobilenet_v2:qdq", "bert_256:qdq,qop"]
+    for item in wanted:
+        name, formats = item.split(":")
+        path = os.path.join(work, name + ".onnx")
+        if name == "bert_256":
+            model = randomize(Encoder())
+            ids = torch.randint(0, 1000, (1, 128))
+            mask = torch.ones(1, 128, dtype=torch.int64)
+            export_float(model, [ids, mask], ["input_ids", "attention_mask"],
+                         {"input_ids": {0: "batch", 1: "seq"},
+                          "attention_mask": {0: "batch", 1: "seq"},
+                          "output": {0: "batch", 1: "seq"}}, path)
+            feeds = []
+            for _ in range(8):
+                m = np.ones((1, 128), np.int64)
+                m[:, 100:] = 0
+                feeds.append({"input_ids": rng.integers(0, 1000, (1, 128)).astype(np.int64),
+                              "attention_mask": m})
+        else:
+            model = randomize(getattr(torchvision.models, name)(weights=None))
+            export_float(model, [torch.randn(1, 3, 224, 224)], ["image"],
+                         {"image": {0: "batch"}, "output": {0: "batch"}}, path)
+            feeds = [{"image": rng.standard_normal((1, 3, 224, 224), np.float32)}
+                     for _ in range(8)]
+        for fmt in formats.split(","):
+            quantize(path, list(feeds), os.path.join(out, "%s_%s" % (name, fmt)),
+                     QuantFormat.QDQ if fmt == "qdq" else QuantFormat.QOperator)
+
+
+if __name__ == "__main__":
+    main()
