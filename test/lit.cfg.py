@@ -54,11 +54,15 @@ if os.access(qemu_x86, os.X_OK) and os.uname().machine == "x86_64":
     config.available_features.add("x86-qemu")
     config.substitutions.append(
         ("%haswell", "%s -cpu Haswell-noTSX,-pcid,-x2apic,-tsc-deadline,-invpcid" % qemu_x86))
-# x86-64 CPUs with AVX512-BF16 run --precision=bf16's vdpbf16ps code (tools/bf16-pairs.test).
+# x86-64 CPUs with AVX512-BF16 run --precision=bf16's vdpbf16ps code (tools/bf16-pairs.test), and
+# those with AVX512-VNNI quantized models' vpdpbusd code (tools/int8-vnni.test).
 try:
     with open("/proc/cpuinfo") as cpuinfo:
-        if " avx512_bf16" in cpuinfo.read():
+        flags = cpuinfo.read()
+        if " avx512_bf16" in flags:
             config.available_features.add("avx512bf16")
+        if " avx512_vnni" in flags:
+            config.available_features.add("avx512vnni")
 except OSError:
     pass
 # NVIDIA: CUDA's ptxas assembles the PTX into cubins when the machine has it (CI does not).

@@ -234,9 +234,10 @@ Value zeroPointsOut(Operation *op) {
   }
   Value result = recreate(b, op, p.convert(u, i32), weights, *roles, low, high);
   if (zero) {
-    SmallVector<OpFoldResult> dims = p.dims(result);
-    Value sums = p.broadcast(p.sum(weights, roles->weightReduced), roles->weightToResult, dims);
-    result = p.sub(result, p.mul(sums, p.broadcast(zero, {}, dims)));
+    // z' sum_k w[k] on the weights' remaining dims (a constant), then broadcast.
+    Value sums = p.sum(weights, roles->weightReduced);
+    Value correction = p.mul(sums, p.broadcast(zero, {}, p.dims(sums)));
+    result = p.sub(result, p.broadcast(correction, roles->weightToResult, p.dims(result)));
   }
   return result;
 }
@@ -271,10 +272,11 @@ Operation *integerProducts(Operation *op) {
   PrimBuilder p(b, loc);
   Value ints = recreate(b, op, x->first, w->first, *roles, paddingOf(op, false),
                         paddingOf(op, true));
+  // sx sw, on sw's shape (a constant), then broadcast.
   SmallVector<OpFoldResult> dims = p.dims(ints);
-  Value scale = p.mul(p.broadcast(sx, {}, dims),
-                      rankOf(sw) == 0 ? p.broadcast(sw, {}, dims)
-                                      : p.broadcast(sw, {roles->resultChannelDim}, dims));
+  Value product = p.mul(p.broadcast(sx, {}, p.dims(sw)), sw);
+  Value scale = rankOf(sw) == 0 ? p.broadcast(product, {}, dims)
+                                : p.broadcast(product, {roles->resultChannelDim}, dims);
   Value result = p.mul(p.convert(ints, b.getF32Type()), scale);
   op->getResult(0).replaceAllUsesWith(result);
   op->erase();
