@@ -15,6 +15,7 @@
 #include "dialects/prim/PrimDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Matchers.h"
 
 namespace tcc {
@@ -33,9 +34,12 @@ constexpr int64_t kMaxProducts = 65793;
 Type elementOf(Value v) { return cast<ShapedType>(v.getType()).getElementType(); }
 int64_t rankOf(Value v) { return cast<ShapedType>(v.getType()).getRank(); }
 
-/// The 0-d tensor that `v` holds at every index: the operand of a broadcast of a 0-d (or
-/// one-element) tensor, or a splat constant (made 0-d here). Null otherwise.
+/// The 0-d tensor that `v` holds at every index: `v` itself when 0-d, the operand of a
+/// broadcast of a 0-d (or one-element) tensor, or a splat constant (made 0-d here). Null
+/// otherwise.
 Value uniformValue(OpBuilder &b, Location loc, Value v) {
+  if (rankOf(v) == 0)
+    return v;
   if (auto broadcast = v.getDefiningOp<BroadcastInDimOp>()) {
     Value operand = broadcast.getOperand();
     auto type = cast<RankedTensorType>(operand.getType());
@@ -53,6 +57,31 @@ Value uniformValue(OpBuilder &b, Location loc, Value v) {
                                      DenseElementsAttr::get(type, attr.getSplatValue<Attribute>()));
   }
   return nullptr;
+}
+
+/// Whether `v` is a constant of zeros (or a broadcast or integer conversion of one); dense
+/// resources (folded or external weights) are read byte by byte.
+bool isZeros(Value v) {
+  // Broadcasts and integer conversions keep zeros zeros.
+  while (isa_and_nonnull<BroadcastInDimOp, ConvertOp>(v.getDefiningOp()) &&
+         isa<IntegerType>(elementOf(v.getDefiningOp()->getOperand(0))))
+    v = v.getDefiningOp()->getOperand(0);
+  ElementsAttr attr;
+  if (!matchPattern(v, m_Constant(&attr)))
+    return false;
+  if (auto dense = dyn_cast<DenseElementsAttr>(attr))
+    return llvm::all_of(dense.getRawData(), [](char c) { return c == 0; });
+  if (auto resource = dyn_cast<DenseResourceElementsAttr>(attr))
+    if (AsmResourceBlob *blob = resource.getRawHandle().getBlob())
+      return llvm::all_of(blob->getData(), [](char c) { return c == 0; });
+  return false;
+}
+
+/// Weights less a zero point of zeros (a per-channel one, as exporters write for symmetric
+/// weights) are the weights.
+Value withoutZeroOffset(Value weights) {
+  auto sub = weights.getDefiningOp<SubOp>();
+  return sub && isZeros(sub.getRhs()) ? sub.getLhs() : weights;
 }
 
 /// Whether `v` is computed from constants alone by prim ops (tcc-fold-weights folds it).
@@ -73,9 +102,29 @@ struct Centered {
   Value zero; // 0-d int32, or null (0)
 };
 
+/// `v` moved by `mover` (a slice, reshape or transpose: operand 0 is the tensor it moves),
+/// with `v`'s element type.
+Value moved(OpBuilder &b, Operation *mover, Value v) {
+  Operation *clone = b.clone(*mover);
+  clone->setOperand(0, v);
+  auto type = cast<RankedTensorType>(mover->getResult(0).getType());
+  clone->getResult(0).setType(type.clone(elementOf(v)));
+  return clone->getResult(0);
+}
+
+bool isMover(Operation *op) { return isa_and_nonnull<SliceOp, ReshapeOp, TransposeOp>(op); }
+
 std::optional<Centered> centered8(OpBuilder &b, Location loc, Value v) {
   if (!elementOf(v).isInteger(32))
     return std::nullopt;
+  // A slice (a strided 1x1 convolution's input), reshape or transpose of centered values
+  // is the centered values of the moved bytes.
+  if (Operation *mover = v.getDefiningOp(); isMover(mover)) {
+    std::optional<Centered> inner = centered8(b, loc, mover->getOperand(0));
+    if (!inner)
+      return std::nullopt;
+    return Centered{moved(b, mover, inner->q), inner->zero};
+  }
   Value zero;
   if (auto sub = v.getDefiningOp<SubOp>()) {
     zero = uniformValue(b, loc, sub.getRhs());
@@ -89,8 +138,17 @@ std::optional<Centered> centered8(OpBuilder &b, Location loc, Value v) {
   return Centered{convert.getOperand(), zero};
 }
 
-/// float32 (int32 convert) * scale, either order: the int32 tensor and the scale.
-std::optional<std::pair<Value, Value>> dequantized(Value v) {
+/// float32 (int32 convert) * scale, either order: the int32 tensor and the scale. A slice,
+/// reshape or transpose of such with a uniform scale is the moved int32 tensor and the
+/// (0-d) scale.
+std::optional<std::pair<Value, Value>> dequantized(OpBuilder &b, Location loc, Value v) {
+  if (Operation *mover = v.getDefiningOp(); isMover(mover)) {
+    std::optional<std::pair<Value, Value>> inner = dequantized(b, loc, mover->getOperand(0));
+    Value scale = inner ? uniformValue(b, loc, inner->second) : Value();
+    if (!scale)
+      return std::nullopt;
+    return std::make_pair(moved(b, mover, inner->first), scale);
+  }
   auto mul = v.getDefiningOp<MulOp>();
   if (!mul || !elementOf(v).isF32())
     return std::nullopt;
@@ -207,7 +265,7 @@ Value zeroPointsOut(Operation *op) {
   Location loc = op->getLoc();
   PrimBuilder p(b, loc);
   Value activation = op->getOperand(roles->activation);
-  Value weights = op->getOperand(1 - roles->activation);
+  Value weights = withoutZeroOffset(op->getOperand(1 - roles->activation));
   std::optional<Centered> c = centered8(b, loc, activation);
   if (!c)
     return nullptr;
@@ -250,12 +308,12 @@ Operation *integerProducts(Operation *op) {
   std::optional<Roles> roles = rolesOf(op);
   if (!roles || roles->products > kMaxProducts)
     return nullptr;
-  auto x = dequantized(op->getOperand(roles->activation));
-  auto w = dequantized(op->getOperand(1 - roles->activation));
-  if (!x || !w)
-    return nullptr;
   OpBuilder b(op);
   Location loc = op->getLoc();
+  auto x = dequantized(b, loc, op->getOperand(roles->activation));
+  auto w = dequantized(b, loc, op->getOperand(1 - roles->activation));
+  if (!x || !w)
+    return nullptr;
   std::optional<Centered> cx = centered8(b, loc, x->first);
   // The weights' integers come from 8 bits too (their zero point may be any constant).
   Value wInts = w->first;
@@ -270,7 +328,7 @@ Operation *integerProducts(Operation *op) {
   if (!sx || !sw || (rankOf(sw) == 1 && roles->resultChannelDim < 0))
     return nullptr;
   PrimBuilder p(b, loc);
-  Value ints = recreate(b, op, x->first, w->first, *roles, paddingOf(op, false),
+  Value ints = recreate(b, op, x->first, withoutZeroOffset(w->first), *roles, paddingOf(op, false),
                         paddingOf(op, true));
   // sx sw, on sw's shape (a constant), then broadcast.
   SmallVector<OpFoldResult> dims = p.dims(ints);
