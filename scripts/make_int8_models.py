@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
-"""Makes the int8 benchmark models of issue #20 with onnxruntime's quantization tool.
+"""Makes the int8 benchmark models of issue #20 with onnxruntime's quantization tool, or with
+torch's (FX graph mode, static, the fbgemm x86 configuration).
 
-    scripts/make_int8_models.py OUT_DIR   # needs torch, torchvision, onnx, onnxruntime (the GPU
-                                          # machine has them; this machine has no onnxruntime
-                                          # for Python)
+    scripts/make_int8_models.py OUT_DIR [MODEL:FORMATS,...]   # onnxruntime's tool: needs torch,
+                                          # torchvision, onnx, onnxruntime (the GPU machine has
+                                          # them; this machine has no onnxruntime for Python)
+    scripts/make_int8_models.py --torch OUT_DIR [MODEL,...]   # torch's: apt's python3-torch and
+                                          # python3-torchvision (1.13) on this machine
 
 The float models are scripts/make_bench_models.py's architectures (random weights, fixed seed,
 opset 17, dynamic batch), quantized statically from 8 random calibration samples:
@@ -11,6 +14,9 @@ opset 17, dynamic batch), quantized statically from 8 random calibration samples
                activations uint8, weights int8 per output channel (U8S8, the x86 configuration
                ORT documents for VNNI);
   <model>_qop  QuantFormat.QOperator: QLinearConv/QLinearMatMul/QLinearAdd... with the same types.
+  <model>_torchq  torch.ao.quantization.quantize_fx (fbgemm: activations uint8 per tensor,
+               weights int8 per output channel), exported by torch.onnx (opset 13): QDQ pairs
+               with Cast nodes and per-channel zero points.
 Only model.onnx is written per folder: inputs and ORT reference outputs are made where the
 benchmark runs (scripts/bench.py --make-inputs), so that they come from the same ONNX Runtime.
 """
@@ -20,20 +26,31 @@ import sys
 import numpy as np
 import torch
 import torchvision
-from onnxruntime.quantization import (CalibrationDataReader, QuantFormat, QuantType,
-                                      quantize_static)
-from onnxruntime.quantization.shape_inference import quant_pre_process
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from make_bench_models import Encoder, randomize  # noqa: E402
 
 
-class Samples(CalibrationDataReader):
-    def __init__(self, feeds):
-        self.feeds = iter(feeds)
-
-    def get_next(self):
-        return next(self.feeds, None)
+def torch_quantized(out, names):
+    """torch's FX static quantization of the torchvision models `names`."""
+    from torch.ao.quantization import get_default_qconfig_mapping
+    from torch.ao.quantization.quantize_fx import convert_fx, prepare_fx
+    torch.manual_seed(0)
+    for name in names:
+        model = randomize(getattr(torchvision.models, name)(weights=None))
+        image = torch.randn(1, 3, 224, 224)
+        prepared = prepare_fx(model, get_default_qconfig_mapping("fbgemm"), example_inputs=(image,))
+        with torch.no_grad():
+            for _ in range(8):
+                prepared(torch.randn(1, 3, 224, 224))
+        folder = os.path.join(out, name + "_torchq")
+        os.makedirs(folder, exist_ok=True)
+        torch.onnx.export(convert_fx(prepared), image, os.path.join(folder, "model.onnx"),
+                          input_names=["image"], output_names=["output"],
+                          dynamic_axes={"image": {0: "batch"}, "output": {0: "batch"}},
+                          opset_version=13)
+        print(folder, os.path.getsize(os.path.join(folder, "model.onnx")) // 1024, "KiB",
+              flush=True)
 
 
 def export_float(model, inputs, names, dynamic, path):
@@ -44,17 +61,33 @@ def export_float(model, inputs, names, dynamic, path):
 
 
 def quantize(float_path, feeds, folder, fmt):
+    from onnxruntime.quantization import (CalibrationDataReader, QuantFormat, QuantType,
+                                          quantize_static)
+    from onnxruntime.quantization.shape_inference import quant_pre_process
+
+    class Samples(CalibrationDataReader):
+        def __init__(self, feeds):
+            self.feeds = iter(feeds)
+
+        def get_next(self):
+            return next(self.feeds, None)
+
     os.makedirs(folder, exist_ok=True)
     prepared = float_path.replace(".onnx", ".pre.onnx")
     if not os.path.exists(prepared):
         quant_pre_process(float_path, prepared)
     quantize_static(prepared, os.path.join(folder, "model.onnx"), Samples(feeds),
-                    quant_format=fmt, activation_type=QuantType.QUInt8,
+                    quant_format=QuantFormat.QDQ if fmt == "qdq" else QuantFormat.QOperator,
+                    activation_type=QuantType.QUInt8,
                     weight_type=QuantType.QInt8, per_channel=True)
     print(folder, os.path.getsize(os.path.join(folder, "model.onnx")) // 1024, "KiB", flush=True)
 
 
 def main():
+    if sys.argv[1] == "--torch":
+        names = sys.argv[3].split(",") if len(sys.argv) > 3 else [
+            "resnet18", "resnet50", "mobilenet_v2"]
+        return torch_quantized(sys.argv[2], names)
     out = sys.argv[1]
     work = os.path.join(out, "float")
     os.makedirs(work, exist_ok=True)
@@ -86,8 +119,7 @@ def main():
             feeds = [{"image": rng.standard_normal((1, 3, 224, 224), np.float32)}
                      for _ in range(8)]
         for fmt in formats.split(","):
-            quantize(path, list(feeds), os.path.join(out, "%s_%s" % (name, fmt)),
-                     QuantFormat.QDQ if fmt == "qdq" else QuantFormat.QOperator)
+            quantize(path, list(feeds), os.path.join(out, "%s_%s" % (name, fmt)), fmt)
 
 
 if __name__ == "__main__":

@@ -38,12 +38,24 @@ struct Shape {
   int64_t channels, outChannels, kh, kw, oh, ow;
 };
 
+/// The bytes an integer convolution's input converts (tcc-integer-contractions' uint8
+/// activations, convert(u) to int32), or null: those are unfolded as bytes and converted
+/// after, so that tcc-quad-int8-contractions still finds the bytes.
+Value convertedBytes(ConvolutionOp op) {
+  auto convert = op.getInput().getDefiningOp<tcc::prim::ConvertOp>();
+  if (!convert || !op.getType().getElementType().isInteger(32))
+    return nullptr;
+  Value bytes = convert.getOperand();
+  return cast<RankedTensorType>(bytes.getType()).getElementType().isInteger(8) ? bytes : nullptr;
+}
+
 std::optional<Shape> shapeOf(ConvolutionOp op) {
-  auto in = cast<RankedTensorType>(op.getInput().getType());
+  Value converted = convertedBytes(op);
+  auto in = cast<RankedTensorType>((converted ? converted : op.getInput()).getType());
   auto filter = cast<RankedTensorType>(op.getFilter().getType());
   auto out = cast<RankedTensorType>(op.getType());
   if (in.getRank() != 4 || op.getFeatureGroupCount() != 1 ||
-      !isa<FloatType>(in.getElementType()) || !filter.hasStaticShape() ||
+      !(isa<FloatType>(in.getElementType()) || converted) || !filter.hasStaticShape() ||
       llvm::any_of(in.getShape().drop_front(), ShapedType::isDynamic) ||
       llvm::any_of(out.getShape().drop_front(), ShapedType::isDynamic) ||
       llvm::any_of(op.getPaddingLow(), [](int64_t p) { return p < 0; }) ||
@@ -91,8 +103,10 @@ struct UnfoldConvolutionsPass : tcc::impl::UnfoldConvolutionsBase<UnfoldConvolut
     OpBuilder b(op);
     Location loc = op.getLoc();
     tcc::prim::PrimBuilder p(b, loc);
-    Value input = op.getInput();
-    Type element = op.getType().getElementType();
+    // Integer convolutions of converted bytes: the bytes are unfolded, then converted.
+    Value bytes = convertedBytes(op);
+    Value input = bytes ? bytes : op.getInput();
+    Type element = cast<RankedTensorType>(input.getType()).getElementType();
     OpFoldResult batch = p.dims(input)[0];
     auto index = [&](int64_t v) -> OpFoldResult { return b.getIndexAttr(v); };
     ArrayRef<int64_t> low = op.getPaddingLow(), high = op.getPaddingHigh(),
@@ -133,6 +147,8 @@ struct UnfoldConvolutionsPass : tcc::impl::UnfoldConvolutionsBase<UnfoldConvolut
             .getResult(0);
     int64_t reduction = s.channels * s.kh * s.kw;
     unfolded = p.reshape(unfolded, {batch, index(reduction), index(s.oh), index(s.ow)});
+    if (bytes)
+      unfolded = p.convert(unfolded, op.getType().getElementType());
     // w'[o, (c, ky, kx)]: the same products in the same order (c, then ky, then kx).
     Value filter =
         p.reshape(op.getFilter(), {index(s.outChannels), index(reduction), index(1), index(1)});
