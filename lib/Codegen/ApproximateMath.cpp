@@ -106,6 +106,8 @@ struct ExtremumWithConstant : OpRewritePattern<Op> {
 };
 
 struct ApproximateMathPass : tcc::impl::ApproximateMathBase<ApproximateMathPass> {
+  using ApproximateMathBase::ApproximateMathBase;
+
   void runOnOperation() override {
     // powf's expansion takes log(x): keep the sign of negative bases first, once per powf
     // of the input (collected before rewriting, so the powers of |x| it creates are not).
@@ -124,9 +126,12 @@ struct ApproximateMathPass : tcc::impl::ApproximateMathBase<ApproximateMathPass>
     // one instruction, as in the approximations' own polynomials.
     {
       RewritePatternSet patterns(&getContext());
-      math::populateExpansionPatterns(patterns, {"ctlz", "sinh", "cosh", "tan", "tanh", "asinh", "acosh",
-                                                 "atanh", "ceil", "exp2", "powf", "fpowi", "round",
-                                                 "roundeven", "rsqrt", "clampf"});
+      SmallVector<StringRef> expanded = {"ctlz",  "sinh", "cosh",  "tan",   "tanh",  "asinh",
+                                         "acosh", "atanh", "ceil", "exp2", "powf", "fpowi",
+                                         "round", "rsqrt", "clampf"};
+      if (!instructionRounding)
+        expanded.push_back("roundeven");
+      math::populateExpansionPatterns(patterns, expanded);
       if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
         return signalPassFailure();
     }

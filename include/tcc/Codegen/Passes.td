@@ -15,8 +15,14 @@ def ApproximateMath : Pass<"tcc-approximate-math", "mlir::ModuleOp"> {
     Models load with nothing but libc: transcendental math ops become polynomial
     approximations (exp, log, tanh, erf, sin, cos, atan, ...) or expansions into those
     (sinh = (e^x - e^-x) / 2, pow = exp(y log x), ...). Ops with a machine instruction
-    (sqrt, floor, abs, fma) stay.
+    (sqrt, floor, abs, fma) stay. With `instruction-rounding` (CPUs: x86-64-v3 and up have
+    vroundps/vrndscaleps, AArch64 frintn), round-half-to-even stays one instruction too;
+    otherwise it is expanded into bit operations (about 30 per vector: QuantizeLinear's).
   }];
+  let options = [
+    Option<"instructionRounding", "instruction-rounding", "bool", /*default=*/"false",
+           "Keep math.roundeven (the target has a rounding instruction)">,
+  ];
   let dependentDialects = ["::mlir::math::MathDialect", "::mlir::arith::ArithDialect",
                            "::mlir::vector::VectorDialect"];
 }

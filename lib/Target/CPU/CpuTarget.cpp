@@ -209,7 +209,7 @@ constexpr const char *kCpuKernelPipeline =
     "tcc-cpu-lower-attention{{vector-bits={0} vector-registers={1}},tcc-collapse-dims,cse,"
     "tcc-tile-contractions{{vector-bits={0} vector-registers={1} "
     "split-wide-fma={2}},tcc-expand-copies,tcc-order-loops,convert-linalg-to-parallel-loops,"
-    "tcc-range-kernels,tcc-lower-checks,tcc-approximate-math,tcc-lower-runtime-calls,"
+    "tcc-range-kernels,tcc-lower-checks,tcc-approximate-math{{instruction-rounding=true},tcc-lower-runtime-calls,"
     "canonicalize,expand-strided-metadata,lower-affine,convert-scf-to-cf,convert-math-to-funcs,"
     "convert-vector-to-llvm{{enable-x86vector={3}},finalize-memref-to-llvm,convert-arith-to-llvm,"
     "convert-math-to-llvm,"
