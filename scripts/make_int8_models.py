@@ -17,8 +17,19 @@ opset 17, dynamic batch), quantized statically from 8 random calibration samples
   <model>_torchq  torch.ao.quantization.quantize_fx (fbgemm: activations uint8 per tensor,
                weights int8 per output channel), exported by torch.onnx (opset 13): QDQ pairs
                with Cast nodes and per-channel zero points.
-Only model.onnx is written per folder: inputs and ORT reference outputs are made where the
-benchmark runs (scripts/bench.py --make-inputs), so that they come from the same ONNX Runtime.
+Only model.onnx is written per folder. The benchmark folders (scripts/bench.py's layout) take
+the float models' inputs (scripts/make_bench_models.py) and ONNX Runtime's outputs, made where
+the benchmark runs, by the ONNX Runtime it compares with:
+
+    ORT_RUN=$PWD/../shared/bench/ort-run.js   # from the repository's root
+    for m in resnet18 resnet50 mobilenet_v2; do for b in 1 8; do
+      f=~/.cache/tcc/int8-models/${m}_torchq_b$b; mkdir -p $f
+      ln -sf OUT_DIR/${m}_torchq/model.onnx $f/model.onnx
+      cp ~/.cache/tcc/bench-models/${m}_b$b/input_0_image.npy $f/
+      (cd $f && NODE_PATH=~/.cache/tcc/onnxruntime-node/node_modules node $ORT_RUN \
+         model.onnx --input input_0_image.npy --runs 1 --output-dir . &&
+       mv output_0.npy output_0_output.npy)
+    done; done
 """
 import os
 import sys
