@@ -152,8 +152,8 @@ std::optional<std::pair<Value, Value>> dequantized(OpBuilder &b, Location loc, V
   auto mul = v.getDefiningOp<MulOp>();
   if (!mul || !elementOf(v).isF32())
     return std::nullopt;
-  for (auto [ints, scale] : {std::pair(mul.getLhs(), mul.getRhs()),
-                             std::pair(mul.getRhs(), mul.getLhs())}) {
+  for (auto [ints, scale] :
+       {std::pair(mul.getLhs(), mul.getRhs()), std::pair(mul.getRhs(), mul.getLhs())}) {
     auto convert = ints.getDefiningOp<ConvertOp>();
     if (convert && elementOf(convert.getOperand()).isInteger(32))
       return std::make_pair(convert.getOperand(), scale);

@@ -178,11 +178,11 @@ Value packBytes(OpBuilder &b, Location loc, Value x, unsigned pos) {
   SmallVector<AffineMap> maps = {AffineMap::get(rank + 1, 0, reads, ctx),
                                  AffineMap::getMultiDimIdentityMap(rank + 1, ctx)};
   SmallVector<utils::IteratorType> iterators(rank + 1, utils::IteratorType::parallel);
-  return linalg::GenericOp::create(
-             b, loc, init.getType(), ValueRange{x}, ValueRange{init}, maps, iterators,
-             [&](OpBuilder &nested, Location nestedLoc, ValueRange args) {
-               linalg::YieldOp::create(nested, nestedLoc, args[0]);
-             })
+  return linalg::GenericOp::create(b, loc, init.getType(), ValueRange{x}, ValueRange{init}, maps,
+                                   iterators,
+                                   [&](OpBuilder &nested, Location nestedLoc, ValueRange args) {
+                                     linalg::YieldOp::create(nested, nestedLoc, args[0]);
+                                   })
       .getResult(0);
 }
 
@@ -296,8 +296,7 @@ void quadContraction(linalg::LinalgOp op, const QuadChoice &choice) {
   op->erase();
 }
 
-struct QuadInt8ContractionsPass
-    : tcc::impl::QuadInt8ContractionsBase<QuadInt8ContractionsPass> {
+struct QuadInt8ContractionsPass : tcc::impl::QuadInt8ContractionsBase<QuadInt8ContractionsPass> {
   using QuadInt8ContractionsBase::QuadInt8ContractionsBase;
 
   void runOnOperation() override {

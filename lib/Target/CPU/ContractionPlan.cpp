@@ -186,8 +186,7 @@ std::optional<Plan> tcc::tiling::planContraction(linalg::LinalgOp op, int64_t ve
   if (plan.vectorMap.getNumResults() == 0 || !lastDimContiguous(plan.vector))
     return std::nullopt;
   // With pairs or quads, j is read by the index before the group's (isPacked: contiguous).
-  ArrayRef<AffineExpr> vectorExprs =
-      plan.vectorMap.getResults().drop_back(pairs || quads ? 1 : 0);
+  ArrayRef<AffineExpr> vectorExprs = plan.vectorMap.getResults().drop_back(pairs || quads ? 1 : 0);
   if (vectorExprs.empty())
     return std::nullopt;
   for (AffineExpr expr : vectorExprs.drop_back())

@@ -41,7 +41,7 @@ struct Plan {
   // quad q as its last index, the op's last dim (extent 4, not in `reductions`); int32
   // accumulators, each reduction point adds the quad's four products with one vpdpbusd.
   bool quads = false;
-  bool scalarUnsigned = false; // with quads: whether the scalar operand is the uint8 one
+  bool scalarUnsigned = false;      // with quads: whether the scalar operand is the uint8 one
   SmallVector<unsigned> outer;      // parallel dims other than i and j, output order
   SmallVector<unsigned> reductions; // reduction dims, loop order
   VectorType vectorType;

@@ -209,7 +209,8 @@ constexpr const char *kCpuKernelPipeline =
     "tcc-cpu-lower-attention{{vector-bits={0} vector-registers={1}},tcc-collapse-dims,cse,"
     "tcc-tile-contractions{{vector-bits={0} vector-registers={1} "
     "split-wide-fma={2}},tcc-expand-copies,tcc-order-loops,convert-linalg-to-parallel-loops,"
-    "tcc-range-kernels,tcc-lower-checks,tcc-approximate-math{{instruction-rounding=true},tcc-lower-runtime-calls,"
+    "tcc-range-kernels,tcc-lower-checks,tcc-approximate-math{{instruction-rounding=true},tcc-lower-"
+    "runtime-calls,"
     "canonicalize,expand-strided-metadata,lower-affine,convert-scf-to-cf,convert-math-to-funcs,"
     "convert-vector-to-llvm{{enable-x86vector={3}},finalize-memref-to-llvm,convert-arith-to-llvm,"
     "convert-math-to-llvm,"
@@ -286,8 +287,7 @@ llvm::SmallVector<llvm::StringRef> tcc::cpuLevels(llvm::StringRef variant,
     return {};
   bool bf16 = precision == "bf16";
   if (bf16 && quantized)
-    return {"x86-64-v4+avx512bf16+avx512vnni", "x86-64-v4+avx512vnni", "x86-64-v4",
-            "x86-64-v3"};
+    return {"x86-64-v4+avx512bf16+avx512vnni", "x86-64-v4+avx512vnni", "x86-64-v4", "x86-64-v3"};
   if (bf16)
     return {"x86-64-v4+avx512bf16", "x86-64-v4", "x86-64-v3"};
   if (quantized)

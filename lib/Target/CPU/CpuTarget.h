@@ -21,9 +21,8 @@ mlir::FailureOr<std::unique_ptr<Target>> createCpuTarget(llvm::StringRef variant
 /// AVX-512 level with AVX512-BF16 ("x86-64-v4+avx512bf16"), whose contractions use it. For a
 /// `quantized` model (integer contractions or QDQ), first the AVX-512 level with AVX512-VNNI
 /// ("x86-64-v4+avx512vnni"), whose contractions are uint8 x int8 (TargetInfo::int8Quads).
-llvm::SmallVector<llvm::StringRef> cpuLevels(llvm::StringRef variant,
-                                             llvm::StringRef precision = "fp32",
-                                             bool quantized = false);
+llvm::SmallVector<llvm::StringRef>
+cpuLevels(llvm::StringRef variant, llvm::StringRef precision = "fp32", bool quantized = false);
 
 /// Registers the CPU target's passes and its kernel pipeline (`tcc-kernel-to-llvm`) for
 /// tcc-opt.

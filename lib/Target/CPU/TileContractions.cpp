@@ -690,8 +690,7 @@ private:
   /// (vpdpbusd, exact in int32).
   Value dotQuads(Value acc, Value u, Value s) {
     std::string name = "llvm.x86.avx512.vpdpbusd." + std::to_string(lanes * 32);
-    return LLVM::CallIntrinsicOp::create(b, loc, type, b.getStringAttr(name),
-                                         ValueRange{acc, u, s})
+    return LLVM::CallIntrinsicOp::create(b, loc, type, b.getStringAttr(name), ValueRange{acc, u, s})
         .getResult(0);
   }
 
