@@ -10,6 +10,8 @@
 //===----------------------------------------------------------------------------------===//
 #include "tcc/Fuse/Passes.h"
 
+#include "GroupedReductions.h"
+
 #include "tcc/Support/LinalgBodies.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -47,11 +49,7 @@ uint16_t toBf16(float value) {
 /// The float32 elements of a constant (or of a reshaped one: the same elements in the same
 /// order), or nothing when they cannot be read here.
 std::optional<std::vector<float>> constantValues(Value value) {
-  while (Operation *reshape = value.getDefiningOp()) {
-    if (!isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(reshape))
-      break;
-    value = reshape->getOperand(0);
-  }
+  value = tcc::fuse::peelReshapes(value);
   ElementsAttr attr;
   if (!matchPattern(value, m_Constant(&attr)))
     return std::nullopt;
@@ -75,20 +73,11 @@ std::optional<std::vector<float>> constantValues(Value value) {
   return std::nullopt;
 }
 
-/// The shape of `type` packed along dim `pos`: that extent halved (rounded up: an odd
-/// extent's last pair is completed by a zero), a last dim of 2.
-SmallVector<int64_t> packedShape(RankedTensorType type, unsigned pos) {
-  SmallVector<int64_t> shape(type.getShape());
-  shape[pos] = (shape[pos] + 1) / 2;
-  shape.push_back(2);
-  return shape;
-}
-
 /// packed[..., r', ..., p] = bf16(x[..., 2 r' + p, ...]) (0 past x's extent), r' at `pos`,
 /// computed here.
 Value packConstant(OpBuilder &b, Location loc, RankedTensorType type, unsigned pos,
                    ArrayRef<float> values) {
-  SmallVector<int64_t> shape = packedShape(type, pos);
+  SmallVector<int64_t> shape = tcc::fuse::groupedShape(type, pos, 2);
   auto packedType = RankedTensorType::get(shape, b.getBF16Type());
   int64_t rank = type.getRank();
   SmallVector<int64_t> strides(rank, 1);
@@ -118,7 +107,7 @@ Value packConstant(OpBuilder &b, Location loc, RankedTensorType type, unsigned p
   return arith::ConstantOp::create(b, loc, packedType, cast<TypedAttr>(attr));
 }
 
-/// `x` packed along `pos` (packedShape) and rounded to bf16: a constant when `x` is one; the
+/// `x` packed along `pos` (groupedShape) and rounded to bf16: a constant when `x` is one; the
 /// padding of a zero-padded `x` moved after the packing (kernel formation then computes the
 /// packed values into the padded buffer); otherwise a packing generic (of `x` with a zero
 /// appended along `pos` when its extent there is odd).
@@ -138,162 +127,51 @@ Value pack(OpBuilder &b, Location loc, Value x, unsigned pos) {
       return tensor::PadOp::create(b, loc, Type(), source, low, high, zero);
     }
   }
-  int64_t rank = type.getRank();
-  if (type.getDimSize(pos) % 2 != 0) {
-    SmallVector<OpFoldResult> low(rank, b.getIndexAttr(0)), high(rank, b.getIndexAttr(0));
-    high[pos] = b.getIndexAttr(1);
-    Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(type.getElementType()));
-    x = tensor::PadOp::create(b, loc, Type(), x, low, high, zero);
-    type = cast<RankedTensorType>(x.getType());
-  }
-  SmallVector<OpFoldResult> sizes;
-  for (int64_t d = 0; d < rank; ++d) {
-    OpFoldResult size = tensor::getMixedSize(b, loc, x, d);
-    if (d == pos)
-      size = b.getIndexAttr(type.getDimSize(d) / 2); // static (pairable)
-    sizes.push_back(size);
-  }
-  sizes.push_back(b.getIndexAttr(2));
-  MLIRContext *ctx = b.getContext();
-  if (pos == rank - 1) {
-    // Pairs along the last dim are x's own order: an elementwise rounding (which fuses with
-    // x's producer) and a view of it with the pairs split off.
-    Value init = tensor::EmptyOp::create(b, loc, tensor::getMixedSizes(b, loc, x), b.getBF16Type());
-    AffineMap identity = AffineMap::getMultiDimIdentityMap(rank, ctx);
-    Value rounded =
-        linalg::GenericOp::create(
-            b, loc, init.getType(), ValueRange{x}, ValueRange{init}, {identity, identity},
-            SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
-            [&](OpBuilder &nested, Location nestedLoc, ValueRange args) {
-              Value bf16 =
-                  arith::TruncFOp::create(nested, nestedLoc, nested.getBF16Type(), args[0]);
-              linalg::YieldOp::create(nested, nestedLoc, bf16);
-            })
-            .getResult(0);
-    SmallVector<ReassociationIndices> groups;
-    for (int64_t d = 0; d + 1 < rank; ++d)
-      groups.push_back({d});
-    groups.push_back({rank - 1, rank});
-    auto packedType = RankedTensorType::get(packedShape(type, pos), b.getBF16Type());
-    return tensor::ExpandShapeOp::create(b, loc, packedType, rounded, groups, sizes);
-  }
-  Value init = tensor::EmptyOp::create(b, loc, sizes, b.getBF16Type());
-  SmallVector<AffineExpr> reads;
-  for (int64_t d = 0; d < rank; ++d)
-    reads.push_back(d == pos ? 2 * getAffineDimExpr(d, ctx) + getAffineDimExpr(rank, ctx)
-                             : getAffineDimExpr(d, ctx));
-  SmallVector<AffineMap> maps = {AffineMap::get(rank + 1, 0, reads, ctx),
-                                 AffineMap::getMultiDimIdentityMap(rank + 1, ctx)};
-  SmallVector<utils::IteratorType> iterators(rank + 1, utils::IteratorType::parallel);
-  return linalg::GenericOp::create(
-             b, loc, init.getType(), ValueRange{x}, ValueRange{init}, maps, iterators,
-             [&](OpBuilder &nested, Location nestedLoc, ValueRange args) {
-               Value rounded =
-                   arith::TruncFOp::create(nested, nestedLoc, nested.getBF16Type(), args[0]);
-               linalg::YieldOp::create(nested, nestedLoc, rounded);
-             })
-      .getResult(0);
+  return tcc::fuse::groupElements(
+      b, loc, x, pos, 2, b.getBF16Type(), [](OpBuilder &nested, Location at, Value v) -> Value {
+        return arith::TruncFOp::create(nested, at, nested.getBF16Type(), v);
+      });
 }
 
-/// The result index of `map` that is exactly dim `d`, when no other result reads d.
-std::optional<unsigned> soleReader(AffineMap map, unsigned d) {
-  std::optional<unsigned> found;
-  for (auto [k, expr] : llvm::enumerate(map.getResults())) {
-    if (!expr.isFunctionOfDim(d))
-      continue;
-    auto dim = dyn_cast<AffineDimExpr>(expr);
-    if (found || !dim)
-      return std::nullopt;
-    found = k;
-  }
-  return found;
-}
+/// The paired contraction's inputs: the op's, in their order.
+constexpr unsigned kInOrder[2] = {0, 1};
 
 /// The pair dim of `op` and where each input reads it: of the reduction dims of static
 /// extent (at least `minExtent`) that both inputs read as a plain index (and nowhere else),
 /// the longest even one, else the longest odd one.
-struct PairChoice {
-  unsigned dim;
-  unsigned positions[2];
-};
 
-std::optional<PairChoice> choosePairDim(linalg::LinalgOp op, int64_t minExtent) {
+std::optional<tcc::fuse::GroupedDim> choosePairDim(linalg::LinalgOp op, int64_t minExtent) {
   if (!op.hasPureTensorSemantics() || !tcc::isMultiplyAdd(op) || op.hasIndexSemantics())
     return std::nullopt;
   for (Value v : llvm::concat<Value>(op.getDpsInputs(), op.getDpsInits()))
     if (!cast<ShapedType>(v.getType()).getElementType().isF32())
       return std::nullopt;
-  SmallVector<int64_t> extents = op.getStaticLoopRanges();
-  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
-  std::optional<PairChoice> best;
-  // An odd extent completes its last pair with a zero: taken only where no even one
-  // qualifies (ResNet's stem: 3 input channels).
-  auto worth = [&](unsigned d) {
-    return (extents[d] % 2 == 0 ? int64_t(1) << 40 : int64_t(0)) + extents[d];
-  };
-  for (unsigned d = 0; d < extents.size(); ++d) {
-    if (iterators[d] != utils::IteratorType::reduction || ShapedType::isDynamic(extents[d]) ||
-        extents[d] < minExtent)
-      continue;
-    std::optional<unsigned> first =
-        soleReader(op.getMatchingIndexingMap(op.getDpsInputOperand(0)), d);
-    std::optional<unsigned> second =
-        soleReader(op.getMatchingIndexingMap(op.getDpsInputOperand(1)), d);
-    // The inputs' extents there are static too (packing halves them).
-    auto staticAt = [&](unsigned k, unsigned position) {
-      auto type = cast<ShapedType>(op.getDpsInputOperand(k)->get().getType());
-      return !type.isDynamicDim(position);
-    };
-    if (!first || !second || !staticAt(0, *first) || !staticAt(1, *second))
-      continue;
-    if (!best || worth(d) > worth(best->dim))
-      best = PairChoice{d, {*first, *second}};
-  }
-  return best;
+  return tcc::fuse::chooseGroupedDim(op, kInOrder, /*group=*/2, minExtent);
 }
 
 /// `op` as a contraction of the packed inputs with the pair as its last (reduction) dim:
 /// out += extf(a') * extf(b'), read at the old indices (r now r') and the pair p.
-void pairContraction(linalg::LinalgOp op, const PairChoice &choice) {
+void pairContraction(linalg::LinalgOp op, const tcc::fuse::GroupedDim &choice) {
   OpBuilder b(op);
   Location loc = op.getLoc();
-  unsigned numDims = op.getNumLoops();
-  MLIRContext *ctx = op.getContext();
-  AffineExpr pairExpr = getAffineDimExpr(numDims, ctx);
-  SmallVector<Value> inputs;
-  SmallVector<AffineMap> maps;
-  for (unsigned k = 0; k < 2; ++k) {
-    OpOperand *operand = op.getDpsInputOperand(k);
-    inputs.push_back(pack(b, loc, operand->get(), choice.positions[k]));
-    SmallVector<AffineExpr> results(op.getMatchingIndexingMap(operand).getResults());
-    results.push_back(pairExpr);
-    maps.push_back(AffineMap::get(numDims + 1, 0, results, ctx));
-  }
-  OpOperand *init = op.getDpsInitOperand(0);
-  maps.push_back(AffineMap::get(numDims + 1, 0, op.getMatchingIndexingMap(init).getResults(), ctx));
-  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
-  iterators.push_back(utils::IteratorType::reduction);
-  auto paired = linalg::GenericOp::create(
-      b, loc, op->getResultTypes(), inputs, ValueRange{init->get()}, maps, iterators,
-      [&](OpBuilder &nested, Location nestedLoc, ValueRange args) {
+  Value a = pack(b, loc, op.getDpsInputOperand(0)->get(), choice.positions[0]);
+  Value c = pack(b, loc, op.getDpsInputOperand(1)->get(), choice.positions[1]);
+  tcc::fuse::groupContraction(
+      op, kInOrder, a, c, [](OpBuilder &nested, Location at, Value acc, Value x, Value y) {
         Type f32 = nested.getF32Type();
-        Value x = arith::ExtFOp::create(nested, nestedLoc, f32, args[0]);
-        Value y = arith::ExtFOp::create(nested, nestedLoc, f32, args[1]);
-        Value product = arith::MulFOp::create(nested, nestedLoc, x, y);
-        Value sum = arith::AddFOp::create(nested, nestedLoc, args[2], product);
-        linalg::YieldOp::create(nested, nestedLoc, sum);
+        Value product = arith::MulFOp::create(nested, at, arith::ExtFOp::create(nested, at, f32, x),
+                                              arith::ExtFOp::create(nested, at, f32, y));
+        return arith::AddFOp::create(nested, at, acc, product).getResult();
       });
-  op->replaceAllUsesWith(paired->getResults());
-  op->erase();
 }
 
 struct PairBf16ContractionsPass : tcc::impl::PairBf16ContractionsBase<PairBf16ContractionsPass> {
   using PairBf16ContractionsBase::PairBf16ContractionsBase;
 
   void runOnOperation() override {
-    SmallVector<std::pair<linalg::LinalgOp, PairChoice>> candidates;
+    SmallVector<std::pair<linalg::LinalgOp, tcc::fuse::GroupedDim>> candidates;
     getOperation().walk([&](linalg::LinalgOp op) {
-      if (std::optional<PairChoice> choice = choosePairDim(op, minExtent))
+      if (std::optional<tcc::fuse::GroupedDim> choice = choosePairDim(op, minExtent))
         candidates.push_back({op, *choice});
     });
     for (auto &[op, choice] : candidates)

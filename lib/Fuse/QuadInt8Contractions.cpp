@@ -11,6 +11,8 @@
 //===----------------------------------------------------------------------------------===//
 #include "tcc/Fuse/Passes.h"
 
+#include "GroupedReductions.h"
+
 #include "tcc/Support/LinalgBodies.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -38,11 +40,7 @@ constexpr int64_t kQuad = 4;
 /// The int32 elements of a constant (or of a reshaped one: the same elements in the same
 /// order) when they all fit int8; nothing otherwise.
 std::optional<std::vector<int8_t>> int8Values(Value value) {
-  while (Operation *reshape = value.getDefiningOp()) {
-    if (!isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(reshape))
-      break;
-    value = reshape->getOperand(0);
-  }
+  value = tcc::fuse::peelReshapes(value);
   ElementsAttr attr;
   if (!matchPattern(value, m_Constant(&attr)))
     return std::nullopt;
@@ -86,20 +84,11 @@ Value zeroExtended(Value v) {
   return generic.getDpsInputOperand(0)->get();
 }
 
-/// The shape of `type` packed along dim `pos`: that extent divided by 4 (rounded up), a
-/// last dim of 4.
-SmallVector<int64_t> packedShape(ShapedType type, unsigned pos) {
-  SmallVector<int64_t> shape(type.getShape());
-  shape[pos] = (shape[pos] + kQuad - 1) / kQuad;
-  shape.push_back(kQuad);
-  return shape;
-}
-
 /// packed[..., r', ..., q] = x[..., 4 r' + q, ...] (0 past x's extent), r' at `pos`, made
 /// here from the int8 values of a constant of type `type`.
 Value packConstant(OpBuilder &b, Location loc, ShapedType type, unsigned pos,
                    ArrayRef<int8_t> values) {
-  SmallVector<int64_t> shape = packedShape(type, pos);
+  SmallVector<int64_t> shape = tcc::fuse::groupedShape(type, pos, kQuad);
   auto packedType = RankedTensorType::get(shape, b.getI8Type());
   int64_t rank = type.getRank();
   SmallVector<int64_t> strides(rank, 1);
@@ -128,12 +117,11 @@ Value packConstant(OpBuilder &b, Location loc, ShapedType type, unsigned pos,
   return arith::ConstantOp::create(b, loc, packedType, cast<TypedAttr>(attr));
 }
 
-/// The bytes `x` (i8) packed along `pos` (packedShape): a padded `x` is packed before its
+/// The bytes `x` (i8) packed along `pos` (groupedShape): a padded `x` is packed before its
 /// padding, which then pads the quads with the same value; quads along the last dim are a
 /// view; otherwise a packing generic (of `x` with zeros appended along `pos` up to a
 /// multiple of 4).
 Value packBytes(OpBuilder &b, Location loc, Value x, unsigned pos) {
-  auto type = cast<RankedTensorType>(x.getType());
   if (auto pad = x.getDefiningOp<tensor::PadOp>()) {
     Value padding = pad.getConstantPaddingValue();
     SmallVector<OpFoldResult> low = pad.getMixedLowPad(), high = pad.getMixedHighPad();
@@ -144,70 +132,16 @@ Value packBytes(OpBuilder &b, Location loc, Value x, unsigned pos) {
       return tensor::PadOp::create(b, loc, Type(), source, low, high, padding);
     }
   }
-  int64_t rank = type.getRank();
-  if (type.getDimSize(pos) % kQuad != 0) {
-    SmallVector<OpFoldResult> low(rank, b.getIndexAttr(0)), high(rank, b.getIndexAttr(0));
-    high[pos] = b.getIndexAttr(kQuad - type.getDimSize(pos) % kQuad);
-    Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(b.getI8Type()));
-    x = tensor::PadOp::create(b, loc, Type(), x, low, high, zero);
-    type = cast<RankedTensorType>(x.getType());
-  }
-  SmallVector<OpFoldResult> sizes;
-  for (int64_t d = 0; d < rank; ++d) {
-    OpFoldResult size = tensor::getMixedSize(b, loc, x, d);
-    if (d == pos)
-      size = b.getIndexAttr(type.getDimSize(d) / kQuad); // static (chosen so)
-    sizes.push_back(size);
-  }
-  sizes.push_back(b.getIndexAttr(kQuad));
-  auto packedType = RankedTensorType::get(packedShape(type, pos), b.getI8Type());
-  if (pos == rank - 1) {
-    // Quads along the last dim are x's own order: a view with the quads split off.
-    SmallVector<ReassociationIndices> groups;
-    for (int64_t d = 0; d + 1 < rank; ++d)
-      groups.push_back({d});
-    groups.push_back({rank - 1, rank});
-    return tensor::ExpandShapeOp::create(b, loc, packedType, x, groups, sizes);
-  }
-  MLIRContext *ctx = b.getContext();
-  Value init = tensor::EmptyOp::create(b, loc, sizes, b.getI8Type());
-  SmallVector<AffineExpr> reads;
-  for (int64_t d = 0; d < rank; ++d)
-    reads.push_back(d == pos ? kQuad * getAffineDimExpr(d, ctx) + getAffineDimExpr(rank, ctx)
-                             : getAffineDimExpr(d, ctx));
-  SmallVector<AffineMap> maps = {AffineMap::get(rank + 1, 0, reads, ctx),
-                                 AffineMap::getMultiDimIdentityMap(rank + 1, ctx)};
-  SmallVector<utils::IteratorType> iterators(rank + 1, utils::IteratorType::parallel);
-  return linalg::GenericOp::create(b, loc, init.getType(), ValueRange{x}, ValueRange{init}, maps,
-                                   iterators,
-                                   [&](OpBuilder &nested, Location nestedLoc, ValueRange args) {
-                                     linalg::YieldOp::create(nested, nestedLoc, args[0]);
-                                   })
-      .getResult(0);
-}
-
-/// The result index of `map` that is exactly dim `d`, when no other result reads d.
-std::optional<unsigned> soleReader(AffineMap map, unsigned d) {
-  std::optional<unsigned> found;
-  for (auto [k, expr] : llvm::enumerate(map.getResults())) {
-    if (!expr.isFunctionOfDim(d))
-      continue;
-    auto dim = dyn_cast<AffineDimExpr>(expr);
-    if (found || !dim)
-      return std::nullopt;
-    found = k;
-  }
-  return found;
+  return tcc::fuse::groupElements(b, loc, x, pos, kQuad, b.getI8Type(), nullptr);
 }
 
 /// What a quad contraction is made of: the uint8 bytes and the weights' int8 values, the
-/// input each comes from, the quad dim and where each reads it.
+/// op's inputs they replace (the bytes' first), the quad dim and where each reads it.
 struct QuadChoice {
-  unsigned dim;
-  unsigned uInput; // the op's input that is the zero-extended bytes (the other: weights)
+  unsigned inputs[2];
   Value bytes;
   std::vector<int8_t> weights;
-  unsigned positions[2]; // u's, then the weights'
+  tcc::fuse::GroupedDim grouped;
 };
 
 std::optional<QuadChoice> chooseQuadDim(linalg::LinalgOp op, int64_t minExtent) {
@@ -215,48 +149,22 @@ std::optional<QuadChoice> chooseQuadDim(linalg::LinalgOp op, int64_t minExtent) 
     return std::nullopt;
   if (!cast<ShapedType>(op.getDpsInits()[0].getType()).getElementType().isInteger(32))
     return std::nullopt;
-  QuadChoice choice;
-  bool found = false;
-  for (unsigned k = 0; k < 2 && !found; ++k) {
+  for (unsigned k = 0; k < 2; ++k) {
     Value bytes = zeroExtended(op.getDpsInputOperand(k)->get());
     if (!bytes)
       continue;
     std::optional<std::vector<int8_t>> weights = int8Values(op.getDpsInputOperand(1 - k)->get());
     if (!weights)
       continue;
-    choice.uInput = k;
-    choice.bytes = bytes;
-    choice.weights = std::move(*weights);
-    found = true;
+    QuadChoice choice{{k, 1 - k}, bytes, std::move(*weights), {}};
+    std::optional<tcc::fuse::GroupedDim> grouped =
+        tcc::fuse::chooseGroupedDim(op, choice.inputs, kQuad, minExtent);
+    if (!grouped)
+      return std::nullopt;
+    choice.grouped = *grouped;
+    return choice;
   }
-  if (!found)
-    return std::nullopt;
-  SmallVector<int64_t> extents = op.getStaticLoopRanges();
-  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
-  std::optional<unsigned> best;
-  auto worth = [&](unsigned d) {
-    return (extents[d] % kQuad == 0 ? int64_t(1) << 40 : int64_t(0)) + extents[d];
-  };
-  for (unsigned d = 0; d < extents.size(); ++d) {
-    if (iterators[d] != utils::IteratorType::reduction || ShapedType::isDynamic(extents[d]) ||
-        extents[d] < minExtent)
-      continue;
-    std::optional<unsigned> u =
-        soleReader(op.getMatchingIndexingMap(op.getDpsInputOperand(choice.uInput)), d);
-    std::optional<unsigned> w =
-        soleReader(op.getMatchingIndexingMap(op.getDpsInputOperand(1 - choice.uInput)), d);
-    if (!u || !w || cast<ShapedType>(choice.bytes.getType()).isDynamicDim(*u))
-      continue;
-    if (!best || worth(d) > worth(*best)) {
-      best = d;
-      choice.positions[0] = *u;
-      choice.positions[1] = *w;
-    }
-  }
-  if (!best)
-    return std::nullopt;
-  choice.dim = *best;
-  return choice;
+  return std::nullopt;
 }
 
 /// `op` as a contraction of the packed bytes with the quad as its last (reduction) dim:
@@ -264,36 +172,17 @@ std::optional<QuadChoice> chooseQuadDim(linalg::LinalgOp op, int64_t minExtent) 
 void quadContraction(linalg::LinalgOp op, const QuadChoice &choice) {
   OpBuilder b(op);
   Location loc = op.getLoc();
-  unsigned numDims = op.getNumLoops();
-  MLIRContext *ctx = op.getContext();
-  AffineExpr quadExpr = getAffineDimExpr(numDims, ctx);
-  OpOperand *uOperand = op.getDpsInputOperand(choice.uInput);
-  OpOperand *wOperand = op.getDpsInputOperand(1 - choice.uInput);
-  Value u = packBytes(b, loc, choice.bytes, choice.positions[0]);
-  Value w = packConstant(b, loc, cast<ShapedType>(wOperand->get().getType()), choice.positions[1],
-                         choice.weights);
-  SmallVector<AffineMap> maps;
-  for (OpOperand *operand : {uOperand, wOperand}) {
-    SmallVector<AffineExpr> results(op.getMatchingIndexingMap(operand).getResults());
-    results.push_back(quadExpr);
-    maps.push_back(AffineMap::get(numDims + 1, 0, results, ctx));
-  }
-  OpOperand *init = op.getDpsInitOperand(0);
-  maps.push_back(AffineMap::get(numDims + 1, 0, op.getMatchingIndexingMap(init).getResults(), ctx));
-  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
-  iterators.push_back(utils::IteratorType::reduction);
-  auto quads = linalg::GenericOp::create(
-      b, loc, op->getResultTypes(), ValueRange{u, w}, ValueRange{init->get()}, maps, iterators,
-      [&](OpBuilder &nested, Location nestedLoc, ValueRange args) {
+  Value u = packBytes(b, loc, choice.bytes, choice.grouped.positions[0]);
+  Value w = packConstant(b, loc, cast<ShapedType>(op.getDpsInputs()[choice.inputs[1]].getType()),
+                         choice.grouped.positions[1], choice.weights);
+  tcc::fuse::groupContraction(
+      op, choice.inputs, u, w, [](OpBuilder &nested, Location at, Value acc, Value x, Value y) {
         Type i32 = nested.getI32Type();
-        Value x = arith::ExtUIOp::create(nested, nestedLoc, i32, args[0]);
-        Value y = arith::ExtSIOp::create(nested, nestedLoc, i32, args[1]);
-        Value product = arith::MulIOp::create(nested, nestedLoc, x, y);
-        Value sum = arith::AddIOp::create(nested, nestedLoc, args[2], product);
-        linalg::YieldOp::create(nested, nestedLoc, sum);
+        Value product =
+            arith::MulIOp::create(nested, at, arith::ExtUIOp::create(nested, at, i32, x),
+                                  arith::ExtSIOp::create(nested, at, i32, y));
+        return arith::AddIOp::create(nested, at, acc, product).getResult();
       });
-  op->replaceAllUsesWith(quads->getResults());
-  op->erase();
 }
 
 struct QuadInt8ContractionsPass : tcc::impl::QuadInt8ContractionsBase<QuadInt8ContractionsPass> {
