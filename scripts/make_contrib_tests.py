@@ -54,11 +54,11 @@ def run_ort(model_path, input_paths, out_dir):
 
 
 def write_case(root, name, op, inputs, outputs, domain=MS, constants=(), nodes=(),
-               initializers=(), **attrs):
+               initializers=(), output_type=TensorProto.FLOAT, **attrs):
     """One node `op` with `inputs` (a list of (name, array), None for an absent optional
     input; those named in `constants` become initializers, those with array None are
     computed by `nodes` from the others and `initializers`) and `outputs` (names, "" for
-    an output not requested)."""
+    an output not requested) of element type `output_type`."""
     given = [i for i in inputs if i]
     graph_inputs = [(n, a) for n, a in given if n not in constants and a is not None]
     node = helper.make_node(op, [i[0] if i else "" for i in inputs], list(outputs),
@@ -67,7 +67,7 @@ def write_case(root, name, op, inputs, outputs, domain=MS, constants=(), nodes=(
     graph = helper.make_graph(
         list(nodes) + [node], name,
         [helper.make_tensor_value_info(n, elem_type(a), a.shape) for n, a in graph_inputs],
-        [helper.make_tensor_value_info(o, TensorProto.FLOAT, None) for o in outputs if o],
+        [helper.make_tensor_value_info(o, output_type, None) for o in outputs if o],
         [onnx.numpy_helper.from_array(a, n) for n, a in constant_arrays])
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17),
                                                     helper.make_opsetid(MS, 1)])
@@ -326,11 +326,124 @@ def matmul_nbits(root):
     case("matmulnbits_2bit", 64, 8, 32, bits=2, a_shape=(1, 2, 3))
 
 
+def quantized(root):
+    """ONNX Runtime's quantized ops (its tool's QOperator format and its optimizer's fusions):
+    scales and zero points are initializers, as the tool writes them."""
+    U8, I8 = TensorProto.UINT8, TensorProto.INT8
+
+    def u8(*shape):
+        return RNG.integers(0, 256, shape).astype(np.uint8)
+
+    def s8(*shape):
+        return RNG.integers(-128, 128, shape).astype(np.int8)
+
+    def f(v):
+        return np.array(v, np.float32)
+
+    def case(name, op, inputs, output_type, **attrs):
+        constants = [i[0] for i in inputs if i and i[0][:2] in ("s_", "z_", "k_")]
+        write_case(root, name, op, inputs, ["Y"], constants=constants, output_type=output_type,
+                   **attrs)
+
+    def params(prefix, scale, zero_point):
+        return [("s_" + prefix, f(scale)), ("z_" + prefix, zero_point) if zero_point is not None
+                else None]
+
+    case("qlinearadd_broadcast", "QLinearAdd",
+         [("A", u8(2, 3, 4, 5))] + params("a", 0.05, np.uint8(120)) + [("B", u8(4, 1))]
+         + params("b", 0.03, np.uint8(130)) + params("c", 0.07, np.uint8(125)), U8)
+    case("qlinearadd_int8", "QLinearAdd",
+         [("A", s8(3, 8))] + params("a", 0.02, np.int8(5)) + [("B", s8(1, 8))]
+         + params("b", 0.04, np.int8(-6)) + params("c", 0.05, np.int8(-4)), I8)
+    case("qlinearmul", "QLinearMul",
+         [("A", u8(2, 8))] + params("a", 0.05, np.uint8(128)) + [("B", u8(8))]
+         + params("b", 0.02, np.uint8(100)) + params("c", 0.1, np.uint8(90)), U8)
+    case("qlinearmul_int8", "QLinearMul",
+         [("A", s8(4, 6))] + params("a", 0.03, np.int8(-4)) + [("B", s8(4, 6))]
+         + params("b", 0.05, np.int8(7)) + params("c", 0.2, np.int8(-10)), I8)
+    case("qlinearsigmoid", "QLinearSigmoid",
+         [("X", u8(4, 16))] + params("x", 0.05, np.uint8(128)) + params("y", 1 / 256, np.uint8(0)),
+         U8)
+    case("qlinearleakyrelu_int8", "QLinearLeakyRelu",
+         [("X", s8(4, 16))] + params("x", 0.04, np.int8(-3)) + params("y", 0.03, np.int8(-20)),
+         I8, alpha=0.1)
+    case("qlinearsoftmax", "QLinearSoftmax",
+         [("X", u8(3, 10))] + params("x", 0.1, np.uint8(100)) + params("y", 1 / 256, np.uint8(0)),
+         U8, axis=-1, opset=13)
+    case("qlinearsoftmax_axis0", "QLinearSoftmax",
+         [("X", u8(4, 6))] + params("x", 0.05, np.uint8(100)) + params("y", 1 / 256, np.uint8(0)),
+         U8, axis=0, opset=13)
+    case("qlinearsoftmax_int8_opset11", "QLinearSoftmax",
+         [("X", s8(2, 3, 4))] + params("x", 0.02, np.int8(0))
+         + params("y", 1 / 256, np.int8(-128)), I8, axis=1, opset=11)
+    case("qlinearglobalaveragepool", "QLinearGlobalAveragePool",
+         [("X", u8(2, 4, 5, 6))] + params("x", 0.05, np.uint8(128))
+         + params("y", 0.02, np.uint8(100)), U8)
+    case("qlinearglobalaveragepool_nhwc_int8", "QLinearGlobalAveragePool",
+         [("X", s8(1, 5, 6, 4))] + params("x", 0.05, np.int8(3))
+         + params("y", 0.01, np.int8(-7)), I8, channels_last=1)
+    case("qlinearaveragepool", "QLinearAveragePool",
+         [("X", u8(1, 3, 9, 9))] + params("x", 0.05, np.uint8(128))
+         + params("y", 0.04, np.uint8(110)), U8, kernel_shape=[3, 3], pads=[1, 1, 1, 1],
+         strides=[2, 2])
+    case("qlinearaveragepool_ceil_include_pad", "QLinearAveragePool",
+         [("X", s8(1, 2, 8, 8))] + params("x", 0.05, np.int8(0))
+         + params("y", 0.03, np.int8(5)), I8, kernel_shape=[3, 3], pads=[1, 1, 1, 1],
+         strides=[2, 2], ceil_mode=1, count_include_pad=1)
+    case("qlinearconcat", "QLinearConcat",
+         params("y", 0.05, np.uint8(128)) + [("X0", u8(1, 2, 3))]
+         + [("s_0", f(0.05)), ("z_0", np.uint8(128))] + [("X1", u8(1, 4, 3))]
+         + params("1", 0.1, np.uint8(10)), U8, axis=1)
+    case("qlinearconcat_int8", "QLinearConcat",
+         params("y", 0.05, np.int8(-2)) + [("X0", s8(2, 3))] + params("0", 0.02, np.int8(1))
+         + [("X1", s8(2, 1))] + params("1", 0.08, np.int8(-3)) + [("X2", s8(2, 2))]
+         + params("2", 0.05, np.int8(-2)), I8, axis=-1)
+    case("qlinearwhere", "QLinearWhere",
+         [("condition", RNG.random((3, 4)) < 0.5), ("X", s8(3, 4))]
+         + params("x", 0.03, np.int8(2)) + [("X1", s8(4))] + params("y", 0.06, np.int8(-9))
+         + params("z", 0.05, np.int8(0)), I8)
+    case("qgemm_quantized", "QGemm",
+         [("A", u8(4, 8))] + params("a", 0.02, np.uint8(120)) + [("B", s8(6, 8))]
+         + [("s_b", (RNG.random(6) * 0.01 + 0.002).astype(np.float32)),
+            ("z_b", np.zeros(6, np.int8)), ("k_C", RNG.integers(-500, 500, 6).astype(np.int32))]
+         + params("y", 0.05, np.uint8(128)), U8, transB=1)
+    case("qgemm_float_alpha", "QGemm",
+         [("A", u8(5, 3))] + params("a", 0.02, np.uint8(120)) + [("B", u8(5, 4))]
+         + params("b", 0.01, np.uint8(128)), TensorProto.FLOAT, transA=1, alpha=0.5)
+    case("qgemm_int8", "QGemm",
+         [("A", s8(3, 8))] + params("a", 0.02, np.int8(3)) + [("B", s8(8, 5))]
+         + params("b", 0.01, np.int8(0)) + [("k_C", RNG.integers(-300, 300, (3, 1)).astype(np.int32))]
+         + params("y", 0.04, np.int8(-1)), I8)
+    case("matmulintegertofloat", "MatMulIntegerToFloat",
+         [("A", u8(2, 3, 8)), ("B", s8(8, 5)), ("s_a", f(0.02)),
+          ("s_b", (RNG.random(5) * 0.01 + 0.002).astype(np.float32)), ("z_a", np.uint8(128)),
+          ("z_b", np.zeros(5, np.int8)), ("k_bias", randn(5))], TensorProto.FLOAT)
+    case("dynamicquantizematmul", "DynamicQuantizeMatMul",
+         [("A", randn(2, 4, 8)), ("B", s8(8, 6)),
+          ("s_b", (RNG.random(6) * 0.01 + 0.002).astype(np.float32)),
+          ("z_b", np.zeros(6, np.int8)), ("k_bias", randn(6))], TensorProto.FLOAT)
+    case("dynamicquantizematmul_uint8", "DynamicQuantizeMatMul",
+         [("A", randn(3, 8)), ("B", u8(8, 4))] + params("b", 0.01, np.uint8(128)),
+         TensorProto.FLOAT)
+    case("ms_quantizelinear_axis", "QuantizeLinear",
+         [("X", randn(2, 3, 4)), ("s_x", f([0.01, 0.02, 0.05])),
+          ("z_x", np.array([0, 128, 255], np.uint8))], U8, axis=1)
+    case("ms_dequantizelinear", "DequantizeLinear",
+         [("X", s8(2, 5))] + params("x", 0.03, np.int8(-5)), TensorProto.FLOAT)
+    case("ms_qlinearconv_nhwc", "QLinearConv",
+         [("X", u8(1, 6, 6, 4))] + params("x", 0.02, np.uint8(128))
+         + [("W", s8(5, 4, 3, 3)), ("s_w", (RNG.random(5) * 0.01 + 0.002).astype(np.float32)),
+            ("z_w", np.zeros(5, np.int8))] + params("y", 0.05, np.uint8(100))
+         + [("k_bias", RNG.integers(-500, 500, 5).astype(np.int32))], U8, pads=[1, 1, 1, 1],
+         channels_last=1)
+
+
 README = """# com.microsoft contrib ops, with ONNX Runtime's outputs
 
 Written by scripts/make_contrib_tests.py (do not edit by hand): one node per case (ai.onnx 17 +
 com.microsoft 1), random float32 inputs from a fixed seed, outputs from onnxruntime-node 1.30
-(CPU). The rules are in lib/Decompose/Contrib.cpp.
+(CPU). The rules are in lib/Decompose/Contrib.cpp and, for the quantized ops (QLinear*,
+QGemm, MatMulIntegerToFloat, DynamicQuantizeMatMul; integer inputs), ContribQuantization.cpp.
 
     build/bin/tcc-conformance --mode reference --atol 1e-5 --rtol 1e-4 test/data/contrib
     build/bin/tcc-conformance --mode compiled --atol 1e-5 --rtol 1e-4 test/data/contrib
@@ -349,7 +462,7 @@ def main():
         shutil.rmtree(args.out)
     os.makedirs(args.out)
     for family in (activations, normalizations, rotary, multi_head_attention,
-                   group_query_attention, attention, matmul_nbits):
+                   group_query_attention, attention, matmul_nbits, quantized):
         family(args.out)
     with open(os.path.join(args.out, "README.md"), "w") as f:
         f.write(README)

@@ -514,5 +514,6 @@ void tcc::decompose::registerContribRules(RuleRegistry &r) {
   r.add("", "SimplifiedLayerNormalization", 1, simplifiedLayerNorm);
   r.add(kDomain, "RotaryEmbedding", 1, rotaryEmbedding);
   registerContribAttentionRules(r); // ContribAttention.cpp
+  registerContribQuantizationRules(r); // ContribQuantization.cpp
   r.add(kDomain, "MatMulNBits", 1, matMulNBits);
 }

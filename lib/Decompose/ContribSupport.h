@@ -44,6 +44,11 @@ Type computeType(Type t);
 /// An extent as text ("?" when dynamic), for messages.
 std::string show(OpFoldResult e);
 
+/// A vector [H] converted to `element` and broadcast along the last dim of `dims`; null
+/// after an error naming `what` (Contrib.cpp).
+Value alongLastDim(NodeRewriter &n, Value v, ArrayRef<OpFoldResult> dims, Type element,
+                   StringRef what);
+
 /// softmax over the last dim, with the row max subtracted.
 Value softmaxLast(NodeRewriter &n, Value x);
 
@@ -59,6 +64,9 @@ int64_t cacheHalfWidth(NodeRewriter &n, Value cache, StringRef what);
 
 /// Refuses an optional input `index` that tcc does not support.
 bool refuseInput(NodeRewriter &n, unsigned index, StringRef what);
+
+/// Registers the quantized ops: QLinearAdd, QLinearConcat, QGemm, ... (ContribQuantization.cpp).
+void registerContribQuantizationRules(RuleRegistry &r);
 
 /// Registers MultiHeadAttention, GroupQueryAttention and Attention (ContribAttention.cpp).
 void registerContribAttentionRules(RuleRegistry &r);

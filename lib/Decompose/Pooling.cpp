@@ -415,58 +415,17 @@ LogicalResult maxUnpool(NodeRewriter &n) {
           .getResult());
 }
 
-/// AveragePool: count_include_pad from opset 7, ceil_mode from 10, dilations from 19.
-// avg_pool(x) = reduce_window(sum, x) / count, count = the window's elements inside the
-// input (count_include_pad=0) or inside the explicitly padded input (count_include_pad=1)
+/// AveragePool: see buildAveragePool.
 template <bool CountIncludePad, bool CeilMode, bool Dilations>
 LogicalResult averagePool(NodeRewriter &n) {
   Value x = n.getInput(0);
   if (!x)
     return failure();
-  Type element = elementOf(x);
-  if (!isa<FloatType>(element))
+  if (!isa<FloatType>(elementOf(x)))
     return n.emitError() << "input 0 has type " << x.getType()
                          << ", expected a floating-point tensor";
-  auto w = getWindow(n, x, Dilations, CeilMode);
-  if (!w)
-    return failure();
-  bool includePad = CountIncludePad && n.getInt("count_include_pad", 0) != 0;
-  OpBuilder &b = n.getBuilder();
-  Location loc = n.getLoc();
-  Value sum = reduceWindow(n, prim::ReduceKind::Sum, x, *w);
-  bool noPadding = llvm::all_of(w->low, [](int64_t v) { return v == 0; }) &&
-                   llvm::all_of(w->high, [](int64_t v) { return v == 0; });
-  bool noExtra = llvm::all_of(w->extra, [](int64_t v) { return v == 0; });
-  Value divisor;
-  if (noExtra && (noPadding || includePad)) {
-    // Every window lies inside the counted region: the divisor is the kernel size.
-    int64_t size = 1;
-    for (int64_t k : w->kernel)
-      size *= k;
-    divisor = splatLike(n, sum, static_cast<double>(size));
-  } else {
-    // Count with a window sum over ones: [1, 1, spatial...] shaped like the counted region,
-    // zero-padded by what does not count, then broadcast over N and C.
-    SmallVector<OpFoldResult> dims = getDims(n, x);
-    SmallVector<OpFoldResult> region = {b.getIndexAttr(1), b.getIndexAttr(1)};
-    SmallVector<int64_t> low, high;
-    for (size_t d = 0; d < w->kernel.size(); ++d) {
-      int64_t counted = includePad ? w->low[d] + w->high[d] : 0;
-      region.push_back(addIndex(n, dims[d + 2], b.getIndexAttr(counted)));
-      low.push_back(includePad ? 0 : w->low[d]);
-      high.push_back((includePad ? 0 : w->high[d]) + w->extra[d]);
-    }
-    Value ones = fill(n, scalarConstant(n, element, 1.0), region);
-    Value counts = reduceWindow(n, prim::ReduceKind::Sum, ones, *w, low, high);
-    SmallVector<OpFoldResult> sumDims = getDims(n, sum);
-    SmallVector<int64_t> mapping;
-    for (int64_t d = 0; d < rankOf(sum); ++d)
-      mapping.push_back(d);
-    divisor = prim::BroadcastInDimOp::create(b, loc, cast<RankedTensorType>(sum.getType()),
-                                             counts, getDynamicExtents(n, sumDims),
-                                             b.getDenseI64ArrayAttr(mapping));
-  }
-  return n.setResults(trimOutputs(n, prim::DivOp::create(b, loc, sum, divisor), *w));
+  Value y = buildAveragePool(n, x, CountIncludePad, CeilMode, Dilations);
+  return y ? n.setResults(y) : failure();
 }
 
 /// LpPool: ceil_mode and dilations from opset 18.
@@ -554,6 +513,56 @@ LogicalResult globalPool(NodeRewriter &n) {
 }
 
 } // namespace
+
+/// AveragePool's attributes: count_include_pad from opset 7, ceil_mode from 10, dilations
+/// from 19. `kernelSizeDivisor`: with count_include_pad, a window that ceil_mode extends past
+/// the padding still divides by the kernel size (ONNX Runtime's quantized pooling).
+// avg_pool(x) = reduce_window(sum, x) / count, count = the window's elements inside the
+// input (count_include_pad=0) or inside the explicitly padded input (count_include_pad=1)
+Value tcc::decompose::buildAveragePool(NodeRewriter &n, Value x, bool countIncludePad,
+                                       bool ceilMode, bool dilations, bool kernelSizeDivisor) {
+  Type element = elementOf(x);
+  auto w = getWindow(n, x, dilations, ceilMode);
+  if (!w)
+    return nullptr;
+  bool includePad = countIncludePad && n.getInt("count_include_pad", 0) != 0;
+  OpBuilder &b = n.getBuilder();
+  Location loc = n.getLoc();
+  Value sum = reduceWindow(n, prim::ReduceKind::Sum, x, *w);
+  bool noPadding = llvm::all_of(w->low, [](int64_t v) { return v == 0; }) &&
+                   llvm::all_of(w->high, [](int64_t v) { return v == 0; });
+  bool noExtra = llvm::all_of(w->extra, [](int64_t v) { return v == 0; });
+  Value divisor;
+  if ((noExtra || (includePad && kernelSizeDivisor)) && (noPadding || includePad)) {
+    // Every window lies inside the counted region: the divisor is the kernel size.
+    int64_t size = 1;
+    for (int64_t k : w->kernel)
+      size *= k;
+    divisor = splatLike(n, sum, static_cast<double>(size));
+  } else {
+    // Count with a window sum over ones: [1, 1, spatial...] shaped like the counted region,
+    // zero-padded by what does not count, then broadcast over N and C.
+    SmallVector<OpFoldResult> dims = getDims(n, x);
+    SmallVector<OpFoldResult> region = {b.getIndexAttr(1), b.getIndexAttr(1)};
+    SmallVector<int64_t> low, high;
+    for (size_t d = 0; d < w->kernel.size(); ++d) {
+      int64_t counted = includePad ? w->low[d] + w->high[d] : 0;
+      region.push_back(addIndex(n, dims[d + 2], b.getIndexAttr(counted)));
+      low.push_back(includePad ? 0 : w->low[d]);
+      high.push_back((includePad ? 0 : w->high[d]) + w->extra[d]);
+    }
+    Value ones = fill(n, scalarConstant(n, element, 1.0), region);
+    Value counts = reduceWindow(n, prim::ReduceKind::Sum, ones, *w, low, high);
+    SmallVector<OpFoldResult> sumDims = getDims(n, sum);
+    SmallVector<int64_t> mapping;
+    for (int64_t d = 0; d < rankOf(sum); ++d)
+      mapping.push_back(d);
+    divisor = prim::BroadcastInDimOp::create(b, loc, cast<RankedTensorType>(sum.getType()),
+                                             counts, getDynamicExtents(n, sumDims),
+                                             b.getDenseI64ArrayAttr(mapping));
+  }
+  return trimOutputs(n, prim::DivOp::create(b, loc, sum, divisor), *w);
+}
 
 void tcc::decompose::registerPoolingRules(RuleRegistry &r) {
   r.add("", "MaxPool", 1, maxPool<false>);

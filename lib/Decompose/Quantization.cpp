@@ -7,7 +7,7 @@
 // saturates into the output type.
 //
 //===----------------------------------------------------------------------------------===//
-#include "RuleSupport.h"
+#include "QuantizationSupport.h"
 #include "RuleFamilies.h"
 
 #include "tcc/Decompose/RuleRegistry.h"
@@ -16,10 +16,7 @@ using namespace mlir;
 using namespace tcc;
 using namespace tcc::decompose;
 
-namespace {
-
-Type f32Type(NodeRewriter &n) { return Float32Type::get(n.getContext()); }
-Type i32Type(NodeRewriter &n) { return IntegerType::get(n.getContext(), 32); }
+namespace tcc::decompose {
 
 bool isQuantizedIntType(Type type) {
   auto integer = dyn_cast<IntegerType>(type);
@@ -109,6 +106,42 @@ Value roundAndSaturate(NodeRewriter &n, Value v, Value zeroPoint, Type type) {
   // float -> integer conversion saturates (see prim.convert).
   return convert(n, r, type);
 }
+
+/// convert(q, i32) - z, with z a scalar or a vector along `axis` of q (or absent).
+Value centered(NodeRewriter &n, Value q, Value zeroPoint, int64_t axis, StringRef what) {
+  Value wide = convert(n, q, i32Type(n));
+  if (!zeroPoint)
+    return wide;
+  if (!isQuantizedIntType(elementOf(zeroPoint))) {
+    n.emitError() << what << " has element type " << elementOf(zeroPoint)
+                  << ", expected int8, uint8, int16 or uint16";
+    return nullptr;
+  }
+  Value z = broadcastParameter(n, convert(n, zeroPoint, i32Type(n)), getDims(n, q), axis, 0, what);
+  return z ? prim::SubOp::create(n.getBuilder(), n.getLoc(), wide, z).getResult() : Value();
+}
+
+bool checkQuantized(NodeRewriter &n, Value v, StringRef what) {
+  if (isQuantizedIntType(elementOf(v)))
+    return true;
+  n.emitError() << what << " has element type " << elementOf(v)
+                << ", expected int8, uint8, int16 or uint16";
+  return false;
+}
+
+/// x's channels (dim 1) moved last (`back`) or the last dim moved to 1.
+Value moveChannels(NodeRewriter &n, Value x, bool back) {
+  int64_t rank = rankOf(x);
+  SmallVector<int64_t> perm = {0};
+  for (int64_t d = 0; d + 2 < rank; ++d)
+    perm.push_back(back ? d + 2 : d + 1);
+  perm.insert(back ? perm.end() : perm.begin() + 1, back ? 1 : rank - 1);
+  return n.prim().transpose(x, perm);
+}
+
+} // namespace tcc::decompose
+
+namespace {
 
 // y = saturate(round(x / y_scale) + y_zero_point)
 LogicalResult quantizeLinear(NodeRewriter &n) {
@@ -218,28 +251,6 @@ LogicalResult dynamicQuantizeLinear(NodeRewriter &n) {
   return n.setResults({y, scale, convert(n, zeroPointF, u8)});
 }
 
-/// convert(q, i32) - z, with z a scalar or a vector along `axis` of q (or absent).
-Value centered(NodeRewriter &n, Value q, Value zeroPoint, int64_t axis, StringRef what) {
-  Value wide = convert(n, q, i32Type(n));
-  if (!zeroPoint)
-    return wide;
-  if (!isQuantizedIntType(elementOf(zeroPoint))) {
-    n.emitError() << what << " has element type " << elementOf(zeroPoint)
-                  << ", expected int8, uint8, int16 or uint16";
-    return nullptr;
-  }
-  Value z = broadcastParameter(n, convert(n, zeroPoint, i32Type(n)), getDims(n, q), axis, 0, what);
-  return z ? prim::SubOp::create(n.getBuilder(), n.getLoc(), wide, z).getResult() : Value();
-}
-
-bool checkQuantized(NodeRewriter &n, Value v, StringRef what) {
-  if (isQuantizedIntType(elementOf(v)))
-    return true;
-  n.emitError() << what << " has element type " << elementOf(v)
-                << ", expected int8, uint8, int16 or uint16";
-  return false;
-}
-
 // Y = (A - a_zero_point) @ (B - b_zero_point) in int32; a_zero_point per row of A (or
 // scalar), b_zero_point per column of B (or scalar)
 LogicalResult matMulInteger(NodeRewriter &n) {
@@ -313,6 +324,7 @@ LogicalResult qLinearMatMul(NodeRewriter &n) {
 }
 
 // acc = conv(x - x_zp, w - w_zp) + B in int32; y = saturate(round(acc * x_s * w_s / y_s) + y_zp)
+// com.microsoft's QLinearConv (ORT's layout pass) may read and write channels last.
 LogicalResult qLinearConv(NodeRewriter &n) {
   Value x = n.getInput(0), sx = n.getInput(1), zx = n.getInput(2), w = n.getInput(3),
         sw = n.getInput(4), zw = n.getInput(5), sy = n.getInput(6), zy = n.getInput(7),
@@ -320,6 +332,11 @@ LogicalResult qLinearConv(NodeRewriter &n) {
   if (n.hasFailed() || !x || !w || !zy || !checkQuantized(n, x, "x") ||
       !checkQuantized(n, w, "w") || !checkQuantized(n, zy, "y_zero_point"))
     return failure();
+  bool channelsLast = n.getInt("channels_last", 0) != 0;
+  if (channelsLast && rankOf(x) < 3)
+    return n.emitError() << "x has type " << x.getType() << ", expected N x D1 ... x C";
+  if (channelsLast)
+    x = moveChannels(n, x, false);
   Value cx = centered(n, x, zx, 1, "x_zero_point");
   Value cw = centered(n, w, zw, 0, "w_zero_point");
   if (!cx || !cw)
@@ -338,6 +355,8 @@ LogicalResult qLinearConv(NodeRewriter &n) {
   }
   Value factor = rescaleFactor(n, sx, 1, sw, 1, sy, dims);
   Value y = factor ? requantize(n, acc, factor, zy) : Value();
+  if (y && channelsLast)
+    y = moveChannels(n, y, true);
   return y ? n.setResults(y) : failure();
 }
 
@@ -360,4 +379,9 @@ void tcc::decompose::registerQuantizationRules(RuleRegistry &r) {
   r.add("", "QLinearMatMul", 10, qLinearMatMul);
   r.add("", "QLinearMatMul", 21, qLinearMatMul);
   r.add("", "QLinearConv", 10, qLinearConv);
+  // ONNX Runtime's com.microsoft versions (its QDQ format with contrib ops, 16-bit types on
+  // older opsets, the NHWC layout pass): the same definitions.
+  r.add("com.microsoft", "QuantizeLinear", 1, quantizeLinear);
+  r.add("com.microsoft", "DequantizeLinear", 1, dequantizeLinear);
+  r.add("com.microsoft", "QLinearConv", 1, qLinearConv);
 }

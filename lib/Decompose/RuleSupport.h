@@ -63,6 +63,13 @@ mlir::Value buildMatMul(NodeRewriter &n, mlir::Value a, mlir::Value b);
 /// group, kernel_shape (Convolution.cpp); null after an error.
 mlir::Value buildConvolution(NodeRewriter &n, mlir::Value x, mlir::Value w);
 
+/// average_pool(x) (float) with the node's AveragePool attributes: kernel_shape, strides,
+/// pads or auto_pad, and count_include_pad, ceil_mode, dilations where the flags say the
+/// node has them (Pooling.cpp); `kernelSizeDivisor`: with count_include_pad, windows that
+/// ceil_mode extends past the padding divide by the kernel size too; null after an error.
+mlir::Value buildAveragePool(NodeRewriter &n, mlir::Value x, bool countIncludePad, bool ceilMode,
+                             bool dilations, bool kernelSizeDivisor = false);
+
 /// `x` reduced over `dim` and broadcast back to x's shape (a keepdims reduction).
 mlir::Value reduceKeep(NodeRewriter &n, prim::ReduceKind kind, mlir::Value x, int64_t dim);
 
