@@ -3,6 +3,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
 
 using namespace mlir;
 
@@ -149,4 +150,42 @@ void tcc::fuse::groupContraction(
       });
   op->replaceAllUsesWith(grouped->getResults());
   op->erase();
+}
+
+std::vector<int64_t> tcc::fuse::groupedSources(ShapedType type, unsigned pos, int64_t group) {
+  SmallVector<int64_t> shape = groupedShape(type, pos, group);
+  int64_t rank = type.getRank();
+  SmallVector<int64_t> strides(rank, 1);
+  for (int64_t d = rank - 2; d >= 0; --d)
+    strides[d] = strides[d + 1] * type.getDimSize(d + 1);
+  int64_t count = 1;
+  for (int64_t e : shape)
+    count *= e;
+  std::vector<int64_t> sources(count);
+  // coords: the grouped element's, its last (rank) the place in the group
+  SmallVector<int64_t> coords(rank + 1, 0);
+  for (int64_t &source : sources) {
+    int64_t r = group * coords[pos] + coords[rank];
+    source = 0;
+    for (int64_t d = 0; d < rank; ++d)
+      source += (d == pos ? r : coords[d]) * strides[d];
+    if (r >= type.getDimSize(pos))
+      source = -1;
+    for (int64_t d = rank; d >= 0; --d) {
+      if (++coords[d] < shape[d])
+        break;
+      coords[d] = 0;
+    }
+  }
+  return sources;
+}
+
+Value tcc::fuse::createGroupedConstant(OpBuilder &b, Location loc, RankedTensorType type,
+                                       ArrayRef<char> bytes, StringRef name, size_t alignment) {
+  ElementsAttr attr =
+      type.getNumElements() <= 16
+          ? ElementsAttr(DenseElementsAttr::getFromRawBuffer(type, bytes))
+          : ElementsAttr(DenseResourceElementsAttr::get(
+                type, name, HeapAsmResourceBlob::allocateAndCopyWithAlign(bytes, alignment)));
+  return arith::ConstantOp::create(b, loc, type, cast<TypedAttr>(attr));
 }

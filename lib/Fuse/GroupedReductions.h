@@ -13,6 +13,7 @@
 
 #include <functional>
 #include <optional>
+#include <vector>
 
 namespace tcc::fuse {
 
@@ -44,6 +45,16 @@ mlir::Value groupElements(
     mlir::OpBuilder &b, mlir::Location loc, mlir::Value x, unsigned pos, int64_t group,
     mlir::Type element,
     const std::function<mlir::Value(mlir::OpBuilder &, mlir::Location, mlir::Value)> &convert);
+
+/// For each element of `type` grouped along `pos` (groupedShape, in row-major order), the
+/// row-major index of its element in `type`, or -1 for a zero completing the last group.
+std::vector<int64_t> groupedSources(mlir::ShapedType type, unsigned pos, int64_t group);
+
+/// A constant of `type` holding `bytes` (its elements in row-major order): inline when it
+/// has at most 16 elements (as tcc-fold-weights makes them), else a dense resource `name`.
+mlir::Value createGroupedConstant(mlir::OpBuilder &b, mlir::Location loc,
+                                  mlir::RankedTensorType type, llvm::ArrayRef<char> bytes,
+                                  llvm::StringRef name, size_t alignment);
 
 /// `op` as a contraction of `grouped[0]` and `grouped[1]` (its inputs `inputs[0]` and
 /// `inputs[1]` grouped along `choice`), the group its new last (reduction) dim, with the

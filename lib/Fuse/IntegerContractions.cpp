@@ -266,6 +266,13 @@ Value zeroPointsOut(Operation *op) {
   PrimBuilder p(b, loc);
   Value activation = op->getOperand(roles->activation);
   Value weights = withoutZeroOffset(op->getOperand(1 - roles->activation));
+  SmallVector<int64_t> low = paddingOf(op, false), high = paddingOf(op, true);
+  bool padded = llvm::any_of(llvm::concat<int64_t>(low, high), [](int64_t v) { return v != 0; });
+  // Already the form this makes: uint8 without zero point, unpadded, the weights as they are.
+  if (auto convert = activation.getDefiningOp<ConvertOp>();
+      convert && elementOf(convert.getOperand()).isUnsignedInteger(8) && !padded &&
+      weights == op->getOperand(1 - roles->activation))
+    return nullptr;
   std::optional<Centered> c = centered8(b, loc, activation);
   if (!c)
     return nullptr;
@@ -278,8 +285,6 @@ Value zeroPointsOut(Operation *op) {
     Value shift = p.scalar(i32, 128);
     zero = zero ? p.add(zero, shift) : shift;
   }
-  SmallVector<int64_t> low = paddingOf(op, false), high = paddingOf(op, true);
-  bool padded = llvm::any_of(llvm::concat<int64_t>(low, high), [](int64_t v) { return v != 0; });
   if (padded) {
     // Padding (q - z) with 0 is padding u with z'.
     Value value = zero ? p.convert(zero, u8) : p.scalar(u8, 0);

@@ -32,9 +32,6 @@ using namespace mlir;
 
 namespace {
 
-/// Constants of at most this many elements stay inline (as tcc-fold-weights makes them).
-constexpr int64_t kMaxInlineElements = 16;
-
 /// float32 to bf16, rounded to nearest even (as vcvtneps2bf16 and arith.truncf); NaNs stay
 /// NaNs (quiet).
 uint16_t toBf16(float value) {
@@ -77,34 +74,15 @@ std::optional<std::vector<float>> constantValues(Value value) {
 /// computed here.
 Value packConstant(OpBuilder &b, Location loc, RankedTensorType type, unsigned pos,
                    ArrayRef<float> values) {
-  SmallVector<int64_t> shape = tcc::fuse::groupedShape(type, pos, 2);
-  auto packedType = RankedTensorType::get(shape, b.getBF16Type());
-  int64_t rank = type.getRank();
-  SmallVector<int64_t> strides(rank, 1);
-  for (int64_t d = rank - 2; d >= 0; --d)
-    strides[d] = strides[d + 1] * type.getDimSize(d + 1);
-  std::vector<uint16_t> packed(packedType.getNumElements());
-  SmallVector<int64_t> coords(rank + 1, 0);
-  for (uint16_t &element : packed) {
-    int64_t source = 0;
-    for (int64_t d = 0; d < rank; ++d)
-      source += (d == pos ? 2 * coords[d] + coords[rank] : coords[d]) * strides[d];
-    element = 2 * coords[pos] + coords[rank] < type.getDimSize(pos) ? toBf16(values[source]) : 0;
-    for (int64_t d = rank; d >= 0; --d) {
-      if (++coords[d] < shape[d])
-        break;
-      coords[d] = 0;
-    }
-  }
+  auto packedType = RankedTensorType::get(tcc::fuse::groupedShape(type, pos, 2), b.getBF16Type());
+  std::vector<int64_t> sources = tcc::fuse::groupedSources(type, pos, 2);
+  std::vector<uint16_t> packed(sources.size());
+  for (size_t i = 0; i < sources.size(); ++i)
+    packed[i] = sources[i] < 0 ? 0 : toBf16(values[sources[i]]);
   ArrayRef<char> bytes(reinterpret_cast<const char *>(packed.data()),
                        packed.size() * sizeof(uint16_t));
-  ElementsAttr attr =
-      packedType.getNumElements() <= kMaxInlineElements
-          ? ElementsAttr(DenseElementsAttr::getFromRawBuffer(packedType, bytes))
-          : ElementsAttr(DenseResourceElementsAttr::get(
-                packedType, "bf16_pairs",
-                HeapAsmResourceBlob::allocateAndCopyWithAlign(bytes, alignof(uint16_t))));
-  return arith::ConstantOp::create(b, loc, packedType, cast<TypedAttr>(attr));
+  return tcc::fuse::createGroupedConstant(b, loc, packedType, bytes, "bf16_pairs",
+                                          alignof(uint16_t));
 }
 
 /// `x` packed along `pos` (groupedShape) and rounded to bf16: a constant when `x` is one; the

@@ -33,8 +33,6 @@ using namespace mlir;
 
 namespace {
 
-/// Constants of at most this many elements stay inline (as tcc-fold-weights makes them).
-constexpr int64_t kMaxInlineElements = 16;
 constexpr int64_t kQuad = 4;
 
 /// The int32 elements of a constant (or of a reshaped one: the same elements in the same
@@ -88,33 +86,13 @@ Value zeroExtended(Value v) {
 /// here from the int8 values of a constant of type `type`.
 Value packConstant(OpBuilder &b, Location loc, ShapedType type, unsigned pos,
                    ArrayRef<int8_t> values) {
-  SmallVector<int64_t> shape = tcc::fuse::groupedShape(type, pos, kQuad);
-  auto packedType = RankedTensorType::get(shape, b.getI8Type());
-  int64_t rank = type.getRank();
-  SmallVector<int64_t> strides(rank, 1);
-  for (int64_t d = rank - 2; d >= 0; --d)
-    strides[d] = strides[d + 1] * type.getDimSize(d + 1);
-  std::vector<int8_t> packed(packedType.getNumElements());
-  SmallVector<int64_t> coords(rank + 1, 0);
-  for (int8_t &element : packed) {
-    int64_t r = kQuad * coords[pos] + coords[rank];
-    int64_t source = 0;
-    for (int64_t d = 0; d < rank; ++d)
-      source += (d == pos ? r : coords[d]) * strides[d];
-    element = r < type.getDimSize(pos) ? values[source] : 0;
-    for (int64_t d = rank; d >= 0; --d) {
-      if (++coords[d] < shape[d])
-        break;
-      coords[d] = 0;
-    }
-  }
+  auto packedType = RankedTensorType::get(tcc::fuse::groupedShape(type, pos, kQuad), b.getI8Type());
+  std::vector<int64_t> sources = tcc::fuse::groupedSources(type, pos, kQuad);
+  std::vector<int8_t> packed(sources.size());
+  for (size_t i = 0; i < sources.size(); ++i)
+    packed[i] = sources[i] < 0 ? 0 : values[sources[i]];
   ArrayRef<char> bytes(reinterpret_cast<const char *>(packed.data()), packed.size());
-  ElementsAttr attr =
-      packedType.getNumElements() <= kMaxInlineElements
-          ? ElementsAttr(DenseElementsAttr::getFromRawBuffer(packedType, bytes))
-          : ElementsAttr(DenseResourceElementsAttr::get(
-                packedType, "int8_quads", HeapAsmResourceBlob::allocateAndCopyWithAlign(bytes, 1)));
-  return arith::ConstantOp::create(b, loc, packedType, cast<TypedAttr>(attr));
+  return tcc::fuse::createGroupedConstant(b, loc, packedType, bytes, "int8_quads", 1);
 }
 
 /// The bytes `x` (i8) packed along `pos` (groupedShape): a padded `x` is packed before its
