@@ -23,9 +23,8 @@
 #include "dialects/kernel/KernelDialect.h"
 #include "tcc/Target/CPU/Passes.h"
 
-#include "ContractionPlan.h"
 #include "ParallelLoops.h"
-#include "TileShape.h"
+#include "TileEmitter.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -51,768 +50,532 @@ namespace tcc {
 using namespace mlir;
 using namespace tcc::tiling;
 
-namespace {
+void Emitter::emit(int64_t registers) {
+  linalg::LinalgOp op = plan.op;
+  // Loop extents, computed in front of the op (dims of its operands).
+  for (Range range : op.createLoopRanges(b, loc))
+    extents.push_back(getValueOrCreateConstantIndexOp(b, loc, range.size));
+  type = plan.vectorType;
+  SmallVector<std::optional<int64_t>> staticExtents;
+  for (Value extent : extents)
+    staticExtents.push_back(getConstantIntValue(extent));
+  shape = chooseTileShape(plan, staticExtents, registers, splitWideFma);
+  lanes = shape.lanes;
 
-/// Emits the loops of one plan in place of its op.
-class Emitter {
-public:
-  Emitter(const Plan &plan, OpBuilder &b, Location loc, bool splitWideFma)
-      : plan(plan), b(b), loc(loc), splitWideFma(splitWideFma) {}
-
-  void emit(int64_t registers) {
-    linalg::LinalgOp op = plan.op;
-    // Loop extents, computed in front of the op (dims of its operands).
-    for (Range range : op.createLoopRanges(b, loc))
-      extents.push_back(getValueOrCreateConstantIndexOp(b, loc, range.size));
-    type = plan.vectorType;
-    SmallVector<std::optional<int64_t>> staticExtents;
-    for (Value extent : extents)
-      staticExtents.push_back(getConstantIntValue(extent));
-    shape = chooseTileShape(plan, staticExtents, registers, splitWideFma);
-    lanes = shape.lanes;
-
-    Value one = constant(1);
-    SmallVector<Value> lower, upper, steps;
-    SmallVector<unsigned> order;
-    for (unsigned d : plan.outer)
-      if (d != stackDim)
-        order.push_back(d);
-    // Threads split row tiles, or column panels when the vector operand is large (each
-    // panel of it then read from memory once and reused by a group of row tiles from cache),
-    // panel-major: one work item per panel and group of row tiles.
-    if (panelWidth)
-      order.push_back(kPanel);
-    else if (plan.i)
-      order.push_back(*plan.i);
-    // Stacked rows go after the row tiles: a dynamic batch merges with those (more of them).
-    if (stackDim)
-      order.push_back(*stackDim);
-    // The first dim is the one threads split: the first of static trip count >= 8 (tiles
-    // for i), otherwise the outermost.
-    auto tripCount = [&](unsigned d) -> std::optional<int64_t> {
-      if (d == kPanel)
-        return shape.panelCount(*getConstantIntValue(extents[plan.j])) * rowGroups;
-      if (d == stackDim)
-        return stackTiles();
-      std::optional<int64_t> extent = getConstantIntValue(extents[d]);
-      if (extent && plan.i && d == *plan.i)
-        return (*extent + rows - 1) / rows;
-      return extent;
-    };
-    // A dynamic first dim (the batch) stays first: tcc-range-kernels merges it with the next
-    // static one, batch-major, so that threads split both.
-    for (unsigned k = 0; k < order.size(); ++k) {
-      std::optional<int64_t> trips = tripCount(order[k]);
-      if (!trips && k == 0 && order.size() > 1)
-        break;
-      if (trips && *trips >= (order[k] == kPanel ? 2 : 8)) {
-        std::rotate(order.begin(), order.begin() + k, order.begin() + k + 1);
-        break;
-      }
+  Value one = constant(1);
+  SmallVector<Value> lower, upper, steps;
+  SmallVector<unsigned> order;
+  for (unsigned d : plan.outer)
+    if (d != stackDim)
+      order.push_back(d);
+  // Threads split row tiles, or column panels when the vector operand is large (each
+  // panel of it then read from memory once and reused by a group of row tiles from cache),
+  // panel-major: one work item per panel and group of row tiles.
+  if (panelWidth)
+    order.push_back(kPanel);
+  else if (plan.i)
+    order.push_back(*plan.i);
+  // Stacked rows go after the row tiles: a dynamic batch merges with those (more of them).
+  if (stackDim)
+    order.push_back(*stackDim);
+  // The first dim is the one threads split: the first of static trip count >= 8 (tiles
+  // for i), otherwise the outermost.
+  auto tripCount = [&](unsigned d) -> std::optional<int64_t> {
+    if (d == kPanel)
+      return shape.panelCount(*getConstantIntValue(extents[plan.j])) * rowGroups;
+    if (d == stackDim)
+      return stackTiles();
+    std::optional<int64_t> extent = getConstantIntValue(extents[d]);
+    if (extent && plan.i && d == *plan.i)
+      return (*extent + rows - 1) / rows;
+    return extent;
+  };
+  // A dynamic first dim (the batch) stays first: tcc-range-kernels merges it with the next
+  // static one, batch-major, so that threads split both.
+  for (unsigned k = 0; k < order.size(); ++k) {
+    std::optional<int64_t> trips = tripCount(order[k]);
+    if (!trips && k == 0 && order.size() > 1)
+      break;
+    if (trips && *trips >= (order[k] == kPanel ? 2 : 8)) {
+      std::rotate(order.begin(), order.begin() + k, order.begin() + k + 1);
+      break;
     }
-    for (unsigned d : order) {
-      lower.push_back(constant(0));
-      steps.push_back(one);
-      if (d == kPanel || d == stackDim)
-        upper.push_back(constant(*tripCount(d)));
-      else if (plan.i && d == *plan.i)
-        upper.push_back(rowTiles());
-      else
-        upper.push_back(extents[d]);
-    }
-    if (order.empty()) {
-      // No parallel dim but j: one row of vectors.
-      emitRows(1, nullptr, DenseMap<unsigned, Value>());
-      return;
-    }
-    auto parallel = scf::ParallelOp::create(
-        b, loc, lower, upper, steps, [&](OpBuilder &nested, Location, ValueRange ivs) {
-          OpBuilder::InsertionGuard guard(b);
-          moveTo(nested);
-          DenseMap<unsigned, Value> dims;
-          Value tile, panel;
-          for (auto [d, iv] : llvm::zip(order, ivs)) {
-            if (d == kPanel)
-              panel = iv;
-            else if (plan.i && d == *plan.i)
-              tile = iv;
-            else
-              dims[d] = iv;
-          }
-          if (!panel) {
-            if (stackDim)
-              emitStacked(dims, [&] { emitTile(tile, dims); });
-            else
-              emitTile(tile, dims);
-            return;
-          }
-          // One panel of columns and one group of row tiles.
-          Value group;
-          if (rowGroups > 1) {
-            group = arith::RemUIOp::create(b, loc, panel, constant(rowGroups));
-            panel = arith::DivUIOp::create(b, loc, panel, constant(rowGroups));
-          }
-          columnBegin = arith::MulIOp::create(b, loc, panel, constant(panelWidth));
-          int64_t columns = *getConstantIntValue(extents[plan.j]);
-          columnExtent = columns % panelWidth == 0
-                             ? constant(panelWidth)
-                             : arith::MinSIOp::create(
-                                   b, loc, constant(panelWidth),
-                                   arith::SubIOp::create(b, loc, constant(columns), columnBegin))
-                                   .getResult();
-          auto everyRowTile = [&] {
-            Value first = constant(0), end = rowTiles();
-            if (group) {
-              first = arith::MulIOp::create(b, loc, group, constant(tilesPerGroup));
-              end = arith::MinUIOp::create(
-                  b, loc, arith::AddIOp::create(b, loc, first, constant(tilesPerGroup)), end);
-            }
-            scf::ForOp::create(b, loc, first, end, constant(1), ValueRange{},
-                               [&](OpBuilder &inner, Location, Value t, ValueRange) {
-                                 OpBuilder::InsertionGuard innerGuard(b);
-                                 moveTo(inner);
-                                 emitTile(t, dims);
-                                 scf::YieldOp::create(b, loc);
-                               });
-          };
-          if (!chunkSize) {
-            everyRowTile();
-            return;
-          }
-          // One chunk of the reduction at a time, every row tile in it: the panel's rows
-          // of that chunk stay in cache while all the row tiles read them.
-          int64_t chunks = chunkCount();
-          scf::ForOp::create(
-              b, loc, constant(0), constant(chunks), constant(1), ValueRange{},
-              [&](OpBuilder &inner, Location, Value chunk, ValueRange) {
-                OpBuilder::InsertionGuard innerGuard(b);
-                moveTo(inner);
-                int64_t reduction = *getConstantIntValue(extents[*chunkedDim]);
-                chunkBegin = arith::MulIOp::create(b, loc, chunk, constant(chunkSize));
-                Value end = arith::AddIOp::create(b, loc, chunkBegin, constant(chunkSize));
-                chunkEnd =
-                    reduction % chunkSize == 0
-                        ? end
-                        : arith::MinSIOp::create(b, loc, end, constant(reduction)).getResult();
-                firstChunk =
-                    arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, chunk, constant(0));
-                lastChunk = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, chunk,
-                                                  constant(chunks - 1));
-                everyRowTile();
-                scf::YieldOp::create(b, loc);
-              });
-        });
-    // A dynamic first dim (the batch) and a static second one become one dim, batch-major
-    // (ParallelLoops.h): threads split it at any batch.
-    if (order.size() > 1 && !tripCount(order[0]) && tripCount(order[1]))
-      tcc::mergeIntoFirstDim(parallel, 1);
   }
-
-private:
-  /// Body builders get a builder inside the new region; `b` follows it there.
-  void moveTo(OpBuilder &nested) {
-    b.setInsertionPoint(nested.getInsertionBlock(), nested.getInsertionPoint());
+  for (unsigned d : order) {
+    lower.push_back(constant(0));
+    steps.push_back(one);
+    if (d == kPanel || d == stackDim)
+      upper.push_back(constant(*tripCount(d)));
+    else if (plan.i && d == *plan.i)
+      upper.push_back(rowTiles());
+    else
+      upper.push_back(extents[d]);
   }
-
-  Value constant(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
-
-  /// The number of row tiles of i.
-  Value rowTiles() {
-    return arith::DivUIOp::create(
-        b, loc, arith::AddIOp::create(b, loc, extents[*plan.i], constant(rows - 1)),
-        constant(rows));
+  if (order.empty()) {
+    // No parallel dim but j: one row of vectors.
+    emitRows(1, nullptr, DenseMap<unsigned, Value>());
+    return;
   }
-
-  /// The number of reduction chunks (the last may be shorter).
-  int64_t chunkCount() {
-    int64_t reduction = *getConstantIntValue(extents[*chunkedDim]);
-    return (reduction + chunkSize - 1) / chunkSize;
-  }
-
-  int64_t stackTiles() {
-    int64_t extent = *getConstantIntValue(extents[*stackDim]);
-    return (extent + stackVectors - 1) / stackVectors;
-  }
-
-  /// `body` for the stacked rows from dims[s] (the tile index, made the first row here):
-  /// `stackVectors` of them, or the exact remainder in the last tile.
-  void emitStacked(DenseMap<unsigned, Value> &dims, llvm::function_ref<void()> body) {
-    int64_t extent = *getConstantIntValue(extents[*stackDim]);
-    Value first = arith::MulIOp::create(b, loc, dims[*stackDim], constant(stackVectors));
-    dims[*stackDim] = first;
-    stackCount = stackVectors;
-    if (extent % stackVectors == 0) {
-      body();
-      return;
-    }
-    Value full = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule,
-                                       offset(first, stackVectors), constant(extent));
-    emitFullOrRest(
-        full,
-        [&] {
-          stackCount = stackVectors;
-          body();
-        },
-        [&] {
-          stackCount = extent % stackVectors;
-          body();
-        });
-  }
-
-  /// `scf.if full { whole() } else { rest() }`: a full tile, else the exact rest of one.
-  void emitFullOrRest(Value full, llvm::function_ref<void()> whole,
-                      llvm::function_ref<void()> rest) {
-    auto branch = [&](llvm::function_ref<void()> contents) {
-      return [&, contents](OpBuilder &nested, Location) {
+  auto parallel = scf::ParallelOp::create(
+      b, loc, lower, upper, steps, [&](OpBuilder &nested, Location, ValueRange ivs) {
         OpBuilder::InsertionGuard guard(b);
         moveTo(nested);
-        contents();
-        scf::YieldOp::create(b, loc);
-      };
-    };
-    scf::IfOp::create(b, loc, full, branch(whole), branch(rest));
-  }
-
-  /// The rows of tile `tile` of i: `rows` at once when the tile is full, else the rows
-  /// left (exact: a static count, or a switch over the possible ones).
-  void emitTile(Value tile, DenseMap<unsigned, Value> dims) {
-    if (!plan.i) {
-      emitRows(1, nullptr, dims);
-      return;
-    }
-    Value extent = extents[*plan.i];
-    Value begin = arith::MulIOp::create(b, loc, tile, constant(rows));
-    std::optional<int64_t> staticExtent = getConstantIntValue(extent);
-    if (rows == 1 || (staticExtent && *staticExtent % rows == 0)) {
-      emitRows(rows, begin, dims);
-      return;
-    }
-    Value end = arith::AddIOp::create(b, loc, begin, constant(rows));
-    Value full = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule, end, extent);
-    emitFullOrRest(
-        full, [&] { emitRows(rows, begin, dims); },
-        [&] {
-          if (staticExtent) {
-            emitRows(*staticExtent % rows, begin, dims);
-            return;
+        DenseMap<unsigned, Value> dims;
+        Value tile, panel;
+        for (auto [d, iv] : llvm::zip(order, ivs)) {
+          if (d == kPanel)
+            panel = iv;
+          else if (plan.i && d == *plan.i)
+            tile = iv;
+          else
+            dims[d] = iv;
+        }
+        if (!panel) {
+          if (stackDim)
+            emitStacked(dims, [&] { emitTile(tile, dims); });
+          else
+            emitTile(tile, dims);
+          return;
+        }
+        // One panel of columns and one group of row tiles.
+        Value group;
+        if (rowGroups > 1) {
+          group = arith::RemUIOp::create(b, loc, panel, constant(rowGroups));
+          panel = arith::DivUIOp::create(b, loc, panel, constant(rowGroups));
+        }
+        columnBegin = arith::MulIOp::create(b, loc, panel, constant(panelWidth));
+        int64_t columns = *getConstantIntValue(extents[plan.j]);
+        columnExtent = columns % panelWidth == 0
+                           ? constant(panelWidth)
+                           : arith::MinSIOp::create(
+                                 b, loc, constant(panelWidth),
+                                 arith::SubIOp::create(b, loc, constant(columns), columnBegin))
+                                 .getResult();
+        auto everyRowTile = [&] {
+          Value first = constant(0), end = rowTiles();
+          if (group) {
+            first = arith::MulIOp::create(b, loc, group, constant(tilesPerGroup));
+            end = arith::MinUIOp::create(
+                b, loc, arith::AddIOp::create(b, loc, first, constant(tilesPerGroup)), end);
           }
-          Value left = arith::SubIOp::create(b, loc, extent, begin);
-          SmallVector<int64_t> cases;
-          for (int64_t r = 1; r < rows; ++r)
-            cases.push_back(r);
-          auto switchOp =
-              scf::IndexSwitchOp::create(b, loc, TypeRange{}, left, cases, cases.size());
-          for (auto [r, region] : llvm::zip(cases, switchOp.getCaseRegions())) {
-            b.setInsertionPointToStart(&region.emplaceBlock());
-            emitRows(r, begin, dims);
-            scf::YieldOp::create(b, loc);
-          }
-          b.setInsertionPointToStart(&switchOp.getDefaultRegion().emplaceBlock());
-          scf::YieldOp::create(b, loc);
-          b.setInsertionPointAfter(switchOp);
-        });
-  }
+          scf::ForOp::create(b, loc, first, end, constant(1), ValueRange{},
+                             [&](OpBuilder &inner, Location, Value t, ValueRange) {
+                               OpBuilder::InsertionGuard innerGuard(b);
+                               moveTo(inner);
+                               emitTile(t, dims);
+                               scf::YieldOp::create(b, loc);
+                             });
+        };
+        if (!chunkSize) {
+          everyRowTile();
+          return;
+        }
+        // One chunk of the reduction at a time, every row tile in it: the panel's rows
+        // of that chunk stay in cache while all the row tiles read them.
+        int64_t chunks = chunkCount();
+        scf::ForOp::create(
+            b, loc, constant(0), constant(chunks), constant(1), ValueRange{},
+            [&](OpBuilder &inner, Location, Value chunk, ValueRange) {
+              OpBuilder::InsertionGuard innerGuard(b);
+              moveTo(inner);
+              int64_t reduction = *getConstantIntValue(extents[*chunkedDim]);
+              chunkBegin = arith::MulIOp::create(b, loc, chunk, constant(chunkSize));
+              Value end = arith::AddIOp::create(b, loc, chunkBegin, constant(chunkSize));
+              chunkEnd = reduction % chunkSize == 0
+                             ? end
+                             : arith::MinSIOp::create(b, loc, end, constant(reduction)).getResult();
+              firstChunk =
+                  arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, chunk, constant(0));
+              lastChunk = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, chunk,
+                                                constant(chunks - 1));
+              everyRowTile();
+              scf::YieldOp::create(b, loc);
+            });
+      });
+  // A dynamic first dim (the batch) and a static second one become one dim, batch-major
+  // (ParallelLoops.h): threads split it at any batch.
+  if (order.size() > 1 && !tripCount(order[0]) && tripCount(order[1]))
+    tcc::mergeIntoFirstDim(parallel, 1);
+}
 
-  /// `count` rows from `firstRow` (null without i), all of j: full blocks of `vectors`
-  /// vectors, then the columns left, as masked vectors.
-  void emitRows(int64_t count, Value firstRow, DenseMap<unsigned, Value> dims) {
-    if (stackDim) {
-      // All of j in one vector (masked unless full), once per stacked row.
-      int64_t columns = *getConstantIntValue(extents[plan.j]);
-      SmallVector<Value> lefts(stackCount, columns == lanes ? Value() : constant(columns));
-      emitMicroKernel(count, lefts, firstRow, constant(0), dims);
-      return;
-    }
-    int64_t block = lanes * vectors;
-    Value extent = columnExtent ? columnExtent : extents[plan.j];
-    // Columns are numbered from the panel's first (0 without panels).
-    auto shift = [&](Value column) {
-      return columnBegin ? arith::AddIOp::create(b, loc, columnBegin, column).getResult() : column;
-    };
-    std::optional<int64_t> staticExtent = getConstantIntValue(extent);
-    Value fullEnd =
-        staticExtent ? constant(*staticExtent - *staticExtent % block)
-                     : arith::SubIOp::create(
-                           b, loc, extent, arith::RemUIOp::create(b, loc, extent, constant(block)))
-                           .getResult();
-    if (!staticExtent || *staticExtent >= block)
-      scf::ForOp::create(b, loc, constant(0), fullEnd, constant(block), ValueRange{},
-                         [&](OpBuilder &nested, Location, Value column, ValueRange) {
-                           OpBuilder::InsertionGuard guard(b);
-                           moveTo(nested);
-                           emitMicroKernel(count, SmallVector<Value>(vectors), firstRow,
-                                           shift(column), dims);
-                           scf::YieldOp::create(b, loc);
-                         });
-    if (staticExtent) {
-      int64_t tail = *staticExtent % block;
-      if (tail == 0)
-        return;
-      if (narrowTail(tail)) {
-        // The columns left fit half a vector (a 7x7 map's 49th): one half-width vector.
-        VectorType wide = type;
-        type = VectorType::get({lanes / 2}, type.getElementType());
-        lanes /= 2;
-        emitMicroKernel(count, {tail == lanes ? nullptr : constant(tail)}, firstRow, shift(fullEnd),
-                        dims);
-        type = wide;
-        lanes = type.getNumElements();
-        return;
-      }
-      SmallVector<Value> lefts;
-      for (int64_t v = 0; v * lanes < tail; ++v)
-        lefts.push_back(tail - v * lanes >= lanes ? nullptr : constant(tail - v * lanes));
-      emitMicroKernel(count, lefts, firstRow, shift(fullEnd), dims);
-      return;
-    }
-    // A dynamic tail: `vectors` masked vectors, some possibly empty.
-    Value tail = arith::SubIOp::create(b, loc, extent, fullEnd);
-    Value some = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, tail, constant(0));
-    scf::IfOp::create(b, loc, some, [&](OpBuilder &nested, Location) {
+/// Body builders get a builder inside the new region; `b` follows it there.
+void Emitter::moveTo(OpBuilder &nested) {
+  b.setInsertionPoint(nested.getInsertionBlock(), nested.getInsertionPoint());
+}
+
+/// The number of row tiles of i.
+Value Emitter::rowTiles() {
+  return arith::DivUIOp::create(
+      b, loc, arith::AddIOp::create(b, loc, extents[*plan.i], constant(rows - 1)), constant(rows));
+}
+
+/// The number of reduction chunks (the last may be shorter).
+int64_t Emitter::chunkCount() {
+  int64_t reduction = *getConstantIntValue(extents[*chunkedDim]);
+  return (reduction + chunkSize - 1) / chunkSize;
+}
+
+int64_t Emitter::stackTiles() {
+  int64_t extent = *getConstantIntValue(extents[*stackDim]);
+  return (extent + stackVectors - 1) / stackVectors;
+}
+
+/// `body` for the stacked rows from dims[s] (the tile index, made the first row here):
+/// `stackVectors` of them, or the exact remainder in the last tile.
+void Emitter::emitStacked(DenseMap<unsigned, Value> &dims, llvm::function_ref<void()> body) {
+  int64_t extent = *getConstantIntValue(extents[*stackDim]);
+  Value first = arith::MulIOp::create(b, loc, dims[*stackDim], constant(stackVectors));
+  dims[*stackDim] = first;
+  stackCount = stackVectors;
+  if (extent % stackVectors == 0) {
+    body();
+    return;
+  }
+  Value full = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule, offset(first, stackVectors),
+                                     constant(extent));
+  emitFullOrRest(
+      full,
+      [&] {
+        stackCount = stackVectors;
+        body();
+      },
+      [&] {
+        stackCount = extent % stackVectors;
+        body();
+      });
+}
+
+/// `scf.if full { whole() } else { rest() }`: a full tile, else the exact rest of one.
+void Emitter::emitFullOrRest(Value full, llvm::function_ref<void()> whole,
+                             llvm::function_ref<void()> rest) {
+  auto branch = [&](llvm::function_ref<void()> contents) {
+    return [&, contents](OpBuilder &nested, Location) {
       OpBuilder::InsertionGuard guard(b);
       moveTo(nested);
-      SmallVector<Value> lefts;
-      for (int64_t v = 0; v < vectors; ++v)
-        lefts.push_back(arith::MaxSIOp::create(
-            b, loc, arith::SubIOp::create(b, loc, tail, constant(v * lanes)), constant(0)));
-      emitMicroKernel(count, lefts, firstRow, shift(fullEnd), dims);
+      contents();
       scf::YieldOp::create(b, loc);
-    });
-  }
-
-  /// Whether a static tail of `tail` columns takes one half-width vector: on 512-bit
-  /// vectors, when it fits. Cores that split 512-bit FMAs in two (Zen 4) then do half the
-  /// work for it; the others the same.
-  bool narrowTail(int64_t tail) const { return halfTails(type) && tail * 2 <= lanes; }
-
-  /// The indices `map` gives at the dim values `dims`.
-  SmallVector<Value> indices(AffineMap map, const DenseMap<unsigned, Value> &dims) {
-    SmallVector<OpFoldResult> operands;
-    for (unsigned d = 0; d < map.getNumDims(); ++d) {
-      auto it = dims.find(d);
-      operands.push_back(it != dims.end() ? OpFoldResult(it->second)
-                                          : OpFoldResult(b.getIndexAttr(0)));
-    }
-    SmallVector<Value> result;
-    for (AffineExpr expr : map.getResults()) {
-      AffineMap single = AffineMap::get(map.getNumDims(), 0, expr);
-      result.push_back(getValueOrCreateConstantIndexOp(
-          b, loc, affine::makeComposedFoldedAffineApply(b, loc, single, operands)));
-    }
-    return result;
-  }
-
-  /// The first min(count, lanes) of `lanes` lanes.
-  Value mask(Value count, int64_t lanes) {
-    Value clamped = arith::MinUIOp::create(b, loc, count, constant(lanes));
-    return vector::CreateMaskOp::create(b, loc, VectorType::get({lanes}, b.getI1Type()),
-                                        ValueRange{clamped});
-  }
-
-  Value offset(Value base, int64_t by) {
-    return by == 0 ? base : arith::AddIOp::create(b, loc, base, constant(by)).getResult();
-  }
-
-  /// `count` rows x lefts.size() vectors of accumulators at (firstRow + m, column + v *
-  /// lanes); lefts[v], when not null, is how many columns are left from vector v's first
-  /// (masked loads and stores).
-  void emitMicroKernel(int64_t count, ArrayRef<Value> lefts, Value firstRow, Value column,
-                       DenseMap<unsigned, Value> dims) {
-    SmallVector<Value> masks;
-    for (Value left : lefts)
-      masks.push_back(left ? mask(left, lanes) : nullptr);
-    Value zero = arith::ConstantOp::create(b, loc, type, b.getZeroAttr(type));
-    auto at = [&](int64_t m, int64_t v) {
-      DenseMap<unsigned, Value> point = dims;
-      if (plan.i)
-        point[*plan.i] = offset(firstRow, m);
-      if (stackDim) {
-        point[*stackDim] = offset(dims[*stackDim], v);
-        point[plan.j] = column;
-      } else {
-        point[plan.j] = offset(column, v * lanes);
-      }
-      return point;
     };
-    int64_t numVectors = lefts.size();
-    SmallVector<Value> accumulators;
-    Value start = plan.fill ? vector::BroadcastOp::create(b, loc, type,
-                                                          linalg::FillOp(plan.fill).getInputs()[0])
-                                  .getResult()
-                            : Value();
-    for (int64_t m = 0; m < count; ++m)
-      for (int64_t v = 0; v < numVectors; ++v) {
-        SmallVector<Value> index = indices(plan.outMap, at(m, v));
-        auto load = [&]() -> Value {
-          return masks[v]
-                     ? vector::MaskedLoadOp::create(b, loc, type, plan.out, index, masks[v], zero)
-                           .getResult()
-                     : vector::LoadOp::create(b, loc, type, plan.out, index).getResult();
-        };
-        // In chunks, the fill's value starts the first; the others go on from `out`.
-        if (start && chunkSize)
-          accumulators.push_back(arith::SelectOp::create(b, loc, firstChunk, start, load()));
-        else
-          accumulators.push_back(start ? start : load());
-      }
-    SmallVector<Value> results =
-        emitReductions(0, count, lefts, masks, firstRow, column, dims, accumulators);
-    auto store = [&](bool epilogue) {
-      Value target = epilogue ? plan.epilogueOut : plan.out;
-      for (int64_t m = 0; m < count; ++m)
-        for (int64_t v = 0; v < numVectors; ++v) {
-          SmallVector<Value> index = indices(plan.outMap, at(m, v));
-          Value value = results[m * numVectors + v];
-          if (epilogue)
-            value = emitEpilogue(value, masks[v], at(m, v));
-          if (masks[v])
-            vector::MaskedStoreOp::create(b, loc, target, index, masks[v], value);
-          else
-            vector::StoreOp::create(b, loc, value, target, index);
+  };
+  scf::IfOp::create(b, loc, full, branch(whole), branch(rest));
+}
+
+/// The rows of tile `tile` of i: `rows` at once when the tile is full, else the rows
+/// left (exact: a static count, or a switch over the possible ones).
+void Emitter::emitTile(Value tile, DenseMap<unsigned, Value> dims) {
+  if (!plan.i) {
+    emitRows(1, nullptr, dims);
+    return;
+  }
+  Value extent = extents[*plan.i];
+  Value begin = arith::MulIOp::create(b, loc, tile, constant(rows));
+  std::optional<int64_t> staticExtent = getConstantIntValue(extent);
+  if (rows == 1 || (staticExtent && *staticExtent % rows == 0)) {
+    emitRows(rows, begin, dims);
+    return;
+  }
+  Value end = arith::AddIOp::create(b, loc, begin, constant(rows));
+  Value full = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule, end, extent);
+  emitFullOrRest(
+      full, [&] { emitRows(rows, begin, dims); },
+      [&] {
+        if (staticExtent) {
+          emitRows(*staticExtent % rows, begin, dims);
+          return;
         }
-    };
-    if (!plan.epilogue || !chunkSize) {
-      store(bool(plan.epilogue));
+        Value left = arith::SubIOp::create(b, loc, extent, begin);
+        SmallVector<int64_t> cases;
+        for (int64_t r = 1; r < rows; ++r)
+          cases.push_back(r);
+        auto switchOp = scf::IndexSwitchOp::create(b, loc, TypeRange{}, left, cases, cases.size());
+        for (auto [r, region] : llvm::zip(cases, switchOp.getCaseRegions())) {
+          b.setInsertionPointToStart(&region.emplaceBlock());
+          emitRows(r, begin, dims);
+          scf::YieldOp::create(b, loc);
+        }
+        b.setInsertionPointToStart(&switchOp.getDefaultRegion().emplaceBlock());
+        scf::YieldOp::create(b, loc);
+        b.setInsertionPointAfter(switchOp);
+      });
+}
+
+/// `count` rows from `firstRow` (null without i), all of j: full blocks of `vectors`
+/// vectors, then the columns left, as masked vectors.
+void Emitter::emitRows(int64_t count, Value firstRow, DenseMap<unsigned, Value> dims) {
+  if (stackDim) {
+    // All of j in one vector (masked unless full), once per stacked row.
+    int64_t columns = *getConstantIntValue(extents[plan.j]);
+    SmallVector<Value> lefts(stackCount, columns == lanes ? Value() : constant(columns));
+    emitMicroKernel(count, lefts, firstRow, constant(0), dims);
+    return;
+  }
+  int64_t block = lanes * vectors;
+  Value extent = columnExtent ? columnExtent : extents[plan.j];
+  // Columns are numbered from the panel's first (0 without panels).
+  auto shift = [&](Value column) {
+    return columnBegin ? arith::AddIOp::create(b, loc, columnBegin, column).getResult() : column;
+  };
+  std::optional<int64_t> staticExtent = getConstantIntValue(extent);
+  Value fullEnd =
+      staticExtent ? constant(*staticExtent - *staticExtent % block)
+                   : arith::SubIOp::create(b, loc, extent,
+                                           arith::RemUIOp::create(b, loc, extent, constant(block)))
+                         .getResult();
+  if (!staticExtent || *staticExtent >= block)
+    scf::ForOp::create(b, loc, constant(0), fullEnd, constant(block), ValueRange{},
+                       [&](OpBuilder &nested, Location, Value column, ValueRange) {
+                         OpBuilder::InsertionGuard guard(b);
+                         moveTo(nested);
+                         emitMicroKernel(count, SmallVector<Value>(vectors), firstRow,
+                                         shift(column), dims);
+                         scf::YieldOp::create(b, loc);
+                       });
+  if (staticExtent) {
+    int64_t tail = *staticExtent % block;
+    if (tail == 0)
+      return;
+    if (narrowTail(tail)) {
+      // The columns left fit half a vector (a 7x7 map's 49th): one half-width vector.
+      VectorType wide = type;
+      type = VectorType::get({lanes / 2}, type.getElementType());
+      lanes /= 2;
+      emitMicroKernel(count, {tail == lanes ? nullptr : constant(tail)}, firstRow, shift(fullEnd),
+                      dims);
+      type = wide;
+      lanes = type.getNumElements();
       return;
     }
-    // In chunks, the epilogue runs after the last; the others leave partial sums in `out`.
-    scf::IfOp::create(
-        b, loc, lastChunk,
-        [&](OpBuilder &nested, Location) {
-          OpBuilder::InsertionGuard guard(b);
-          moveTo(nested);
-          store(true);
-          scf::YieldOp::create(b, loc);
-        },
-        [&](OpBuilder &nested, Location) {
-          OpBuilder::InsertionGuard guard(b);
-          moveTo(nested);
-          store(false);
-          scf::YieldOp::create(b, loc);
-        });
+    SmallVector<Value> lefts;
+    for (int64_t v = 0; v * lanes < tail; ++v)
+      lefts.push_back(tail - v * lanes >= lanes ? nullptr : constant(tail - v * lanes));
+    emitMicroKernel(count, lefts, firstRow, shift(fullEnd), dims);
+    return;
   }
+  // A dynamic tail: `vectors` masked vectors, some possibly empty.
+  Value tail = arith::SubIOp::create(b, loc, extent, fullEnd);
+  Value some = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, tail, constant(0));
+  scf::IfOp::create(b, loc, some, [&](OpBuilder &nested, Location) {
+    OpBuilder::InsertionGuard guard(b);
+    moveTo(nested);
+    SmallVector<Value> lefts;
+    for (int64_t v = 0; v < vectors; ++v)
+      lefts.push_back(arith::MaxSIOp::create(
+          b, loc, arith::SubIOp::create(b, loc, tail, constant(v * lanes)), constant(0)));
+    emitMicroKernel(count, lefts, firstRow, shift(fullEnd), dims);
+    scf::YieldOp::create(b, loc);
+  });
+}
 
-  /// A vector of i1 elements: in memory each takes a byte, but a vector load of i1 reads
-  /// packed bits. So the bytes are loaded (masked like the other operands: no lane past the
-  /// end is touched) from the buffer's address and compared with 0.
-  Value boolLanes(Value memref, ArrayRef<Value> index, Value mask, VectorType type) {
-    auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, memref);
-    Value offset = metadata.getOffset();
-    for (auto [i, stride] : llvm::zip(index, metadata.getStrides()))
-      offset = arith::AddIOp::create(b, loc, offset, arith::MulIOp::create(b, loc, i, stride));
-    Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
-    Value address = arith::IndexCastOp::create(b, loc, b.getI64Type(),
-                                               arith::AddIOp::create(b, loc, base, offset));
-    Value pointer =
-        LLVM::IntToPtrOp::create(b, loc, LLVM::LLVMPointerType::get(b.getContext()), address);
-    auto bytes = VectorType::get(type.getShape(), b.getI8Type());
-    Value zero = arith::ConstantOp::create(b, loc, bytes, b.getZeroAttr(bytes));
-    Value loaded =
-        mask ? LLVM::MaskedLoadOp::create(b, loc, bytes, pointer, mask, zero, 1).getResult()
-             : LLVM::LoadOp::create(b, loc, bytes, pointer, /*alignment=*/1).getResult();
-    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, loaded, zero);
+/// The indices `map` gives at the dim values `dims`.
+SmallVector<Value> Emitter::indices(AffineMap map, const DenseMap<unsigned, Value> &dims) {
+  SmallVector<OpFoldResult> operands;
+  for (unsigned d = 0; d < map.getNumDims(); ++d) {
+    auto it = dims.find(d);
+    operands.push_back(it != dims.end() ? OpFoldResult(it->second)
+                                        : OpFoldResult(b.getIndexAttr(0)));
   }
-
-  /// The epilogue's body on one vector of accumulators at `point` (j = its first lane):
-  /// operands that follow j are vector loads, the others one broadcast element.
-  Value emitEpilogue(Value accumulator, Value mask, const DenseMap<unsigned, Value> &point) {
-    linalg::GenericOp epilogue = plan.epilogue;
-    Block *body = epilogue.getBody();
-    int64_t numLanes = lanes;
-    auto vectorOf = [&](Type t) { return VectorType::get({numLanes}, t); };
-    IRMapping mapping;
-    for (OpOperand &operand : epilogue->getOpOperands()) {
-      BlockArgument arg = body->getArgument(operand.getOperandNumber());
-      if (arg.use_empty())
-        continue;
-      if (operand.get() == plan.out && epilogue.isDpsInput(&operand)) {
-        mapping.map(arg, accumulator);
-        continue;
-      }
-      AffineMap map = plan.epilogueMaps[operand.getOperandNumber()];
-      SmallVector<Value> index = indices(map, point);
-      VectorType type = vectorOf(arg.getType());
-      Value loaded;
-      if (!map.isFunctionOfDim(plan.j))
-        loaded = vector::BroadcastOp::create(b, loc, type,
-                                             memref::LoadOp::create(b, loc, operand.get(), index));
-      else if (arg.getType().isInteger(1))
-        loaded = boolLanes(operand.get(), index, mask, type);
-      else if (mask)
-        loaded = vector::MaskedLoadOp::create(
-            b, loc, type, operand.get(), index, mask,
-            arith::ConstantOp::create(b, loc, type, b.getZeroAttr(type)));
-      else
-        loaded = vector::LoadOp::create(b, loc, type, operand.get(), index);
-      mapping.map(arg, loaded);
-    }
-    // Values the body uses from outside it (scalar constants of the kernel) as splats.
-    auto lookup = [&](Value v) -> Value {
-      if (Value mapped = mapping.lookupOrNull(v))
-        return mapped;
-      Value splat = vector::BroadcastOp::create(b, loc, vectorOf(v.getType()), v);
-      mapping.map(v, splat);
-      return splat;
-    };
-    for (Operation &op : body->without_terminator()) {
-      if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
-        auto type = vectorOf(constant.getType());
-        mapping.map(constant.getResult(),
-                    arith::ConstantOp::create(b, loc, type,
-                                              SplatElementsAttr::get(type, constant.getValue())));
-        continue;
-      }
-      OperationState state(loc, op.getName());
-      for (Value operand : op.getOperands())
-        state.operands.push_back(lookup(operand));
-      for (Type t : op.getResultTypes())
-        state.types.push_back(vectorOf(t));
-      state.attributes = op.getAttrs();
-      Operation *vectorOp = b.create(state);
-      mapping.map(op.getResults(), vectorOp->getResults());
-    }
-    return lookup(body->getTerminator()->getOperand(0));
+  SmallVector<Value> result;
+  for (AffineExpr expr : map.getResults()) {
+    AffineMap single = AffineMap::get(map.getNumDims(), 0, expr);
+    result.push_back(getValueOrCreateConstantIndexOp(
+        b, loc, affine::makeComposedFoldedAffineApply(b, loc, single, operands)));
   }
+  return result;
+}
 
-  /// The reduction loops from the `level`-th on, carrying the accumulators.
-  SmallVector<Value> emitReductions(unsigned level, int64_t count, ArrayRef<Value> lefts,
-                                    ArrayRef<Value> masks, Value firstRow, Value column,
-                                    DenseMap<unsigned, Value> dims, ValueRange accumulators) {
-    if (level == plan.reductions.size())
-      return emitUpdate(count, lefts, masks, firstRow, column, dims, accumulators);
-    unsigned d = plan.reductions[level];
-    bool chunked = chunkSize && d == *chunkedDim;
-    auto loop = scf::ForOp::create(
-        b, loc, chunked ? chunkBegin : constant(0), chunked ? chunkEnd : extents[d], constant(1),
-        accumulators, [&](OpBuilder &nested, Location, Value iv, ValueRange carried) {
-          OpBuilder::InsertionGuard guard(b);
-          moveTo(nested);
-          DenseMap<unsigned, Value> inner = dims;
-          inner[d] = iv;
-          SmallVector<Value> updated =
-              emitReductions(level + 1, count, lefts, masks, firstRow, column, inner, carried);
-          scf::YieldOp::create(b, loc, updated);
-        });
-    return SmallVector<Value>(loop.getResults());
-  }
+/// The first min(count, lanes) of `lanes` lanes.
+Value Emitter::mask(Value count, int64_t lanes) {
+  Value clamped = arith::MinUIOp::create(b, loc, count, constant(lanes));
+  return vector::CreateMaskOp::create(b, loc, VectorType::get({lanes}, b.getI1Type()),
+                                      ValueRange{clamped});
+}
 
-  /// One reduction point: acc[m][v] += a[m] * b[v] (or a * b[m][v] when the rows are the
-  /// vector operand's; the pooling combines: acc[m][v] = max/min/+(acc[m][v], b[m][v])).
-  SmallVector<Value> emitUpdate(int64_t count, ArrayRef<Value> lefts, ArrayRef<Value> masks,
-                                Value firstRow, Value column, DenseMap<unsigned, Value> dims,
-                                ValueRange accumulators) {
-    int64_t numVectors = lefts.size();
-    auto rowPoint = [&](int64_t m) {
-      DenseMap<unsigned, Value> point = dims;
-      if (plan.i)
-        point[*plan.i] = offset(firstRow, m);
-      return point;
-    };
-    // The vector operand: one set of vectors, or one per row.
-    SmallVector<Value> operands;
-    for (int64_t m = 0; m < (plan.rowsOnVector ? count : 1); ++m)
-      for (int64_t v = 0; v < numVectors; ++v) {
-        DenseMap<unsigned, Value> point = plan.rowsOnVector ? rowPoint(m) : dims;
-        operands.push_back(packed() ? loadGroups(point, column, v, lefts[v])
-                                    : loadVector(point, column, v, lefts[v], masks[v]));
-      }
-    auto operand = [&](int64_t m, int64_t v) {
-      return operands[plan.rowsOnVector ? m * numVectors + v : v];
-    };
-    SmallVector<Value> updated;
-    if (plan.combine != Plan::Combine::MultiplyAdd) {
-      for (int64_t m = 0; m < count; ++m)
-        for (int64_t v = 0; v < numVectors; ++v) {
-          Value acc = accumulators[m * numVectors + v], x = operand(m, v);
-          switch (plan.combine) {
-          case Plan::Combine::Max:
-            updated.push_back(extremum(acc, x, arith::CmpFPredicate::OGT));
-            break;
-          case Plan::Combine::Min:
-            updated.push_back(extremum(acc, x, arith::CmpFPredicate::OLT));
-            break;
-          default:
-            updated.push_back(arith::AddFOp::create(b, loc, acc, x));
-            break;
-          }
-        }
-      return updated;
-    }
-    Value shared; // the scalar when no row reads it
-    for (int64_t m = 0; m < count; ++m) {
-      Value broadcast = shared;
-      if (!broadcast) {
-        SmallVector<Value> index = indices(plan.scalarMap, rowPoint(m));
-        broadcast = packed() ? broadcastGroup(index)
-                             : vector::BroadcastOp::create(
-                                   b, loc, type, memref::LoadOp::create(b, loc, plan.scalar, index))
-                                   .getResult();
-        if (plan.rowsOnVector)
-          shared = broadcast;
-      }
-      for (int64_t v = 0; v < numVectors; ++v) {
-        Value acc = accumulators[m * numVectors + v];
-        if (plan.pairs)
-          updated.push_back(
-              x86vector::DotBF16Op::create(b, loc, type, acc, broadcast, operand(m, v)));
-        else if (plan.quads)
-          updated.push_back(dotQuads(acc, plan.scalarUnsigned ? broadcast : operand(m, v),
-                                     plan.scalarUnsigned ? operand(m, v) : broadcast));
-        else
-          updated.push_back(vector::FMAOp::create(b, loc, broadcast, operand(m, v), acc));
-      }
-    }
-    return updated;
-  }
+Value Emitter::offset(Value base, int64_t by) {
+  return by == 0 ? base : arith::AddIOp::create(b, loc, base, constant(by)).getResult();
+}
 
-  /// max (OGT) or min (OLT) of a window's accumulator and a new value, NaN from either side
-  /// kept: `acc > x ? acc : x` (one vmaxps/vminps on x86, which yields x when either is
-  /// NaN), then a NaN accumulator stays. (arith.maximumf also orders -0 below +0, which
-  /// x86 has no instruction for: about six instructions per window point.)
-  Value extremum(Value acc, Value x, arith::CmpFPredicate predicate) {
-    Value pick =
-        arith::SelectOp::create(b, loc, arith::CmpFOp::create(b, loc, predicate, acc, x), acc, x);
-    Value nan = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, acc, acc);
-    return arith::SelectOp::create(b, loc, nan, acc, pick);
-  }
-
-  /// Whether the inputs are packed in groups along the reduction: bf16 pairs or int8 quads,
-  /// one 32-bit word per group.
-  bool packed() const { return plan.pairs || plan.quads; }
-  int64_t groupSize() const { return plan.pairs ? 2 : 4; }
-  Type groupElement() { return plan.pairs ? Type(b.getBF16Type()) : Type(b.getI8Type()); }
-
-  /// The operand type of the dot-product instruction for `lanes` words: bf16 pairs or int8
-  /// quads.
-  VectorType groupsType() { return VectorType::get({groupSize() * lanes}, groupElement()); }
-
-  /// acc + the four products of each lane's uint8 quad of `u` and int8 quad of `s`
-  /// (vpdpbusd, exact in int32).
-  Value dotQuads(Value acc, Value u, Value s) {
-    std::string name = "llvm.x86.avx512.vpdpbusd." + std::to_string(lanes * 32);
-    return LLVM::CallIntrinsicOp::create(b, loc, type, b.getStringAttr(name), ValueRange{acc, u, s})
-        .getResult(0);
-  }
-
-  /// The group (a bf16 pair or an int8 quad) of the scalar operand at `index` (the group's
-  /// first), in every 32-bit lane of groupsType().
-  Value broadcastGroup(ArrayRef<Value> index) {
-    auto i32 = b.getI32Type();
-    Value group = vector::LoadOp::create(b, loc, VectorType::get({groupSize()}, groupElement()),
-                                         plan.scalar, index);
-    Value word = vector::BitCastOp::create(b, loc, VectorType::get({1}, i32), group);
-    Value words = vector::BroadcastOp::create(b, loc, VectorType::get({lanes}, i32), word);
-    return vector::BitCastOp::create(b, loc, groupsType(), words);
-  }
-
-  /// The vector operand's index for vector v at `point`: j = column + v * lanes, or with
-  /// stacked rows, row v at column.
-  SmallVector<Value> vectorIndex(DenseMap<unsigned, Value> point, Value column, int64_t v) {
+/// `count` rows x lefts.size() vectors of accumulators at (firstRow + m, column + v *
+/// lanes); lefts[v], when not null, is how many columns are left from vector v's first
+/// (masked loads and stores).
+void Emitter::emitMicroKernel(int64_t count, ArrayRef<Value> lefts, Value firstRow, Value column,
+                              DenseMap<unsigned, Value> dims) {
+  SmallVector<Value> masks;
+  for (Value left : lefts)
+    masks.push_back(left ? mask(left, lanes) : nullptr);
+  Value zero = arith::ConstantOp::create(b, loc, type, b.getZeroAttr(type));
+  auto at = [&](int64_t m, int64_t v) {
+    DenseMap<unsigned, Value> point = dims;
+    if (plan.i)
+      point[*plan.i] = offset(firstRow, m);
     if (stackDim) {
-      point[*stackDim] = offset(point[*stackDim], v);
+      point[*stackDim] = offset(dims[*stackDim], v);
       point[plan.j] = column;
     } else {
       point[plan.j] = offset(column, v * lanes);
     }
-    return indices(plan.vectorMap, point);
-  }
-
-  /// How many elements, from a vector's first, its used columns span when they are
-  /// `stride` apart: min(left, lanes) columns (all lanes without `left`); the load stops
-  /// after the last used one, so it never reads past the operand's row, and an empty vector
-  /// (left = 0) reads nothing.
-  Value spanned(Value left, int64_t stride) {
-    Value used =
-        left ? arith::MinUIOp::create(b, loc, left, constant(lanes)).getResult() : constant(lanes);
-    Value count = arith::SubIOp::create(
-        b, loc, arith::MulIOp::create(b, loc, used, constant(stride)), constant(stride - 1));
-    return arith::MaxSIOp::create(b, loc, count, constant(0));
-  }
-
-  /// Vector v of the vector operand's groups at `dims` (j = column + v * lanes): lane l
-  /// holds the group at j + l; `left`, when not null, is how many columns are left from its
-  /// first (the load reads no group past them).
-  Value loadGroups(DenseMap<unsigned, Value> point, Value column, int64_t v, Value left) {
-    int64_t stride = plan.stride, group = groupSize();
-    SmallVector<Value> index = vectorIndex(std::move(point), column, v);
-    // lanes x stride groups, of which every stride-th is used.
-    int64_t elements = group * lanes * stride;
-    auto wide = VectorType::get({elements}, groupElement());
-    Value loaded;
-    if (!left && stride == 1) {
-      loaded = vector::LoadOp::create(b, loc, wide, plan.vector, index);
-    } else {
-      Value count = arith::MulIOp::create(b, loc, spanned(left, stride), constant(group));
-      Value mask = vector::CreateMaskOp::create(b, loc, VectorType::get({elements}, b.getI1Type()),
-                                                ValueRange{count});
-      loaded = vector::MaskedLoadOp::create(
-          b, loc, wide, plan.vector, index, mask,
-          arith::ConstantOp::create(b, loc, wide, b.getZeroAttr(wide)));
+    return point;
+  };
+  int64_t numVectors = lefts.size();
+  SmallVector<Value> accumulators;
+  Value start = plan.fill ? vector::BroadcastOp::create(b, loc, type,
+                                                        linalg::FillOp(plan.fill).getInputs()[0])
+                                .getResult()
+                          : Value();
+  for (int64_t m = 0; m < count; ++m)
+    for (int64_t v = 0; v < numVectors; ++v) {
+      SmallVector<Value> index = indices(plan.outMap, at(m, v));
+      auto load = [&]() -> Value {
+        return masks[v]
+                   ? vector::MaskedLoadOp::create(b, loc, type, plan.out, index, masks[v], zero)
+                         .getResult()
+                   : vector::LoadOp::create(b, loc, type, plan.out, index).getResult();
+      };
+      // In chunks, the fill's value starts the first; the others go on from `out`.
+      if (start && chunkSize)
+        accumulators.push_back(arith::SelectOp::create(b, loc, firstChunk, start, load()));
+      else
+        accumulators.push_back(start ? start : load());
     }
-    if (stride == 1)
-      return loaded;
-    auto words = VectorType::get({lanes * stride}, b.getI32Type());
-    Value cast = vector::BitCastOp::create(b, loc, words, loaded);
-    SmallVector<int64_t> picks;
-    for (int64_t l = 0; l < lanes; ++l)
-      picks.push_back(l * stride);
-    Value picked = vector::ShuffleOp::create(b, loc, cast, cast, picks);
-    return vector::BitCastOp::create(b, loc, groupsType(), picked);
+  SmallVector<Value> results =
+      emitReductions(0, count, lefts, masks, firstRow, column, dims, accumulators);
+  auto store = [&](bool epilogue) {
+    Value target = epilogue ? plan.epilogueOut : plan.out;
+    for (int64_t m = 0; m < count; ++m)
+      for (int64_t v = 0; v < numVectors; ++v) {
+        SmallVector<Value> index = indices(plan.outMap, at(m, v));
+        Value value = results[m * numVectors + v];
+        if (epilogue)
+          value = emitEpilogue(value, masks[v], at(m, v));
+        if (masks[v])
+          vector::MaskedStoreOp::create(b, loc, target, index, masks[v], value);
+        else
+          vector::StoreOp::create(b, loc, value, target, index);
+      }
+  };
+  if (!plan.epilogue || !chunkSize) {
+    store(bool(plan.epilogue));
+    return;
   }
+  // In chunks, the epilogue runs after the last; the others leave partial sums in `out`.
+  scf::IfOp::create(
+      b, loc, lastChunk,
+      [&](OpBuilder &nested, Location) {
+        OpBuilder::InsertionGuard guard(b);
+        moveTo(nested);
+        store(true);
+        scf::YieldOp::create(b, loc);
+      },
+      [&](OpBuilder &nested, Location) {
+        OpBuilder::InsertionGuard guard(b);
+        moveTo(nested);
+        store(false);
+        scf::YieldOp::create(b, loc);
+      });
+}
 
-  /// Vector v of the vector operand at `dims` (j = column + v * lanes); `left`, when not
-  /// null, is how many columns are left from its first (masked by `mask`).
-  Value loadVector(DenseMap<unsigned, Value> point, Value column, int64_t v, Value left,
-                   Value mask) {
-    int64_t stride = plan.stride;
-    SmallVector<Value> index = vectorIndex(std::move(point), column, v);
-    if (stride == 1)
-      return mask ? vector::MaskedLoadOp::create(
-                        b, loc, type, plan.vector, index, mask,
-                        arith::ConstantOp::create(b, loc, type, b.getZeroAttr(type)))
-                        .getResult()
-                  : vector::LoadOp::create(b, loc, type, plan.vector, index).getResult();
-    // lanes x stride consecutive elements, of which every stride-th is used.
-    VectorType wide = VectorType::get({lanes * stride}, type.getElementType());
-    Value wideCount = spanned(left, stride);
-    Value wideMask = vector::CreateMaskOp::create(
-        b, loc, VectorType::get({lanes * stride}, b.getI1Type()), ValueRange{wideCount});
-    Value loaded =
-        vector::MaskedLoadOp::create(b, loc, wide, plan.vector, index, wideMask,
-                                     arith::ConstantOp::create(b, loc, wide, b.getZeroAttr(wide)));
-    SmallVector<int64_t> picks;
-    for (int64_t l = 0; l < lanes; ++l)
-      picks.push_back(l * stride);
-    return vector::ShuffleOp::create(b, loc, loaded, loaded, picks);
+/// The reduction loops from the `level`-th on, carrying the accumulators.
+SmallVector<Value> Emitter::emitReductions(unsigned level, int64_t count, ArrayRef<Value> lefts,
+                                           ArrayRef<Value> masks, Value firstRow, Value column,
+                                           DenseMap<unsigned, Value> dims,
+                                           ValueRange accumulators) {
+  if (level == plan.reductions.size())
+    return emitUpdate(count, lefts, masks, firstRow, column, dims, accumulators);
+  unsigned d = plan.reductions[level];
+  bool chunked = chunkSize && d == *chunkedDim;
+  auto loop = scf::ForOp::create(
+      b, loc, chunked ? chunkBegin : constant(0), chunked ? chunkEnd : extents[d], constant(1),
+      accumulators, [&](OpBuilder &nested, Location, Value iv, ValueRange carried) {
+        OpBuilder::InsertionGuard guard(b);
+        moveTo(nested);
+        DenseMap<unsigned, Value> inner = dims;
+        inner[d] = iv;
+        SmallVector<Value> updated =
+            emitReductions(level + 1, count, lefts, masks, firstRow, column, inner, carried);
+        scf::YieldOp::create(b, loc, updated);
+      });
+  return SmallVector<Value>(loop.getResults());
+}
+
+/// One reduction point: acc[m][v] += a[m] * b[v] (or a * b[m][v] when the rows are the
+/// vector operand's; the pooling combines: acc[m][v] = max/min/+(acc[m][v], b[m][v])).
+SmallVector<Value> Emitter::emitUpdate(int64_t count, ArrayRef<Value> lefts, ArrayRef<Value> masks,
+                                       Value firstRow, Value column, DenseMap<unsigned, Value> dims,
+                                       ValueRange accumulators) {
+  int64_t numVectors = lefts.size();
+  auto rowPoint = [&](int64_t m) {
+    DenseMap<unsigned, Value> point = dims;
+    if (plan.i)
+      point[*plan.i] = offset(firstRow, m);
+    return point;
+  };
+  // The vector operand: one set of vectors, or one per row.
+  SmallVector<Value> operands;
+  for (int64_t m = 0; m < (plan.rowsOnVector ? count : 1); ++m)
+    for (int64_t v = 0; v < numVectors; ++v) {
+      DenseMap<unsigned, Value> point = plan.rowsOnVector ? rowPoint(m) : dims;
+      operands.push_back(packed() ? loadGroups(point, column, v, lefts[v])
+                                  : loadVector(point, column, v, lefts[v], masks[v]));
+    }
+  auto operand = [&](int64_t m, int64_t v) {
+    return operands[plan.rowsOnVector ? m * numVectors + v : v];
+  };
+  SmallVector<Value> updated;
+  if (plan.combine != Plan::Combine::MultiplyAdd) {
+    for (int64_t m = 0; m < count; ++m)
+      for (int64_t v = 0; v < numVectors; ++v) {
+        Value acc = accumulators[m * numVectors + v], x = operand(m, v);
+        switch (plan.combine) {
+        case Plan::Combine::Max:
+          updated.push_back(extremum(acc, x, arith::CmpFPredicate::OGT));
+          break;
+        case Plan::Combine::Min:
+          updated.push_back(extremum(acc, x, arith::CmpFPredicate::OLT));
+          break;
+        default:
+          updated.push_back(arith::AddFOp::create(b, loc, acc, x));
+          break;
+        }
+      }
+    return updated;
   }
+  Value shared; // the scalar when no row reads it
+  for (int64_t m = 0; m < count; ++m) {
+    Value broadcast = shared;
+    if (!broadcast) {
+      SmallVector<Value> index = indices(plan.scalarMap, rowPoint(m));
+      broadcast = packed() ? broadcastGroup(index)
+                           : vector::BroadcastOp::create(
+                                 b, loc, type, memref::LoadOp::create(b, loc, plan.scalar, index))
+                                 .getResult();
+      if (plan.rowsOnVector)
+        shared = broadcast;
+    }
+    for (int64_t v = 0; v < numVectors; ++v) {
+      Value acc = accumulators[m * numVectors + v];
+      if (plan.pairs)
+        updated.push_back(
+            x86vector::DotBF16Op::create(b, loc, type, acc, broadcast, operand(m, v)));
+      else if (plan.quads)
+        updated.push_back(dotQuads(acc, plan.scalarUnsigned ? broadcast : operand(m, v),
+                                   plan.scalarUnsigned ? operand(m, v) : broadcast));
+      else
+        updated.push_back(vector::FMAOp::create(b, loc, broadcast, operand(m, v), acc));
+    }
+  }
+  return updated;
+}
 
-  const Plan &plan;
-  OpBuilder &b;
-  Location loc;
-  bool splitWideFma; // 512-bit FMAs issue as two halves (see the pass option)
-  SmallVector<Value> extents;
-  VectorType type; // the vectors of the code being emitted, `lanes` wide
-  // How the loops are cut (TileShape.cpp), and its fields under their emitter names.
-  TileShape shape;
-  const int64_t &rows = shape.rows, &vectors = shape.vectors;
-  int64_t lanes = 1; // the vectors' lanes (halved while a half-width tail is emitted)
-  // Column panels: their width, and inside one, its first column and extent.
-  static constexpr unsigned kPanel = ~0u;
-  const int64_t &panelWidth = shape.panelWidth;
-  Value columnBegin, columnExtent;
-  // Stacked rows: the dim s, how many a tile takes, and in the tile being emitted, how
-  // many it has.
-  const std::optional<unsigned> &stackDim = shape.stackDim;
-  const int64_t &stackVectors = shape.stackVectors;
-  int64_t stackCount = 1;
-  // Groups of row tiles per panel: how many, and tiles in each.
-  const int64_t &rowGroups = shape.rowGroups, &tilesPerGroup = shape.tilesPerGroup;
-  // Reduction chunks: the dim, the size (0: none), and inside one, its bounds and whether
-  // it is the first or the last.
-  const std::optional<unsigned> &chunkedDim = shape.chunkedDim;
-  const int64_t &chunkSize = shape.chunkSize;
-  Value chunkBegin, chunkEnd, firstChunk, lastChunk;
-};
+/// max (OGT) or min (OLT) of a window's accumulator and a new value, NaN from either side
+/// kept: `acc > x ? acc : x` (one vmaxps/vminps on x86, which yields x when either is
+/// NaN), then a NaN accumulator stays. (arith.maximumf also orders -0 below +0, which
+/// x86 has no instruction for: about six instructions per window point.)
+Value Emitter::extremum(Value acc, Value x, arith::CmpFPredicate predicate) {
+  Value pick =
+      arith::SelectOp::create(b, loc, arith::CmpFOp::create(b, loc, predicate, acc, x), acc, x);
+  Value nan = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, acc, acc);
+  return arith::SelectOp::create(b, loc, nan, acc, pick);
+}
+
+namespace {
 
 struct TileContractionsPass : tcc::impl::TileContractionsBase<TileContractionsPass> {
   using TileContractionsBase::TileContractionsBase;
