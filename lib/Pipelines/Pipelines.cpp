@@ -36,7 +36,7 @@ void tcc::buildOnnxToPrimPipeline(mlir::OpPassManager &pm, int64_t kvCacheCapaci
 // The later stages are written as textual pipelines of registered passes: each step is a
 // pass that tcc-opt can also run alone.
 static constexpr const char *kPrimToKernel =
-    "{3}tcc-fold-weights,canonicalize,tcc-lower-prim-to-linalg,tcc-signless-types,canonicalize,cse,"
+    "tcc-requantize-clamps,{3}tcc-fold-weights,canonicalize,tcc-lower-prim-to-linalg,tcc-signless-types,canonicalize,cse,"
     "{4}{2}tcc-fuse-elementwise,canonicalize,cse,tcc-fold-scales,tcc-mark-batch-split{1},"
     "tcc-entry-signature,"
     "eliminate-empty-tensors,canonicalize,cse,tcc-outline-kernels{{min-in-place-pad-row={0}},"

@@ -154,6 +154,34 @@ def PairBf16Contractions : Pass<"tcc-pair-bf16-contractions", "mlir::ModuleOp"> 
                            "::mlir::arith::ArithDialect"];
 }
 
+def RequantizeClamps : Pass<"tcc-requantize-clamps", "mlir::ModuleOp"> {
+  let summary = "Quantize(Clip(Dequantize(q))) with one scale and zero point as a clamp of q";
+  let description = [{
+    On prim, for every target: a QDQ model's activation (Relu, Clip, ReLU6) between a
+    DequantizeLinear and a QuantizeLinear of the same scale s > 0 and zero point z
+
+        y = saturate(round_half_even(clip(v, lo, hi) / s) + z),   v = (q - z) s
+
+    is computed on the 8-bit values q: Q(v) = saturate(round_half_even(v / s) + z) is
+    monotone (s > 0), so it commutes with max and min, and Q((q - z) s) = q exactly (the
+    quotient ((q - z) s) / s is within a few ulps of the integer q - z), so
+
+        y = min(max(q, Q(lo)), Q(hi))
+
+    with the bounds' Q computed while compiling in float32 as the run would. The max and
+    min keep their order (a Relu is one max). This is what ONNX Runtime does when it drops a
+    Relu or Clip from a QDQ group; the results are the same bits, minus a division and a
+    rounding per element.
+
+    ```mlir
+    %v = prim.mul (prim.convert (prim.sub (prim.convert %q), 53)), 0.02
+    %y = prim.convert (prim.add (prim.round_even (prim.div (prim.min (prim.max %v, 0), 6), 0.02)), 53)
+    // becomes: prim.convert (prim.min (prim.max (prim.convert %q : i32), 53), 254)
+    ```
+  }];
+  let dependentDialects = ["::tcc::prim::PrimDialect", "::mlir::arith::ArithDialect"];
+}
+
 def IntegerContractions : Pass<"tcc-integer-contractions", "mlir::ModuleOp"> {
   let summary = "Quantized contractions as products of uint8 activations and int8 weights";
   let description = [{
