@@ -436,6 +436,23 @@ def quantized(root):
             ("z_w", np.zeros(5, np.int8))] + params("y", 0.05, np.uint8(100))
          + [("k_bias", RNG.integers(-500, 500, 5).astype(np.int32))], U8, pads=[1, 1, 1, 1],
          channels_last=1)
+    # Grouped QLinearConv and ConvInteger of the default domain (ORT's QOperator depthwise
+    # convolutions): sums small enough for float32 (9 products) and too large (2 x 150 x 9).
+    write_case(root, "qlinearconv_depthwise", "QLinearConv",
+               [("X", u8(1, 8, 10, 10))] + params("x", 0.02, np.uint8(128))
+               + [("W", s8(8, 1, 3, 3)), ("s_w", (RNG.random(8) * 0.01 + 0.002).astype(np.float32)),
+                  ("z_w", np.zeros(8, np.int8))] + params("y", 0.05, np.uint8(100))
+               + [("k_bias", RNG.integers(-500, 500, 8).astype(np.int32))], ["Y"], domain="",
+               constants=["s_x", "z_x", "W", "s_w", "z_w", "s_y", "z_y", "k_bias"],
+               output_type=U8, pads=[1, 1, 1, 1], group=8, strides=[2, 2])
+    write_case(root, "convinteger_grouped_wide", "ConvInteger",
+               [("X", u8(1, 300, 5, 5)), ("W", u8(4, 150, 3, 3)), ("z_x", np.uint8(120)),
+                ("z_w", np.uint8(130))], ["Y"], domain="", constants=["W", "z_x", "z_w"],
+               output_type=TensorProto.INT32, group=2)
+    write_case(root, "convinteger_depthwise", "ConvInteger",
+               [("X", u8(2, 6, 7, 7)), ("W", u8(6, 1, 5, 5)), ("z_x", np.uint8(3)),
+                ("z_w", np.uint8(250))], ["Y"], domain="", constants=["W", "z_x", "z_w"],
+               output_type=TensorProto.INT32, group=6, pads=[2, 2, 2, 2])
 
 
 README = """# com.microsoft contrib ops, with ONNX Runtime's outputs
@@ -443,7 +460,8 @@ README = """# com.microsoft contrib ops, with ONNX Runtime's outputs
 Written by scripts/make_contrib_tests.py (do not edit by hand): one node per case (ai.onnx 17 +
 com.microsoft 1), random float32 inputs from a fixed seed, outputs from onnxruntime-node 1.30
 (CPU). The rules are in lib/Decompose/Contrib.cpp and, for the quantized ops (QLinear*,
-QGemm, MatMulIntegerToFloat, DynamicQuantizeMatMul; integer inputs), ContribQuantization.cpp.
+QGemm, MatMulIntegerToFloat, DynamicQuantizeMatMul; integer inputs), ContribQuantization.cpp;
+grouped QLinearConv and ConvInteger of the default domain are in Quantization.cpp.
 
     build/bin/tcc-conformance --mode reference --atol 1e-5 --rtol 1e-4 test/data/contrib
     build/bin/tcc-conformance --mode compiled --atol 1e-5 --rtol 1e-4 test/data/contrib

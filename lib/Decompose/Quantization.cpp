@@ -80,9 +80,8 @@ Value broadcastParameter(NodeRewriter &n, Value param, ArrayRef<OpFoldResult> di
   SmallVector<int64_t> keep;
   for (int64_t d = 0; d < rank; ++d)
     keep.push_back(d <= axis ? d : d + 1);
-  Value repeated = prim::BroadcastInDimOp::create(b, loc, type(expanded), param,
-                                                  getDynamicExtents(n, expanded),
-                                                  b.getDenseI64ArrayAttr(keep));
+  Value repeated = prim::BroadcastInDimOp::create(
+      b, loc, type(expanded), param, getDynamicExtents(n, expanded), b.getDenseI64ArrayAttr(keep));
   SmallVector<OpFoldResult> merged(pdims.begin(), pdims.end());
   merged[axis] = mulIndex(n, pdims[axis], b.getIndexAttr(blockSize));
   Value flat = reshape(n, repeated, merged);
@@ -168,8 +167,7 @@ LogicalResult quantizeLinear(NodeRewriter &n) {
   int64_t axis = n.getInt("axis", 1); // normalized where a parameter is per axis
   int64_t blockSize = n.getInt("block_size", 0);
   SmallVector<OpFoldResult> dims = getDims(n, x);
-  Value s = broadcastParameter(n, convert(n, scale, f32Type(n)), dims, axis, blockSize,
-                               "y_scale");
+  Value s = broadcastParameter(n, convert(n, scale, f32Type(n)), dims, axis, blockSize, "y_scale");
   Value z = zeroPoint ? broadcastParameter(n, convert(n, zeroPoint, f32Type(n)), dims, axis,
                                            blockSize, "y_zero_point")
                       : Value();
@@ -205,8 +203,7 @@ LogicalResult dequantizeLinear(NodeRewriter &n) {
       return failure();
     diff = prim::SubOp::create(b, n.getLoc(), diff, z);
   }
-  Value s = broadcastParameter(n, convert(n, scale, f32Type(n)), dims, axis, blockSize,
-                               "x_scale");
+  Value s = broadcastParameter(n, convert(n, scale, f32Type(n)), dims, axis, blockSize, "x_scale");
   if (!s)
     return failure();
   Value y = prim::MulOp::create(b, n.getLoc(), convert(n, diff, f32Type(n)), s);
@@ -251,6 +248,26 @@ LogicalResult dynamicQuantizeLinear(NodeRewriter &n) {
   return n.setResults({y, scale, convert(n, zeroPointF, u8)});
 }
 
+/// conv(cx, cw) in int32 of the centered values cx = x - z_x and cw = w - z_w, x and w 8-bit.
+/// A grouped (depthwise) convolution whose sums stay below 2^24 in magnitude (255 * 255 per
+/// product, at most 258 products per sum) is computed in float32 and converted: every
+/// partial sum is an integer float32 holds exactly, so the result is the same, and the CPU
+/// tiles vectorize float convolutions (ONNX Runtime's QOperator MobileNetV2 is mostly
+/// depthwise QLinearConv).
+Value integerConvolution(NodeRewriter &n, Value x, Value w, Value cx, Value cw) {
+  auto wType = cast<RankedTensorType>(cw.getType());
+  int64_t group = n.getInt("group", 1);
+  if (group > 1 && wType.hasStaticShape() && wType.getRank() >= 2 && wType.getDimSize(0) > 0 &&
+      elementOf(x).getIntOrFloatBitWidth() == 8 && elementOf(w).getIntOrFloatBitWidth() == 8) {
+    int64_t products = wType.getNumElements() / wType.getDimSize(0);
+    if (products * 255 * 255 < (int64_t(1) << 24)) {
+      Value y = buildConvolution(n, convert(n, cx, f32Type(n)), convert(n, cw, f32Type(n)));
+      return y ? convert(n, y, i32Type(n)) : Value();
+    }
+  }
+  return buildConvolution(n, cx, cw);
+}
+
 // Y = (A - a_zero_point) @ (B - b_zero_point) in int32; a_zero_point per row of A (or
 // scalar), b_zero_point per column of B (or scalar)
 LogicalResult matMulInteger(NodeRewriter &n) {
@@ -275,7 +292,7 @@ LogicalResult convInteger(NodeRewriter &n) {
   Value cw = centered(n, w, n.getOptionalInput(3), 0, "w_zero_point");
   if (!cx || !cw)
     return failure();
-  Value y = buildConvolution(n, cx, cw);
+  Value y = integerConvolution(n, x, w, cx, cw);
   return y ? n.setResults(y) : failure();
 }
 
@@ -341,7 +358,7 @@ LogicalResult qLinearConv(NodeRewriter &n) {
   Value cw = centered(n, w, zw, 0, "w_zero_point");
   if (!cx || !cw)
     return failure();
-  Value acc = buildConvolution(n, cx, cw);
+  Value acc = integerConvolution(n, x, w, cx, cw);
   if (!acc)
     return failure();
   SmallVector<OpFoldResult> dims = getDims(n, acc);
