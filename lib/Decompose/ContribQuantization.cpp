@@ -75,14 +75,9 @@ Value perTensor(NodeRewriter &n, Value param, ArrayRef<OpFoldResult> dims, Type 
   return broadcastParameter(n, convert(n, param, element), dims, 0, 0, "parameter");
 }
 
-// dq(q) = (q - z) * s, the difference exact in int32
+// dq(q) = (q - z) * s, the difference exact in int32 (the standard DequantizeLinear's body)
 Value dequantize(NodeRewriter &n, const Quantized &x) {
-  SmallVector<OpFoldResult> dims = getDims(n, x.q);
-  Emit e(n);
-  Value diff = convert(n, x.q, i32Type(n));
-  if (x.zeroPoint)
-    diff = e.sub(diff, perTensor(n, x.zeroPoint, dims, i32Type(n)));
-  return e.mul(convert(n, diff, f32Type(n)), perTensor(n, x.scale, dims, f32Type(n)));
+  return dequantized(n, x.q, x.scale, x.zeroPoint, /*axis=*/0, /*blockSize=*/0);
 }
 
 // q(v) = saturate(round_half_even(v / s) + z) into `type` (z absent: 0)
@@ -93,28 +88,57 @@ Value quantize(NodeRewriter &n, Value v, Value scale, Value zeroPoint, Type type
                           zeroPoint ? perTensor(n, zeroPoint, dims, f32Type(n)) : Value(), type);
 }
 
+/// A quantized output's per-tensor scale, zero point (may be null: 0) and element type.
+struct OutputParameters {
+  Value scale, zeroPoint;
+  Type type;
+};
+
 /// The output's scale and zero point at inputs (index, index + 1) and its element type
-/// (the zero point's, else `fallback`); false after an error.
-bool getOutputParameters(NodeRewriter &n, unsigned index, Type fallback, bool zeroPointRequired,
-                         Value &scale, Value &zeroPoint, Type &type) {
-  scale = n.getInput(index);
-  zeroPoint = zeroPointRequired ? n.getInput(index + 1) : n.getOptionalInput(index + 1);
+/// (the zero point's, else `fallback`); nullopt after an error.
+std::optional<OutputParameters> getOutputParameters(NodeRewriter &n, unsigned index, Type fallback,
+                                                    bool zeroPointRequired) {
+  Value scale = n.getInput(index);
+  Value zeroPoint = zeroPointRequired ? n.getInput(index + 1) : n.getOptionalInput(index + 1);
   if (!scale || (zeroPointRequired && !zeroPoint))
-    return false;
+    return std::nullopt;
   if (!isa<FloatType>(elementOf(scale))) {
     n.emitError() << "the output scale has type " << scale.getType() << ", expected float";
-    return false;
+    return std::nullopt;
   }
   if (!checkPerTensor(n, scale, "the output scale") ||
       (zeroPoint && !checkPerTensor(n, zeroPoint, "the output zero point")))
-    return false;
-  type = zeroPoint ? elementOf(zeroPoint) : fallback;
+    return std::nullopt;
+  Type type = zeroPoint ? elementOf(zeroPoint) : fallback;
   if (!type.isInteger(8)) {
     n.emitError() << "the output zero point has type " << zeroPoint.getType()
                   << ", expected int8 or uint8";
-    return false;
+    return std::nullopt;
   }
-  return true;
+  return OutputParameters{scale, zeroPoint, type};
+}
+
+/// The inputs of a one-operand op, (X, X_scale, X_zero_point, Y_scale, Y_zero_point): X and
+/// the output's parameters, Y of X's type unless its zero point says otherwise.
+struct UnaryOperands {
+  Quantized x;
+  OutputParameters y;
+};
+
+std::optional<UnaryOperands> getUnaryOperands(NodeRewriter &n, bool zeroPointsRequired,
+                                              bool outputZeroPointRequired) {
+  auto x = getQuantized(n, 0, "X", zeroPointsRequired);
+  auto y =
+      x ? getOutputParameters(n, 3, elementOf(x->q), zeroPointsRequired || outputZeroPointRequired)
+        : std::nullopt;
+  if (!y)
+    return std::nullopt;
+  return UnaryOperands{*x, *y};
+}
+
+// q(v) with the output's parameters
+Value quantize(NodeRewriter &n, Value v, const OutputParameters &y) {
+  return quantize(n, v, y.scale, y.zeroPoint, y.type);
 }
 
 //===----------------------------------------------------------------------------------===//
@@ -132,28 +156,26 @@ template <bool IsMul> LogicalResult qLinearBinary(NodeRewriter &n) {
   if (elementOf(a->q) != elementOf(b->q))
     return n.emitError() << "A has type " << a->q.getType() << " and B " << b->q.getType()
                          << ", expected one element type";
-  Value sc, zc;
-  Type out;
-  if (!getOutputParameters(n, 6, elementOf(a->q), false, sc, zc, out))
+  auto c = getOutputParameters(n, 6, elementOf(a->q), false);
+  if (!c)
     return failure();
   Emit e(n);
   if (!IsMul) {
     Value sum = buildBinary<prim::AddOp>(n, dequantize(n, *a), dequantize(n, *b));
-    return sum ? n.setResults(quantize(n, sum, sc, zc, out)) : failure();
+    return sum ? n.setResults(quantize(n, sum, *c)) : failure();
   }
-  auto centeredPerTensor = [&](const Quantized &x) {
-    Value wide = convert(n, x.q, i32Type(n));
-    return x.zeroPoint ? e.sub(wide, perTensor(n, x.zeroPoint, getDims(n, x.q), i32Type(n))) : wide;
-  };
-  Value product = buildBinary<prim::MulOp>(n, centeredPerTensor(*a), centeredPerTensor(*b));
+  Value ca = centered(n, a->q, a->zeroPoint, 0, "A's zero point");
+  Value cb = ca ? centered(n, b->q, b->zeroPoint, 0, "B's zero point") : Value();
+  Value product = cb ? buildBinary<prim::MulOp>(n, ca, cb) : Value();
   if (!product)
     return failure();
   SmallVector<OpFoldResult> dims = getDims(n, product);
   Type f32 = f32Type(n);
   Value factor = e.div(e.mul(perTensor(n, a->scale, dims, f32), perTensor(n, b->scale, dims, f32)),
-                       perTensor(n, sc, dims, f32));
+                       perTensor(n, c->scale, dims, f32));
   Value v = e.mul(convert(n, product, f32), factor);
-  return n.setResults(roundAndSaturate(n, v, zc ? perTensor(n, zc, dims, f32) : Value(), out));
+  return n.setResults(roundAndSaturate(
+      n, v, c->zeroPoint ? perTensor(n, c->zeroPoint, dims, f32) : Value(), c->type));
 }
 
 enum class Unary { Sigmoid, LeakyRelu };
@@ -162,20 +184,18 @@ enum class Unary { Sigmoid, LeakyRelu };
 // QLinearLeakyRelu: Y = q(v >= 0 ? v : alpha v), v = dq(X) (alpha default 0.01).
 // ORT reads both from a 256-entry table of the same values.
 template <Unary Kind> LogicalResult qLinearUnary(NodeRewriter &n) {
-  auto x = getQuantized(n, 0, "X");
-  Value sy, zy;
-  Type out;
-  if (!x || !getOutputParameters(n, 3, elementOf(x->q), false, sy, zy, out))
+  auto operands = getUnaryOperands(n, false, false);
+  if (!operands)
     return failure();
   Emit e(n);
-  Value v = dequantize(n, *x), y;
+  Value v = dequantize(n, operands->x), y;
   if (Kind == Unary::Sigmoid) {
     y = prim::LogisticOp::create(e.b, e.loc, v);
   } else {
     Value alpha = e.splat(v, n.getFloat("alpha", 0.01f));
     y = e.select(e.cmp(Dir::Ge, v, e.splat(v, 0.0)), v, e.mul(v, alpha));
   }
-  return n.setResults(quantize(n, y, sy, zy, out));
+  return n.setResults(quantize(n, y, operands->y));
 }
 
 // QLinearSoftmax: Y = q(softmax(dq(X))) along `axis`; `opset` (required) is the original
@@ -183,23 +203,22 @@ template <Unary Kind> LogicalResult qLinearUnary(NodeRewriter &n) {
 // runs over that one dim (default -1). ORT's kernel ignores X's zero point (it cancels) and
 // scales by floor(1 / y_scale), the same for the 1/256 its tool writes.
 LogicalResult qLinearSoftmax(NodeRewriter &n) {
-  auto x = getQuantized(n, 0, "X");
-  Value sy, zy;
-  Type out;
-  if (!x || !getOutputParameters(n, 3, elementOf(x->q), true, sy, zy, out))
+  auto operands = getUnaryOperands(n, false, true);
+  if (!operands)
     return failure();
+  const Quantized &x = operands->x;
   std::optional<int64_t> opset = n.getOptionalInt("opset");
   if (!opset)
     return n.emitError() << "expected the attribute 'opset' (the opset of the Softmax it "
                             "replaces)";
   bool coerce = *opset < 13;
-  int64_t rank = rankOf(x->q);
+  int64_t rank = rankOf(x.q);
   if (rank == 0)
     return n.emitError() << "expected an input of rank >= 1";
   auto axis = normalizeAxis(n, n.getInt("axis", coerce ? 1 : -1), rank);
   if (!axis)
     return failure();
-  Value v = dequantize(n, *x);
+  Value v = dequantize(n, x);
   SmallVector<OpFoldResult> dims = getDims(n, v);
   ArrayRef<OpFoldResult> all(dims);
   Value p;
@@ -221,7 +240,7 @@ LogicalResult qLinearSoftmax(NodeRewriter &n) {
     Emit e(n);
     p = e.transpose(softmaxLast(n, e.transpose(v, perm)), inverse);
   }
-  return n.setResults(quantize(n, p, sy, zy, out));
+  return n.setResults(quantize(n, p, operands->y));
 }
 
 // QLinearWhere: Z = condition ? q_z(dq(X)) : q_z(dq(Y)), broadcast; every input required
@@ -229,18 +248,17 @@ LogicalResult qLinearWhere(NodeRewriter &n) {
   Value condition = n.getInput(0);
   auto x = condition ? getQuantized(n, 1, "X", true) : std::nullopt;
   auto y = x ? getQuantized(n, 4, "Y", true) : std::nullopt;
-  Value sz, zz;
-  Type out;
-  if (!y || !getOutputParameters(n, 7, elementOf(x->q), true, sz, zz, out))
+  auto z = y ? getOutputParameters(n, 7, elementOf(x->q), true) : std::nullopt;
+  if (!z)
     return failure();
+  Type out = z->type;
   if (!elementOf(condition).isInteger(1))
     return n.emitError() << "condition has type " << condition.getType() << ", expected bool";
   if (elementOf(x->q) != out || elementOf(y->q) != out)
     return n.emitError() << "X, Y and z_zero_point have element types " << elementOf(x->q) << ", "
                          << elementOf(y->q) << " and " << out << ", expected one type";
-  SmallVector<Value> operands =
-      broadcastAll(n, {condition, quantize(n, dequantize(n, *x), sz, zz, out),
-                       quantize(n, dequantize(n, *y), sz, zz, out)});
+  SmallVector<Value> operands = broadcastAll(
+      n, {condition, quantize(n, dequantize(n, *x), *z), quantize(n, dequantize(n, *y), *z)});
   if (operands.empty())
     return failure();
   return n.setResults(Emit(n).select(operands[0], operands[1], operands[2]));
@@ -254,21 +272,22 @@ LogicalResult qLinearWhere(NodeRewriter &n) {
 // spatial dims in int32 (count = their product); every input required. ORT multiplies by the
 // one factor, as here; channels_last = 1 reads and writes [N, spatial..., C].
 LogicalResult qLinearGlobalAveragePool(NodeRewriter &n) {
-  auto x = getQuantized(n, 0, "X", true);
-  Value sy, zy;
-  Type out;
-  if (!x || !getOutputParameters(n, 3, elementOf(x->q), true, sy, zy, out))
+  auto operands = getUnaryOperands(n, true, true);
+  if (!operands)
     return failure();
-  int64_t rank = rankOf(x->q);
+  const Quantized &x = operands->x;
+  const OutputParameters &y = operands->y;
+  int64_t rank = rankOf(x.q);
   if (rank < 3)
     return n.emitError() << "expected an input of rank >= 3 (N x C x D1 ...), got "
-                         << x->q.getType();
+                         << x.q.getType();
   bool channelsLast = n.getInt("channels_last", 0) != 0;
-  Value q = channelsLast ? moveChannels(n, x->q, false) : x->q;
+  Value q = channelsLast ? moveChannels(n, x.q, false) : x.q;
   Emit e(n);
   SmallVector<OpFoldResult> dims = getDims(n, q);
-  Value diff = convert(n, q, i32Type(n));
-  diff = e.sub(diff, perTensor(n, x->zeroPoint, dims, i32Type(n)));
+  Value diff = centered(n, q, x.zeroPoint, 0, "x_zero_point");
+  if (!diff)
+    return failure();
   SmallVector<int64_t> spatial;
   for (int64_t d = 2; d < rank; ++d)
     spatial.push_back(d);
@@ -277,13 +296,13 @@ LogicalResult qLinearGlobalAveragePool(NodeRewriter &n) {
   Type f32 = f32Type(n);
   Value count = e.extent(product(n, ArrayRef<OpFoldResult>(dims).drop_front(2)), sumDims, f32);
   Value factor =
-      e.div(perTensor(n, x->scale, sumDims, f32), e.mul(perTensor(n, sy, sumDims, f32), count));
-  Value y =
-      roundAndSaturate(n, e.mul(convert(n, sum, f32), factor), perTensor(n, zy, sumDims, f32), out);
+      e.div(perTensor(n, x.scale, sumDims, f32), e.mul(perTensor(n, y.scale, sumDims, f32), count));
+  Value pooled = roundAndSaturate(n, e.mul(convert(n, sum, f32), factor),
+                                  perTensor(n, y.zeroPoint, sumDims, f32), y.type);
   SmallVector<OpFoldResult> kept(dims.begin(), dims.begin() + 2);
   kept.append(rank - 2, e.b.getIndexAttr(1));
-  y = reshape(n, y, kept);
-  return n.setResults(channelsLast ? moveChannels(n, y, true) : y);
+  pooled = reshape(n, pooled, kept);
+  return n.setResults(channelsLast ? moveChannels(n, pooled, true) : pooled);
 }
 
 // QLinearAveragePool: Y = q(average_pool(dq(X))) with AveragePool's attributes (no
@@ -292,16 +311,16 @@ LogicalResult qLinearGlobalAveragePool(NodeRewriter &n) {
 // AveragePool counts only the padded input there). ORT pools in float too, except where the
 // window is the whole map without padding, which it computes like QLinearGlobalAveragePool.
 LogicalResult qLinearAveragePool(NodeRewriter &n) {
-  auto x = getQuantized(n, 0, "X");
-  Value sy, zy;
-  Type out;
-  if (!x || !getOutputParameters(n, 3, elementOf(x->q), false, sy, zy, out))
+  auto operands = getUnaryOperands(n, false, false);
+  if (!operands)
     return failure();
-  if (rankOf(x->q) < 3)
+  const Quantized &x = operands->x;
+  const OutputParameters &out = operands->y;
+  if (rankOf(x.q) < 3)
     return n.emitError() << "expected an input of rank >= 3 (N x C x D1 ...), got "
-                         << x->q.getType();
+                         << x.q.getType();
   bool channelsLast = n.getInt("channels_last", 0) != 0;
-  Value v = dequantize(n, *x);
+  Value v = dequantize(n, x);
   if (channelsLast)
     v = moveChannels(n, v, false);
   Value pooled = buildAveragePool(n, v, /*countIncludePad=*/true, /*ceilMode=*/true,
@@ -312,10 +331,10 @@ LogicalResult qLinearAveragePool(NodeRewriter &n) {
   // and in float32 that sum can round onto a tie (27.499998 + 110 = 137.5).
   SmallVector<OpFoldResult> dims = getDims(n, pooled);
   Emit e(n);
-  Value scaled = e.div(pooled, perTensor(n, sy, dims, f32Type(n)));
-  if (zy)
-    scaled = e.add(scaled, perTensor(n, zy, dims, f32Type(n)));
-  Value y = roundAndSaturate(n, scaled, Value(), out);
+  Value scaled = e.div(pooled, perTensor(n, out.scale, dims, f32Type(n)));
+  if (out.zeroPoint)
+    scaled = e.add(scaled, perTensor(n, out.zeroPoint, dims, f32Type(n)));
+  Value y = roundAndSaturate(n, scaled, Value(), out.type);
   return n.setResults(channelsLast ? moveChannels(n, y, true) : y);
 }
 
@@ -342,9 +361,8 @@ LogicalResult qLinearConcat(NodeRewriter &n) {
     return n.emitError() << "has " << count
                          << " inputs, expected Y_scale, Y_zero_point and then triples "
                             "(X, X_scale, X_zero_point)";
-  Value sy, zy;
-  Type out;
-  if (!getOutputParameters(n, 0, Type(), true, sy, zy, out))
+  auto y = getOutputParameters(n, 0, Type(), true);
+  if (!y)
     return failure();
   if (!n.hasAttr("axis"))
     return n.emitError() << "expected the attribute 'axis'";
@@ -354,11 +372,11 @@ LogicalResult qLinearConcat(NodeRewriter &n) {
     auto x = getQuantized(n, i, name, true);
     if (!x)
       return failure();
-    if (elementOf(x->q) != out)
+    if (elementOf(x->q) != y->type)
       return n.emitError() << name << " has type " << x->q.getType()
-                           << ", expected the element type of Y_zero_point (" << out << ")";
-    bool same = sameParameter(x->scale, sy) && sameParameter(x->zeroPoint, zy);
-    parts.push_back(same ? x->q : quantize(n, dequantize(n, *x), sy, zy, out));
+                           << ", expected the element type of Y_zero_point (" << y->type << ")";
+    bool same = sameParameter(x->scale, y->scale) && sameParameter(x->zeroPoint, y->zeroPoint);
+    parts.push_back(same ? x->q : quantize(n, dequantize(n, *x), *y));
   }
   int64_t rank = rankOf(parts.front());
   auto axis = normalizeAxis(n, n.getInt("axis", 0), rank);
@@ -425,16 +443,13 @@ LogicalResult qGemm(NodeRewriter &n) {
   if (static_cast<bool>(sy) != static_cast<bool>(zy))
     return n.emitError() << "y_scale and y_zero_point must be given together (a quantized "
                             "output) or both left out (a float output)";
-  Type out = f32Type(n);
-  if (zy) {
-    Value scale, zero;
-    if (!getOutputParameters(n, 7, Type(), true, scale, zero, out))
-      return failure();
-  }
+  std::optional<OutputParameters> y;
+  if (zy && !(y = getOutputParameters(n, 7, Type(), true)))
+    return failure();
   Emit e(n);
-  Value ca = convert(n, a->q, i32Type(n));
-  if (a->zeroPoint)
-    ca = e.sub(ca, perTensor(n, a->zeroPoint, getDims(n, a->q), i32Type(n)));
+  Value ca = centered(n, a->q, a->zeroPoint, 0, "a_zero_point");
+  if (!ca)
+    return failure();
   if (n.getInt("transA", 0))
     ca = e.transpose(ca, {1, 0});
   Value b = bm;
@@ -466,7 +481,7 @@ LogicalResult qGemm(NodeRewriter &n) {
   if (!zy)
     return n.setResults(e.mul(v, factor));
   factor = e.div(factor, perTensor(n, sy, dims, f32));
-  return n.setResults(roundAndSaturate(n, e.mul(v, factor), perTensor(n, zy, dims, f32), out));
+  return n.setResults(roundAndSaturate(n, e.mul(v, factor), perTensor(n, zy, dims, f32), y->type));
 }
 
 /// y = acc * (s_a * s_b[n]) + bias[n] (float32), then converted to `element`.
@@ -494,10 +509,8 @@ LogicalResult matMulIntegerToFloat(NodeRewriter &n) {
   Value za = n.getOptionalInput(4), zb = n.getOptionalInput(5);
   if (!checkPerTensor(n, sa, "a_scale") || (za && !checkPerTensor(n, za, "a_zero_point")))
     return failure();
-  Value ca = convert(n, a, i32Type(n));
-  if (za)
-    ca = Emit(n).sub(ca, perTensor(n, za, getDims(n, a), i32Type(n)));
-  Value cb = centeredColumns(n, bm, zb);
+  Value ca = centered(n, a, za, 0, "a_zero_point");
+  Value cb = ca ? centeredColumns(n, bm, zb) : Value();
   Value acc = cb ? buildMatMul(n, ca, cb) : Value();
   Value y = acc ? scaleAccumulator(n, acc, sa, sb, n.getOptionalInput(6), elementOf(sa)) : Value();
   return y ? n.setResults(y) : failure();

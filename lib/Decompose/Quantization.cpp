@@ -120,6 +120,25 @@ Value centered(NodeRewriter &n, Value q, Value zeroPoint, int64_t axis, StringRe
   return z ? prim::SubOp::create(n.getBuilder(), n.getLoc(), wide, z).getResult() : Value();
 }
 
+Value dequantized(NodeRewriter &n, Value q, Value scale, Value zeroPoint, int64_t axis,
+                  int64_t blockSize) {
+  SmallVector<OpFoldResult> dims = getDims(n, q);
+  OpBuilder &b = n.getBuilder();
+  // The difference in int32 is exact; float32 then holds int8/int16 differences exactly.
+  Value diff = convert(n, q, i32Type(n));
+  if (zeroPoint) {
+    Value z = broadcastParameter(n, convert(n, zeroPoint, i32Type(n)), dims, axis, blockSize,
+                                 "x_zero_point");
+    if (!z)
+      return nullptr;
+    diff = prim::SubOp::create(b, n.getLoc(), diff, z);
+  }
+  Value s = broadcastParameter(n, convert(n, scale, f32Type(n)), dims, axis, blockSize, "x_scale");
+  if (!s)
+    return nullptr;
+  return prim::MulOp::create(b, n.getLoc(), convert(n, diff, f32Type(n)), s);
+}
+
 bool checkQuantized(NodeRewriter &n, Value v, StringRef what) {
   if (isQuantizedIntType(elementOf(v)))
     return true;
@@ -191,22 +210,9 @@ LogicalResult dequantizeLinear(NodeRewriter &n) {
     return n.emitError() << "x_scale has element type " << elementOf(scale)
                          << ", expected a float type";
   int64_t axis = n.getInt("axis", 1); // normalized where a parameter is per axis
-  int64_t blockSize = n.getInt("block_size", 0);
-  SmallVector<OpFoldResult> dims = getDims(n, x);
-  OpBuilder &b = n.getBuilder();
-  // The difference in int32 is exact; float32 then holds int8/int16 differences exactly.
-  Value diff = convert(n, x, i32Type(n));
-  if (zeroPoint) {
-    Value z = broadcastParameter(n, convert(n, zeroPoint, i32Type(n)), dims, axis, blockSize,
-                                 "x_zero_point");
-    if (!z)
-      return failure();
-    diff = prim::SubOp::create(b, n.getLoc(), diff, z);
-  }
-  Value s = broadcastParameter(n, convert(n, scale, f32Type(n)), dims, axis, blockSize, "x_scale");
-  if (!s)
+  Value y = dequantized(n, x, scale, zeroPoint, axis, n.getInt("block_size", 0));
+  if (!y)
     return failure();
-  Value y = prim::MulOp::create(b, n.getLoc(), convert(n, diff, f32Type(n)), s);
   // Opset 23's `output_dtype` (0: the scale's type).
   Type out = elementOf(scale);
   if (int64_t code = n.getInt("output_dtype", 0)) {

@@ -37,6 +37,12 @@ mlir::Value roundAndSaturate(NodeRewriter &n, mlir::Value v, mlir::Value zeroPoi
 mlir::Value centered(NodeRewriter &n, mlir::Value q, mlir::Value zeroPoint, int64_t axis,
                      llvm::StringRef what);
 
+/// (convert(q, i32) - z) * s in float32, the difference exact in int32: s and z (z may be
+/// null) read as broadcastParameter does (per tensor, along `axis`, or blocked); null after an
+/// error naming x_scale or x_zero_point. DequantizeLinear's body.
+mlir::Value dequantized(NodeRewriter &n, mlir::Value q, mlir::Value scale, mlir::Value zeroPoint,
+                        int64_t axis, int64_t blockSize);
+
 /// x's channels (dim 1) moved last (`back`: NCHW -> NHWC) or its last dim moved to 1.
 mlir::Value moveChannels(NodeRewriter &n, mlir::Value x, bool back);
 
