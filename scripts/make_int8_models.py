@@ -2,9 +2,10 @@
 """Makes the int8 benchmark models of issue #20 with onnxruntime's quantization tool, or with
 torch's (FX graph mode, static, the fbgemm x86 configuration).
 
-    scripts/make_int8_models.py OUT_DIR [MODEL:FORMATS,...]   # onnxruntime's tool: needs torch,
+    scripts/make_int8_models.py OUT_DIR [MODEL:FORMAT[+FORMAT],...]   # onnxruntime's tool: torch,
                                           # torchvision, onnx, onnxruntime (the GPU machine has
-                                          # them; this machine has no onnxruntime for Python)
+                                          # them; this machine has no onnxruntime for Python);
+                                          # e.g. resnet18:qdq+qop,mobilenet_v2:qop
     scripts/make_int8_models.py --torch OUT_DIR [MODEL,...]   # torch's: apt's python3-torch and
                                           # python3-torchvision (1.13) on this machine
 
@@ -105,9 +106,12 @@ def main():
     torch.manual_seed(0)
     rng = np.random.default_rng(0)
     wanted = sys.argv[2].split(",") if len(sys.argv) > 2 else [
-        "resnet18:qdq,qop", "resnet50:qdq", "mobilenet_v2:qdq", "bert_256:qdq,qop"]
+        "resnet18:qdq+qop", "resnet50:qdq", "mobilenet_v2:qdq", "bert_256:qdq+qop"]
     for item in wanted:
-        name, formats = item.split(":")
+        name, _, formats = item.partition(":")
+        if not formats or any(f not in ("qdq", "qop") for f in formats.split("+")):
+            sys.exit("make_int8_models.py: %r: expected MODEL:FORMAT[+FORMAT] with formats "
+                     "qdq and qop (items are separated by commas)" % item)
         path = os.path.join(work, name + ".onnx")
         if name == "bert_256":
             model = randomize(Encoder())
@@ -129,7 +133,7 @@ def main():
                          {"image": {0: "batch"}, "output": {0: "batch"}}, path)
             feeds = [{"image": rng.standard_normal((1, 3, 224, 224), np.float32)}
                      for _ in range(8)]
-        for fmt in formats.split(","):
+        for fmt in formats.split("+"):
             quantize(path, list(feeds), os.path.join(out, "%s_%s" % (name, fmt)), fmt)
 
 
