@@ -244,12 +244,36 @@ static bool isVectorizableRead(AffineMap map, Value buffer, unsigned j) {
   return coefficient(map.getResults().back(), j, map.getNumDims()) == 1;
 }
 
+bool tcc::tiling::isTableLoad(memref::LoadOp load) {
+  auto type = load.getMemRefType();
+  auto cast = load.getIndices().size() == 1
+                  ? load.getIndices()[0].getDefiningOp<arith::IndexCastOp>()
+                  : arith::IndexCastOp();
+  return type.getRank() == 1 && type.hasStaticShape() && type.getLayout().isIdentity() &&
+         load.getMemRef().getDefiningOp<memref::GetGlobalOp>() && cast &&
+         cast.getIn().getType().isInteger(32);
+}
+
 /// Whether the scalar body of `epilogue` can run on vectors lane by lane: arith and math
-/// ops that are elementwise (f64 math has no vector approximation here: not those).
+/// ops that are elementwise (f64 math has no vector approximation here: not those), and
+/// tcc-cpu-lookup-tables' loads (a gather each).
 static bool isVectorizableBody(linalg::GenericOp epilogue) {
   for (Operation &op : epilogue.getBody()->without_terminator()) {
     if (isa<arith::ConstantOp>(op))
       continue;
+    if (auto load = dyn_cast<memref::LoadOp>(op)) {
+      if (!tcc::tiling::isTableLoad(load))
+        return false;
+      continue;
+    }
+    if (auto cast = dyn_cast<arith::IndexCastOp>(op)) {
+      if (!llvm::all_of(cast->getUsers(), [](Operation *user) {
+            auto load = dyn_cast<memref::LoadOp>(user);
+            return load && tcc::tiling::isTableLoad(load);
+          }))
+        return false;
+      continue;
+    }
     if (!op.hasTrait<OpTrait::Elementwise>() || op.getNumRegions() != 0 ||
         !isa<arith::ArithDialect, math::MathDialect>(op.getDialect()))
       return false;

@@ -10,6 +10,7 @@
 #define TCC_LIB_CODEGEN_CONTRACTIONPLAN_H
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 
 #include <optional>
 
@@ -59,6 +60,10 @@ struct Plan {
 
 /// The plan for `op`, or nothing when it does not have the outer-product form.
 std::optional<Plan> planContraction(linalg::LinalgOp op, int64_t vectorBits);
+
+/// Whether `load` reads a table of tcc-cpu-lookup-tables: a rank-1 constant global at the
+/// index_cast of an i32 (the epilogue gathers a vector of entries).
+bool isTableLoad(mlir::memref::LoadOp load);
 
 /// Adds kernel formation's fill and epilogue (tcc-outline-kernels groups them with the
 /// contraction and sets `epilogue` in the kernel's #kernel.kernel when the contraction's

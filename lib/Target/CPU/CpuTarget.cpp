@@ -207,7 +207,7 @@ tcc::TargetInfo describeProcessor(const tcc::HostMachine &host) {
 // pass that tcc-opt can run alone.
 constexpr const char *kCpuKernelPipeline =
     "tcc-cpu-lower-attention{{vector-bits={0} vector-registers={1}},tcc-collapse-dims,cse,"
-    "tcc-tile-contractions{{vector-bits={0} vector-registers={1} "
+    "tcc-cpu-lookup-tables,tcc-tile-contractions{{vector-bits={0} vector-registers={1} "
     "split-wide-fma={2}},tcc-expand-copies,tcc-order-loops,convert-linalg-to-parallel-loops,"
     "tcc-range-kernels,tcc-lower-checks,tcc-approximate-math{{instruction-rounding=true},tcc-lower-"
     "runtime-calls,"

@@ -80,6 +80,21 @@ Value Emitter::emitEpilogue(Value accumulator, Value mask, const DenseMap<unsign
     return splat;
   };
   for (Operation &op : body->without_terminator()) {
+    // A table's index_cast is read by its loads alone: they gather at the i32 lanes.
+    if (isa<arith::IndexCastOp>(op))
+      continue;
+    if (auto load = dyn_cast<memref::LoadOp>(op)) {
+      Value lanes = lookup(load.getIndices()[0].getDefiningOp<arith::IndexCastOp>().getIn());
+      auto type = vectorOf(load.getType());
+      Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+      Value all = arith::ConstantOp::create(
+          b, loc, DenseElementsAttr::get(VectorType::get({numLanes}, b.getI1Type()), true));
+      Value none = arith::ConstantOp::create(b, loc, type, b.getZeroAttr(type));
+      mapping.map(load.getResult(), vector::GatherOp::create(b, loc, type, load.getMemRef(),
+                                                             ValueRange{zero}, lanes, all, none)
+                                        .getResult());
+      continue;
+    }
     if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
       auto type = vectorOf(constant.getType());
       mapping.map(constant.getResult(),

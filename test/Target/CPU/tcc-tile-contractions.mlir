@@ -110,6 +110,41 @@ func.func private @with_epilogue(%out: memref<6x16xf32>, %a: memref<6x32xf32>, %
   return
 }
 
+// A table of tcc-cpu-lookup-tables in the epilogue (the accumulators requantized to a byte,
+// then a function of the byte read from a constant table): one gather of 8 entries a vector,
+// at the bytes' i32 lanes; the index_cast to index is not emitted.
+// CHECK-LABEL: func.func private @table_epilogue
+// CHECK: %[[TABLE:.*]] = memref.get_global @table_epilogue_table_0 : memref<256xf32>
+// CHECK: vector.fma
+// CHECK: %[[BYTES:.*]] = arith.fptoui %{{.*}} : vector<8xf32> to vector<8xi8>
+// CHECK: %[[LANES:.*]] = arith.extui %[[BYTES]] : vector<8xi8> to vector<8xi32>
+// CHECK-NOT: arith.index_cast
+// CHECK: %[[Y:.*]] = vector.gather %[[TABLE]][%{{.*}}] [%[[LANES]]], %{{.*}}, %{{.*}} : memref<256xf32>, vector<8xi32>, vector<8xi1>, vector<8xf32> into vector<8xf32>
+// CHECK: vector.store %[[Y]], %arg0
+memref.global "private" constant @table_epilogue_table_0 : memref<256xf32> = dense<1.0>
+func.func private @table_epilogue(%out: memref<6x16xf32>, %a: memref<6x32xf32>, %b: memref<32x16xf32>) attributes {kernel.kernel = #kernel.kernel<kind = contraction, epilogue = true>} {
+  %table = memref.get_global @table_epilogue_table_0 : memref<256xf32>
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%out : memref<6x16xf32>)
+  linalg.generic {indexing_maps = [#ea, #eb, #ec], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<6x32xf32>, memref<32x16xf32>) outs(%out : memref<6x16xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %0 = arith.mulf %x, %y : f32
+    %1 = arith.addf %acc, %0 : f32
+    linalg.yield %1 : f32
+  }
+  linalg.generic {indexing_maps = [#eid, #eid], iterator_types = ["parallel", "parallel"]}
+      ins(%out : memref<6x16xf32>) outs(%out : memref<6x16xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %0 = arith.fptoui %in : f32 to i8
+    %1 = arith.extui %0 : i8 to i32
+    %2 = arith.index_cast %1 : i32 to index
+    %3 = memref.load %table[%2] : memref<256xf32>
+    linalg.yield %3 : f32
+  }
+  return
+}
+
 // An i1 epilogue operand along the vector dim (attention's causal mask): in memory each
 // element is a byte, but a vector load of i1 reads packed bits. The bytes are loaded from the
 // buffer's address (masked: 6 columns of 8 lanes, nothing past the end is touched) and

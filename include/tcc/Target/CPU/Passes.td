@@ -69,6 +69,35 @@ def CpuLowerAttention : Pass<"tcc-cpu-lower-attention", "mlir::ModuleOp"> {
                            "::mlir::vector::VectorDialect", "::mlir::LLVM::LLVMDialect"];
 }
 
+def CpuLookupTables : Pass<"tcc-cpu-lookup-tables", "mlir::ModuleOp"> {
+  let summary = "A computation of one 8-bit value in an elementwise body as a 256-entry table";
+  let description = [{
+    In each kernel's linalg.generic without reductions, the ops that read one 8-bit integer
+    v and constants alone (dequantize, an activation, requantize: a quantized model's
+    elementwise chains) compute a function of v's 256 bit patterns. When that function has
+    one result used by the rest of the body and replacing it removes at least `min-ops` ops,
+    its results are computed while compiling by folding the same ops (only ops whose folding
+    is exactly the run's arithmetic: arith's elementwise ops, math's fma, roundeven, floor,
+    ceil, trunc, absf and copysign), kept in a private constant memref.global of 256
+    entries, and replaced by a load at zext(v) (always in range). The results are the same
+    bits. tcc-tile-contractions' epilogue loads a vector of entries with vector.gather.
+
+    ```mlir
+    // before: %q : i8, then ~80 ops of dequantize, sigmoid, multiply, requantize
+    // after:
+    %w = arith.extui %q : i8 to i32
+    %i = arith.index_cast %w : i32 to index
+    %y = memref.load %table[%i] : memref<256xf32>
+    ```
+  }];
+  let options = [
+    Option<"minOps", "min-ops", "int64_t", /*default=*/"24",
+           "the fewest ops a table must remove (a gather of 16 lanes costs about as much as "
+           "that many vector ops)">,
+  ];
+  let dependentDialects = ["::mlir::memref::MemRefDialect", "::mlir::arith::ArithDialect"];
+}
+
 def TileContractions : Pass<"tcc-tile-contractions", "mlir::ModuleOp"> {
   let summary = "Register-blocked vector FMAs for float matmuls, batch matmuls and convolutions";
   let description = [{
