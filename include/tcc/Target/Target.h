@@ -89,6 +89,10 @@ struct TargetInfo {
   /// (x86 CPUs, whose strided vector loads cost permutes).
   bool splitStridedConvolutions = false;
   bool splitStridedAllWidths = false;
+  /// The CPU kernel pipeline's tcc-cpu-lookup-tables: elementwise functions of one 8-bit
+  /// value as 256-entry tables read by gathers (x86-64; AArch64 is not measured, and LLVM 22's
+  /// fixed-length SVE instruction selection fails on the vectorized lookups).
+  bool lookupTables = false;
   /// `--precision=bf16` on a CPU with AVX512-BF16: float32 contractions read their inputs
   /// as bf16 pairs (tcc-pair-bf16-contractions) and the tiles add them with vdpbf16ps.
   bool bf16Pairs = false;
