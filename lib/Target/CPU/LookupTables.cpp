@@ -7,18 +7,22 @@
 // own value, requantizes the product and dequantizes it again for the next convolution, some
 // 80 ops per element. Where such a function has one result that ops outside it use, and
 // replacing it removes at least `min-ops` ops, its 256 results are computed while compiling by
-// folding the very same ops (IEEE arithmetic, integer ops and selects: the bits the run
-// would compute), stored as a private constant table, and the ops become one load from the
+// folding the very same ops (IEEE arithmetic, integer ops and selects), stored as a private
+// constant table, and the ops become one load from the
 // table at zext(v) (tcc-tile-contractions' epilogue loads a vector of them with a gather;
 // an integer result narrower than 32 bits is kept as 32 bits, truncated after the load, since
 // vector gathers load 32- or 64-bit lanes).
 // The index is an 8-bit value zero-extended, always inside the 256 entries.
 //
-// Only ops whose folding is exactly the run's are taken: arith's elementwise ops and math's
+// Only ops with an exact IEEE or integer meaning are taken: arith's elementwise ops and math's
 // fma, roundeven, floor, ceil, trunc, absf and copysign. A transcendental op still in the body
-// (math.exp before tcc-approximate-math) ends the function there. A float-to-integer
-// conversion out of the result's range is poison in the run; the table holds 0 there (a
-// select always discards it in the quantization code that produces it).
+// (math.exp before tcc-approximate-math) ends the function there. The table holds the exact
+// results; where an op's fastmath flags let the compiled code compute it otherwise (the
+// sigmoid's division carries `arcp`, which x86 code computes as a reciprocal estimate and a
+// Newton step) the run without the table could differ in a float's last bits. A quantized
+// chain rounds them away: EfficientNet-B0's outputs are bit-identical with and without it. A
+// float-to-integer conversion out of the result's range is poison in the run; the table holds 0
+// there (a select always discards it in the quantization code that produces it).
 //
 //===----------------------------------------------------------------------------------===//
 #include "tcc/Target/CPU/Passes.h"

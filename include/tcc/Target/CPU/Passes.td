@@ -76,11 +76,12 @@ def CpuLookupTables : Pass<"tcc-cpu-lookup-tables", "mlir::ModuleOp"> {
     v and constants alone (dequantize, an activation, requantize: a quantized model's
     elementwise chains) compute a function of v's 256 bit patterns. When that function has
     one result used by the rest of the body and replacing it removes at least `min-ops` ops,
-    its results are computed while compiling by folding the same ops (only ops whose folding
-    is exactly the run's arithmetic: arith's elementwise ops, math's fma, roundeven, floor,
-    ceil, trunc, absf and copysign), kept in a private constant memref.global of 256
-    entries, and replaced by a load at zext(v) (always in range). The results are the same
-    bits. tcc-tile-contractions' epilogue loads a vector of entries with vector.gather.
+    its results are computed while compiling by folding the same ops (only ops with an exact
+    IEEE or integer meaning: arith's elementwise ops, math's fma, roundeven, floor, ceil,
+    trunc, absf and copysign), kept in a private constant memref.global of 256 entries, and
+    replaced by a load at zext(v) (always in range). The entries are the exact results; a
+    division the compiled code would compute as a reciprocal estimate (`arcp`) is exact in
+    the table. tcc-tile-contractions' epilogue loads a vector of entries with vector.gather.
 
     ```mlir
     // before: %q : i8, then ~80 ops of dequantize, sigmoid, multiply, requantize
