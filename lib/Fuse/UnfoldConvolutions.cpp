@@ -8,6 +8,8 @@
 // 16 lanes per output channel for a 7x7 map instead of 7 vectors with 7 lanes in use.
 //
 //===----------------------------------------------------------------------------------===//
+#include "ConvolutionWindows.h"
+
 #include "tcc/Fuse/Passes.h"
 
 #include "dialects/prim/PrimBuilder.h"
@@ -106,45 +108,10 @@ struct UnfoldConvolutionsPass : tcc::impl::UnfoldConvolutionsBase<UnfoldConvolut
     // Integer convolutions of converted bytes: the bytes are unfolded, then converted.
     Value bytes = convertedBytes(op);
     Value input = bytes ? bytes : op.getInput();
-    Type element = cast<RankedTensorType>(input.getType()).getElementType();
     OpFoldResult batch = p.dims(input)[0];
     auto index = [&](int64_t v) -> OpFoldResult { return b.getIndexAttr(v); };
-    ArrayRef<int64_t> low = op.getPaddingLow(), high = op.getPaddingHigh(),
-                      strides = op.getStrides(), dilations = op.getDilations();
 
-    Value padded = input;
-    if (llvm::any_of(low, [](int64_t v) { return v != 0; }) ||
-        llvm::any_of(high, [](int64_t v) { return v != 0; }))
-      padded = tcc::prim::PadOp::create(b, loc, input, p.scalar(element, 0),
-                                        ArrayRef<int64_t>{0, 0, low[0], low[1]},
-                                        ArrayRef<int64_t>{0, 0, high[0], high[1]});
-
-    // u[n, c, ky, kx, y, x] = xp[n, c, y sy + ky dy, x sx + kx dx]: one copy, a linalg
-    // generic (prim has no op for overlapping windows; slices and a concatenation were 18
-    // copies, which cost a fifth of the product's time on two threads).
-    MLIRContext *ctx = b.getContext();
-    auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
-    AffineMap read =
-        AffineMap::get(6, 0,
-                       {d(0), d(1), d(4) * strides[0] + d(2) * dilations[0],
-                        d(5) * strides[1] + d(3) * dilations[1]},
-                       ctx);
-    SmallVector<int64_t> shape = {ShapedType::kDynamic, s.channels, s.kh, s.kw, s.oh, s.ow};
-    SmallVector<Value> dynamic;
-    if (auto n = getConstantIntValue(batch))
-      shape[0] = *n;
-    else
-      dynamic.push_back(cast<Value>(batch));
-    Value empty = tensor::EmptyOp::create(b, loc, shape, element, dynamic);
-    Value unfolded =
-        linalg::GenericOp::create(
-            b, loc, TypeRange{empty.getType()}, ValueRange{padded}, ValueRange{empty},
-            ArrayRef<AffineMap>{read, b.getMultiDimIdentityMap(6)},
-            SmallVector<utils::IteratorType>(6, utils::IteratorType::parallel),
-            [](OpBuilder &nested, Location at, ValueRange args) {
-              linalg::YieldOp::create(nested, at, args[0]);
-            })
-            .getResult(0);
+    Value unfolded = tcc::fuse::unfoldWindows(b, loc, op, input, s.kh, s.kw, s.oh, s.ow);
     int64_t reduction = s.channels * s.kh * s.kw;
     unfolded = p.reshape(unfolded, {batch, index(reduction), index(s.oh), index(s.ow)});
     if (bytes)
@@ -164,3 +131,46 @@ struct UnfoldConvolutionsPass : tcc::impl::UnfoldConvolutionsBase<UnfoldConvolut
 };
 
 } // namespace
+
+Value tcc::fuse::unfoldWindows(OpBuilder &b, Location loc, ConvolutionOp op, Value input,
+                               int64_t kh, int64_t kw, int64_t oh, int64_t ow) {
+  tcc::prim::PrimBuilder p(b, loc);
+  auto inputType = cast<RankedTensorType>(input.getType());
+  Type element = inputType.getElementType();
+  int64_t channels = inputType.getDimSize(1);
+  OpFoldResult batch = p.dims(input)[0];
+  ArrayRef<int64_t> low = op.getPaddingLow(), high = op.getPaddingHigh(),
+                    strides = op.getStrides(), dilations = op.getDilations();
+  Value padded = input;
+  if (llvm::any_of(low, [](int64_t v) { return v != 0; }) ||
+      llvm::any_of(high, [](int64_t v) { return v != 0; }))
+    padded = tcc::prim::PadOp::create(b, loc, input, p.scalar(element, 0),
+                                      ArrayRef<int64_t>{0, 0, low[0], low[1]},
+                                      ArrayRef<int64_t>{0, 0, high[0], high[1]});
+
+  // u[n, c, ky, kx, y, x] = xp[n, c, y sy + ky dy, x sx + kx dx]: one copy, a linalg
+  // generic (prim has no op for overlapping windows; slices and a concatenation were 18
+  // copies, which cost a fifth of the product's time on two threads).
+  MLIRContext *ctx = b.getContext();
+  auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
+  AffineMap read =
+      AffineMap::get(6, 0,
+                     {d(0), d(1), d(4) * strides[0] + d(2) * dilations[0],
+                      d(5) * strides[1] + d(3) * dilations[1]},
+                     ctx);
+  SmallVector<int64_t> shape = {ShapedType::kDynamic, channels, kh, kw, oh, ow};
+  SmallVector<Value> dynamic;
+  if (auto n = getConstantIntValue(batch))
+    shape[0] = *n;
+  else
+    dynamic.push_back(cast<Value>(batch));
+  Value empty = tensor::EmptyOp::create(b, loc, shape, element, dynamic);
+  return linalg::GenericOp::create(
+          b, loc, TypeRange{empty.getType()}, ValueRange{padded}, ValueRange{empty},
+          ArrayRef<AffineMap>{read, b.getMultiDimIdentityMap(6)},
+          SmallVector<utils::IteratorType>(6, utils::IteratorType::parallel),
+          [](OpBuilder &nested, Location at, ValueRange args) {
+            linalg::YieldOp::create(nested, at, args[0]);
+          })
+          .getResult(0);
+}

@@ -83,6 +83,10 @@ struct TargetInfo {
   /// one matrix product over all output points where that fills `vectorBits`-wide vectors
   /// better (CPUs, whose tiles vectorize along the output rows).
   bool unfoldConvolutions = false;
+  /// Kernel formation: tcc-channel-vector-convolutions computes 2-D float32 convolutions
+  /// whose output rows leave `vectorBits`-wide vectors partly empty with the vectors along
+  /// the output channels instead, the filter transposed while compiling (x86 CPUs, measured).
+  bool channelVectorConvolutions = false;
   /// Kernel formation: tcc-split-strided-convolutions computes 2-D convolutions with a column
   /// stride as sums of unit-stride ones over the input's column phases: those whose output
   /// rows fit one `vectorBits`-wide vector, or all of them with `splitStridedAllWidths`

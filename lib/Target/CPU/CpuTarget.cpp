@@ -194,6 +194,7 @@ tcc::TargetInfo describeProcessor(const tcc::HostMachine &host) {
   // bits, and at 512 where an output row fits one vector (tcc-split-strided-convolutions).
   // Not on AArch64 (not measured there; its ld2 deinterleaves in the load).
   info.splitStridedConvolutions = true;
+  info.channelVectorConvolutions = true;
   info.splitStridedAllWidths = info.vectorBits < 512;
   // Gathers of 32-bit table entries (vpgatherdd), measured on x86 only. On AArch64 with
   // fixed-length SVE, LLVM 22 cannot select the vectorized lookup loops ("Cannot select

@@ -71,11 +71,14 @@ void Emitter::emit(int64_t registers) {
   // Threads split row tiles, or column panels when the vector operand is large (each
   // panel of it then read from memory once and reused by a group of row tiles from cache),
   // panel-major: one work item per panel and group of row tiles.
+  // Stacked tiles in reduction chunks loop over the row tiles inside each stack tile
+  // (emitStackChunks); otherwise stacked rows go after the row tiles: a dynamic batch
+  // merges with those (more of them).
+  bool stackChunks = stackDim && chunkSize;
   if (panelWidth)
     order.push_back(kPanel);
-  else if (plan.i)
+  else if (plan.i && !stackChunks)
     order.push_back(*plan.i);
-  // Stacked rows go after the row tiles: a dynamic batch merges with those (more of them).
   if (stackDim)
     order.push_back(*stackDim);
   // The first dim is the one threads split: the first of static trip count >= 8 (tiles
@@ -130,6 +133,10 @@ void Emitter::emit(int64_t registers) {
           else
             dims[d] = iv;
         }
+        if (stackChunks) {
+          emitStacked(dims, [&] { emitStackChunks(dims); });
+          return;
+        }
         if (!panel) {
           if (stackDim)
             emitStacked(dims, [&] { emitTile(tile, dims); });
@@ -172,25 +179,7 @@ void Emitter::emit(int64_t registers) {
         }
         // One chunk of the reduction at a time, every row tile in it: the panel's rows
         // of that chunk stay in cache while all the row tiles read them.
-        int64_t chunks = chunkCount();
-        scf::ForOp::create(
-            b, loc, constant(0), constant(chunks), constant(1), ValueRange{},
-            [&](OpBuilder &inner, Location, Value chunk, ValueRange) {
-              OpBuilder::InsertionGuard innerGuard(b);
-              moveTo(inner);
-              int64_t reduction = *getConstantIntValue(extents[*chunkedDim]);
-              chunkBegin = arith::MulIOp::create(b, loc, chunk, constant(chunkSize));
-              Value end = arith::AddIOp::create(b, loc, chunkBegin, constant(chunkSize));
-              chunkEnd = reduction % chunkSize == 0
-                             ? end
-                             : arith::MinSIOp::create(b, loc, end, constant(reduction)).getResult();
-              firstChunk =
-                  arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, chunk, constant(0));
-              lastChunk = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, chunk,
-                                                constant(chunks - 1));
-              everyRowTile();
-              scf::YieldOp::create(b, loc);
-            });
+        emitChunks(everyRowTile);
       });
   // A dynamic first dim (the batch) and a static second one become one dim, batch-major
   // (ParallelLoops.h): threads split it at any batch.
@@ -207,6 +196,41 @@ void Emitter::moveTo(OpBuilder &nested) {
 Value Emitter::rowTiles() {
   return arith::DivUIOp::create(
       b, loc, arith::AddIOp::create(b, loc, extents[*plan.i], constant(rows - 1)), constant(rows));
+}
+
+/// One stack tile's reduction chunk by chunk, every row tile in each chunk.
+void Emitter::emitStackChunks(DenseMap<unsigned, Value> dims) {
+  emitChunks([&] {
+    scf::ForOp::create(b, loc, constant(0), rowTiles(), constant(1), ValueRange{},
+                       [&](OpBuilder &inner, Location, Value t, ValueRange) {
+                         OpBuilder::InsertionGuard innerGuard(b);
+                         moveTo(inner);
+                         emitTile(t, dims);
+                         scf::YieldOp::create(b, loc);
+                       });
+  });
+}
+
+/// `body` once per reduction chunk, with chunkBegin, chunkEnd, firstChunk and lastChunk set.
+void Emitter::emitChunks(llvm::function_ref<void()> body) {
+  int64_t chunks = chunkCount();
+  scf::ForOp::create(
+      b, loc, constant(0), constant(chunks), constant(1), ValueRange{},
+      [&](OpBuilder &inner, Location, Value chunk, ValueRange) {
+        OpBuilder::InsertionGuard innerGuard(b);
+        moveTo(inner);
+        int64_t reduction = *getConstantIntValue(extents[*chunkedDim]);
+        chunkBegin = arith::MulIOp::create(b, loc, chunk, constant(chunkSize));
+        Value end = arith::AddIOp::create(b, loc, chunkBegin, constant(chunkSize));
+        chunkEnd = reduction % chunkSize == 0
+                       ? end
+                       : arith::MinSIOp::create(b, loc, end, constant(reduction)).getResult();
+        firstChunk = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, chunk, constant(0));
+        lastChunk =
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, chunk, constant(chunks - 1));
+        body();
+        scf::YieldOp::create(b, loc);
+      });
 }
 
 /// The number of reduction chunks (the last may be shorter).

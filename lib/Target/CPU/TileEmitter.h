@@ -43,6 +43,10 @@ private:
   /// The number of row tiles of i.
   Value rowTiles();
 
+  /// One stack tile's reduction chunk by chunk, every row tile in each chunk.
+  void emitStackChunks(DenseMap<unsigned, Value> dims);
+  /// `body` once per reduction chunk, with chunkBegin, chunkEnd, firstChunk, lastChunk set.
+  void emitChunks(llvm::function_ref<void()> body);
   /// The number of reduction chunks (the last may be shorter).
   int64_t chunkCount();
 

@@ -117,3 +117,37 @@ func.func private @stacked_rows(%in: memref<64x7x7xf32>, %filter: memref<12x64xf
   }
   return
 }
+
+// A convolution vectorized along its output channels (tcc-channel-vector-convolutions): 49
+// points as rows, the filter packed as [8 blocks, 2304, 16], stacked 4 blocks per tile.
+// A stacked tile's share of the filter (4 x 16 x 2304 floats, 576 KiB) is more than L2's
+// share, and every row tile reads it alike: the 2 stack tiles (threads split those) each
+// run the reduction in 3 chunks of 768 with all 9 row tiles (8 of 6 points, one of 1) in
+// each chunk, the accumulators going through the output between chunks.
+// CHECK-LABEL: func.func private @stacked_chunks
+// CHECK: scf.parallel (%[[S:.*]]) = (%c0) to (%c2) step (%c1) {
+// CHECK: %[[BLOCK:.*]] = arith.muli %[[S]], %c4 : index
+// CHECK: scf.for %[[CHUNK:.*]] = %c0 to %c3 step %c1 {
+// CHECK: %[[BEGIN:.*]] = arith.muli %[[CHUNK]], %c768 : index
+// CHECK: %[[END:.*]] = arith.addi %[[BEGIN]], %c768 : index
+// CHECK: scf.for %[[TILE:.*]] = %c0 to %c9 step %c1 {
+// CHECK: %[[ROW:.*]] = arith.muli %[[TILE]], %c6 : index
+// CHECK: vector.load %arg2[%[[ROW]], %[[BLOCK]], %c0] : memref<49x8x16xf32>, vector<16xf32>
+// CHECK: scf.for %[[K:.*]] = %[[BEGIN]] to %[[END]] step %c1 iter_args(
+// CHECK: vector.load %arg1[%[[BLOCK]], %[[K]], %c0] : memref<8x2304x16xf32>, vector<16xf32>
+// CHECK: %[[X:.*]] = memref.load %arg0[%[[K]], %[[ROW]]] : memref<2304x49xf32>
+// CHECK: %[[XV:.*]] = vector.broadcast %[[X]] : f32 to vector<16xf32>
+// CHECK: vector.fma %[[XV]]
+#u = affine_map<(p, b, l, k) -> (k, p)>
+#wp = affine_map<(p, b, l, k) -> (b, k, l)>
+#o = affine_map<(p, b, l, k) -> (p, b, l)>
+func.func private @stacked_chunks(%in: memref<2304x49xf32>, %filter: memref<8x2304x16xf32>, %result: memref<49x8x16xf32>) attributes {kernel.kernel = #kernel.kernel<kind = generic>} {
+  linalg.generic {indexing_maps = [#u, #wp, #o], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%in, %filter : memref<2304x49xf32>, memref<8x2304x16xf32>) outs(%result : memref<49x8x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %0 = arith.mulf %a, %b : f32
+    %1 = arith.addf %acc, %0 : f32
+    linalg.yield %1 : f32
+  }
+  return
+}

@@ -1,0 +1,174 @@
+//===- ChannelVectorConvolutions.cpp - convolutions vectorized along output channels ------===//
+//
+// The formula, the conditions and the measurements are in include/tcc/Fuse/Passes.td
+// (tcc-channel-vector-convolutions). In short: where an output row leaves lanes empty
+// (7, 14, 28 or 56 points in vectors of 16), the convolution is computed as
+//   out'[n, y, x, o] = sum_{c, ky, kx} xp[n, c, y sy + ky dy, x sx + kx dx] w'[c, ky, kx, o]
+// with w' = the filter transposed while compiling (its output channels contiguous), so the
+// tiler's vectors run along the output channels (whole vectors) and its rows along x, each
+// row broadcasting one input element; then out = transpose(out') back to NCHW.
+//
+//===----------------------------------------------------------------------------------===//
+#include "ConvolutionWindows.h"
+
+#include "tcc/Fuse/Passes.h"
+
+#include "dialects/prim/PrimBuilder.h"
+#include "dialects/prim/PrimDialect.h"
+#include "tcc/Target/VectorIssues.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+
+namespace tcc {
+#define GEN_PASS_DEF_CHANNELVECTORCONVOLUTIONS
+#include "tcc/Fuse/Passes.h.inc"
+} // namespace tcc
+
+using namespace mlir;
+using tcc::prim::ConvolutionOp;
+
+namespace {
+
+/// The output channels of one block of the packed filter: one vector of 512 bits (the only
+/// width measured; at 256 bits the pass leaves convolutions alone).
+constexpr int64_t kBlock = 16;
+
+/// tcc-unfold-convolutions' limit on the copied windows per image.
+constexpr int64_t kMaxUnfoldedBytes = 8 << 20;
+
+/// The static shape of a 2-D convolution the pass can rewrite (the batch may be dynamic).
+struct Shape {
+  int64_t channels, outChannels, kh, kw, oh, ow;
+};
+
+std::optional<Shape> shapeOf(ConvolutionOp op) {
+  auto in = cast<RankedTensorType>(op.getInput().getType());
+  auto filter = cast<RankedTensorType>(op.getFilter().getType());
+  auto out = cast<RankedTensorType>(op.getType());
+  if (in.getRank() != 4 || op.getFeatureGroupCount() != 1 || !in.getElementType().isF32() ||
+      !filter.getElementType().isF32() || !out.getElementType().isF32() ||
+      !filter.hasStaticShape() || llvm::any_of(in.getShape().drop_front(), ShapedType::isDynamic) ||
+      llvm::any_of(out.getShape().drop_front(), ShapedType::isDynamic) ||
+      llvm::any_of(op.getPaddingLow(), [](int64_t p) { return p < 0; }) ||
+      llvm::any_of(op.getPaddingHigh(), [](int64_t p) { return p < 0; }))
+    return std::nullopt;
+  Shape s{in.getDimSize(1),     filter.getDimSize(0), filter.getDimSize(2),
+          filter.getDimSize(3), out.getDimSize(2),    out.getDimSize(3)};
+  if (s.oh < 1 || s.ow < 1 || s.outChannels < 1)
+    return std::nullopt;
+  return s;
+}
+
+struct ChannelVectorConvolutionsPass
+    : tcc::impl::ChannelVectorConvolutionsBase<ChannelVectorConvolutionsPass> {
+  using ChannelVectorConvolutionsBase::ChannelVectorConvolutionsBase;
+
+  void runOnOperation() override {
+    if (vectorBits <= 0)
+      return;
+    SmallVector<ConvolutionOp> candidates;
+    getOperation().walk([&](ConvolutionOp op) { candidates.push_back(op); });
+    for (ConvolutionOp op : candidates)
+      if (std::optional<Shape> shape = shapeOf(op); shape && pays(op, *shape))
+        rewrite(op, *shape);
+  }
+
+  /// Whether the output's channels are read by the pass's matrix product without a copy:
+  /// a 1x1 window with unit strides and no padding.
+  static bool pointwise(ConvolutionOp op, const Shape &s) {
+    return s.kh * s.kw == 1 && llvm::all_of(op.getStrides(), [](int64_t v) { return v == 1; }) &&
+           llvm::all_of(op.getPaddingLow(), [](int64_t v) { return v == 0; }) &&
+           llvm::all_of(op.getPaddingHigh(), [](int64_t v) { return v == 0; });
+  }
+
+  /// Whether vectors along the output channels need at most `max-ratio` of the vectors of
+  /// the form the convolution gets otherwise, per reduction point: all OH x OW points at
+  /// once, a pointwise convolution's lowering or tcc-unfold-convolutions' product. Other
+  /// windows only where tcc-unfold-convolutions takes them (its rule and copy limit):
+  /// where it does not, the copy of the windows was measured to cost more than the lanes
+  /// gain (ResNet-18's 14x14 to 56x56 maps). 512-bit vectors, output channels in whole
+  /// blocks of 16 (the filter's packing), and `min-reduction` products per output or more.
+  bool pays(ConvolutionOp op, const Shape &s) const {
+    int64_t lanes = vectorBits / 32, reduction = s.channels * s.kh * s.kw;
+    if (lanes != kBlock || reduction < minReduction || s.outChannels % kBlock != 0)
+      return false;
+    bool halfTails = tcc::halfIssueTails(vectorBits, splitWideFma);
+    double rows =
+        static_cast<double>(s.outChannels * s.oh) * tcc::vectorIssues(s.ow, lanes, halfTails);
+    double merged =
+        static_cast<double>(s.outChannels) * tcc::vectorIssues(s.oh * s.ow, lanes, halfTails);
+    if (!pointwise(op, s) &&
+        (merged * 4 > rows * 3 || reduction * s.oh * s.ow * 4 > kMaxUnfoldedBytes))
+      return false;
+    double channels =
+        static_cast<double>(s.oh * s.ow) * tcc::vectorIssues(s.outChannels, lanes, halfTails);
+    return channels <= maxRatio * merged;
+  }
+
+  static void rewrite(ConvolutionOp op, const Shape &s) {
+    OpBuilder b(op);
+    Location loc = op.getLoc();
+    tcc::prim::PrimBuilder p(b, loc);
+    Value input = op.getInput();
+    Type element = b.getF32Type();
+    OpFoldResult batch = p.dims(input)[0];
+    auto index = [&](int64_t v) -> OpFoldResult { return b.getIndexAttr(v); };
+    int64_t reduction = s.channels * s.kh * s.kw;
+
+    // u[n, k, y, x] with k = (c, ky, kx): the input itself for a pointwise convolution,
+    // else its windows copied out (tcc-unfold-convolutions' copy).
+    Value unfolded = input;
+    if (!pointwise(op, s))
+      unfolded = p.reshape(tcc::fuse::unfoldWindows(b, loc, op, input, s.kh, s.kw, s.oh, s.ow),
+                           {batch, index(reduction), index(s.oh), index(s.ow)});
+    // w'[b, k, l] = w[16 b + l, (c, ky, kx)]: packed in blocks of 16 output channels.
+    int64_t blocks = s.outChannels / kBlock;
+    Value filter = p.transpose(
+        p.reshape(p.transpose(p.reshape(op.getFilter(), {index(s.outChannels), index(reduction)}),
+                              {1, 0}),
+                  {index(reduction), index(blocks), index(kBlock)}),
+        {1, 0, 2});
+    // out'[n, y, x, b, l] = sum_k u[n, k, y, x] w'[b, k, l], loops (n, y, x, b, l, k): each
+    // output adds the same products in the same order (c, then ky, then kx) as the other
+    // forms, so the same bits.
+    MLIRContext *ctx = b.getContext();
+    auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
+    AffineMap read = AffineMap::get(6, 0, {d(0), d(5), d(1), d(2)}, ctx);
+    AffineMap weights = AffineMap::get(6, 0, {d(3), d(5), d(4)}, ctx);
+    AffineMap write = AffineMap::get(6, 0, {d(0), d(1), d(2), d(3), d(4)}, ctx);
+    SmallVector<int64_t> shape = {ShapedType::kDynamic, s.oh, s.ow, blocks, kBlock};
+    SmallVector<Value> dynamic;
+    if (auto n = getConstantIntValue(batch))
+      shape[0] = *n;
+    else
+      dynamic.push_back(cast<Value>(batch));
+    Value empty = tensor::EmptyOp::create(b, loc, shape, element, dynamic);
+    Value zero = arith::ConstantOp::create(b, loc, element, b.getZeroAttr(element));
+    Value init = linalg::FillOp::create(b, loc, ValueRange{zero}, ValueRange{empty}).getResult(0);
+    SmallVector<utils::IteratorType> iterators(5, utils::IteratorType::parallel);
+    iterators.push_back(utils::IteratorType::reduction);
+    Value result =
+        linalg::GenericOp::create(
+            b, loc, TypeRange{init.getType()}, ValueRange{unfolded, filter}, ValueRange{init},
+            ArrayRef<AffineMap>{read, weights, write}, iterators,
+            [](OpBuilder &nested, Location at, ValueRange args) {
+              Value product = arith::MulFOp::create(nested, at, args[0], args[1]);
+              linalg::YieldOp::create(
+                  nested, at, ValueRange{arith::AddFOp::create(nested, at, args[2], product)});
+            })
+            .getResult(0);
+    // out[n, o, y, x] = out'[n, y, x, o / 16, o mod 16].
+    result = p.transpose(p.reshape(result, {batch, index(s.oh), index(s.ow), index(s.outChannels)}),
+                         {0, 3, 1, 2});
+    if (result.getType() != op.getType())
+      result = tcc::prim::ReshapeOp::create(b, loc, op.getType(), result,
+                                            tcc::prim::dynamicExtents(p.dims(result)));
+    op.replaceAllUsesWith(result);
+    op.erase();
+  }
+};
+
+} // namespace
