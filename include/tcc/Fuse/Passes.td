@@ -269,7 +269,8 @@ def ChannelVectorConvolutions : Pass<"tcc-channel-vector-convolutions", "mlir::M
     Each output adds the same products in the same order as the other forms (the same
     bits). The tiler stacks filter blocks as the tile's vectors and, where a stacked tile's
     share of the filter is larger than L2's share, runs the reduction in chunks with every
-    row tile in each (a 7x7 map's 512-channel 3x3 filter is 9 MiB).
+    image and row tile in each (a 7x7 map's 512-channel 3x3 filter is 9 MiB); threads then
+    split the stacked tiles alone (8 for 512 output channels).
 
     Taken where the channels need at most `max-ratio` of the vectors the points need per
     reduction point (all OH x OW points at once, the form the convolution gets otherwise),
@@ -278,8 +279,9 @@ def ChannelVectorConvolutions : Pass<"tcc-channel-vector-convolutions", "mlir::M
     other than pointwise ones only where tcc-unfold-convolutions would unfold them anyway
     (its rule and copy limit). Measured on the Zen 5 here, ResNet-18 (1 thread): its 7x7
     3x3 convolutions 1.55 -> 1.30-1.34 ms each, the stride-2 one into layer 4
-    0.85 -> 0.66-0.68 ms; whole models about 2% faster on ResNet-18 and within noise on
-    ResNet-50. Not taken, by measurement: 14x14 to 56x56 maps (the copy of the windows
+    0.85 -> 0.66-0.68 ms, layer 4 and the head 6.2-6.5 -> 5.4-5.9 ms a run with the
+    transposes; whole models 1-4% faster in alternating runs (ResNet-18 and ResNet-50,
+    batch 1 and 8; this VM's noise is of the same order). Not taken, by measurement: 14x14 to 56x56 maps (the copy of the windows
     and the transposes cost more than the 12.5% of lanes gained), and pointwise
     convolutions of 512 or 1024 input channels (ResNet-50's 7x7 ones: the transposed copy
     of their 2048 output channels costs more than the lanes gain), hence min-reduction 2048.

@@ -42,6 +42,8 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+#include <functional>
+
 namespace tcc {
 #define GEN_PASS_DEF_TILECONTRACTIONS
 #include "tcc/Target/CPU/Passes.h.inc"
@@ -65,16 +67,17 @@ void Emitter::emit(int64_t registers) {
   Value one = constant(1);
   SmallVector<Value> lower, upper, steps;
   SmallVector<unsigned> order;
+  // Stacked tiles in reduction chunks: threads split the stack tiles alone; the outer dims
+  // (images), like the row tiles, loop inside each chunk (emitStackChunks).
+  bool stackChunks = stackDim && chunkSize;
   for (unsigned d : plan.outer)
-    if (d != stackDim)
+    if (d != stackDim && !stackChunks)
       order.push_back(d);
   // Threads split row tiles, or column panels when the vector operand is large (each
   // panel of it then read from memory once and reused by a group of row tiles from cache),
   // panel-major: one work item per panel and group of row tiles.
-  // Stacked tiles in reduction chunks loop over the row tiles inside each stack tile
-  // (emitStackChunks); otherwise stacked rows go after the row tiles: a dynamic batch
+  // Stacked rows go after the row tiles (not split by threads in chunks): a dynamic batch
   // merges with those (more of them).
-  bool stackChunks = stackDim && chunkSize;
   if (panelWidth)
     order.push_back(kPanel);
   else if (plan.i && !stackChunks)
@@ -198,17 +201,35 @@ Value Emitter::rowTiles() {
       b, loc, arith::AddIOp::create(b, loc, extents[*plan.i], constant(rows - 1)), constant(rows));
 }
 
-/// One stack tile's reduction chunk by chunk, every row tile in each chunk.
+/// One stack tile's reduction chunk by chunk; in each chunk every index of the outer dims
+/// (the images) and every row tile, so that all of them read the chunk of the stacked rows
+/// (a filter block) from cache.
 void Emitter::emitStackChunks(DenseMap<unsigned, Value> dims) {
-  emitChunks([&] {
-    scf::ForOp::create(b, loc, constant(0), rowTiles(), constant(1), ValueRange{},
-                       [&](OpBuilder &inner, Location, Value t, ValueRange) {
+  SmallVector<unsigned> outerDims;
+  for (unsigned d : plan.outer)
+    if (d != *stackDim)
+      outerDims.push_back(d);
+  std::function<void(unsigned)> loop = [&](unsigned k) {
+    if (k == outerDims.size()) {
+      scf::ForOp::create(b, loc, constant(0), rowTiles(), constant(1), ValueRange{},
+                         [&](OpBuilder &inner, Location, Value t, ValueRange) {
+                           OpBuilder::InsertionGuard innerGuard(b);
+                           moveTo(inner);
+                           emitTile(t, dims);
+                           scf::YieldOp::create(b, loc);
+                         });
+      return;
+    }
+    scf::ForOp::create(b, loc, constant(0), extents[outerDims[k]], constant(1), ValueRange{},
+                       [&](OpBuilder &inner, Location, Value index, ValueRange) {
                          OpBuilder::InsertionGuard innerGuard(b);
                          moveTo(inner);
-                         emitTile(t, dims);
+                         dims[outerDims[k]] = index;
+                         loop(k + 1);
                          scf::YieldOp::create(b, loc);
                        });
-  });
+  };
+  emitChunks([&] { loop(0); });
 }
 
 /// `body` once per reduction chunk, with chunkBegin, chunkEnd, firstChunk and lastChunk set.

@@ -183,48 +183,17 @@ private:
     if (std::optional<int64_t> iExtent = extents[*plan.i])
       if (*iExtent <= rows)
         return;
+    chunkReduction(panelWidth);
+  }
+  /// Chunks of the outermost reduction dim whose share of the vector operand, `columns`
+  /// wide, is at most 256 KiB (none when that is the whole dim or fewer than 64 steps: the
+  /// accumulators would be reloaded too often for what it saves); a size that divides the
+  /// dim is preferred down to half the largest, otherwise the last chunk is shorter.
+  void chunkReduction(int64_t columns) {
     std::optional<int64_t> outer = extents[plan.reductions[0]];
     if (!outer)
       return;
-    int64_t rowBytes = panelWidth * plan.vectorType.getElementTypeBitWidth() / 8;
-    for (unsigned d : llvm::drop_begin(plan.reductions))
-      rowBytes *= *extents[d];
-    int64_t largest = (int64_t(256) << 10) / rowBytes;
-    // Chunks shorter than 64 would reload the accumulators too often for what they save.
-    if (largest < 64 || largest >= *outer)
-      return;
-    chunkedDim = plan.reductions[0];
-    chunkSize = largest;
-    for (int64_t size = largest; size * 2 >= largest; --size)
-      if (*outer % size == 0) {
-        chunkSize = size;
-        return;
-      }
-  }
-  /// Chunks for stacked tiles, when the vector operand's share of one stack tile (its
-  /// stacked rows, all of the reduction) is larger than a core's L2 share (256 KiB) and
-  /// several row tiles read it (a convolution vectorized along its output channels, whose
-  /// packed filter blocks are the stacked rows: tcc-channel-vector-convolutions). Each stack
-  /// tile then takes the reduction chunk by chunk, every row tile in each, so that a chunk
-  /// of its filter rows is read from memory once and from L2 by the row tiles; sums in the
-  /// same order, as with panels. Measured on ResNet-18's 7x7 convolutions (512 channels):
-  /// 1.78 ms without chunks (each row tile streamed the 9 MiB filter), 1.34 ms with.
-  void chooseStackChunks() {
-    if (!stackDim || plan.reductions.empty() || !plan.i)
-      return;
-    // Only a vector operand that every row tile and outer index reads alike (a filter, not
-    // a convolution's input rows): its dims are the stacked one, j and reductions.
-    for (unsigned d : plan.outer)
-      if (d != *stackDim && plan.vectorMap.isFunctionOfDim(d))
-        return;
-    if (plan.vectorMap.isFunctionOfDim(*plan.i))
-      return;
-    std::optional<int64_t> iExtent = extents[*plan.i];
-    std::optional<int64_t> columns = extents[plan.j];
-    std::optional<int64_t> outer = extents[plan.reductions[0]];
-    if (!iExtent || *iExtent <= rows || !columns || !outer)
-      return;
-    int64_t rowBytes = stackVectors * *columns * plan.vectorType.getElementTypeBitWidth() / 8;
+    int64_t rowBytes = columns * plan.vectorType.getElementTypeBitWidth() / 8;
     for (unsigned d : llvm::drop_begin(plan.reductions)) {
       if (!extents[d])
         return;
@@ -240,6 +209,30 @@ private:
         chunkSize = size;
         return;
       }
+  }
+  /// Chunks for stacked tiles, when the vector operand's share of one stack tile (its
+  /// stacked rows, all of the reduction) is larger than a core's L2 share (256 KiB) and
+  /// several row tiles read it (a convolution vectorized along its output channels, whose
+  /// packed filter blocks are the stacked rows: tcc-channel-vector-convolutions). Each stack
+  /// tile then takes the reduction chunk by chunk, every image and row tile in each, so that
+  /// a chunk of its filter rows is read from memory once and from L2 by all of them; sums in
+  /// the same order, as with panels. Measured on ResNet-18's 7x7 convolutions (512 channels):
+  /// 1.78 ms without chunks (each row tile streamed the 9 MiB filter), 1.34 ms with.
+  void chooseStackChunks() {
+    if (!stackDim || plan.reductions.empty() || !plan.i)
+      return;
+    // Only a vector operand that every row tile and outer index reads alike (a filter, not
+    // a convolution's input rows): its dims are the stacked one, j and reductions.
+    for (unsigned d : plan.outer)
+      if (d != *stackDim && plan.vectorMap.isFunctionOfDim(d))
+        return;
+    if (plan.vectorMap.isFunctionOfDim(*plan.i))
+      return;
+    std::optional<int64_t> iExtent = extents[*plan.i];
+    std::optional<int64_t> columns = extents[plan.j];
+    if (!iExtent || *iExtent <= rows || !columns)
+      return;
+    chunkReduction(stackVectors * *columns);
   }
   /// Groups of row tiles under column panels, so that threads have enough work items to
   /// share evenly: three panels on two threads would leave one thread idle a third of the

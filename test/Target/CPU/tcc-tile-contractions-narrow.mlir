@@ -121,9 +121,10 @@ func.func private @stacked_rows(%in: memref<64x7x7xf32>, %filter: memref<12x64xf
 // A convolution vectorized along its output channels (tcc-channel-vector-convolutions): 49
 // points as rows, the filter packed as [8 blocks, 2304, 16], stacked 4 blocks per tile.
 // A stacked tile's share of the filter (4 x 16 x 2304 floats, 576 KiB) is more than L2's
-// share, and every row tile reads it alike: the 2 stack tiles (threads split those) each
-// run the reduction in 3 chunks of 768 with all 9 row tiles (8 of 6 points, one of 1) in
-// each chunk, the accumulators going through the output between chunks.
+// share, and every row tile reads it alike: the 2 stack tiles (threads split those alone)
+// each run the reduction in 3 chunks of 768 with all 9 row tiles (8 of 6 points, one of 1)
+// in each chunk, the accumulators going through the output between chunks. (Images, an
+// outer dim, would loop inside the chunk too: conv-channel-vectors.test.)
 // CHECK-LABEL: func.func private @stacked_chunks
 // CHECK: scf.parallel (%[[S:.*]]) = (%c0) to (%c2) step (%c1) {
 // CHECK: %[[BLOCK:.*]] = arith.muli %[[S]], %c4 : index
