@@ -1,12 +1,13 @@
 //===- ChannelVectorConvolutions.cpp - convolutions vectorized along output channels ------===//
 //
 // The formula, the conditions and the measurements are in include/tcc/Fuse/Passes.td
-// (tcc-channel-vector-convolutions). In short: where an output row leaves lanes empty
-// (7, 14, 28 or 56 points in vectors of 16), the convolution is computed as
-//   out'[n, y, x, o] = sum_{c, ky, kx} xp[n, c, y sy + ky dy, x sx + kx dx] w'[c, ky, kx, o]
-// with w' = the filter transposed while compiling (its output channels contiguous), so the
-// tiler's vectors run along the output channels (whole vectors) and its rows along x, each
-// row broadcasting one input element; then out = transpose(out') back to NCHW.
+// (tcc-channel-vector-convolutions). In short: where all OH x OW output points at once
+// leave lanes empty (a 7x7 map's 49 points in vectors of 16), the convolution becomes
+//   out'[n, y, x, b, l] = sum_k u[n, k, y, x] w'[b, k, l],  k = (c, ky, kx)
+// with u the windows copied out as unfolding does (or the input of a pointwise one) and w'
+// the filter packed while compiling in blocks of 16 output channels, so that the tiler's
+// vectors run along the output channels (whole vectors) and its rows along the points, each
+// row broadcasting one element of u; then out = transpose(out') back to NCHW.
 //
 //===----------------------------------------------------------------------------------===//
 #include "ConvolutionWindows.h"
@@ -36,30 +37,14 @@ namespace {
 /// width measured; at 256 bits the pass leaves convolutions alone).
 constexpr int64_t kBlock = 16;
 
-/// tcc-unfold-convolutions' limit on the copied windows per image.
-constexpr int64_t kMaxUnfoldedBytes = 8 << 20;
+using Shape = tcc::fuse::WindowShape;
 
-/// The static shape of a 2-D convolution the pass can rewrite (the batch may be dynamic).
-struct Shape {
-  int64_t channels, outChannels, kh, kw, oh, ow;
-};
-
+/// The shape of a float32 convolution the pass may rewrite.
 std::optional<Shape> shapeOf(ConvolutionOp op) {
-  auto in = cast<RankedTensorType>(op.getInput().getType());
-  auto filter = cast<RankedTensorType>(op.getFilter().getType());
-  auto out = cast<RankedTensorType>(op.getType());
-  if (in.getRank() != 4 || op.getFeatureGroupCount() != 1 || !in.getElementType().isF32() ||
-      !filter.getElementType().isF32() || !out.getElementType().isF32() ||
-      !filter.hasStaticShape() || llvm::any_of(in.getShape().drop_front(), ShapedType::isDynamic) ||
-      llvm::any_of(out.getShape().drop_front(), ShapedType::isDynamic) ||
-      llvm::any_of(op.getPaddingLow(), [](int64_t p) { return p < 0; }) ||
-      llvm::any_of(op.getPaddingHigh(), [](int64_t p) { return p < 0; }))
+  auto isF32 = [](Value v) { return cast<RankedTensorType>(v.getType()).getElementType().isF32(); };
+  if (!isF32(op.getInput()) || !isF32(op.getFilter()) || !isF32(op.getResult()))
     return std::nullopt;
-  Shape s{in.getDimSize(1),     filter.getDimSize(0), filter.getDimSize(2),
-          filter.getDimSize(3), out.getDimSize(2),    out.getDimSize(3)};
-  if (s.oh < 1 || s.ow < 1 || s.outChannels < 1)
-    return std::nullopt;
-  return s;
+  return tcc::fuse::windowShape(op, op.getInput());
 }
 
 struct ChannelVectorConvolutionsPass
@@ -96,13 +81,10 @@ struct ChannelVectorConvolutionsPass
     if (lanes != kBlock || reduction < minReduction || s.outChannels % kBlock != 0)
       return false;
     bool halfTails = tcc::halfIssueTails(vectorBits, splitWideFma);
-    double rows =
-        static_cast<double>(s.outChannels * s.oh) * tcc::vectorIssues(s.ow, lanes, halfTails);
+    if (!pointwise(op, s) && !tcc::fuse::unfolds(op, vectorBits, splitWideFma))
+      return false;
     double merged =
         static_cast<double>(s.outChannels) * tcc::vectorIssues(s.oh * s.ow, lanes, halfTails);
-    if (!pointwise(op, s) &&
-        (merged * 4 > rows * 3 || reduction * s.oh * s.ow * 4 > kMaxUnfoldedBytes))
-      return false;
     double channels =
         static_cast<double>(s.oh * s.ow) * tcc::vectorIssues(s.outChannels, lanes, halfTails);
     return channels <= maxRatio * merged;
@@ -127,10 +109,7 @@ struct ChannelVectorConvolutionsPass
     // w'[b, k, l] = w[16 b + l, (c, ky, kx)]: packed in blocks of 16 output channels.
     int64_t blocks = s.outChannels / kBlock;
     Value filter = p.transpose(
-        p.reshape(p.transpose(p.reshape(op.getFilter(), {index(s.outChannels), index(reduction)}),
-                              {1, 0}),
-                  {index(reduction), index(blocks), index(kBlock)}),
-        {1, 0, 2});
+        p.reshape(op.getFilter(), {index(blocks), index(kBlock), index(reduction)}), {0, 2, 1});
     // out'[n, y, x, b, l] = sum_k u[n, k, y, x] w'[b, k, l], loops (n, y, x, b, l, k): each
     // output adds the same products in the same order (c, then ky, then kx) as the other
     // forms, so the same bits.

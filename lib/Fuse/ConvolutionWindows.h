@@ -1,7 +1,8 @@
 //===- ConvolutionWindows.h - a 2-D convolution's windows copied out as channels --*- C++ -*-===//
 //
 // Shared by tcc-unfold-convolutions and tcc-channel-vector-convolutions (both on prim):
-// the copy that makes a KH x KW convolution a matrix product over its output points.
+// which convolutions have static windows, which ones unfolding takes, and the copy that makes
+// a KH x KW convolution a matrix product over its output points.
 //
 //===----------------------------------------------------------------------------------===//
 #ifndef TCC_LIB_FUSE_CONVOLUTIONWINDOWS_H
@@ -11,7 +12,21 @@
 
 #include "mlir/IR/Builders.h"
 
+#include <optional>
+
 namespace tcc::fuse {
+
+/// A 2-D convolution's static extents (the batch may be dynamic).
+struct WindowShape {
+  int64_t channels, outChannels, kh, kw, oh, ow;
+};
+
+/// The shape of `op` reading `input` (its input, or the bytes that input converts): 2-D, one
+/// group, static filter, channels and maps, no negative padding; nothing otherwise.
+std::optional<WindowShape> windowShape(prim::ConvolutionOp op, mlir::Value input);
+
+/// Whether tcc-unfold-convolutions with these options takes `op` (its conditions and rule).
+bool unfolds(prim::ConvolutionOp op, int64_t vectorBits, bool splitWideFma);
 
 /// u[n, c, ky, kx, y, x] = xp[n, c, y sy + ky dy, x sx + kx dx], with xp = `input` padded
 /// as `op` pads its input (zeros; no negative padding) and `op`'s strides and dilations:

@@ -35,10 +35,7 @@ namespace {
 /// gain (and the workspace grows by KH x KW times the input).
 constexpr int64_t kMaxUnfoldedBytes = 8 << 20;
 
-/// The static shape of a 2-D convolution the pass can unfold (the batch may be dynamic).
-struct Shape {
-  int64_t channels, outChannels, kh, kw, oh, ow;
-};
+using Shape = tcc::fuse::WindowShape;
 
 /// The bytes an integer convolution's input converts (tcc-integer-contractions' uint8
 /// activations, convert(u) to int32), or null: those are unfolded as bytes and converted
@@ -51,29 +48,34 @@ Value convertedBytes(ConvolutionOp op) {
   return cast<RankedTensorType>(bytes.getType()).getElementType().isInteger(8) ? bytes : nullptr;
 }
 
+/// The shape of a convolution the pass can unfold: float elements or converted bytes, a
+/// window larger than 1x1, at most kMaxUnfoldedBytes copied per image.
 std::optional<Shape> shapeOf(ConvolutionOp op) {
   Value converted = convertedBytes(op);
-  auto in = cast<RankedTensorType>((converted ? converted : op.getInput()).getType());
-  auto filter = cast<RankedTensorType>(op.getFilter().getType());
-  auto out = cast<RankedTensorType>(op.getType());
-  if (in.getRank() != 4 || op.getFeatureGroupCount() != 1 ||
-      !(isa<FloatType>(in.getElementType()) || converted) || !filter.hasStaticShape() ||
-      llvm::any_of(in.getShape().drop_front(), ShapedType::isDynamic) ||
-      llvm::any_of(out.getShape().drop_front(), ShapedType::isDynamic) ||
-      llvm::any_of(op.getPaddingLow(), [](int64_t p) { return p < 0; }) ||
-      llvm::any_of(op.getPaddingHigh(), [](int64_t p) { return p < 0; }))
-    return std::nullopt;
-  Shape s{in.getDimSize(1),     filter.getDimSize(0), filter.getDimSize(2),
-          filter.getDimSize(3), out.getDimSize(2),    out.getDimSize(3)};
+  Value input = converted ? converted : op.getInput();
+  Type element = cast<RankedTensorType>(input.getType()).getElementType();
+  std::optional<Shape> s = tcc::fuse::windowShape(op, input);
   // A 1x1 window is a matrix product already (its lowering merges the pixels into one row;
   // decomposition slices strided ones first).
-  if (s.kh * s.kw == 1 || s.oh < 1 || s.ow < 1)
+  if (!s || !(isa<FloatType>(element) || converted) || s->kh * s->kw == 1)
     return std::nullopt;
-  int64_t bytes = s.channels * s.kh * s.kw * s.oh * s.ow *
-                  (in.getElementType().getIntOrFloatBitWidth() / 8);
+  int64_t bytes =
+      s->channels * s->kh * s->kw * s->oh * s->ow * (element.getIntOrFloatBitWidth() / 8);
   if (bytes > kMaxUnfoldedBytes)
     return std::nullopt;
   return s;
+}
+
+/// Whether the matrix product needs at most 3/4 of the row form's vectors per output
+/// channel and reduction point (the row form: OH rows of OW points each).
+bool pays(ConvolutionOp op, const Shape &s, int64_t vectorBits, bool splitWideFma) {
+  int64_t lanes = vectorBits / op.getType().getElementType().getIntOrFloatBitWidth();
+  if (lanes < 2)
+    return false;
+  bool halfTails = tcc::halfIssueTails(vectorBits, splitWideFma);
+  double rows = s.oh * tcc::vectorIssues(s.ow, lanes, halfTails);
+  double unfolded = tcc::vectorIssues(s.oh * s.ow, lanes, halfTails);
+  return unfolded * 4 <= rows * 3;
 }
 
 struct UnfoldConvolutionsPass : tcc::impl::UnfoldConvolutionsBase<UnfoldConvolutionsPass> {
@@ -85,20 +87,9 @@ struct UnfoldConvolutionsPass : tcc::impl::UnfoldConvolutionsBase<UnfoldConvolut
     SmallVector<ConvolutionOp> candidates;
     getOperation().walk([&](ConvolutionOp op) { candidates.push_back(op); });
     for (ConvolutionOp op : candidates)
-      if (std::optional<Shape> shape = shapeOf(op); shape && pays(op, *shape))
+      if (std::optional<Shape> shape = shapeOf(op);
+          shape && pays(op, *shape, vectorBits, splitWideFma))
         unfold(op, *shape);
-  }
-
-  /// Whether the matrix product needs at most 3/4 of the row form's vectors per output
-  /// channel and reduction point (the row form: OH rows of OW points each).
-  bool pays(ConvolutionOp op, const Shape &s) const {
-    int64_t lanes = vectorBits / op.getType().getElementType().getIntOrFloatBitWidth();
-    if (lanes < 2)
-      return false;
-    bool halfTails = tcc::halfIssueTails(vectorBits, splitWideFma);
-    double rows = s.oh * tcc::vectorIssues(s.ow, lanes, halfTails);
-    double unfolded = tcc::vectorIssues(s.oh * s.ow, lanes, halfTails);
-    return unfolded * 4 <= rows * 3;
   }
 
   static void unfold(ConvolutionOp op, const Shape &s) {
@@ -131,6 +122,28 @@ struct UnfoldConvolutionsPass : tcc::impl::UnfoldConvolutionsBase<UnfoldConvolut
 };
 
 } // namespace
+
+std::optional<tcc::fuse::WindowShape> tcc::fuse::windowShape(ConvolutionOp op, Value input) {
+  auto in = cast<RankedTensorType>(input.getType());
+  auto filter = cast<RankedTensorType>(op.getFilter().getType());
+  auto out = cast<RankedTensorType>(op.getType());
+  if (in.getRank() != 4 || op.getFeatureGroupCount() != 1 || !filter.hasStaticShape() ||
+      llvm::any_of(in.getShape().drop_front(), ShapedType::isDynamic) ||
+      llvm::any_of(out.getShape().drop_front(), ShapedType::isDynamic) ||
+      llvm::any_of(op.getPaddingLow(), [](int64_t p) { return p < 0; }) ||
+      llvm::any_of(op.getPaddingHigh(), [](int64_t p) { return p < 0; }))
+    return std::nullopt;
+  WindowShape s{in.getDimSize(1),     filter.getDimSize(0), filter.getDimSize(2),
+                filter.getDimSize(3), out.getDimSize(2),    out.getDimSize(3)};
+  if (s.oh < 1 || s.ow < 1)
+    return std::nullopt;
+  return s;
+}
+
+bool tcc::fuse::unfolds(ConvolutionOp op, int64_t vectorBits, bool splitWideFma) {
+  std::optional<Shape> shape = shapeOf(op);
+  return vectorBits > 0 && shape && pays(op, *shape, vectorBits, splitWideFma);
+}
 
 Value tcc::fuse::unfoldWindows(OpBuilder &b, Location loc, ConvolutionOp op, Value input,
                                int64_t kh, int64_t kw, int64_t oh, int64_t ow) {

@@ -17,10 +17,8 @@
 // CHECK: %[[XP:.*]] = prim.pad %arg0, %{{.*}} low [0, 0, 1, 1] high [0, 0, 1, 1] : (tensor<1x32x7x7xf32>, tensor<f32>) -> tensor<1x32x9x9xf32>
 // CHECK: %[[COPY:.*]] = linalg.generic {indexing_maps = [#[[WINDOWS]], #{{.*}}]{{.*}} ins(%[[XP]] : tensor<1x32x9x9xf32>) outs(%{{.*}} : tensor<1x32x3x3x7x7xf32>)
 // CHECK: %[[UNFOLDED:.*]] = prim.reshape %[[COPY]] : (tensor<1x32x3x3x7x7xf32>) -> tensor<1x288x7x7xf32>
-// CHECK: %[[W1:.*]] = prim.reshape %arg1 : (tensor<32x32x3x3xf32>) -> tensor<32x288xf32>
-// CHECK: %[[W2:.*]] = prim.transpose %[[W1]], [1, 0] : tensor<32x288xf32> -> tensor<288x32xf32>
-// CHECK: %[[W3:.*]] = prim.reshape %[[W2]] : (tensor<288x32xf32>) -> tensor<288x2x16xf32>
-// CHECK: %[[PACKED:.*]] = prim.transpose %[[W3]], [1, 0, 2] : tensor<288x2x16xf32> -> tensor<2x288x16xf32>
+// CHECK: %[[BLOCKS:.*]] = prim.reshape %arg1 : (tensor<32x32x3x3xf32>) -> tensor<2x16x288xf32>
+// CHECK: %[[PACKED:.*]] = prim.transpose %[[BLOCKS]], [0, 2, 1] : tensor<2x16x288xf32> -> tensor<2x288x16xf32>
 // CHECK: %[[ZERO:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<1x7x7x2x16xf32>)
 // CHECK: %[[PRODUCT:.*]] = linalg.generic {indexing_maps = [#[[U]], #[[W]], #[[OUT]]], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%[[UNFOLDED]], %[[PACKED]] : tensor<1x288x7x7xf32>, tensor<2x288x16xf32>) outs(%[[ZERO]] : tensor<1x7x7x2x16xf32>)
 // CHECK-NEXT: ^bb0(%[[A:.*]]: f32, %[[B:.*]]: f32, %[[ACC:.*]]: f32):
@@ -52,7 +50,7 @@ func.func @narrow(%x: tensor<1x32x7x7xf32>, %w: tensor<32x32x3x3xf32>) -> tensor
 // CHECK-LABEL: func.func @pointwise
 // CHECK: %[[N:.*]] = prim.dim %arg0, 0
 // CHECK-NOT: prim.pad
-// CHECK: %[[PACKED:.*]] = prim.transpose %{{.*}}, [1, 0, 2] : tensor<64x2x16xf32> -> tensor<2x64x16xf32>
+// CHECK: %[[PACKED:.*]] = prim.transpose %{{.*}}, [0, 2, 1] : tensor<2x16x64xf32> -> tensor<2x64x16xf32>
 // CHECK: %[[EMPTY:.*]] = tensor.empty(%[[N]]) : tensor<?x7x7x2x16xf32>
 // CHECK: linalg.generic {{.*}} ins(%arg0, %[[PACKED]] : tensor<?x64x7x7xf32>, tensor<2x64x16xf32>)
 // CHECK: prim.transpose %{{.*}}, [0, 3, 1, 2] : tensor<?x7x7x32xf32> -> tensor<?x32x7x7xf32>

@@ -83,9 +83,10 @@ struct TargetInfo {
   /// one matrix product over all output points where that fills `vectorBits`-wide vectors
   /// better (CPUs, whose tiles vectorize along the output rows).
   bool unfoldConvolutions = false;
-  /// Kernel formation: tcc-channel-vector-convolutions computes 2-D float32 convolutions
-  /// whose output rows leave `vectorBits`-wide vectors partly empty with the vectors along
-  /// the output channels instead, the filter transposed while compiling (x86 CPUs, measured).
+  /// Kernel formation: tcc-channel-vector-convolutions computes 2-D float32 convolutions on
+  /// narrow maps (a 7x7 map's 49 points leave 512-bit vectors partly empty) with the vectors
+  /// along the output channels instead, the filter packed in blocks of 16 output channels
+  /// while compiling (x86 CPUs, where it was measured).
   bool channelVectorConvolutions = false;
   /// Kernel formation: tcc-split-strided-convolutions computes 2-D convolutions with a column
   /// stride as sums of unit-stride ones over the input's column phases: those whose output

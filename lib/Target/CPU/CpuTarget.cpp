@@ -194,8 +194,10 @@ tcc::TargetInfo describeProcessor(const tcc::HostMachine &host) {
   // bits, and at 512 where an output row fits one vector (tcc-split-strided-convolutions).
   // Not on AArch64 (not measured there; its ld2 deinterleaves in the load).
   info.splitStridedConvolutions = true;
-  info.channelVectorConvolutions = true;
   info.splitStridedAllWidths = info.vectorBits < 512;
+  // Narrow maps' convolutions with output channels along the vectors (measured at 512 bits
+  // only; the pass leaves other widths alone).
+  info.channelVectorConvolutions = true;
   // Gathers of 32-bit table entries (vpgatherdd), measured on x86 only. On AArch64 with
   // fixed-length SVE, LLVM 22 cannot select the vectorized lookup loops ("Cannot select
   // AArch64ISD::NVCAST" on EfficientNet-B0's quantized swish, --cpu=neoverse-v1).
