@@ -10,6 +10,7 @@
 // row broadcasting one element of u; then out = transpose(out') back to NCHW.
 //
 //===----------------------------------------------------------------------------------===//
+#include "ChannelBlocks.h"
 #include "ConvolutionWindows.h"
 
 #include "tcc/Fuse/Passes.h"
@@ -56,9 +57,110 @@ struct ChannelVectorConvolutionsPass
       return;
     SmallVector<ConvolutionOp> candidates;
     getOperation().walk([&](ConvolutionOp op) { candidates.push_back(op); });
+    SmallVector<ConvolutionOp> blockable;
     for (ConvolutionOp op : candidates)
-      if (std::optional<Shape> shape = shapeOf(op); shape && pays(op, *shape))
+      if (std::optional<Shape> shape = shapeOf(op); shape && channelsLast(*shape))
+        blockable.push_back(op);
+    llvm::DenseSet<Operation *> chained =
+        tcc::fuse::selectChains(blockable, minConvolutionsPerCopy);
+    bool blocked = false;
+    for (ConvolutionOp op : candidates) {
+      std::optional<Shape> shape = shapeOf(op);
+      if (!shape)
+        continue;
+      if (chained.contains(op)) {
+        rewriteChannelsLast(op, *shape);
+        blocked = true;
+      } else if (pays(op, *shape)) {
         rewrite(op, *shape);
+      }
+    }
+    // The blocks' transposes between convolutions cancel once the elementwise ops between
+    // them compute on blocks.
+    if (blocked)
+      tcc::fuse::sinkChannelBlocks(getOperation());
+  }
+
+  /// Whether the convolution computes channels last, reading and writing blocks of 16
+  /// channels: 512-bit vectors, whole blocks of input and output channels, and output rows
+  /// of at least `min-channels-last-width` points (the tiler's rows run along one output row).
+  bool channelsLast(const Shape &s) const {
+    return minChannelsLastWidth > 0 && vectorBits / 32 == kBlock && s.channels % kBlock == 0 &&
+           s.outChannels % kBlock == 0 && s.ow >= minChannelsLastWidth;
+  }
+
+  /// The channels-last form (the formula is in Passes.td):
+  ///   xb[n, y, x, cb, cl] = x[n, 16 cb + cl, y, x] padded along y and x
+  ///   w'[b, ky, kx, cb, cl, l] = w[16 b + l, 16 cb + cl, ky, kx]        (folded)
+  ///   out'[n, y, x, b, l] = sum_{ky, kx, cb, cl} xb[n, y sy + ky dy, x sx + kx dx, cb, cl]
+  ///                                              w'[b, ky, kx, cb, cl, l]
+  ///   out = toChannelsFirst(out')
+  static void rewriteChannelsLast(ConvolutionOp op, const Shape &s) {
+    OpBuilder b(op);
+    Location loc = op.getLoc();
+    tcc::prim::PrimBuilder p(b, loc);
+    Type element = b.getF32Type();
+    auto index = [&](int64_t v) -> OpFoldResult { return b.getIndexAttr(v); };
+    ArrayRef<int64_t> low = op.getPaddingLow(), high = op.getPaddingHigh(),
+                      strides = op.getStrides(), dilations = op.getDilations();
+    Value input = tcc::fuse::toChannelBlocks(b, loc, op.getInput());
+    OpFoldResult batch = p.dims(input)[0];
+    if (llvm::any_of(low, [](int64_t v) { return v != 0; }) ||
+        llvm::any_of(high, [](int64_t v) { return v != 0; }))
+      input = tcc::prim::PadOp::create(b, loc, input, p.scalar(element, 0),
+                                       ArrayRef<int64_t>{0, low[0], low[1], 0, 0},
+                                       ArrayRef<int64_t>{0, high[0], high[1], 0, 0});
+    int64_t blocks = s.outChannels / kBlock, inBlocks = s.channels / kBlock;
+    Value filter =
+        p.transpose(p.reshape(op.getFilter(), {index(blocks), index(kBlock), index(inBlocks),
+                                               index(kBlock), index(s.kh), index(s.kw)}),
+                    {0, 4, 5, 2, 3, 1});
+    // Loops (n, y, x, b, l, ky, kx, cb, cl).
+    MLIRContext *ctx = b.getContext();
+    auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
+    AffineMap read = AffineMap::get(9, 0,
+                                    {d(0), d(1) * strides[0] + d(5) * dilations[0],
+                                     d(2) * strides[1] + d(6) * dilations[1], d(7), d(8)},
+                                    ctx);
+    AffineMap weights = AffineMap::get(9, 0, {d(3), d(5), d(6), d(7), d(8), d(4)}, ctx);
+    AffineMap write = AffineMap::get(9, 0, {d(0), d(1), d(2), d(3), d(4)}, ctx);
+    SmallVector<utils::IteratorType> iterators(5, utils::IteratorType::parallel);
+    iterators.append(4, utils::IteratorType::reduction);
+    Value result = tcc::fuse::toChannelsFirst(b, loc,
+                                              contract(b, loc, input, filter, batch,
+                                                       {s.oh, s.ow, blocks, kBlock},
+                                                       {read, weights, write}, iterators));
+    if (result.getType() != op.getType())
+      result = tcc::prim::ReshapeOp::create(b, loc, op.getType(), result,
+                                            tcc::prim::dynamicExtents(p.dims(result)));
+    op.replaceAllUsesWith(result);
+    op.erase();
+  }
+
+  /// sum over the reduction loops of input x filter into a zero-filled [batch, extents...].
+  static Value contract(OpBuilder &b, Location loc, Value input, Value filter, OpFoldResult batch,
+                        ArrayRef<int64_t> extents, ArrayRef<AffineMap> maps,
+                        ArrayRef<utils::IteratorType> iterators) {
+    Type element = b.getF32Type();
+    SmallVector<int64_t> shape = {ShapedType::kDynamic};
+    llvm::append_range(shape, extents);
+    SmallVector<Value> dynamic;
+    if (auto n = getConstantIntValue(batch))
+      shape[0] = *n;
+    else
+      dynamic.push_back(cast<Value>(batch));
+    Value empty = tensor::EmptyOp::create(b, loc, shape, element, dynamic);
+    Value zero = arith::ConstantOp::create(b, loc, element, b.getZeroAttr(element));
+    Value init = linalg::FillOp::create(b, loc, ValueRange{zero}, ValueRange{empty}).getResult(0);
+    return linalg::GenericOp::create(
+               b, loc, TypeRange{init.getType()}, ValueRange{input, filter}, ValueRange{init}, maps,
+               iterators,
+               [](OpBuilder &nested, Location at, ValueRange args) {
+                 Value product = arith::MulFOp::create(nested, at, args[0], args[1]);
+                 linalg::YieldOp::create(
+                     nested, at, ValueRange{arith::AddFOp::create(nested, at, args[2], product)});
+               })
+        .getResult(0);
   }
 
   /// Whether the output's channels are read by the pass's matrix product without a copy:
@@ -95,7 +197,6 @@ struct ChannelVectorConvolutionsPass
     Location loc = op.getLoc();
     tcc::prim::PrimBuilder p(b, loc);
     Value input = op.getInput();
-    Type element = b.getF32Type();
     OpFoldResult batch = p.dims(input)[0];
     auto index = [&](int64_t v) -> OpFoldResult { return b.getIndexAttr(v); };
     int64_t reduction = s.channels * s.kh * s.kw;
@@ -118,27 +219,10 @@ struct ChannelVectorConvolutionsPass
     AffineMap read = AffineMap::get(6, 0, {d(0), d(5), d(1), d(2)}, ctx);
     AffineMap weights = AffineMap::get(6, 0, {d(3), d(5), d(4)}, ctx);
     AffineMap write = AffineMap::get(6, 0, {d(0), d(1), d(2), d(3), d(4)}, ctx);
-    SmallVector<int64_t> shape = {ShapedType::kDynamic, s.oh, s.ow, blocks, kBlock};
-    SmallVector<Value> dynamic;
-    if (auto n = getConstantIntValue(batch))
-      shape[0] = *n;
-    else
-      dynamic.push_back(cast<Value>(batch));
-    Value empty = tensor::EmptyOp::create(b, loc, shape, element, dynamic);
-    Value zero = arith::ConstantOp::create(b, loc, element, b.getZeroAttr(element));
-    Value init = linalg::FillOp::create(b, loc, ValueRange{zero}, ValueRange{empty}).getResult(0);
     SmallVector<utils::IteratorType> iterators(5, utils::IteratorType::parallel);
     iterators.push_back(utils::IteratorType::reduction);
-    Value result =
-        linalg::GenericOp::create(
-            b, loc, TypeRange{init.getType()}, ValueRange{unfolded, filter}, ValueRange{init},
-            ArrayRef<AffineMap>{read, weights, write}, iterators,
-            [](OpBuilder &nested, Location at, ValueRange args) {
-              Value product = arith::MulFOp::create(nested, at, args[0], args[1]);
-              linalg::YieldOp::create(
-                  nested, at, ValueRange{arith::AddFOp::create(nested, at, args[2], product)});
-            })
-            .getResult(0);
+    Value result = contract(b, loc, unfolded, filter, batch, {s.oh, s.ow, blocks, kBlock},
+                            {read, weights, write}, iterators);
     // out[n, o, y, x] = out'[n, y, x, o / 16, o mod 16].
     result = p.transpose(p.reshape(result, {batch, index(s.oh), index(s.ow), index(s.outChannels)}),
                          {0, 3, 1, 2});

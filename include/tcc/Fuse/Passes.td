@@ -302,6 +302,10 @@ def ChannelVectorConvolutions : Pass<"tcc-channel-vector-convolutions", "mlir::M
            "The most vectors the channel form may take, as a fraction of the other forms'">,
     Option<"minReduction", "min-reduction", "int64_t", /*default=*/"2048",
            "The fewest products per output (C x KH x KW)">,
+    Option<"minChannelsLastWidth", "min-channels-last-width", "int64_t", /*default=*/"28",
+           "0 (off), or the narrowest output row computed channels last">,
+    Option<"minConvolutionsPerCopy", "min-convolutions-per-copy", "double", /*default=*/"2",
+           "The fewest channels-last convolutions a chain has per transposing copy it needs">,
   ];
   let dependentDialects = ["::tcc::prim::PrimDialect", "::mlir::arith::ArithDialect",
                            "::mlir::linalg::LinalgDialect", "::mlir::tensor::TensorDialect"];

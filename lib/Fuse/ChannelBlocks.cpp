@@ -1,0 +1,342 @@
+//===- ChannelBlocks.cpp - activations in blocks of 16 channels, channels last ---------===//
+#include "ChannelBlocks.h"
+
+#include "dialects/prim/PrimBuilder.h"
+#include "dialects/prim/PrimDialect.h"
+
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+#include "llvm/ADT/EquivalenceClasses.h"
+
+using namespace mlir;
+using tcc::fuse::kChannelBlock;
+using tcc::prim::BroadcastInDimOp;
+using tcc::prim::ReshapeOp;
+using tcc::prim::TransposeOp;
+
+namespace {
+
+/// [n, c, y, x] <-> [n, y, x, cb, l] after the reshape to [n, cb, l, y, x] (and back): the
+/// same permutation both ways.
+constexpr int64_t kPermutation[] = {0, 3, 4, 1, 2};
+
+bool isBlockPermutation(TransposeOp op) {
+  return op.getPermutation() == ArrayRef<int64_t>(kPermutation);
+}
+
+/// z when `v` is toChannelsFirst(z): reshape(transpose(z, [0, 3, 4, 1, 2])) from
+/// [n, y, x, cb, 16] to [n, 16 cb, y, x].
+Value channelsFirstOf(Value v) {
+  auto reshape = v.getDefiningOp<ReshapeOp>();
+  if (!reshape)
+    return {};
+  auto transpose = reshape.getOperand().getDefiningOp<TransposeOp>();
+  if (!transpose || !isBlockPermutation(transpose))
+    return {};
+  Value z = transpose.getOperand();
+  auto blocked = cast<RankedTensorType>(z.getType());
+  auto nchw = cast<RankedTensorType>(v.getType());
+  if (blocked.getRank() != 5 || nchw.getRank() != 4 || blocked.getDimSize(4) != kChannelBlock ||
+      blocked.isDynamicDim(3) || nchw.getDimSize(1) != blocked.getDimSize(3) * kChannelBlock ||
+      nchw.getDimSize(2) != blocked.getDimSize(1) || nchw.getDimSize(3) != blocked.getDimSize(2))
+    return {};
+  return z;
+}
+
+/// x when `v` is toChannelBlocks(x): transpose(reshape(x to [n, cb, 16, y, x]), [0, 3, 4, 1, 2]).
+Value channelBlocksOf(Value v) {
+  auto transpose = v.getDefiningOp<TransposeOp>();
+  if (!transpose || !isBlockPermutation(transpose))
+    return {};
+  auto reshape = transpose.getOperand().getDefiningOp<ReshapeOp>();
+  if (!reshape)
+    return {};
+  Value x = reshape.getOperand();
+  auto nchw = cast<RankedTensorType>(x.getType());
+  auto split = cast<RankedTensorType>(reshape.getType());
+  if (nchw.getRank() != 4 || split.getRank() != 5 || split.getDimSize(2) != kChannelBlock ||
+      split.isDynamicDim(1) || nchw.getDimSize(1) != split.getDimSize(1) * kChannelBlock ||
+      nchw.getDimSize(2) != split.getDimSize(3) || nchw.getDimSize(3) != split.getDimSize(4))
+    return {};
+  return x;
+}
+
+/// Whether `broadcast` makes an NCHW operand that SinkElementwise takes as blocks: a
+/// scalar, or a vector along the channels (a bias).
+bool isBlockableBroadcast(BroadcastInDimOp broadcast) {
+  ArrayRef<int64_t> mapping = broadcast.getBroadcastDimensions();
+  auto source = cast<RankedTensorType>(broadcast.getOperand().getType());
+  auto type = cast<RankedTensorType>(broadcast.getType());
+  if (mapping.empty())
+    return true;
+  return type.getRank() == 4 && mapping.size() == 1 && mapping[0] == 1 && source.hasStaticShape() &&
+         !type.isDynamicDim(1) && source.getDimSize(0) == type.getDimSize(1) &&
+         type.getDimSize(1) % kChannelBlock == 0;
+}
+
+/// Whether a slice keeps every channel and image and takes static windows of the maps.
+bool isBlockableSlice(tcc::prim::SliceOp op) {
+  auto type = op.getType();
+  auto source = op.getOperand().getType();
+  SmallVector<OpFoldResult> offsets = op.getMixedOffsets();
+  ArrayRef<int64_t> strides = op.getStaticStrides();
+  auto zero = [](OpFoldResult v) { return isConstantIntValue(v, 0); };
+  return type.getRank() == 4 && zero(offsets[0]) && zero(offsets[1]) && strides[0] == 1 &&
+         strides[1] == 1 && !type.isDynamicDim(1) && type.getDimSize(1) == source.getDimSize(1) &&
+         type.isDynamicDim(0) == source.isDynamicDim(0) &&
+         (type.isDynamicDim(0) || type.getDimSize(0) == source.getDimSize(0)) &&
+         !type.isDynamicDim(2) && !type.isDynamicDim(3);
+}
+
+/// An elementwise prim op with one rank-4 result.
+bool isElementwise(Operation *op) {
+  if (!op->hasTrait<OpTrait::Elementwise>() || !isa<tcc::prim::PrimDialect>(op->getDialect()) ||
+      op->getNumResults() != 1 || op->getNumOperands() == 0)
+    return false;
+  auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  return type && type.getRank() == 4;
+}
+
+/// toChannelBlocks(toChannelsFirst(z)) = z.
+struct CancelBlocks : OpRewritePattern<TransposeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(TransposeOp op, PatternRewriter &rewriter) const override {
+    Value x = channelBlocksOf(op.getResult());
+    Value z = x ? channelsFirstOf(x) : Value();
+    if (!z || z.getType() != op.getType())
+      return failure();
+    rewriter.replaceOp(op, z);
+    return success();
+  }
+};
+
+/// The blocked form of `x` that some user of it already makes, if one is before `at`.
+Value existingBlocks(Value x, Operation *at) {
+  for (Operation *user : x.getUsers()) {
+    auto reshape = dyn_cast<ReshapeOp>(user);
+    if (!reshape || reshape->getBlock() != at->getBlock() || !reshape->isBeforeInBlock(at))
+      continue;
+    for (Operation *next : reshape->getUsers())
+      if (auto transpose = dyn_cast<TransposeOp>(next);
+          transpose && transpose->getBlock() == at->getBlock() && transpose->isBeforeInBlock(at) &&
+          channelBlocksOf(transpose.getResult()) == x)
+        return transpose.getResult();
+  }
+  return {};
+}
+
+/// Whether every reader of `nchw` (a toChannelsFirst result) takes its blocked form
+/// (cancelled by CancelBlocks) or is an elementwise prim op or a slice, which sink the
+/// blocks too:
+/// then moving `op` after the blocks makes no copy that stays.
+bool readersFollow(Value nchw) {
+  return llvm::all_of(nchw.getUsers(), [&](Operation *user) {
+    if (isa<tcc::prim::SliceOp, tcc::prim::DimOp>(user) || isElementwise(user))
+      return true;
+    if (!isa<ReshapeOp>(user))
+      return false;
+    return llvm::all_of(user->getUsers(), [&](Operation *next) {
+      return isa<TransposeOp>(next) && channelBlocksOf(next->getResult(0)) == nchw;
+    });
+  });
+}
+
+/// e(toChannelsFirst(a), b...) = toChannelsFirst(e(a, b'...)).
+struct SinkElementwise : RewritePattern {
+  SinkElementwise(MLIRContext *ctx) : RewritePattern(MatchAnyOpTypeTag(), /*benefit=*/1, ctx) {}
+
+  LogicalResult matchAndRewrite(Operation *op, PatternRewriter &rewriter) const override {
+    if (!isElementwise(op))
+      return failure();
+    auto type = cast<RankedTensorType>(op->getResult(0).getType());
+    // The blocked shape, from the first operand already blocked.
+    Value first;
+    for (Value operand : op->getOperands())
+      if (Value z = channelsFirstOf(operand); z && readersFollow(operand)) {
+        first = z;
+        break;
+      }
+    if (!first)
+      return failure();
+    auto blocked = cast<RankedTensorType>(first.getType());
+
+    tcc::prim::PrimBuilder p(rewriter, op->getLoc());
+    SmallVector<OpFoldResult> dims = p.dims(first);
+    SmallVector<Value> operands;
+    for (Value operand : op->getOperands()) {
+      auto operandType = cast<RankedTensorType>(operand.getType());
+      RankedTensorType like = blocked.clone(operandType.getElementType());
+      if (Value z = channelsFirstOf(operand); z && z.getType() == like) {
+        operands.push_back(z);
+        continue;
+      }
+      if (auto broadcast = operand.getDefiningOp<BroadcastInDimOp>()) {
+        if (!isBlockableBroadcast(broadcast))
+          return failure();
+        // A scalar.
+        if (broadcast.getBroadcastDimensions().empty()) {
+          operands.push_back(p.broadcast(broadcast.getOperand(), {}, dims));
+          continue;
+        }
+        // A vector along the channels (a bias): [cb, 16] along dims 3 and 4.
+        Value split =
+            p.reshape(broadcast.getOperand(), {rewriter.getIndexAttr(blocked.getDimSize(3)),
+                                               rewriter.getIndexAttr(kChannelBlock)});
+        operands.push_back(p.broadcast(split, {3, 4}, dims));
+        continue;
+      }
+      if (Value existing = existingBlocks(operand, op); existing && existing.getType() == like) {
+        operands.push_back(existing);
+        continue;
+      }
+      return failure();
+    }
+    OperationState state(op->getLoc(), op->getName(), operands,
+                         TypeRange{blocked.clone(type.getElementType())}, op->getAttrs());
+    Operation *sunk = rewriter.create(state);
+    rewriter.replaceOp(op, tcc::fuse::toChannelsFirst(rewriter, op->getLoc(), sunk->getResult(0)));
+    return success();
+  }
+};
+
+/// slice(toChannelsFirst(z)) = toChannelsFirst(slice(z)) for a slice that keeps every
+/// channel and image (a strided pointwise convolution's sampled points).
+struct SinkSlice : OpRewritePattern<tcc::prim::SliceOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tcc::prim::SliceOp op, PatternRewriter &rewriter) const override {
+    Value z = channelsFirstOf(op.getOperand());
+    if (!z || !readersFollow(op.getOperand()) || !isBlockableSlice(op))
+      return failure();
+    auto type = op.getType();
+    SmallVector<OpFoldResult> offsets = op.getMixedOffsets();
+    ArrayRef<int64_t> strides = op.getStaticStrides();
+    tcc::prim::PrimBuilder p(rewriter, op.getLoc());
+    SmallVector<OpFoldResult> dims = p.dims(z);
+    auto index = [&](int64_t v) -> OpFoldResult { return rewriter.getIndexAttr(v); };
+    Value sliced = tcc::prim::SliceOp::create(
+        rewriter, op.getLoc(), z, {index(0), offsets[2], offsets[3], index(0), index(0)},
+        {dims[0], index(type.getDimSize(2)), index(type.getDimSize(3)), dims[3], dims[4]},
+        {1, strides[2], strides[3], 1, 1});
+    rewriter.replaceOp(op, tcc::fuse::toChannelsFirst(rewriter, op.getLoc(), sliced));
+    return success();
+  }
+};
+
+} // namespace
+
+Value tcc::fuse::toChannelBlocks(OpBuilder &b, Location loc, Value nchw) {
+  tcc::prim::PrimBuilder p(b, loc);
+  auto type = cast<RankedTensorType>(nchw.getType());
+  SmallVector<OpFoldResult> dims = p.dims(nchw);
+  auto index = [&](int64_t v) -> OpFoldResult { return b.getIndexAttr(v); };
+  Value split = p.reshape(nchw, {dims[0], index(type.getDimSize(1) / kChannelBlock),
+                                 index(kChannelBlock), dims[2], dims[3]});
+  return p.transpose(split, kPermutation);
+}
+
+Value tcc::fuse::toChannelsFirst(OpBuilder &b, Location loc, Value blocked) {
+  tcc::prim::PrimBuilder p(b, loc);
+  auto type = cast<RankedTensorType>(blocked.getType());
+  SmallVector<OpFoldResult> dims = p.dims(blocked);
+  Value transposed = p.transpose(blocked, kPermutation);
+  return p.reshape(transposed,
+                   {dims[0], b.getIndexAttr(type.getDimSize(3) * kChannelBlock), dims[1], dims[2]});
+}
+
+/// The operands of an elementwise op or slice that would be blocks with its result: its
+/// tensors other than broadcasts (a slice's extents are not).
+static SmallVector<Value> dataOperands(Operation *op) {
+  if (auto slice = dyn_cast<tcc::prim::SliceOp>(op))
+    return {slice.getOperand()};
+  SmallVector<Value> values;
+  for (Value v : op->getOperands())
+    if (isa<RankedTensorType>(v.getType()) && !v.getDefiningOp<BroadcastInDimOp>())
+      values.push_back(v);
+  return values;
+}
+
+DenseSet<Operation *> tcc::fuse::selectChains(ArrayRef<tcc::prim::ConvolutionOp> candidates,
+                                              double minConvolutionsPerCopy) {
+  // Components of the values that would be blocks: a candidate joins its input and its
+  // output, an elementwise op or slice that sinks joins its result and its operands.
+  llvm::EquivalenceClasses<Value> classes;
+  DenseSet<Operation *> isCandidate, transparent;
+  SmallVector<Operation *> worklist;
+  for (tcc::prim::ConvolutionOp op : candidates) {
+    isCandidate.insert(op);
+    classes.unionSets(op.getInput(), op.getResult());
+    worklist.push_back(op);
+  }
+  // Grow along readers and producers from the candidates.
+  DenseSet<Operation *> seen(isCandidate.begin(), isCandidate.end());
+  auto joins = [&](Operation *op) {
+    if (auto slice = dyn_cast<tcc::prim::SliceOp>(op))
+      return isBlockableSlice(slice);
+    if (!isElementwise(op))
+      return false;
+    return llvm::all_of(op->getOperands(), [](Value v) {
+      auto broadcast = v.getDefiningOp<BroadcastInDimOp>();
+      return !broadcast || isBlockableBroadcast(broadcast);
+    });
+  };
+  while (!worklist.empty()) {
+    Operation *op = worklist.pop_back_val();
+    SmallVector<Value> values(op->getResults());
+    if (isCandidate.contains(op))
+      values.push_back(cast<tcc::prim::ConvolutionOp>(op).getInput());
+    else
+      llvm::append_range(values, dataOperands(op));
+    for (Value v : values) {
+      SmallVector<Operation *> near(v.getUsers());
+      if (Operation *producer = v.getDefiningOp())
+        near.push_back(producer);
+      for (Operation *other : near)
+        if (!seen.contains(other) && joins(other)) {
+          seen.insert(other);
+          transparent.insert(other);
+          for (Value operand : dataOperands(other))
+            classes.unionSets(operand, other->getResult(0));
+          worklist.push_back(other);
+        }
+    }
+  }
+  // Per component: its candidates, and its copies (values made or read elsewhere).
+  DenseMap<Value, int64_t> convolutions, copies;
+  for (Operation *op : isCandidate)
+    ++convolutions[classes.getLeaderValue(cast<tcc::prim::ConvolutionOp>(op).getInput())];
+  for (auto it = classes.begin(); it != classes.end(); ++it) {
+    if (!(*it)->isLeader())
+      continue;
+    for (auto member = classes.member_begin(**it); member != classes.member_end(); ++member) {
+      Value v = *member;
+      Operation *producer = v.getDefiningOp();
+      bool madeHere =
+          producer && (isCandidate.contains(producer) || transparent.contains(producer));
+      bool readElsewhere = llvm::any_of(v.getUses(), [&](OpOperand &use) {
+        Operation *user = use.getOwner();
+        if (isa<tcc::prim::DimOp>(user)) // reads the extents alone
+          return false;
+        if (auto conv = dyn_cast<tcc::prim::ConvolutionOp>(user))
+          return !isCandidate.contains(user) || use.get() != conv.getInput();
+        return !transparent.contains(user);
+      });
+      copies[(*it)->getData()] += (madeHere ? 0 : 1) + (readElsewhere ? 1 : 0);
+    }
+  }
+  DenseSet<Operation *> chosen;
+  for (tcc::prim::ConvolutionOp op : candidates) {
+    Value leader = classes.getLeaderValue(op.getInput());
+    if (convolutions[leader] >= minConvolutionsPerCopy * copies[leader])
+      chosen.insert(op);
+  }
+  return chosen;
+}
+
+void tcc::fuse::sinkChannelBlocks(ModuleOp module) {
+  RewritePatternSet patterns(module.getContext());
+  patterns.add<CancelBlocks, SinkElementwise, SinkSlice>(module.getContext());
+  (void)applyPatternsGreedily(module, std::move(patterns));
+}

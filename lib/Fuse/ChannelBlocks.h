@@ -1,0 +1,52 @@
+//===- ChannelBlocks.h - activations in blocks of 16 channels, channels last -*- C++ -*-===//
+//
+// tcc-channel-vector-convolutions' channels-last form keeps a convolution's input and
+// output as [n, h, w, c / 16, 16] (NHWC, the channels in blocks of one 512-bit vector).
+// The NCHW tensor the rest of the model sees is `toChannelsFirst` of it, a reshape of a
+// transpose; the convolution reads `toChannelBlocks` of its NCHW input. Between two such
+// convolutions the pair cancels once the elementwise ops in between (bias, residual add,
+// ReLU) compute on the blocked tensors: `sinkChannelBlocks` moves them there, so that a
+// chain of convolutions pays one transposing copy where it starts and one where it ends.
+//
+//===----------------------------------------------------------------------------------===//
+#ifndef TCC_LIB_FUSE_CHANNELBLOCKS_H
+#define TCC_LIB_FUSE_CHANNELBLOCKS_H
+
+#include "dialects/prim/PrimDialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+
+#include "llvm/ADT/DenseSet.h"
+
+namespace tcc::fuse {
+
+/// The channels of one block: one 512-bit vector of float32.
+constexpr int64_t kChannelBlock = 16;
+
+/// b[n, y, x, cb, l] = x[n, 16 cb + l, y, x]: a rank-4 NCHW tensor whose channels are a
+/// multiple of 16, as a reshape and a transpose.
+mlir::Value toChannelBlocks(mlir::OpBuilder &b, mlir::Location loc, mlir::Value nchw);
+
+/// x[n, 16 cb + l, y, x] = b[n, y, x, cb, l]: the inverse, a transpose and a reshape.
+mlir::Value toChannelsFirst(mlir::OpBuilder &b, mlir::Location loc, mlir::Value blocked);
+
+/// The candidates worth computing channels last: those of a chain (convolutions joined
+/// through the elementwise ops and slices that `sinkChannelBlocks` moves) with at least
+/// `minConvolutionsPerCopy` convolutions per transposing copy the chain would need (a value
+/// made outside it, or read outside it).
+llvm::DenseSet<mlir::Operation *> selectChains(llvm::ArrayRef<prim::ConvolutionOp> candidates,
+                                               double minConvolutionsPerCopy);
+
+/// Rewrites `module` until no pattern applies:
+///   toChannelBlocks(toChannelsFirst(z)) = z;
+///   e(toChannelsFirst(a), ...) = toChannelsFirst(e(a, ...)) for an elementwise prim op e
+///   whose other operands are blocked tensors made the same way, broadcast scalars, a
+///   per-channel vector broadcast along dim 1 (a bias), or values already blocked elsewhere
+///   (a residual whose blocked form a convolution reads): no new copy is made;
+///   slice(toChannelsFirst(z)) = toChannelsFirst(slice(z)) for a slice of whole channels.
+void sinkChannelBlocks(mlir::ModuleOp module);
+
+} // namespace tcc::fuse
+
+#endif // TCC_LIB_FUSE_CHANNELBLOCKS_H
