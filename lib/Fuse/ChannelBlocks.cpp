@@ -317,7 +317,7 @@ DenseSet<Operation *> tcc::fuse::selectChains(ArrayRef<tcc::prim::ConvolutionOp>
           producer && (isCandidate.contains(producer) || transparent.contains(producer));
       bool readElsewhere = llvm::any_of(v.getUses(), [&](OpOperand &use) {
         Operation *user = use.getOwner();
-        if (isa<tcc::prim::DimOp>(user)) // reads the extents alone
+        if (isa<tcc::prim::DimOp, tcc::prim::BindShapeOp>(user)) // read the extents alone
           return false;
         if (auto conv = dyn_cast<tcc::prim::ConvolutionOp>(user))
           return !isCandidate.contains(user) || use.get() != conv.getInput();
