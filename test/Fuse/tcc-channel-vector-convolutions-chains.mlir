@@ -64,17 +64,17 @@ func.func @chain(%x: tensor<?x32x56x56xf32>, %w1: tensor<32x32x3x3xf32>, %b1: te
 
 // -----
 
-// Not in a chain: a convolution between a maxpool-like producer and a consumer the blocks
-// cannot reach (a reduction) needs two copies for itself, and 14-wide rows and 24 channels
-// are not taken at all (the tiler's rows run along one output row; whole blocks of 16).
+// Not in a chain: a convolution between an input and a consumer the blocks cannot reach (a
+// reduction) needs two copies for itself; 7-wide rows (below min-channels-last-width, 14)
+// and 24 channels (not whole blocks of 16) are not taken at all.
 // CHECK-LABEL: func.func @alone
 // CHECK-NOT: linalg.generic
 // CHECK-COUNT-3: prim.convolution
 // CHECK-NOT: linalg.generic
-func.func @alone(%x: tensor<1x32x56x56xf32>, %w: tensor<32x32x3x3xf32>, %v: tensor<1x32x14x14xf32>, %u: tensor<1x24x56x56xf32>, %w24: tensor<32x24x3x3xf32>) -> (tensor<1x32xf32>, tensor<1x32x14x14xf32>, tensor<1x32x56x56xf32>) {
+func.func @alone(%x: tensor<1x32x56x56xf32>, %w: tensor<32x32x3x3xf32>, %v: tensor<1x32x7x7xf32>, %u: tensor<1x24x56x56xf32>, %w24: tensor<32x24x3x3xf32>) -> (tensor<1x32xf32>, tensor<1x32x7x7xf32>, tensor<1x32x56x56xf32>) {
   %c = prim.convolution %x, %w {dilations = array<i64: 1, 1>, feature_group_count = 1 : i64, padding_high = array<i64: 1, 1>, padding_low = array<i64: 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x32x56x56xf32>, tensor<32x32x3x3xf32>) -> tensor<1x32x56x56xf32>
   %r = prim.reduce sum %c dims = [2, 3] : tensor<1x32x56x56xf32> -> tensor<1x32xf32>
-  %narrow = prim.convolution %v, %w {dilations = array<i64: 1, 1>, feature_group_count = 1 : i64, padding_high = array<i64: 1, 1>, padding_low = array<i64: 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x32x14x14xf32>, tensor<32x32x3x3xf32>) -> tensor<1x32x14x14xf32>
+  %narrow = prim.convolution %v, %w {dilations = array<i64: 1, 1>, feature_group_count = 1 : i64, padding_high = array<i64: 1, 1>, padding_low = array<i64: 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x32x7x7xf32>, tensor<32x32x3x3xf32>) -> tensor<1x32x7x7xf32>
   %odd = prim.convolution %u, %w24 {dilations = array<i64: 1, 1>, feature_group_count = 1 : i64, padding_high = array<i64: 1, 1>, padding_low = array<i64: 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x24x56x56xf32>, tensor<32x24x3x3xf32>) -> tensor<1x32x56x56xf32>
-  return %r, %narrow, %odd : tensor<1x32xf32>, tensor<1x32x14x14xf32>, tensor<1x32x56x56xf32>
+  return %r, %narrow, %odd : tensor<1x32xf32>, tensor<1x32x7x7xf32>, tensor<1x32x56x56xf32>
 }

@@ -287,7 +287,7 @@ def ChannelVectorConvolutions : Pass<"tcc-channel-vector-convolutions", "mlir::M
     of their 2048 output channels costs more than the lanes gain), hence min-reduction 2048.
 
     Chains on wider maps, channels last. A convolution whose output rows have at least
-    `min-channels-last-width` points (28: ResNet's layers 1 and 2), with whole blocks of
+    `min-channels-last-width` points (14: ResNet's layers 1 to 3), with whole blocks of
     16 input and output channels, reads and writes its activations in blocks of 16
     channels, channels last, without copying its windows:
 
@@ -302,19 +302,20 @@ def ChannelVectorConvolutions : Pass<"tcc-channel-vector-convolutions", "mlir::M
     the blocks, so that toChannelBlocks(toChannelsFirst(z)) = z cancels. A chain (the
     convolutions joined through such ops) is taken only when it has at least
     `min-convolutions-per-copy` convolutions per transposing copy it still needs (a value
-    made or read outside it): ResNet-18's layers 1-2, 9 convolutions for 3 copies, and
-    ResNet-50's, 24 for 3; MobileNetV2's, EfficientNet's and SqueezeNet's pointwise
+    made or read outside it): ResNet-18's layers 1-3, 14 convolutions for 3 copies, and
+    ResNet-50's layers 1-3; MobileNetV2's, EfficientNet's and SqueezeNet's pointwise
     convolutions sit between depthwise convolutions or concatenations, 1 copy per
     convolution, and are left alone (taken, they made those models 15-50% slower). The
-    products add in the order (ky, kx, c), not (c, ky, kx): not the same bits as the other
-    forms. Measured on the Zen 5 here (1 thread, `tcc-run --profile`): ResNet-18's 3x3
-    convolutions of layers 1-2 1.31-1.47 -> 1.11-1.18 ms each (ORT's NCHWc: 1.10-1.13),
-    the stride-2 one into layer 2 0.74 -> 0.57 ms; whole models in alternating runs
-    (3 pairs, 15 runs each): ResNet-18 b1 20.3 -> 19.9 ms (1 thread), 12.5 -> 11.6 ms
-    (2 threads); ResNet-50 b1 46.7 -> 44.4 ms, 27.4 -> 26.2 ms. On 14-wide maps the same
-    form was slower (1.51 against 1.28-1.34 ms: the tiler's rows run along one output row),
-    and unblocked ([ky, kx, c, o] filter, [n, y, x, o] result) it was 3-10% slower on
-    28 and 56 and much slower on 14 and 7.
+    tiler runs the wide filters of 14x14 maps in chunks of one ky row (tcc-tile-contractions'
+    stacked chunks). The products add in the order (ky, kx, c), not (c, ky, kx): not the
+    same bits as the other forms. Measured on the Zen 5 here (1 thread, `tcc-run --profile`,
+    each kernel's least time over 5 alternating profiles): ResNet-18 layers 1 / 2 / 3
+    5.56 / 5.07 / 4.95 -> 4.78 / 4.20 / 4.57 ms, the whole run 22.5 -> 20.5 ms (with chains
+    down to 28-wide maps only: 20.9 ms); ResNet-50 48.7 -> 48.4 ms between 28 and 14. Its
+    3x3 convolutions of layers 1-2 take 1.11-1.18 ms each (ORT's NCHWc: 1.10-1.13), of layer
+    3 1.22-1.25 ms (ORT 1.16-1.18). On 7x7 maps the unfolded form above stays (the
+    channels-last one measured no better there), and unblocked ([ky, kx, c, o] filter,
+    [n, y, x, o] result) this form was 3-10% slower on 28 and 56 and much slower on 14 and 7.
 
     ```mlir
     %y = prim.convolution %x, %w {padding_low = [1, 1], padding_high = [1, 1], ...}
@@ -332,7 +333,7 @@ def ChannelVectorConvolutions : Pass<"tcc-channel-vector-convolutions", "mlir::M
            "The most vectors the channel form may take, as a fraction of the other forms'">,
     Option<"minReduction", "min-reduction", "int64_t", /*default=*/"2048",
            "The fewest products per output (C x KH x KW)">,
-    Option<"minChannelsLastWidth", "min-channels-last-width", "int64_t", /*default=*/"28",
+    Option<"minChannelsLastWidth", "min-channels-last-width", "int64_t", /*default=*/"14",
            "0 (off), or the narrowest output row computed channels last">,
     Option<"minConvolutionsPerCopy", "min-convolutions-per-copy", "double", /*default=*/"2",
            "The fewest channels-last convolutions a chain has per transposing copy it needs">,

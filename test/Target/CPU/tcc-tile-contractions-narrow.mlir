@@ -152,3 +152,35 @@ func.func private @stacked_chunks(%in: memref<2304x49xf32>, %filter: memref<8x23
   }
   return
 }
+
+// -----
+
+// A convolution computed channels last (tcc-channel-vector-convolutions' chains): a 3x3
+// window on a 14x14 map, 256 channels in and out as 16 blocks of 16, loops (n, y, x, block,
+// lane, ky, kx, input block, input lane). Stacked tiles of 4 blocks (the points of one
+// output row as rows); a stack tile's share of the filter (4 x 16 x 2304 floats, 576 KiB)
+// is more than L2's share, and the outermost reduction dim, ky, has 3 steps: chunks count
+// all of a chunk's reduction steps (768 for one ky row, 192 KiB), so the 4 stack tiles each
+// run 3 chunks of one ky row with every output row and row tile (6, 6 and 2 points) in
+// each.
+// CHECK-LABEL: func.func private @channels_last_chunks
+// CHECK: scf.parallel (%[[S:.*]]) = (%c0) to (%c4) step (%c1) {
+// CHECK: %[[BLOCK:.*]] = arith.muli %[[S]], %c4 : index
+// CHECK: scf.for %[[KY:.*]] = %c0 to %c3 step %c1 {
+// CHECK: scf.for %{{.*}} = %c0 to %c14 step %c1 {
+// CHECK: scf.for %{{.*}} = %c0 to %c3 step %c1 {
+// CHECK: scf.for %[[K:.*]] = %[[KY]] to %{{.*}} step %c1 iter_args(
+// CHECK: vector.load %arg1[%[[BLOCK]], %[[K]], %{{.*}}, %{{.*}}, %{{.*}}, %c0] : memref<16x3x3x16x16x16xf32>, vector<16xf32>
+#cl_in = affine_map<(n, y, x, b, l, ky, kx, cb, cl) -> (n, y + ky, x + kx, cb, cl)>
+#cl_w = affine_map<(n, y, x, b, l, ky, kx, cb, cl) -> (b, ky, kx, cb, cl, l)>
+#cl_out = affine_map<(n, y, x, b, l, ky, kx, cb, cl) -> (n, y, x, b, l)>
+func.func private @channels_last_chunks(%in: memref<1x16x16x16x16xf32>, %filter: memref<16x3x3x16x16x16xf32>, %result: memref<1x14x14x16x16xf32>) attributes {kernel.kernel = #kernel.kernel<kind = generic>} {
+  linalg.generic {indexing_maps = [#cl_in, #cl_w, #cl_out], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction", "reduction"]}
+      ins(%in, %filter : memref<1x16x16x16x16xf32>, memref<16x3x3x16x16x16xf32>) outs(%result : memref<1x14x14x16x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %0 = arith.mulf %a, %b : f32
+    %1 = arith.addf %acc, %0 : f32
+    linalg.yield %1 : f32
+  }
+  return
+}
