@@ -22,7 +22,6 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
-#include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 namespace tcc {
 #define GEN_PASS_DEF_CHANNELVECTORCONVOLUTIONS
@@ -142,14 +141,7 @@ struct ChannelVectorConvolutionsPass
                         ArrayRef<int64_t> extents, ArrayRef<AffineMap> maps,
                         ArrayRef<utils::IteratorType> iterators) {
     Type element = b.getF32Type();
-    SmallVector<int64_t> shape = {ShapedType::kDynamic};
-    llvm::append_range(shape, extents);
-    SmallVector<Value> dynamic;
-    if (auto n = getConstantIntValue(batch))
-      shape[0] = *n;
-    else
-      dynamic.push_back(cast<Value>(batch));
-    Value empty = tensor::EmptyOp::create(b, loc, shape, element, dynamic);
+    Value empty = tcc::fuse::emptyBatched(b, loc, batch, extents, element);
     Value zero = arith::ConstantOp::create(b, loc, element, b.getZeroAttr(element));
     Value init = linalg::FillOp::create(b, loc, ValueRange{zero}, ValueRange{empty}).getResult(0);
     return linalg::GenericOp::create(

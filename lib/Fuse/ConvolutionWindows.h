@@ -1,8 +1,8 @@
 //===- ConvolutionWindows.h - a 2-D convolution's windows copied out as channels --*- C++ -*-===//
 //
 // Shared by tcc-unfold-convolutions and tcc-channel-vector-convolutions (both on prim):
-// which convolutions have static windows, which ones unfolding takes, and the copy that makes
-// a KH x KW convolution a matrix product over its output points.
+// which convolutions have static windows, which ones unfolding takes, the copy that makes
+// a KH x KW convolution a matrix product over its output points, and their batched results.
 //
 //===----------------------------------------------------------------------------------===//
 #ifndef TCC_LIB_FUSE_CONVOLUTIONWINDOWS_H
@@ -33,6 +33,10 @@ bool unfolds(prim::ConvolutionOp op, int64_t vectorBits, bool splitWideFma);
 /// one linalg.generic copy of shape N x C x KH x KW x OH x OW (N may be dynamic).
 mlir::Value unfoldWindows(mlir::OpBuilder &b, mlir::Location loc, prim::ConvolutionOp op,
                           mlir::Value input, int64_t kh, int64_t kw, int64_t oh, int64_t ow);
+
+/// An empty [batch, extents...] tensor of `element`; the batch static or dynamic.
+mlir::Value emptyBatched(mlir::OpBuilder &b, mlir::Location loc, mlir::OpFoldResult batch,
+                         llvm::ArrayRef<int64_t> extents, mlir::Type element);
 
 } // namespace tcc::fuse
 

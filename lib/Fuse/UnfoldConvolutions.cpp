@@ -152,8 +152,8 @@ Value tcc::fuse::unfoldWindows(OpBuilder &b, Location loc, ConvolutionOp op, Val
   Type element = inputType.getElementType();
   int64_t channels = inputType.getDimSize(1);
   OpFoldResult batch = p.dims(input)[0];
-  ArrayRef<int64_t> low = op.getPaddingLow(), high = op.getPaddingHigh(),
-                    strides = op.getStrides(), dilations = op.getDilations();
+  ArrayRef<int64_t> low = op.getPaddingLow(), high = op.getPaddingHigh(), strides = op.getStrides(),
+                    dilations = op.getDilations();
   Value padded = input;
   if (llvm::any_of(low, [](int64_t v) { return v != 0; }) ||
       llvm::any_of(high, [](int64_t v) { return v != 0; }))
@@ -166,24 +166,29 @@ Value tcc::fuse::unfoldWindows(OpBuilder &b, Location loc, ConvolutionOp op, Val
   // copies, which cost a fifth of the product's time on two threads).
   MLIRContext *ctx = b.getContext();
   auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
-  AffineMap read =
-      AffineMap::get(6, 0,
-                     {d(0), d(1), d(4) * strides[0] + d(2) * dilations[0],
-                      d(5) * strides[1] + d(3) * dilations[1]},
-                     ctx);
-  SmallVector<int64_t> shape = {ShapedType::kDynamic, channels, kh, kw, oh, ow};
+  AffineMap read = AffineMap::get(6, 0,
+                                  {d(0), d(1), d(4) * strides[0] + d(2) * dilations[0],
+                                   d(5) * strides[1] + d(3) * dilations[1]},
+                                  ctx);
+  Value empty = tcc::fuse::emptyBatched(b, loc, batch, {channels, kh, kw, oh, ow}, element);
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{empty.getType()}, ValueRange{padded}, ValueRange{empty},
+             ArrayRef<AffineMap>{read, b.getMultiDimIdentityMap(6)},
+             SmallVector<utils::IteratorType>(6, utils::IteratorType::parallel),
+             [](OpBuilder &nested, Location at, ValueRange args) {
+               linalg::YieldOp::create(nested, at, args[0]);
+             })
+      .getResult(0);
+}
+
+Value tcc::fuse::emptyBatched(OpBuilder &b, Location loc, OpFoldResult batch,
+                              ArrayRef<int64_t> extents, Type element) {
+  SmallVector<int64_t> shape = {ShapedType::kDynamic};
+  llvm::append_range(shape, extents);
   SmallVector<Value> dynamic;
   if (auto n = getConstantIntValue(batch))
     shape[0] = *n;
   else
     dynamic.push_back(cast<Value>(batch));
-  Value empty = tensor::EmptyOp::create(b, loc, shape, element, dynamic);
-  return linalg::GenericOp::create(
-          b, loc, TypeRange{empty.getType()}, ValueRange{padded}, ValueRange{empty},
-          ArrayRef<AffineMap>{read, b.getMultiDimIdentityMap(6)},
-          SmallVector<utils::IteratorType>(6, utils::IteratorType::parallel),
-          [](OpBuilder &nested, Location at, ValueRange args) {
-            linalg::YieldOp::create(nested, at, args[0]);
-          })
-          .getResult(0);
+  return tensor::EmptyOp::create(b, loc, shape, element, dynamic);
 }
