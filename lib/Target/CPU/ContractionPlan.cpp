@@ -350,10 +350,12 @@ void tcc::tiling::absorbNeighbours(Plan &plan) {
 
 /// Cycles of one reduction step of a rows x vectors register tile: `fmas` full-width FMAs
 /// per cycle (2; 1 where a 512-bit FMA issues as two halves), a dependent FMA every 4
-/// cycles per accumulator, two loads per cycle.
-static double stepCycles(int64_t rows, double vectors, double fmas, bool rowsOnVector) {
+/// cycles per accumulator, two loads per cycle, and `streamedCycles` per vector of b when
+/// those come from L2 rather than L1.
+static double stepCycles(int64_t rows, double vectors, double fmas, bool rowsOnVector,
+                         double streamedCycles) {
   double loads = rowsOnVector ? rows * std::ceil(vectors) + 1 : rows + std::ceil(vectors);
-  return std::max({rows * vectors / fmas, 4.0, loads / 2.0});
+  return std::max({rows * vectors / fmas, 4.0, loads / 2.0, std::ceil(vectors) * streamedCycles});
 }
 
 /// Cycles per reduction point to cover an i x j output with rows x vectors tiles, the
@@ -361,12 +363,13 @@ static double stepCycles(int64_t rows, double vectors, double fmas, bool rowsOnV
 /// half a vector when `halfTails`: tcc::halfIssueTails, the emitter's half-width tail on a
 /// core that issues a full-width FMA as two halves).
 double tcc::tiling::tileCost(int64_t rows, int64_t vectors, int64_t lanes, int64_t iExtent,
-                             int64_t jExtent, bool halfTails, double fmas, bool rowsOnVector) {
+                             int64_t jExtent, bool halfTails, double fmas, bool rowsOnVector,
+                             double streamedCycles) {
   int64_t block = vectors * lanes;
   double tailVectors = tailIssues(jExtent % block, lanes, halfTails);
   auto rowCost = [&](int64_t r) {
-    return (jExtent / block) * stepCycles(r, vectors, fmas, rowsOnVector) +
-           (tailVectors ? stepCycles(r, tailVectors, fmas, rowsOnVector) : 0.0);
+    return (jExtent / block) * stepCycles(r, vectors, fmas, rowsOnVector, streamedCycles) +
+           (tailVectors ? stepCycles(r, tailVectors, fmas, rowsOnVector, streamedCycles) : 0.0);
   };
   return (iExtent / rows) * rowCost(rows) + (iExtent % rows ? rowCost(iExtent % rows) : 0.0);
 }

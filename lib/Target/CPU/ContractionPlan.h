@@ -73,9 +73,10 @@ void absorbNeighbours(Plan &plan);
 /// Cycles per reduction point to cover an i x j output with rows x vectors tiles, the
 /// remainders done by exact smaller tiles (a column tail that fits half a vector counts
 /// half a vector when `halfTails`: tcc::halfIssueTails). `fmas`: full-width FMAs per cycle (2; 1
-/// where a 512-bit FMA issues as two halves).
+/// where a 512-bit FMA issues as two halves); `streamedCycles`: cycles per vector of b when
+/// b is read from L2 (0: from L1).
 double tileCost(int64_t rows, int64_t vectors, int64_t lanes, int64_t iExtent, int64_t jExtent,
-                bool halfTails, double fmas, bool rowsOnVector);
+                bool halfTails, double fmas, bool rowsOnVector, double streamedCycles = 0);
 
 } // namespace tcc::tiling
 

@@ -9,11 +9,16 @@
 #include "tcc/Target/VectorIssues.h"
 
 #include <algorithm>
+#include <tuple>
 
 using namespace mlir;
 using namespace tcc::tiling;
 
 namespace {
+
+/// Bytes a cycle that a core reads from L2 into L1 while its FMAs run (a 512-bit vector in
+/// 3 cycles): the rate at which chooseStack's measurements on Zen 5 are fitted.
+constexpr double kL2BytesPerCycle = 64.0 / 3.0;
 
 /// Makes the choices in order: the tile, stacked rows, panels, chunks, row groups (each
 /// may depend on the ones before).
@@ -90,6 +95,20 @@ private:
   /// beat 16 rows alone by 10-20%, and 4 x 4 by a little. So among the stacked tiles within
   /// 5% of the cheapest, the one with the most accumulators is taken, unless s alone is
   /// more than 5% cheaper.
+  ///
+  /// Where the scalar operand is read along its contiguous innermost reduction dim (a
+  /// channels-last convolution's input channels: its broadcasts hit L1) and a stack tile's
+  /// rows of the vector operand (v x the reduction x j: packed filter blocks, distinct data
+  /// in each row) exceed a core's L1 share (32 KiB), every row tile streams those rows from
+  /// L2 instead: each vector of a step counts its bytes at about 21 a cycle (3 cycles at
+  /// 512 bits), so that a short tail tile, few FMAs per filter vector, is costed as
+  /// L2-bound; and among the tiles within 5% of the cheapest, the one of fewest row tiles
+  /// (the filter rows streamed fewest times) is taken, then one whose v divides s (no
+  /// narrower remainder stack tile), then the most accumulators. Measured on ResNet-50's
+  /// channels-last convolutions (each layer's kernels summed, least of 6 alternating
+  /// profiles, 1 thread): 14-wide maps, 6 x 4 (row tiles of 6, 6 and 2) 15.6 ms, 7 x 2 or
+  /// 8 x 2 14.5, 5 x 4 15.2; 56-wide maps, 6 x 4 6.6-6.7 ms, 7 x 2 or 8 x 2 6.4, 8 x 3 6.8;
+  /// 28-wide maps alike within 1% but for 4 x 4 (worse).
   void chooseStack(int64_t registers) {
     if (!plan.i || plan.rowsOnVector || plan.combine != Plan::Combine::MultiplyAdd)
       return;
@@ -115,10 +134,24 @@ private:
       std::optional<int64_t> extent = largest;
       double alone = *extent * tileCost(rows, vectors, lanes, *iExtent, *columns, halfIssue(), fmas,
                                         /*rowsOnVector=*/false);
+      std::optional<int64_t> rowBytes = vectorRowBytes();
+      bool walksReduction =
+          !plan.reductions.empty() && plan.scalarMap.getNumResults() &&
+          plan.scalarMap.getResults().back() ==
+              getAffineDimExpr(plan.reductions.back(), plan.scalarMap.getContext());
+      // Distinct floats in each stacked row (every index of the vector operand a loop dim),
+      // not a window's input rows, which overlap from one stacked row to the next.
+      bool distinctRows = llvm::all_of(plan.vectorMap.getResults(), llvm::IsaPred<AffineDimExpr>);
+      auto streamed = [&](int64_t v) {
+        return walksReduction && distinctRows && rowBytes && v * *rowBytes > (int64_t(32) << 10);
+      };
+      double vectorBytes =
+          plan.vectorType.getNumElements() * plan.vectorType.getElementTypeBitWidth() / 8.0;
       // The stacked rows are the "columns" of a one-lane tile: S / v full steps and an
       // exact remainder.
       auto cost = [&](int64_t r, int64_t v) {
-        return tileCost(r, v, 1, *iExtent, *extent, false, fmas, false);
+        return tileCost(r, v, 1, *iExtent, *extent, false, fmas, false,
+                        streamed(v) ? vectorBytes / kL2BytesPerCycle : 0.0);
       };
       SmallVector<std::pair<int64_t, int64_t>> tiles;
       double cheapest = 0;
@@ -130,10 +163,17 @@ private:
           }
       if (tiles.empty() || cheapest > 1.05 * alone)
         return;
-      int64_t most = 0;
+      bool fromL2 = llvm::any_of(tiles, [&](auto tile) { return streamed(tile.second); });
+      // The order of preference among the tiles within 5% of the cheapest (larger first).
+      auto rank = [&](int64_t r, int64_t v) {
+        if (!fromL2)
+          return std::make_tuple(int64_t(0), false, r * v);
+        return std::make_tuple(-((*iExtent + r - 1) / r), *extent % v == 0, r * v);
+      };
+      std::optional<std::tuple<int64_t, bool, int64_t>> best;
       for (auto [r, v] : tiles)
-        if (cost(r, v) <= 1.05 * cheapest && r * v > most) {
-          most = r * v;
+        if (cost(r, v) <= 1.05 * cheapest && (!best || rank(r, v) > *best)) {
+          best = rank(r, v);
           rows = r;
           stackVectors = v;
         }
@@ -141,6 +181,20 @@ private:
       vectors = 1;
       return;
     }
+  }
+  /// Bytes of the vector operand per index of the stacked dim: all of the reduction times j
+  /// (std::nullopt where an extent is dynamic).
+  std::optional<int64_t> vectorRowBytes() const {
+    std::optional<int64_t> columns = extents[plan.j];
+    if (!columns)
+      return std::nullopt;
+    int64_t bytes = *columns * plan.vectorType.getElementTypeBitWidth() / 8;
+    for (unsigned d : plan.reductions) {
+      if (!extents[d])
+        return std::nullopt;
+      bytes *= *extents[d];
+    }
+    return bytes;
   }
   /// Column panels, when the vector operand (reduction extent x j extent, static) is larger
   /// than a core's cache share (512 KiB): a width of whole register blocks that divides j,

@@ -157,18 +157,21 @@ func.func private @stacked_chunks(%in: memref<2304x49xf32>, %filter: memref<8x23
 
 // A convolution computed channels last (tcc-channel-vector-convolutions' chains): a 3x3
 // window on a 14x14 map, 256 channels in and out as 16 blocks of 16, loops (n, y, x, block,
-// lane, ky, kx, input block, input lane). Stacked tiles of 4 blocks (the points of one
-// output row as rows); a stack tile's share of the filter (4 x 16 x 2304 floats, 576 KiB)
-// is more than L2's share, and the outermost reduction dim, ky, has 3 steps: chunks count
-// all of a chunk's reduction steps (768 for one ky row, 192 KiB), so the 4 stack tiles each
-// run 3 chunks of one ky row with every output row and row tile (6, 6 and 2 points) in
-// each.
+// lane, ky, kx, input block, input lane). The input is broadcast along its contiguous input
+// lanes and a block's filter rows (2304 x 16 floats, 144 KiB) exceed L1, so every row tile
+// streams its stack tile's filter rows from L2: the tile is the one of fewest row tiles,
+// 8 x 2 (rows of 8 and 6 points), not 6 x 4 (6, 6 and 2, the last L2-bound). A stack
+// tile's share of the filter (2 x 16 x 2304 floats, 288 KiB) is more than L2's share, and
+// the outermost reduction dim, ky, has 3 steps: chunks count all of a chunk's reduction
+// steps (768 for one ky row, 96 KiB), so the 8 stack tiles each run 3 chunks of one ky
+// row with every output row and row tile in each.
 // CHECK-LABEL: func.func private @channels_last_chunks
-// CHECK: scf.parallel (%[[S:.*]]) = (%c0) to (%c4) step (%c1) {
-// CHECK: %[[BLOCK:.*]] = arith.muli %[[S]], %c4 : index
+// CHECK: scf.parallel (%[[S:.*]]) = (%c0) to (%c8) step (%c1) {
+// CHECK: %[[BLOCK:.*]] = arith.muli %[[S]], %c2 : index
 // CHECK: scf.for %[[KY:.*]] = %c0 to %c3 step %c1 {
 // CHECK: scf.for %{{.*}} = %c0 to %c14 step %c1 {
-// CHECK: scf.for %{{.*}} = %c0 to %c3 step %c1 {
+// CHECK: scf.for %[[T:.*]] = %c0 to %c2 step %c1 {
+// CHECK: arith.muli %[[T]], %c8 : index
 // CHECK: scf.for %[[K:.*]] = %[[KY]] to %{{.*}} step %c1 iter_args(
 // CHECK: vector.load %arg1[%[[BLOCK]], %[[K]], %{{.*}}, %{{.*}}, %{{.*}}, %c0] : memref<16x3x3x16x16x16xf32>, vector<16xf32>
 #cl_in = affine_map<(n, y, x, b, l, ky, kx, cb, cl) -> (n, y + ky, x + kx, cb, cl)>
@@ -177,6 +180,30 @@ func.func private @stacked_chunks(%in: memref<2304x49xf32>, %filter: memref<8x23
 func.func private @channels_last_chunks(%in: memref<1x16x16x16x16xf32>, %filter: memref<16x3x3x16x16x16xf32>, %result: memref<1x14x14x16x16xf32>) attributes {kernel.kernel = #kernel.kernel<kind = generic>} {
   linalg.generic {indexing_maps = [#cl_in, #cl_w, #cl_out], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction", "reduction"]}
       ins(%in, %filter : memref<1x16x16x16x16xf32>, memref<16x3x3x16x16x16xf32>) outs(%result : memref<1x14x14x16x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %0 = arith.mulf %a, %b : f32
+    %1 = arith.addf %acc, %0 : f32
+    linalg.yield %1 : f32
+  }
+  return
+}
+
+// -----
+
+// A pointwise product channels last, 128 input channels: a block's filter rows (128 x 16
+// floats, 8 KiB) and those of 4 blocks (32 KiB) fit a core's L1 share, so no tile streams
+// them from L2 and the tile is the one of most accumulators, 6 x 4 (rows of 6, 6 and 2).
+// CHECK-LABEL: func.func private @channels_last_l1
+// CHECK: scf.parallel
+// CHECK-SAME: to (%c14, %c3, %c4)
+// CHECK: arith.muli %{{.*}}, %c4 : index
+// CHECK: arith.muli %{{.*}}, %c6 : index
+#l1_in = affine_map<(n, y, x, b, l, ky, kx, cb, cl) -> (n, y + ky, x + kx, cb, cl)>
+#l1_w = affine_map<(n, y, x, b, l, ky, kx, cb, cl) -> (b, ky, kx, cb, cl, l)>
+#l1_out = affine_map<(n, y, x, b, l, ky, kx, cb, cl) -> (n, y, x, b, l)>
+func.func private @channels_last_l1(%in: memref<1x14x14x8x16xf32>, %filter: memref<16x1x1x8x16x16xf32>, %result: memref<1x14x14x16x16xf32>) attributes {kernel.kernel = #kernel.kernel<kind = generic>} {
+  linalg.generic {indexing_maps = [#l1_in, #l1_w, #l1_out], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction", "reduction"]}
+      ins(%in, %filter : memref<1x14x14x8x16xf32>, memref<16x1x1x8x16x16xf32>) outs(%result : memref<1x14x14x16x16xf32>) {
   ^bb0(%a: f32, %b: f32, %acc: f32):
     %0 = arith.mulf %a, %b : f32
     %1 = arith.addf %acc, %0 : f32
