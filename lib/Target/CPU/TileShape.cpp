@@ -182,8 +182,8 @@ private:
       return;
     }
   }
-  /// Bytes of the vector operand per index of the stacked dim: all of the reduction times j
-  /// (std::nullopt where an extent is dynamic).
+  /// Bytes of the vector operand per index of its other dims (a stacked row; all of it
+  /// for a GEMM's b): all of the reduction times j (std::nullopt where an extent is dynamic).
   std::optional<int64_t> vectorRowBytes() const {
     std::optional<int64_t> columns = extents[plan.j];
     if (!columns)
@@ -203,15 +203,8 @@ private:
     std::optional<int64_t> columns = extents[plan.j];
     if (!plan.i || plan.rowsOnVector || !columns || stackDim)
       return;
-    int64_t reduction = 1;
-    for (unsigned d : plan.reductions) {
-      std::optional<int64_t> extent = extents[d];
-      if (!extent)
-        return;
-      reduction *= *extent;
-    }
-    int64_t bytes = reduction * *columns * plan.vectorType.getElementTypeBitWidth() / 8;
-    if (bytes < (int64_t(512) << 10))
+    std::optional<int64_t> bytes = vectorRowBytes();
+    if (!bytes || *bytes < (int64_t(512) << 10))
       return;
     int64_t block = lanes * vectors;
     for (int64_t width = (256 / block) * block; width >= block; width -= block)
