@@ -4,7 +4,13 @@ chains): a 3x3 stride-2 convolution from 16 to 32 channels (56x56 to 28x28) with
 ReLU, then a 3x3 one with bias, plus a stride-2 pointwise downsample of the input as the
 residual, and ReLU; then a block of two 3x3 convolutions with bias, the residual and ReLU.
 Five convolutions for two transposing copies (the input and the result), over a dynamic
-batch (2 here). The reference is NumPy's in float64."""
+batch (2 here). The reference is NumPy's in float64.
+
+    conv-channels-last.test.py DIR [IN_CHANNELS CHANNELS SIZE]
+
+IN_CHANNELS, CHANNELS and SIZE (the input's maps) are 16, 32 and 56 by default; 128, 256 and
+14 make ResNet-18's layer 4 at half width (7x7 maps, 256-channel filters that the tiler runs in
+chunks of one ky row)."""
 import os
 import sys
 
@@ -15,18 +21,19 @@ from onnx import TensorProto, helper
 from conv_reference import conv
 
 d = sys.argv[1]
+cin, ch, size = (int(v) for v in sys.argv[2:5]) if len(sys.argv) > 2 else (16, 32, 56)
 f = TensorProto.FLOAT
 rng = np.random.default_rng(17)
-x = rng.standard_normal((2, 16, 56, 56)).astype(np.float32)
+x = rng.standard_normal((2, cin, size, size)).astype(np.float32)
 
 
 def weights(o, c, k):
     return (rng.standard_normal((o, c, k, k)) / np.sqrt(c * k * k)).astype(np.float32)
 
 
-w1, w2, wd, w3, w4 = (weights(32, 16, 3), weights(32, 32, 3), weights(32, 16, 1),
-                      weights(32, 32, 3), weights(32, 32, 3))
-b1, b2, b3, b4 = (rng.standard_normal(32).astype(np.float32) for _ in range(4))
+w1, w2, wd, w3, w4 = (weights(ch, cin, 3), weights(ch, ch, 3), weights(ch, cin, 1),
+                      weights(ch, ch, 3), weights(ch, ch, 3))
+b1, b2, b3, b4 = (rng.standard_normal(ch).astype(np.float32) for _ in range(4))
 inits = {"w1": w1, "w2": w2, "wd": wd, "w3": w3, "w4": w4, "b1": b1, "b2": b2, "b3": b3, "b4": b4}
 
 nodes = [
@@ -44,8 +51,8 @@ nodes = [
     helper.make_node("Relu", ["s4"], ["y"], name="relu4"),
 ]
 graph = helper.make_graph(
-    nodes, "conv_channels_last", [helper.make_tensor_value_info("x", f, ["n", 16, 56, 56])],
-    [helper.make_tensor_value_info("y", f, ["n", 32, 28, 28])],
+    nodes, "conv_channels_last", [helper.make_tensor_value_info("x", f, ["n", cin, size, size])],
+    [helper.make_tensor_value_info("y", f, ["n", ch, size // 2, size // 2])],
     [helper.make_tensor(k, f, v.shape, v.flatten()) for k, v in inits.items()])
 model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
 model.ir_version = 8

@@ -286,8 +286,8 @@ def ChannelVectorConvolutions : Pass<"tcc-channel-vector-convolutions", "mlir::M
     convolutions of 512 or 1024 input channels (ResNet-50's 7x7 ones: the transposed copy
     of their 2048 output channels costs more than the lanes gain), hence min-reduction 2048.
 
-    Chains on wider maps, channels last. A convolution whose output rows have at least
-    `min-channels-last-width` points (14: ResNet's layers 1 to 3), with whole blocks of
+    Chains, channels last. A convolution whose output rows have at least
+    `min-channels-last-width` points (7: ResNet's layers 1 to 4), with whole blocks of
     16 input and output channels, reads and writes its activations in blocks of 16
     channels, channels last, without copying its windows:
 
@@ -302,20 +302,26 @@ def ChannelVectorConvolutions : Pass<"tcc-channel-vector-convolutions", "mlir::M
     the blocks, so that toChannelBlocks(toChannelsFirst(z)) = z cancels. A chain (the
     convolutions joined through such ops) is taken only when it has at least
     `min-convolutions-per-copy` convolutions per transposing copy it still needs (a value
-    made or read outside it): ResNet-18's layers 1-3, 14 convolutions for 3 copies, and
-    ResNet-50's layers 1-3; MobileNetV2's, EfficientNet's and SqueezeNet's pointwise
+    made or read outside it): ResNet-18's layers 1-4, 19 convolutions for 2 copies, and
+    ResNet-50's; MobileNetV2's, EfficientNet's and SqueezeNet's pointwise
     convolutions sit between depthwise convolutions or concatenations, 1 copy per
     convolution, and are left alone (taken, they made those models 15-50% slower). The
-    tiler runs the wide filters of 14x14 maps in chunks of one ky row (tcc-tile-contractions'
-    stacked chunks). The products add in the order (ky, kx, c), not (c, ky, kx): not the
+    tiler runs the wide filters of 14x14 and 7x7 maps in chunks of one ky row
+    (tcc-tile-contractions' stacked chunks; on 7x7 maps every output row y reads a stack
+    tile's filter rows, one row tile of 7 points each). The products add in the order (ky, kx, c), not (c, ky, kx): not the
     same bits as the other forms. Measured on the Zen 5 here (1 thread, `tcc-run --profile`,
     each kernel's least time over 5 alternating profiles): ResNet-18 layers 1 / 2 / 3
     5.56 / 5.07 / 4.95 -> 4.78 / 4.20 / 4.57 ms, the whole run 22.5 -> 20.5 ms (with chains
     down to 28-wide maps only: 20.9 ms); ResNet-50 48.7 -> 48.4 ms between 28 and 14. Its
     3x3 convolutions of layers 1-2 take 1.11-1.18 ms each (ORT's NCHWc: 1.10-1.13), of layer
-    3 1.22-1.25 ms (ORT 1.16-1.18). On 7x7 maps the unfolded form above stays (the
-    channels-last one measured no better there), and unblocked ([ky, kx, c, o] filter,
-    [n, y, x, o] result) this form was 3-10% slower on 28 and 56 and much slower on 14 and 7.
+    3 1.22-1.25 ms (ORT 1.16-1.18). On 7x7 maps (2026-12-06, with the stacked chunks
+    counting the output rows as readers) the chain replaces the unfolded form above, whose
+    windows' copy, padding and transpose back cost 0.07-0.1 ms a convolution at batch 1:
+    ResNet-18's 7x7 3x3 convolutions 1.30-1.39 -> 1.21-1.24 ms each, layer 4 5.03 -> 4.48 ms
+    (batch 8: 40.5 -> 36.9), ResNet-50's layer 4 10.8 -> 10.1 ms (least of 4 alternating
+    profiles, 1 thread); without the chunks the 7-wide chain was no faster than the unfolded
+    form. Unblocked ([ky, kx, c, o] filter, [n, y, x, o] result) this form was 3-10% slower
+    on 28 and 56 and much slower on 14 and 7.
 
     ```mlir
     %y = prim.convolution %x, %w {padding_low = [1, 1], padding_high = [1, 1], ...}
@@ -333,7 +339,7 @@ def ChannelVectorConvolutions : Pass<"tcc-channel-vector-convolutions", "mlir::M
            "The most vectors the channel form may take, as a fraction of the other forms'">,
     Option<"minReduction", "min-reduction", "int64_t", /*default=*/"2048",
            "The fewest products per output (C x KH x KW)">,
-    Option<"minChannelsLastWidth", "min-channels-last-width", "int64_t", /*default=*/"14",
+    Option<"minChannelsLastWidth", "min-channels-last-width", "int64_t", /*default=*/"7",
            "0 (off), or the narrowest output row computed channels last">,
     Option<"minConvolutionsPerCopy", "min-convolutions-per-copy", "double", /*default=*/"2",
            "The fewest channels-last convolutions a chain has per transposing copy it needs">,

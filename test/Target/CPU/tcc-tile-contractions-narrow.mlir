@@ -211,3 +211,33 @@ func.func private @channels_last_l1(%in: memref<1x14x14x8x16xf32>, %filter: memr
   }
   return
 }
+
+// -----
+
+// A 7x7 map channels last (ResNet's layer 4), 512 input and output channels: a row tile of
+// 7 points x 2 blocks covers a whole output row, so i has a single row tile, but the 7
+// output rows y (and the images) read the same stack tile's filter rows (2 blocks x 4608
+// floats x 16, 576 KiB): they are readers as well, and the reduction runs in chunks of one
+// ky row (192 KiB) with every y in each (the one row tile's loop folds away), 16 stack
+// tiles split by threads. Without counting y, each (y, stack tile) streamed its 576 KiB.
+// CHECK-LABEL: func.func private @channels_last_7_wide
+// CHECK: scf.parallel (%[[S:.*]]) = (%c0) to (%c16) step (%c1) {
+// CHECK: %[[BLOCK:.*]] = arith.muli %[[S]], %c2 : index
+// CHECK: scf.for %[[KY:.*]] = %c0 to %c3 step %c1 {
+// CHECK: scf.for %{{.*}} = %c0 to %c7 step %c1 {
+// CHECK-NOT: scf.for
+// CHECK: scf.for %[[K:.*]] = %[[KY]] to %{{.*}} step %c1 iter_args(
+// CHECK: vector.load %arg1[%[[BLOCK]], %[[K]], %{{.*}}, %{{.*}}, %{{.*}}, %c0] : memref<32x3x3x32x16x16xf32>, vector<16xf32>
+#w7_in = affine_map<(n, y, x, b, l, ky, kx, cb, cl) -> (n, y + ky, x + kx, cb, cl)>
+#w7_w = affine_map<(n, y, x, b, l, ky, kx, cb, cl) -> (b, ky, kx, cb, cl, l)>
+#w7_out = affine_map<(n, y, x, b, l, ky, kx, cb, cl) -> (n, y, x, b, l)>
+func.func private @channels_last_7_wide(%in: memref<1x9x9x32x16xf32>, %filter: memref<32x3x3x32x16x16xf32>, %result: memref<1x7x7x32x16xf32>) attributes {kernel.kernel = #kernel.kernel<kind = generic>} {
+  linalg.generic {indexing_maps = [#w7_in, #w7_w, #w7_out], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction", "reduction"]}
+      ins(%in, %filter : memref<1x9x9x32x16xf32>, memref<32x3x3x32x16x16xf32>) outs(%result : memref<1x7x7x32x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %0 = arith.mulf %a, %b : f32
+    %1 = arith.addf %acc, %0 : f32
+    linalg.yield %1 : f32
+  }
+  return
+}
