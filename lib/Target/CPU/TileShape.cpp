@@ -298,6 +298,17 @@ private:
     if (readers <= 1)
       return;
     chunkReduction(stackVectors * *columns, /*innerSteps=*/true);
+    // A stack tile's rows that fit L2 while all of them do not (a 1x1 convolution of 2048
+    // channels into 512: 256 KiB per stack tile, 4 MiB in all): one chunk, so that threads
+    // still split the stack tiles and every reader takes a stack tile's rows from L2, rather
+    // than every row tile streaming all of them from L3 or memory.
+    std::optional<int64_t> rowBytes = vectorRowBytes();
+    std::optional<int64_t> stacked = extents[*stackDim];
+    if (!chunkSize && rowBytes && stacked && *stacked * *rowBytes > (int64_t(512) << 10) &&
+        extents[plan.reductions[0]]) {
+      chunkedDim = plan.reductions[0];
+      chunkSize = *extents[plan.reductions[0]];
+    }
   }
   /// Groups of row tiles under column panels, so that threads have enough work items to
   /// share evenly: three panels on two threads would leave one thread idle a third of the

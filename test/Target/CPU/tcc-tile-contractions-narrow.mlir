@@ -241,3 +241,29 @@ func.func private @channels_last_7_wide(%in: memref<1x9x9x32x16xf32>, %filter: m
   }
   return
 }
+
+// -----
+
+// A pointwise product on a 7x7 map, 2048 input channels into 512 (ResNet-50's layer 4): a
+// stack tile's filter rows (2 blocks x 2048 x 16 floats, 256 KiB) fit L2, all 16 of them
+// (4 MiB) do not. One chunk of the whole reduction: threads split the stack tiles and
+// every output row y reads its stack tile's rows from L2, instead of threads splitting
+// the rows and each row streaming the whole filter.
+// CHECK-LABEL: func.func private @channels_last_one_chunk
+// CHECK: scf.parallel (%[[S:.*]]) = (%c0) to (%c16) step (%c1) {
+// CHECK: %[[BLOCK:.*]] = arith.muli %[[S]], %c2 : index
+// CHECK: scf.for %{{.*}} = %c0 to %c7 step %c1 {
+// CHECK: vector.load %arg1[%[[BLOCK]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %c0] : memref<32x1x1x128x16x16xf32>, vector<16xf32>
+#p7_in = affine_map<(n, y, x, b, l, ky, kx, cb, cl) -> (n, y + ky, x + kx, cb, cl)>
+#p7_w = affine_map<(n, y, x, b, l, ky, kx, cb, cl) -> (b, ky, kx, cb, cl, l)>
+#p7_out = affine_map<(n, y, x, b, l, ky, kx, cb, cl) -> (n, y, x, b, l)>
+func.func private @channels_last_one_chunk(%in: memref<1x7x7x128x16xf32>, %filter: memref<32x1x1x128x16x16xf32>, %result: memref<1x7x7x32x16xf32>) attributes {kernel.kernel = #kernel.kernel<kind = generic>} {
+  linalg.generic {indexing_maps = [#p7_in, #p7_w, #p7_out], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction", "reduction"]}
+      ins(%in, %filter : memref<1x7x7x128x16xf32>, memref<32x1x1x128x16x16xf32>) outs(%result : memref<1x7x7x32x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %0 = arith.mulf %a, %b : f32
+    %1 = arith.addf %acc, %0 : f32
+    linalg.yield %1 : f32
+  }
+  return
+}
