@@ -308,8 +308,8 @@ def ChannelVectorConvolutions : Pass<"tcc-channel-vector-convolutions", "mlir::M
     convolution, and are left alone (taken, they made those models 15-50% slower). The
     tiler runs the wide filters of 14x14 and 7x7 maps in chunks of one ky row
     (tcc-tile-contractions' stacked chunks; on 7x7 maps every output row y reads a stack
-    tile's filter rows, one row tile of 7 points each). The products add in the order (ky, kx, c), not (c, ky, kx): not the
-    same bits as the other forms. Measured on the Zen 5 here (1 thread, `tcc-run --profile`,
+    tile's filter rows, one row tile of 7 points each). The products add in the order
+    (ky, kx, c), not (c, ky, kx): not the same bits as the other forms. Measured on the Zen 5 here (1 thread, `tcc-run --profile`,
     each kernel's least time over 5 alternating profiles): ResNet-18 layers 1 / 2 / 3
     5.56 / 5.07 / 4.95 -> 4.78 / 4.20 / 4.57 ms, the whole run 22.5 -> 20.5 ms (with chains
     down to 28-wide maps only: 20.9 ms); ResNet-50 48.7 -> 48.4 ms between 28 and 14. Its
