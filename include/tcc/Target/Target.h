@@ -88,6 +88,10 @@ struct TargetInfo {
   /// along the output channels instead, the filter packed in blocks of 16 output channels
   /// while compiling (x86 CPUs, where it was measured).
   bool channelVectorConvolutions = false;
+  /// Kernel formation: tcc-accumulate-residuals starts a contraction from the residual its
+  /// epilogue adds, so that it accumulates in the residual's buffer (CPUs, where the tiler
+  /// loads accumulators from the output it was given and it was measured).
+  bool accumulateResiduals = false;
   /// Kernel formation: tcc-split-strided-convolutions computes 2-D convolutions with a column
   /// stride as sums of unit-stride ones over the input's column phases: those whose output
   /// rows fit one `vectorBits`-wide vector, or all of them with `splitStridedAllWidths`

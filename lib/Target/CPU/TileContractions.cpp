@@ -460,28 +460,41 @@ void Emitter::emitMicroKernel(int64_t count, ArrayRef<Value> lefts, Value firstR
     return point;
   };
   int64_t numVectors = lefts.size();
-  SmallVector<Value> accumulators;
+  auto load = [&](int64_t m, int64_t v) -> Value {
+    SmallVector<Value> index = indices(plan.outMap, at(m, v));
+    return masks[v] ? vector::MaskedLoadOp::create(b, loc, type, plan.out, index, masks[v], zero)
+                          .getResult()
+                    : vector::LoadOp::create(b, loc, type, plan.out, index).getResult();
+  };
+  // A float sum of products without a fill goes on from the values `out` holds (a residual
+  // its epilogue used to add: tcc-accumulate-residuals). Those are added after the sum (after
+  // the first chunk's), not before it: started from a large value, every product would
+  // round at that value's scale.
+  bool initAfter = !plan.fill && plan.combine == Plan::Combine::MultiplyAdd &&
+                   isa<FloatType>(type.getElementType());
   Value start = plan.fill ? vector::BroadcastOp::create(b, loc, type,
                                                         linalg::FillOp(plan.fill).getInputs()[0])
                                 .getResult()
-                          : Value();
+                          : (initAfter ? zero : Value());
+  SmallVector<Value> accumulators;
   for (int64_t m = 0; m < count; ++m)
     for (int64_t v = 0; v < numVectors; ++v) {
-      SmallVector<Value> index = indices(plan.outMap, at(m, v));
-      auto load = [&]() -> Value {
-        return masks[v]
-                   ? vector::MaskedLoadOp::create(b, loc, type, plan.out, index, masks[v], zero)
-                         .getResult()
-                   : vector::LoadOp::create(b, loc, type, plan.out, index).getResult();
-      };
-      // In chunks, the fill's value starts the first; the others go on from `out`.
+      // In chunks, the fill's value (or zero) starts the first; the others go on from `out`.
       if (start && chunkSize)
-        accumulators.push_back(arith::SelectOp::create(b, loc, firstChunk, start, load()));
+        accumulators.push_back(arith::SelectOp::create(b, loc, firstChunk, start, load(m, v)));
       else
-        accumulators.push_back(start ? start : load());
+        accumulators.push_back(start ? start : load(m, v));
     }
   SmallVector<Value> results =
       emitReductions(0, count, lefts, masks, firstRow, column, dims, accumulators);
+  if (initAfter)
+    for (int64_t m = 0; m < count; ++m)
+      for (int64_t v = 0; v < numVectors; ++v) {
+        Value &sum = results[m * numVectors + v];
+        Value withInit = arith::AddFOp::create(b, loc, sum, load(m, v));
+        sum = chunkSize ? arith::SelectOp::create(b, loc, firstChunk, withInit, sum).getResult()
+                        : withInit;
+      }
   auto store = [&](bool epilogue) {
     Value target = epilogue ? plan.epilogueOut : plan.out;
     for (int64_t m = 0; m < count; ++m)

@@ -90,11 +90,9 @@ func.func private @sixteen_rows(%in: memref<64x7xf32>, %filter: memref<512x64xf3
 // CHECK: scf.if %[[FULL]] {
 // CHECK: %[[O:.*]] = arith.muli %[[T]], %c6
 // CHECK: %[[MASK:.*]] = vector.constant_mask [7] : vector<8xi1>
-// CHECK: vector.maskedload %arg2[%[[O]], %[[Y]], %c0], %[[MASK]]
-// CHECK: %[[Y1:.*]] = arith.addi %[[Y]], %c1
-// CHECK: vector.maskedload %arg2[%[[O]], %[[Y1]], %c0], %[[MASK]]
 // CHECK: scf.for %[[C:.*]] = %c0 to %c64 step %c1 iter_args({{.*}}) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
 // CHECK: %[[R0:.*]] = vector.maskedload %arg0[%[[C]], %[[Y]], %c0], %[[MASK]]
+// CHECK: %[[Y1:.*]] = arith.addi %[[Y]], %c1
 // CHECK: %[[R1:.*]] = vector.maskedload %arg0[%[[C]], %[[Y1]], %c0], %[[MASK]]
 // CHECK: %[[R2:.*]] = vector.maskedload %arg0[%[[C]], %{{.*}}, %c0], %[[MASK]]
 // CHECK: %[[R3:.*]] = vector.maskedload %arg0[%[[C]], %{{.*}}, %c0], %[[MASK]]
@@ -104,6 +102,9 @@ func.func private @sixteen_rows(%in: memref<64x7xf32>, %filter: memref<512x64xf3
 // CHECK: vector.fma %[[FB]], %[[R1]]
 // CHECK: vector.fma %[[FB]], %[[R2]]
 // CHECK: vector.fma %[[FB]], %[[R3]]
+// The output's values (no fill) are added after the sums.
+// CHECK: vector.maskedload %arg2[%[[O]], %[[Y]], %c0], %[[MASK]]
+// CHECK: vector.maskedload %arg2[%[[O]], %{{.*}}, %c0], %[[MASK]]
 // CHECK: vector.maskedstore %arg2[%[[O]], %[[Y]], %c0], %[[MASK]]
 // CHECK: } else {
 // CHECK: scf.for {{.*}} -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)

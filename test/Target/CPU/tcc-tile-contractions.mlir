@@ -2,17 +2,19 @@
 // Float contractions in kernels become register tiles of vector FMAs under a parallel
 // loop over row tiles; the rest stays linalg.
 
-// 12 rows x 16 columns, AVX2 vectors of 8: 6 rows x 2 vectors per tile, two tiles.
+// 12 rows x 16 columns, AVX2 vectors of 8: 6 rows x 2 vectors per tile, two tiles. No
+// fill: the sums start from zero and the values in the output are added after them.
 // CHECK-LABEL: func.func private @matmul
 // CHECK: scf.parallel (%[[T:.*]]) = (%{{.*}}) to (%c2) step (%c1)
-// CHECK-COUNT-12: vector.load %arg2
-// CHECK: scf.for %[[K:.*]] = %c0 to %c64 step %c1 iter_args
+// CHECK-NOT: vector.load %arg2
+// CHECK: scf.for %[[K:.*]] = %c0 to %c64 step %c1 iter_args(%{{.*}} = %cst,
 // CHECK: vector.load %arg1[%[[K]], %c0]
 // CHECK: vector.load %arg1[%[[K]], %c8]
 // CHECK: memref.load %arg0
 // CHECK: vector.broadcast
 // CHECK-COUNT-2: vector.fma
 // CHECK: scf.yield
+// CHECK-COUNT-12: vector.load %arg2
 // CHECK-COUNT-12: vector.store
 // CHECK-NOT: linalg.matmul
 func.func private @matmul(%a: memref<12x64xf32>, %b: memref<64x16xf32>, %c: memref<12x16xf32>) attributes {kernel.kernel = #kernel.kernel<kind = generic>} {
