@@ -113,7 +113,10 @@ def TileContractions : Pass<"tcc-tile-contractions", "mlir::ModuleOp"> {
     vectors of b, broadcast R scalars of a and issue R x V `vector.fma`, and the accumulators
     stored once. Remainder rows get an exact smaller tile and remainder columns masked
     vectors. In a kernel whose #kernel.kernel has `epilogue = true` the fill's value starts the accumulators and
-    the epilogue runs on them before the store. When j fits one vector and another parallel
+    the epilogue runs on them before the store. Without a fill, a float sum of products
+    starts from zero and adds the values the output holds after the sum (after the first
+    chunk's): a residual the contraction accumulates on (tcc-accumulate-residuals) would
+    otherwise set the scale every product rounds at. When j fits one vector and another parallel
     dim s is read by the vector operand and not by the scalar one (a convolution's output
     rows), a tile's V vectors may be rows s..s+V-1 of one vector each instead (stacked rows),
     each broadcast feeding V FMAs. A large static vector operand (>= 512 KiB) is
