@@ -89,8 +89,8 @@ struct TargetInfo {
   /// while compiling (x86 CPUs, where it was measured).
   bool channelVectorConvolutions = false;
   /// Kernel formation: tcc-accumulate-residuals starts a contraction from the residual its
-  /// epilogue adds, so that it accumulates in the residual's buffer (CPUs, where the tiler
-  /// loads accumulators from the output it was given and it was measured).
+  /// epilogue adds, so that it accumulates in the residual's buffer (CPUs, whose tiles add
+  /// a no-fill output's values after the sum, and where it was measured).
   bool accumulateResiduals = false;
   /// Kernel formation: tcc-split-strided-convolutions computes 2-D convolutions with a column
   /// stride as sums of unit-stride ones over the input's column phases: those whose output

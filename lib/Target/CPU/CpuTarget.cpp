@@ -177,8 +177,8 @@ tcc::TargetInfo describeProcessor(const tcc::HostMachine &host) {
   info.attentionKernels = true; // tcc-cpu-lower-attention
   info.attentionByDefault = true;
   info.unfoldConvolutions = true; // tcc-unfold-convolutions
-  // Every CPU tile loads its accumulators from the output it is given when there is no fill:
-  // a residual's buffer (tcc-accumulate-residuals).
+  // Without a fill, every CPU tile adds the values its output holds after the sum: a
+  // residual's buffer (tcc-accumulate-residuals).
   info.accumulateResiduals = true;
   if (llvm::Triple(host.triple).isAArch64()) {
     // NEON: 32 registers of 128 bits; SVE's 32 registers of the core's vector length where
