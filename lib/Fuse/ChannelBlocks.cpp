@@ -13,6 +13,7 @@
 using namespace mlir;
 using tcc::fuse::kChannelBlock;
 using tcc::prim::BroadcastInDimOp;
+using tcc::prim::ReduceWindowOp;
 using tcc::prim::ReshapeOp;
 using tcc::prim::TransposeOp;
 
@@ -90,6 +91,17 @@ bool isBlockableSlice(tcc::prim::SliceOp op) {
          !type.isDynamicDim(2) && !type.isDynamicDim(3);
 }
 
+/// Whether a window reduction (a pooling) slides over the maps alone: a window of one, no
+/// stride and no padding along the images and the channels, whole blocks of channels.
+bool isBlockableWindow(ReduceWindowOp op) {
+  auto type = cast<RankedTensorType>(op.getOperand().getType());
+  auto one = [](ArrayRef<int64_t> values) { return values[0] == 1 && values[1] == 1; };
+  auto none = [](ArrayRef<int64_t> values) { return values[0] == 0 && values[1] == 0; };
+  return type.getRank() == 4 && !type.isDynamicDim(1) && type.getDimSize(1) % kChannelBlock == 0 &&
+         one(op.getWindowDimensions()) && one(op.getWindowStrides()) && none(op.getPaddingLow()) &&
+         none(op.getPaddingHigh());
+}
+
 /// An elementwise prim op with one rank-4 result.
 bool isElementwise(Operation *op) {
   if (!op->hasTrait<OpTrait::Elementwise>() || !isa<tcc::prim::PrimDialect>(op->getDialect()) ||
@@ -135,6 +147,8 @@ bool readersFollow(Value nchw) {
   return llvm::all_of(nchw.getUsers(), [&](Operation *user) {
     if (isa<tcc::prim::SliceOp, tcc::prim::DimOp>(user) || isElementwise(user))
       return true;
+    if (auto window = dyn_cast<ReduceWindowOp>(user))
+      return isBlockableWindow(window);
     if (!isa<ReshapeOp>(user))
       return false;
     return llvm::all_of(user->getUsers(), [&](Operation *next) {
@@ -224,6 +238,33 @@ struct SinkSlice : OpRewritePattern<tcc::prim::SliceOp> {
   }
 };
 
+/// w(toChannelsFirst(z)) = toChannelsFirst(w'(z)) for a window reduction w over the maps
+/// alone (a max or average pooling): w' slides the same window over [n, y, x, cb, l].
+struct SinkReduceWindow : OpRewritePattern<ReduceWindowOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ReduceWindowOp op, PatternRewriter &rewriter) const override {
+    Value z = channelsFirstOf(op.getOperand());
+    if (!z || !readersFollow(op.getOperand()) || !isBlockableWindow(op))
+      return failure();
+    // [n, c, y, x] -> [n, y, x, cb, l]: the maps' entries move to dims 1 and 2; the
+    // images' and channels' (1 or 0) stay as they are on n, cb and l.
+    auto blocked = [](ArrayRef<int64_t> v) {
+      return SmallVector<int64_t>{v[0], v[2], v[3], v[1], v[1]};
+    };
+    Value pooled = ReduceWindowOp::create(
+        rewriter, op.getLoc(), op.getKind(), z, blocked(op.getWindowDimensions()),
+        blocked(op.getWindowStrides()), blocked(op.getWindowDilations()),
+        blocked(op.getPaddingLow()), blocked(op.getPaddingHigh()));
+    Value result = tcc::fuse::toChannelsFirst(rewriter, op.getLoc(), pooled);
+    if (result.getType() != op.getType())
+      result = ReshapeOp::create(
+          rewriter, op.getLoc(), op.getType(), result,
+          tcc::prim::dynamicExtents(tcc::prim::PrimBuilder(rewriter, op.getLoc()).dims(result)));
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
 } // namespace
 
 Value tcc::fuse::toChannelBlocks(OpBuilder &b, Location loc, Value nchw) {
@@ -250,6 +291,8 @@ Value tcc::fuse::toChannelsFirst(OpBuilder &b, Location loc, Value blocked) {
 static SmallVector<Value> dataOperands(Operation *op) {
   if (auto slice = dyn_cast<tcc::prim::SliceOp>(op))
     return {slice.getOperand()};
+  if (auto window = dyn_cast<ReduceWindowOp>(op))
+    return {window.getOperand()};
   SmallVector<Value> values;
   for (Value v : op->getOperands())
     if (isa<RankedTensorType>(v.getType()) && !v.getDefiningOp<BroadcastInDimOp>())
@@ -258,15 +301,23 @@ static SmallVector<Value> dataOperands(Operation *op) {
 }
 
 DenseSet<Operation *> tcc::fuse::selectChains(ArrayRef<tcc::prim::ConvolutionOp> candidates,
+                                              ArrayRef<tcc::prim::ConvolutionOp> stems,
                                               double minConvolutionsPerCopy) {
   // Components of the values that would be blocks: a candidate joins its input and its
-  // output, an elementwise op or slice that sinks joins its result and its operands.
+  // output (a stem its output alone), an elementwise op, slice or window reduction that
+  // sinks joins its result and its operands.
   llvm::EquivalenceClasses<Value> classes;
-  DenseSet<Operation *> isCandidate, transparent;
+  DenseSet<Operation *> isCandidate, isStem, transparent;
   SmallVector<Operation *> worklist;
   for (tcc::prim::ConvolutionOp op : candidates) {
     isCandidate.insert(op);
     classes.unionSets(op.getInput(), op.getResult());
+    worklist.push_back(op);
+  }
+  for (tcc::prim::ConvolutionOp op : stems) {
+    isCandidate.insert(op);
+    isStem.insert(op);
+    classes.insert(op.getResult());
     worklist.push_back(op);
   }
   // Grow along readers and producers from the candidates.
@@ -274,6 +325,8 @@ DenseSet<Operation *> tcc::fuse::selectChains(ArrayRef<tcc::prim::ConvolutionOp>
   auto joins = [&](Operation *op) {
     if (auto slice = dyn_cast<tcc::prim::SliceOp>(op))
       return isBlockableSlice(slice);
+    if (auto window = dyn_cast<ReduceWindowOp>(op))
+      return isBlockableWindow(window);
     if (!isElementwise(op))
       return false;
     return llvm::all_of(op->getOperands(), [](Value v) {
@@ -284,10 +337,12 @@ DenseSet<Operation *> tcc::fuse::selectChains(ArrayRef<tcc::prim::ConvolutionOp>
   while (!worklist.empty()) {
     Operation *op = worklist.pop_back_val();
     SmallVector<Value> values(op->getResults());
-    if (isCandidate.contains(op))
-      values.push_back(cast<tcc::prim::ConvolutionOp>(op).getInput());
-    else
+    if (isCandidate.contains(op)) {
+      if (!isStem.contains(op))
+        values.push_back(cast<tcc::prim::ConvolutionOp>(op).getInput());
+    } else {
       llvm::append_range(values, dataOperands(op));
+    }
     for (Value v : values) {
       SmallVector<Operation *> near(v.getUsers());
       if (Operation *producer = v.getDefiningOp())
@@ -305,7 +360,7 @@ DenseSet<Operation *> tcc::fuse::selectChains(ArrayRef<tcc::prim::ConvolutionOp>
   // Per component: its candidates, and its copies (values made or read elsewhere).
   DenseMap<Value, int64_t> convolutions, copies;
   for (Operation *op : isCandidate)
-    ++convolutions[classes.getLeaderValue(cast<tcc::prim::ConvolutionOp>(op).getInput())];
+    ++convolutions[classes.getLeaderValue(cast<tcc::prim::ConvolutionOp>(op).getResult())];
   for (auto it = classes.begin(); it != classes.end(); ++it) {
     if (!(*it)->isLeader())
       continue;
@@ -318,16 +373,17 @@ DenseSet<Operation *> tcc::fuse::selectChains(ArrayRef<tcc::prim::ConvolutionOp>
         Operation *user = use.getOwner();
         if (isa<tcc::prim::DimOp, tcc::prim::BindShapeOp>(user)) // read the extents alone
           return false;
-        if (auto conv = dyn_cast<tcc::prim::ConvolutionOp>(user))
-          return !isCandidate.contains(user) || use.get() != conv.getInput();
+        if (auto conv = dyn_cast<tcc::prim::ConvolutionOp>(user)) // a stem reads channels first
+          return !isCandidate.contains(user) || isStem.contains(user) ||
+                 use.get() != conv.getInput();
         return !transparent.contains(user);
       });
       copies[(*it)->getData()] += (madeHere ? 0 : 1) + (readElsewhere ? 1 : 0);
     }
   }
   DenseSet<Operation *> chosen;
-  for (tcc::prim::ConvolutionOp op : candidates) {
-    Value leader = classes.getLeaderValue(op.getInput());
+  for (Operation *op : isCandidate) {
+    Value leader = classes.getLeaderValue(cast<tcc::prim::ConvolutionOp>(op).getResult());
     if (convolutions[leader] >= minConvolutionsPerCopy * copies[leader])
       chosen.insert(op);
   }
@@ -336,6 +392,6 @@ DenseSet<Operation *> tcc::fuse::selectChains(ArrayRef<tcc::prim::ConvolutionOp>
 
 void tcc::fuse::sinkChannelBlocks(ModuleOp module) {
   RewritePatternSet patterns(module.getContext());
-  patterns.add<CancelBlocks, SinkElementwise, SinkSlice>(module.getContext());
+  patterns.add<CancelBlocks, SinkElementwise, SinkSlice, SinkReduceWindow>(module.getContext());
   (void)applyPatternsGreedily(module, std::move(patterns));
 }

@@ -56,19 +56,23 @@ struct ChannelVectorConvolutionsPass
       return;
     SmallVector<ConvolutionOp> candidates;
     getOperation().walk([&](ConvolutionOp op) { candidates.push_back(op); });
-    SmallVector<ConvolutionOp> blockable;
-    for (ConvolutionOp op : candidates)
-      if (std::optional<Shape> shape = shapeOf(op); shape && channelsLast(*shape))
+    SmallVector<ConvolutionOp> blockable, stems;
+    for (ConvolutionOp op : candidates) {
+      std::optional<Shape> shape = shapeOf(op);
+      if (shape && channelsLast(*shape))
         blockable.push_back(op);
+      else if (shape && stem(*shape))
+        stems.push_back(op);
+    }
     llvm::DenseSet<Operation *> chained =
-        tcc::fuse::selectChains(blockable, minConvolutionsPerCopy);
+        tcc::fuse::selectChains(blockable, stems, minConvolutionsPerCopy);
     bool blocked = false;
     for (ConvolutionOp op : candidates) {
       std::optional<Shape> shape = shapeOf(op);
       if (!shape)
         continue;
       if (chained.contains(op)) {
-        rewriteChannelsLast(op, *shape);
+        rewriteBlocked(op, *shape, /*isStem=*/!channelsLast(*shape));
         blocked = true;
       } else if (pays(op, *shape)) {
         rewrite(op, *shape);
@@ -88,13 +92,30 @@ struct ChannelVectorConvolutionsPass
            s.outChannels % kBlock == 0 && s.ow >= minChannelsLastWidth;
   }
 
-  /// The channels-last form (the formula is in Passes.td):
+  /// Whether the convolution may start a chain: at most `max-stem-channels` input channels
+  /// (an image's), read channels first as they are, its output in blocks of 16 channels
+  /// with rows of at least `min-channels-last-width` points.
+  bool stem(const Shape &s) const {
+    return maxStemChannels > 0 && minChannelsLastWidth > 0 && vectorBits / 32 == kBlock &&
+           s.channels <= maxStemChannels && s.outChannels % kBlock == 0 &&
+           s.ow >= minChannelsLastWidth;
+  }
+
+  /// The blocked forms (the formulas are in Passes.td). Channels last:
   ///   xb[n, y, x, cb, cl] = x[n, 16 cb + cl, y, x] padded along y and x
   ///   w'[b, ky, kx, cb, cl, l] = w[16 b + l, 16 cb + cl, ky, kx]        (folded)
   ///   out'[n, y, x, b, l] = sum_{ky, kx, cb, cl} xb[n, y sy + ky dy, x sx + kx dx, cb, cl]
   ///                                              w'[b, ky, kx, cb, cl, l]
-  ///   out = toChannelsFirst(out')
-  static void rewriteChannelsLast(ConvolutionOp op, const Shape &s) {
+  /// A stem's, its input channels first as it is:
+  ///   xp = x padded along y and x
+  ///   w'[b, ky, kx, c, l] = w[16 b + l, c, ky, kx]                        (folded)
+  ///   out'[n, y, x, b, l] = sum_{ky, kx, c} xp[n, c, y sy + ky dy, x sx + kx dx]
+  ///                                         w'[b, ky, kx, c, l]
+  /// Both: out = toChannelsFirst(out'). A stem adds its products in the order (ky, kx, c),
+  /// as the chains' other convolutions: the few channels innermost, so that the loop the
+  /// compiler unrolls reads no input value twice (along kx, a strided window reads its
+  /// neighbour's values, which then stay live in registers the tile needs).
+  static void rewriteBlocked(ConvolutionOp op, const Shape &s, bool isStem) {
     OpBuilder b(op);
     Location loc = op.getLoc();
     tcc::prim::PrimBuilder p(b, loc);
@@ -102,29 +123,45 @@ struct ChannelVectorConvolutionsPass
     auto index = [&](int64_t v) -> OpFoldResult { return b.getIndexAttr(v); };
     ArrayRef<int64_t> low = op.getPaddingLow(), high = op.getPaddingHigh(),
                       strides = op.getStrides(), dilations = op.getDilations();
-    Value input = tcc::fuse::toChannelBlocks(b, loc, op.getInput());
+    Value input = isStem ? op.getInput() : tcc::fuse::toChannelBlocks(b, loc, op.getInput());
     OpFoldResult batch = p.dims(input)[0];
     if (llvm::any_of(low, [](int64_t v) { return v != 0; }) ||
-        llvm::any_of(high, [](int64_t v) { return v != 0; }))
-      input = tcc::prim::PadOp::create(b, loc, input, p.scalar(element, 0),
-                                       ArrayRef<int64_t>{0, low[0], low[1], 0, 0},
-                                       ArrayRef<int64_t>{0, high[0], high[1], 0, 0});
+        llvm::any_of(high, [](int64_t v) { return v != 0; })) {
+      // Along y and x: dims 2 and 3 of [n, c, y, x], 1 and 2 of [n, y, x, cb, cl].
+      auto maps = [&](ArrayRef<int64_t> v) {
+        return isStem ? SmallVector<int64_t>{0, 0, v[0], v[1]}
+                      : SmallVector<int64_t>{0, v[0], v[1], 0, 0};
+      };
+      input = tcc::prim::PadOp::create(b, loc, input, p.scalar(element, 0), maps(low), maps(high));
+    }
     int64_t blocks = s.outChannels / kBlock, inBlocks = s.channels / kBlock;
-    Value filter =
-        p.transpose(p.reshape(op.getFilter(), {index(blocks), index(kBlock), index(inBlocks),
-                                               index(kBlock), index(s.kh), index(s.kw)}),
-                    {0, 4, 5, 2, 3, 1});
-    // Loops (n, y, x, b, l, ky, kx, cb, cl).
     MLIRContext *ctx = b.getContext();
     auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
-    AffineMap read = AffineMap::get(9, 0,
-                                    {d(0), d(1) * strides[0] + d(5) * dilations[0],
-                                     d(2) * strides[1] + d(6) * dilations[1], d(7), d(8)},
-                                    ctx);
-    AffineMap weights = AffineMap::get(9, 0, {d(3), d(5), d(6), d(7), d(8), d(4)}, ctx);
-    AffineMap write = AffineMap::get(9, 0, {d(0), d(1), d(2), d(3), d(4)}, ctx);
+    AffineExpr y = d(1) * strides[0] + d(5) * dilations[0];
+    AffineExpr x = d(2) * strides[1] + d(6) * dilations[1];
+    Value filter;
+    AffineMap read, weights;
+    unsigned loops;
+    if (isStem) {
+      // Loops (n, y, x, b, l, ky, kx, c).
+      loops = 8;
+      filter = p.transpose(p.reshape(op.getFilter(), {index(blocks), index(kBlock),
+                                                      index(s.channels), index(s.kh), index(s.kw)}),
+                           {0, 3, 4, 2, 1});
+      read = AffineMap::get(loops, 0, {d(0), d(7), y, x}, ctx);
+      weights = AffineMap::get(loops, 0, {d(3), d(5), d(6), d(7), d(4)}, ctx);
+    } else {
+      // Loops (n, y, x, b, l, ky, kx, cb, cl).
+      loops = 9;
+      filter = p.transpose(p.reshape(op.getFilter(), {index(blocks), index(kBlock), index(inBlocks),
+                                                      index(kBlock), index(s.kh), index(s.kw)}),
+                           {0, 4, 5, 2, 3, 1});
+      read = AffineMap::get(loops, 0, {d(0), y, x, d(7), d(8)}, ctx);
+      weights = AffineMap::get(loops, 0, {d(3), d(5), d(6), d(7), d(8), d(4)}, ctx);
+    }
+    AffineMap write = AffineMap::get(loops, 0, {d(0), d(1), d(2), d(3), d(4)}, ctx);
     SmallVector<utils::IteratorType> iterators(5, utils::IteratorType::parallel);
-    iterators.append(4, utils::IteratorType::reduction);
+    iterators.append(loops - 5, utils::IteratorType::reduction);
     Value result = tcc::fuse::toChannelsFirst(b, loc,
                                               contract(b, loc, input, filter, batch,
                                                        {s.oh, s.ow, blocks, kBlock},
