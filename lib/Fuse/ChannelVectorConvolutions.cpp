@@ -7,7 +7,10 @@
 // with u the windows copied out as unfolding does (or the input of a pointwise one) and w'
 // the filter packed while compiling in blocks of 16 output channels, so that the tiler's
 // vectors run along the output channels (whole vectors) and its rows along the points, each
-// row broadcasting one element of u; then out = transpose(out') back to NCHW.
+// row broadcasting one element of u; then out = transpose(out') back to NCHW. Chains of
+// convolutions compute on blocks of 16 channels channels last (ChannelBlocks.h), starting
+// at a stem that reads an image's few channels as they are; their 3x3 convolutions with
+// unit strides on wide enough maps in Winograd's F(2x2, 3x3) form (rewriteWinograd).
 //
 //===----------------------------------------------------------------------------------===//
 #include "ChannelBlocks.h"
@@ -72,7 +75,10 @@ struct ChannelVectorConvolutionsPass
       if (!shape)
         continue;
       if (chained.contains(op)) {
-        rewriteBlocked(op, *shape, /*isStem=*/!channelsLast(*shape));
+        if (channelsLast(*shape) && winogradForm(op, *shape))
+          rewriteWinograd(op, *shape);
+        else
+          rewriteBlocked(op, *shape, /*isStem=*/!channelsLast(*shape));
         blocked = true;
       } else if (pays(op, *shape)) {
         rewrite(op, *shape);
@@ -166,6 +172,129 @@ struct ChannelVectorConvolutionsPass
                                               contract(b, loc, input, filter, batch,
                                                        {s.oh, s.ow, blocks, kBlock},
                                                        {read, weights, write}, iterators));
+    if (result.getType() != op.getType())
+      result = tcc::prim::ReshapeOp::create(b, loc, op.getType(), result,
+                                            tcc::prim::dynamicExtents(p.dims(result)));
+    op.replaceAllUsesWith(result);
+    op.erase();
+  }
+
+  /// Whether a chain's convolution takes Winograd's F(2x2, 3x3) form: a 3x3 window with
+  /// unit strides and dilations, output rows of at least `min-winograd-width` points.
+  bool winogradForm(ConvolutionOp op, const Shape &s) const {
+    auto ones = [](ArrayRef<int64_t> values) {
+      return llvm::all_of(values, [](int64_t v) { return v == 1; });
+    };
+    return minWinogradWidth > 0 && s.ow >= minWinogradWidth && s.kh == 3 && s.kw == 3 &&
+           ones(op.getStrides()) && ones(op.getDilations());
+  }
+
+  /// F(2x2, 3x3) on blocks (the formula and the transforms are in Passes.td):
+  ///   V[n, a, b, ty, tx, cb, cl] = sum_{i, j} K[a, b, i, j] xp[n, 2 ty + i, 2 tx + j, cb, cl]
+  ///   U[a, b, ob, cb, cl, ol] = sum_{ky, kx} G[a, ky] G[b, kx] w[16 ob + ol, 16 cb + cl, ky, kx]
+  ///   M[n, a, b, ty, tx, ob, ol] = sum_{cb, cl} V[n, a, b, ty, tx, cb, cl] U[a, b, ob, cb, cl, ol]
+  ///   out'[n, y, x, ob, ol] = sum_{a, b} KA[y mod 2, x mod 2, a, b]
+  ///                                      M[n, a, b, y floordiv 2, x floordiv 2, ob, ol]
+  /// with K[a, b, i, j] = BT[a, i] BT[b, j] and KA[p, q, a, b] = AT[p, a] AT[q, b]; the input
+  /// padded to whole 4x4 windows, 2 x 2 output tiles. U is folded with the weights.
+  static void rewriteWinograd(ConvolutionOp op, const Shape &s) {
+    OpBuilder b(op);
+    Location loc = op.getLoc();
+    tcc::prim::PrimBuilder p(b, loc);
+    Type element = b.getF32Type();
+    MLIRContext *ctx = b.getContext();
+    auto index = [&](int64_t v) -> OpFoldResult { return b.getIndexAttr(v); };
+    auto constant = [&](ArrayRef<int64_t> shape, ArrayRef<float> values) -> Value {
+      auto type = RankedTensorType::get(shape, element);
+      return arith::ConstantOp::create(b, loc, type, DenseElementsAttr::get(type, values));
+    };
+    auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
+    auto maps = [&](unsigned loops, ArrayRef<SmallVector<AffineExpr>> results) {
+      SmallVector<AffineMap> all;
+      for (ArrayRef<AffineExpr> exprs : results)
+        all.push_back(AffineMap::get(loops, 0, exprs, ctx));
+      return all;
+    };
+    // Seven parallel loops (V, M) or five (out'), then two reductions.
+    auto iterators = [](unsigned parallel) {
+      SmallVector<utils::IteratorType> all(parallel, utils::IteratorType::parallel);
+      all.append(2, utils::IteratorType::reduction);
+      return all;
+    };
+    int64_t th = (s.oh + 1) / 2, tw = (s.ow + 1) / 2;
+    int64_t blocks = s.outChannels / kBlock, inBlocks = s.channels / kBlock;
+
+    // xp: the blocks padded as the convolution pads them, then to 2 th + 2 rows and
+    // 2 tw + 2 columns (an odd map's last tile).
+    Value input = tcc::fuse::toChannelBlocks(b, loc, op.getInput());
+    OpFoldResult batch = p.dims(input)[0];
+    auto inputType = cast<RankedTensorType>(input.getType());
+    ArrayRef<int64_t> low = op.getPaddingLow(), high = op.getPaddingHigh();
+    int64_t extraH = 2 * th + 2 - (inputType.getDimSize(1) + low[0] + high[0]);
+    int64_t extraW = 2 * tw + 2 - (inputType.getDimSize(2) + low[1] + high[1]);
+    input = tcc::prim::PadOp::create(
+        b, loc, input, p.scalar(element, 0), ArrayRef<int64_t>{0, low[0], low[1], 0, 0},
+        ArrayRef<int64_t>{0, high[0] + extraH, high[1] + extraW, 0, 0});
+
+    // Lavin and Gray's F(2, 3) transforms (cross-correlation, as convolutions compute).
+    const float bt[4][4] = {{1, 0, -1, 0}, {0, 1, 1, 0}, {0, -1, 1, 0}, {0, 1, 0, -1}};
+    const float g[4][3] = {{1, 0, 0}, {0.5f, 0.5f, 0.5f}, {0.5f, -0.5f, 0.5f}, {0, 0, 1}};
+    const float at[2][4] = {{1, 1, 1, 0}, {0, 1, -1, -1}};
+    SmallVector<float> k, ka;
+    for (int a = 0; a < 4; ++a)
+      for (int c = 0; c < 4; ++c)
+        for (int i = 0; i < 4; ++i)
+          for (int j = 0; j < 4; ++j)
+            k.push_back(bt[a][i] * bt[c][j]);
+    for (int y = 0; y < 2; ++y)
+      for (int x = 0; x < 2; ++x)
+        for (int a = 0; a < 4; ++a)
+          for (int c = 0; c < 4; ++c)
+            ka.push_back(at[y][a] * at[x][c]);
+
+    // V: loops (n, a, b, ty, tx, cb, cl, i, j).
+    Value v =
+        contract(b, loc, input, constant({4, 4, 4, 4}, k), batch, {4, 4, th, tw, inBlocks, kBlock},
+                 maps(9, {{d(0), d(3) * 2 + d(7), d(4) * 2 + d(8), d(5), d(6)},
+                          {d(1), d(2), d(7), d(8)},
+                          {d(0), d(1), d(2), d(3), d(4), d(5), d(6)}}),
+                 iterators(7));
+
+    // U[a, b] = sum of the 9 taps times G[a, ky] G[b, kx]: 16 products of [O, C, 9] with a
+    // vector of 9, each no larger than the filter, so that tcc-fold-weights folds them.
+    Value taps = p.reshape(op.getFilter(), {index(s.outChannels), index(s.channels), index(9)});
+    SmallVector<Value> rows;
+    for (int a = 0; a < 4; ++a)
+      for (int c = 0; c < 4; ++c) {
+        SmallVector<float> kg;
+        for (int ky = 0; ky < 3; ++ky)
+          for (int kx = 0; kx < 3; ++kx)
+            kg.push_back(g[a][ky] * g[c][kx]);
+        Value row = tcc::prim::DotGeneralOp::create(b, loc, taps, constant({9}, kg),
+                                                    ArrayRef<int64_t>{2}, ArrayRef<int64_t>{0},
+                                                    ArrayRef<int64_t>{}, ArrayRef<int64_t>{});
+        rows.push_back(p.reshape(row, {index(1), index(s.outChannels), index(s.channels)}));
+      }
+    Value u = tcc::prim::ConcatenateOp::create(b, loc, rows, 0);
+    u = p.transpose(p.reshape(u, {index(4), index(4), index(blocks), index(kBlock), index(inBlocks),
+                                  index(kBlock)}),
+                    {0, 1, 2, 4, 5, 3});
+
+    // M: loops (n, a, b, ty, tx, ob, ol, cb, cl): 16 products over the channels.
+    Value m = contract(b, loc, v, u, batch, {4, 4, th, tw, blocks, kBlock},
+                       maps(9, {{d(0), d(1), d(2), d(3), d(4), d(7), d(8)},
+                                {d(1), d(2), d(5), d(7), d(8), d(6)},
+                                {d(0), d(1), d(2), d(3), d(4), d(5), d(6)}}),
+                       iterators(7));
+
+    // out': loops (n, y, x, ob, ol, a, b), each output point from its tile's M.
+    Value out =
+        contract(b, loc, m, constant({2, 2, 4, 4}, ka), batch, {s.oh, s.ow, blocks, kBlock},
+                 maps(7, {{d(0), d(5), d(6), d(1).floorDiv(2), d(2).floorDiv(2), d(3), d(4)},
+                          {d(1) % 2, d(2) % 2, d(5), d(6)},
+                          {d(0), d(1), d(2), d(3), d(4)}}),
+                 iterators(5));
+    Value result = tcc::fuse::toChannelsFirst(b, loc, out);
     if (result.getType() != op.getType())
       result = tcc::prim::ReshapeOp::create(b, loc, op.getType(), result,
                                             tcc::prim::dynamicExtents(p.dims(result)));

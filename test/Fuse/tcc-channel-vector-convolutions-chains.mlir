@@ -1,5 +1,5 @@
-// RUN: tcc-opt %s --split-input-file --tcc-channel-vector-convolutions="vector-bits=512 min-convolutions-per-copy=1.5" --canonicalize --cse | FileCheck %s
-// RUN: tcc-opt %s --split-input-file --tcc-channel-vector-convolutions="vector-bits=512" | FileCheck %s --check-prefix=DEFAULT
+// RUN: tcc-opt %s --split-input-file --tcc-channel-vector-convolutions="vector-bits=512 min-convolutions-per-copy=1.5 min-winograd-width=0" --canonicalize --cse | FileCheck %s
+// RUN: tcc-opt %s --split-input-file --tcc-channel-vector-convolutions="vector-bits=512 min-winograd-width=0" | FileCheck %s --check-prefix=DEFAULT
 // RUN: tcc-opt %s --split-input-file --tcc-channel-vector-convolutions="vector-bits=512 min-convolutions-per-copy=1.5 min-channels-last-width=0" | FileCheck %s --check-prefix=NOCL
 // RUN: tcc-opt %s --split-input-file --tcc-channel-vector-convolutions="vector-bits=256 min-convolutions-per-copy=1.5" | FileCheck %s --check-prefix=NOCL
 

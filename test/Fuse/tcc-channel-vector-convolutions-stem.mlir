@@ -1,5 +1,5 @@
-// RUN: tcc-opt %s --split-input-file --tcc-channel-vector-convolutions="vector-bits=512" --canonicalize --cse | FileCheck %s
-// RUN: tcc-opt %s --split-input-file --tcc-channel-vector-convolutions="vector-bits=512 max-stem-channels=0" --canonicalize --cse | FileCheck %s --check-prefix=NOSTEM
+// RUN: tcc-opt %s --split-input-file --tcc-channel-vector-convolutions="vector-bits=512 min-winograd-width=0" --canonicalize --cse | FileCheck %s
+// RUN: tcc-opt %s --split-input-file --tcc-channel-vector-convolutions="vector-bits=512 max-stem-channels=0 min-winograd-width=0" --canonicalize --cse | FileCheck %s --check-prefix=NOSTEM
 
 // A network's stem in small (ResNet's): a 7x7 stride-2 convolution of the image's 3
 // channels with bias and ReLU, a 3x3 stride-2 max pooling, then two 3x3 convolutions and a

@@ -345,6 +345,36 @@ def ChannelVectorConvolutions : Pass<"tcc-channel-vector-convolutions", "mlir::M
     152.3 -> 146.8, ResNet-50 b1 42.3 -> 40.7, SqueezeNet b1 4.53 -> 4.39 (its stem, pooling
     and first squeeze and expand convolutions form a chain up to the concatenation).
 
+    Winograd. A chain's 3x3 convolution with unit strides and dilations whose output rows
+    have at least `min-winograd-width` points (14: ResNet's layers 1 to 3) takes Winograd's
+    F(2x2, 3x3) form (Lavin and Gray, cross-correlation), 16 products over the channels per
+    2x2 output tile instead of 36:
+
+        V[n, a, b, ty, tx, cb, cl] = sum_{i, j} BT[a, i] BT[b, j] xp[n, 2 ty + i, 2 tx + j, cb, cl]
+        U[a, b, ob, cb, cl, ol] = sum_{ky, kx} G[a, ky] G[b, kx] w[16 ob + ol, 16 cb + cl, ky, kx]
+        M[n, a, b, ty, tx, ob, ol] = sum_{cb, cl} V[n, a, b, ty, tx, cb, cl] U[a, b, ob, cb, cl, ol]
+        out'[n, y, x, ob, ol] = sum_{a, b} AT[y mod 2, a] AT[x mod 2, b]
+                                           M[n, a, b, y floordiv 2, x floordiv 2, ob, ol]
+
+        BT = [1 0 -1 0; 0 1 1 0; 0 -1 1 0; 0 1 0 -1]   G = [1 0 0; .5 .5 .5; .5 -.5 .5; 0 0 1]
+        AT = [1 1 1 0; 0 1 -1 -1]
+
+    xp is the blocked input padded as the convolution pads it and to whole 4x4 windows (an
+    odd map's last tile). The three sums are linalg.generic contractions the CPU tiler
+    vectorizes along the 16 lanes of a block (the transforms' constant matrices as the
+    broadcast operand); U is 16 products of the filter's 9 taps with a row of G (x) G, each
+    no larger than the filter, so tcc-fold-weights folds them (the library keeps both
+    filters, the AVX2 level's direct one and U: 16/9 of the 3x3 weights more, ResNet-18's
+    library 94 -> 123 MB). The epilogue (bias, residual add, ReLU) fuses with the output
+    transform, which writes the next convolution's padded input. The results are not the
+    same bits as the direct form (other sums); against torch's fp32 outputs ResNet-18's
+    relative L2 error is 4.1e-7 (direct: 4.9e-7), ResNet-50's 7.4e-7 (7.9e-7).
+    Measured on the Zen 5 here (2026-12-07, `tcc-run --profile`, least of alternating
+    profiles, 1 thread): ResNet-18's layers 1 / 2 / 3 4.41 / 3.95 / 4.15 -> 3.03 / 2.66 /
+    3.06 ms; its 7x7 layer 4 4.52 -> 4.75 (the padded last tiles and the transforms cost more
+    than the products saved), hence min-winograd-width 14; ResNet-50's layers 1-3 6.35 /
+    9.77 / 14.56 -> 5.67 / 8.71 / 13.65 ms. Whole runs are in docs/targets.md.
+
     ```mlir
     %y = prim.convolution %x, %w {padding_low = [1, 1], padding_high = [1, 1], ...}
          : (tensor<1x512x7x7xf32>, tensor<512x512x3x3xf32>) -> tensor<1x512x7x7xf32>
@@ -367,6 +397,9 @@ def ChannelVectorConvolutions : Pass<"tcc-channel-vector-convolutions", "mlir::M
            "The fewest channels-last convolutions a chain has per transposing copy it needs">,
     Option<"maxStemChannels", "max-stem-channels", "int64_t", /*default=*/"4",
            "0 (off), or the most input channels of a convolution that starts a chain">,
+    Option<"minWinogradWidth", "min-winograd-width", "int64_t", /*default=*/"14",
+           "0 (off), or the narrowest output row of a chain's 3x3 convolution with unit "
+           "strides computed in Winograd's F(2x2, 3x3) form">,
   ];
   let dependentDialects = ["::tcc::prim::PrimDialect", "::mlir::arith::ArithDialect",
                            "::mlir::linalg::LinalgDialect", "::mlir::tensor::TensorDialect"];

@@ -20,6 +20,14 @@ namespace {
 /// 3 cycles): the rate at which chooseStack's measurements on Zen 5 are fitted.
 constexpr double kL2BytesPerCycle = 64.0 / 3.0;
 
+/// The cache sizes the choices assume: an L1 data cache (stacked rows beyond it are streamed
+/// from L2), a core's share of L2 (what a chunk of rows is sized to), and its share of L2
+/// with L3, beyond which a whole operand counts as large (column panels; one chunk for the
+/// stack-tile order).
+constexpr int64_t kL1Bytes = int64_t(32) << 10;
+constexpr int64_t kL2ShareBytes = int64_t(256) << 10;
+constexpr int64_t kCacheShareBytes = int64_t(512) << 10;
+
 /// Makes the choices in order: the tile, stacked rows, panels, chunks, row groups (each
 /// may depend on the ones before).
 class Chooser {
@@ -143,7 +151,7 @@ private:
       // not a window's input rows, which overlap from one stacked row to the next.
       bool distinctRows = llvm::all_of(plan.vectorMap.getResults(), llvm::IsaPred<AffineDimExpr>);
       auto streamed = [&](int64_t v) {
-        return walksReduction && distinctRows && rowBytes && v * *rowBytes > (int64_t(32) << 10);
+        return walksReduction && distinctRows && rowBytes && v * *rowBytes > kL1Bytes;
       };
       double vectorBytes =
           plan.vectorType.getNumElements() * plan.vectorType.getElementTypeBitWidth() / 8.0;
@@ -204,7 +212,7 @@ private:
     if (!plan.i || plan.rowsOnVector || !columns || stackDim)
       return;
     std::optional<int64_t> bytes = vectorRowBytes();
-    if (!bytes || *bytes < (int64_t(512) << 10))
+    if (!bytes || *bytes < kCacheShareBytes)
       return;
     int64_t block = lanes * vectors;
     for (int64_t width = (256 / block) * block; width >= block; width -= block)
@@ -248,7 +256,7 @@ private:
         return;
       rowBytes *= *extents[d];
     }
-    int64_t largest = (int64_t(256) << 10) / rowBytes;
+    int64_t largest = kL2ShareBytes / rowBytes;
     int64_t steps =
         innerSteps ? largest * (rowBytes / (columns * plan.vectorType.getElementTypeBitWidth() / 8))
                    : largest;
@@ -308,7 +316,7 @@ private:
     // than every row tile streaming all of them from L3 or memory.
     std::optional<int64_t> rowBytes = vectorRowBytes();
     std::optional<int64_t> stacked = extents[*stackDim];
-    if (!chunkSize && rowBytes && stacked && *stacked * *rowBytes > (int64_t(512) << 10) &&
+    if (!chunkSize && rowBytes && stacked && *stacked * *rowBytes > kCacheShareBytes &&
         extents[plan.reductions[0]]) {
       chunkedDim = plan.reductions[0];
       chunkSize = *extents[plan.reductions[0]];
