@@ -1,7 +1,9 @@
-// RUN: tcc-opt %s --split-input-file --tcc-channel-vector-convolutions="vector-bits=512 min-convolutions-per-copy=1.5 min-winograd-width=0" --canonicalize --cse | FileCheck %s
-// RUN: tcc-opt %s --split-input-file --tcc-channel-vector-convolutions="vector-bits=512 min-winograd-width=0" | FileCheck %s --check-prefix=DEFAULT
-// RUN: tcc-opt %s --split-input-file --tcc-channel-vector-convolutions="vector-bits=512 min-convolutions-per-copy=1.5 min-channels-last-width=0" | FileCheck %s --check-prefix=NOCL
+// RUN: tcc-opt %s --split-input-file --tcc-channel-vector-convolutions="vector-bits=512 min-convolutions-per-copy=1.5 min-winograd-width=0 min-reduction=2048" --canonicalize --cse | FileCheck %s
+// RUN: tcc-opt %s --split-input-file --tcc-channel-vector-convolutions="vector-bits=512 min-winograd-width=0 min-reduction=2048" | FileCheck %s --check-prefix=DEFAULT
+// RUN: tcc-opt %s --split-input-file --tcc-channel-vector-convolutions="vector-bits=512 min-convolutions-per-copy=1.5 min-channels-last-width=0 min-reduction=2048" | FileCheck %s --check-prefix=NOCL
 // RUN: tcc-opt %s --split-input-file --tcc-channel-vector-convolutions="vector-bits=256 min-convolutions-per-copy=1.5" | FileCheck %s --check-prefix=NOCL
+// The first three pin min-reduction=2048: a convolution the chains leave alone then stays a
+// prim.convolution (the narrow maps' channel form is tcc-channel-vector-convolutions.mlir's).
 
 // A chain of three convolutions on 56x56 and 28x28 maps (a ResNet stage in small): a 3x3
 // one with bias and ReLU, a 3x3 one with a residual add and ReLU, then a pointwise one on

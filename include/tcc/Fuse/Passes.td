@@ -281,10 +281,18 @@ def ChannelVectorConvolutions : Pass<"tcc-channel-vector-convolutions", "mlir::M
     3x3 convolutions 1.55 -> 1.30-1.34 ms each, the stride-2 one into layer 4
     0.85 -> 0.66-0.68 ms, layer 4 and the head 6.2-6.5 -> 5.4-5.9 ms a run with the
     transposes; whole models 1-4% faster in alternating runs (ResNet-18 and ResNet-50,
-    batch 1 and 8; this VM's noise is of the same order). Not taken, by measurement: 14x14 to 56x56 maps (the copy of the windows
-    and the transposes cost more than the 12.5% of lanes gained), and pointwise
-    convolutions of 512 or 1024 input channels (ResNet-50's 7x7 ones: the transposed copy
-    of their 2048 output channels costs more than the lanes gain), hence min-reduction 2048.
+    batch 1 and 8; this VM's noise is of the same order). Not taken, by measurement: 14x14
+    to 56x56 maps (the copy of the windows and the transposes cost more than the 12.5% of
+    lanes gained). min-reduction was 2048 while ResNet-50's 7x7 pointwise convolutions of
+    512 and 1024 input channels came here (on the Zen 5 the transposed copy of their 2048
+    output channels cost more than the lanes gained); they compute in chains now. It is
+    128 since 2026-12-07: MobileNetV2's and EfficientNet-B0's 7x7 pointwise convolutions
+    (160 to 1152 input channels, between depthwise ones) take this form. Measured on a
+    2-core Zen 4 (AVX-512 in two 256-bit halves), libraries alternating A B B A, median of
+    4 rounds' minimums, ms: MobileNetV2 b1 7.24 -> 6.93 (1 thread), 4.04 -> 3.91 (2),
+    b8 56.6 -> 55.4, 29.1 -> 28.0; EfficientNet-B0 b1 12.49 -> 11.99, 6.71 -> 6.63, b8
+    99.1 -> 95.6, 49.8 -> 48.0 (MobileNetV2's 320 -> 1280 one 0.52 -> 0.46 ms with its
+    transpose). 16 was no faster than 128.
 
     Chains, channels last. A convolution whose output rows have at least
     `min-channels-last-width` points (7: ResNet's layers 1 to 4), with whole blocks of
@@ -389,7 +397,7 @@ def ChannelVectorConvolutions : Pass<"tcc-channel-vector-convolutions", "mlir::M
            "A full-width FMA issues as two halves: a short tail costs half a vector">,
     Option<"maxRatio", "max-ratio", "double", /*default=*/"0.9",
            "The most vectors the channel form may take, as a fraction of the other forms'">,
-    Option<"minReduction", "min-reduction", "int64_t", /*default=*/"2048",
+    Option<"minReduction", "min-reduction", "int64_t", /*default=*/"128",
            "The fewest products per output (C x KH x KW)">,
     Option<"minChannelsLastWidth", "min-channels-last-width", "int64_t", /*default=*/"7",
            "0 (off), or the narrowest output row computed channels last">,
