@@ -261,11 +261,32 @@ OpFoldResult ReshapeOp::fold(FoldAdaptor adaptor) {
   return {};
 }
 
+/// transpose(x, identity) = x; transpose(transpose(z, q), p) = transpose(z, r) with
+/// r[i] = q[p[i]] (result dim i is the inner result's dim p[i], which is z's dim q[p[i]]),
+/// and z itself when r is the identity (a pair of inverse transposes, such as the channel
+/// blocks' toChannelBlocks(toChannelsFirst(z)) once the reshapes between have folded).
 OpFoldResult TransposeOp::fold(FoldAdaptor) {
-  for (auto [i, p] : llvm::enumerate(getPermutation()))
-    if (static_cast<int64_t>(i) != p)
-      return {};
-  return getOperand();
+  auto isIdentity = [](ArrayRef<int64_t> permutation) {
+    for (auto [i, p] : llvm::enumerate(permutation))
+      if (static_cast<int64_t>(i) != p)
+        return false;
+    return true;
+  };
+  if (isIdentity(getPermutation()))
+    return getOperand();
+  auto inner = getOperand().getDefiningOp<TransposeOp>();
+  if (!inner)
+    return {};
+  SmallVector<int64_t> composed;
+  for (int64_t p : getPermutation())
+    composed.push_back(inner.getPermutation()[p]);
+  if (isIdentity(composed))
+    return inner.getOperand().getType() == getType() ? OpFoldResult(inner.getOperand())
+                                                     : OpFoldResult();
+  // In place: this op now reads z directly.
+  getOperandMutable().assign(inner.getOperand());
+  setPermutation(composed);
+  return getResult();
 }
 
 OpFoldResult SliceOp::fold(FoldAdaptor) {

@@ -13,6 +13,7 @@
 using namespace mlir;
 using tcc::fuse::kChannelBlock;
 using tcc::prim::BroadcastInDimOp;
+using tcc::prim::ConcatenateOp;
 using tcc::prim::ReduceWindowOp;
 using tcc::prim::ReshapeOp;
 using tcc::prim::TransposeOp;
@@ -102,6 +103,17 @@ bool isBlockableWindow(ReduceWindowOp op) {
          none(op.getPaddingHigh());
 }
 
+/// Whether a concatenation joins whole blocks of channels: along dim 1 of rank-4 tensors
+/// whose channels are static multiples of 16 (SqueezeNet's fire modules, Inception's and
+/// DenseNet's blocks).
+bool isBlockableConcat(ConcatenateOp op) {
+  return op.getDimension() == 1 && cast<RankedTensorType>(op.getType()).getRank() == 4 &&
+         llvm::all_of(op.getInputs(), [](Value v) {
+           auto type = cast<RankedTensorType>(v.getType());
+           return !type.isDynamicDim(1) && type.getDimSize(1) % kChannelBlock == 0;
+         });
+}
+
 /// An elementwise prim op with one rank-4 result.
 bool isElementwise(Operation *op) {
   if (!op->hasTrait<OpTrait::Elementwise>() || !isa<tcc::prim::PrimDialect>(op->getDialect()) ||
@@ -140,8 +152,8 @@ Value existingBlocks(Value x, Operation *at) {
 }
 
 /// Whether every reader of `nchw` (a toChannelsFirst result) takes its blocked form
-/// (cancelled by CancelBlocks) or is an elementwise prim op or a slice, which sink the
-/// blocks too:
+/// (cancelled by CancelBlocks) or is an elementwise prim op, a slice, a pooling or a
+/// concatenation of whole blocks, which sink the blocks too:
 /// then moving `op` after the blocks makes no copy that stays.
 bool readersFollow(Value nchw) {
   return llvm::all_of(nchw.getUsers(), [&](Operation *user) {
@@ -149,6 +161,8 @@ bool readersFollow(Value nchw) {
       return true;
     if (auto window = dyn_cast<ReduceWindowOp>(user))
       return isBlockableWindow(window);
+    if (auto concat = dyn_cast<ConcatenateOp>(user))
+      return isBlockableConcat(concat);
     if (!isa<ReshapeOp>(user))
       return false;
     return llvm::all_of(user->getUsers(), [&](Operation *next) {
@@ -265,6 +279,40 @@ struct SinkReduceWindow : OpRewritePattern<ReduceWindowOp> {
   }
 };
 
+/// concat(toChannelsFirst(z1), toChannelsFirst(z2), ..., dim 1)
+///   = toChannelsFirst(concat(z1, z2, ..., dim 3)): channel c of operand k is lane
+/// c mod 16 of block c / 16 of z_k, and whole blocks keep that order along dim 3. An
+/// operand may also be a value whose blocked form another reader already makes.
+struct SinkConcatenate : OpRewritePattern<ConcatenateOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ConcatenateOp op, PatternRewriter &rewriter) const override {
+    if (!isBlockableConcat(op))
+      return failure();
+    SmallVector<Value> blocks;
+    bool sinks = false;
+    for (Value input : op.getInputs()) {
+      if (Value z = channelsFirstOf(input); z && readersFollow(input)) {
+        blocks.push_back(z);
+        sinks = true;
+      } else if (Value existing = existingBlocks(input, op)) {
+        blocks.push_back(existing);
+      } else {
+        return failure();
+      }
+    }
+    if (!sinks)
+      return failure();
+    Value joined = ConcatenateOp::create(rewriter, op.getLoc(), blocks, /*dimension=*/3);
+    Value result = tcc::fuse::toChannelsFirst(rewriter, op.getLoc(), joined);
+    if (result.getType() != op.getType())
+      result = ReshapeOp::create(
+          rewriter, op.getLoc(), op.getType(), result,
+          tcc::prim::dynamicExtents(tcc::prim::PrimBuilder(rewriter, op.getLoc()).dims(result)));
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
 } // namespace
 
 Value tcc::fuse::toChannelBlocks(OpBuilder &b, Location loc, Value nchw) {
@@ -286,13 +334,15 @@ Value tcc::fuse::toChannelsFirst(OpBuilder &b, Location loc, Value blocked) {
                    {dims[0], b.getIndexAttr(type.getDimSize(3) * kChannelBlock), dims[1], dims[2]});
 }
 
-/// The operands of an elementwise op or slice that would be blocks with its result: its
-/// tensors other than broadcasts (a slice's extents are not).
+/// The operands of an elementwise op, slice, window reduction or concatenation that would be
+/// blocks with its result: its tensors other than broadcasts (a slice's extents are not).
 static SmallVector<Value> dataOperands(Operation *op) {
   if (auto slice = dyn_cast<tcc::prim::SliceOp>(op))
     return {slice.getOperand()};
   if (auto window = dyn_cast<ReduceWindowOp>(op))
     return {window.getOperand()};
+  if (auto concat = dyn_cast<ConcatenateOp>(op))
+    return SmallVector<Value>(concat.getInputs());
   SmallVector<Value> values;
   for (Value v : op->getOperands())
     if (isa<RankedTensorType>(v.getType()) && !v.getDefiningOp<BroadcastInDimOp>())
@@ -304,8 +354,8 @@ DenseSet<Operation *> tcc::fuse::selectChains(ArrayRef<tcc::prim::ConvolutionOp>
                                               ArrayRef<tcc::prim::ConvolutionOp> stems,
                                               double minConvolutionsPerCopy) {
   // Components of the values that would be blocks: a candidate joins its input and its
-  // output (a stem its output alone), an elementwise op, slice or window reduction that
-  // sinks joins its result and its operands.
+  // output (a stem its output alone), an elementwise op, slice, window reduction or
+  // concatenation that sinks joins its result and its operands.
   llvm::EquivalenceClasses<Value> classes;
   DenseSet<Operation *> isCandidate, isStem, transparent;
   SmallVector<Operation *> worklist;
@@ -327,6 +377,8 @@ DenseSet<Operation *> tcc::fuse::selectChains(ArrayRef<tcc::prim::ConvolutionOp>
       return isBlockableSlice(slice);
     if (auto window = dyn_cast<ReduceWindowOp>(op))
       return isBlockableWindow(window);
+    if (auto concat = dyn_cast<ConcatenateOp>(op))
+      return isBlockableConcat(concat);
     if (!isElementwise(op))
       return false;
     return llvm::all_of(op->getOperands(), [](Value v) {
@@ -392,6 +444,7 @@ DenseSet<Operation *> tcc::fuse::selectChains(ArrayRef<tcc::prim::ConvolutionOp>
 
 void tcc::fuse::sinkChannelBlocks(ModuleOp module) {
   RewritePatternSet patterns(module.getContext());
-  patterns.add<CancelBlocks, SinkElementwise, SinkSlice, SinkReduceWindow>(module.getContext());
+  patterns.add<CancelBlocks, SinkElementwise, SinkSlice, SinkReduceWindow, SinkConcatenate>(
+      module.getContext());
   (void)applyPatternsGreedily(module, std::move(patterns));
 }

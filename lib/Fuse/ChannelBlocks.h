@@ -5,7 +5,7 @@
 // The NCHW tensor the rest of the model sees is `toChannelsFirst` of it, a reshape of a
 // transpose; the convolution reads `toChannelBlocks` of its NCHW input. Between two such
 // convolutions the pair cancels once the elementwise ops in between (bias, residual add,
-// ReLU) and poolings compute on the blocked tensors: `sinkChannelBlocks` moves them there,
+// ReLU), poolings and concatenations of whole blocks compute on the blocked tensors: `sinkChannelBlocks` moves them there,
 // so that a chain of convolutions pays one transposing copy where it starts and one where
 // it ends (none where it starts at a stem, which reads an image's channels as they are).
 //
@@ -33,8 +33,8 @@ mlir::Value toChannelBlocks(mlir::OpBuilder &b, mlir::Location loc, mlir::Value 
 mlir::Value toChannelsFirst(mlir::OpBuilder &b, mlir::Location loc, mlir::Value blocked);
 
 /// The candidates worth computing channels last: those of a chain (convolutions joined
-/// through the elementwise ops, slices and window reductions that `sinkChannelBlocks`
-/// moves) with at least `minConvolutionsPerCopy` convolutions per transposing copy the
+/// through the elementwise ops, slices, window reductions and concatenations that
+/// `sinkChannelBlocks` moves) with at least `minConvolutionsPerCopy` convolutions per transposing copy the
 /// chain would need (a value made outside it, or read outside it). `stems` read their
 /// input channels first as it is and write blocks: they join a chain by their output alone.
 llvm::DenseSet<mlir::Operation *> selectChains(llvm::ArrayRef<prim::ConvolutionOp> candidates,
@@ -50,6 +50,8 @@ llvm::DenseSet<mlir::Operation *> selectChains(llvm::ArrayRef<prim::ConvolutionO
 ///   slice(toChannelsFirst(z)) = toChannelsFirst(slice(z)) for a slice of whole channels.
 ///   w(toChannelsFirst(z)) = toChannelsFirst(w'(z)) for a window reduction over the maps
 ///   alone (a pooling), w' the same window on the blocks' y and x.
+///   concat(toChannelsFirst(z1), ..., dim 1) = toChannelsFirst(concat(z1, ..., dim 3)) for
+///   operands of whole blocks of channels.
 void sinkChannelBlocks(mlir::ModuleOp module);
 
 } // namespace tcc::fuse

@@ -306,14 +306,18 @@ def ChannelVectorConvolutions : Pass<"tcc-channel-vector-convolutions", "mlir::M
         out = toChannelsFirst(out')                    (a transpose and a reshape)
 
     Then lib/Fuse/ChannelBlocks.cpp moves the elementwise ops between convolutions (bias,
-    residual add, ReLU), the slices of a strided pointwise convolution and the padding onto
-    the blocks, so that toChannelBlocks(toChannelsFirst(z)) = z cancels. A chain (the
+    residual add, ReLU), the slices of a strided pointwise convolution, the padding, poolings
+    and concatenations of whole blocks of channels along dim 1 (which join the blocks along
+    dim 3) onto the blocks, so that toChannelBlocks(toChannelsFirst(z)) = z cancels (as a
+    reshape-transpose pair, or a transpose pair once the reshapes between fold: prim's
+    transpose folder composes transposes). A chain (the
     convolutions joined through such ops) is taken only when it has at least
     `min-convolutions-per-copy` convolutions per transposing copy it still needs (a value
     made or read outside it): ResNet-18's layers 1-4, 19 convolutions for 2 copies, and
-    ResNet-50's; MobileNetV2's, EfficientNet's and SqueezeNet's pointwise
-    convolutions sit between depthwise convolutions or concatenations, 1 copy per
-    convolution, and are left alone (taken, they made those models 15-50% slower). The
+    ResNet-50's, and SqueezeNet's from its stem to its last fire module (since 2026-12-07,
+    through the concatenations: 25 convolutions, 1 copy); MobileNetV2's and EfficientNet's
+    pointwise convolutions sit between depthwise convolutions, 1 copy per convolution, and
+    are left alone (taken, they made those models 15-50% slower). The
     tiler runs the wide filters of 14x14 and 7x7 maps in chunks of one ky row
     (tcc-tile-contractions' stacked chunks; on 7x7 maps every output row y reads a stack
     tile's filter rows, one row tile of 7 points each). The products add in the order
@@ -446,8 +450,11 @@ def UnfoldConvolutions : Pass<"tcc-unfold-convolutions", "mlir::ModuleOp"> {
         out = toChannelsFirst(out')                    (a transpose and a reshape)
 
     Then lib/Fuse/ChannelBlocks.cpp moves the elementwise ops between convolutions (bias,
-    residual add, ReLU), the slices of a strided pointwise convolution and the padding onto
-    the blocks, so that toChannelBlocks(toChannelsFirst(z)) = z cancels. A chain (the
+    residual add, ReLU), the slices of a strided pointwise convolution, the padding, poolings
+    and concatenations of whole blocks of channels along dim 1 (which join the blocks along
+    dim 3) onto the blocks, so that toChannelBlocks(toChannelsFirst(z)) = z cancels (as a
+    reshape-transpose pair, or a transpose pair once the reshapes between fold: prim's
+    transpose folder composes transposes). A chain (the
     convolutions joined through such ops) is taken only when it has at least
     `min-convolutions-per-copy` convolutions per transposing copy it still needs (a value
     made or read outside it): ResNet-18's layers 1-2, 9 convolutions for 3 copies, and

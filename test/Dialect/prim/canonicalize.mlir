@@ -83,3 +83,19 @@ func.func @identities(%x: tensor<3x4xf32>) -> (tensor<3x4xf32>, tensor<3x4xf32>)
   %b = prim.broadcast_in_dim %s, dims = [] : (tensor<f32>) -> tensor<3x4xf32>
   return %r, %b : tensor<3x4xf32>, tensor<3x4xf32>
 }
+
+// -----
+
+// A transpose of a transpose is one transpose (result dim i = z's dim q[p[i]]), or none
+// when the two are inverses (the channel blocks' [0, 3, 4, 1, 2] twice).
+// CHECK-LABEL: func @transposes
+// CHECK: %[[T:.*]] = prim.transpose %arg0, [2, 0, 1] : tensor<2x3x4xf32> -> tensor<4x2x3xf32>
+// CHECK-NOT: prim.transpose
+// CHECK: return %[[T]], %arg1
+func.func @transposes(%x: tensor<2x3x4xf32>, %z: tensor<1x7x7x2x16xf32>) -> (tensor<4x2x3xf32>, tensor<1x7x7x2x16xf32>) {
+  %a = prim.transpose %x, [1, 0, 2] : tensor<2x3x4xf32> -> tensor<3x2x4xf32>
+  %b = prim.transpose %a, [2, 1, 0] : tensor<3x2x4xf32> -> tensor<4x2x3xf32>
+  %c = prim.transpose %z, [0, 3, 4, 1, 2] : tensor<1x7x7x2x16xf32> -> tensor<1x2x16x7x7xf32>
+  %d = prim.transpose %c, [0, 3, 4, 1, 2] : tensor<1x2x16x7x7xf32> -> tensor<1x7x7x2x16xf32>
+  return %b, %d : tensor<4x2x3xf32>, tensor<1x7x7x2x16xf32>
+}
