@@ -14,6 +14,7 @@
 #include "mlir/Dialect/MemRef/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Dominance.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -151,6 +152,42 @@ linalg::GenericOp findEpilogue(linalg::LinalgOp contraction) {
   return reads == 1 ? epilogue : nullptr;
 }
 
+/// A kernel [fill, contraction, epilogue] whose fill starts from a slice of a buffer that
+/// the epilogue's result is inserted back into, at the same place (a concatenation's
+/// operand): the slice and the insert join the kernel, which then takes the whole buffer
+/// and writes its part in place (one subview, as writeIntoPadded's), instead of writing a
+/// buffer of its own that a copy kernel moves into the concatenation.
+void absorbSlice(SmallVectorImpl<Operation *> &group) {
+  auto fill = dyn_cast<linalg::FillOp>(group.front());
+  Operation *last = group.back();
+  if (!fill || last->getNumResults() != 1 || !last->getResult(0).hasOneUse())
+    return;
+  auto slice = fill.getDpsInitOperand(0)->get().getDefiningOp<tensor::ExtractSliceOp>();
+  auto insert = dyn_cast<tensor::InsertSliceOp>(*last->getResult(0).getUsers().begin());
+  if (!slice || !insert || insert.getSource() != last->getResult(0) ||
+      insert.getDest() != slice.getSource() || slice->getBlock() != fill->getBlock() ||
+      insert->getBlock() != fill->getBlock() || insert.getSourceType() != slice.getResultType())
+    return;
+  auto same = [](ArrayRef<OpFoldResult> a, ArrayRef<OpFoldResult> b) {
+    return a.size() == b.size() && llvm::all_of(llvm::zip(a, b), [](auto pair) {
+             return isEqualConstantIntOrValue(std::get<0>(pair), std::get<1>(pair));
+           });
+  };
+  if (!same(slice.getMixedOffsets(), insert.getMixedOffsets()) ||
+      !same(slice.getMixedSizes(), insert.getMixedSizes()) ||
+      !same(slice.getMixedStrides(), insert.getMixedStrides()))
+    return;
+  // A slice CSE shared with another kernel (equal slices of one empty buffer): a copy of
+  // its own.
+  if (!slice->hasOneUse()) {
+    OpBuilder b(slice);
+    slice = cast<tensor::ExtractSliceOp>(b.clone(*slice));
+    fill.getDpsInitOperand(0)->set(slice.getResult());
+  }
+  group.insert(group.begin(), slice);
+  group.push_back(insert);
+}
+
 /// The ops one kernel computes, in order: an op alone (a reduction gets a fill of its own
 /// when CSE shared one), or a contraction with the fill of its accumulator and its epilogue (kernel formation: the tiler then starts from the fill
 /// value in registers and applies the epilogue before storing, so the contraction's raw
@@ -192,17 +229,25 @@ SmallVector<Operation *> formKernel(Operation *op, const DenseSet<Operation *> &
     Block *body = epilogue.getBody();
     if (epilogue.getResult(0).getType() == result.getType() &&
         body->getArgument(body->getNumArguments() - 1).use_empty()) {
-      // Where the epilogue wrote into a real destination (a model output), the contraction
-      // accumulates there from the start: no scratch buffer, no copy into the output.
+      // Where the epilogue wrote into a real destination (a model output, or its slice of a
+      // concatenation's buffer), the contraction accumulates there from the start: no
+      // scratch buffer, no copy into the output. The destination may be made after the
+      // fill (a concatenation's slice is cut where its epilogue was): the kernel's call
+      // takes the epilogue's place, where the destination is known.
       Value dest = epilogue.getDpsInitOperand(0)->get();
       auto fill = group.front() != op ? dyn_cast<linalg::FillOp>(group.front()) : nullptr;
       auto scratch = fill ? fill.getDpsInitOperand(0)->get().getDefiningOp<tensor::EmptyOp>() : nullptr;
       Operation *destOp = dest.getDefiningOp();
-      if (scratch && scratch->hasOneUse() && !dest.getDefiningOp<tensor::EmptyOp>() &&
+      if (scratch && !dest.getDefiningOp<tensor::EmptyOp>() &&
           dest.getType() == scratch.getType() &&
           (!destOp ? cast<BlockArgument>(dest).getOwner() == fill->getBlock()
-                   : destOp->getBlock() == fill->getBlock() && destOp->isBeforeInBlock(fill)))
+                   : destOp->getBlock() == fill->getBlock())) {
         fill.getDpsInitOperand(0)->set(dest);
+        epilogue.getDpsInitOperand(0)->set(result);
+        group.push_back(epilogue);
+        absorbSlice(group);
+        return group;
+      }
       epilogue.getDpsInitOperand(0)->set(result);
     }
     group.push_back(epilogue);

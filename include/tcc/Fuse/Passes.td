@@ -619,7 +619,12 @@ def OutlineKernels : Pass<"tcc-outline-kernels", "mlir::ModuleOp"> {
     remains; so does one whose result is also read elsewhere (a residual branch): those
     readers read the interior, and their kernels take the padded buffer and make that view
     themselves (`tcc.padded_interior`), since a view passed to a kernel would be copied to a
-    buffer of its own layout at the call. Destinations (`outs`) are arguments, so after
+    buffer of its own layout at the call. A contraction whose epilogue writes into a real
+    destination (a model output, or its slice of a concatenation's buffer, as
+    eliminate-empty-tensors leaves a concatenation's operands) accumulates there from the
+    start; where that destination is a slice that the epilogue's result is inserted back
+    into, the kernel takes the whole buffer with the slice and the insert, so it writes its
+    part in place and no copy kernel moves it (SqueezeNet's fire modules). Destinations (`outs`) are arguments, so after
     bufferization a kernel writes into buffers its caller provides and allocates nothing; the
     host function is left with calls, views and shape arithmetic. Scalar constants are cloned
     into the kernel; tensors (weights included) are passed.
