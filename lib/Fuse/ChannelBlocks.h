@@ -5,9 +5,10 @@
 // The NCHW tensor the rest of the model sees is `toChannelsFirst` of it, a reshape of a
 // transpose; the convolution reads `toChannelBlocks` of its NCHW input. Between two such
 // convolutions the pair cancels once the elementwise ops in between (bias, residual add,
-// ReLU), poolings and concatenations of whole blocks compute on the blocked tensors: `sinkChannelBlocks` moves them there,
-// so that a chain of convolutions pays one transposing copy where it starts and one where
-// it ends (none where it starts at a stem, which reads an image's channels as they are).
+// ReLU), poolings and concatenations of whole blocks compute on the blocked tensors:
+// `sinkChannelBlocks` moves them there, so that a chain of convolutions pays one
+// transposing copy where it starts and one where it ends (none where it starts at a stem,
+// which reads an image's channels as they are).
 //
 //===----------------------------------------------------------------------------------===//
 #ifndef TCC_LIB_FUSE_CHANNELBLOCKS_H
@@ -34,8 +35,9 @@ mlir::Value toChannelsFirst(mlir::OpBuilder &b, mlir::Location loc, mlir::Value 
 
 /// The candidates worth computing channels last: those of a chain (convolutions joined
 /// through the elementwise ops, slices, window reductions and concatenations that
-/// `sinkChannelBlocks` moves) with at least `minConvolutionsPerCopy` convolutions per transposing copy the
-/// chain would need (a value made outside it, or read outside it). `stems` read their
+/// `sinkChannelBlocks` moves) with at least `minConvolutionsPerCopy` convolutions per
+/// transposing copy the chain would need (a value made outside it, or read outside it).
+/// `stems` read their
 /// input channels first as it is and write blocks: they join a chain by their output alone.
 llvm::DenseSet<mlir::Operation *> selectChains(llvm::ArrayRef<prim::ConvolutionOp> candidates,
                                                llvm::ArrayRef<prim::ConvolutionOp> stems,
