@@ -171,6 +171,18 @@ bool readersFollow(Value nchw) {
   });
 }
 
+/// Replaces `op` by toChannelsFirst(blocked), reshaped to `op`'s type where that is more
+/// static (a dim the blocked form computes).
+void replaceWithChannelsFirst(PatternRewriter &rewriter, Operation *op, Value blocked) {
+  Value result = tcc::fuse::toChannelsFirst(rewriter, op->getLoc(), blocked);
+  Type type = op->getResult(0).getType();
+  if (result.getType() != type)
+    result = ReshapeOp::create(
+        rewriter, op->getLoc(), type, result,
+        tcc::prim::dynamicExtents(tcc::prim::PrimBuilder(rewriter, op->getLoc()).dims(result)));
+  rewriter.replaceOp(op, result);
+}
+
 /// e(toChannelsFirst(a), b...) = toChannelsFirst(e(a, b'...)).
 struct SinkElementwise : RewritePattern {
   SinkElementwise(MLIRContext *ctx) : RewritePattern(MatchAnyOpTypeTag(), /*benefit=*/1, ctx) {}
@@ -269,12 +281,7 @@ struct SinkReduceWindow : OpRewritePattern<ReduceWindowOp> {
         rewriter, op.getLoc(), op.getKind(), z, blocked(op.getWindowDimensions()),
         blocked(op.getWindowStrides()), blocked(op.getWindowDilations()),
         blocked(op.getPaddingLow()), blocked(op.getPaddingHigh()));
-    Value result = tcc::fuse::toChannelsFirst(rewriter, op.getLoc(), pooled);
-    if (result.getType() != op.getType())
-      result = ReshapeOp::create(
-          rewriter, op.getLoc(), op.getType(), result,
-          tcc::prim::dynamicExtents(tcc::prim::PrimBuilder(rewriter, op.getLoc()).dims(result)));
-    rewriter.replaceOp(op, result);
+    replaceWithChannelsFirst(rewriter, op, pooled);
     return success();
   }
 };
@@ -303,12 +310,7 @@ struct SinkConcatenate : OpRewritePattern<ConcatenateOp> {
     if (!sinks)
       return failure();
     Value joined = ConcatenateOp::create(rewriter, op.getLoc(), blocks, /*dimension=*/3);
-    Value result = tcc::fuse::toChannelsFirst(rewriter, op.getLoc(), joined);
-    if (result.getType() != op.getType())
-      result = ReshapeOp::create(
-          rewriter, op.getLoc(), op.getType(), result,
-          tcc::prim::dynamicExtents(tcc::prim::PrimBuilder(rewriter, op.getLoc()).dims(result)));
-    rewriter.replaceOp(op, result);
+    replaceWithChannelsFirst(rewriter, op, joined);
     return success();
   }
 };

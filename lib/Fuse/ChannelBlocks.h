@@ -37,8 +37,8 @@ mlir::Value toChannelsFirst(mlir::OpBuilder &b, mlir::Location loc, mlir::Value 
 /// through the elementwise ops, slices, window reductions and concatenations that
 /// `sinkChannelBlocks` moves) with at least `minConvolutionsPerCopy` convolutions per
 /// transposing copy the chain would need (a value made outside it, or read outside it).
-/// `stems` read their
-/// input channels first as it is and write blocks: they join a chain by their output alone.
+/// `stems` read their input channels first as it is and write blocks: they join a chain by
+/// their output alone.
 llvm::DenseSet<mlir::Operation *> selectChains(llvm::ArrayRef<prim::ConvolutionOp> candidates,
                                                llvm::ArrayRef<prim::ConvolutionOp> stems,
                                                double minConvolutionsPerCopy);
