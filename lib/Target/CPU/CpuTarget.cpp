@@ -218,7 +218,8 @@ tcc::TargetInfo describeProcessor(const tcc::HostMachine &host) {
 constexpr const char *kCpuKernelPipeline =
     "tcc-cpu-lower-attention{{vector-bits={0} vector-registers={1}},tcc-collapse-dims,cse,"
     "{4}tcc-tile-contractions{{vector-bits={0} vector-registers={1} "
-    "split-wide-fma={2}},tcc-expand-copies,tcc-order-loops,convert-linalg-to-parallel-loops,"
+    "split-wide-fma={2}},tcc-expand-copies,tcc-gather-transposes{{vector-bits={0}},tcc-order-loops,"
+    "convert-linalg-to-parallel-loops,"
     "tcc-range-kernels,tcc-lower-checks,tcc-approximate-math{{instruction-rounding=true},tcc-lower-"
     "runtime-calls,"
     "canonicalize,expand-strided-metadata,lower-affine,convert-scf-to-cf,convert-math-to-funcs,"

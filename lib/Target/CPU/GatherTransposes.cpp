@@ -1,0 +1,154 @@
+//===- GatherTransposes.cpp - transposes as vector gathers and contiguous stores -------===//
+//
+// A transpose whose output's fastest dim comes from a strided dim of its input (channel
+// blocks [n, y, x, cb, 16] back to [n, c, y, x], a channels-last product back to NCHW)
+// lowers otherwise to scalar loops: one load and one store per element, the loads a whole
+// stride apart. Here each run of `lanes` consecutive outputs is one masked gather (the
+// input stride times the lane as offsets) and one masked contiguous store:
+//
+//   out[o_0, ..., o_{r-2}, x0 + j] = in[idx],  idx[perm[i]] = o_i, idx[perm[r-1]] = x0 + j
+//
+// for j < min(lanes, X - x0), in an scf.parallel over the output dims other than the row
+// and the one the input's fastest dim feeds (a block's lanes), whose loop runs innermost;
+// threads split the parallel loop like every kernel's. The same elements move: the result
+// is the same bits.
+//
+//===----------------------------------------------------------------------------------===//
+#include "tcc/Target/CPU/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+#include <limits>
+
+namespace tcc {
+#define GEN_PASS_DEF_GATHERTRANSPOSES
+#include "tcc/Target/CPU/Passes.h.inc"
+} // namespace tcc
+
+using namespace mlir;
+
+namespace {
+
+/// The static stride, in elements, of `type`'s dim `d`; nothing when it is dynamic.
+std::optional<int64_t> staticStride(MemRefType type, int64_t d) {
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)) || ShapedType::isDynamic(strides[d]))
+    return std::nullopt;
+  return strides[d];
+}
+
+struct GatherTransposesPass : tcc::impl::GatherTransposesBase<GatherTransposesPass> {
+  using GatherTransposesBase::GatherTransposesBase;
+
+  void runOnOperation() override {
+    if (vectorBits < 512)
+      return;
+    SmallVector<linalg::TransposeOp> transposes;
+    getOperation().walk([&](linalg::TransposeOp op) { transposes.push_back(op); });
+    for (linalg::TransposeOp op : transposes)
+      if (applies(op))
+        rewrite(op);
+  }
+
+  /// 32-bit elements on buffers, an output row with unit stride, the input dim that feeds
+  /// it other than the input's fastest, with a static stride that fits the gather's 32-bit
+  /// offsets, and the input's fastest dim at most a vector long (a 2-D transpose of such a
+  /// matrix stays as it is: a gradient's small weight transposes).
+  bool applies(linalg::TransposeOp op) const {
+    auto in = dyn_cast<MemRefType>(op.getInput().getType());
+    auto out = dyn_cast<MemRefType>(op.getInit().getType());
+    // Rank 3 at least: a dim besides the row and the lanes for the parallel loop.
+    if (!in || !out || in.getRank() < 3 || !in.getElementType().isIntOrFloat() ||
+        in.getElementType().getIntOrFloatBitWidth() != 32)
+      return false;
+    int64_t rank = out.getRank();
+    int64_t source = op.getPermutation()[rank - 1];
+    std::optional<int64_t> stride = staticStride(in, source);
+    std::optional<int64_t> inner = staticStride(in, rank - 1);
+    std::optional<int64_t> outInner = staticStride(out, rank - 1);
+    int64_t lanes = vectorBits / 32;
+    // The input's fastest dim at most a vector long (a block's lanes): its loop runs
+    // innermost, its rows stay few. (Longer ones, a channels-last product's 960 channels,
+    // made that loop's stores scatter over as many rows: slower than the scalar loops.)
+    int64_t fastest = in.getDimSize(rank - 1);
+    return source != rank - 1 && stride && inner == 1 && outInner == 1 &&
+           !ShapedType::isDynamic(fastest) && fastest <= lanes &&
+           *stride * (lanes - 1) <= std::numeric_limits<int32_t>::max();
+  }
+
+  void rewrite(linalg::TransposeOp op) const {
+    OpBuilder b(op);
+    Location loc = op.getLoc();
+    Value input = op.getInput(), output = op.getInit();
+    auto in = cast<MemRefType>(input.getType());
+    ArrayRef<int64_t> permutation = op.getPermutation();
+    int64_t rank = in.getRank(), lanes = vectorBits / 32;
+    int64_t source = permutation[rank - 1];
+    int64_t stride = *staticStride(in, source);
+    Type element = in.getElementType();
+    auto vectorType = VectorType::get({lanes}, element);
+    auto maskType = VectorType::get({lanes}, b.getI1Type());
+
+    // The output dim the input's fastest dim feeds (a block's lanes): innermost, so that
+    // each gathered cache line serves all its lanes while it is in L1 (the blocks' rows are
+    // a power of two apart and share few sets of it).
+    int64_t lanesDim = llvm::find(permutation, rank - 1) - permutation.begin();
+    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+    Value one = arith::ConstantIndexOp::create(b, loc, 1);
+    Value step = arith::ConstantIndexOp::create(b, loc, lanes);
+    SmallVector<Value> lower, steps, upper;
+    for (int64_t d = 0; d + 1 < rank; ++d)
+      if (d != lanesDim) {
+        lower.push_back(zero);
+        steps.push_back(one);
+        upper.push_back(memref::DimOp::create(b, loc, output, d));
+      }
+    Value row = memref::DimOp::create(b, loc, output, rank - 1);
+    Value inner = memref::DimOp::create(b, loc, output, lanesDim);
+    // Offsets of the lanes: j * stride.
+    SmallVector<int32_t> offsets;
+    for (int64_t j = 0; j < lanes; ++j)
+      offsets.push_back(static_cast<int32_t>(j * stride));
+    auto offsetType = VectorType::get({lanes}, b.getI32Type());
+    Value offsetVector =
+        arith::ConstantOp::create(b, loc, DenseIntElementsAttr::get(offsetType, offsets));
+    Value passThrough = arith::ConstantOp::create(b, loc, b.getZeroAttr(vectorType));
+
+    scf::ParallelOp::create(
+        b, loc, lower, upper, steps, [&](OpBuilder &nb, Location nloc, ValueRange outer) {
+          scf::ForOp::create(
+              nb, nloc, zero, row, step, ValueRange{},
+              [&](OpBuilder &fb, Location floc, Value x0, ValueRange) {
+                Value left = arith::SubIOp::create(fb, floc, row, x0);
+                Value count = arith::MinSIOp::create(fb, floc, left, step);
+                Value mask = vector::CreateMaskOp::create(fb, floc, maskType, ValueRange{count});
+                scf::ForOp::create(
+                    fb, floc, zero, inner, one, ValueRange{},
+                    [&](OpBuilder &lb, Location lloc, Value lane, ValueRange) {
+                      // The output's indices, then the input's through the permutation.
+                      SmallVector<Value> to;
+                      for (int64_t d = 0, k = 0; d + 1 < rank; ++d)
+                        to.push_back(d == lanesDim ? lane : outer[k++]);
+                      to.push_back(x0);
+                      SmallVector<Value> from(rank);
+                      for (int64_t i = 0; i < rank; ++i)
+                        from[permutation[i]] = to[i];
+                      Value gathered = vector::GatherOp::create(lb, lloc, vectorType, input, from,
+                                                                offsetVector, mask, passThrough);
+                      vector::MaskedStoreOp::create(lb, lloc, output, to, mask, gathered);
+                      scf::YieldOp::create(lb, lloc);
+                    });
+                scf::YieldOp::create(fb, floc);
+              });
+          scf::ReduceOp::create(nb, nloc);
+        });
+    op->erase();
+  }
+};
+
+} // namespace
