@@ -183,7 +183,58 @@ void replaceWithChannelsFirst(PatternRewriter &rewriter, Operation *op, Value bl
   rewriter.replaceOp(op, result);
 }
 
-/// e(toChannelsFirst(a), b...) = toChannelsFirst(e(a, b'...)).
+/// How many elementwise ops deep blockedOperand makes an operand again on existing blocks.
+constexpr int kMaxDepth = 6;
+
+/// The blocked form of `operand`, read by an elementwise op at `at` whose blocked result
+/// has the shape of `blocked` (dims `dims`): the z of toChannelsFirst(z); a broadcast
+/// scalar or per-channel vector made again on blocks; blocks of it that a reader already
+/// makes (existingBlocks); or, up to `depth` elementwise ops deep (kMaxDepth at the top),
+/// the same elementwise ops on such blocks (ResNet-int8's residual: the dequantization of bytes
+/// whose blocks its first convolution reads). Without `rewriter`, only whether there is one
+/// (`operand` then stands for it); nothing on failure.
+Value blockedOperand(PatternRewriter *rewriter, Value operand, Operation *at,
+                     RankedTensorType blocked, ArrayRef<OpFoldResult> dims, int depth) {
+  auto operandType = cast<RankedTensorType>(operand.getType());
+  RankedTensorType like = blocked.clone(operandType.getElementType());
+  // Deeper down, not an op that sinks by itself: it is made again on blocks only where
+  // it does not.
+  if (Value z = channelsFirstOf(operand); z && z.getType() == like)
+    return depth == kMaxDepth ? z : Value();
+  if (auto broadcast = operand.getDefiningOp<BroadcastInDimOp>()) {
+    if (!isBlockableBroadcast(broadcast))
+      return {};
+    if (!rewriter)
+      return operand;
+    tcc::prim::PrimBuilder p(*rewriter, at->getLoc());
+    // A scalar.
+    if (broadcast.getBroadcastDimensions().empty())
+      return p.broadcast(broadcast.getOperand(), {}, dims);
+    // A vector along the channels (a bias): [cb, 16] along dims 3 and 4.
+    Value split = p.reshape(broadcast.getOperand(), {rewriter->getIndexAttr(blocked.getDimSize(3)),
+                                                     rewriter->getIndexAttr(kChannelBlock)});
+    return p.broadcast(split, {3, 4}, dims);
+  }
+  if (Value existing = existingBlocks(operand, at); existing && existing.getType() == like)
+    return existing;
+  Operation *producer = operand.getDefiningOp();
+  if (depth == 0 || !producer || !isElementwise(producer))
+    return {};
+  SmallVector<Value> operands;
+  for (Value v : producer->getOperands()) {
+    Value b = blockedOperand(rewriter, v, at, blocked, dims, depth - 1);
+    if (!b)
+      return {};
+    operands.push_back(b);
+  }
+  if (!rewriter)
+    return operand;
+  OperationState state(producer->getLoc(), producer->getName(), operands, TypeRange{like},
+                       producer->getAttrs());
+  return rewriter->create(state)->getResult(0);
+}
+
+/// e(toChannelsFirst(a), b...) = toChannelsFirst(e(a, b'...)), b' = blockedOperand(b).
 struct SinkElementwise : RewritePattern {
   SinkElementwise(MLIRContext *ctx) : RewritePattern(MatchAnyOpTypeTag(), /*benefit=*/1, ctx) {}
 
@@ -201,38 +252,13 @@ struct SinkElementwise : RewritePattern {
     if (!first)
       return failure();
     auto blocked = cast<RankedTensorType>(first.getType());
-
-    tcc::prim::PrimBuilder p(rewriter, op->getLoc());
-    SmallVector<OpFoldResult> dims = p.dims(first);
+    for (Value operand : op->getOperands())
+      if (!blockedOperand(nullptr, operand, op, blocked, {}, kMaxDepth))
+        return failure();
+    SmallVector<OpFoldResult> dims = tcc::prim::PrimBuilder(rewriter, op->getLoc()).dims(first);
     SmallVector<Value> operands;
-    for (Value operand : op->getOperands()) {
-      auto operandType = cast<RankedTensorType>(operand.getType());
-      RankedTensorType like = blocked.clone(operandType.getElementType());
-      if (Value z = channelsFirstOf(operand); z && z.getType() == like) {
-        operands.push_back(z);
-        continue;
-      }
-      if (auto broadcast = operand.getDefiningOp<BroadcastInDimOp>()) {
-        if (!isBlockableBroadcast(broadcast))
-          return failure();
-        // A scalar.
-        if (broadcast.getBroadcastDimensions().empty()) {
-          operands.push_back(p.broadcast(broadcast.getOperand(), {}, dims));
-          continue;
-        }
-        // A vector along the channels (a bias): [cb, 16] along dims 3 and 4.
-        Value split =
-            p.reshape(broadcast.getOperand(), {rewriter.getIndexAttr(blocked.getDimSize(3)),
-                                               rewriter.getIndexAttr(kChannelBlock)});
-        operands.push_back(p.broadcast(split, {3, 4}, dims));
-        continue;
-      }
-      if (Value existing = existingBlocks(operand, op); existing && existing.getType() == like) {
-        operands.push_back(existing);
-        continue;
-      }
-      return failure();
-    }
+    for (Value operand : op->getOperands())
+      operands.push_back(blockedOperand(&rewriter, operand, op, blocked, dims, kMaxDepth));
     OperationState state(op->getLoc(), op->getName(), operands,
                          TypeRange{blocked.clone(type.getElementType())}, op->getAttrs());
     Operation *sunk = rewriter.create(state);
@@ -336,11 +362,14 @@ Value tcc::fuse::toChannelsFirst(OpBuilder &b, Location loc, Value blocked) {
                    {dims[0], b.getIndexAttr(type.getDimSize(3) * kChannelBlock), dims[1], dims[2]});
 }
 
-/// The operands of an elementwise op, slice, window reduction or concatenation that would be
-/// blocks with its result: its tensors other than broadcasts (a slice's extents are not).
+/// The operands of an elementwise op, slice, window reduction, concatenation or padding that
+/// would be blocks with its result: its tensors other than broadcasts (a slice's extents and
+/// a padding's value are not).
 static SmallVector<Value> dataOperands(Operation *op) {
   if (auto slice = dyn_cast<tcc::prim::SliceOp>(op))
     return {slice.getOperand()};
+  if (auto pad = dyn_cast<tcc::prim::PadOp>(op))
+    return {pad.getOperand()};
   if (auto window = dyn_cast<ReduceWindowOp>(op))
     return {window.getOperand()};
   if (auto concat = dyn_cast<ConcatenateOp>(op))
@@ -377,6 +406,19 @@ DenseSet<Operation *> tcc::fuse::selectChains(ArrayRef<tcc::prim::ConvolutionOp>
   auto joins = [&](Operation *op) {
     if (auto slice = dyn_cast<tcc::prim::SliceOp>(op))
       return isBlockableSlice(slice);
+    // A quantized convolution's padding of its uint8 input along the maps, read through a
+    // conversion by candidates alone: tcc-channel-vector-convolutions pads the blocks instead.
+    if (auto pad = dyn_cast<tcc::prim::PadOp>(op))
+      return cast<RankedTensorType>(pad->getResult(0).getType()).getRank() == 4 &&
+             pad.getLow()[0] == 0 && pad.getLow()[1] == 0 && pad.getHigh()[0] == 0 &&
+             pad.getHigh()[1] == 0 && llvm::all_of(pad->getUsers(), [&](Operation *user) {
+               return isa<tcc::prim::ConvertOp>(user) &&
+                      llvm::all_of(user->getUses(), [&](OpOperand &use) {
+                        auto conv = dyn_cast<tcc::prim::ConvolutionOp>(use.getOwner());
+                        return conv && isCandidate.contains(conv) && !isStem.contains(conv) &&
+                               use.get() == conv.getInput();
+                      });
+             });
     if (auto window = dyn_cast<ReduceWindowOp>(op))
       return isBlockableWindow(window);
     if (auto concat = dyn_cast<ConcatenateOp>(op))

@@ -35,9 +35,10 @@ mlir::Value toChannelsFirst(mlir::OpBuilder &b, mlir::Location loc, mlir::Value 
 
 /// The candidates worth computing channels last: those of a chain (convolutions joined
 /// through the elementwise ops, slices, window reductions and concatenations that
-/// `sinkChannelBlocks` moves) with at least `minConvolutionsPerCopy` convolutions per
-/// transposing copy the chain would need (a value made outside it, or read outside it).
-/// `stems` read their input channels first as it is and write blocks: they join a chain by
+/// `sinkChannelBlocks` moves, and the padding of a quantized convolution's bytes, which
+/// the convolution's blocked form makes on blocks) with at least `minConvolutionsPerCopy`
+/// convolutions per transposing copy the chain would need (a value made outside it, or read outside
+/// it). `stems` read their input channels first as it is and write blocks: they join a chain by
 /// their output alone.
 llvm::DenseSet<mlir::Operation *> selectChains(llvm::ArrayRef<prim::ConvolutionOp> candidates,
                                                llvm::ArrayRef<prim::ConvolutionOp> stems,

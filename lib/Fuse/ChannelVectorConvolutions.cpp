@@ -25,6 +25,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Matchers.h"
 
 namespace tcc {
 #define GEN_PASS_DEF_CHANNELVECTORCONVOLUTIONS
@@ -50,6 +51,39 @@ std::optional<Shape> shapeOf(ConvolutionOp op) {
   return tcc::fuse::windowShape(op, op.getInput());
 }
 
+/// The uint8 tensor, [n, c, y, x], whose int32 conversion a quantized convolution reads,
+/// padded along y and x or not (tcc-integer-contractions' form): x when `input` is
+/// convert(x) or convert(pad(x)).
+Value quantizedSource(Value input) {
+  auto convert = input.getDefiningOp<tcc::prim::ConvertOp>();
+  if (!convert)
+    return {};
+  Value x = convert.getOperand();
+  if (auto pad = x.getDefiningOp<tcc::prim::PadOp>();
+      pad && pad.getLow()[0] == 0 && pad.getLow()[1] == 0 && pad.getHigh()[0] == 0 &&
+      pad.getHigh()[1] == 0)
+    x = pad.getOperand();
+  auto type = cast<RankedTensorType>(x.getType());
+  return type.getRank() == 4 && type.getElementType().isUnsignedInteger(8) ? x : Value();
+}
+
+/// Whether `op` is an int32 convolution of uint8 values converted (quantizedSource) and a
+/// filter of int8 constants converted: what tcc-quad-int8-contractions computes in quads.
+bool isQuantized(ConvolutionOp op) {
+  auto isI32 = [](Value v) {
+    return cast<RankedTensorType>(v.getType()).getElementType().isSignlessInteger(32);
+  };
+  if (!isI32(op.getInput()) || !isI32(op.getFilter()) || !isI32(op.getResult()) ||
+      !quantizedSource(op.getInput()))
+    return false;
+  auto weights = op.getFilter().getDefiningOp<tcc::prim::ConvertOp>();
+  return weights &&
+         cast<RankedTensorType>(weights.getOperand().getType())
+             .getElementType()
+             .isSignlessInteger(8) &&
+         matchPattern(weights.getOperand(), m_Constant());
+}
+
 struct ChannelVectorConvolutionsPass
     : tcc::impl::ChannelVectorConvolutionsBase<ChannelVectorConvolutionsPass> {
   using ChannelVectorConvolutionsBase::ChannelVectorConvolutionsBase;
@@ -61,16 +95,24 @@ struct ChannelVectorConvolutionsPass
     getOperation().walk([&](ConvolutionOp op) { candidates.push_back(op); });
     SmallVector<ConvolutionOp> blockable, stems;
     for (ConvolutionOp op : candidates) {
-      std::optional<Shape> shape = shapeOf(op);
-      if (shape && channelsLast(*shape))
+      if (std::optional<Shape> shape = shapeOf(op)) {
+        if (channelsLast(*shape))
+          blockable.push_back(op);
+        else if (stem(*shape))
+          stems.push_back(op);
+      } else if (std::optional<Shape> shape = quantizedShape(op); shape && channelsLast(*shape)) {
         blockable.push_back(op);
-      else if (shape && stem(*shape))
-        stems.push_back(op);
+      }
     }
     llvm::DenseSet<Operation *> chained =
         tcc::fuse::selectChains(blockable, stems, minConvolutionsPerCopy);
     bool blocked = false;
     for (ConvolutionOp op : candidates) {
+      if (std::optional<Shape> shape = quantizedShape(op); shape && chained.contains(op)) {
+        rewriteBlocked(op, *shape, /*isStem=*/false);
+        blocked = true;
+        continue;
+      }
       std::optional<Shape> shape = shapeOf(op);
       if (!shape)
         continue;
@@ -88,6 +130,14 @@ struct ChannelVectorConvolutionsPass
     // them compute on blocks.
     if (blocked)
       tcc::fuse::sinkChannelBlocks(getOperation());
+  }
+
+  /// The shape of a quantized convolution (isQuantized) the pass may compute on blocks:
+  /// with `integer-quads` only (the target computes their contractions in quads).
+  std::optional<Shape> quantizedShape(ConvolutionOp op) const {
+    if (!integerQuads || !isQuantized(op))
+      return std::nullopt;
+    return tcc::fuse::windowShape(op, op.getInput());
   }
 
   /// Whether the convolution computes channels last, reading and writing blocks of 16
@@ -117,7 +167,12 @@ struct ChannelVectorConvolutionsPass
   ///   w'[b, ky, kx, c, l] = w[16 b + l, c, ky, kx]                        (folded)
   ///   out'[n, y, x, b, l] = sum_{ky, kx, c} xp[n, c, y sy + ky dy, x sx + kx dx]
   ///                                         w'[b, ky, kx, c, l]
-  /// Both: out = toChannelsFirst(out'). A stem adds its products in the order (ky, kx, c),
+  /// Both: out = toChannelsFirst(out'). A quantized convolution (isQuantized) computes the
+  /// same in int32, its input the conversion of the uint8 blocks, padded as the NCHW bytes
+  /// were: xb = convert(pad(toChannelBlocks(x))) for an input convert(pad(x)), so that the
+  /// blocks' transposes (cancelled between two convolutions) move bytes, and
+  /// tcc-quad-int8-contractions reads quads of the blocks' 16 channels as a view.
+  /// A stem adds its products in the order (ky, kx, c),
   /// as the chains' other convolutions: the few channels innermost, so that the loop the
   /// compiler unrolls reads no input value twice (along kx, a strided window reads its
   /// neighbour's values, which then stay live in registers the tile needs).
@@ -125,11 +180,13 @@ struct ChannelVectorConvolutionsPass
     OpBuilder b(op);
     Location loc = op.getLoc();
     tcc::prim::PrimBuilder p(b, loc);
-    Type element = b.getF32Type();
+    Type element = op.getType().getElementType();
     auto index = [&](int64_t v) -> OpFoldResult { return b.getIndexAttr(v); };
     ArrayRef<int64_t> low = op.getPaddingLow(), high = op.getPaddingHigh(),
                       strides = op.getStrides(), dilations = op.getDilations();
-    Value input = isStem ? op.getInput() : tcc::fuse::toChannelBlocks(b, loc, op.getInput());
+    Value input = isStem                    ? op.getInput()
+                  : isa<FloatType>(element) ? tcc::fuse::toChannelBlocks(b, loc, op.getInput())
+                                            : quantizedBlocks(b, loc, op.getInput());
     OpFoldResult batch = p.dims(input)[0];
     if (llvm::any_of(low, [](int64_t v) { return v != 0; }) ||
         llvm::any_of(high, [](int64_t v) { return v != 0; })) {
@@ -175,8 +232,33 @@ struct ChannelVectorConvolutionsPass
     if (result.getType() != op.getType())
       result = tcc::prim::ReshapeOp::create(b, loc, op.getType(), result,
                                             tcc::prim::dynamicExtents(p.dims(result)));
+    Value oldInput = op.getInput();
     op.replaceAllUsesWith(result);
     op.erase();
+    // The NCHW conversion and padding the blocks replace: left, they would read the bytes
+    // in NCHW and keep the blocks' transposes from sinking past them.
+    for (Operation *dead = oldInput.getDefiningOp();
+         dead && dead->use_empty() && isa<tcc::prim::ConvertOp, tcc::prim::PadOp>(dead);) {
+      Operation *next = dead->getOperand(0).getDefiningOp();
+      dead->erase();
+      dead = next;
+    }
+  }
+
+  /// convert(pad'(toChannelBlocks(x))) for a quantized convolution's input convert(pad(x))
+  /// (quantizedSource), pad' padding the blocks' y and x as pad did x's; or
+  /// convert(toChannelBlocks(x)) for convert(x).
+  static Value quantizedBlocks(OpBuilder &b, Location loc, Value input) {
+    Value x = quantizedSource(input);
+    Value blocks = tcc::fuse::toChannelBlocks(b, loc, x);
+    Value padded = input.getDefiningOp<tcc::prim::ConvertOp>().getOperand();
+    if (auto pad = padded.getDefiningOp<tcc::prim::PadOp>()) {
+      auto maps = [](ArrayRef<int64_t> v) { return SmallVector<int64_t>{0, v[2], v[3], 0, 0}; };
+      blocks = tcc::prim::PadOp::create(b, loc, blocks, pad.getPaddingValue(), maps(pad.getLow()),
+                                        maps(pad.getHigh()));
+    }
+    return tcc::prim::PrimBuilder(b, loc).convert(
+        blocks, cast<RankedTensorType>(input.getType()).getElementType());
   }
 
   /// Whether a chain's convolution takes Winograd's F(2x2, 3x3) form: a 3x3 window with
@@ -302,21 +384,28 @@ struct ChannelVectorConvolutionsPass
     op.erase();
   }
 
-  /// sum over the reduction loops of input x filter into a zero-filled [batch, extents...].
+  /// sum over the reduction loops of input x filter into a zero-filled [batch, extents...],
+  /// in the input's element type (float32, or int32 for a quantized convolution).
   static Value contract(OpBuilder &b, Location loc, Value input, Value filter, OpFoldResult batch,
                         ArrayRef<int64_t> extents, ArrayRef<AffineMap> maps,
                         ArrayRef<utils::IteratorType> iterators) {
-    Type element = b.getF32Type();
+    Type element = cast<RankedTensorType>(input.getType()).getElementType();
     Value empty = tcc::fuse::emptyBatched(b, loc, batch, extents, element);
     Value zero = arith::ConstantOp::create(b, loc, element, b.getZeroAttr(element));
     Value init = linalg::FillOp::create(b, loc, ValueRange{zero}, ValueRange{empty}).getResult(0);
+    bool isFloat = isa<FloatType>(element);
     return linalg::GenericOp::create(
                b, loc, TypeRange{init.getType()}, ValueRange{input, filter}, ValueRange{init}, maps,
                iterators,
-               [](OpBuilder &nested, Location at, ValueRange args) {
-                 Value product = arith::MulFOp::create(nested, at, args[0], args[1]);
-                 linalg::YieldOp::create(
-                     nested, at, ValueRange{arith::AddFOp::create(nested, at, args[2], product)});
+               [&](OpBuilder &nested, Location at, ValueRange args) {
+                 Value sum;
+                 if (isFloat)
+                   sum = arith::AddFOp::create(nested, at, args[2],
+                                               arith::MulFOp::create(nested, at, args[0], args[1]));
+                 else
+                   sum = arith::AddIOp::create(nested, at, args[2],
+                                               arith::MulIOp::create(nested, at, args[0], args[1]));
+                 linalg::YieldOp::create(nested, at, ValueRange{sum});
                })
         .getResult(0);
   }

@@ -23,14 +23,22 @@ static std::optional<unsigned> soleReader(AffineMap map, unsigned d) {
 
 std::optional<tcc::fuse::GroupedDim> tcc::fuse::chooseGroupedDim(linalg::LinalgOp op,
                                                                  const unsigned inputs[2],
-                                                                 int64_t group, int64_t minExtent) {
+                                                                 int64_t group, int64_t minExtent,
+                                                                 bool preferLast) {
   SmallVector<int64_t> extents = op.getStaticLoopRanges();
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
   std::optional<GroupedDim> best;
+  int64_t lastOfFirst =
+      cast<ShapedType>(op.getDpsInputOperand(inputs[0])->get().getType()).getRank() - 1;
   // An extent that is not a multiple of the group completes its last group with zeros:
-  // taken only where no other qualifies (ResNet's stem: 3 channels).
-  auto worth = [&](unsigned d) {
-    return (extents[d] % group == 0 ? int64_t(1) << 40 : int64_t(0)) + extents[d];
+  // taken only where no other qualifies (ResNet's stem: 3 channels). With `preferLast`,
+  // whole groups along the first input's last dim come first (a view).
+  auto worth = [&](const GroupedDim &choice) {
+    int64_t extent = extents[choice.dim];
+    bool whole = extent % group == 0;
+    bool view = preferLast && whole && choice.positions[0] == lastOfFirst;
+    return (view ? int64_t(1) << 41 : int64_t(0)) + (whole ? int64_t(1) << 40 : int64_t(0)) +
+           extent;
   };
   for (unsigned d = 0; d < extents.size(); ++d) {
     if (iterators[d] != utils::IteratorType::reduction || ShapedType::isDynamic(extents[d]) ||
@@ -46,7 +54,7 @@ std::optional<tcc::fuse::GroupedDim> tcc::fuse::chooseGroupedDim(linalg::LinalgO
       if (reads)
         choice.positions[k] = *position;
     }
-    if (reads && (!best || worth(d) > worth(best->dim)))
+    if (reads && (!best || worth(choice) > worth(*best)))
       best = choice;
   }
   return best;

@@ -25,9 +25,12 @@ struct GroupedDim {
 
 /// Of the reduction dims of static extent (at least `minExtent`) that inputs `inputs[0]` and
 /// `inputs[1]` of `op` both read as a plain index (and nowhere else), with static extents
-/// there, the longest whose extent is a multiple of `group`, else the longest.
+/// there, the longest whose extent is a multiple of `group`, else the longest. With
+/// `preferLast`, first one that `inputs[0]` reads as its last index with an extent that is a
+/// multiple of `group`: its groups are then a view of it, not a copy.
 std::optional<GroupedDim> chooseGroupedDim(mlir::linalg::LinalgOp op, const unsigned inputs[2],
-                                           int64_t group, int64_t minExtent);
+                                           int64_t group, int64_t minExtent,
+                                           bool preferLast = false);
 
 /// `value` under reshapes of a constant's view (collapse/expand_shape: the same elements in
 /// the same order).

@@ -136,7 +136,7 @@ std::optional<QuadChoice> chooseQuadDim(linalg::LinalgOp op, int64_t minExtent) 
       continue;
     QuadChoice choice{{k, 1 - k}, bytes, std::move(*weights), {}};
     std::optional<tcc::fuse::GroupedDim> grouped =
-        tcc::fuse::chooseGroupedDim(op, choice.inputs, kQuad, minExtent);
+        tcc::fuse::chooseGroupedDim(op, choice.inputs, kQuad, minExtent, /*preferLast=*/true);
     if (!grouped)
       return std::nullopt;
     choice.grouped = *grouped;

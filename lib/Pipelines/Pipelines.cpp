@@ -65,10 +65,12 @@ mlir::LogicalResult tcc::buildPrimToKernelPipeline(mlir::OpPassManager &pm,
   // Before both: convolutions whose output rows fill vectors poorly, vectorized along their
   // output channels (x86 CPUs), the filter's transpose folded into the weights.
   if (info.channelVectorConvolutions)
-    unfold = llvm::formatv("tcc-channel-vector-convolutions{{vector-bits={0} split-wide-fma={1}},",
-                           info.vectorBits, info.splitWideFma ? "true" : "false")
-                 .str() +
-             unfold;
+    unfold =
+        llvm::formatv("tcc-channel-vector-convolutions{{vector-bits={0} split-wide-fma={1}{2}},",
+                      info.vectorBits, info.splitWideFma ? "true" : "false",
+                      info.int8Quads ? " integer-quads=true" : "")
+            .str() +
+        unfold;
   // Then strided ones as sums over column phases (x86 CPUs): the unfolded products have
   // unit strides.
   if (info.splitStridedConvolutions)

@@ -23,6 +23,7 @@
 // CHECK-NEXT: %[[S:.+]] = arith.addi %[[ACC]], %[[P]] : i32
 // CHECK-NEXT: linalg.yield %[[S]] : i32
 #id2 = affine_map<(d0, d1) -> (d0, d1)>
+#id5 = affine_map<(a, b, c, d, e) -> (a, b, c, d, e)>
 #id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 func.func @matmul(%a: tensor<?x8xi8>) -> tensor<?x2xi32> {
   %c0 = arith.constant 0 : index
@@ -94,6 +95,38 @@ func.func @wide_weights(%a: tensor<3x8xi8>) -> tensor<3x2xi32> {
   %init = linalg.fill ins(%zero : i32) outs(%empty : tensor<3x2xi32>) -> tensor<3x2xi32>
   %r = linalg.matmul ins(%u, %b : tensor<3x8xi32>, tensor<8x2xi32>) outs(%init : tensor<3x2xi32>) -> tensor<3x2xi32>
   return %r : tensor<3x2xi32>
+}
+
+// Channels in blocks (tcc-channel-vector-convolutions' chains): bytes [n, y, x, cb, cl] of 8
+// blocks of 4 channels. The quads are taken along cl, the bytes' last dim, though cb is
+// longer: a view of the bytes (expand_shape), no packing copy.
+// CHECK-LABEL: func.func @blocks
+// CHECK-NOT: linalg.generic
+// CHECK: %[[VIEW:.+]] = tensor.expand_shape %arg0 {{\[}}[0], [1], [2], [3], [4, 5]] output_shape [1, 3, 3, 8, 1, 4] : tensor<1x3x3x8x4xi8> into tensor<1x3x3x8x1x4xi8>
+// CHECK: linalg.generic {{.*}} ins(%[[VIEW]], %{{.+}} : tensor<1x3x3x8x1x4xi8>, tensor<1x8x1x4x4xi8>)
+// CHECK: arith.extui
+// CHECK: arith.extsi
+#blockin = affine_map<(n, y, x, b, l, cb, cl) -> (n, y, x, cb, cl)>
+#blockw = affine_map<(n, y, x, b, l, cb, cl) -> (b, cb, cl, l)>
+#blockout = affine_map<(n, y, x, b, l, cb, cl) -> (n, y, x, b, l)>
+func.func @blocks(%a: tensor<1x3x3x8x4xi8>) -> tensor<1x3x3x1x4xi32> {
+  %e = tensor.empty() : tensor<1x3x3x8x4xi32>
+  %u = linalg.generic {indexing_maps = [#id5, #id5], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%a : tensor<1x3x3x8x4xi8>) outs(%e : tensor<1x3x3x8x4xi32>) {
+  ^bb0(%in: i8, %out: i32):
+    %x = arith.extui %in : i8 to i32
+    linalg.yield %x : i32
+  } -> tensor<1x3x3x8x4xi32>
+  %w = arith.constant dense<2> : tensor<1x8x4x4xi32>
+  %zero = arith.constant 0 : i32
+  %empty = tensor.empty() : tensor<1x3x3x1x4xi32>
+  %init = linalg.fill ins(%zero : i32) outs(%empty : tensor<1x3x3x1x4xi32>) -> tensor<1x3x3x1x4xi32>
+  %r = linalg.generic {indexing_maps = [#blockin, #blockw, #blockout], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]} ins(%u, %w : tensor<1x3x3x8x4xi32>, tensor<1x8x4x4xi32>) outs(%init : tensor<1x3x3x1x4xi32>) {
+  ^bb0(%x: i32, %y: i32, %acc: i32):
+    %p = arith.muli %x, %y : i32
+    %s = arith.addi %acc, %p : i32
+    linalg.yield %s : i32
+  } -> tensor<1x3x3x1x4xi32>
+  return %r : tensor<1x3x3x1x4xi32>
 }
 
 // CHECK: int8_quads: "0x01000000030303030303030303030303030303030303030303030303030303030303030303030303030300000303000003030000030300000303000003030000030300000303000003030000030303030303030303030303030303030303030303030303030303030303030303030303030300000303000003030000030300000303000003030000030300000303000003030000"

@@ -412,6 +412,9 @@ def ChannelVectorConvolutions : Pass<"tcc-channel-vector-convolutions", "mlir::M
     Option<"minWinogradWidth", "min-winograd-width", "int64_t", /*default=*/"14",
            "0 (off), or the narrowest output row of a chain's 3x3 convolution with unit "
            "strides computed in Winograd's F(2x2, 3x3) form">,
+    Option<"integerQuads", "integer-quads", "bool", /*default=*/"false",
+           "Quantized convolutions (int32 of uint8 and int8 constants) join chains: the "
+           "target computes them in int8 quads (tcc-quad-int8-contractions)">,
   ];
   let dependentDialects = ["::tcc::prim::PrimDialect", "::mlir::arith::ArithDialect",
                            "::mlir::linalg::LinalgDialect", "::mlir::tensor::TensorDialect"];
