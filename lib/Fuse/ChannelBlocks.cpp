@@ -251,6 +251,15 @@ struct SinkElementwise : RewritePattern {
       }
     if (!first)
       return failure();
+    // A widening conversion (the bytes' int32 for a convolution) moves the transpose onto
+    // wider elements: only where its readers take the blocks too (and it cancels), not
+    // where a reader that stays channels first reads it (a quantized convolution outside
+    // the chain, which would then read a transposed int32 tensor, not its bytes).
+    if (isa<tcc::prim::ConvertOp>(op) &&
+        type.getElementTypeBitWidth() >
+            cast<RankedTensorType>(op->getOperand(0).getType()).getElementTypeBitWidth() &&
+        !readersFollow(op->getResult(0)))
+      return failure();
     auto blocked = cast<RankedTensorType>(first.getType());
     for (Value operand : op->getOperands())
       if (!blockedOperand(nullptr, operand, op, blocked, {}, kMaxDepth))

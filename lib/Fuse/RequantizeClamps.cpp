@@ -2,7 +2,8 @@
 //
 // The formula and its conditions are in include/tcc/Fuse/Passes.td (tcc-requantize-clamps):
 // QuantizeLinear(Clip(DequantizeLinear(q))) with one scale s > 0 and zero point z is
-// min(max(q, Q(lo)), Q(hi)).
+// min(max(q, Q(lo)), Q(hi)); QuantizeLinear(MaxPool(DequantizeLinear(q))), or of a Clip
+// under the pooling, is the same max pooling of q (or of the clamped q).
 //
 //===----------------------------------------------------------------------------------===//
 #include "tcc/Fuse/Passes.h"
@@ -148,10 +149,17 @@ bool requantizeClamp(ConvertOp convert) {
   std::optional<Quantize> q = matchQuantize(convert);
   if (!q || !(q->scale > 0) || !std::isnormal(q->scale) || q->scale > 1e30f)
     return false;
-  // The clamps from the outermost in, then the dequantized values under them.
+  // A max pooling, the clamps from the outermost in, then the dequantized values under them.
   SmallVector<std::pair<bool, double>> clamps; // (is max, bound)
   SmallVector<Location> locations = {convert.getLoc()};
   Value v = q->x;
+  auto window = v.getDefiningOp<ReduceWindowOp>();
+  if (window && window.getKind() == ReduceKind::Max) {
+    locations.push_back(window.getLoc());
+    v = window.getOperand();
+  } else {
+    window = nullptr;
+  }
   while (isa_and_nonnull<MaxOp, MinOp>(v.getDefiningOp())) {
     Operation *op = v.getDefiningOp();
     locations.push_back(op->getLoc());
@@ -161,7 +169,7 @@ bool requantizeClamp(ConvertOp convert) {
     clamps.push_back({isa<MaxOp>(op), other->second});
     v = other->first;
   }
-  if (clamps.empty())
+  if (clamps.empty() && !window)
     return false;
   Value wide = matchDequantize(v, q->scale, q->zero, q->type);
   if (!wide)
@@ -174,7 +182,15 @@ bool requantizeClamp(ConvertOp convert) {
     Value limit = p.splat(t, quantized(bound, *q));
     t = isMax ? p.max(t, limit) : p.min(t, limit);
   }
-  convert.getResult().replaceAllUsesWith(p.convert(t, q->type));
+  t = p.convert(t, q->type);
+  // The pooling on the 8- or 16-bit values: s > 0 makes the dequantization monotone, so the
+  // largest value dequantized is the largest dequantized; the padding, the type's least
+  // value, is what the float padding (-inf) quantizes to.
+  if (window)
+    t = ReduceWindowOp::create(b, p.loc, ReduceKind::Max, t, window.getWindowDimensions(),
+                               window.getWindowStrides(), window.getWindowDilations(),
+                               window.getPaddingLow(), window.getPaddingHigh());
+  convert.getResult().replaceAllUsesWith(t);
   return true;
 }
 

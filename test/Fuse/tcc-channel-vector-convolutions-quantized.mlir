@@ -76,3 +76,34 @@ func.func @weights_not_constant(%q: tensor<1x32x14x14xui8>, %cw: tensor<32x32x3x
   %c2 = prim.convolution %u2, %w {dilations = array<i64: 1, 1>, feature_group_count = 1 : i64, padding_high = array<i64: 0, 0>, padding_low = array<i64: 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x32x16x16xi32>, tensor<32x32x3x3xi32>) -> tensor<1x32x14x14xi32>
   return %c2 : tensor<1x32x14x14xi32>
 }
+
+// -----
+
+// A chain's bytes read by a quantized convolution outside it (8 output channels: not whole
+// blocks, SqueezeNet-int8's classifier of 1000): the transpose back to channels first stays
+// on the bytes, before their int32 conversion (moved past it, the convolution would read a
+// transposed int32 tensor, which tcc-quad-int8-contractions cannot read as quads).
+// CHECK-LABEL: func.func @leaves_chain
+// CHECK-COUNT-2: linalg.generic
+// CHECK: %[[BACK:.*]] = prim.transpose %{{.*}}, [0, 3, 4, 1, 2] : tensor<1x14x14x2x16xui8> -> tensor<1x2x16x14x14xui8>
+// CHECK: %[[NCHW:.*]] = prim.reshape %[[BACK]] : (tensor<1x2x16x14x14xui8>) -> tensor<1x32x14x14xui8>
+// CHECK: %[[WIDE:.*]] = prim.convert %[[NCHW]] : tensor<1x32x14x14xui8> to tensor<1x32x14x14xi32>
+// CHECK: prim.convolution %[[WIDE]]
+func.func @leaves_chain(%q: tensor<1x32x14x14xui8>) -> tensor<1x8x14x14xi32> {
+  %zp = arith.constant dense<0> : tensor<ui8>
+  %cw = arith.constant dense<3> : tensor<32x32x3x3xi8>
+  %cw2 = arith.constant dense<2> : tensor<8x32x1x1xi8>
+  %w = prim.convert %cw : tensor<32x32x3x3xi8> to tensor<32x32x3x3xi32>
+  %w2 = prim.convert %cw2 : tensor<8x32x1x1xi8> to tensor<8x32x1x1xi32>
+  %p1 = prim.pad %q, %zp low [0, 0, 1, 1] high [0, 0, 1, 1] : (tensor<1x32x14x14xui8>, tensor<ui8>) -> tensor<1x32x16x16xui8>
+  %u1 = prim.convert %p1 : tensor<1x32x16x16xui8> to tensor<1x32x16x16xi32>
+  %c1 = prim.convolution %u1, %w {dilations = array<i64: 1, 1>, feature_group_count = 1 : i64, padding_high = array<i64: 0, 0>, padding_low = array<i64: 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x32x16x16xi32>, tensor<32x32x3x3xi32>) -> tensor<1x32x14x14xi32>
+  %q1 = prim.convert %c1 : tensor<1x32x14x14xi32> to tensor<1x32x14x14xui8>
+  %p2 = prim.pad %q1, %zp low [0, 0, 1, 1] high [0, 0, 1, 1] : (tensor<1x32x14x14xui8>, tensor<ui8>) -> tensor<1x32x16x16xui8>
+  %u2 = prim.convert %p2 : tensor<1x32x16x16xui8> to tensor<1x32x16x16xi32>
+  %c2 = prim.convolution %u2, %w {dilations = array<i64: 1, 1>, feature_group_count = 1 : i64, padding_high = array<i64: 0, 0>, padding_low = array<i64: 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x32x16x16xi32>, tensor<32x32x3x3xi32>) -> tensor<1x32x14x14xi32>
+  %q2 = prim.convert %c2 : tensor<1x32x14x14xi32> to tensor<1x32x14x14xui8>
+  %u3 = prim.convert %q2 : tensor<1x32x14x14xui8> to tensor<1x32x14x14xi32>
+  %c3 = prim.convolution %u3, %w2 {dilations = array<i64: 1, 1>, feature_group_count = 1 : i64, padding_high = array<i64: 0, 0>, padding_low = array<i64: 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x32x14x14xi32>, tensor<8x32x1x1xi32>) -> tensor<1x8x14x14xi32>
+  return %c3 : tensor<1x8x14x14xi32>
+}

@@ -76,3 +76,58 @@ func.func @other_scale() -> tensor<3xui8> {
   %6 = prim.convert %5 : tensor<3xf32> to tensor<3xui8>
   return %6 : tensor<3xui8>
 }
+
+// A max pooling (3x3, strides 2, padding 1) between a ReLU's requantization and the next
+// QuantizeLinear at the same s = 0.05, z = 53 (ResNet's stem): the pooling runs on the clamped
+// bytes, padded with 0 where the float pooling pads with -inf (which quantizes to 0).
+// IR-LABEL: func.func @relu_maxpool
+// IR: %[[MAX:.*]] = prim.max %{{.*}}, %{{.*}} : tensor<1x1x4x4xi32>
+// IR: %[[B:.*]] = prim.convert %[[MAX]] : tensor<1x1x4x4xi32> to tensor<1x1x4x4xui8>
+// IR: %[[P:.*]] = prim.reduce_window max %[[B]] {{.*}} : tensor<1x1x4x4xui8> -> tensor<1x1x2x2xui8>
+// IR-NOT: prim.round_even
+// IR: return %[[P]]
+// VAL: @relu_maxpool result 0: tensor<1x1x2x2xui8> = {{\[\[\[\[}}60, 200], [100, 255]]]]
+func.func @relu_maxpool() -> tensor<1x1x2x2xui8> {
+  %q = arith.constant dense<[[[[0, 60, 10, 200], [52, 53, 54, 55], [100, 0, 0, 0], [0, 0, 0, 255]]]]> : tensor<1x1x4x4xui8>
+  %s = arith.constant dense<0.05> : tensor<1x1x4x4xf32>
+  %s2 = arith.constant dense<0.05> : tensor<1x1x2x2xf32>
+  %zi = arith.constant dense<53> : tensor<1x1x4x4xi32>
+  %zf = arith.constant dense<53.0> : tensor<1x1x2x2xf32>
+  %lo = arith.constant dense<0.0> : tensor<1x1x4x4xf32>
+  %0 = prim.convert %q : tensor<1x1x4x4xui8> to tensor<1x1x4x4xi32>
+  %1 = prim.sub %0, %zi : tensor<1x1x4x4xi32>
+  %2 = prim.convert %1 : tensor<1x1x4x4xi32> to tensor<1x1x4x4xf32>
+  %3 = prim.mul %2, %s : tensor<1x1x4x4xf32>
+  %4 = prim.max %3, %lo : tensor<1x1x4x4xf32>
+  %5 = prim.reduce_window max %4 {padding_high = array<i64: 0, 0, 1, 1>, padding_low = array<i64: 0, 0, 1, 1>, window_dilations = array<i64: 1, 1, 1, 1>, window_dimensions = array<i64: 1, 1, 3, 3>, window_strides = array<i64: 1, 1, 2, 2>} : tensor<1x1x4x4xf32> -> tensor<1x1x2x2xf32>
+  %6 = prim.div %5, %s2 : tensor<1x1x2x2xf32>
+  %7 = prim.round_even %6 : tensor<1x1x2x2xf32>
+  %8 = prim.add %7, %zf : tensor<1x1x2x2xf32>
+  %9 = prim.convert %8 : tensor<1x1x2x2xf32> to tensor<1x1x2x2xui8>
+  return %9 : tensor<1x1x2x2xui8>
+}
+
+// The pooling alone, int8 values without a zero point (s = 0.1): windows whose values are all
+// negative keep their largest, and a quantization of a different scale (0.2) is left alone.
+// IR-LABEL: func.func @maxpool_int8
+// IR: %[[P:.*]] = prim.reduce_window max %{{.*}} {{.*}} : tensor<1x1x2x4xi8> -> tensor<1x1x1x2xi8>
+// IR: return %[[P]], %{{.*}}
+// VAL: @maxpool_int8 result 0: tensor<1x1x1x2xi8> = {{\[\[\[\[}}-3, 127]]]]
+// VAL: @maxpool_int8 result 1: tensor<1x1x1x2xi8> = {{\[\[\[\[}}-2, 64]]]]
+func.func @maxpool_int8() -> (tensor<1x1x1x2xi8>, tensor<1x1x1x2xi8>) {
+  %q = arith.constant dense<[[[[-128, -3, -7, 127], [-5, -100, 12, -128]]]]> : tensor<1x1x2x4xi8>
+  %s = arith.constant dense<0.1> : tensor<1x1x2x4xf32>
+  %s2 = arith.constant dense<0.1> : tensor<1x1x1x2xf32>
+  %t2 = arith.constant dense<0.2> : tensor<1x1x1x2xf32>
+  %0 = prim.convert %q : tensor<1x1x2x4xi8> to tensor<1x1x2x4xi32>
+  %1 = prim.convert %0 : tensor<1x1x2x4xi32> to tensor<1x1x2x4xf32>
+  %2 = prim.mul %1, %s : tensor<1x1x2x4xf32>
+  %3 = prim.reduce_window max %2 {padding_high = array<i64: 0, 0, 0, 0>, padding_low = array<i64: 0, 0, 0, 0>, window_dilations = array<i64: 1, 1, 1, 1>, window_dimensions = array<i64: 1, 1, 2, 2>, window_strides = array<i64: 1, 1, 2, 2>} : tensor<1x1x2x4xf32> -> tensor<1x1x1x2xf32>
+  %4 = prim.div %3, %s2 : tensor<1x1x1x2xf32>
+  %5 = prim.round_even %4 : tensor<1x1x1x2xf32>
+  %6 = prim.convert %5 : tensor<1x1x1x2xf32> to tensor<1x1x1x2xi8>
+  %7 = prim.div %3, %t2 : tensor<1x1x1x2xf32>
+  %8 = prim.round_even %7 : tensor<1x1x1x2xf32>
+  %9 = prim.convert %8 : tensor<1x1x1x2xf32> to tensor<1x1x1x2xi8>
+  return %6, %9 : tensor<1x1x1x2xi8>, tensor<1x1x1x2xi8>
+}

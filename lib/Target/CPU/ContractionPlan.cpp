@@ -49,6 +49,14 @@ static std::optional<std::pair<Plan::Combine, unsigned>> windowCombine(linalg::L
     kind = Plan::Combine::Min;
   else if (isa<arith::AddFOp>(combine))
     kind = Plan::Combine::Add;
+  else if (isa<arith::MaxSIOp>(combine))
+    kind = Plan::Combine::MaxSigned;
+  else if (isa<arith::MaxUIOp>(combine))
+    kind = Plan::Combine::MaxUnsigned;
+  else if (isa<arith::MinSIOp>(combine))
+    kind = Plan::Combine::MinSigned;
+  else if (isa<arith::MinUIOp>(combine))
+    kind = Plan::Combine::MinUnsigned;
   else
     return std::nullopt;
   Value acc = body->getArgument(body->getNumArguments() - 1);
@@ -126,7 +134,12 @@ std::optional<Plan> tcc::tiling::planContraction(linalg::LinalgOp op, int64_t ve
   if (!outType || outType.getRank() == 0)
     return std::nullopt;
   Type element = outType.getElementType();
-  if (quads ? !element.isInteger(32) : !element.isF32() && !element.isF64())
+  // Integer windows: a max or min pooling of 8- to 32-bit integers (quantized models').
+  bool integerWindow = window && window->first != Plan::Combine::Max &&
+                       window->first != Plan::Combine::Min && window->first != Plan::Combine::Add;
+  if (integerWindow ? !(element.isInteger(8) || element.isInteger(16) || element.isInteger(32))
+      : quads       ? !element.isInteger(32)
+                    : !element.isF32() && !element.isF64())
     return std::nullopt;
   if (pairs && !element.isF32())
     return std::nullopt;

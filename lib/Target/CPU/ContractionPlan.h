@@ -47,8 +47,18 @@ struct Plan {
   SmallVector<unsigned> reductions; // reduction dims, loop order
   VectorType vectorType;
   // How each reduction point updates an accumulator: acc + a * b (contractions), or
-  // max/min/+ of the vector operand alone (pooling windows; no scalar operand, no rows).
-  enum class Combine { MultiplyAdd, Max, Min, Add } combine = Combine::MultiplyAdd;
+  // max/min/+ of the vector operand alone (pooling windows; no scalar operand, no rows):
+  // float max/min/+, or an integer max/min, signed or unsigned (a quantized max pooling).
+  enum class Combine {
+    MultiplyAdd,
+    Max,
+    Min,
+    Add,
+    MaxSigned,
+    MaxUnsigned,
+    MinSigned,
+    MinUnsigned
+  } combine = Combine::MultiplyAdd;
   // Kernel formation's companions: the fill of `out` just before the op (its value starts
   // the accumulators) and the elementwise epilogue just after it (applied to the
   // accumulators before they are stored, into the epilogue's output).

@@ -588,6 +588,18 @@ SmallVector<Value> Emitter::emitUpdate(int64_t count, ArrayRef<Value> lefts, Arr
         case Plan::Combine::Min:
           updated.push_back(extremum(acc, x, arith::CmpFPredicate::OLT));
           break;
+        case Plan::Combine::MaxSigned:
+          updated.push_back(arith::MaxSIOp::create(b, loc, acc, x));
+          break;
+        case Plan::Combine::MaxUnsigned:
+          updated.push_back(arith::MaxUIOp::create(b, loc, acc, x));
+          break;
+        case Plan::Combine::MinSigned:
+          updated.push_back(arith::MinSIOp::create(b, loc, acc, x));
+          break;
+        case Plan::Combine::MinUnsigned:
+          updated.push_back(arith::MinUIOp::create(b, loc, acc, x));
+          break;
         default:
           updated.push_back(arith::AddFOp::create(b, loc, acc, x));
           break;

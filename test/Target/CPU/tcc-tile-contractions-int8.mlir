@@ -60,3 +60,43 @@ func.func private @matmul(%a: memref<?x32x4xi8>, %b: memref<32x40x4xi8>, %c: mem
   }
   return
 }
+
+// A quantized max pooling on blocks of 16 channels of bytes (3x3, stride 2, [n, y, x, cb,
+// 16]): the window plan takes integer max and min as well as float ones, here unsigned
+// (arith.maxui, vpmaxub), on vectors along the block's 16 lanes (half-width vectors: the
+// 16 lanes fill at most half of 512 bits' 64); the fill's 0 starts the accumulators.
+// CHECK-LABEL: func.func private @max_pool_bytes
+// CHECK-NOT: linalg.
+// CHECK: vector.maskedload %arg1{{.*}} : memref<1x9x9x1x16xi8>, vector<32xi1>, vector<32xi8> into vector<32xi8>
+// CHECK: arith.maxui %{{.*}}, %{{.*}} : vector<32xi8>
+// CHECK: vector.maskedstore %arg2
+#bin = affine_map<(n, y, x, cb, l, ky, kx) -> (n, y * 2 + ky, x * 2 + kx, cb, l)>
+#bwin = affine_map<(n, y, x, cb, l, ky, kx) -> (ky, kx)>
+#bout = affine_map<(n, y, x, cb, l, ky, kx) -> (n, y, x, cb, l)>
+func.func private @max_pool_bytes(%window: memref<3x3xi8>, %x: memref<1x9x9x1x16xi8>, %y: memref<1x4x4x1x16xi8>) attributes {kernel.kernel = #kernel.kernel<kind = generic>} {
+  %zero = arith.constant 0 : i8
+  linalg.fill ins(%zero : i8) outs(%y : memref<1x4x4x1x16xi8>)
+  linalg.generic {indexing_maps = [#bin, #bwin, #bout], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]}
+      ins(%x, %window : memref<1x9x9x1x16xi8>, memref<3x3xi8>) outs(%y : memref<1x4x4x1x16xi8>) {
+  ^bb0(%in: i8, %w: i8, %acc: i8):
+    %0 = arith.maxui %acc, %in : i8
+    linalg.yield %0 : i8
+  }
+  return
+}
+
+// A signed min pooling of int8 rows (NCHW, stride 1, 2x2): 64 lanes along x.
+// CHECK-LABEL: func.func private @min_pool_signed
+// CHECK-NOT: linalg.
+// CHECK: arith.minsi %{{.*}}, %{{.*}} : vector<64xi8>
+func.func private @min_pool_signed(%window: memref<2x2xi8>, %x: memref<1x2x5x65xi8>, %y: memref<1x2x4x64xi8>) attributes {kernel.kernel = #kernel.kernel<kind = generic>} {
+  %big = arith.constant 127 : i8
+  linalg.fill ins(%big : i8) outs(%y : memref<1x2x4x64xi8>)
+  linalg.generic {indexing_maps = [affine_map<(n, c, y, x, ky, kx) -> (n, c, y + ky, x + kx)>, affine_map<(n, c, y, x, ky, kx) -> (ky, kx)>, affine_map<(n, c, y, x, ky, kx) -> (n, c, y, x)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]}
+      ins(%x, %window : memref<1x2x5x65xi8>, memref<2x2xi8>) outs(%y : memref<1x2x4x64xi8>) {
+  ^bb0(%in: i8, %w: i8, %acc: i8):
+    %0 = arith.minsi %acc, %in : i8
+    linalg.yield %0 : i8
+  }
+  return
+}

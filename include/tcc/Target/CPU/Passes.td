@@ -125,7 +125,10 @@ def TileContractions : Pass<"tcc-tile-contractions", "mlir::ModuleOp"> {
     several row tiles read it, the outermost reduction dim goes in chunks of at most 256 KiB
     of the panel, every row tile in one chunk before the next (partial sums through `out`,
     the fill's value starting the first chunk, the epilogue after the last). Pooling windows (max/min/sum along j) are
-    tiled the same way. Without a row dim of the scalar operand (a depthwise convolution, a
+    tiled the same way, float ones and integer max/min ones, signed or unsigned (a quantized
+    model's max pooling of bytes: ResNet's 0.16 -> 0.05 ms, SqueezeNet-int8's three on
+    blocks of bytes 0.93 / 0.43 / 0.11 ms -> 0.01 / 0.01 / 0.04 ms, Zen 4, scalar loops
+    before). Without a row dim of the scalar operand (a depthwise convolution, a
     pooling window), output rows that the vector operand reads with stride 1 are the rows:
     their own vector loads, one broadcast per reduction point. With 512-bit vectors a static
     column tail of at most half a vector takes a 256-bit vector (`split-wide-fma`: the cost
