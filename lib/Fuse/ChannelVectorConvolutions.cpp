@@ -51,6 +51,28 @@ std::optional<Shape> shapeOf(ConvolutionOp op) {
   return tcc::fuse::windowShape(op, op.getInput());
 }
 
+/// The shape of a float32 depthwise convolution: one group per channel, one output channel
+/// per group (a [C, 1, KH, KW] filter), static channels, maps and filter, no negative
+/// padding; `channels` = `outChannels` = C.
+std::optional<Shape> depthwiseShape(ConvolutionOp op) {
+  auto in = cast<RankedTensorType>(op.getInput().getType());
+  auto filter = cast<RankedTensorType>(op.getFilter().getType());
+  auto out = cast<RankedTensorType>(op.getType());
+  if (!in.getElementType().isF32() || !filter.getElementType().isF32() ||
+      !out.getElementType().isF32() || in.getRank() != 4 || !filter.hasStaticShape() ||
+      llvm::any_of(in.getShape().drop_front(), ShapedType::isDynamic) ||
+      llvm::any_of(out.getShape().drop_front(), ShapedType::isDynamic) ||
+      llvm::any_of(op.getPaddingLow(), [](int64_t p) { return p < 0; }) ||
+      llvm::any_of(op.getPaddingHigh(), [](int64_t p) { return p < 0; }))
+    return std::nullopt;
+  int64_t channels = in.getDimSize(1);
+  if (channels < 2 || op.getFeatureGroupCount() != channels || filter.getDimSize(0) != channels ||
+      filter.getDimSize(1) != 1 || out.getDimSize(1) != channels)
+    return std::nullopt;
+  return Shape{channels,          channels,         filter.getDimSize(2), filter.getDimSize(3),
+               out.getDimSize(2), out.getDimSize(3)};
+}
+
 /// The uint8 tensor, [n, c, y, x], whose int32 conversion a quantized convolution reads,
 /// padded along y and x or not (tcc-integer-contractions' form): x when `input` is
 /// convert(x) or convert(pad(x)).
@@ -102,6 +124,9 @@ struct ChannelVectorConvolutionsPass
           stems.push_back(op);
       } else if (std::optional<Shape> shape = quantizedShape(op); shape && channelsLast(*shape)) {
         blockable.push_back(op);
+      } else if (std::optional<Shape> shape = depthwiseShape(op);
+                 shape && depthwiseChains && channelsLast(*shape)) {
+        blockable.push_back(op);
       }
     }
     llvm::DenseSet<Operation *> chained =
@@ -110,6 +135,11 @@ struct ChannelVectorConvolutionsPass
     for (ConvolutionOp op : candidates) {
       if (std::optional<Shape> shape = quantizedShape(op); shape && chained.contains(op)) {
         rewriteBlocked(op, *shape, /*isStem=*/false);
+        blocked = true;
+        continue;
+      }
+      if (std::optional<Shape> shape = depthwiseShape(op); shape && chained.contains(op)) {
+        rewriteDepthwise(op, *shape);
         blocked = true;
         continue;
       }
@@ -259,6 +289,55 @@ struct ChannelVectorConvolutionsPass
     }
     return tcc::prim::PrimBuilder(b, loc).convert(
         blocks, cast<RankedTensorType>(input.getType()).getElementType());
+  }
+
+  /// A chain's depthwise convolution on blocks (each channel its own filter):
+  ///   xb[n, y, x, cb, l] = x[n, 16 cb + l, y, x] padded along y and x
+  ///   w'[cb, ky, kx, l] = w[16 cb + l, 0, ky, kx]                       (folded)
+  ///   out'[n, y, x, cb, l] = sum_{ky, kx} xb[n, y sy + ky dy, x sx + kx dx, cb, l]
+  ///                                       w'[cb, ky, kx, l]
+  /// out = toChannelsFirst(out'). Both operands read the lanes l: the CPU tiler loads the
+  /// filter's vector once per window point for all of a tile's output points
+  /// (Plan::scalarVector). The products add in the order (ky, kx), as the NCHW form's.
+  static void rewriteDepthwise(ConvolutionOp op, const Shape &s) {
+    OpBuilder b(op);
+    Location loc = op.getLoc();
+    tcc::prim::PrimBuilder p(b, loc);
+    Type element = b.getF32Type();
+    auto index = [&](int64_t v) -> OpFoldResult { return b.getIndexAttr(v); };
+    ArrayRef<int64_t> low = op.getPaddingLow(), high = op.getPaddingHigh(),
+                      strides = op.getStrides(), dilations = op.getDilations();
+    Value input = tcc::fuse::toChannelBlocks(b, loc, op.getInput());
+    OpFoldResult batch = p.dims(input)[0];
+    if (llvm::any_of(low, [](int64_t v) { return v != 0; }) ||
+        llvm::any_of(high, [](int64_t v) { return v != 0; })) {
+      auto maps = [](ArrayRef<int64_t> v) { return SmallVector<int64_t>{0, v[0], v[1], 0, 0}; };
+      input = tcc::prim::PadOp::create(b, loc, input, p.scalar(element, 0), maps(low), maps(high));
+    }
+    int64_t blocks = s.channels / kBlock;
+    Value filter = p.transpose(
+        p.reshape(op.getFilter(), {index(blocks), index(kBlock), index(s.kh), index(s.kw)}),
+        {0, 2, 3, 1});
+    // Loops (n, y, x, cb, l, ky, kx).
+    MLIRContext *ctx = b.getContext();
+    auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
+    AffineMap read = AffineMap::get(7, 0,
+                                    {d(0), d(1) * strides[0] + d(5) * dilations[0],
+                                     d(2) * strides[1] + d(6) * dilations[1], d(3), d(4)},
+                                    ctx);
+    AffineMap weights = AffineMap::get(7, 0, {d(3), d(5), d(6), d(4)}, ctx);
+    AffineMap write = AffineMap::get(7, 0, {d(0), d(1), d(2), d(3), d(4)}, ctx);
+    SmallVector<utils::IteratorType> iterators(5, utils::IteratorType::parallel);
+    iterators.append(2, utils::IteratorType::reduction);
+    Value result = tcc::fuse::toChannelsFirst(b, loc,
+                                              contract(b, loc, input, filter, batch,
+                                                       {s.oh, s.ow, blocks, kBlock},
+                                                       {read, weights, write}, iterators));
+    if (result.getType() != op.getType())
+      result = tcc::prim::ReshapeOp::create(b, loc, op.getType(), result,
+                                            tcc::prim::dynamicExtents(p.dims(result)));
+    op.replaceAllUsesWith(result);
+    op.erase();
   }
 
   /// Whether a chain's convolution takes Winograd's F(2x2, 3x3) form: a 3x3 window with

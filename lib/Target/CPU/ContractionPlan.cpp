@@ -180,12 +180,33 @@ std::optional<Plan> tcc::tiling::planContraction(linalg::LinalgOp op, int64_t ve
     if (!plan.vectorMap.isFunctionOfDim(plan.j))
       return std::nullopt;
   } else {
-    // Exactly one input reads j, in its last index only.
+    // Exactly one input reads j, in its last index only; or both do (a depthwise
+    // convolution on channel blocks): the one that reads an output dim the other does not
+    // is the vector operand, the other is read as vectors along j (scalarVector).
     OpOperand *first = op.getDpsInputOperand(0), *second = op.getDpsInputOperand(1);
     AffineMap firstMap = op.getMatchingIndexingMap(first),
               secondMap = op.getMatchingIndexingMap(second);
     bool firstReads = firstMap.isFunctionOfDim(plan.j),
          secondReads = secondMap.isFunctionOfDim(plan.j);
+    if (firstReads && secondReads) {
+      if (pairs || quads)
+        return std::nullopt;
+      auto readsMore = [&](AffineMap a, AffineMap other) {
+        return llvm::any_of(plan.outMap.getResults(), [&](AffineExpr e) {
+          unsigned d = cast<AffineDimExpr>(e).getPosition();
+          return a.isFunctionOfDim(d) && !other.isFunctionOfDim(d);
+        });
+      };
+      // The second operand (weights) reads no output dim the first does not.
+      if (!readsMore(firstMap, secondMap) || readsMore(secondMap, firstMap) ||
+          !lastDimContiguous(second->get()) || secondMap.getNumResults() == 0 ||
+          secondMap.getResults().back() != getAffineDimExpr(plan.j, op.getContext()) ||
+          llvm::any_of(secondMap.getResults().drop_back(),
+                       [&](AffineExpr e) { return e.isFunctionOfDim(plan.j); }))
+        return std::nullopt;
+      plan.scalarVector = true;
+      secondReads = false;
+    }
     if (firstReads == secondReads)
       return std::nullopt;
     OpOperand *vectorOperand = firstReads ? first : second,
@@ -224,6 +245,8 @@ std::optional<Plan> tcc::tiling::planContraction(linalg::LinalgOp op, int64_t ve
   // vectors waits on (a depthwise 5x5 convolution's 25 dependent FMAs per output row).
   // Not for strided reads: their loads (two vectors and a shuffle each) would then be per
   // row too (measured slower: efficientnet_b0's stride-2 depthwise kernels).
+  if (plan.scalarVector && (plan.i || plan.stride != 1))
+    return std::nullopt;
   if (!plan.i && plan.stride == 1)
     for (AffineExpr expr : plan.outMap.getResults().drop_back()) {
       unsigned d = cast<AffineDimExpr>(expr).getPosition();

@@ -33,6 +33,11 @@ struct Plan {
   // the scalar broadcast once per reduction point: a depthwise convolution's output rows,
   // a pooling window's) instead of by the scalar operand (one broadcast per row).
   bool rowsOnVector = false;
+  // Whether the scalar operand reads j too, in its last index with unit stride (a depthwise
+  // convolution on channel blocks: w[cb, ky, kx, l] times x[n, y + ky, x + kx, cb, l]): it
+  // is then loaded as vectors, once per reduction point for all rows (rowsOnVector), and
+  // each update multiplies two vectors.
+  bool scalarVector = false;
   int64_t stride = 1; // how far the vector operand moves per step of j
   // bf16 pairs (tcc-pair-bf16-contractions): both inputs are bf16 whose last index is the
   // pair p, the op's last dim (extent 2, not in `reductions`); each reduction point adds

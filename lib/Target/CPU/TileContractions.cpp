@@ -607,6 +607,17 @@ SmallVector<Value> Emitter::emitUpdate(int64_t count, ArrayRef<Value> lefts, Arr
       }
     return updated;
   }
+  if (plan.scalarVector) {
+    // acc[m][v] += x[m][v] * w[v]: the scalar operand's vectors, shared by the rows.
+    SmallVector<Value> weights;
+    for (int64_t v = 0; v < numVectors; ++v)
+      weights.push_back(loadScalarVector(dims, column, v, masks[v]));
+    for (int64_t m = 0; m < count; ++m)
+      for (int64_t v = 0; v < numVectors; ++v)
+        updated.push_back(vector::FMAOp::create(b, loc, operand(m, v), weights[v],
+                                                accumulators[m * numVectors + v]));
+    return updated;
+  }
   Value shared; // the scalar when no row reads it
   for (int64_t m = 0; m < count; ++m) {
     Value broadcast = shared;

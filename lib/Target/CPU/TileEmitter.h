@@ -148,6 +148,9 @@ private:
 
   /// Vector v of the vector operand at `dims` (j = column + v * lanes); `left`, when not
   /// null, is how many columns are left from its first (masked by `mask`).
+  /// Vector `v` of the scalar operand along j at `point` (Plan::scalarVector), masked as
+  /// the vector operand's.
+  Value loadScalarVector(DenseMap<unsigned, Value> point, Value column, int64_t v, Value mask);
   Value loadVector(DenseMap<unsigned, Value> point, Value column, int64_t v, Value left,
                    Value mask);
 

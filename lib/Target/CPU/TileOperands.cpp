@@ -190,6 +190,19 @@ Value Emitter::loadGroups(DenseMap<unsigned, Value> point, Value column, int64_t
 
 /// Vector v of the vector operand at `dims` (j = column + v * lanes); `left`, when not
 /// null, is how many columns are left from its first (masked by `mask`).
+Value Emitter::loadScalarVector(DenseMap<unsigned, Value> point, Value column, int64_t v,
+                                Value mask) {
+  if (stackDim)
+    point[*stackDim] = offset(point[*stackDim], v);
+  point[plan.j] = stackDim ? column : offset(column, v * lanes);
+  SmallVector<Value> index = indices(plan.scalarMap, point);
+  return mask ? vector::MaskedLoadOp::create(
+                    b, loc, type, plan.scalar, index, mask,
+                    arith::ConstantOp::create(b, loc, type, b.getZeroAttr(type)))
+                    .getResult()
+              : vector::LoadOp::create(b, loc, type, plan.scalar, index).getResult();
+}
+
 Value Emitter::loadVector(DenseMap<unsigned, Value> point, Value column, int64_t v, Value left,
                           Value mask) {
   int64_t stride = plan.stride;

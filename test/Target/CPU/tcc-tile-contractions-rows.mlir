@@ -58,3 +58,34 @@ func.func private @depthwise_stride2(%in: memref<8x17x17xf32>, %filter: memref<8
   }
   return
 }
+
+// -----
+
+// A depthwise convolution on channel blocks ([n, y, x, cb, l], tcc-channel-vector-
+// convolutions' chains): both operands read the lanes l, the input also the output's x.
+// The input is the vector operand, one load per output point (the rows, along x); the
+// filter's taps w[cb, ky, kx, :] are loaded as one vector per window point, shared by the
+// rows, and each update multiplies the two vectors.
+// CHECK-LABEL: func.func private @depthwise_blocks
+// CHECK: scf.for %[[KH:[^ ]*]] =
+// CHECK: scf.for %[[KW:[^ ]*]] =
+// CHECK-COUNT-7: vector.load %arg0
+// CHECK: %[[TAP:.*]] = vector.load %arg1[%{{.*}}, %[[KH]], %[[KW]], %{{.*}}] : memref<2x3x3x16xf32>, vector<16xf32>
+// CHECK-COUNT-7: vector.fma %{{.*}}, %[[TAP]]
+// CHECK-NOT: vector.broadcast
+// CHECK: scf.yield
+#bx = affine_map<(n, y, x, cb, l, ky, kx) -> (n, y + ky, x + kx, cb, l)>
+#bf = affine_map<(n, y, x, cb, l, ky, kx) -> (cb, ky, kx, l)>
+#bo = affine_map<(n, y, x, cb, l, ky, kx) -> (n, y, x, cb, l)>
+func.func private @depthwise_blocks(%in: memref<1x9x9x2x16xf32>, %filter: memref<2x3x3x16xf32>, %result: memref<1x7x7x2x16xf32>) attributes {kernel.kernel = #kernel.kernel<kind = generic>} {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%result : memref<1x7x7x2x16xf32>)
+  linalg.generic {indexing_maps = [#bx, #bf, #bo], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]}
+      ins(%in, %filter : memref<1x9x9x2x16xf32>, memref<2x3x3x16xf32>) outs(%result : memref<1x7x7x2x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %0 = arith.mulf %a, %b : f32
+    %1 = arith.addf %acc, %0 : f32
+    linalg.yield %1 : f32
+  }
+  return
+}

@@ -130,7 +130,11 @@ def TileContractions : Pass<"tcc-tile-contractions", "mlir::ModuleOp"> {
     blocks of bytes 0.93 / 0.43 / 0.11 ms -> 0.01 / 0.01 / 0.04 ms, Zen 4, scalar loops
     before). Without a row dim of the scalar operand (a depthwise convolution, a
     pooling window), output rows that the vector operand reads with stride 1 are the rows:
-    their own vector loads, one broadcast per reduction point. With 512-bit vectors a static
+    their own vector loads, one broadcast per reduction point. Where both operands read j
+    (a depthwise convolution on channel blocks, w[cb, ky, kx, l] x[n, y + ky, x + kx, cb, l])
+    and the second reads no output dim the first does not, the second is loaded as vectors
+    along j, one per reduction point for all rows, and multiplied vector by vector
+    (Plan::scalarVector). With 512-bit vectors a static
     column tail of at most half a vector takes a 256-bit vector (`split-wide-fma`: the cost
     counts a 512-bit FMA as two, as Zen 4 issues it). Rows of dynamic extent also count the
     one-row case in the tile cost; a dynamic first dim and the next static one become one
