@@ -66,8 +66,9 @@ std::optional<Shape> depthwiseShape(ConvolutionOp op) {
       llvm::any_of(op.getPaddingHigh(), [](int64_t p) { return p < 0; }))
     return std::nullopt;
   int64_t channels = in.getDimSize(1);
-  if (channels < 2 || op.getFeatureGroupCount() != channels || filter.getDimSize(0) != channels ||
-      filter.getDimSize(1) != 1 || out.getDimSize(1) != channels)
+  if (channels < 2 || static_cast<int64_t>(op.getFeatureGroupCount()) != channels ||
+      filter.getDimSize(0) != channels || filter.getDimSize(1) != 1 ||
+      out.getDimSize(1) != channels)
     return std::nullopt;
   return Shape{channels,          channels,         filter.getDimSize(2), filter.getDimSize(3),
                out.getDimSize(2), out.getDimSize(3)};
@@ -255,16 +256,10 @@ struct ChannelVectorConvolutionsPass
     AffineMap write = AffineMap::get(loops, 0, {d(0), d(1), d(2), d(3), d(4)}, ctx);
     SmallVector<utils::IteratorType> iterators(5, utils::IteratorType::parallel);
     iterators.append(loops - 5, utils::IteratorType::reduction);
-    Value result = tcc::fuse::toChannelsFirst(b, loc,
-                                              contract(b, loc, input, filter, batch,
-                                                       {s.oh, s.ow, blocks, kBlock},
-                                                       {read, weights, write}, iterators));
-    if (result.getType() != op.getType())
-      result = tcc::prim::ReshapeOp::create(b, loc, op.getType(), result,
-                                            tcc::prim::dynamicExtents(p.dims(result)));
     Value oldInput = op.getInput();
-    op.replaceAllUsesWith(result);
-    op.erase();
+    replaceWithChannelsFirst(op, b,
+                             contract(b, loc, input, filter, batch, {s.oh, s.ow, blocks, kBlock},
+                                      {read, weights, write}, iterators));
     // The NCHW conversion and padding the blocks replace: left, they would read the bytes
     // in NCHW and keep the blocks' transposes from sinking past them.
     for (Operation *dead = oldInput.getDefiningOp();
@@ -329,15 +324,9 @@ struct ChannelVectorConvolutionsPass
     AffineMap write = AffineMap::get(7, 0, {d(0), d(1), d(2), d(3), d(4)}, ctx);
     SmallVector<utils::IteratorType> iterators(5, utils::IteratorType::parallel);
     iterators.append(2, utils::IteratorType::reduction);
-    Value result = tcc::fuse::toChannelsFirst(b, loc,
-                                              contract(b, loc, input, filter, batch,
-                                                       {s.oh, s.ow, blocks, kBlock},
-                                                       {read, weights, write}, iterators));
-    if (result.getType() != op.getType())
-      result = tcc::prim::ReshapeOp::create(b, loc, op.getType(), result,
-                                            tcc::prim::dynamicExtents(p.dims(result)));
-    op.replaceAllUsesWith(result);
-    op.erase();
+    replaceWithChannelsFirst(op, b,
+                             contract(b, loc, input, filter, batch, {s.oh, s.ow, blocks, kBlock},
+                                      {read, weights, write}, iterators));
   }
 
   /// Whether a chain's convolution takes Winograd's F(2x2, 3x3) form: a 3x3 window with
@@ -455,10 +444,18 @@ struct ChannelVectorConvolutionsPass
                           {d(1) % 2, d(2) % 2, d(5), d(6)},
                           {d(0), d(1), d(2), d(3), d(4)}}),
                  iterators(5));
-    Value result = tcc::fuse::toChannelsFirst(b, loc, out);
+    replaceWithChannelsFirst(op, b, out);
+  }
+
+  /// Replaces `op` by toChannelsFirst(`blocked`), its [n, y, x, cb, 16] result, reshaped to
+  /// `op`'s type where that is more static.
+  static void replaceWithChannelsFirst(ConvolutionOp op, OpBuilder &b, Value blocked) {
+    Location loc = op.getLoc();
+    Value result = tcc::fuse::toChannelsFirst(b, loc, blocked);
     if (result.getType() != op.getType())
-      result = tcc::prim::ReshapeOp::create(b, loc, op.getType(), result,
-                                            tcc::prim::dynamicExtents(p.dims(result)));
+      result = tcc::prim::ReshapeOp::create(
+          b, loc, op.getType(), result,
+          tcc::prim::dynamicExtents(tcc::prim::PrimBuilder(b, loc).dims(result)));
     op.replaceAllUsesWith(result);
     op.erase();
   }
