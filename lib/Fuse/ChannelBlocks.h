@@ -48,8 +48,10 @@ llvm::DenseSet<mlir::Operation *> selectChains(llvm::ArrayRef<prim::ConvolutionO
 ///   toChannelBlocks(toChannelsFirst(z)) = z;
 ///   e(toChannelsFirst(a), ...) = toChannelsFirst(e(a, ...)) for an elementwise prim op e
 ///   whose other operands are blocked tensors made the same way, broadcast scalars, a
-///   per-channel vector broadcast along dim 1 (a bias), or values already blocked elsewhere
-///   (a residual whose blocked form a convolution reads): no new copy is made;
+///   per-channel vector broadcast along dim 1 (a bias), values already blocked elsewhere
+///   (a residual whose blocked form a convolution reads), or elementwise ops of such values
+///   made again on their blocks (a residual's dequantization): no new copy is made; a
+///   widening conversion only where its own readers take blocks too;
 ///   slice(toChannelsFirst(z)) = toChannelsFirst(slice(z)) for a slice of whole channels.
 ///   w(toChannelsFirst(z)) = toChannelsFirst(w'(z)) for a window reduction over the maps
 ///   alone (a pooling), w' the same window on the blocks' y and x.
