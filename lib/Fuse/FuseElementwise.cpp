@@ -70,7 +70,11 @@ bool shouldFuse(OpOperand *use) {
       if (auto source = input.getDefiningOp<linalg::LinalgOp>();
           source && source.getNumReductionLoops() > 0 && input.hasOneUse())
         return false;
-    return consumer.getBody()->getOperations().size() + producer.getBody()->getOperations().size() <= 24;
+    // A producer whose body is its yield alone (a broadcast, a transposition, a constant
+    // fill) adds nothing to the consumer's body: always fused, whatever the consumer's size
+    // (a quantized GELU's epilogue reads five broadcast scalars).
+    size_t producerOps = producer.getBody()->getOperations().size();
+    return producerOps == 1 || consumer.getBody()->getOperations().size() + producerOps <= 24;
   }
   // Fused, the producer runs once per point of the consumer: not when the consumer
   // broadcasts its result (a squeeze-excitation's sigmoid over channels would run per pixel).

@@ -200,3 +200,63 @@ func.func @conv1d_gelu(%x: tensor<?x32xf32>, %w: tensor<32x64xf32>, %b: tensor<6
   } -> tensor<?x16x64xf32>
   return %gelu : tensor<?x16x64xf32>
 }
+
+// -----
+
+// A broadcast (a body that is its yield alone) is fused into every reader, even one whose
+// body is past the 24 ops other shared producers may grow it to: it adds no op.
+#id = affine_map<(i, j) -> (i, j)>
+#scalar = affine_map<(i, j) -> ()>
+// CHECK-LABEL: func.func @broadcast_into_long_body
+// CHECK: %[[A:.*]] = linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<4x8xf32>, tensor<f32>)
+// CHECK-COUNT-25: arith.mulf
+// CHECK: %[[B:.*]] = linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<4x8xf32>, tensor<f32>)
+// CHECK: arith.addf
+// CHECK-NOT: linalg.generic
+// CHECK: return %[[A]], %[[B]]
+func.func @broadcast_into_long_body(%x: tensor<4x8xf32>, %s: tensor<f32>) -> (tensor<4x8xf32>, tensor<4x8xf32>) {
+  %e = tensor.empty() : tensor<4x8xf32>
+  %b = linalg.generic {indexing_maps = [#scalar, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%s : tensor<f32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<4x8xf32>
+  %long = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %b : tensor<4x8xf32>, tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%in: f32, %in_0: f32, %out: f32):
+    %a0 = arith.addf %in, %in : f32
+    %a1 = arith.mulf %a0, %in_0 : f32
+    %a2 = arith.mulf %a1, %in_0 : f32
+    %a3 = arith.mulf %a2, %in_0 : f32
+    %a4 = arith.mulf %a3, %in_0 : f32
+    %a5 = arith.mulf %a4, %in_0 : f32
+    %a6 = arith.mulf %a5, %in_0 : f32
+    %a7 = arith.mulf %a6, %in_0 : f32
+    %a8 = arith.mulf %a7, %in_0 : f32
+    %a9 = arith.mulf %a8, %in_0 : f32
+    %a10 = arith.mulf %a9, %in_0 : f32
+    %a11 = arith.mulf %a10, %in_0 : f32
+    %a12 = arith.mulf %a11, %in_0 : f32
+    %a13 = arith.mulf %a12, %in_0 : f32
+    %a14 = arith.mulf %a13, %in_0 : f32
+    %a15 = arith.mulf %a14, %in_0 : f32
+    %a16 = arith.mulf %a15, %in_0 : f32
+    %a17 = arith.mulf %a16, %in_0 : f32
+    %a18 = arith.mulf %a17, %in_0 : f32
+    %a19 = arith.mulf %a18, %in_0 : f32
+    %a20 = arith.mulf %a19, %in_0 : f32
+    %a21 = arith.mulf %a20, %in_0 : f32
+    %a22 = arith.mulf %a21, %in_0 : f32
+    %a23 = arith.mulf %a22, %in_0 : f32
+    %a24 = arith.mulf %a23, %in_0 : f32
+    %a25 = arith.mulf %a24, %in_0 : f32
+    linalg.yield %a25 : f32
+  } -> tensor<4x8xf32>
+  %short = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %b : tensor<4x8xf32>, tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%in: f32, %in_0: f32, %out: f32):
+    %0 = arith.addf %in, %in_0 : f32
+    linalg.yield %0 : f32
+  } -> tensor<4x8xf32>
+  return %long, %short : tensor<4x8xf32>, tensor<4x8xf32>
+}
