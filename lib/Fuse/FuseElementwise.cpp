@@ -86,13 +86,15 @@ bool shouldFuse(OpOperand *use) {
 struct FuseProducer : OpRewritePattern<linalg::GenericOp> {
   using OpRewritePattern::OpRewritePattern;
 
-  LogicalResult matchAndRewrite(linalg::GenericOp consumer, PatternRewriter &rewriter) const override {
+  LogicalResult matchAndRewrite(linalg::GenericOp consumer,
+                                PatternRewriter &rewriter) const override {
     for (OpOperand &operand : consumer->getOpOperands()) {
       if (!linalg::areElementwiseOpsFusable(&operand) || !shouldFuse(&operand))
         continue;
       Operation *producer = operand.get().getDefiningOp();
       Location loc = rewriter.getFusedLoc({consumer.getLoc(), producer->getLoc()});
-      FailureOr<linalg::ElementwiseOpFusionResult> fused = linalg::fuseElementwiseOps(rewriter, &operand);
+      FailureOr<linalg::ElementwiseOpFusionResult> fused =
+          linalg::fuseElementwiseOps(rewriter, &operand);
       if (failed(fused))
         return failure();
       fused->fusedOp->setLoc(loc);
@@ -122,7 +124,8 @@ struct SplatInputToScalar : OpRewritePattern<linalg::GenericOp> {
       if (!splat || arg.use_empty() || !splat.getElementType().isIntOrFloat())
         continue;
       rewriter.setInsertionPointToStart(op.getBody());
-      Value scalar = arith::ConstantOp::create(rewriter, op.getLoc(), splat.getSplatValue<TypedAttr>());
+      Value scalar =
+          arith::ConstantOp::create(rewriter, op.getLoc(), splat.getSplatValue<TypedAttr>());
       rewriter.replaceAllUsesWith(arg, scalar);
       return success();
     }

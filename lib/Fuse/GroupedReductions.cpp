@@ -21,10 +21,9 @@ static std::optional<unsigned> soleReader(AffineMap map, unsigned d) {
   return found;
 }
 
-std::optional<tcc::fuse::GroupedDim> tcc::fuse::chooseGroupedDim(linalg::LinalgOp op,
-                                                                 const unsigned inputs[2],
-                                                                 int64_t group, int64_t minExtent,
-                                                                 bool preferLast) {
+std::optional<tcc::fuse::GroupedDim>
+tcc::fuse::chooseGroupedDim(linalg::LinalgOp op, const unsigned inputs[2], int64_t group,
+                            int64_t minExtent, bool preferLast, bool allowDynamic) {
   SmallVector<int64_t> extents = op.getStaticLoopRanges();
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
   std::optional<GroupedDim> best;
@@ -33,24 +32,30 @@ std::optional<tcc::fuse::GroupedDim> tcc::fuse::chooseGroupedDim(linalg::LinalgO
   // An extent that is not a multiple of the group completes its last group with zeros:
   // taken only where no other qualifies (ResNet's stem: 3 channels). With `preferLast`,
   // whole groups along the first input's last dim come first (a view).
+  // A dynamic extent counts as neither whole nor long: after every static one.
   auto worth = [&](const GroupedDim &choice) {
     int64_t extent = extents[choice.dim];
+    if (ShapedType::isDynamic(extent))
+      return int64_t(0);
     bool whole = extent % group == 0;
     bool view = preferLast && whole && choice.positions[0] == lastOfFirst;
     return (view ? int64_t(1) << 41 : int64_t(0)) + (whole ? int64_t(1) << 40 : int64_t(0)) +
            extent;
   };
   for (unsigned d = 0; d < extents.size(); ++d) {
-    if (iterators[d] != utils::IteratorType::reduction || ShapedType::isDynamic(extents[d]) ||
-        extents[d] < minExtent)
+    bool dynamic = ShapedType::isDynamic(extents[d]);
+    if (iterators[d] != utils::IteratorType::reduction || (dynamic && !allowDynamic) ||
+        (!dynamic && extents[d] < minExtent))
       continue;
     GroupedDim choice{d, {0, 0}};
     bool reads = true;
     for (unsigned k = 0; k < 2 && reads; ++k) {
       OpOperand *input = op.getDpsInputOperand(inputs[k]);
       std::optional<unsigned> position = soleReader(op.getMatchingIndexingMap(input), d);
-      // The input's extent there is static too (grouping divides it).
-      reads = position && !cast<ShapedType>(input->get().getType()).isDynamicDim(*position);
+      // The input's extent there is static too (grouping divides it), unless dynamic ones
+      // are allowed.
+      reads = position &&
+              (allowDynamic || !cast<ShapedType>(input->get().getType()).isDynamicDim(*position));
       if (reads)
         choice.positions[k] = *position;
     }
@@ -71,7 +76,8 @@ Value tcc::fuse::peelReshapes(Value value) {
 
 SmallVector<int64_t> tcc::fuse::groupedShape(ShapedType type, unsigned pos, int64_t group) {
   SmallVector<int64_t> shape(type.getShape());
-  shape[pos] = (shape[pos] + group - 1) / group;
+  if (!ShapedType::isDynamic(shape[pos]))
+    shape[pos] = (shape[pos] + group - 1) / group;
   shape.push_back(group);
   return shape;
 }
@@ -81,18 +87,36 @@ Value tcc::fuse::groupElements(OpBuilder &b, Location loc, Value x, unsigned pos
                                const std::function<Value(OpBuilder &, Location, Value)> &convert) {
   auto type = cast<RankedTensorType>(x.getType());
   int64_t rank = type.getRank();
-  if (int64_t rest = type.getDimSize(pos) % group) {
-    // Zeros complete the last group.
+  bool dynamic = type.isDynamicDim(pos);
+  if (dynamic || type.getDimSize(pos) % group) {
+    // Zeros complete the last group: (-extent) mod group of them.
     SmallVector<OpFoldResult> low(rank, b.getIndexAttr(0)), high(rank, b.getIndexAttr(0));
-    high[pos] = b.getIndexAttr(group - rest);
+    if (dynamic) {
+      Value extent = tensor::DimOp::create(b, loc, x, pos);
+      Value g = arith::ConstantIndexOp::create(b, loc, group);
+      Value rest = arith::RemUIOp::create(b, loc, extent, g);
+      high[pos] =
+          arith::RemUIOp::create(b, loc, arith::SubIOp::create(b, loc, g, rest), g).getResult();
+    } else {
+      high[pos] = b.getIndexAttr(group - type.getDimSize(pos) % group);
+    }
     Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(type.getElementType()));
     x = tensor::PadOp::create(b, loc, Type(), x, low, high, zero);
     type = cast<RankedTensorType>(x.getType());
   }
   SmallVector<OpFoldResult> sizes;
-  for (int64_t d = 0; d < rank; ++d)
-    sizes.push_back(d == pos ? OpFoldResult(b.getIndexAttr(type.getDimSize(d) / group))
-                             : tensor::getMixedSize(b, loc, x, d));
+  for (int64_t d = 0; d < rank; ++d) {
+    if (d != pos) {
+      sizes.push_back(tensor::getMixedSize(b, loc, x, d));
+    } else if (dynamic) {
+      Value extent = tensor::DimOp::create(b, loc, x, pos);
+      sizes.push_back(
+          arith::DivUIOp::create(b, loc, extent, arith::ConstantIndexOp::create(b, loc, group))
+              .getResult());
+    } else {
+      sizes.push_back(b.getIndexAttr(type.getDimSize(d) / group));
+    }
+  }
   sizes.push_back(b.getIndexAttr(group));
   MLIRContext *ctx = b.getContext();
   auto convertAll = [&](OpBuilder &nested, Location nestedLoc, ValueRange args) {
@@ -132,7 +156,7 @@ Value tcc::fuse::groupElements(OpBuilder &b, Location loc, Value x, unsigned pos
       .getResult(0);
 }
 
-void tcc::fuse::groupContraction(
+linalg::GenericOp tcc::fuse::groupContraction(
     linalg::LinalgOp op, const unsigned inputs[2], Value grouped0, Value grouped1,
     const std::function<Value(OpBuilder &, Location, Value, Value, Value)> &accumulate) {
   OpBuilder b(op);
@@ -158,6 +182,7 @@ void tcc::fuse::groupContraction(
       });
   op->replaceAllUsesWith(grouped->getResults());
   op->erase();
+  return grouped;
 }
 
 std::vector<int64_t> tcc::fuse::groupedSources(ShapedType type, unsigned pos, int64_t group) {

@@ -27,23 +27,24 @@ struct GroupedDim {
 /// `inputs[1]` of `op` both read as a plain index (and nowhere else), with static extents
 /// there, the longest whose extent is a multiple of `group`, else the longest. With
 /// `preferLast`, first one that `inputs[0]` reads as its last index with an extent that is a
-/// multiple of `group`: its groups are then a view of it, not a copy.
+/// multiple of `group`: its groups are then a view of it, not a copy. With `allowDynamic`,
+/// dims of dynamic extent qualify too, after all static ones (groupElements pads them).
 std::optional<GroupedDim> chooseGroupedDim(mlir::linalg::LinalgOp op, const unsigned inputs[2],
                                            int64_t group, int64_t minExtent,
-                                           bool preferLast = false);
+                                           bool preferLast = false, bool allowDynamic = false);
 
 /// `value` under reshapes of a constant's view (collapse/expand_shape: the same elements in
 /// the same order).
 mlir::Value peelReshapes(mlir::Value value);
 
-/// The shape of `type` grouped along dim `pos`: that extent divided by `group` (rounded up), a
-/// last dim of `group`.
+/// The shape of `type` grouped along dim `pos`: that extent divided by `group` (rounded up;
+/// dynamic stays dynamic), a last dim of `group`.
 llvm::SmallVector<int64_t> groupedShape(mlir::ShapedType type, unsigned pos, int64_t group);
 
-/// `x` (whose extent along `pos` is a multiple of `group`) grouped along `pos` with `element`
-/// elements: x'[..., r', ..., q] = convert(x[..., g r' + q, ...]). Along the last dim, that
-/// is x's own order: `convert` applied elementwise (none when null) and a view; elsewhere a
-/// packing generic.
+/// `x` grouped along `pos` (zeros complete the last group, at run time for a dynamic extent)
+/// with `element` elements: x'[..., r', ..., q] = convert(x[..., g r' + q, ...]). Along the last
+/// dim, that is x's own order: `convert` applied elementwise (none when null) and a view; elsewhere
+/// a packing generic.
 mlir::Value groupElements(
     mlir::OpBuilder &b, mlir::Location loc, mlir::Value x, unsigned pos, int64_t group,
     mlir::Type element,
@@ -61,11 +62,12 @@ mlir::Value createGroupedConstant(mlir::OpBuilder &b, mlir::Location loc,
 
 /// `op` as a contraction of `grouped[0]` and `grouped[1]` (its inputs `inputs[0]` and
 /// `inputs[1]` grouped along `choice`), the group its new last (reduction) dim, with the
-/// body `yield out + product(a, b)`; replaces and erases `op`.
-void groupContraction(
-    mlir::linalg::LinalgOp op, const unsigned inputs[2], mlir::Value grouped0, mlir::Value grouped1,
-    const std::function<mlir::Value(mlir::OpBuilder &, mlir::Location, mlir::Value acc,
-                                    mlir::Value a, mlir::Value b)> &accumulate);
+/// body `yield out + product(a, b)`; replaces and erases `op`, returns the new op.
+mlir::linalg::GenericOp
+groupContraction(mlir::linalg::LinalgOp op, const unsigned inputs[2], mlir::Value grouped0,
+                 mlir::Value grouped1,
+                 const std::function<mlir::Value(mlir::OpBuilder &, mlir::Location, mlir::Value acc,
+                                                 mlir::Value a, mlir::Value b)> &accumulate);
 
 } // namespace tcc::fuse
 

@@ -129,4 +129,53 @@ func.func @blocks(%a: tensor<1x3x3x8x4xi8>) -> tensor<1x3x3x1x4xi32> {
   return %r : tensor<1x3x3x1x4xi32>
 }
 
+// Two run-time operands (attention's P V after tcc-integer-contractions): bytes p without a
+// zero point, v with 130, a dynamic reduction extent. p is the uint8 side (a view of it,
+// padded at run time with (-k) mod 4 zeros); v is read as int8 with its sign bits flipped,
+// v ^ 0x80 = v - 128, so v - 130 = sext(v ^ 0x80) - 2 and the product needs one correction:
+// out = quads(p, v ^ 0x80) - 2 * sum_k p.
+// CHECK-LABEL: func.func @activations
+// CHECK: %[[A:.+]] = linalg.generic {{.*}} ins(%arg0 : tensor<?x?xi8>)
+// CHECK: %[[SUM:.+]] = linalg.generic {indexing_maps = [#{{.+}}, #{{.+}}], iterator_types = ["parallel", "reduction"]} ins(%[[A]] : tensor<?x?xi32>) outs(%{{.+}} : tensor<?xi32>)
+// CHECK: %[[REST:.+]] = arith.remui
+// CHECK: %[[HIGH:.+]] = arith.remui
+// CHECK: %[[P:.+]] = tensor.pad %arg0 low[0, 0] high[0, %[[HIGH]]]
+// CHECK: %[[PQ:.+]] = tensor.expand_shape %[[P]] {{\[\[}}0], [1, 2]] {{.*}} : tensor<?x?xi8> into tensor<?x?x4xi8>
+// CHECK: %[[FLIP:.+]] = linalg.generic {{.*}} ins(%arg1 : tensor<?x8xi8>)
+// CHECK: arith.xori %{{.+}}, %c-128_i8 : i8
+// CHECK: %[[VQ:.+]] = linalg.generic {{.*}} outs(%{{.+}} : tensor<?x8x4xi8>)
+// CHECK: %[[Q:.+]] = linalg.generic {{.*}} ins(%[[PQ]], %[[VQ]] : tensor<?x?x4xi8>, tensor<?x8x4xi8>)
+// CHECK: arith.extui
+// CHECK: arith.extsi
+// CHECK: %[[OUT:.+]] = linalg.generic {{.*}} ins(%[[Q]], %[[SUM]] : tensor<?x8xi32>, tensor<?xi32>)
+// CHECK: %[[C:.+]] = arith.muli %{{.+}}, %c2_i32 : i32
+// CHECK: arith.subi %{{.+}}, %[[C]] : i32
+// CHECK: return %[[OUT]]
+func.func @activations(%p: tensor<?x?xi8>, %v: tensor<?x8xi8>) -> tensor<?x8xi32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %m = tensor.dim %p, %c0 : tensor<?x?xi8>
+  %k = tensor.dim %p, %c1 : tensor<?x?xi8>
+  %ep = tensor.empty(%m, %k) : tensor<?x?xi32>
+  %a = linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]} ins(%p : tensor<?x?xi8>) outs(%ep : tensor<?x?xi32>) {
+  ^bb0(%in: i8, %out: i32):
+    %x = arith.extui %in : i8 to i32
+    linalg.yield %x : i32
+  } -> tensor<?x?xi32>
+  %ev = tensor.empty(%k) : tensor<?x8xi32>
+  %zp = arith.constant 130 : i32
+  %b = linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]} ins(%v : tensor<?x8xi8>) outs(%ev : tensor<?x8xi32>) {
+  ^bb0(%in: i8, %out: i32):
+    %x = arith.extui %in : i8 to i32
+    %y = arith.subi %x, %zp : i32
+    linalg.yield %y : i32
+  } -> tensor<?x8xi32>
+  %zero = arith.constant 0 : i32
+  %empty = tensor.empty(%m) : tensor<?x8xi32>
+  %init = linalg.fill ins(%zero : i32) outs(%empty : tensor<?x8xi32>) -> tensor<?x8xi32>
+  %r = linalg.matmul ins(%a, %b : tensor<?x?xi32>, tensor<?x8xi32>) outs(%init : tensor<?x8xi32>) -> tensor<?x8xi32>
+  return %r : tensor<?x8xi32>
+}
+
+// The conv's packed weights (the module's resources, printed last).
 // CHECK: int8_quads: "0x01000000030303030303030303030303030303030303030303030303030303030303030303030303030300000303000003030000030300000303000003030000030300000303000003030000030303030303030303030303030303030303030303030303030303030303030303030303030300000303000003030000030300000303000003030000030300000303000003030000"
