@@ -105,49 +105,59 @@ struct ExtremumWithConstant : OpRewritePattern<Op> {
   }
 };
 
+} // namespace
+
+LogicalResult tcc::approximateMath(Operation *root, bool instructionRounding) {
+  // powf's expansion takes log(x): keep the sign of negative bases first, once per powf
+  // of the input (collected before rewriting, so the powers of |x| it creates are not).
+  {
+    SmallVector<math::PowFOp> pows;
+    root->walk([&](math::PowFOp op) {
+      if (!isa<ShapedType>(op.getType())) // kernels are scalar here
+        pows.push_back(op);
+    });
+    IRRewriter rewriter(root->getContext());
+    for (math::PowFOp op : pows)
+      expandSignedPow(rewriter, op);
+  }
+  // Then rewrite ops without an approximation into ones with one (sinh -> exp, ...).
+  // Every expansion but fma's (into a multiply and an add, rounded twice): fma stays
+  // one instruction, as in the approximations' own polynomials.
+  {
+    RewritePatternSet patterns(root->getContext());
+    SmallVector<StringRef> expanded = {"ctlz",  "sinh",  "cosh",  "tan",   "tanh",
+                                       "asinh", "acosh", "atanh", "ceil",  "exp2",
+                                       "powf",  "fpowi", "round", "rsqrt", "clampf"};
+    if (!instructionRounding)
+      expanded.push_back("roundeven");
+    math::populateExpansionPatterns(patterns, expanded);
+    if (failed(applyPatternsGreedily(root, std::move(patterns))))
+      return failure();
+  }
+  {
+    RewritePatternSet patterns(root->getContext());
+    patterns.add<F64ThroughF32>(root->getContext());
+    if (failed(applyPatternsGreedily(root, std::move(patterns))))
+      return failure();
+  }
+  RewritePatternSet patterns(root->getContext());
+  patterns.add<ExtremumWithConstant<arith::MaximumFOp, arith::CmpFPredicate::OLT>,
+               ExtremumWithConstant<arith::MinimumFOp, arith::CmpFPredicate::OGT>>(
+      root->getContext());
+  // f16/bf16 math computes in f32; then every op with an approximation gets it.
+  populateMathF32ExpansionPatterns(patterns, [](StringRef) { return true; });
+  populateMathPolynomialApproximationPatterns(patterns, [](StringRef) { return true; });
+  if (failed(applyPatternsGreedily(root, std::move(patterns))))
+    return failure();
+  return success();
+}
+
+namespace {
 struct ApproximateMathPass : tcc::impl::ApproximateMathBase<ApproximateMathPass> {
   using ApproximateMathBase::ApproximateMathBase;
 
   void runOnOperation() override {
-    // powf's expansion takes log(x): keep the sign of negative bases first, once per powf
-    // of the input (collected before rewriting, so the powers of |x| it creates are not).
-    {
-      SmallVector<math::PowFOp> pows;
-      getOperation().walk([&](math::PowFOp op) {
-        if (!isa<ShapedType>(op.getType())) // kernels are scalar here
-          pows.push_back(op);
-      });
-      IRRewriter rewriter(&getContext());
-      for (math::PowFOp op : pows)
-        expandSignedPow(rewriter, op);
-    }
-    // Then rewrite ops without an approximation into ones with one (sinh -> exp, ...).
-    // Every expansion but fma's (into a multiply and an add, rounded twice): fma stays
-    // one instruction, as in the approximations' own polynomials.
-    {
-      RewritePatternSet patterns(&getContext());
-      SmallVector<StringRef> expanded = {"ctlz",  "sinh", "cosh",  "tan",   "tanh",  "asinh",
-                                         "acosh", "atanh", "ceil", "exp2", "powf", "fpowi",
-                                         "round", "rsqrt", "clampf"};
-      if (!instructionRounding)
-        expanded.push_back("roundeven");
-      math::populateExpansionPatterns(patterns, expanded);
-      if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
-        return signalPassFailure();
-    }
-    {
-      RewritePatternSet patterns(&getContext());
-      patterns.add<F64ThroughF32>(&getContext());
-      if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
-        return signalPassFailure();
-    }
-    RewritePatternSet patterns(&getContext());
-    patterns.add<ExtremumWithConstant<arith::MaximumFOp, arith::CmpFPredicate::OLT>,
-                 ExtremumWithConstant<arith::MinimumFOp, arith::CmpFPredicate::OGT>>(&getContext());
-    // f16/bf16 math computes in f32; then every op with an approximation gets it.
-    populateMathF32ExpansionPatterns(patterns, [](StringRef) { return true; });
-    populateMathPolynomialApproximationPatterns(patterns, [](StringRef) { return true; });
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+    if (failed(tcc::approximateMath(getOperation(), instructionRounding)))
       return signalPassFailure();
     // Whatever is left must lower to instructions, not library calls.
     WalkResult leftover = getOperation().walk([](Operation *op) {
@@ -155,8 +165,7 @@ struct ApproximateMathPass : tcc::impl::ApproximateMathBase<ApproximateMathPass>
         return WalkResult::advance();
       if (isInstruction(op))
         return WalkResult::advance();
-      op->emitError() << "no approximation of " << op->getName()
-                      << " without a math library";
+      op->emitError() << "no approximation of " << op->getName() << " without a math library";
       return WalkResult::interrupt();
     });
     if (leftover.wasInterrupted())

@@ -12,6 +12,11 @@ namespace tcc {
 #define GEN_PASS_REGISTRATION
 #include "tcc/Codegen/Passes.h.inc"
 
+/// tcc-approximate-math's rewrites of the math ops nested in `root` (expansions, then
+/// polynomial approximations), without its check that none is left: for a pass that wants a
+/// body's math as arithmetic early (tcc-cpu-lookup-tables folds a quantized GELU's erf).
+mlir::LogicalResult approximateMath(mlir::Operation *root, bool instructionRounding);
+
 } // namespace tcc
 
 #endif // TCC_CODEGEN_PASSES_H

@@ -15,8 +15,10 @@
 // The index is an 8-bit value zero-extended, always inside the 256 entries.
 //
 // Only ops with an exact IEEE or integer meaning are taken: arith's elementwise ops and math's
-// fma, roundeven, floor, ceil, trunc, absf and copysign. A transcendental op still in the body
-// (math.exp before tcc-approximate-math) ends the function there. The table holds the exact
+// fma, roundeven, floor, ceil, trunc, absf and copysign. A body that converts bytes and has
+// transcendental ops (a quantized GELU's erf) first gets tcc-approximate-math's rewrites,
+// the polynomial the run would compute later, so they fold like the rest; in other bodies a
+// transcendental op ends the function there. The table holds the exact
 // results; where an op's fastmath flags let the compiled code compute it otherwise (the
 // sigmoid's division carries `arcp`, which x86 code computes as a reciprocal estimate and a
 // Newton step) the run without the table could differ in a float's last bits, and a
@@ -31,6 +33,7 @@
 #include "tcc/Target/CPU/Passes.h"
 
 #include "dialects/kernel/KernelDialect.h"
+#include "tcc/Codegen/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -210,6 +213,21 @@ DenseElementsAttr tabulate(const Candidate &c) {
   return DenseElementsAttr::get(RankedTensorType::get({256}, element), entries);
 }
 
+/// Whether `op`'s body converts 8-bit integers (a quantized model's bytes) to wider values.
+bool readsBytes(linalg::GenericOp op) {
+  return llvm::any_of(op.getBody()->getOperations(), [](Operation &inner) {
+    return isa<arith::ExtUIOp, arith::ExtSIOp, arith::UIToFPOp, arith::SIToFPOp>(inner) &&
+           inner.getOperand(0).getType().isInteger(8);
+  });
+}
+
+/// Whether `op`'s body has a math op that folding cannot evaluate (erf, exp, tanh, ...).
+bool hasTranscendental(linalg::GenericOp op) {
+  return llvm::any_of(op.getBody()->getOperations(), [](Operation &inner) {
+    return isa<math::MathDialect>(inner.getDialect()) && !foldsExactly(&inner);
+  });
+}
+
 struct CpuLookupTablesPass final : tcc::impl::CpuLookupTablesBase<CpuLookupTablesPass> {
   using CpuLookupTablesBase::CpuLookupTablesBase;
 
@@ -224,6 +242,13 @@ struct CpuLookupTablesPass final : tcc::impl::CpuLookupTablesBase<CpuLookupTable
         if (op.getNumReductionLoops() == 0)
           ops.push_back(op);
       });
+      // A quantized body's transcendental ops (a GELU's erf between two requantizations)
+      // become their approximations' arithmetic now, as tcc-approximate-math would make them
+      // later: then they fold into tables like the rest.
+      for (linalg::GenericOp op : ops)
+        if (readsBytes(op) && hasTranscendental(op) &&
+            failed(tcc::approximateMath(op, /*instructionRounding=*/true)))
+          return signalPassFailure();
       unsigned count = 0;
       for (linalg::GenericOp op : ops)
         while (std::optional<Candidate> c = bestCandidate(op)) {

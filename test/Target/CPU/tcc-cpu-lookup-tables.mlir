@@ -87,11 +87,18 @@ func.func private @kernel_1(%q: memref<64xi8>, %r: memref<64xf32>, %y: memref<64
   return
 }
 
-// math.exp is not folded exactly as the run computes it (tcc-approximate-math's polynomial
-// comes later): the function ends before it, 4 ops, too few; the exp and its users stay.
+// math.exp in a body that reads bytes becomes tcc-approximate-math's polynomial here (the
+// ops the run would compute later), so it folds with the rest: y = (1 + (1 / (e^x + 1))^4)^2,
+// x = (k - 128) * 0.2; entry 0 (x = -25.6): (1 + 1)^2 = 4; entry 128 (x = 0): (1 + 1/16)^2 =
+// 1.12890625; entry 255: 1.
+// CHECK: memref.global "private" constant @kernel_2_table_0 : memref<256xf32> = dense<[4.000000e+00,
+// CHECK-SAME: 1.19114494, 1.12890625, 1.083820e+00,
+// CHECK-SAME: 1.000000e+00]>
 // CHECK-LABEL: func.func private @kernel_2
-// CHECK-NOT: memref.load
-// CHECK: math.exp
+// CHECK: linalg.generic
+// CHECK-NOT: math.exp
+// CHECK: memref.load
+// CHECK-NEXT: linalg.yield
 func.func private @kernel_2(%q: memref<64xi8>, %y: memref<64xf32>) attributes {kernel.kernel = #kernel.kernel<kind = generic>} {
   %zp = arith.constant 128 : i32
   %scale = arith.constant 0.2 : f32
@@ -155,6 +162,48 @@ func.func private @kernel_3(%q: memref<64xi8>, %y: memref<64xi8>) attributes {ke
     %10 = arith.select %8, %c255, %7 : i8
     %11 = arith.select %9, %c0, %10 : i8
     linalg.yield %11 : i8
+  }
+  return
+}
+
+// A quantized erf (a GELU's, between a dequantization and a requantization): its math.erf
+// becomes tcc-approximate-math's polynomial here, so the whole body is a function of the
+// byte: entry k = Q(erf((k - 128) * 0.05)) with the output step 1/128 and zero point 128,
+// e.g. k = 138: erf(0.5) = 0.5205 -> 66.6 -> 67 + 128 = 195; k = 148: erf(1) -> 236.
+// CHECK: memref.global "private" constant @kernel_4_table_0 : memref<256xi32> = dense<[0, 0,
+// CHECK-SAME: 73, 79, 86, 93, 99, 106, 114, 121, 128, 135, 142, 150, 157, 163, 170, 177, 183, 189, 195, 200, 205, 210, 215, 219, 223, 227, 230, 233, 236, 238,
+// CHECK-LABEL: func.func private @kernel_4
+// CHECK: linalg.generic
+// CHECK-NOT: math.erf
+// CHECK: memref.load
+// CHECK-NEXT: arith.trunci
+// CHECK-NEXT: linalg.yield
+func.func private @kernel_4(%q: memref<64xi8>, %y: memref<64xi8>) attributes {kernel.kernel = #kernel.kernel<kind = generic>} {
+  %zp = arith.constant 128 : i32
+  %scale = arith.constant 0.05 : f32
+  %out_scale = arith.constant 0.0078125 : f32
+  %out_zp = arith.constant 128.0 : f32
+  %hi = arith.constant 256.0 : f32
+  %lo = arith.constant -1.0 : f32
+  %c255 = arith.constant -1 : i8
+  %c0 = arith.constant 0 : i8
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+      ins(%q : memref<64xi8>) outs(%y : memref<64xi8>) {
+  ^bb0(%in: i8, %o: i8):
+    %0 = arith.extui %in : i8 to i32
+    %1 = arith.subi %0, %zp : i32
+    %2 = arith.sitofp %1 : i32 to f32
+    %3 = arith.mulf %2, %scale : f32
+    %4 = math.erf %3 : f32
+    %5 = arith.divf %4, %out_scale : f32
+    %6 = math.roundeven %5 : f32
+    %7 = arith.addf %6, %out_zp : f32
+    %8 = arith.fptoui %7 : f32 to i8
+    %9 = arith.cmpf oge, %7, %hi : f32
+    %10 = arith.cmpf ole, %7, %lo : f32
+    %11 = arith.select %9, %c255, %8 : i8
+    %12 = arith.select %10, %c0, %11 : i8
+    linalg.yield %12 : i8
   }
   return
 }

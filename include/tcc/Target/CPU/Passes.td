@@ -82,6 +82,12 @@ def CpuLookupTables : Pass<"tcc-cpu-lookup-tables", "mlir::ModuleOp"> {
     replaced by a load at zext(v) (always in range). The entries are the exact results; a
     division the compiled code would compute as a reciprocal estimate (`arcp`) is exact in
     the table. tcc-tile-contractions' epilogue loads a vector of entries with vector.gather.
+    A body that converts bytes and has transcendental math ops (erf, exp, tanh: a
+    quantized GELU's erf between two requantizations) first gets tcc-approximate-math's
+    rewrites (tcc::approximateMath), the arithmetic the run would compute anyway, so the
+    function goes through them: BERT-like QOperator's GELU became one table (its up
+    projection kernels 0.50 -> 0.32 ms each, b1 1t on Zen 4; the model 4.81 -> 4.07 ms,
+    outputs bit-identical).
 
     ```mlir
     // before: %q : i8, then ~80 ops of dequantize, sigmoid, multiply, requantize
@@ -96,7 +102,8 @@ def CpuLookupTables : Pass<"tcc-cpu-lookup-tables", "mlir::ModuleOp"> {
            "the fewest ops a table must remove (a gather of 16 lanes costs about as much as "
            "that many vector ops)">,
   ];
-  let dependentDialects = ["::mlir::memref::MemRefDialect", "::mlir::arith::ArithDialect"];
+  let dependentDialects = ["::mlir::memref::MemRefDialect", "::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect"];
 }
 
 def TileContractions : Pass<"tcc-tile-contractions", "mlir::ModuleOp"> {
