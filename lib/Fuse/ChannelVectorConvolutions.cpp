@@ -43,35 +43,41 @@ constexpr int64_t kBlock = 16;
 
 using Shape = tcc::fuse::WindowShape;
 
+/// Whether `op` reads and writes float32.
+bool isF32(ConvolutionOp op) {
+  auto f32 = [](Value v) { return cast<RankedTensorType>(v.getType()).getElementType().isF32(); };
+  return f32(op.getInput()) && f32(op.getFilter()) && f32(op.getResult());
+}
+
 /// The shape of a float32 convolution the pass may rewrite.
 std::optional<Shape> shapeOf(ConvolutionOp op) {
-  auto isF32 = [](Value v) { return cast<RankedTensorType>(v.getType()).getElementType().isF32(); };
-  if (!isF32(op.getInput()) || !isF32(op.getFilter()) || !isF32(op.getResult()))
+  if (!isF32(op))
     return std::nullopt;
   return tcc::fuse::windowShape(op, op.getInput());
 }
 
 /// The shape of a float32 depthwise convolution: one group per channel, one output channel
-/// per group (a [C, 1, KH, KW] filter), static channels, maps and filter, no negative
-/// padding; `channels` = `outChannels` = C.
+/// per group (a [C, 1, KH, KW] filter), with windowShape's conditions; `channels` =
+/// `outChannels` = C.
 std::optional<Shape> depthwiseShape(ConvolutionOp op) {
   auto in = cast<RankedTensorType>(op.getInput().getType());
-  auto filter = cast<RankedTensorType>(op.getFilter().getType());
-  auto out = cast<RankedTensorType>(op.getType());
-  if (!in.getElementType().isF32() || !filter.getElementType().isF32() ||
-      !out.getElementType().isF32() || in.getRank() != 4 || !filter.hasStaticShape() ||
-      llvm::any_of(in.getShape().drop_front(), ShapedType::isDynamic) ||
-      llvm::any_of(out.getShape().drop_front(), ShapedType::isDynamic) ||
-      llvm::any_of(op.getPaddingLow(), [](int64_t p) { return p < 0; }) ||
-      llvm::any_of(op.getPaddingHigh(), [](int64_t p) { return p < 0; }))
+  if (!isF32(op) || in.getRank() != 4 || in.isDynamicDim(1) || in.getDimSize(1) < 2)
     return std::nullopt;
   int64_t channels = in.getDimSize(1);
-  if (channels < 2 || static_cast<int64_t>(op.getFeatureGroupCount()) != channels ||
-      filter.getDimSize(0) != channels || filter.getDimSize(1) != 1 ||
-      out.getDimSize(1) != channels)
+  std::optional<Shape> s = tcc::fuse::windowShape(op, op.getInput(), channels);
+  if (!s || s->outChannels != channels ||
+      cast<RankedTensorType>(op.getFilter().getType()).getDimSize(1) != 1 ||
+      cast<RankedTensorType>(op.getType()).getDimSize(1) != channels)
     return std::nullopt;
-  return Shape{channels,          channels,         filter.getDimSize(2), filter.getDimSize(3),
-               out.getDimSize(2), out.getDimSize(3)};
+  return s;
+}
+
+/// `blocks` ([n, y, x, cb, l]) padded along y and x by `low` and `high` ([y, x] each) with
+/// `value`.
+Value padBlocks(OpBuilder &b, Location loc, Value blocks, Value value, ArrayRef<int64_t> low,
+                ArrayRef<int64_t> high) {
+  return tcc::prim::PadOp::create(b, loc, blocks, value, ArrayRef<int64_t>{0, low[0], low[1], 0, 0},
+                                  ArrayRef<int64_t>{0, high[0], high[1], 0, 0});
 }
 
 /// The uint8 tensor, [n, c, y, x], whose int32 conversion a quantized convolution reads,
@@ -221,12 +227,12 @@ struct ChannelVectorConvolutionsPass
     OpFoldResult batch = p.dims(input)[0];
     if (llvm::any_of(low, [](int64_t v) { return v != 0; }) ||
         llvm::any_of(high, [](int64_t v) { return v != 0; })) {
-      // Along y and x: dims 2 and 3 of [n, c, y, x], 1 and 2 of [n, y, x, cb, cl].
-      auto maps = [&](ArrayRef<int64_t> v) {
-        return isStem ? SmallVector<int64_t>{0, 0, v[0], v[1]}
-                      : SmallVector<int64_t>{0, v[0], v[1], 0, 0};
-      };
-      input = tcc::prim::PadOp::create(b, loc, input, p.scalar(element, 0), maps(low), maps(high));
+      // Along y and x: dims 2 and 3 of the stem's [n, c, y, x], else of the blocks.
+      Value zero = p.scalar(element, 0);
+      input = isStem ? tcc::prim::PadOp::create(b, loc, input, zero,
+                                                ArrayRef<int64_t>{0, 0, low[0], low[1]},
+                                                ArrayRef<int64_t>{0, 0, high[0], high[1]})
+                     : padBlocks(b, loc, input, zero, low, high);
     }
     int64_t blocks = s.outChannels / kBlock, inBlocks = s.channels / kBlock;
     MLIRContext *ctx = b.getContext();
@@ -278,9 +284,8 @@ struct ChannelVectorConvolutionsPass
     Value blocks = tcc::fuse::toChannelBlocks(b, loc, x);
     Value padded = input.getDefiningOp<tcc::prim::ConvertOp>().getOperand();
     if (auto pad = padded.getDefiningOp<tcc::prim::PadOp>()) {
-      auto maps = [](ArrayRef<int64_t> v) { return SmallVector<int64_t>{0, v[2], v[3], 0, 0}; };
-      blocks = tcc::prim::PadOp::create(b, loc, blocks, pad.getPaddingValue(), maps(pad.getLow()),
-                                        maps(pad.getHigh()));
+      blocks = padBlocks(b, loc, blocks, pad.getPaddingValue(), pad.getLow().drop_front(2),
+                         pad.getHigh().drop_front(2));
     }
     return tcc::prim::PrimBuilder(b, loc).convert(
         blocks, cast<RankedTensorType>(input.getType()).getElementType());
@@ -306,8 +311,7 @@ struct ChannelVectorConvolutionsPass
     OpFoldResult batch = p.dims(input)[0];
     if (llvm::any_of(low, [](int64_t v) { return v != 0; }) ||
         llvm::any_of(high, [](int64_t v) { return v != 0; })) {
-      auto maps = [](ArrayRef<int64_t> v) { return SmallVector<int64_t>{0, v[0], v[1], 0, 0}; };
-      input = tcc::prim::PadOp::create(b, loc, input, p.scalar(element, 0), maps(low), maps(high));
+      input = padBlocks(b, loc, input, p.scalar(element, 0), low, high);
     }
     int64_t blocks = s.channels / kBlock;
     Value filter = p.transpose(
@@ -382,9 +386,8 @@ struct ChannelVectorConvolutionsPass
     ArrayRef<int64_t> low = op.getPaddingLow(), high = op.getPaddingHigh();
     int64_t extraH = 2 * th + 2 - (inputType.getDimSize(1) + low[0] + high[0]);
     int64_t extraW = 2 * tw + 2 - (inputType.getDimSize(2) + low[1] + high[1]);
-    input = tcc::prim::PadOp::create(
-        b, loc, input, p.scalar(element, 0), ArrayRef<int64_t>{0, low[0], low[1], 0, 0},
-        ArrayRef<int64_t>{0, high[0] + extraH, high[1] + extraW, 0, 0});
+    input = padBlocks(b, loc, input, p.scalar(element, 0), low,
+                      ArrayRef<int64_t>{high[0] + extraH, high[1] + extraW});
 
     // Lavin and Gray's F(2, 3) transforms (cross-correlation, as convolutions compute).
     const float bt[4][4] = {{1, 0, -1, 0}, {0, 1, 1, 0}, {0, -1, 1, 0}, {0, 1, 0, -1}};

@@ -21,9 +21,11 @@ struct WindowShape {
   int64_t channels, outChannels, kh, kw, oh, ow;
 };
 
-/// The shape of `op` reading `input` (its input, or the bytes that input converts): 2-D, one
-/// group, static filter, channels and maps, no negative padding; nothing otherwise.
-std::optional<WindowShape> windowShape(prim::ConvolutionOp op, mlir::Value input);
+/// The shape of `op` reading `input` (its input, or the bytes that input converts): 2-D,
+/// `groups` groups (one: a plain convolution), static filter, channels and maps, no negative
+/// padding; nothing otherwise.
+std::optional<WindowShape> windowShape(prim::ConvolutionOp op, mlir::Value input,
+                                       int64_t groups = 1);
 
 /// Whether tcc-unfold-convolutions with these options takes `op` (its conditions and rule).
 bool unfolds(prim::ConvolutionOp op, int64_t vectorBits, bool splitWideFma);

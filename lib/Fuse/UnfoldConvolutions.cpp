@@ -123,12 +123,13 @@ struct UnfoldConvolutionsPass : tcc::impl::UnfoldConvolutionsBase<UnfoldConvolut
 
 } // namespace
 
-std::optional<tcc::fuse::WindowShape> tcc::fuse::windowShape(ConvolutionOp op, Value input) {
+std::optional<tcc::fuse::WindowShape> tcc::fuse::windowShape(ConvolutionOp op, Value input,
+                                                             int64_t groups) {
   auto in = cast<RankedTensorType>(input.getType());
   auto filter = cast<RankedTensorType>(op.getFilter().getType());
   auto out = cast<RankedTensorType>(op.getType());
-  if (in.getRank() != 4 || op.getFeatureGroupCount() != 1 || !filter.hasStaticShape() ||
-      llvm::any_of(in.getShape().drop_front(), ShapedType::isDynamic) ||
+  if (in.getRank() != 4 || static_cast<int64_t>(op.getFeatureGroupCount()) != groups ||
+      !filter.hasStaticShape() || llvm::any_of(in.getShape().drop_front(), ShapedType::isDynamic) ||
       llvm::any_of(out.getShape().drop_front(), ShapedType::isDynamic) ||
       llvm::any_of(op.getPaddingLow(), [](int64_t p) { return p < 0; }) ||
       llvm::any_of(op.getPaddingHigh(), [](int64_t p) { return p < 0; }))

@@ -114,6 +114,23 @@ static bool isPacked(linalg::LinalgOp op, int64_t group) {
   return !op.getMatchingIndexingMap(op.getDpsInitOperand(0)).isFunctionOfDim(p);
 }
 
+/// Whether `combine` is an integer max or min (signed or unsigned).
+static bool isIntegerCombine(Plan::Combine combine) {
+  switch (combine) {
+  case Plan::Combine::MaxSigned:
+  case Plan::Combine::MaxUnsigned:
+  case Plan::Combine::MinSigned:
+  case Plan::Combine::MinUnsigned:
+    return true;
+  case Plan::Combine::MultiplyAdd:
+  case Plan::Combine::Max:
+  case Plan::Combine::Min:
+  case Plan::Combine::Add:
+    return false;
+  }
+  llvm_unreachable("a combine kind");
+}
+
 /// The plan for `op`, or nothing when it does not have the outer-product form.
 std::optional<Plan> tcc::tiling::planContraction(linalg::LinalgOp op, int64_t vectorBits) {
   std::optional<std::pair<Plan::Combine, unsigned>> window = windowCombine(op);
@@ -135,8 +152,7 @@ std::optional<Plan> tcc::tiling::planContraction(linalg::LinalgOp op, int64_t ve
     return std::nullopt;
   Type element = outType.getElementType();
   // Integer windows: a max or min pooling of 8- to 32-bit integers (quantized models').
-  bool integerWindow = window && window->first != Plan::Combine::Max &&
-                       window->first != Plan::Combine::Min && window->first != Plan::Combine::Add;
+  bool integerWindow = window && isIntegerCombine(window->first);
   if (integerWindow ? !(element.isInteger(8) || element.isInteger(16) || element.isInteger(32))
       : quads       ? !element.isInteger(32)
                     : !element.isF32() && !element.isF64())
