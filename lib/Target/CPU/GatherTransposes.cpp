@@ -2,7 +2,7 @@
 //
 // A transpose whose output's fastest dim comes from a strided dim of its input and whose
 // input's fastest dim is at most a vector long (channel blocks [n, y, x, cb, 16] back to
-// [n, c, y, x]) lowers otherwise to scalar loops: one load and one store per element,
+// [n, c, y, x], of floats or of a quantized chain's bytes) lowers otherwise to scalar loops: one load and one store per element,
 // the loads a whole stride apart. Here each run of `lanes` consecutive outputs is one
 // masked gather (the input stride times the lane as offsets) and one masked contiguous
 // store:
@@ -56,7 +56,11 @@ struct GatherTransposesPass : tcc::impl::GatherTransposesBase<GatherTransposesPa
         rewrite(op);
   }
 
-  /// 32-bit elements on buffers, an output row with unit stride, the input dim that feeds
+  /// The lanes of one gather: a vector of 32-bit elements; bytes (a quantized chain's
+  /// blocks back to NCHW) take as many, 16 bytes (their loop order is what pays).
+  int64_t lanesOf() const { return vectorBits / 32; }
+
+  /// 32- or 8-bit elements on buffers, an output row with unit stride, the input dim that feeds
   /// it other than the input's fastest, with a static stride that fits the gather's 32-bit
   /// offsets, and the input's fastest dim at most a vector long (a 2-D transpose of such a
   /// matrix stays as it is: a gradient's small weight transposes).
@@ -65,14 +69,15 @@ struct GatherTransposesPass : tcc::impl::GatherTransposesBase<GatherTransposesPa
     auto out = dyn_cast<MemRefType>(op.getInit().getType());
     // Rank 3 at least: a dim besides the row and the lanes for the parallel loop.
     if (!in || !out || in.getRank() < 3 || !in.getElementType().isIntOrFloat() ||
-        in.getElementType().getIntOrFloatBitWidth() != 32)
+        (in.getElementType().getIntOrFloatBitWidth() != 32 &&
+         in.getElementType().getIntOrFloatBitWidth() != 8))
       return false;
     int64_t rank = out.getRank();
     int64_t source = op.getPermutation()[rank - 1];
     std::optional<int64_t> stride = staticStride(in, source);
     std::optional<int64_t> inner = staticStride(in, rank - 1);
     std::optional<int64_t> outInner = staticStride(out, rank - 1);
-    int64_t lanes = vectorBits / 32;
+    int64_t lanes = lanesOf();
     // The input's fastest dim at most a vector long (a block's lanes): its loop runs
     // innermost, its rows stay few. (Longer ones, a channels-last product's 960 channels,
     // made that loop's stores scatter over as many rows: slower than the scalar loops.)
@@ -88,7 +93,7 @@ struct GatherTransposesPass : tcc::impl::GatherTransposesBase<GatherTransposesPa
     Value input = op.getInput(), output = op.getInit();
     auto in = cast<MemRefType>(input.getType());
     ArrayRef<int64_t> permutation = op.getPermutation();
-    int64_t rank = in.getRank(), lanes = vectorBits / 32;
+    int64_t rank = in.getRank(), lanes = lanesOf();
     int64_t source = permutation[rank - 1];
     int64_t stride = *staticStride(in, source);
     Type element = in.getElementType();

@@ -28,6 +28,22 @@ func.func @blocks(%in: memref<?x13x13x32x16xf32>, %out: memref<?x32x16x13x13xf32
 
 // -----
 
+// A quantized chain's byte blocks back to NCHW: the same loops and 16 lanes (vector<16xi8>),
+// offsets of 6 x 16 bytes.
+// CHECK-LABEL: func.func @byte_blocks
+// CHECK-DAG: %[[OFFSETS:.*]] = arith.constant dense<[0, 96, 192, 288, 384, 480, 576, 672, 768, 864, 960, 1056, 1152, 1248, 1344, 1440]> : vector<16xi32>
+// CHECK: scf.parallel
+// CHECK: vector.create_mask %{{.*}} : vector<16xi1>
+// CHECK: %[[V:.*]] = vector.gather %arg0[{{.*}}] [%[[OFFSETS]]], {{.*}} : memref<?x56x56x6x16xi8>, vector<16xi32>, vector<16xi1>, vector<16xi8> into vector<16xi8>
+// CHECK: vector.maskedstore %arg1[{{.*}}], %{{.*}}, %[[V]] : memref<?x6x16x56x56xi8>, vector<16xi1>, vector<16xi8>
+// CHECK-NOT: linalg.transpose
+func.func @byte_blocks(%in: memref<?x56x56x6x16xi8>, %out: memref<?x6x16x56x56xi8>) {
+  linalg.transpose ins(%in : memref<?x56x56x6x16xi8>) outs(%out : memref<?x6x16x56x56xi8>) permutation = [0, 3, 4, 1, 2]
+  return
+}
+
+// -----
+
 // Left as they are: a channels-last product back to NCHW, whose input's fastest dim (960
 // channels) is longer than a vector (that loop innermost scattered the stores over 960
 // rows); a transpose that keeps the fastest dim (rows copied whole); 64-bit elements; a
