@@ -2,10 +2,10 @@
 //
 // A transpose whose output's fastest dim comes from a strided dim of its input and whose
 // input's fastest dim is at most a vector long (channel blocks [n, y, x, cb, 16] back to
-// [n, c, y, x], of floats or of a quantized chain's bytes) lowers otherwise to scalar loops: one load and one store per element,
-// the loads a whole stride apart. Here each run of `lanes` consecutive outputs is one
-// masked gather (the input stride times the lane as offsets) and one masked contiguous
-// store:
+// [n, c, y, x], of floats or of a quantized chain's bytes) lowers otherwise to scalar loops: one
+// load and one store per element, the loads a whole stride apart. Here each run of `lanes`
+// consecutive outputs is one masked gather (the input stride times the lane as offsets) and one
+// masked contiguous store:
 //
 //   out[o_0, ..., o_{r-2}, x0 + j] = in[idx],  idx[perm[i]] = o_i, idx[perm[r-1]] = x0 + j
 //
