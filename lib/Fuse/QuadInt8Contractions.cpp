@@ -222,6 +222,15 @@ std::optional<QuadChoice> chooseQuadDim(linalg::LinalgOp op, int64_t minExtent) 
   return std::nullopt;
 }
 
+/// A quad contraction's body: acc + zext(x) * sext(y) in int32 (x a uint8 byte of the
+/// quad, y an int8 one), the form the CPU tiler turns into vpdpbusd.
+Value addQuadProduct(OpBuilder &b, Location loc, Value acc, Value x, Value y) {
+  Type i32 = b.getI32Type();
+  Value product = arith::MulIOp::create(b, loc, arith::ExtUIOp::create(b, loc, i32, x),
+                                        arith::ExtSIOp::create(b, loc, i32, y));
+  return arith::AddIOp::create(b, loc, acc, product).getResult();
+}
+
 /// `op` as a contraction of the packed bytes with the quad as its last (reduction) dim:
 /// out += extui(u') * extsi(w'), read at the old indices (r now r') and the quad q.
 void quadContraction(linalg::LinalgOp op, const QuadChoice &choice) {
@@ -231,13 +240,7 @@ void quadContraction(linalg::LinalgOp op, const QuadChoice &choice) {
   Value w = packConstant(b, loc, cast<ShapedType>(op.getDpsInputs()[choice.inputs[1]].getType()),
                          choice.grouped.positions[1], choice.weights);
   tcc::fuse::groupContraction(
-      op, choice.inputs, u, w, [](OpBuilder &nested, Location at, Value acc, Value x, Value y) {
-        Type i32 = nested.getI32Type();
-        Value product =
-            arith::MulIOp::create(nested, at, arith::ExtUIOp::create(nested, at, i32, x),
-                                  arith::ExtSIOp::create(nested, at, i32, y));
-        return arith::AddIOp::create(nested, at, acc, product).getResult();
-      });
+      op, choice.inputs, u, w, addQuadProduct);
 }
 
 /// x ^ 0x80 elementwise on bytes: int8 values as uint8 ones plus 128, and back.
@@ -374,13 +377,7 @@ void activationQuadContraction(linalg::LinalgOp op, const ActivationQuads &choic
                            choice.grouped.positions[1]);
   linalg::GenericOp quads = tcc::fuse::groupContraction(
       op, choice.inputs, uBytes, sBytes,
-      [](OpBuilder &nested, Location at, Value acc, Value x, Value y) {
-        Type i32 = nested.getI32Type();
-        Value product =
-            arith::MulIOp::create(nested, at, arith::ExtUIOp::create(nested, at, i32, x),
-                                  arith::ExtSIOp::create(nested, at, i32, y));
-        return arith::AddIOp::create(nested, at, acc, product).getResult();
-      });
+      addQuadProduct);
   if (!sums[0] && !sums[1])
     return;
   b.setInsertionPointAfter(quads);
