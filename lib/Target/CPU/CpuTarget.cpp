@@ -222,7 +222,7 @@ constexpr const char *kCpuKernelPipeline =
     "convert-linalg-to-parallel-loops,"
     "tcc-range-kernels,tcc-lower-checks,tcc-approximate-math{{instruction-rounding=true},tcc-lower-"
     "runtime-calls,"
-    "canonicalize,expand-strided-metadata,lower-affine,convert-scf-to-cf,convert-math-to-funcs,"
+    "canonicalize,tcc-cpu-single-lane-stores,expand-strided-metadata,lower-affine,convert-scf-to-cf,convert-math-to-funcs,"
     "convert-vector-to-llvm{{enable-x86vector={3}},finalize-memref-to-llvm,convert-arith-to-llvm,"
     "convert-math-to-llvm,"
     "convert-index-to-llvm,convert-func-to-llvm,tcc-cpu-lower-launches,convert-cf-to-llvm,"

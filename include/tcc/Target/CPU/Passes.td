@@ -246,6 +246,31 @@ def OrderLoops : Pass<"tcc-order-loops", "mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def CpuSingleLaneStores : Pass<"tcc-cpu-single-lane-stores", "mlir::ModuleOp"> {
+  let summary = "Masked vector stores of one constant lane as scalar stores (an LLVM 22 workaround)";
+  let description = [{
+    LLVM 22's x86 instruction selection stores `trunc <N x i32> to <N x i8>` (or to i16)
+    under a constant mask of its first lane alone as a 4-byte `vmovss` of the untruncated
+    lane: it writes the element and the three bytes after it. A tile whose rows are a
+    [n, c, 1, 1] output's channels (a squeeze-excitation's 1x1 convolutions on quantized
+    values) stores each row that way: it overwrote the next rows' bytes (another thread's,
+    at two threads: EfficientNet-B0's QOperator outputs changed from run to run) and wrote
+    three bytes past its buffer's end. Run just before the vector ops become LLVM (after
+    the last canonicalization has made such masks constant), each `vector.maskedstore`
+    whose mask is constant with its first lane alone becomes `vector.extract` of that lane
+    and `memref.store`, which LLVM stores with the element's width.
+
+    ```mlir
+    %m = vector.create_mask %c1 : vector<8xi1>
+    vector.maskedstore %out[%i, %j], %m, %v : memref<?x20xi8>, vector<8xi1>, vector<8xi8>
+    // becomes
+    %e = vector.extract %v[0] : i8 from vector<8xi8>
+    memref.store %e, %out[%i, %j] : memref<?x20xi8>
+    ```
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect", "::mlir::vector::VectorDialect"];
+}
+
 def RangeKernels : Pass<"tcc-range-kernels", "mlir::ModuleOp"> {
   let summary = "Let each kernel run a range of its outermost parallel loop";
   let description = [{
