@@ -12,6 +12,7 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/SetVector.h"
 
 namespace tcc::eval {
 #define GEN_PASS_DEF_FOLDWEIGHTS
@@ -133,6 +134,106 @@ ElementsAttr toAttr(RankedTensorType type, const tcc::eval::Tensor &tensor) {
                                         HeapAsmResourceBlob::allocateAndCopyWithAlign(bytes, alignment));
 }
 
+/// Replaces `op` by its value where isFoldable: the constants, or nothing.
+SmallVector<Value> fold(Operation *op) {
+  SmallVector<ElementsAttr> operands;
+  if (!isFoldable(op, operands))
+    return {};
+  FailureOr<std::vector<tcc::eval::Tensor>> values = evaluate(op, operands);
+  if (failed(values))
+    return {};
+  OpBuilder b(op);
+  SmallVector<Value> replacements;
+  for (auto [result, value] : llvm::zip(op->getResults(), *values)) {
+    auto type = cast<RankedTensorType>(result.getType());
+    replacements.push_back(arith::ConstantOp::create(b, op->getLoc(), type, toAttr(type, value)));
+  }
+  op->replaceAllUsesWith(replacements);
+  op->erase();
+  return replacements;
+}
+
+/// An elementwise op whose operands are all broadcasts of constants (a quantized
+/// convolution's per-channel requantization scale w_scale[c] x_scale / y_scale, each factor
+/// broadcast to the activation's shape with its dynamic batch) is computed on the union of
+/// the broadcasts' dims only, folded, and broadcast after:
+///   f(bcast(a, A), bcast(b, B)) = bcast(f(bcast(a, A in U), bcast(b, B in U)), U),  U = A u B
+/// so that the run time reads a [C] constant instead of computing f per element. Whether it
+/// did (when the narrow op does not fold, `op` stays as it was).
+bool foldBroadcastOperands(Operation *op) {
+  if (!isa<tcc::prim::PrimDialect>(op->getDialect()) || !op->hasTrait<OpTrait::Elementwise>() ||
+      op->getNumResults() != 1 || op->getNumOperands() == 0)
+    return false;
+  auto resultType = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  if (!resultType)
+    return false;
+  SmallVector<tcc::prim::BroadcastInDimOp> broadcasts;
+  llvm::SmallSetVector<int64_t, 4> unionDims;
+  for (Value operand : op->getOperands()) {
+    auto broadcast = operand.getDefiningOp<tcc::prim::BroadcastInDimOp>();
+    if (!broadcast || !constantValue(broadcast.getOperand()) ||
+        cast<RankedTensorType>(broadcast.getType()).getShape() != resultType.getShape())
+      return false;
+    broadcasts.push_back(broadcast);
+    unionDims.insert_range(broadcast.getBroadcastDimensions());
+  }
+  SmallVector<int64_t> dims(unionDims.begin(), unionDims.end());
+  llvm::sort(dims);
+  auto position = [&](int64_t d) { return llvm::find(dims, d) - dims.begin(); };
+  // The narrow shape: each dim of U as long as an operand makes it (1 where all broadcast a
+  // 1); static, since the operands are constants.
+  SmallVector<int64_t> shape(dims.size(), 1);
+  for (tcc::prim::BroadcastInDimOp broadcast : broadcasts) {
+    auto source = cast<RankedTensorType>(broadcast.getOperand().getType());
+    for (auto [k, d] : llvm::enumerate(broadcast.getBroadcastDimensions()))
+      if (source.getDimSize(k) != 1)
+        shape[position(d)] = source.getDimSize(k);
+  }
+  auto narrowType = RankedTensorType::get(shape, resultType.getElementType());
+  if (resultType.hasStaticShape() && resultType.getNumElements() == narrowType.getNumElements())
+    return false;
+  OpBuilder b(op);
+  Location loc = op->getLoc();
+  SmallVector<Operation *> narrowBroadcasts;
+  IRMapping mapping;
+  for (auto [operand, broadcast] : llvm::zip(op->getOperands(), broadcasts)) {
+    auto source = cast<RankedTensorType>(broadcast.getOperand().getType());
+    SmallVector<int64_t> positions;
+    for (int64_t d : broadcast.getBroadcastDimensions())
+      positions.push_back(position(d));
+    auto narrow = tcc::prim::BroadcastInDimOp::create(
+        b, loc, RankedTensorType::get(shape, source.getElementType()), broadcast.getOperand(),
+        ValueRange{}, positions);
+    narrowBroadcasts.push_back(narrow);
+    mapping.map(operand, narrow.getResult());
+  }
+  Operation *narrowOp = b.clone(*op, mapping);
+  narrowOp->getResult(0).setType(narrowType);
+  // The narrow broadcasts fold (the clone then reads constants), then the op.
+  for (Operation *narrow : narrowBroadcasts)
+    fold(narrow);
+  SmallVector<Operation *> inputs;
+  for (Value operand : narrowOp->getOperands())
+    inputs.push_back(operand.getDefiningOp());
+  SmallVector<Value> folded = fold(narrowOp);
+  if (folded.empty()) {
+    narrowOp->erase();
+    for (Operation *input : inputs)
+      if (input && input->use_empty())
+        input->erase();
+    return false;
+  }
+  for (Operation *input : inputs)
+    if (input && input->use_empty())
+      input->erase();
+  // The result's dynamic extents are any operand broadcast's (one shape).
+  Value result = tcc::prim::BroadcastInDimOp::create(b, loc, resultType, folded[0],
+                                                     broadcasts[0].getDynamicSizes(), dims);
+  op->getResult(0).replaceAllUsesWith(result);
+  op->erase();
+  return true;
+}
+
 struct FoldWeightsPass : tcc::eval::impl::FoldWeightsBase<FoldWeightsPass> {
   void runOnOperation() override {
     auto main = getOperation().lookupSymbol<func::FuncOp>("main");
@@ -142,22 +243,9 @@ struct FoldWeightsPass : tcc::eval::impl::FoldWeightsBase<FoldWeightsPass> {
     SmallVector<Operation *> ops;
     for (Operation &op : main.getBody().front())
       ops.push_back(&op);
-    for (Operation *op : ops) {
-      SmallVector<ElementsAttr> operands;
-      if (!isFoldable(op, operands))
-        continue;
-      FailureOr<std::vector<tcc::eval::Tensor>> values = evaluate(op, operands);
-      if (failed(values))
-        continue;
-      OpBuilder b(op);
-      SmallVector<Value> replacements;
-      for (auto [result, value] : llvm::zip(op->getResults(), *values)) {
-        auto type = cast<RankedTensorType>(result.getType());
-        replacements.push_back(arith::ConstantOp::create(b, op->getLoc(), type, toAttr(type, value)));
-      }
-      op->replaceAllUsesWith(replacements);
-      op->erase();
-    }
+    for (Operation *op : ops)
+      if (!foldBroadcastOperands(op))
+        (void)fold(op);
   }
 };
 

@@ -27,6 +27,9 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Matchers.h"
 
+#include <algorithm>
+#include <cstdlib>
+
 namespace tcc {
 #define GEN_PASS_DEF_CHANNELVECTORCONVOLUTIONS
 #include "tcc/Fuse/Passes.h.inc"
@@ -94,6 +97,84 @@ Value quantizedSource(Value input) {
     x = pad.getOperand();
   auto type = cast<RankedTensorType>(x.getType());
   return type.getRank() == 4 && type.getElementType().isUnsignedInteger(8) ? x : Value();
+}
+
+/// The integer held by a splat constant, or by a 0-d one broadcast (a zero point).
+std::optional<int64_t> splatInteger(Value v) {
+  if (auto broadcast = v.getDefiningOp<tcc::prim::BroadcastInDimOp>())
+    v = broadcast.getOperand();
+  DenseIntElementsAttr attr;
+  if (!matchPattern(v, m_Constant(&attr)) || !attr.isSplat())
+    return std::nullopt;
+  return attr.getSplatValue<APInt>().getSExtValue();
+}
+
+/// A bound on |v| for every element of an integer-valued tensor built from 8- or 16-bit
+/// integers by conversions, additions, subtractions and data movement (a quantized filter
+/// minus its zero point), or nothing.
+std::optional<int64_t> magnitudeBound(Value v) {
+  Operation *op = v.getDefiningOp();
+  if (!op)
+    return std::nullopt;
+  if (auto convert = dyn_cast<tcc::prim::ConvertOp>(op)) {
+    auto from = dyn_cast<IntegerType>(
+        cast<RankedTensorType>(convert.getOperand().getType()).getElementType());
+    if (!from)
+      return std::nullopt;
+    if (from.getWidth() <= 16)
+      return from.isUnsigned() ? (int64_t{1} << from.getWidth()) - 1
+                               : int64_t{1} << (from.getWidth() - 1);
+    return magnitudeBound(convert.getOperand());
+  }
+  if (isa<tcc::prim::AddOp, tcc::prim::SubOp>(op)) {
+    std::optional<int64_t> x = magnitudeBound(op->getOperand(0)),
+                           y = magnitudeBound(op->getOperand(1));
+    return x && y ? std::optional<int64_t>(*x + *y) : std::nullopt;
+  }
+  if (isa<tcc::prim::BroadcastInDimOp, tcc::prim::ReshapeOp, tcc::prim::TransposeOp>(op))
+    return magnitudeBound(op->getOperand(0));
+  DenseIntElementsAttr attr;
+  if (!matchPattern(v, m_Constant(&attr)))
+    return std::nullopt;
+  int64_t bound = 0;
+  for (const APInt &x : attr.getValues<APInt>())
+    bound = std::max(bound, std::abs(x.getSExtValue()));
+  return bound;
+}
+
+/// A float32 depthwise convolution's input made of 8-bit integers q (tcc-integer-contractions'
+/// form of a quantized activation): convert(ext(q) - z), convert(ext(q)) or convert(q), ext
+/// a conversion to int32 and z a constant zero point in q's range.
+struct ByteInput {
+  Value bytes;       // q, [n, c, y, x]
+  int64_t zeroPoint; // z
+};
+
+std::optional<ByteInput> byteInput(Value input) {
+  auto toFloat = input.getDefiningOp<tcc::prim::ConvertOp>();
+  if (!toFloat)
+    return std::nullopt;
+  Value x = toFloat.getOperand();
+  int64_t zeroPoint = 0;
+  if (auto sub = x.getDefiningOp<tcc::prim::SubOp>()) {
+    std::optional<int64_t> z = splatInteger(sub.getRhs());
+    auto ext = sub.getLhs().getDefiningOp<tcc::prim::ConvertOp>();
+    if (!z || !ext)
+      return std::nullopt;
+    zeroPoint = *z;
+    x = sub.getLhs();
+  }
+  if (auto ext = x.getDefiningOp<tcc::prim::ConvertOp>();
+      ext && cast<RankedTensorType>(x.getType()).getElementType().isSignlessInteger(32))
+    x = ext.getOperand();
+  auto type = cast<RankedTensorType>(x.getType());
+  auto element = dyn_cast<IntegerType>(type.getElementType());
+  if (type.getRank() != 4 || !element || element.getWidth() != 8)
+    return std::nullopt;
+  int64_t low = element.isUnsigned() ? 0 : -128, high = element.isUnsigned() ? 255 : 127;
+  if (zeroPoint < low || zeroPoint > high)
+    return std::nullopt;
+  return ByteInput{x, zeroPoint};
 }
 
 /// Whether `op` is an int32 convolution of uint8 values converted (quantizedSource) and a
@@ -299,6 +380,12 @@ struct ChannelVectorConvolutionsPass
   /// out = toChannelsFirst(out'). Both operands read the lanes l: the CPU tiler loads the
   /// filter's vector once per window point for all of a tile's output points
   /// (Plan::scalarVector). The products add in the order (ky, kx), as the NCHW form's.
+  /// A quantized activation's input x = float(q - z) (byteInput) is read as the blocks of
+  /// its 8-bit q, padded with z and converted where the contraction reads them (the tiler
+  /// converts the bytes it loads: a quarter of the float blocks' memory traffic):
+  ///   out'[n, y, x, cb, l] = sum_{ky, kx} float(qb[...]) w'[cb, ky, kx, l]
+  ///                          - z sum_{ky, kx} w'[cb, ky, kx, l]
+  /// exact integers in float32 as the dequantized form's (the bound is checked).
   static void rewriteDepthwise(ConvolutionOp op, const Shape &s) {
     OpBuilder b(op);
     Location loc = op.getLoc();
@@ -307,12 +394,21 @@ struct ChannelVectorConvolutionsPass
     auto index = [&](int64_t v) -> OpFoldResult { return b.getIndexAttr(v); };
     ArrayRef<int64_t> low = op.getPaddingLow(), high = op.getPaddingHigh(),
                       strides = op.getStrides(), dilations = op.getDilations();
-    Value input = tcc::fuse::toChannelBlocks(b, loc, op.getInput());
+    std::optional<ByteInput> bytes = byteInput(op.getInput());
+    // Every partial sum an integer below 2^24 (|q| <= 255, |z| <= 255): exact in float32
+    // either way, so the same bits as the dequantized form.
+    std::optional<int64_t> filterBound = magnitudeBound(op.getFilter());
+    if (bytes && !(filterBound && s.kh * s.kw * 255 * *filterBound < (int64_t{1} << 24)))
+      bytes.reset();
+    Value input = tcc::fuse::toChannelBlocks(b, loc, bytes ? bytes->bytes : op.getInput());
     OpFoldResult batch = p.dims(input)[0];
     if (llvm::any_of(low, [](int64_t v) { return v != 0; }) ||
         llvm::any_of(high, [](int64_t v) { return v != 0; })) {
-      input = padBlocks(b, loc, input, p.scalar(element, 0), low, high);
+      Type padded = bytes ? cast<RankedTensorType>(input.getType()).getElementType() : element;
+      input = padBlocks(b, loc, input, p.scalar(padded, bytes ? bytes->zeroPoint : 0), low, high);
     }
+    if (bytes)
+      input = p.convert(input, element);
     int64_t blocks = s.channels / kBlock;
     Value filter = p.transpose(
         p.reshape(op.getFilter(), {index(blocks), index(kBlock), index(s.kh), index(s.kw)}),
@@ -328,9 +424,16 @@ struct ChannelVectorConvolutionsPass
     AffineMap write = AffineMap::get(7, 0, {d(0), d(1), d(2), d(3), d(4)}, ctx);
     SmallVector<utils::IteratorType> iterators(5, utils::IteratorType::parallel);
     iterators.append(2, utils::IteratorType::reduction);
-    replaceWithChannelsFirst(op, b,
-                             contract(b, loc, input, filter, batch, {s.oh, s.ow, blocks, kBlock},
-                                      {read, weights, write}, iterators));
+    Value out = contract(b, loc, input, filter, batch, {s.oh, s.ow, blocks, kBlock},
+                         {read, weights, write}, iterators);
+    if (bytes && bytes->zeroPoint != 0) {
+      // The zero point's share, the same for every output point (the padding is z too):
+      //   out'[n, y, x, cb, l] -= z sum_{ky, kx} w'[cb, ky, kx, l]   (folded but the subtraction)
+      Value sums = p.sum(filter, {1, 2});
+      Value share = p.mul(sums, p.splat(sums, static_cast<double>(bytes->zeroPoint)));
+      out = p.sub(out, p.broadcast(share, {3, 4}, p.dims(out)));
+    }
+    replaceWithChannelsFirst(op, b, out);
   }
 
   /// Whether a chain's convolution takes Winograd's F(2x2, 3x3) form: a 3x3 window with

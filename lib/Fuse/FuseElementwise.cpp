@@ -55,10 +55,41 @@ bool isCheap(linalg::GenericOp op) {
   });
 }
 
-bool shouldFuse(OpOperand *use) {
+/// Whether `op` converts 8-bit integers to float32 and does nothing else (a uitofp or
+/// sitofp, of the bytes or of their extui / extsi), one input read as it writes.
+bool isByteToFloat(linalg::GenericOp op) {
+  if (op.getNumDpsInputs() != 1 || op.getNumDpsInits() != 1 || op.getNumReductionLoops() != 0 ||
+      !llvm::all_of(op.getIndexingMapsArray(), [](AffineMap m) { return m.isIdentity(); }))
+    return false;
+  Block *body = op.getBody();
+  auto yield = cast<linalg::YieldOp>(body->getTerminator());
+  Operation *convert = yield.getOperand(0).getDefiningOp();
+  if (!isa_and_nonnull<arith::UIToFPOp, arith::SIToFPOp>(convert) ||
+      !convert->getResult(0).getType().isF32())
+    return false;
+  Value source = convert->getOperand(0);
+  if (isa_and_nonnull<arith::ExtUIOp, arith::ExtSIOp>(source.getDefiningOp()))
+    source = source.getDefiningOp()->getOperand(0);
+  return source == body->getArgument(0) && source.getType().isInteger(8) &&
+         body->getOperations().size() == (source == convert->getOperand(0) ? 2u : 3u);
+}
+
+/// With `byte-operands`: a conversion of bytes to float32 read by a float multiply-add
+/// contraction alone is fused into it (the CPU tiler converts the bytes it loads,
+/// tcc::byteMultiplyAdd): a quantized depthwise convolution reads its input's bytes.
+bool fusesIntoContraction(OpOperand *use) {
   auto producer = use->get().getDefiningOp<linalg::GenericOp>();
   auto consumer = dyn_cast<linalg::GenericOp>(use->getOwner());
-  if (!producer || !consumer || tcc::accumulatesProducts(consumer))
+  return producer && consumer && producer->hasOneUse() && consumer.isDpsInput(use) &&
+         tcc::isMultiplyAdd(consumer) && isByteToFloat(producer);
+}
+
+bool shouldFuse(OpOperand *use, bool byteOperands) {
+  auto producer = use->get().getDefiningOp<linalg::GenericOp>();
+  auto consumer = dyn_cast<linalg::GenericOp>(use->getOwner());
+  if (consumer && tcc::accumulatesProducts(consumer))
+    return byteOperands && fusesIntoContraction(use);
+  if (!producer || !consumer)
     return false;
   // Recomputed per user, a cheap producer must not make the consumer's body grow without
   // bound (x*x of x*x of ... would double it at each level).
@@ -84,12 +115,14 @@ bool shouldFuse(OpOperand *use) {
 /// Merges one fusable producer into a consumer; the fused op's location lists both ONNX
 /// nodes (the kernel's name takes the consumer's, in front).
 struct FuseProducer : OpRewritePattern<linalg::GenericOp> {
-  using OpRewritePattern::OpRewritePattern;
+  FuseProducer(MLIRContext *context, bool byteOperands)
+      : OpRewritePattern(context), byteOperands(byteOperands) {}
+  bool byteOperands;
 
   LogicalResult matchAndRewrite(linalg::GenericOp consumer,
                                 PatternRewriter &rewriter) const override {
     for (OpOperand &operand : consumer->getOpOperands()) {
-      if (!linalg::areElementwiseOpsFusable(&operand) || !shouldFuse(&operand))
+      if (!linalg::areElementwiseOpsFusable(&operand) || !shouldFuse(&operand, byteOperands))
         continue;
       Operation *producer = operand.get().getDefiningOp();
       Location loc = rewriter.getFusedLoc({consumer.getLoc(), producer->getLoc()});
@@ -176,10 +209,13 @@ struct ExpandedExtent : OpRewritePattern<tensor::DimOp> {
 };
 
 struct FuseElementwisePass : tcc::impl::FuseElementwiseBase<FuseElementwisePass> {
+  using FuseElementwiseBase::FuseElementwiseBase;
+
   void runOnOperation() override {
     MLIRContext *context = &getContext();
     RewritePatternSet patterns(context);
-    patterns.add<FuseProducer, SplatInputToScalar>(context);
+    patterns.add<FuseProducer>(context, byteOperands);
+    patterns.add<SplatInputToScalar>(context);
     linalg::populateFoldReshapeOpsByCollapsingPatterns(patterns, foldsReshapeOfContraction);
     patterns.add<ExpandedExtent>(context);
     linalg::populateEraseUnusedOperandsAndResultsPatterns(patterns);

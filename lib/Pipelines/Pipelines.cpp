@@ -37,7 +37,7 @@ void tcc::buildOnnxToPrimPipeline(mlir::OpPassManager &pm, int64_t kvCacheCapaci
 // pass that tcc-opt can also run alone.
 static constexpr const char *kPrimToKernel =
     "tcc-requantize-clamps,{3}tcc-fold-weights,canonicalize,tcc-lower-prim-to-linalg,tcc-signless-types,canonicalize,cse,"
-    "{4}{2}tcc-fuse-elementwise,canonicalize,cse,tcc-fold-scales,{5}tcc-mark-batch-split{1},"
+    "{4}{2}tcc-fuse-elementwise{6},canonicalize,cse,tcc-fold-scales,{5}tcc-mark-batch-split{1},"
     "tcc-entry-signature,"
     "eliminate-empty-tensors,canonicalize,cse,tcc-outline-kernels{{min-in-place-pad-row={0}},"
     "one-shot-bufferize{{bufferize-function-boundaries "
@@ -88,7 +88,8 @@ mlir::LogicalResult tcc::buildPrimToKernelPipeline(mlir::OpPassManager &pm,
   std::string pipeline =
       llvm::formatv(kPrimToKernel, info.minInPlacePadRow,
                     options.explainBatchSplit ? "{explain=true}" : "", split, unfold, pairs,
-                    info.accumulateResiduals ? "tcc-accumulate-residuals," : "")
+                    info.accumulateResiduals ? "tcc-accumulate-residuals," : "",
+                    info.byteContractionOperands ? "{byte-operands=true}" : "")
           .str();
   using Attention = KernelPipelineOptions::Attention;
   bool fuse = info.attentionKernels &&

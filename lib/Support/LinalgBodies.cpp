@@ -78,3 +78,48 @@ bool tcc::isMultiplyAdd(linalg::LinalgOp op) {
   Value x = op.getBlock()->getArgument(0), y = op.getBlock()->getArgument(1);
   return (mul.getLhs() == x && mul.getRhs() == y) || (mul.getLhs() == y && mul.getRhs() == x);
 }
+
+/// The i8 block argument that `factor` converts to float (uitofp, sitofp, or either of an
+/// extui / extsi), and whether it is read as signed; nothing when `factor` is not so.
+static std::optional<std::pair<BlockArgument, bool>> convertedByte(Value factor) {
+  Operation *convert = factor.getDefiningOp();
+  if (!isa_and_nonnull<arith::UIToFPOp, arith::SIToFPOp>(convert))
+    return std::nullopt;
+  Value source = convert->getOperand(0);
+  bool isSigned = isa<arith::SIToFPOp>(convert);
+  if (auto ext = source.getDefiningOp<arith::ExtUIOp>()) {
+    source = ext.getIn();
+    isSigned = false;
+  } else if (auto ext = source.getDefiningOp<arith::ExtSIOp>()) {
+    source = ext.getIn();
+  }
+  auto arg = dyn_cast<BlockArgument>(source);
+  if (!arg || !arg.getType().isInteger(8))
+    return std::nullopt;
+  return std::make_pair(arg, isSigned);
+}
+
+std::optional<tcc::ByteFactor> tcc::byteMultiplyAdd(linalg::LinalgOp op) {
+  for (size_t ops : {4, 5}) {
+    auto mul = accumulatedProduct<arith::AddFOp, arith::MulFOp>(op, ops);
+    if (!mul)
+      continue;
+    Block *body = op.getBlock();
+    for (unsigned k = 0; k < 2; ++k) {
+      Value converted = k == 0 ? mul.getLhs() : mul.getRhs(), other = k == 0 ? mul.getRhs() : mul.getLhs();
+      std::optional<std::pair<BlockArgument, bool>> byte = convertedByte(converted);
+      if (!byte || byte->first.getOwner() != body || byte->first.getArgNumber() > 1)
+        continue;
+      unsigned input = byte->first.getArgNumber();
+      if (other != body->getArgument(1 - input))
+        continue;
+      // The conversions are the body's only other ops (one, or an extension and one).
+      size_t conversions = body->getOperations().size() - 3;
+      Operation *first = converted.getDefiningOp();
+      if ((conversions == 2) != (first->getOperand(0) != byte->first))
+        continue;
+      return ByteFactor{input, byte->second};
+    }
+  }
+  return std::nullopt;
+}

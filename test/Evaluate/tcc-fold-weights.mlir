@@ -62,3 +62,27 @@ func.func @main() -> (tensor<2x1x!prim.string>, tensor<2xf32>, tensor<2xi1>) {
   %m = prim.string_in %t set = ["2"] ignore_case = true : tensor<2x!prim.string>
   return %r, %x, %m : tensor<2x1x!prim.string>, tensor<2xf32>, tensor<2xi1>
 }
+
+// -----
+
+// A quantized convolution's requantization scale, w_scale[c] * x_scale / y_scale, each
+// factor broadcast to the activation's shape (its batch dynamic): each op is computed on
+// its operands' union of dims ([c]) and folded, then broadcast, so the run time reads a
+// [3] constant. An op that reads a value other than a broadcast constant stays.
+// CHECK-LABEL: func.func @main
+// CHECK: %[[R:.*]] = arith.constant dense<[1.000000e+00, 2.000000e+00, 4.000000e+00]> : tensor<3xf32>
+// CHECK: %[[B:.*]] = prim.broadcast_in_dim %[[R]], dims = [1] sizes(%{{.*}}) : (tensor<3xf32>) -> tensor<?x3x5xf32>
+// CHECK-NOT: prim.div
+// CHECK: prim.mul %arg0, %[[B]]
+func.func @main(%x: tensor<?x3x5xf32>, %n: index) -> tensor<?x3x5xf32> {
+  %ws = arith.constant dense<[0.5, 1.0, 2.0]> : tensor<3xf32>
+  %xs = arith.constant dense<4.0> : tensor<f32>
+  %ys = arith.constant dense<2.0> : tensor<f32>
+  %wsb = prim.broadcast_in_dim %ws, dims = [1] sizes(%n) : (tensor<3xf32>) -> tensor<?x3x5xf32>
+  %xsb = prim.broadcast_in_dim %xs, dims = [] sizes(%n) : (tensor<f32>) -> tensor<?x3x5xf32>
+  %ysb = prim.broadcast_in_dim %ys, dims = [] sizes(%n) : (tensor<f32>) -> tensor<?x3x5xf32>
+  %p = prim.mul %xsb, %wsb : tensor<?x3x5xf32>
+  %r = prim.div %p, %ysb : tensor<?x3x5xf32>
+  %y = prim.mul %x, %r : tensor<?x3x5xf32>
+  return %y : tensor<?x3x5xf32>
+}

@@ -1,4 +1,4 @@
-// RUN: tcc-opt %s --tcc-channel-vector-convolutions="vector-bits=512 min-convolutions-per-copy=1 min-winograd-width=0" --canonicalize --cse | FileCheck %s
+// RUN: tcc-opt %s --tcc-channel-vector-convolutions="vector-bits=512 min-convolutions-per-copy=0.5 min-winograd-width=0" --canonicalize --cse | FileCheck %s
 // RUN: tcc-opt %s --tcc-channel-vector-convolutions="vector-bits=512 min-convolutions-per-copy=1 min-winograd-width=0 depthwise-chains=false" --canonicalize --cse | FileCheck %s --check-prefix=OFF
 
 // MobileNetV2's inverted residual: a pointwise expansion, a 3x3 depthwise convolution
@@ -31,4 +31,45 @@ func.func @inverted_residual(%x: tensor<1x32x14x14xf32>, %we: tensor<64x32x1x1xf
   %d1 = prim.max %d, %z7 : tensor<1x64x7x7xf32>
   %p = prim.convolution %d1, %wp {dilations = array<i64: 1, 1>, feature_group_count = 1 : i64, padding_high = array<i64: 0, 0>, padding_low = array<i64: 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x64x7x7xf32>, tensor<32x64x1x1xf32>) -> tensor<1x32x7x7xf32>
   return %p : tensor<1x32x7x7xf32>
+}
+
+// A quantized activation's depthwise convolution (tcc-integer-contractions' form: the
+// input float(q - z), the filter an integer one as float): the blocks are of the bytes q,
+// padded with z (so that a padded point adds z w, as every point does), converted to float
+// where the contraction reads them; z times each channel's filter sum is subtracted after.
+// CHECK-LABEL: func.func @quantized_depthwise
+// CHECK-DAG: %[[Z:.*]] = arith.constant dense<3.000000e+00> : tensor<4x16xf32>
+// CHECK-DAG: %[[ZB:.*]] = arith.constant dense<3> : tensor<ui8>
+// CHECK: %[[QB:.*]] = prim.transpose %{{.*}}, [0, 3, 4, 1, 2] : tensor<1x4x16x14x14xui8> -> tensor<1x14x14x4x16xui8>
+// CHECK: %[[PAD:.*]] = prim.pad %[[QB]], %[[ZB]] low [0, 1, 1, 0, 0] high [0, 1, 1, 0, 0] : (tensor<1x14x14x4x16xui8>, tensor<ui8>) -> tensor<1x16x16x4x16xui8>
+// CHECK: %[[X:.*]] = prim.convert %[[PAD]] : tensor<1x16x16x4x16xui8> to tensor<1x16x16x4x16xf32>
+// CHECK: %[[W:.*]] = prim.transpose %{{.*}}, [0, 2, 3, 1] : tensor<4x16x3x3xf32> -> tensor<4x3x3x16xf32>
+// CHECK: %[[SUM:.*]] = linalg.generic {{.*}} ins(%[[X]], %[[W]] : tensor<1x16x16x4x16xf32>, tensor<4x3x3x16xf32>)
+// CHECK: %[[WS:.*]] = prim.reduce sum %[[W]] dims = [1, 2] : tensor<4x3x3x16xf32> -> tensor<4x16xf32>
+// CHECK: %[[SHARE:.*]] = prim.mul %[[WS]], %[[Z]] : tensor<4x16xf32>
+// CHECK: %[[B:.*]] = prim.broadcast_in_dim %[[SHARE]], dims = [3, 4] : (tensor<4x16xf32>) -> tensor<1x7x7x4x16xf32>
+// CHECK: prim.sub %[[SUM]], %[[B]] : tensor<1x7x7x4x16xf32>
+func.func @quantized_depthwise(%q: tensor<1x64x14x14xui8>, %wq: tensor<64x1x3x3xi8>) -> tensor<1x64x7x7xf32> {
+  %z = arith.constant dense<3> : tensor<i32>
+  %zb = prim.broadcast_in_dim %z, dims = [] : (tensor<i32>) -> tensor<1x64x14x14xi32>
+  %qi = prim.convert %q : tensor<1x64x14x14xui8> to tensor<1x64x14x14xi32>
+  %qc = prim.sub %qi, %zb : tensor<1x64x14x14xi32>
+  %x = prim.convert %qc : tensor<1x64x14x14xi32> to tensor<1x64x14x14xf32>
+  %wi = prim.convert %wq : tensor<64x1x3x3xi8> to tensor<64x1x3x3xi32>
+  %w = prim.convert %wi : tensor<64x1x3x3xi32> to tensor<64x1x3x3xf32>
+  %d = prim.convolution %x, %w {dilations = array<i64: 1, 1>, feature_group_count = 64 : i64, padding_high = array<i64: 1, 1>, padding_low = array<i64: 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x64x14x14xf32>, tensor<64x1x3x3xf32>) -> tensor<1x64x7x7xf32>
+  return %d : tensor<1x64x7x7xf32>
+}
+
+// The same input with a float filter (no bound on its values, so float sums of the bytes
+// might round differently): the blocks stay the dequantized floats, padded with 0.
+// CHECK-LABEL: func.func @quantized_input_float_filter
+// CHECK: %[[PAD:.*]] = prim.pad %{{.*}}, %{{.*}} low [0, 1, 1, 0, 0] high [0, 1, 1, 0, 0] : (tensor<1x14x14x4x16xf32>, tensor<f32>) -> tensor<1x16x16x4x16xf32>
+// CHECK: linalg.generic {{.*}} ins(%[[PAD]], %{{.*}} : tensor<1x16x16x4x16xf32>, tensor<4x3x3x16xf32>)
+// CHECK-NOT: prim.reduce
+func.func @quantized_input_float_filter(%q: tensor<1x64x14x14xui8>, %w: tensor<64x1x3x3xf32>) -> tensor<1x64x7x7xf32> {
+  %qi = prim.convert %q : tensor<1x64x14x14xui8> to tensor<1x64x14x14xi32>
+  %x = prim.convert %qi : tensor<1x64x14x14xi32> to tensor<1x64x14x14xf32>
+  %d = prim.convolution %x, %w {dilations = array<i64: 1, 1>, feature_group_count = 64 : i64, padding_high = array<i64: 1, 1>, padding_low = array<i64: 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x64x14x14xf32>, tensor<64x1x3x3xf32>) -> tensor<1x64x7x7xf32>
+  return %d : tensor<1x64x7x7xf32>
 }

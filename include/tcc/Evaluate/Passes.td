@@ -39,6 +39,14 @@ def FoldWeights : Pass<"tcc-fold-weights", "mlir::ModuleOp"> {
     elements than its non-splat operands together and more than 256 (a large broadcast or
     iota) stays code, as does an op over `i1`, and results beyond 64M elements.
 
+    An elementwise op whose operands are all broadcasts of constants (a quantized
+    convolution's requantization scale `w_scale[c] * x_scale / y_scale`, each factor
+    broadcast to the activation's shape, whose batch is dynamic) is computed on the union
+    of the broadcasts' dims, folded, and broadcast after:
+    `f(bcast(a, A), bcast(b, B)) = bcast(f(bcast(a, A in U), bcast(b, B in U)), U)` with
+    `U = A u B`; the run time then reads a `[C]` constant instead of computing `f` per
+    element (a vdivps per vector of every quantized convolution's epilogue before).
+
     First it puts constant contraction operands in the layout the contraction tiler reads
     contiguously: a `prim.dot_general` whose constant rhs has its last free dim (the
     result's fastest) anywhere but last gets a transpose of that rhs to (batch...,

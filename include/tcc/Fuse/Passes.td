@@ -17,8 +17,12 @@ def FuseElementwise : Pass<"tcc-fuse-elementwise", "mlir::ModuleOp"> {
     a cast), which are recomputed per user instead of stored while the fused body stays
     within 24 ops — except a contraction's only reader (a convolution's bias add), which
     stays its epilogue. Contractions (a
-    multiply-accumulate body with a reduction) are never consumers: they keep the form the
-    contraction tiler recognizes, and their epilogues are fused at kernel formation.
+    multiply-accumulate body with a reduction) are not consumers: they keep the form the
+    contraction tiler recognizes, and their epilogues are fused at kernel formation. With
+    `byte-operands` (CPUs, whose tiler converts the bytes it loads), one exception: a
+    conversion of 8-bit integers to float32 read by a float multiply-add alone is fused into
+    it (`out + uitofp(q) * w`: a quantized depthwise convolution on blocks reads the bytes,
+    a quarter of the float blocks' memory traffic).
 
     ```mlir
     %b = linalg.generic {broadcast %bias} ...           // [96] -> [1,96,112,112]
@@ -27,6 +31,11 @@ def FuseElementwise : Pass<"tcc-fuse-elementwise", "mlir::ModuleOp"> {
     // becomes one generic: addf, maximumf, reading %bias through affine_map<(n,c,h,w) -> (c)>
     ```
   }];
+  let options = [
+    Option<"byteOperands", "byte-operands", "bool", /*default=*/"false",
+           "Conversions of bytes to float32 fused into the multiply-add contractions reading "
+           "them (the target's tiler converts on load)">,
+  ];
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
@@ -384,6 +393,19 @@ def ChannelVectorConvolutions : Pass<"tcc-channel-vector-convolutions", "mlir::M
     dequantized floats); EfficientNet-B0 unchanged (12.49 / 12.47: its squeeze-excitation
     scales end the chains). Outputs: MobileNetV2 relative L2 3.8e-7 against torch's (the
     same order as before); int8 identical to ONNX Runtime's.
+
+    A quantized activation's depthwise convolution (tcc-integer-contractions' form: the
+    input float(q - z) of 8-bit q and a constant zero point z, the filter integers as
+    float) reads the blocks of the bytes q instead, padded with z and converted to float
+    where the contraction reads them (tcc-fuse-elementwise's `byte-operands` puts the
+    conversion in its body; the tiler converts the bytes it loads), and subtracts z's share:
+
+        out'[n, y, x, cb, l] = sum_{ky, kx} float(qb[n, y sy + ky dy, x sx + kx dx, cb, l])
+                                            w'[cb, ky, kx, l]  -  z sum_{ky, kx} w'[cb, ky, kx, l]
+
+    Every partial sum is an integer below 2^24 (checked from the filter's integer range),
+    so the bits are the dequantized form's; the convolution before it writes bytes, not
+    float32 blocks, a quarter of the memory traffic.
 
     Quantized chains (`integer-quads`, on where the target computes int8 quads:
     TargetInfo::int8Quads, x86 with AVX512-VNNI). tcc-integer-contractions leaves a QDQ

@@ -9,6 +9,8 @@
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 
+#include <optional>
+
 namespace tcc {
 
 /// A reduction with one output whose body yields `out + x * y` for some products x * y
@@ -32,6 +34,16 @@ bool isIntegerMultiplyAdd(mlir::linalg::LinalgOp op);
 /// `yield out + extui(in0) * extsi(in1)` from i8 inputs to i32 (tcc-quad-int8-contractions'
 /// quads: uint8 first, int8 second).
 bool isQuadMultiplyAdd(mlir::linalg::LinalgOp op);
+
+/// The input that a float multiply-add reads as 8-bit integers, converted in its body:
+/// `yield out + f(in_k) * in_other` with f a uitofp or sitofp of the i8 input, or of its
+/// extui or extsi (a quantized activation's bytes read as float: tcc-fuse-elementwise with
+/// `byte-operands`, for the CPU tiler, which converts the bytes it loads).
+struct ByteFactor {
+  unsigned input; // k
+  bool isSigned;  // whether the bytes are int8 (else uint8)
+};
+std::optional<ByteFactor> byteMultiplyAdd(mlir::linalg::LinalgOp op);
 
 } // namespace tcc
 

@@ -88,6 +88,10 @@ struct TargetInfo {
   /// along the output channels instead, the filter packed in blocks of 16 output channels
   /// while compiling (x86 CPUs, where it was measured).
   bool channelVectorConvolutions = false;
+  /// Kernel formation: tcc-fuse-elementwise's `byte-operands`: a float32 multiply-add
+  /// contraction reads 8-bit integers it converts as it loads them (CPUs, whose tiler does:
+  /// a quantized depthwise convolution on channel blocks reads its input's bytes).
+  bool byteContractionOperands = false;
   /// Kernel formation: tcc-accumulate-residuals starts a contraction from the residual its
   /// epilogue adds, so that it accumulates in the residual's buffer (CPUs, whose tiles add
   /// a no-fill output's values after the sum, and where it was measured).

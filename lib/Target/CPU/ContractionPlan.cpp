@@ -138,12 +138,16 @@ std::optional<Plan> tcc::tiling::planContraction(linalg::LinalgOp op, int64_t ve
     return std::nullopt;
   bool pairs = !window && isPacked(op, 2);
   bool quads = !window && !pairs && isPacked(op, 4);
-  if (!(window || pairs || quads || tcc::isMultiplyAdd(op)))
+  std::optional<tcc::ByteFactor> bytes =
+      window || pairs || quads ? std::nullopt : tcc::byteMultiplyAdd(op);
+  if (!(window || pairs || quads || bytes || tcc::isMultiplyAdd(op)))
     return std::nullopt;
   Plan plan;
   plan.op = op;
   plan.pairs = pairs;
   plan.quads = quads;
+  plan.bytes = bytes.has_value();
+  plan.bytesSigned = bytes && bytes->isSigned;
   if (window)
     plan.combine = window->first;
   plan.out = op.getDpsInitOperand(0)->get();
@@ -157,14 +161,16 @@ std::optional<Plan> tcc::tiling::planContraction(linalg::LinalgOp op, int64_t ve
       : quads       ? !element.isInteger(32)
                     : !element.isF32() && !element.isF64())
     return std::nullopt;
-  if (pairs && !element.isF32())
+  if ((pairs || bytes) && !element.isF32())
     return std::nullopt;
   Type inputElement = pairs   ? Type(BFloat16Type::get(op.getContext()))
                       : quads ? Type(IntegerType::get(op.getContext(), 8))
                               : element;
   for (OpOperand *input : op.getDpsInputOperands()) {
     auto type = dyn_cast<MemRefType>(input->get().getType());
-    if (!type || type.getElementType() != inputElement)
+    bool isBytes = bytes && input->getOperandNumber() == bytes->input;
+    if (!type || type.getElementType() != (isBytes ? IntegerType::get(op.getContext(), 8)
+                                                   : inputElement))
       return std::nullopt;
   }
   int64_t lanes = vectorBits / element.getIntOrFloatBitWidth();

@@ -48,6 +48,11 @@ struct Plan {
   // accumulators, each reduction point adds the quad's four products with one vpdpbusd.
   bool quads = false;
   bool scalarUnsigned = false;      // with quads: whether the scalar operand is the uint8 one
+  // A float multiply-add with one input stored as 8-bit integers and converted in the body
+  // (tcc::byteMultiplyAdd: a quantized depthwise convolution's byte blocks): that
+  // operand's loads read bytes, extend them (signed or not) and convert them to float.
+  bool bytes = false;
+  bool bytesSigned = false;
   SmallVector<unsigned> outer;      // parallel dims other than i and j, output order
   SmallVector<unsigned> reductions; // reduction dims, loop order
   VectorType vectorType;

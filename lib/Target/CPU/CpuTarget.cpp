@@ -180,6 +180,9 @@ tcc::TargetInfo describeProcessor(const tcc::HostMachine &host) {
   // Without a fill, every CPU tile adds the values its output holds after the sum: a
   // residual's buffer (tcc-accumulate-residuals).
   info.accumulateResiduals = true;
+  // The tiler converts a float contraction's 8-bit operand as it loads it
+  // (Plan::bytesInput).
+  info.byteContractionOperands = true;
   if (llvm::Triple(host.triple).isAArch64()) {
     // NEON: 32 registers of 128 bits; SVE's 32 registers of the core's vector length where
     // it is wider (fixed-length SVE code, resolveHost).

@@ -625,7 +625,8 @@ SmallVector<Value> Emitter::emitUpdate(int64_t count, ArrayRef<Value> lefts, Arr
       SmallVector<Value> index = indices(plan.scalarMap, rowPoint(m));
       broadcast = packed() ? broadcastGroup(index)
                            : vector::BroadcastOp::create(
-                                 b, loc, type, memref::LoadOp::create(b, loc, plan.scalar, index))
+                                 b, loc, type,
+                                 toTileType(memref::LoadOp::create(b, loc, plan.scalar, index)))
                                  .getResult();
       if (plan.rowsOnVector)
         shared = broadcast;

@@ -153,6 +153,13 @@ private:
   Value loadScalarVector(DenseMap<unsigned, Value> point, Value column, int64_t v, Value mask);
   Value loadVector(DenseMap<unsigned, Value> point, Value column, int64_t v, Value left,
                    Value mask);
+  /// `count` elements of `memref` from `index` as a vector in its own element type (masked
+  /// by `mask` when not null).
+  Value loadLanes(Value memref, ArrayRef<Value> index, int64_t count, Value mask);
+  /// `x` (a vector or a scalar) in the tile's element type: bytes of a Plan::bytes operand
+  /// extended to i32 (signed or not) and converted to float, as the op's body does; other
+  /// values unchanged.
+  Value toTileType(Value x);
 
   const Plan &plan;
   OpBuilder &b;

@@ -196,11 +196,39 @@ Value Emitter::loadScalarVector(DenseMap<unsigned, Value> point, Value column, i
     point[*stackDim] = offset(point[*stackDim], v);
   point[plan.j] = stackDim ? column : offset(column, v * lanes);
   SmallVector<Value> index = indices(plan.scalarMap, point);
-  return mask ? vector::MaskedLoadOp::create(
-                    b, loc, type, plan.scalar, index, mask,
-                    arith::ConstantOp::create(b, loc, type, b.getZeroAttr(type)))
-                    .getResult()
-              : vector::LoadOp::create(b, loc, type, plan.scalar, index).getResult();
+  return toTileType(loadLanes(plan.scalar, index, lanes, mask));
+}
+
+/// `count` elements of `memref` from `index` as a vector in its own element type (masked
+/// by `mask` when not null).
+Value Emitter::loadLanes(Value memref, ArrayRef<Value> index, int64_t count, Value mask) {
+  auto stored = VectorType::get({count}, cast<MemRefType>(memref.getType()).getElementType());
+  Value loaded =
+      mask ? vector::MaskedLoadOp::create(
+                 b, loc, stored, memref, index, mask,
+                 arith::ConstantOp::create(b, loc, stored, b.getZeroAttr(stored)))
+                 .getResult()
+           : vector::LoadOp::create(b, loc, stored, memref, index).getResult();
+  return loaded;
+}
+
+/// `x` (a vector or a scalar) in the tile's element type: bytes of a Plan::bytes operand
+/// extended to i32 (signed or not) and converted to float, as the op's body does; other
+/// values unchanged.
+Value Emitter::toTileType(Value x) {
+  Type element = getElementTypeOrSelf(x.getType());
+  if (!plan.bytes || !element.isInteger(8))
+    return x;
+  auto shaped = [&](Type t) -> Type {
+    if (auto vector = dyn_cast<VectorType>(x.getType()))
+      return VectorType::get(vector.getShape(), t);
+    return t;
+  };
+  Value wide =
+      plan.bytesSigned
+          ? arith::ExtSIOp::create(b, loc, shaped(b.getI32Type()), x).getResult()
+          : arith::ExtUIOp::create(b, loc, shaped(b.getI32Type()), x).getResult();
+  return arith::SIToFPOp::create(b, loc, shaped(type.getElementType()), wide);
 }
 
 Value Emitter::loadVector(DenseMap<unsigned, Value> point, Value column, int64_t v, Value left,
@@ -208,21 +236,14 @@ Value Emitter::loadVector(DenseMap<unsigned, Value> point, Value column, int64_t
   int64_t stride = plan.stride;
   SmallVector<Value> index = vectorIndex(std::move(point), column, v);
   if (stride == 1)
-    return mask ? vector::MaskedLoadOp::create(
-                      b, loc, type, plan.vector, index, mask,
-                      arith::ConstantOp::create(b, loc, type, b.getZeroAttr(type)))
-                      .getResult()
-                : vector::LoadOp::create(b, loc, type, plan.vector, index).getResult();
+    return toTileType(loadLanes(plan.vector, index, lanes, mask));
   // lanes x stride consecutive elements, of which every stride-th is used.
-  VectorType wide = VectorType::get({lanes * stride}, type.getElementType());
   Value wideCount = spanned(left, stride);
   Value wideMask = vector::CreateMaskOp::create(
       b, loc, VectorType::get({lanes * stride}, b.getI1Type()), ValueRange{wideCount});
-  Value loaded =
-      vector::MaskedLoadOp::create(b, loc, wide, plan.vector, index, wideMask,
-                                   arith::ConstantOp::create(b, loc, wide, b.getZeroAttr(wide)));
+  Value loaded = loadLanes(plan.vector, index, lanes * stride, wideMask);
   SmallVector<int64_t> picks;
   for (int64_t l = 0; l < lanes; ++l)
     picks.push_back(l * stride);
-  return vector::ShuffleOp::create(b, loc, loaded, loaded, picks);
+  return toTileType(vector::ShuffleOp::create(b, loc, loaded, loaded, picks));
 }

@@ -89,3 +89,64 @@ func.func private @depthwise_blocks(%in: memref<1x9x9x2x16xf32>, %filter: memref
   }
   return
 }
+
+// -----
+
+// The same on a quantized activation's byte blocks (tcc-fuse-elementwise's byte-operands:
+// the body converts the input): each row's vector is 16 bytes, zero-extended and converted
+// to float as it is loaded; the filter's taps stay float vectors.
+// CHECK-LABEL: func.func private @depthwise_byte_blocks
+// CHECK: scf.for %[[KH:[^ ]*]] =
+// CHECK: scf.for %[[KW:[^ ]*]] =
+// CHECK: %[[Q:.*]] = vector.load %arg0{{.*}} : memref<1x9x9x2x16xi8>, vector<16xi8>
+// CHECK-NEXT: %[[WIDE:.*]] = arith.extui %[[Q]] : vector<16xi8> to vector<16xi32>
+// CHECK-NEXT: %[[X:.*]] = arith.sitofp %[[WIDE]] : vector<16xi32> to vector<16xf32>
+// CHECK-COUNT-6: vector.load %arg0{{.*}} : memref<1x9x9x2x16xi8>, vector<16xi8>
+// CHECK: %[[TAP:.*]] = vector.load %arg1[%{{.*}}, %[[KH]], %[[KW]], %{{.*}}] : memref<2x3x3x16xf32>, vector<16xf32>
+// CHECK: vector.fma %[[X]], %[[TAP]]
+// CHECK-COUNT-6: vector.fma %{{.*}}, %[[TAP]]
+// CHECK: scf.yield
+#bx = affine_map<(n, y, x, cb, l, ky, kx) -> (n, y + ky, x + kx, cb, l)>
+#bf = affine_map<(n, y, x, cb, l, ky, kx) -> (cb, ky, kx, l)>
+#bo = affine_map<(n, y, x, cb, l, ky, kx) -> (n, y, x, cb, l)>
+func.func private @depthwise_byte_blocks(%in: memref<1x9x9x2x16xi8>, %filter: memref<2x3x3x16xf32>, %result: memref<1x7x7x2x16xf32>) attributes {kernel.kernel = #kernel.kernel<kind = generic>} {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%result : memref<1x7x7x2x16xf32>)
+  linalg.generic {indexing_maps = [#bx, #bf, #bo], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]}
+      ins(%in, %filter : memref<1x9x9x2x16xi8>, memref<2x3x3x16xf32>) outs(%result : memref<1x7x7x2x16xf32>) {
+  ^bb0(%a: i8, %b: f32, %acc: f32):
+    %x = arith.uitofp %a : i8 to f32
+    %0 = arith.mulf %x, %b : f32
+    %1 = arith.addf %acc, %0 : f32
+    linalg.yield %1 : f32
+  }
+  return
+}
+
+// -----
+
+// A matrix product whose broadcast operand is int8 converted in the body (sitofp of its
+// extsi): each broadcast element is loaded as a byte, sign-extended and converted once.
+// CHECK-LABEL: func.func private @broadcast_signed_bytes
+// CHECK: %[[A:.*]] = memref.load %arg0[{{.*}}] : memref<4x32xi8>
+// CHECK: %[[WIDE:.*]] = arith.extsi %[[A]] : i8 to i32
+// CHECK: %[[X:.*]] = arith.sitofp %[[WIDE]] : i32 to f32
+// CHECK: %[[B:.*]] = vector.broadcast %[[X]] : f32 to vector<16xf32>
+// CHECK: vector.fma %[[B]]
+#ma = affine_map<(i, j, k) -> (i, k)>
+#mb = affine_map<(i, j, k) -> (k, j)>
+#mc = affine_map<(i, j, k) -> (i, j)>
+func.func private @broadcast_signed_bytes(%a: memref<4x32xi8>, %b: memref<32x64xf32>, %c: memref<4x64xf32>) attributes {kernel.kernel = #kernel.kernel<kind = generic>} {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<4x64xf32>)
+  linalg.generic {indexing_maps = [#ma, #mb, #mc], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<4x32xi8>, memref<32x64xf32>) outs(%c : memref<4x64xf32>) {
+  ^bb0(%x: i8, %y: f32, %acc: f32):
+    %w = arith.extsi %x : i8 to i32
+    %f = arith.sitofp %w : i32 to f32
+    %0 = arith.mulf %f, %y : f32
+    %1 = arith.addf %acc, %0 : f32
+    linalg.yield %1 : f32
+  }
+  return
+}
