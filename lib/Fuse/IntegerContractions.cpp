@@ -30,6 +30,9 @@ namespace {
 
 /// The most products per sum: 255 x 128 x this fits int32.
 constexpr int64_t kMaxProducts = 65793;
+/// The most taps of a depthwise convolution computed on float32 integers: 256 x 255 x 255
+/// < 2^24, so every partial sum is exact.
+constexpr int64_t kMaxDepthwiseTaps = 256;
 
 Type elementOf(Value v) { return cast<ShapedType>(v.getType()).getElementType(); }
 int64_t rankOf(Value v) { return cast<ShapedType>(v.getType()).getRank(); }
@@ -177,6 +180,7 @@ Value scaleAlong(OpBuilder &b, Location loc, Value scale, int64_t dim) {
 /// 1: rhs/filter), the weights' reduced dims, and where their remaining dims go in the
 /// result.
 struct Roles {
+  bool depthwise = false; // a convolution with a filter per channel ([C, 1, KH, KW])
   unsigned activation;
   SmallVector<int64_t> weightReduced, weightToResult;
   int64_t weightChannelDim; // the weights' dim a per-channel scale varies along
@@ -188,7 +192,13 @@ std::optional<Roles> rolesOf(Operation *op) {
   Roles roles;
   if (auto conv = dyn_cast<ConvolutionOp>(op)) {
     auto filter = cast<RankedTensorType>(conv.getFilter().getType());
-    if (conv.getFeatureGroupCount() != 1 || !filter.hasStaticShape() ||
+    auto input = cast<RankedTensorType>(conv.getInput().getType());
+    int64_t groups = conv.getFeatureGroupCount();
+    // One group, or a filter per channel: [C, 1, KH, KW] over C static input channels.
+    roles.depthwise = groups != 1 && filter.hasStaticShape() && filter.getRank() == 4 &&
+                      filter.getDimSize(1) == 1 && filter.getDimSize(0) == groups &&
+                      input.getRank() == 4 && input.getDimSize(1) == groups;
+    if ((groups != 1 && !roles.depthwise) || !filter.hasStaticShape() ||
         !isConstantExpr(conv.getFilter()))
       return std::nullopt;
     roles.activation = 0;
@@ -259,7 +269,8 @@ Value zeroPointsOut(Operation *op) {
   if (!elementOf(op->getResult(0)).isInteger(32))
     return nullptr;
   std::optional<Roles> roles = rolesOf(op);
-  if (!roles)
+  // Quads take one group only: a depthwise int32 convolution stays as it is.
+  if (!roles || roles->depthwise)
     return nullptr;
   OpBuilder b(op);
   Location loc = op->getLoc();
@@ -306,12 +317,17 @@ Value zeroPointsOut(Operation *op) {
 }
 
 /// Rewrite 1: a float32 contraction of dequantized 8-bit operands as an int32 one times
-/// the scales' product. Returns the int32 contraction's op (for rewrite 2), or null.
+/// the scales' product. Returns the new contraction's op (rewrite 2 takes the int32 ones),
+/// or null. A
+/// depthwise convolution (no quads: one product per channel and tap) becomes the float32
+/// convolution of the integers instead, exact (at most kMaxDepthwiseTaps products of
+/// |values| <= 255 per sum: below 2^24), the form QLinearConv's decomposition gives it, whose
+/// 8-bit input tcc-channel-vector-convolutions reads as bytes.
 Operation *integerProducts(Operation *op) {
   if (!elementOf(op->getResult(0)).isF32())
     return nullptr;
   std::optional<Roles> roles = rolesOf(op);
-  if (!roles || roles->products > kMaxProducts)
+  if (!roles || roles->products > (roles->depthwise ? kMaxDepthwiseTaps : kMaxProducts))
     return nullptr;
   OpBuilder b(op);
   Location loc = op->getLoc();
@@ -333,7 +349,12 @@ Operation *integerProducts(Operation *op) {
   if (!sx || !sw || (rankOf(sw) == 1 && roles->resultChannelDim < 0))
     return nullptr;
   PrimBuilder p(b, loc);
-  Value ints = recreate(b, op, x->first, withoutZeroOffset(w->first), *roles, paddingOf(op, false),
+  Value xInts = x->first, wIntsCentered = withoutZeroOffset(w->first);
+  if (roles->depthwise) {
+    xInts = p.convert(xInts, b.getF32Type());
+    wIntsCentered = p.convert(wIntsCentered, b.getF32Type());
+  }
+  Value ints = recreate(b, op, xInts, wIntsCentered, *roles, paddingOf(op, false),
                         paddingOf(op, true));
   // sx sw, on sw's shape (a constant), then broadcast.
   SmallVector<OpFoldResult> dims = p.dims(ints);

@@ -90,3 +90,35 @@ func.func @grouped(%q: tensor<1x4x5x5xui8>) -> tensor<1x4x5x5xi32> {
   %y = prim.convolution %qi, %wi {dilations = array<i64: 1, 1>, feature_group_count = 4 : i64, padding_high = array<i64: 0, 0>, padding_low = array<i64: 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x4x5x5xi32>, tensor<4x1x1x1xi32>) -> tensor<1x4x5x5xi32>
   return %y : tensor<1x4x5x5xi32>
 }
+
+// (1) for a depthwise convolution (a filter per channel: no quads): the float32 convolution
+// of the integers (exact: 9 taps of |values| <= 255), times sx sw[c]; the activation stays
+// float((q - z)), the form tcc-channel-vector-convolutions reads as bytes.
+// CHECK-LABEL: func.func @qdq_depthwise
+// CHECK-DAG: %[[SCALE:.+]] = arith.constant dense<[1.250000e-01, 6.250000e-02]> : tensor<2xf32>
+// CHECK: %[[QI:.+]] = prim.convert %arg0 : tensor<?x2x6x6xui8> to tensor<?x2x6x6xi32>
+// CHECK: %[[D:.+]] = prim.sub %[[QI]], %{{.+}} : tensor<?x2x6x6xi32>
+// CHECK: %[[DF:.+]] = prim.convert %[[D]] : tensor<?x2x6x6xi32> to tensor<?x2x6x6xf32>
+// CHECK: %[[C:.+]] = prim.convolution %[[DF]], %{{.+}} {{{.*}}feature_group_count = 2 : i64{{.*}}} : (tensor<?x2x6x6xf32>, tensor<2x1x3x3xf32>) -> tensor<?x2x6x6xf32>
+// CHECK: %[[SB:.+]] = prim.broadcast_in_dim %[[SCALE]], dims = [1] sizes(%{{.+}}) : (tensor<2xf32>) -> tensor<?x2x6x6xf32>
+// CHECK: %[[Y:.+]] = prim.mul %[[C]], %[[SB]] : tensor<?x2x6x6xf32>
+// CHECK: return %[[Y]]
+func.func @qdq_depthwise(%q: tensor<?x2x6x6xui8>) -> tensor<?x2x6x6xf32> {
+  %n = prim.dim %q, 0 : tensor<?x2x6x6xui8>
+  %zx = arith.constant dense<128> : tensor<i32>
+  %sx = arith.constant dense<0.5> : tensor<f32>
+  %w = arith.constant dense<[[[[1, -2, 3], [-4, 5, 6], [-7, 8, 9]]], [[[2, 2, 2], [-1, -1, -1], [0, 3, 0]]]]> : tensor<2x1x3x3xi8>
+  %sw = arith.constant dense<[0.25, 0.125]> : tensor<2xf32>
+  %qi = prim.convert %q : tensor<?x2x6x6xui8> to tensor<?x2x6x6xi32>
+  %zb = prim.broadcast_in_dim %zx, dims = [] sizes(%n) : (tensor<i32>) -> tensor<?x2x6x6xi32>
+  %d = prim.sub %qi, %zb : tensor<?x2x6x6xi32>
+  %df = prim.convert %d : tensor<?x2x6x6xi32> to tensor<?x2x6x6xf32>
+  %sb = prim.broadcast_in_dim %sx, dims = [] sizes(%n) : (tensor<f32>) -> tensor<?x2x6x6xf32>
+  %x = prim.mul %df, %sb : tensor<?x2x6x6xf32>
+  %wi = prim.convert %w : tensor<2x1x3x3xi8> to tensor<2x1x3x3xi32>
+  %wf = prim.convert %wi : tensor<2x1x3x3xi32> to tensor<2x1x3x3xf32>
+  %swb = prim.broadcast_in_dim %sw, dims = [0] : (tensor<2xf32>) -> tensor<2x1x3x3xf32>
+  %wd = prim.mul %wf, %swb : tensor<2x1x3x3xf32>
+  %y = prim.convolution %x, %wd {dilations = array<i64: 1, 1>, feature_group_count = 2 : i64, padding_high = array<i64: 1, 1>, padding_low = array<i64: 1, 1>, strides = array<i64: 1, 1>} : (tensor<?x2x6x6xf32>, tensor<2x1x3x3xf32>) -> tensor<?x2x6x6xf32>
+  return %y : tensor<?x2x6x6xf32>
+}

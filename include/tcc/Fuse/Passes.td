@@ -217,6 +217,11 @@ def IntegerContractions : Pass<"tcc-integer-contractions", "mlir::ModuleOp"> {
 
        which is what ONNX Runtime computes for a QDQ group (QLinearConv); here the float
        result differs from the float32 sum of dequantized products by the latter's rounding.
+       A depthwise convolution (a [C, 1, KH, KW] filter, at most 256 taps) has no quads: it
+       becomes the float32 convolution of the same integers (every partial sum below 2^24,
+       so exact) times sx sw[c], the form QLinearConv's decomposition gives it, whose
+       activation tcc-channel-vector-convolutions reads as bytes (MobileNetV2's QDQ and
+       torch-quantized forms: outputs bit-identical to before here).
 
     2. Zero points out of the sum: an int32 contraction of an 8-bit activation less a
        uniform zero point z with int32 weights w becomes one of the activation's own values:

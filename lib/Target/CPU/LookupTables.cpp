@@ -22,10 +22,11 @@
 // results; where an op's fastmath flags let the compiled code compute it otherwise (the
 // sigmoid's division carries `arcp`, which x86 code computes as a reciprocal estimate and a
 // Newton step) the run without the table could differ in a float's last bits, and a
-// requantization after it by a step where a value falls near a rounding boundary: the
-// QOperator EfficientNet-B0 (onnxruntime's quantization tool), whose swish's `1 + e` became a
-// constant when tcc-fuse-elementwise began fusing broadcasts into long bodies, went from
-// ONNX Runtime's outputs exactly to 245 of 1000 logits one output step (0.0022) away. A
+// requantization after it by a step where a value falls near a rounding boundary. (The
+// QOperator EfficientNet-B0's swish became a table when tcc-fuse-elementwise began fusing
+// broadcasts into long bodies; a one-step difference of its outputs from ONNX Runtime's seen
+// then was a two-thread race, not the table: tcc-cpu-single-lane-stores. Its outputs equal
+// ONNX Runtime's exactly at one thread, and at two since that fix.) A
 // float-to-integer conversion out of the result's range is poison in the run; the table holds 0
 // there (a select always discards it in the quantization code that produces it).
 //
