@@ -354,8 +354,8 @@ Operation *integerProducts(Operation *op) {
     xInts = p.convert(xInts, b.getF32Type());
     wIntsCentered = p.convert(wIntsCentered, b.getF32Type());
   }
-  Value ints = recreate(b, op, xInts, wIntsCentered, *roles, paddingOf(op, false),
-                        paddingOf(op, true));
+  Value ints =
+      recreate(b, op, xInts, wIntsCentered, *roles, paddingOf(op, false), paddingOf(op, true));
   // sx sw, on sw's shape (a constant), then broadcast.
   SmallVector<OpFoldResult> dims = p.dims(ints);
   Value product = p.mul(p.broadcast(sx, {}, p.dims(sw)), sw);

@@ -239,8 +239,7 @@ void quadContraction(linalg::LinalgOp op, const QuadChoice &choice) {
   Value u = packBytes(b, loc, choice.bytes, choice.grouped.positions[0]);
   Value w = packConstant(b, loc, cast<ShapedType>(op.getDpsInputs()[choice.inputs[1]].getType()),
                          choice.grouped.positions[1], choice.weights);
-  tcc::fuse::groupContraction(
-      op, choice.inputs, u, w, addQuadProduct);
+  tcc::fuse::groupContraction(op, choice.inputs, u, w, addQuadProduct);
 }
 
 /// x ^ 0x80 elementwise on bytes: int8 values as uint8 ones plus 128, and back.
@@ -375,9 +374,8 @@ void activationQuadContraction(linalg::LinalgOp op, const ActivationQuads &choic
                            choice.grouped.positions[0]);
   Value sBytes = packBytes(b, loc, s.isSigned ? s.bytes : flipSigns(b, loc, s.bytes),
                            choice.grouped.positions[1]);
-  linalg::GenericOp quads = tcc::fuse::groupContraction(
-      op, choice.inputs, uBytes, sBytes,
-      addQuadProduct);
+  linalg::GenericOp quads =
+      tcc::fuse::groupContraction(op, choice.inputs, uBytes, sBytes, addQuadProduct);
   if (!sums[0] && !sums[1])
     return;
   b.setInsertionPointAfter(quads);

@@ -169,8 +169,8 @@ std::optional<Plan> tcc::tiling::planContraction(linalg::LinalgOp op, int64_t ve
   for (OpOperand *input : op.getDpsInputOperands()) {
     auto type = dyn_cast<MemRefType>(input->get().getType());
     bool isBytes = bytes && input->getOperandNumber() == bytes->input;
-    if (!type || type.getElementType() != (isBytes ? IntegerType::get(op.getContext(), 8)
-                                                   : inputElement))
+    if (!type ||
+        type.getElementType() != (isBytes ? IntegerType::get(op.getContext(), 8) : inputElement))
       return std::nullopt;
   }
   int64_t lanes = vectorBits / element.getIntOrFloatBitWidth();

@@ -47,7 +47,7 @@ struct Plan {
   // quad q as its last index, the op's last dim (extent 4, not in `reductions`); int32
   // accumulators, each reduction point adds the quad's four products with one vpdpbusd.
   bool quads = false;
-  bool scalarUnsigned = false;      // with quads: whether the scalar operand is the uint8 one
+  bool scalarUnsigned = false; // with quads: whether the scalar operand is the uint8 one
   // A float multiply-add with one input stored as 8-bit integers and converted in the body
   // (tcc::byteMultiplyAdd: a quantized depthwise convolution's byte blocks): that
   // operand's loads read bytes, extend them (signed or not) and convert them to float.

@@ -36,7 +36,8 @@ bool isFirstLaneOnly(Value mask) {
 struct SingleLaneStore : OpRewritePattern<vector::MaskedStoreOp> {
   using OpRewritePattern::OpRewritePattern;
 
-  LogicalResult matchAndRewrite(vector::MaskedStoreOp op, PatternRewriter &rewriter) const override {
+  LogicalResult matchAndRewrite(vector::MaskedStoreOp op,
+                                PatternRewriter &rewriter) const override {
     if (op.getVectorType().getRank() != 1 || !isFirstLaneOnly(op.getMask()))
       return failure();
     Value lane = vector::ExtractOp::create(rewriter, op.getLoc(), op.getValueToStore(),
@@ -46,8 +47,7 @@ struct SingleLaneStore : OpRewritePattern<vector::MaskedStoreOp> {
   }
 };
 
-struct CpuSingleLaneStoresPass
-    : tcc::impl::CpuSingleLaneStoresBase<CpuSingleLaneStoresPass> {
+struct CpuSingleLaneStoresPass : tcc::impl::CpuSingleLaneStoresBase<CpuSingleLaneStoresPass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     patterns.add<SingleLaneStore>(&getContext());

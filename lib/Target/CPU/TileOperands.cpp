@@ -203,12 +203,11 @@ Value Emitter::loadScalarVector(DenseMap<unsigned, Value> point, Value column, i
 /// by `mask` when not null).
 Value Emitter::loadLanes(Value memref, ArrayRef<Value> index, int64_t count, Value mask) {
   auto stored = VectorType::get({count}, cast<MemRefType>(memref.getType()).getElementType());
-  Value loaded =
-      mask ? vector::MaskedLoadOp::create(
-                 b, loc, stored, memref, index, mask,
-                 arith::ConstantOp::create(b, loc, stored, b.getZeroAttr(stored)))
-                 .getResult()
-           : vector::LoadOp::create(b, loc, stored, memref, index).getResult();
+  Value loaded = mask ? vector::MaskedLoadOp::create(
+                            b, loc, stored, memref, index, mask,
+                            arith::ConstantOp::create(b, loc, stored, b.getZeroAttr(stored)))
+                            .getResult()
+                      : vector::LoadOp::create(b, loc, stored, memref, index).getResult();
   return loaded;
 }
 
@@ -224,10 +223,9 @@ Value Emitter::toTileType(Value x) {
       return VectorType::get(vector.getShape(), t);
     return t;
   };
-  Value wide =
-      plan.bytesSigned
-          ? arith::ExtSIOp::create(b, loc, shaped(b.getI32Type()), x).getResult()
-          : arith::ExtUIOp::create(b, loc, shaped(b.getI32Type()), x).getResult();
+  Value wide = plan.bytesSigned
+                   ? arith::ExtSIOp::create(b, loc, shaped(b.getI32Type()), x).getResult()
+                   : arith::ExtUIOp::create(b, loc, shaped(b.getI32Type()), x).getResult();
   return arith::SIToFPOp::create(b, loc, shaped(type.getElementType()), wide);
 }
 
