@@ -216,16 +216,13 @@ bool foldBroadcastOperands(Operation *op) {
   for (Value operand : narrowOp->getOperands())
     inputs.push_back(operand.getDefiningOp());
   SmallVector<Value> folded = fold(narrowOp);
-  if (folded.empty()) {
+  if (folded.empty())
     narrowOp->erase();
-    for (Operation *input : inputs)
-      if (input && input->use_empty())
-        input->erase();
-    return false;
-  }
   for (Operation *input : inputs)
     if (input && input->use_empty())
       input->erase();
+  if (folded.empty())
+    return false;
   // The result's dynamic extents are any operand broadcast's (one shape).
   Value result = tcc::prim::BroadcastInDimOp::create(b, loc, resultType, folded[0],
                                                      broadcasts[0].getDynamicSizes(), dims);

@@ -55,23 +55,20 @@ bool isCheap(linalg::GenericOp op) {
   });
 }
 
-/// Whether `op` converts 8-bit integers to float32 and does nothing else (a uitofp or
-/// sitofp, of the bytes or of their extui / extsi), one input read as it writes.
+/// Whether `op` converts 8-bit integers to float32 and does nothing else
+/// (tcc::convertedByte), one input read as it writes.
 bool isByteToFloat(linalg::GenericOp op) {
   if (op.getNumDpsInputs() != 1 || op.getNumDpsInits() != 1 || op.getNumReductionLoops() != 0 ||
       !llvm::all_of(op.getIndexingMapsArray(), [](AffineMap m) { return m.isIdentity(); }))
     return false;
   Block *body = op.getBody();
-  auto yield = cast<linalg::YieldOp>(body->getTerminator());
-  Operation *convert = yield.getOperand(0).getDefiningOp();
-  if (!isa_and_nonnull<arith::UIToFPOp, arith::SIToFPOp>(convert) ||
-      !convert->getResult(0).getType().isF32())
-    return false;
-  Value source = convert->getOperand(0);
-  if (isa_and_nonnull<arith::ExtUIOp, arith::ExtSIOp>(source.getDefiningOp()))
-    source = source.getDefiningOp()->getOperand(0);
-  return source == body->getArgument(0) && source.getType().isInteger(8) &&
-         body->getOperations().size() == (source == convert->getOperand(0) ? 2u : 3u);
+  Value result = cast<linalg::YieldOp>(body->getTerminator()).getOperand(0);
+  std::optional<std::pair<BlockArgument, bool>> byte = tcc::convertedByte(result);
+  // The conversion (and its extension, if any) is the whole body.
+  size_t conversions = body->getOperations().size() - 1;
+  Operation *convert = result.getDefiningOp();
+  return byte && byte->first == body->getArgument(0) && result.getType().isF32() &&
+         conversions == (convert->getOperand(0) == byte->first ? 1u : 2u);
 }
 
 /// With `byte-operands`: a conversion of bytes to float32 read by a float multiply-add

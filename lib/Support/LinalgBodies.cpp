@@ -79,10 +79,8 @@ bool tcc::isMultiplyAdd(linalg::LinalgOp op) {
   return (mul.getLhs() == x && mul.getRhs() == y) || (mul.getLhs() == y && mul.getRhs() == x);
 }
 
-/// The i8 block argument that `factor` converts to float (uitofp, sitofp, or either of an
-/// extui / extsi), and whether it is read as signed; nothing when `factor` is not so.
-static std::optional<std::pair<BlockArgument, bool>> convertedByte(Value factor) {
-  Operation *convert = factor.getDefiningOp();
+std::optional<std::pair<BlockArgument, bool>> tcc::convertedByte(Value value) {
+  Operation *convert = value.getDefiningOp();
   if (!isa_and_nonnull<arith::UIToFPOp, arith::SIToFPOp>(convert))
     return std::nullopt;
   Value source = convert->getOperand(0);

@@ -45,6 +45,11 @@ struct ByteFactor {
 };
 std::optional<ByteFactor> byteMultiplyAdd(mlir::linalg::LinalgOp op);
 
+/// The i8 block argument that `value` converts to float (a uitofp or sitofp of it, or of
+/// its extui / extsi) and whether it is read as signed: the conversion byteMultiplyAdd
+/// takes, and tcc-fuse-elementwise's `byte-operands` fuses.
+std::optional<std::pair<mlir::BlockArgument, bool>> convertedByte(mlir::Value value);
+
 } // namespace tcc
 
 #endif // TCC_SUPPORT_LINALGBODIES_H
