@@ -16,6 +16,63 @@ using namespace mlir;
 
 namespace {
 
+/// An operand read with a constant 0 on unit dims (a broadcast of [n, c, 1, 1] over the
+/// maps: the map (n, c, y, x) -> (n, c, 0, 0)) is read instead as the buffer without those
+/// dims, [n, c] through (n, c, y, x) -> (n, c): the same elements, and a map made of loop
+/// dims alone, so that the loops over y and x may merge. Elementwise generics only (every
+/// loop parallel), on buffers with the identity layout; an operand made of unit dims alone
+/// stays as it is.
+void dropBroadcastUnitDims(linalg::GenericOp op, IRRewriter &rewriter) {
+  if (!op.hasPureBufferSemantics() || op.getNumReductionLoops() != 0)
+    return;
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  bool changed = false;
+  for (OpOperand *operand : op.getDpsInputOperands()) {
+    AffineMap map = maps[operand->getOperandNumber()];
+    auto type = dyn_cast<MemRefType>(operand->get().getType());
+    if (!type || !type.getLayout().isIdentity() || map.getNumResults() != type.getRank())
+      continue;
+    auto isUnitConstant = [&](unsigned k) {
+      auto constant = dyn_cast<AffineConstantExpr>(map.getResult(k));
+      return constant && constant.getValue() == 0 && type.getDimSize(k) == 1;
+    };
+    SmallVector<AffineExpr> kept;
+    SmallVector<ReassociationIndices> groups;
+    bool plain = true;
+    int64_t leading = 0; // unit dims before the first kept one join its group
+    for (unsigned k = 0; k < map.getNumResults(); ++k) {
+      if (isUnitConstant(k)) {
+        if (groups.empty())
+          ++leading;
+        else
+          groups.back().push_back(k);
+        continue;
+      }
+      if (!isa<AffineDimExpr>(map.getResult(k))) {
+        plain = false;
+        break;
+      }
+      kept.push_back(map.getResult(k));
+      groups.push_back({});
+      if (groups.size() == 1)
+        for (int64_t u = 0; u < leading; ++u)
+          groups.back().push_back(u);
+      groups.back().push_back(k);
+    }
+    if (!plain || kept.empty() || static_cast<int64_t>(kept.size()) == type.getRank())
+      continue;
+    rewriter.setInsertionPoint(op);
+    Value collapsed =
+        memref::CollapseShapeOp::create(rewriter, op.getLoc(), operand->get(), groups);
+    rewriter.modifyOpInPlace(op, [&] { operand->set(collapsed); });
+    maps[operand->getOperandNumber()] =
+        AffineMap::get(map.getNumDims(), 0, kept, op.getContext());
+    changed = true;
+  }
+  if (changed)
+    rewriter.modifyOpInPlace(op, [&] { op.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps)); });
+}
+
 /// Whether every loop dim of `op` may be merged at all: a generic on buffers whose maps are
 /// plain dims (no constants, no sums), without linalg.index.
 bool isCollapsible(linalg::LinalgOp op) {
@@ -125,6 +182,7 @@ struct CollapseDimsPass : tcc::impl::CollapseDimsBase<CollapseDimsPass> {
     getOperation().walk([&](func::FuncOp function) {
       if (!tcc::kernel::isKernel(function))
         return;
+      function.walk([&](linalg::GenericOp op) { dropBroadcastUnitDims(op, rewriter); });
       SmallVector<linalg::LinalgOp> ops;
       function.walk([&](linalg::LinalgOp op) { ops.push_back(op); });
       if (ops.size() == 1)

@@ -92,19 +92,24 @@ bool isFoldable(Operation *op, SmallVectorImpl<ElementsAttr> &operands) {
   return true;
 }
 
-/// Runs `op` alone on `operands` with the reference evaluator.
-FailureOr<std::vector<tcc::eval::Tensor>> evaluate(Operation *op, ArrayRef<ElementsAttr> operands) {
+/// Runs `ops` (in order, the last one's results returned) on `arguments`, whose values are
+/// `operands`, with the reference evaluator.
+FailureOr<std::vector<tcc::eval::Tensor>> evaluate(ArrayRef<Operation *> ops, ValueRange arguments,
+                                                   ArrayRef<ElementsAttr> operands) {
+  Operation *op = ops.back();
   MLIRContext *context = op->getContext();
   OpBuilder b(context);
   OwningOpRef<ModuleOp> scratch = ModuleOp::create(op->getLoc());
   b.setInsertionPointToStart(scratch->getBody());
   auto function = func::FuncOp::create(b, op->getLoc(), "fold",
-                                       b.getFunctionType(op->getOperandTypes(), op->getResultTypes()));
+                                       b.getFunctionType(arguments.getTypes(), op->getResultTypes()));
   Block *body = function.addEntryBlock();
   b.setInsertionPointToStart(body);
   IRMapping mapping;
-  mapping.map(op->getOperands(), body->getArguments());
-  Operation *clone = b.clone(*op, mapping);
+  mapping.map(arguments, body->getArguments());
+  Operation *clone = nullptr;
+  for (Operation *step : ops)
+    clone = b.clone(*step, mapping);
   func::ReturnOp::create(b, op->getLoc(), clone->getResults());
   std::vector<tcc::eval::Tensor> inputs;
   for (ElementsAttr attr : operands) {
@@ -134,23 +139,77 @@ ElementsAttr toAttr(RankedTensorType type, const tcc::eval::Tensor &tensor) {
                                         HeapAsmResourceBlob::allocateAndCopyWithAlign(bytes, alignment));
 }
 
-/// Replaces `op` by its value where isFoldable: the constants, or nothing.
-SmallVector<Value> fold(Operation *op) {
-  SmallVector<ElementsAttr> operands;
-  if (!isFoldable(op, operands))
-    return {};
-  FailureOr<std::vector<tcc::eval::Tensor>> values = evaluate(op, operands);
-  if (failed(values))
-    return {};
+/// Replaces `op` by `values`, constants.
+SmallVector<Value> replaceByValues(Operation *op, ArrayRef<tcc::eval::Tensor> values) {
   OpBuilder b(op);
   SmallVector<Value> replacements;
-  for (auto [result, value] : llvm::zip(op->getResults(), *values)) {
+  for (auto [result, value] : llvm::zip(op->getResults(), values)) {
     auto type = cast<RankedTensorType>(result.getType());
     replacements.push_back(arith::ConstantOp::create(b, op->getLoc(), type, toAttr(type, value)));
   }
   op->replaceAllUsesWith(replacements);
   op->erase();
   return replacements;
+}
+
+/// Replaces `op` by its value where isFoldable: the constants, or nothing.
+SmallVector<Value> fold(Operation *op) {
+  SmallVector<ElementsAttr> operands;
+  if (!isFoldable(op, operands))
+    return {};
+  FailureOr<std::vector<tcc::eval::Tensor>> values = evaluate({op}, op->getOperands(), operands);
+  if (failed(values))
+    return {};
+  return replaceByValues(op, *values);
+}
+
+/// An elementwise op over constants and static broadcasts of constants, no larger than its
+/// largest constant operand (a depthwise filter minus its per-channel zero points,
+/// w - broadcast(zw), which fold() leaves since the broadcast alone would grow): folded
+/// with its broadcasts evaluated inside, which stay code where they have other readers.
+bool foldOverBroadcasts(Operation *op) {
+  if (!isa<tcc::prim::PrimDialect>(op->getDialect()) || !op->hasTrait<OpTrait::Elementwise>() ||
+      op->getNumResults() != 1 || op->getNumOperands() == 0 || !isPure(op))
+    return false;
+  auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  if (!type || !type.hasStaticShape() || type.getElementType().isInteger(1) ||
+      !tcc::eval::isSupportedElementType(type.getElementType()))
+    return false;
+  SmallVector<Operation *> broadcasts;
+  SmallVector<Value> inputs;
+  SmallVector<ElementsAttr> operands;
+  int64_t largest = 0;
+  for (Value v : op->getOperands()) {
+    if (ElementsAttr attr = constantValue(v)) {
+      if (!attr.isSplat())
+        largest = std::max(largest, attr.getNumElements());
+      inputs.push_back(v);
+      operands.push_back(attr);
+      continue;
+    }
+    auto broadcast = v.getDefiningOp<tcc::prim::BroadcastInDimOp>();
+    ElementsAttr source = broadcast ? constantValue(broadcast.getOperand()) : ElementsAttr();
+    if (!source || !cast<RankedTensorType>(broadcast.getType()).hasStaticShape() ||
+        !broadcast.getDynamicSizes().empty())
+      return false;
+    if (!llvm::is_contained(broadcasts, broadcast.getOperation())) {
+      broadcasts.push_back(broadcast);
+      inputs.push_back(broadcast.getOperand());
+      operands.push_back(source);
+    }
+  }
+  if (broadcasts.empty() || type.getNumElements() > std::max(largest, kMaxInlineElements))
+    return false;
+  SmallVector<Operation *> ops(broadcasts);
+  ops.push_back(op);
+  FailureOr<std::vector<tcc::eval::Tensor>> values = evaluate(ops, inputs, operands);
+  if (failed(values))
+    return false;
+  replaceByValues(op, *values);
+  for (Operation *broadcast : broadcasts)
+    if (broadcast->use_empty())
+      broadcast->erase();
+  return true;
 }
 
 /// An elementwise op whose operands are all broadcasts of constants (a quantized
@@ -241,7 +300,7 @@ struct FoldWeightsPass : tcc::eval::impl::FoldWeightsBase<FoldWeightsPass> {
     for (Operation &op : main.getBody().front())
       ops.push_back(&op);
     for (Operation *op : ops)
-      if (!foldBroadcastOperands(op))
+      if (!foldBroadcastOperands(op) && !foldOverBroadcasts(op))
         (void)fold(op);
   }
 };

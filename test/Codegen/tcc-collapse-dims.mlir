@@ -128,3 +128,61 @@ func.func private @fill_only(%padded: memref<?x96x114x114xf32>) attributes {kern
   linalg.fill ins(%zero : f32) outs(%padded : memref<?x96x114x114xf32>)
   return
 }
+
+// -----
+
+// A squeeze-excitation scale: [n, 672, 1, 1] read with constant 0s on its unit dims over a
+// 14x14 map. It is read as [n, 672] by (n, c); then n and c merge (both operands read
+// them one after the other) and so do y and x, into one 196-long innermost loop.
+// CHECK-DAG: #[[ID:.*]] = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-DAG: #[[NC:.*]] = affine_map<(d0, d1) -> (d0)>
+// CHECK-LABEL: func.func private @channel_scale
+// CHECK: %[[S:.*]] = memref.collapse_shape %arg0 {{\[}}[0], [1, 2, 3]] : memref<?x672x1x1xi32> into memref<?x672xi32>
+// CHECK: %[[S2:.*]] = memref.collapse_shape %[[S]] {{\[}}[0, 1]] : memref<?x672xi32> into memref<?xi32>
+// CHECK: %[[X:.*]] = memref.collapse_shape %arg1 {{\[}}[0, 1], [2, 3]] : memref<?x672x14x14xi32> into memref<?x196xi32>
+// CHECK: linalg.generic {indexing_maps = [#[[NC]], #[[ID]], #[[ID]]], iterator_types = ["parallel", "parallel"]} ins(%[[S2]], %[[X]] : memref<?xi32>, memref<?x196xi32>)
+#scale = affine_map<(n, c, h, w) -> (n, c, 0, 0)>
+#id4 = affine_map<(n, c, h, w) -> (n, c, h, w)>
+func.func private @channel_scale(%s: memref<?x672x1x1xi32>, %x: memref<?x672x14x14xi32>, %y: memref<?x672x14x14xi32>) attributes {kernel.kernel = #kernel.kernel<kind = generic>} {
+  linalg.generic {indexing_maps = [#scale, #id4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%s, %x : memref<?x672x1x1xi32>, memref<?x672x14x14xi32>) outs(%y : memref<?x672x14x14xi32>) {
+  ^bb0(%in: i32, %in_0: i32, %out: i32):
+    %0 = arith.muli %in, %in_0 : i32
+    linalg.yield %0 : i32
+  }
+  return
+}
+
+// -----
+
+// Leading unit dims join the first kept dim; a constant on a dim that is not 1 long keeps
+// the map: nothing merges there.
+// CHECK-DAG: #[[C2:.*]] = affine_map<(d0, d1) -> (d0)>
+// CHECK-DAG: #[[ZERO:.*]] = affine_map<(d0, d1) -> (d0, 0)>
+// CHECK-LABEL: func.func private @leading_unit
+// CHECK: %[[L:.*]] = memref.collapse_shape %arg0 {{\[}}[0, 1, 2]] : memref<1x1x8xf32> into memref<8xf32>
+// CHECK: linalg.generic {indexing_maps = [#[[C2]], {{.*}} ins(%[[L]], %arg1
+// CHECK-LABEL: func.func private @not_unit
+// CHECK-NOT: collapse_shape
+// CHECK: linalg.generic {indexing_maps = [#[[ZERO]],
+#lead = affine_map<(c, x) -> (0, 0, c)>
+#id2b = affine_map<(c, x) -> (c, x)>
+func.func private @leading_unit(%s: memref<1x1x8xf32>, %x: memref<8x16xf32>, %y: memref<8x16xf32>) attributes {kernel.kernel = #kernel.kernel<kind = generic>} {
+  linalg.generic {indexing_maps = [#lead, #id2b, #id2b], iterator_types = ["parallel", "parallel"]}
+      ins(%s, %x : memref<1x1x8xf32>, memref<8x16xf32>) outs(%y : memref<8x16xf32>) {
+  ^bb0(%in: f32, %in_0: f32, %out: f32):
+    %0 = arith.mulf %in, %in_0 : f32
+    linalg.yield %0 : f32
+  }
+  return
+}
+#first = affine_map<(c, x) -> (c, 0)>
+func.func private @not_unit(%s: memref<8x2xf32>, %x: memref<8x16xf32>, %y: memref<8x16xf32>) attributes {kernel.kernel = #kernel.kernel<kind = generic>} {
+  linalg.generic {indexing_maps = [#first, #id2b, #id2b], iterator_types = ["parallel", "parallel"]}
+      ins(%s, %x : memref<8x2xf32>, memref<8x16xf32>) outs(%y : memref<8x16xf32>) {
+  ^bb0(%in: f32, %in_0: f32, %out: f32):
+    %0 = arith.mulf %in, %in_0 : f32
+    linalg.yield %0 : f32
+  }
+  return
+}

@@ -86,3 +86,26 @@ func.func @main(%x: tensor<?x3x5xf32>, %n: index) -> tensor<?x3x5xf32> {
   %y = prim.mul %x, %r : tensor<?x3x5xf32>
   return %y : tensor<?x3x5xf32>
 }
+
+// -----
+
+// A depthwise filter minus its per-channel zero points: w - broadcast(zw) to [32, 1, 3, 3]
+// (288 elements, more than zw's 32 and than an inline constant), then converted. The
+// broadcast alone would grow, so fold() leaves it; the subtraction is folded with the
+// broadcast evaluated inside (no larger than w), then the conversion; the broadcast, read
+// by nothing else, goes. Its first values: w[0, 0, 0, 0..2] - zw[0] = -5 + 1, 0 + 1, 5 + 1.
+// CHECK-LABEL: func.func @main
+// CHECK-NOT: prim.broadcast_in_dim
+// CHECK-NOT: prim.sub
+// CHECK: %[[W:.*]] = arith.constant dense_resource<{{folded.*}}> : tensor<32x1x3x3xf32>
+// CHECK: return %[[W]]
+// CHECK: 0x04000000000080C00000803F0000C040
+func.func @main() -> tensor<32x1x3x3xf32> {
+  %w = arith.constant dense<[-5, 0, 5, -1, 4, -2, 3, -3, 2, -4, 1, -5, 0, 5, -1, 4, -2, 3, -3, 2, -4, 1, -5, 0, 5, -1, 4, -2, 3, -3, 2, -4, 1, -5, 0, 5, -1, 4, -2, 3, -3, 2, -4, 1, -5, 0, 5, -1, 4, -2, 3, -3, 2, -4, 1, -5, 0, 5, -1, 4, -2, 3, -3, 2, -4, 1, -5, 0, 5, -1, 4, -2, 3, -3, 2, -4, 1, -5, 0, 5, -1, 4, -2, 3, -3, 2, -4, 1, -5, 0, 5, -1, 4, -2, 3, -3, 2, -4, 1, -5, 0, 5, -1, 4, -2, 3, -3, 2, -4, 1, -5, 0, 5, -1, 4, -2, 3, -3, 2, -4, 1, -5, 0, 5, -1, 4, -2, 3, -3, 2, -4, 1, -5, 0, 5, -1, 4, -2, 3, -3, 2, -4, 1, -5, 0, 5, -1, 4, -2, 3, -3, 2, -4, 1, -5, 0, 5, -1, 4, -2, 3, -3, 2, -4, 1, -5, 0, 5, -1, 4, -2, 3, -3, 2, -4, 1, -5, 0, 5, -1, 4, -2, 3, -3, 2, -4, 1, -5, 0, 5, -1, 4, -2, 3, -3, 2, -4, 1, -5, 0, 5, -1, 4, -2, 3, -3, 2, -4, 1, -5, 0, 5, -1, 4, -2, 3, -3, 2, -4, 1, -5, 0, 5, -1, 4, -2, 3, -3, 2, -4, 1, -5, 0, 5, -1, 4, -2, 3, -3, 2, -4, 1, -5, 0, 5, -1, 4, -2, 3, -3, 2, -4, 1, -5, 0, 5, -1, 4, -2, 3, -3, 2, -4, 1, -5, 0, 5, -1, 4, -2, 3, -3, 2, -4, 1, -5, 0, 5, -1, 4, -2, 3, -3, 2, -4, 1, -5, 0]> : tensor<288xi32>
+  %w4 = prim.reshape %w : (tensor<288xi32>) -> tensor<32x1x3x3xi32>
+  %zw = arith.constant dense<[-1, 0, 1, -1, 0, 1, -1, 0, 1, -1, 0, 1, -1, 0, 1, -1, 0, 1, -1, 0, 1, -1, 0, 1, -1, 0, 1, -1, 0, 1, -1, 0]> : tensor<32xi32>
+  %zb = prim.broadcast_in_dim %zw, dims = [0] : (tensor<32xi32>) -> tensor<32x1x3x3xi32>
+  %d = prim.sub %w4, %zb : tensor<32x1x3x3xi32>
+  %f = prim.convert %d : tensor<32x1x3x3xi32> to tensor<32x1x3x3xf32>
+  return %f : tensor<32x1x3x3xf32>
+}
