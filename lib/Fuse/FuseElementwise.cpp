@@ -9,6 +9,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace tcc {
@@ -107,6 +108,90 @@ bool shouldFuse(OpOperand *use, bool byteOperands) {
   // Fused, the producer runs once per point of the consumer: not when the consumer
   // broadcasts its result (a squeeze-excitation's sigmoid over channels would run per pixel).
   return producer->hasOneUse() && consumer.getMatchingIndexingMap(use).isPermutation();
+}
+
+/// A value computed from constants alone and cheap to read again: a constant, or a
+/// broadcast (a body that only yields) of constants — a zero point made full-size.
+bool isConstantLike(Value v) {
+  if (v.getDefiningOp<arith::ConstantOp>())
+    return true;
+  auto producer = v.getDefiningOp<linalg::GenericOp>();
+  return producer && producer.getBody()->getOperations().size() == 1 &&
+         llvm::all_of(producer.getDpsInputs(),
+                      [](Value input) { return input.getDefiningOp<arith::ConstantOp>(); });
+}
+
+/// The input that `op` widens, when `op` is a widening step: every loop parallel, its body
+/// extensions and conversions of that input (read as it writes: the identity map) and
+/// additions or subtractions of constant-like values (a zero point), its result elements
+/// at least as wide as the input's.
+Value wideningStepInput(linalg::GenericOp op) {
+  if (op.getNumReductionLoops() != 0 || op.getNumDpsInits() != 1 || op->getNumResults() != 1)
+    return {};
+  Value data;
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    if (isConstantLike(input->get()))
+      continue;
+    if (data || !op.getMatchingIndexingMap(input).isIdentity())
+      return {};
+    data = input->get();
+  }
+  if (!data)
+    return {};
+  for (Operation &inner : op.getBody()->without_terminator())
+    if (!isa<arith::ExtUIOp, arith::ExtSIOp, arith::UIToFPOp, arith::SIToFPOp, arith::ExtFOp,
+             arith::AddIOp, arith::SubIOp, arith::AddFOp, arith::SubFOp>(inner))
+      return {};
+  auto width = [](Value v) { return getElementTypeOrSelf(v.getType()).getIntOrFloatBitWidth(); };
+  if (!getElementTypeOrSelf(data.getType()).isIntOrFloat() || width(op->getResult(0)) < width(data))
+    return {};
+  return data;
+}
+
+/// A widened narrow value read by several pointwise ops or reductions (a quantized
+/// activation's q - z, read by a squeeze-excitation's average pooling and its scale
+/// multiply): the widening steps are copied for each reader but the first, so that each
+/// reader fuses its own copy and the producer of the narrow q (a convolution's epilogue)
+/// stores bytes, not the int32 or float32 values a quarter as dense. Not where a reader is a
+/// contraction, which would store its copy's wide values again.
+void copyWideningsPerReader(ModuleOp module) {
+  SmallVector<linalg::GenericOp> tops;
+  module.walk([&](linalg::GenericOp op) {
+    if (!op->getResult(0).hasOneUse() && wideningStepInput(op))
+      tops.push_back(op);
+  });
+  for (linalg::GenericOp top : tops) {
+    // The steps down to the narrow input: each read by the next one alone.
+    SmallVector<linalg::GenericOp> steps{top};
+    Value source = wideningStepInput(top);
+    while (auto step = source.getDefiningOp<linalg::GenericOp>()) {
+      if (!step->hasOneUse() || !wideningStepInput(step))
+        break;
+      steps.push_back(step);
+      source = wideningStepInput(step);
+    }
+    auto narrow = dyn_cast<IntegerType>(getElementTypeOrSelf(source.getType()));
+    if (!narrow || narrow.getWidth() > 16 ||
+        getElementTypeOrSelf(top->getResult(0).getType()).getIntOrFloatBitWidth() <=
+            narrow.getWidth())
+      continue;
+    SmallVector<OpOperand *> uses;
+    for (OpOperand &use : top->getResult(0).getUses())
+      uses.push_back(&use);
+    if (!llvm::all_of(uses, [](OpOperand *use) {
+          auto reader = dyn_cast<linalg::GenericOp>(use->getOwner());
+          return reader && reader.isDpsInput(use) && !tcc::accumulatesProducts(reader);
+        }))
+      continue;
+    for (OpOperand *use : llvm::drop_begin(uses)) {
+      OpBuilder b(use->getOwner());
+      IRMapping mapping;
+      Operation *copy = nullptr;
+      for (linalg::GenericOp step : llvm::reverse(steps))
+        copy = b.clone(*step, mapping);
+      use->set(copy->getResult(0));
+    }
+  }
 }
 
 /// Merges one fusable producer into a consumer; the fused op's location lists both ONNX
@@ -210,6 +295,7 @@ struct FuseElementwisePass : tcc::impl::FuseElementwiseBase<FuseElementwisePass>
 
   void runOnOperation() override {
     MLIRContext *context = &getContext();
+    copyWideningsPerReader(getOperation());
     RewritePatternSet patterns(context);
     patterns.add<FuseProducer>(context, byteOperands);
     patterns.add<SplatInputToScalar>(context);

@@ -24,6 +24,13 @@ def FuseElementwise : Pass<"tcc-fuse-elementwise", "mlir::ModuleOp"> {
     it (`out + uitofp(q) * w`: a quantized depthwise convolution on blocks reads the bytes,
     a quarter of the float blocks' memory traffic).
 
+    Before fusing, a widening of 8- or 16-bit integers (extensions, conversions to float,
+    additions or subtractions of constants: a quantized activation's `q - z`) read by
+    several pointwise ops or reductions and no contraction is copied for each reader but
+    the first: each reader fuses its own copy, and the producer of q (a convolution's
+    epilogue) stores bytes instead of int32 (EfficientNet-B0 QOperator's depthwise
+    convolutions, read by the squeeze-excitation's pooling and scale multiply).
+
     ```mlir
     %b = linalg.generic {broadcast %bias} ...           // [96] -> [1,96,112,112]
     %s = linalg.generic {addf} ins(%conv, %b) ...
