@@ -65,17 +65,36 @@ Value channelBlocksOf(Value v) {
   return x;
 }
 
+/// Whether `broadcast` spreads a [n, C, 1, 1] value of each image and channel over the maps
+/// (a squeeze-excitation's scale): C static, in whole blocks.
+bool isImageChannelBroadcast(BroadcastInDimOp broadcast) {
+  auto source = cast<RankedTensorType>(broadcast.getOperand().getType());
+  auto type = cast<RankedTensorType>(broadcast.getType());
+  return type.getRank() == 4 && source.getRank() == 4 &&
+         broadcast.getBroadcastDimensions() == ArrayRef<int64_t>{0, 1, 2, 3} &&
+         source.getDimSize(2) == 1 && source.getDimSize(3) == 1 && !type.isDynamicDim(1) &&
+         source.getDimSize(1) == type.getDimSize(1) && type.getDimSize(1) % kChannelBlock == 0;
+}
+
 /// Whether `broadcast` makes an NCHW operand that SinkElementwise takes as blocks: a
-/// scalar, or a vector along the channels (a bias).
+/// scalar, a vector along the channels (a bias), or a value per image and channel.
 bool isBlockableBroadcast(BroadcastInDimOp broadcast) {
   ArrayRef<int64_t> mapping = broadcast.getBroadcastDimensions();
   auto source = cast<RankedTensorType>(broadcast.getOperand().getType());
   auto type = cast<RankedTensorType>(broadcast.getType());
-  if (mapping.empty())
+  if (mapping.empty() || isImageChannelBroadcast(broadcast))
     return true;
   return type.getRank() == 4 && mapping.size() == 1 && mapping[0] == 1 && source.hasStaticShape() &&
          !type.isDynamicDim(1) && source.getDimSize(0) == type.getDimSize(1) &&
          type.getDimSize(1) % kChannelBlock == 0;
+}
+
+/// Whether a reduction sums (or takes the max of, ...) each map: dims 2 and 3 of a rank-4
+/// tensor whose channels are whole blocks (a global average pooling).
+bool isBlockableReduce(tcc::prim::ReduceOp op) {
+  auto type = cast<RankedTensorType>(op.getOperand().getType());
+  return type.getRank() == 4 && op.getDimensions() == ArrayRef<int64_t>{2, 3} &&
+         !type.isDynamicDim(1) && type.getDimSize(1) % kChannelBlock == 0;
 }
 
 /// Whether a slice keeps every channel and image and takes static windows of the maps.
@@ -161,6 +180,8 @@ bool readersFollow(Value nchw) {
       return true;
     if (auto window = dyn_cast<ReduceWindowOp>(user))
       return isBlockableWindow(window);
+    if (auto reduce = dyn_cast<tcc::prim::ReduceOp>(user))
+      return isBlockableReduce(reduce);
     if (auto concat = dyn_cast<ConcatenateOp>(user))
       return isBlockableConcat(concat);
     if (!isa<ReshapeOp>(user))
@@ -210,6 +231,14 @@ Value blockedOperand(PatternRewriter *rewriter, Value operand, Operation *at,
     // A scalar.
     if (broadcast.getBroadcastDimensions().empty())
       return p.broadcast(broadcast.getOperand(), {}, dims);
+    // A value per image and channel: [n, cb, 16] along dims 0, 3 and 4.
+    if (isImageChannelBroadcast(broadcast)) {
+      Value split = p.reshape(broadcast.getOperand(),
+                              {p.dims(broadcast.getOperand())[0],
+                               rewriter->getIndexAttr(blocked.getDimSize(3)),
+                               rewriter->getIndexAttr(kChannelBlock)});
+      return p.broadcast(split, {0, 3, 4}, dims);
+    }
     // A vector along the channels (a bias): [cb, 16] along dims 3 and 4.
     Value split = p.reshape(broadcast.getOperand(), {rewriter->getIndexAttr(blocked.getDimSize(3)),
                                                      rewriter->getIndexAttr(kChannelBlock)});
@@ -321,6 +350,25 @@ struct SinkReduceWindow : OpRewritePattern<ReduceWindowOp> {
   }
 };
 
+/// reduce(toChannelsFirst(z), dims [2, 3]) = reshape(reduce(z, dims [1, 2])) from
+/// [n, cb, 16] to [n, C]: each map's reduction (a squeeze-excitation's global average
+/// pooling) reads the blocks, a vector of 16 channels per point.
+struct SinkReduce : OpRewritePattern<tcc::prim::ReduceOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tcc::prim::ReduceOp op, PatternRewriter &rewriter) const override {
+    Value z = channelsFirstOf(op.getOperand());
+    if (!z || !readersFollow(op.getOperand()) || !isBlockableReduce(op))
+      return failure();
+    Value reduced = tcc::prim::ReduceOp::create(rewriter, op.getLoc(), op.getKind(), z,
+                                                ArrayRef<int64_t>{1, 2});
+    // [n, C]: n is z's (the same extent as the NCHW operand's).
+    SmallVector<OpFoldResult> dims = tcc::prim::PrimBuilder(rewriter, op.getLoc()).dims(z);
+    rewriter.replaceOp(op, ReshapeOp::create(rewriter, op.getLoc(), op.getType(), reduced,
+                                             tcc::prim::dynamicExtents({dims[0]})));
+    return success();
+  }
+};
+
 /// concat(toChannelsFirst(z1), toChannelsFirst(z2), ..., dim 1)
 ///   = toChannelsFirst(concat(z1, z2, ..., dim 3)): channel c of operand k is lane
 /// c mod 16 of block c / 16 of z_k, and whole blocks keep that order along dim 3. An
@@ -390,6 +438,9 @@ static SmallVector<Value> dataOperands(Operation *op) {
   return values;
 }
 
+// A reduction of the maps (SinkReduce) reads the blocks without a transposing copy but
+// counts as one here: a convolution read by nothing else is not worth the channels-last form
+// alone (a stem before a global pooling).
 DenseSet<Operation *> tcc::fuse::selectChains(ArrayRef<tcc::prim::ConvolutionOp> candidates,
                                               ArrayRef<tcc::prim::ConvolutionOp> stems,
                                               double minConvolutionsPerCopy) {
@@ -497,7 +548,7 @@ DenseSet<Operation *> tcc::fuse::selectChains(ArrayRef<tcc::prim::ConvolutionOp>
 
 void tcc::fuse::sinkChannelBlocks(ModuleOp module) {
   RewritePatternSet patterns(module.getContext());
-  patterns.add<CancelBlocks, SinkElementwise, SinkSlice, SinkReduceWindow, SinkConcatenate>(
-      module.getContext());
+  patterns.add<CancelBlocks, SinkElementwise, SinkSlice, SinkReduceWindow, SinkReduce,
+               SinkConcatenate>(module.getContext());
   (void)applyPatternsGreedily(module, std::move(patterns));
 }

@@ -108,12 +108,16 @@ struct FoldScaleIntoWeights : OpRewritePattern<linalg::GenericOp> {
       if (dynamic || added >= saved)
         continue;
 
-      // W'[scaled dims, in the contraction's order] = W * s.
+      // W'[the scale's own dims (n), in the contraction's order, then W's dims in W's
+      // order] = W * s: W's layout stays the inner one (a blocked convolution's filter
+      // keeps its 16 output channels last, the vectors the tiler loads).
       Location loc = rewriter.getFusedLoc({producer.getLoc(), op.getLoc()});
       SmallVector<unsigned> dims;
       for (unsigned d = 0; d < ranges.size(); ++d)
-        if (scaled.test(d))
+        if (scaled.test(d) && !weightDims.test(d))
           dims.push_back(d);
+      for (AffineExpr e : weightAccess.getResults())
+        dims.push_back(cast<AffineDimExpr>(e).getPosition());
       // The sizes from the operands the contraction keeps (not the scaled map, which goes).
       SmallVector<AffineMap> maps = op.getIndexingMapsArray();
       maps[scaledOperand->getOperandNumber()] = producer.getMatchingIndexingMap(mapOperand).compose(mapAccess);

@@ -73,3 +73,34 @@ func.func @quantized_input_float_filter(%q: tensor<1x64x14x14xui8>, %w: tensor<6
   %d = prim.convolution %x, %w {dilations = array<i64: 1, 1>, feature_group_count = 64 : i64, padding_high = array<i64: 1, 1>, padding_low = array<i64: 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x64x14x14xf32>, tensor<64x1x3x3xf32>) -> tensor<1x64x7x7xf32>
   return %d : tensor<1x64x7x7xf32>
 }
+
+// EfficientNet's block: a pointwise expansion, a depthwise convolution, a squeeze-excitation
+// (the maps' sums, a scale per image and channel from them, the map multiplied by it) and a
+// pointwise projection, on a dynamic batch. The sums read the blocks (dims 1 and 2 of
+// [n, y, x, cb, l]: a vector of 16 channels per point), the scale is made again on blocks
+// ([n, cb, 16] along dims 0, 3, 4) and the multiply computes on blocks: the chain goes
+// through, with one transpose in and one out.
+// CHECK-LABEL: func.func @squeeze_excitation
+// CHECK: prim.transpose %{{.*}}, [0, 3, 4, 1, 2] : tensor<?x2x16x14x14xf32> -> tensor<?x14x14x2x16xf32>
+// CHECK: %[[D:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]}
+// CHECK: %[[S:.*]] = prim.reduce sum %[[D]] dims = [1, 2] : tensor<?x14x14x4x16xf32> -> tensor<?x4x16xf32>
+// CHECK: prim.reshape %[[S]] sizes(%{{.*}}) : (tensor<?x4x16xf32>) -> tensor<?x64xf32>
+// CHECK: %[[G:.*]] = prim.reshape %{{.*}} sizes(%{{.*}}) : (tensor<?x64x1x1xf32>) -> tensor<?x4x16xf32>
+// CHECK: %[[GB:.*]] = prim.broadcast_in_dim %[[G]], dims = [0, 3, 4] sizes(%{{.*}}) : (tensor<?x4x16xf32>) -> tensor<?x14x14x4x16xf32>
+// CHECK: prim.mul %[[D]], %[[GB]] : tensor<?x14x14x4x16xf32>
+// CHECK-NOT: prim.transpose %{{.*}}, [0, 3, 4, 1, 2] : tensor<?x14x14x4x16xf32>
+// CHECK: prim.transpose %{{.*}}, [0, 3, 4, 1, 2] : tensor<?x14x14x2x16xf32> -> tensor<?x2x16x14x14xf32>
+// CHECK-NOT: prim.convolution
+func.func @squeeze_excitation(%x: tensor<?x32x14x14xf32>, %we: tensor<64x32x1x1xf32>, %wd: tensor<64x1x3x3xf32>, %wp: tensor<32x64x1x1xf32>) -> tensor<?x32x14x14xf32> {
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %x, %c0 : tensor<?x32x14x14xf32>
+  %e = prim.convolution %x, %we {dilations = array<i64: 1, 1>, feature_group_count = 1 : i64, padding_high = array<i64: 0, 0>, padding_low = array<i64: 0, 0>, strides = array<i64: 1, 1>} : (tensor<?x32x14x14xf32>, tensor<64x32x1x1xf32>) -> tensor<?x64x14x14xf32>
+  %d = prim.convolution %e, %wd {dilations = array<i64: 1, 1>, feature_group_count = 64 : i64, padding_high = array<i64: 1, 1>, padding_low = array<i64: 1, 1>, strides = array<i64: 1, 1>} : (tensor<?x64x14x14xf32>, tensor<64x1x3x3xf32>) -> tensor<?x64x14x14xf32>
+  %s = prim.reduce sum %d dims = [2, 3] : tensor<?x64x14x14xf32> -> tensor<?x64xf32>
+  %g = prim.logistic %s : tensor<?x64xf32>
+  %g4 = prim.reshape %g sizes(%n) : (tensor<?x64xf32>) -> tensor<?x64x1x1xf32>
+  %gb = prim.broadcast_in_dim %g4, dims = [0, 1, 2, 3] sizes(%n) : (tensor<?x64x1x1xf32>) -> tensor<?x64x14x14xf32>
+  %m = prim.mul %d, %gb : tensor<?x64x14x14xf32>
+  %p = prim.convolution %m, %wp {dilations = array<i64: 1, 1>, feature_group_count = 1 : i64, padding_high = array<i64: 0, 0>, padding_low = array<i64: 0, 0>, strides = array<i64: 1, 1>} : (tensor<?x64x14x14xf32>, tensor<32x64x1x1xf32>) -> tensor<?x32x14x14xf32>
+  return %p : tensor<?x32x14x14xf32>
+}
