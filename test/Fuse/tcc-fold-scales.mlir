@@ -100,3 +100,42 @@ func.func @scaled_queries(%q: tensor<4x16xf32>, %k: tensor<4x16xf32>, %s: tensor
   } -> tensor<4x4xf32>
   return %y : tensor<4x4xf32>
 }
+
+// -----
+
+// A blocked pointwise convolution (tcc-channel-vector-convolutions' chains): loops
+// (n, y, x, b, l, cb, cl), the filter [b, cb, cl, l] with its 16 output channels last, the
+// scale [n, cb, cl] on blocks. The scaled filter keeps that layout behind the scale's own
+// dim: W'[n, b, cb, cl, l], read at (n, b, cb, cl, l), its lanes l still last (in the
+// contraction's loop order they would come before cb and cl).
+// CHECK-DAG: #[[$WB:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d1, d2, d3, d4)>
+// CHECK-DAG: #[[$SB:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d2, d3)>
+// CHECK-DAG: #[[$BSCALED:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d3, d5, d6, d4)>
+// CHECK-LABEL: func.func @blocked
+// CHECK: %[[E:.*]] = tensor.empty(%{{.*}}) : tensor<?x2x4x16x16xf32>
+// CHECK: %[[SW:.*]] = linalg.generic {indexing_maps = [#[[$WB]], #[[$SB]], #{{.*}}], {{.*}}} ins(%arg2, %arg1 : tensor<2x4x16x16xf32>, tensor<?x4x16xf32>) outs(%[[E]] : tensor<?x2x4x16x16xf32>)
+// CHECK: linalg.generic {indexing_maps = [#{{.*}}, #[[$BSCALED]], {{.*}}]{{.*}} ins(%arg0, %[[SW]] : tensor<?x14x14x4x16xf32>, tensor<?x2x4x16x16xf32>)
+#id5 = affine_map<(n, y, x, cb, cl) -> (n, y, x, cb, cl)>
+#se5 = affine_map<(n, y, x, cb, cl) -> (n, cb, cl)>
+#xb = affine_map<(n, y, x, b, l, cb, cl) -> (n, y, x, cb, cl)>
+#wb = affine_map<(n, y, x, b, l, cb, cl) -> (b, cb, cl, l)>
+#ob = affine_map<(n, y, x, b, l, cb, cl) -> (n, y, x, b, l)>
+func.func @blocked(%x: tensor<?x14x14x4x16xf32>, %s: tensor<?x4x16xf32>, %w: tensor<2x4x16x16xf32>, %acc: tensor<?x14x14x2x16xf32>) -> tensor<?x14x14x2x16xf32> {
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %x, %c0 : tensor<?x14x14x4x16xf32>
+  %e = tensor.empty(%n) : tensor<?x14x14x4x16xf32>
+  %scaled = linalg.generic {indexing_maps = [#se5, #id5, #id5], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]}
+      ins(%s, %x : tensor<?x4x16xf32>, tensor<?x14x14x4x16xf32>) outs(%e : tensor<?x14x14x4x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %m = arith.mulf %a, %b : f32
+    linalg.yield %m : f32
+  } -> tensor<?x14x14x4x16xf32>
+  %y = linalg.generic {indexing_maps = [#xb, #wb, #ob], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]}
+      ins(%scaled, %w : tensor<?x14x14x4x16xf32>, tensor<2x4x16x16xf32>) outs(%acc : tensor<?x14x14x2x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %m = arith.mulf %a, %b : f32
+    %r = arith.addf %o, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<?x14x14x2x16xf32>
+  return %y : tensor<?x14x14x2x16xf32>
+}
