@@ -438,9 +438,6 @@ static SmallVector<Value> dataOperands(Operation *op) {
   return values;
 }
 
-// A reduction of the maps (SinkReduce) reads the blocks without a transposing copy but
-// counts as one here: a convolution read by nothing else is not worth the channels-last form
-// alone (a stem before a global pooling).
 DenseSet<Operation *> tcc::fuse::selectChains(ArrayRef<tcc::prim::ConvolutionOp> candidates,
                                               ArrayRef<tcc::prim::ConvolutionOp> stems,
                                               double minConvolutionsPerCopy) {
@@ -514,9 +511,15 @@ DenseSet<Operation *> tcc::fuse::selectChains(ArrayRef<tcc::prim::ConvolutionOp>
     }
   }
   // Per component: its candidates, and its copies (values made or read elsewhere).
-  DenseMap<Value, int64_t> convolutions, copies;
-  for (Operation *op : isCandidate)
-    ++convolutions[classes.getLeaderValue(cast<tcc::prim::ConvolutionOp>(op).getResult())];
+  // A component of stems alone (a stem read by a global pooling only) is not taken: the
+  // channels-last form pays along chains.
+  DenseMap<Value, int64_t> convolutions, copies, chained;
+  for (Operation *op : isCandidate) {
+    Value leader = classes.getLeaderValue(cast<tcc::prim::ConvolutionOp>(op).getResult());
+    ++convolutions[leader];
+    if (!isStem.contains(op))
+      ++chained[leader];
+  }
   for (auto it = classes.begin(); it != classes.end(); ++it) {
     if (!(*it)->isLeader())
       continue;
@@ -529,6 +532,8 @@ DenseSet<Operation *> tcc::fuse::selectChains(ArrayRef<tcc::prim::ConvolutionOp>
         Operation *user = use.getOwner();
         if (isa<tcc::prim::DimOp, tcc::prim::BindShapeOp>(user)) // read the extents alone
           return false;
+        if (auto reduce = dyn_cast<tcc::prim::ReduceOp>(user); reduce && isBlockableReduce(reduce))
+          return false; // reads the blocks (SinkReduce)
         if (auto conv = dyn_cast<tcc::prim::ConvolutionOp>(user)) // a stem reads channels first
           return !isCandidate.contains(user) || isStem.contains(user) ||
                  use.get() != conv.getInput();
@@ -540,7 +545,7 @@ DenseSet<Operation *> tcc::fuse::selectChains(ArrayRef<tcc::prim::ConvolutionOp>
   DenseSet<Operation *> chosen;
   for (Operation *op : isCandidate) {
     Value leader = classes.getLeaderValue(cast<tcc::prim::ConvolutionOp>(op).getResult());
-    if (convolutions[leader] >= minConvolutionsPerCopy * copies[leader])
+    if (chained[leader] > 0 && convolutions[leader] >= minConvolutionsPerCopy * copies[leader])
       chosen.insert(op);
   }
   return chosen;
