@@ -233,10 +233,10 @@ Value blockedOperand(PatternRewriter *rewriter, Value operand, Operation *at,
       return p.broadcast(broadcast.getOperand(), {}, dims);
     // A value per image and channel: [n, cb, 16] along dims 0, 3 and 4.
     if (isImageChannelBroadcast(broadcast)) {
-      Value split = p.reshape(broadcast.getOperand(),
-                              {p.dims(broadcast.getOperand())[0],
-                               rewriter->getIndexAttr(blocked.getDimSize(3)),
-                               rewriter->getIndexAttr(kChannelBlock)});
+      Value split =
+          p.reshape(broadcast.getOperand(), {p.dims(broadcast.getOperand())[0],
+                                             rewriter->getIndexAttr(blocked.getDimSize(3)),
+                                             rewriter->getIndexAttr(kChannelBlock)});
       return p.broadcast(split, {0, 3, 4}, dims);
     }
     // A vector along the channels (a bias): [cb, 16] along dims 3 and 4.
@@ -533,7 +533,7 @@ DenseSet<Operation *> tcc::fuse::selectChains(ArrayRef<tcc::prim::ConvolutionOp>
         if (isa<tcc::prim::DimOp, tcc::prim::BindShapeOp>(user)) // read the extents alone
           return false;
         if (auto reduce = dyn_cast<tcc::prim::ReduceOp>(user); reduce && isBlockableReduce(reduce))
-          return false; // reads the blocks (SinkReduce)
+          return false;                                           // reads the blocks (SinkReduce)
         if (auto conv = dyn_cast<tcc::prim::ConvolutionOp>(user)) // a stem reads channels first
           return !isCandidate.contains(user) || isStem.contains(user) ||
                  use.get() != conv.getInput();
@@ -553,7 +553,8 @@ DenseSet<Operation *> tcc::fuse::selectChains(ArrayRef<tcc::prim::ConvolutionOp>
 
 void tcc::fuse::sinkChannelBlocks(ModuleOp module) {
   RewritePatternSet patterns(module.getContext());
-  patterns.add<CancelBlocks, SinkElementwise, SinkSlice, SinkReduceWindow, SinkReduce,
-               SinkConcatenate>(module.getContext());
+  patterns
+      .add<CancelBlocks, SinkElementwise, SinkSlice, SinkReduceWindow, SinkReduce, SinkConcatenate>(
+          module.getContext());
   (void)applyPatternsGreedily(module, std::move(patterns));
 }
