@@ -157,7 +157,7 @@ Value wideningStepInput(linalg::GenericOp op) {
 void copyWideningsPerReader(ModuleOp module) {
   SmallVector<linalg::GenericOp> tops;
   module.walk([&](linalg::GenericOp op) {
-    if (!op->getResult(0).hasOneUse() && wideningStepInput(op))
+    if (wideningStepInput(op) && !op->getResult(0).hasOneUse())
       tops.push_back(op);
   });
   for (linalg::GenericOp top : tops) {
