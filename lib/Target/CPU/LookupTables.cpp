@@ -43,6 +43,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #include "llvm/ADT/SetVector.h"
 
@@ -279,6 +280,56 @@ struct CpuLookupTablesPass final : tcc::impl::CpuLookupTablesBase<CpuLookupTable
     return best;
   }
 
+  /// The float x when `v` is x converted to u8 the way lower::convert saturates it,
+  /// `select(x uno x, 0, select(x <= -1, 0, select(x >= 256, 255, fptoui(x))))`; else null.
+  static Value saturatedByte(Value v) {
+    auto selectOf = [](Value value, arith::CmpFPredicate predicate, double bound,
+                       int64_t chosen) -> std::pair<Value, Value> {
+      auto select = value.getDefiningOp<arith::SelectOp>();
+      APInt constant;
+      if (!select || !matchPattern(select.getTrueValue(), m_ConstantInt(&constant)) ||
+          constant.getZExtValue() != static_cast<uint64_t>(chosen))
+        return {};
+      auto compare = select.getCondition().getDefiningOp<arith::CmpFOp>();
+      if (!compare || compare.getPredicate() != predicate)
+        return {};
+      if (predicate == arith::CmpFPredicate::UNO) {
+        if (compare.getLhs() != compare.getRhs())
+          return {};
+      } else {
+        FloatAttr limit;
+        if (!matchPattern(compare.getRhs(), m_Constant(&limit)) ||
+            limit.getValueAsDouble() != bound)
+          return {};
+      }
+      return {compare.getLhs(), select.getFalseValue()};
+    };
+    auto [x, notNan] = selectOf(v, arith::CmpFPredicate::UNO, 0, 0);
+    if (!x || !x.getType().isF32())
+      return nullptr;
+    auto [x1, notSmall] = selectOf(notNan, arith::CmpFPredicate::OLE, -1.0, 0);
+    auto [x2, converted] = x1 == x ? selectOf(notSmall, arith::CmpFPredicate::OGE, 256.0, 255)
+                                   : std::pair<Value, Value>{};
+    auto convert = converted ? converted.getDefiningOp<arith::FPToUIOp>() : nullptr;
+    return x2 == x && convert && convert.getIn() == x ? x : nullptr;
+  }
+
+  /// The table position of an 8-bit `v`: zext(v), or, where `v` is a float saturated to u8
+  /// (a requantization before the table), fptosi(min(max(x, 0), 255)) on 32-bit lanes: the
+  /// same integer for every x (max(NaN, 0) is 0), and no byte lanes. The byte selects
+  /// vectorized on x86 as bytes widened to 64-bit lanes for the gather's index, some 17
+  /// shuffles and masked moves per 16 positions.
+  static Value tablePosition(OpBuilder &b, Location loc, Value v) {
+    Value x = saturatedByte(v);
+    if (!x)
+      return arith::ExtUIOp::create(b, loc, b.getI32Type(), v);
+    Value low = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0));
+    Value high = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(255.0));
+    Value clamped = arith::MaxNumFOp::create(b, loc, x, low);
+    clamped = arith::MinNumFOp::create(b, loc, clamped, high);
+    return arith::FPToSIOp::create(b, loc, b.getI32Type(), clamped);
+  }
+
   /// A private constant global of `table` and, in the body, load(global, zext(source))
   /// for the candidate's result; the ops nothing reads any more are erased.
   void replace(func::FuncOp function, linalg::GenericOp op, const Candidate &c,
@@ -296,7 +347,7 @@ struct CpuLookupTablesPass final : tcc::impl::CpuLookupTablesBase<CpuLookupTable
     Value base = memref::GetGlobalOp::create(b, op.getLoc(), type, global.getSymName());
     b.setInsertionPointAfter(c.result.getDefiningOp());
     Location loc = c.result.getLoc();
-    Value wide = arith::ExtUIOp::create(b, loc, b.getI32Type(), c.source);
+    Value wide = tablePosition(b, loc, c.source);
     Value position = arith::IndexCastOp::create(b, loc, b.getIndexType(), wide);
     Value loaded = memref::LoadOp::create(b, loc, base, ValueRange{position});
     if (loaded.getType() != c.result.getType())
@@ -305,6 +356,10 @@ struct CpuLookupTablesPass final : tcc::impl::CpuLookupTablesBase<CpuLookupTable
     for (Operation *dead : llvm::reverse(c.slice))
       if (dead->use_empty())
         dead->erase();
+    // The byte saturation the position no longer reads.
+    for (Operation &inner : llvm::make_early_inc_range(llvm::reverse(*op.getBody())))
+      if (isOpTriviallyDead(&inner))
+        inner.erase();
   }
 };
 
