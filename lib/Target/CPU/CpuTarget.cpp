@@ -221,7 +221,8 @@ tcc::TargetInfo describeProcessor(const tcc::HostMachine &host) {
 constexpr const char *kCpuKernelPipeline =
     "tcc-cpu-lower-attention{{vector-bits={0} vector-registers={1}},tcc-collapse-dims,cse,"
     "{4}tcc-tile-contractions{{vector-bits={0} vector-registers={1} "
-    "split-wide-fma={2}},tcc-expand-copies,tcc-gather-transposes{{vector-bits={0}},tcc-order-loops,"
+    "split-wide-fma={2} "
+    "word-permutes={5}},tcc-expand-copies,tcc-gather-transposes{{vector-bits={0}},tcc-order-loops,"
     "convert-linalg-to-parallel-loops,"
     "tcc-range-kernels,tcc-lower-checks,tcc-approximate-math{{instruction-rounding=true},tcc-lower-"
     "runtime-calls,"
@@ -261,11 +262,15 @@ public:
     return failure();
   }
 
+  /// vpermi2w on 512-bit vectors (AVX512-BW; every x86-64-v4 level has it).
+  bool wordPermutes() const { return info.vectorBits >= 512 && enables(host.features, "avx512bw"); }
+
   LogicalResult buildKernelPipeline(OpPassManager &pm) const override {
     return parsePassPipeline(
         llvm::formatv(kCpuKernelPipeline, info.vectorBits, info.vectorRegisters,
                       info.splitWideFma ? "true" : "false", info.bf16Pairs ? "true" : "false",
-                      info.lookupTables ? "tcc-cpu-lookup-tables," : "")
+                      info.lookupTables ? "tcc-cpu-lookup-tables," : "",
+                      wordPermutes() ? "true" : "false")
             .str(),
         pm);
   }
@@ -318,9 +323,9 @@ void tcc::registerCpuTarget() {
   PassPipelineRegistration<>(
       "tcc-kernel-to-llvm", "Lower buffers and loops to the LLVM dialect (CPU, x86-64-v3)",
       [](OpPassManager &pm) {
-        (void)parsePassPipeline(
-            llvm::formatv(kCpuKernelPipeline, 256, 16, "false", "false", "tcc-cpu-lookup-tables,")
-                .str(),
-            pm);
+        (void)parsePassPipeline(llvm::formatv(kCpuKernelPipeline, 256, 16, "false", "false",
+                                              "tcc-cpu-lookup-tables,", "false")
+                                    .str(),
+                                pm);
       });
 }

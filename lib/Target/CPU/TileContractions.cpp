@@ -690,7 +690,7 @@ struct TileContractionsPass : tcc::impl::TileContractionsBase<TileContractionsPa
       builder.setInsertionPoint(plan.epilogue ? plan.epilogue.getOperation()
                                               : plan.op.getOperation());
       // The registers are the target's (x86-64 has 32 with AVX-512, for any vector width).
-      Emitter(plan, builder, plan.op.getLoc(), splitWideFma).emit(vectorRegisters);
+      Emitter(plan, builder, plan.op.getLoc(), splitWideFma, wordPermutes).emit(vectorRegisters);
       plan.op->erase();
       if (plan.fill)
         plan.fill->erase();

@@ -29,8 +29,8 @@ namespace arith = mlir::arith;
 /// Emits the loops of one plan in place of its op.
 class Emitter {
 public:
-  Emitter(const Plan &plan, OpBuilder &b, Location loc, bool splitWideFma)
-      : plan(plan), b(b), loc(loc), splitWideFma(splitWideFma) {}
+  Emitter(const Plan &plan, OpBuilder &b, Location loc, bool splitWideFma, bool wordPermutes)
+      : plan(plan), b(b), loc(loc), splitWideFma(splitWideFma), wordPermutes(wordPermutes) {}
 
   void emit(int64_t registers);
 
@@ -95,6 +95,10 @@ private:
   /// The epilogue's body on one vector of accumulators at `point` (j = its first lane):
   /// operands that follow j are vector loads, the others one broadcast element.
   Value emitEpilogue(Value accumulator, Value mask, const DenseMap<unsigned, Value> &point);
+  /// The entries of `load`'s table (a constant global of 256 entries, all of them in
+  /// [0, 65535]) at `positions` (a vector of i32 in [0, 255]) by word permutes, as i32; null
+  /// when the table is not such a one.
+  Value permuteTable(mlir::memref::LoadOp load, Value positions);
 
   /// The reduction loops from the `level`-th on, carrying the accumulators.
   SmallVector<Value> emitReductions(unsigned level, int64_t count, ArrayRef<Value> lefts,
@@ -165,6 +169,7 @@ private:
   OpBuilder &b;
   Location loc;
   bool splitWideFma; // 512-bit FMAs issue as two halves (see the pass option)
+  bool wordPermutes; // vpermi2w for tables of 16-bit entries (see the pass option)
   SmallVector<Value> extents;
   VectorType type; // the vectors of the code being emitted, `lanes` wide
   // How the loops are cut (TileShape.cpp), and its fields under their emitter names.

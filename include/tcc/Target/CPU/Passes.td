@@ -173,6 +173,10 @@ def TileContractions : Pass<"tcc-tile-contractions", "mlir::ModuleOp"> {
     Option<"splitWideFma", "split-wide-fma", "bool", /*default=*/"false",
            "the core runs a 512-bit FMA as two 256-bit halves (AMD Zen 4): the tile cost counts "
            "a 512-bit FMA twice a 256-bit one, so short column tails on half-width vectors pay off">,
+    Option<"wordPermutes", "word-permutes", "bool", /*default=*/"false",
+           "the target has AVX512-BW's two-table word permutes (vpermi2w): an epilogue's lookup "
+           "in a 256-entry table of tcc-cpu-lookup-tables whose entries fit 16 bits (a byte "
+           "result's) is four permutes and three blends instead of a gather">,
   ];
   let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect",
                            "::mlir::memref::MemRefDialect", "::mlir::arith::ArithDialect",
