@@ -9,10 +9,13 @@
 // replacing it removes at least `min-ops` ops, its 256 results are computed while compiling by
 // folding the very same ops (IEEE arithmetic, integer ops and selects), stored as a private
 // constant table, and the ops become one load from the
-// table at zext(v) (tcc-tile-contractions' epilogue loads a vector of them with a gather;
-// an integer result narrower than 32 bits is kept as 32 bits, truncated after the load, since
-// vector gathers load 32- or 64-bit lanes).
-// The index is an 8-bit value zero-extended, always inside the 256 entries.
+// table at zext(v) (tcc-tile-contractions' epilogue loads a vector of them with a gather, or,
+// on AVX512-BW, a table of entries that fit 16 bits with word permutes; an integer result
+// narrower than 32 bits is kept as 32 bits, truncated after the load, since vector gathers
+// load 32- or 64-bit lanes).
+// The index is always inside the 256 entries: v zero-extended, or, where v is a float x
+// saturated to u8 (a requantization's), fptosi(min(max(x, 0), 255)), the same integer
+// computed on 32-bit lanes (tablePosition).
 //
 // Only ops with an exact IEEE or integer meaning are taken: arith's elementwise ops and math's
 // fma, roundeven, floor, ceil, trunc, absf and copysign. A body that converts bytes and has
