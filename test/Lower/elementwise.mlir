@@ -61,21 +61,41 @@ func.func @compare_select(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
 
-// float -> int truncates and saturates; NaN gives 0.
+// float -> int truncates and saturates; NaN gives 0. To at most 16 bits the float is
+// clamped to the target's range and converted exactly (max(NaN, -128) is -128: NaN is
+// selected to 0 after the conversion).
 // CHECK-LABEL: func.func @convert_f32_to_i8
-// CHECK: %[[T:.*]] = arith.fptosi %{{.*}} : f32 to i8
-// CHECK: %[[HI:.*]] = arith.cmpf oge, %{{.*}}, %{{.*}} : f32
-// CHECK: %[[LO:.*]] = arith.cmpf ole, %{{.*}}, %{{.*}} : f32
-// CHECK: %[[NAN:.*]] = arith.cmpf uno
-// CHECK: %[[MAX:.*]] = arith.constant 127 : i8
-// CHECK: %[[R1:.*]] = arith.select %[[HI]], %[[MAX]], %[[T]] : i8
-// CHECK: %[[MIN:.*]] = arith.constant -128 : i8
-// CHECK: %[[R2:.*]] = arith.select %[[LO]], %[[MIN]], %[[R1]] : i8
-// CHECK: %[[Z:.*]] = arith.constant 0 : i8
-// CHECK: arith.select %[[NAN]], %[[Z]], %[[R2]] : i8
+// CHECK: ^bb0(%[[X:.*]]: f32, %{{.*}}: i8):
+// CHECK: %[[LO:.*]] = arith.constant -1.280000e+02 : f32
+// CHECK: %[[C1:.*]] = arith.maxnumf %[[X]], %[[LO]] : f32
+// CHECK: %[[HI:.*]] = arith.constant 1.270000e+02 : f32
+// CHECK: %[[C2:.*]] = arith.minnumf %[[C1]], %[[HI]] : f32
+// CHECK: %[[W:.*]] = arith.fptosi %[[C2]] : f32 to i32
+// CHECK: %[[NAN:.*]] = arith.cmpf uno, %[[X]], %[[X]] : f32
+// CHECK: %[[Z:.*]] = arith.constant 0 : i32
+// CHECK: %[[S:.*]] = arith.select %[[NAN]], %[[Z]], %[[W]] : i32
+// CHECK: arith.trunci %[[S]] : i32 to i8
 func.func @convert_f32_to_i8(%a: tensor<4xf32>) -> tensor<4xi8> {
   %0 = prim.convert %a : tensor<4xf32> to tensor<4xi8>
   return %0 : tensor<4xi8>
+}
+
+// To 32 bits (bounds 2^31 not below the largest float under them): compares against exact
+// powers of two, then selects.
+// CHECK-LABEL: func.func @convert_f32_to_i32
+// CHECK: %[[T:.*]] = arith.fptosi %{{.*}} : f32 to i32
+// CHECK: %[[HI:.*]] = arith.cmpf oge, %{{.*}}, %{{.*}} : f32
+// CHECK: %[[LO:.*]] = arith.cmpf ole, %{{.*}}, %{{.*}} : f32
+// CHECK: %[[NAN:.*]] = arith.cmpf uno
+// CHECK: %[[MAX:.*]] = arith.constant 2147483647 : i32
+// CHECK: %[[R1:.*]] = arith.select %[[HI]], %[[MAX]], %[[T]] : i32
+// CHECK: %[[MIN:.*]] = arith.constant -2147483648 : i32
+// CHECK: %[[R2:.*]] = arith.select %[[LO]], %[[MIN]], %[[R1]] : i32
+// CHECK: %[[Z:.*]] = arith.constant 0 : i32
+// CHECK: arith.select %[[NAN]], %[[Z]], %[[R2]] : i32
+func.func @convert_f32_to_i32(%a: tensor<4xf32>) -> tensor<4xi32> {
+  %0 = prim.convert %a : tensor<4xf32> to tensor<4xi32>
+  return %0 : tensor<4xi32>
 }
 
 // An operand extent of 1 stretched to a larger extent reads index 0.
@@ -161,13 +181,16 @@ func.func @pow_ui32(%a: tensor<4xui32>, %b: tensor<4xui32>) -> tensor<4xui32> {
   return %0 : tensor<4xui32>
 }
 
-// Saturation to [0, 255] with fptoui; unsigned -> float with uitofp, -> wider with extui.
+// Saturation to [0, 255]: max(x, 0) (NaN -> 0), min(., 255), fptosi to i32, truncated;
+// unsigned -> float with uitofp, -> wider with extui.
 // CHECK-LABEL: func.func @convert_unsigned
-// CHECK: %[[U:.*]] = arith.fptoui %{{.*}} : f32 to i8
-// CHECK: %[[HI:.*]] = arith.constant 2.560000e+02 : f32
-// CHECK: %[[LO:.*]] = arith.constant -1.000000e+00 : f32
-// CHECK: %[[MAX:.*]] = arith.constant -1 : i8
-// CHECK: arith.select %{{.*}}, %[[MAX]], %[[U]] : i8
+// CHECK: %[[LO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK: %[[C1:.*]] = arith.maxnumf %{{.*}}, %[[LO]] : f32
+// CHECK: %[[HI:.*]] = arith.constant 2.550000e+02 : f32
+// CHECK: %[[C2:.*]] = arith.minnumf %[[C1]], %[[HI]] : f32
+// CHECK: %[[W:.*]] = arith.fptosi %[[C2]] : f32 to i32
+// CHECK-NOT: arith.cmpf
+// CHECK: arith.trunci %[[W]] : i32 to i8
 // CHECK: %[[SU:.*]] = builtin.unrealized_conversion_cast %{{.*}} : tensor<4xi8> to tensor<4xui8>
 // CHECK: %[[SS:.*]] = builtin.unrealized_conversion_cast %[[SU]] : tensor<4xui8> to tensor<4xi8>
 // CHECK: linalg.generic {{.*}} ins(%[[SS]] : tensor<4xi8>) outs(%{{.*}} : tensor<4xf32>)

@@ -13,9 +13,9 @@
 // on AVX512-BW, a table of entries that fit 16 bits with word permutes; an integer result
 // narrower than 32 bits is kept as 32 bits, truncated after the load, since vector gathers
 // load 32- or 64-bit lanes).
-// The index is always inside the 256 entries: v zero-extended, or, where v is a float x
-// saturated to u8 (a requantization's), fptosi(min(max(x, 0), 255)), the same integer
-// computed on 32-bit lanes (tablePosition).
+// The index is always inside the 256 entries: v zero-extended, or, where v truncates a
+// 32-bit value (lower::convert's saturation of a float to u8: trunc(fptosi(min(max(x, 0),
+// 255)))), that value itself, on 32-bit lanes (tablePosition).
 //
 // Only ops with an exact IEEE or integer meaning are taken: arith's elementwise ops and math's
 // fma, roundeven, floor, ceil, trunc, absf and copysign. A body that converts bytes and has
@@ -283,54 +283,29 @@ struct CpuLookupTablesPass final : tcc::impl::CpuLookupTablesBase<CpuLookupTable
     return best;
   }
 
-  /// The float x when `v` is x converted to u8 the way lower::convert saturates it,
-  /// `select(x uno x, 0, select(x <= -1, 0, select(x >= 256, 255, fptoui(x))))`; else null.
-  static Value saturatedByte(Value v) {
-    auto selectOf = [](Value value, arith::CmpFPredicate predicate, double bound,
-                       int64_t chosen) -> std::pair<Value, Value> {
-      auto select = value.getDefiningOp<arith::SelectOp>();
-      APInt constant;
-      if (!select || !matchPattern(select.getTrueValue(), m_ConstantInt(&constant)) ||
-          constant.getZExtValue() != static_cast<uint64_t>(chosen))
-        return {};
-      auto compare = select.getCondition().getDefiningOp<arith::CmpFOp>();
-      if (!compare || compare.getPredicate() != predicate)
-        return {};
-      if (predicate == arith::CmpFPredicate::UNO) {
-        if (compare.getLhs() != compare.getRhs())
-          return {};
-      } else {
-        FloatAttr limit;
-        if (!matchPattern(compare.getRhs(), m_Constant(&limit)) ||
-            limit.getValueAsDouble() != bound)
-          return {};
-      }
-      return {compare.getLhs(), select.getFalseValue()};
-    };
-    auto [x, notNan] = selectOf(v, arith::CmpFPredicate::UNO, 0, 0);
-    if (!x || !x.getType().isF32())
-      return nullptr;
-    auto [x1, notSmall] = selectOf(notNan, arith::CmpFPredicate::OLE, -1.0, 0);
-    auto [x2, converted] = x1 == x ? selectOf(notSmall, arith::CmpFPredicate::OGE, 256.0, 255)
-                                   : std::pair<Value, Value>{};
-    auto convert = converted ? converted.getDefiningOp<arith::FPToUIOp>() : nullptr;
-    return x2 == x && convert && convert.getIn() == x ? x : nullptr;
-  }
-
-  /// The table position of an 8-bit `v`: zext(v), or, where `v` is a float saturated to u8
-  /// (a requantization before the table), fptosi(min(max(x, 0), 255)) on 32-bit lanes: the
-  /// same integer for every x (max(NaN, 0) is 0), and no byte lanes. The byte selects
-  /// vectorized on x86 as bytes widened to 64-bit lanes for the gather's index, some 17
-  /// shuffles and masked moves per 16 positions.
+  /// The table position of an 8-bit `v`: zext(v), or, where `v` truncates a 32-bit w (a
+  /// float saturated to u8 by lower::convert: trunc(fptosi(min(max(x, 0), 255)))), w itself
+  /// when it is that clamp of a float to bounds inside [0, 255], else w & 255 (= zext(v)):
+  /// computed on 32-bit lanes, no byte lanes in the vector code (zext of bytes vectorized on
+  /// x86 as bytes widened to 64-bit lanes for the gather's index, some 17 shuffles and masked
+  /// moves per 16 positions).
   static Value tablePosition(OpBuilder &b, Location loc, Value v) {
-    Value x = saturatedByte(v);
-    if (!x)
+    auto truncate = v.getDefiningOp<arith::TruncIOp>();
+    Value wide = truncate ? truncate.getIn() : Value();
+    if (!wide || !wide.getType().isInteger(32))
       return arith::ExtUIOp::create(b, loc, b.getI32Type(), v);
-    Value low = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0));
-    Value high = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(255.0));
-    Value clamped = arith::MaxNumFOp::create(b, loc, x, low);
-    clamped = arith::MinNumFOp::create(b, loc, clamped, high);
-    return arith::FPToSIOp::create(b, loc, b.getI32Type(), clamped);
+    auto inside = [](Value bound) {
+      FloatAttr value;
+      return matchPattern(bound, m_Constant(&value)) && value.getValueAsDouble() >= 0.0 &&
+             value.getValueAsDouble() <= 255.0;
+    };
+    auto convert = wide.getDefiningOp<arith::FPToSIOp>();
+    auto upper = convert ? convert.getIn().getDefiningOp<arith::MinNumFOp>() : nullptr;
+    auto lower = upper ? upper.getLhs().getDefiningOp<arith::MaxNumFOp>() : nullptr;
+    if (lower && inside(upper.getRhs()) && inside(lower.getRhs()))
+      return wide;
+    return arith::AndIOp::create(b, loc, wide,
+                                 arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(255)));
   }
 
   /// A private constant global of `table` and, in the body, load(global, zext(source))

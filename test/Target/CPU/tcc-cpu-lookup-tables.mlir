@@ -209,17 +209,13 @@ func.func private @kernel_4(%q: memref<64xi8>, %y: memref<64xi8>) attributes {ke
 }
 
 // The table's byte is a float requantized in the body (an int32 accumulator scaled, as a
-// convolution's epilogue does before the swish): saturated to u8 the way lower::convert
-// does it (>= 256 -> 255, <= -1 -> 0, NaN -> 0, else truncated). The position is computed on
-// 32-bit lanes, fptosi(min(max(x, 0), 255)), the same integer for every x (max(NaN, 0) is
-// 0), instead of the byte selects widened.
+// convolution's epilogue does before the swish), saturated to u8 as lower::convert does:
+// trunc(fptosi(min(max(x, 0), 255))). The position is that i32 itself (in [0, 255]): the
+// vector code needs no byte lanes; the truncation nothing reads any more is erased.
 // CHECK-LABEL: func.func private @kernel_5
-// CHECK: ^bb0(%[[ACC:.*]]: i32, %{{.*}}: f32):
 // CHECK: %[[X:.*]] = arith.addf
-// CHECK-NEXT: %[[LOW:.*]] = arith.constant 0.000000e+00 : f32
-// CHECK-NEXT: %[[UP:.*]] = arith.constant 2.550000e+02 : f32
-// CHECK-NEXT: %[[MAX:.*]] = arith.maxnumf %[[X]], %[[LOW]] : f32
-// CHECK-NEXT: %[[MIN:.*]] = arith.minnumf %[[MAX]], %[[UP]] : f32
+// CHECK-NEXT: %[[MAX:.*]] = arith.maxnumf %[[X]], %{{.*}} : f32
+// CHECK-NEXT: %[[MIN:.*]] = arith.minnumf %[[MAX]], %{{.*}} : f32
 // CHECK-NEXT: %[[P:.*]] = arith.fptosi %[[MIN]] : f32 to i32
 // CHECK-NEXT: %[[I:.*]] = arith.index_cast %[[P]] : i32 to index
 // CHECK-NEXT: memref.load %{{.*}}[%[[I]]] : memref<256xf32>
@@ -235,6 +231,8 @@ func.func private @kernel_5(%acc: memref<64xi32>, %y: memref<64xf32>) attributes
   %c0 = arith.constant 0 : i8
   %c128 = arith.constant 128 : i32
   %requant = arith.constant 0.01 : f32
+  %zero = arith.constant 0.0 : f32
+  %top = arith.constant 255.0 : f32
   linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
       ins(%acc : memref<64xi32>) outs(%y : memref<64xf32>) {
   ^bb0(%a: i32, %o: f32):
@@ -242,14 +240,11 @@ func.func private @kernel_5(%acc: memref<64xi32>, %y: memref<64xf32>) attributes
     %m = arith.mulf %f, %requant : f32
     %r = math.roundeven %m : f32
     %x = arith.addf %r, %out_zp : f32
-    %s0 = arith.fptoui %x : f32 to i8
-    %s1 = arith.cmpf oge, %x, %hi : f32
-    %s2 = arith.cmpf ole, %x, %lo : f32
-    %s3 = arith.cmpf uno, %x, %x : f32
-    %s4 = arith.select %s1, %c255, %s0 : i8
-    %s5 = arith.select %s2, %c0, %s4 : i8
-    %s6 = arith.select %s3, %c0, %s5 : i8
-    %0 = arith.extui %s6 : i8 to i32
+    %c = arith.maxnumf %x, %zero : f32
+    %d = arith.minnumf %c, %top : f32
+    %w = arith.fptosi %d : f32 to i32
+    %s = arith.trunci %w : i32 to i8
+    %0 = arith.extui %s : i8 to i32
     %1 = arith.subi %0, %zp : i32
     %2 = arith.sitofp %1 : i32 to f32
     %3 = arith.mulf %2, %scale : f32
@@ -273,12 +268,14 @@ func.func private @kernel_5(%acc: memref<64xi32>, %y: memref<64xf32>) attributes
   return
 }
 
-// The same chain saturating at 200 instead of 256 is some other function of x: the byte is
-// zero-extended as it is.
+// A byte truncated from some other i32 (here a sum): the position is w & 255, which is
+// zext(trunc(w)) for every w.
 // CHECK-LABEL: func.func private @kernel_6
 // CHECK-NOT: arith.maxnumf
-// CHECK: %[[W:.*]] = arith.extui %{{.*}} : i8 to i32
-// CHECK-NEXT: %[[I:.*]] = arith.index_cast %[[W]] : i32 to index
+// CHECK: %[[W:.*]] = arith.addi %{{.*}}, %{{.*}} : i32
+// CHECK-NEXT: %[[MASK:.*]] = arith.constant 255 : i32
+// CHECK-NEXT: %[[P:.*]] = arith.andi %[[W]], %[[MASK]] : i32
+// CHECK-NEXT: %[[I:.*]] = arith.index_cast %[[P]] : i32 to index
 // CHECK-NEXT: memref.load %{{.*}}[%[[I]]] : memref<256xf32>
 func.func private @kernel_6(%acc: memref<64xi32>, %y: memref<64xf32>) attributes {kernel.kernel = #kernel.kernel<kind = generic>} {
   %zp = arith.constant 128 : i32
@@ -291,23 +288,13 @@ func.func private @kernel_6(%acc: memref<64xi32>, %y: memref<64xf32>) attributes
   %c255 = arith.constant -1 : i8
   %c0 = arith.constant 0 : i8
   %c128 = arith.constant 128 : i32
-  %requant = arith.constant 0.01 : f32
-  %hi200 = arith.constant 200.0 : f32
+  %bias = arith.constant 7 : i32
   linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
       ins(%acc : memref<64xi32>) outs(%y : memref<64xf32>) {
   ^bb0(%a: i32, %o: f32):
-    %f = arith.sitofp %a : i32 to f32
-    %m = arith.mulf %f, %requant : f32
-    %r = math.roundeven %m : f32
-    %x = arith.addf %r, %out_zp : f32
-    %s0 = arith.fptoui %x : f32 to i8
-    %s1 = arith.cmpf oge, %x, %hi200 : f32
-    %s2 = arith.cmpf ole, %x, %lo : f32
-    %s3 = arith.cmpf uno, %x, %x : f32
-    %s4 = arith.select %s1, %c255, %s0 : i8
-    %s5 = arith.select %s2, %c0, %s4 : i8
-    %s6 = arith.select %s3, %c0, %s5 : i8
-    %0 = arith.extui %s6 : i8 to i32
+    %w = arith.addi %a, %bias : i32
+    %s = arith.trunci %w : i32 to i8
+    %0 = arith.extui %s : i8 to i32
     %1 = arith.subi %0, %zp : i32
     %2 = arith.sitofp %1 : i32 to f32
     %3 = arith.mulf %2, %scale : f32

@@ -81,11 +81,12 @@ def CpuLookupTables : Pass<"tcc-cpu-lookup-tables", "mlir::ModuleOp"> {
     trunc, absf and copysign), kept in a private constant memref.global of 256 entries, and
     replaced by a load at zext(v) (always in range). The entries are the exact results; a
     division the compiled code would compute as a reciprocal estimate (`arcp`) is exact in
-    the table. Where v is a float x saturated to u8 in the body (a requantization before the
-    table: `x >= 256 -> 255, x <= -1 -> 0, NaN -> 0`, else fptoui), the position is
-    fptosi(min(max(x, 0), 255)) : i32, the same integer, so the vector code needs no byte
-    lanes (the byte selects widened to 64-bit lanes were some 17 shuffles and masked moves
-    per 16 positions on x86: EfficientNet-B0 QOperator 9.56 -> 8.05 ms, b1 1t, Zen 4).
+    the table. Where v truncates a 32-bit w (a float saturated to u8 by lower::convert,
+    trunc(fptosi(min(max(x, 0), 255))), a requantization before the table), the position is
+    w itself, or w & 255 where w is not such a clamp: the vector code needs no byte lanes
+    (zext of bytes made from selects vectorized as bytes widened to 64-bit lanes, some 17
+    shuffles and masked moves per 16 positions on x86: EfficientNet-B0 QOperator 9.56 ->
+    8.05 ms, b1 1t, Zen 4).
     tcc-tile-contractions' epilogue loads a vector of entries with vector.gather, or with
     word permutes (its `word-permutes` option).
     A body that converts bytes and has transcendental math ops (erf, exp, tanh: a
