@@ -48,7 +48,9 @@ mlir::Value createEmpty(mlir::OpBuilder &b, mlir::Location loc, mlir::RankedTens
 
 /// Converts the scalar `x` of element type `from` to `to` with prim.convert's semantics
 /// (saturating float -> int, NaN -> 0, x != 0 for i1, wrapping int -> int). `from` and `to`
-/// are prim's types (they decide signedness); `x` and the result are signless.
+/// are prim's types (they decide signedness); `x` and the result are signless. Float to
+/// integers of at most 16 bits clamps in float and converts exactly (max, min, fptosi,
+/// trunci); wider ones compare against the bounds and select.
 mlir::Value convertScalar(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x,
                           mlir::Type from, mlir::Type to);
 
