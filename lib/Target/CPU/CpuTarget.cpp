@@ -223,6 +223,7 @@ constexpr const char *kCpuKernelPipeline =
     "{4}tcc-tile-contractions{{vector-bits={0} vector-registers={1} "
     "split-wide-fma={2} "
     "word-permutes={5}},tcc-expand-copies,tcc-gather-transposes{{vector-bits={0}},tcc-order-loops,"
+    "tcc-vector-column-reductions{{vector-bits={0}},"
     "convert-linalg-to-parallel-loops,"
     "tcc-range-kernels,tcc-lower-checks,tcc-approximate-math{{instruction-rounding=true},tcc-lower-"
     "runtime-calls,"
