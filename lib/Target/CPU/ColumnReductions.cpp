@@ -5,8 +5,10 @@
 // channel blocks, sum over (y, x) of in[n, y, x, cb, l] into out[n, cb, l], collapsed to
 // [n, R, C]. Its innermost loop updates C outputs in memory on every reduction step; LLVM 22
 // unrolled a 32-long one into scalar loads, adds and stores (EfficientNet-B0 QOperator's
-// pooling of 112x112x32 bytes: 0.19 ms for 400 KB). Here, where C is static and short (at most
-// kMaxVectors vectors), each group of parallel indices keeps its C outputs in vector registers:
+// pooling of 112x112x32 bytes: 0.19 ms for 400 KB). Here, where C is static (at most
+// kMaxVectors vectors, or whole vectors taken in chunks of at most kMaxVectors, each chunk
+// one more index of the parallel loop), each group of parallel indices keeps its chunk of
+// outputs in vector registers:
 //
 //   acc_k = out[p..., k L .. k L + L)                      (L lanes, the last one masked)
 //   for r... (the reduction dims, in order): acc_k = combine(acc_k, f(in[p..., r..., k L ..]))
@@ -74,7 +76,8 @@ struct VectorColumnReductionsPass
   }
 
   /// (parallel dims..., reduction dims (at least one)..., c): c the output's fastest dim,
-  /// static, at most kMaxVectors vectors of the output's 32-bit elements, contiguous in the
+  /// static, at most kMaxVectors vectors of the output's 32-bit elements or whole vectors
+  /// (chunks), contiguous in the
   /// output and in every input that reads it (in its last index, and only there); a body of
   /// elementwise arith and math ops ending in `combine(out, v)`, the accumulator read there
   /// alone.
@@ -104,7 +107,8 @@ struct VectorColumnReductionsPass
         outType.getElementType().getIntOrFloatBitWidth() != 32)
       return false;
     int64_t lanes = vectorBits / 32;
-    if (outType.getShape().back() > kMaxVectors * lanes)
+    // A longer row goes in chunks of whole vectors (rewrite).
+    if (outType.getShape().back() > kMaxVectors * lanes && outType.getShape().back() % lanes != 0)
       return false;
     for (OpOperand *input : op.getDpsInputOperands()) {
       AffineMap map = op.getMatchingIndexingMap(input);
@@ -147,7 +151,12 @@ struct VectorColumnReductionsPass
     OpOperand *init = op.getDpsInitOperand(0);
     auto outType = cast<MemRefType>(init->get().getType());
     int64_t lanes = vectorBits / 32, extent = outType.getShape().back();
-    int64_t vectors = (extent + lanes - 1) / lanes;
+    // The row in chunks of `vectors` vectors (at most kMaxVectors, dividing a longer row's
+    // whole vectors), each chunk one more index of the parallel loop.
+    int64_t total = (extent + lanes - 1) / lanes, vectors = total;
+    while (vectors > kMaxVectors || total % vectors != 0)
+      --vectors;
+    int64_t chunks = total / vectors;
     Block *body = op.getBody();
     Value acc = body->getArguments().back();
 
@@ -177,15 +186,31 @@ struct VectorColumnReductionsPass
     SmallVector<Value> lower(parallel.size(), zero), steps(parallel.size(), one), upper;
     for (unsigned d : parallel)
       upper.push_back(size(d));
+    if (chunks > 1) {
+      lower.push_back(zero);
+      steps.push_back(one);
+      upper.push_back(arith::ConstantIndexOp::create(b, loc, chunks));
+    }
     auto emit = [&](OpBuilder &pb, ValueRange outer) {
       SmallVector<Value> dims(numDims, zero);
       for (auto [d, v] : llvm::zip(parallel, outer))
         dims[d] = v;
+      // Column of vector k: chunk * vectors * L + k * L.
+      Value base =
+          chunks > 1
+              ? arith::MulIOp::create(pb, loc, outer.back(),
+                                      arith::ConstantIndexOp::create(pb, loc, vectors * lanes))
+                    .getResult()
+              : zero;
+      auto columnOf = [&](OpBuilder &cb, int64_t k) -> Value {
+        return arith::AddIOp::create(cb, loc, base,
+                                     arith::ConstantIndexOp::create(cb, loc, k * lanes));
+      };
       AffineMap outMap = op.getMatchingIndexingMap(init);
       SmallVector<Value> masks, accumulators;
       for (int64_t k = 0; k < vectors; ++k) {
         masks.push_back(maskOf(pb, k));
-        dims[c] = arith::ConstantIndexOp::create(pb, loc, k * lanes);
+        dims[c] = columnOf(pb, k);
         accumulators.push_back(load(pb, init->get(), indices(pb, outMap, dims), masks.back()));
       }
       // One reduction step: for each vector k, the body on vectors of the inputs at `dims`
@@ -194,7 +219,7 @@ struct VectorColumnReductionsPass
         SmallVector<Value> next;
         for (auto [k, accumulator] : llvm::enumerate(carried)) {
           IRMapping mapping;
-          dims[c] = arith::ConstantIndexOp::create(sb, loc, static_cast<int64_t>(k) * lanes);
+          dims[c] = columnOf(sb, static_cast<int64_t>(k));
           for (OpOperand *input : op.getDpsInputOperands()) {
             BlockArgument arg = body->getArgument(input->getOperandNumber());
             if (arg.use_empty())
@@ -243,17 +268,16 @@ struct VectorColumnReductionsPass
           [&](OpBuilder &lb, unsigned level, ValueRange carried) -> SmallVector<Value> {
         if (level == reduction.size())
           return step(lb, carried);
-        auto loop = scf::ForOp::create(
-            lb, loc, zero, size(reduction[level]), one, carried,
-            [&](OpBuilder &fb, Location, Value r, ValueRange inner) {
-              dims[reduction[level]] = r;
-              scf::YieldOp::create(fb, loc, loops(fb, level + 1, inner));
-            });
+        auto loop = scf::ForOp::create(lb, loc, zero, size(reduction[level]), one, carried,
+                                       [&](OpBuilder &fb, Location, Value r, ValueRange inner) {
+                                         dims[reduction[level]] = r;
+                                         scf::YieldOp::create(fb, loc, loops(fb, level + 1, inner));
+                                       });
         return SmallVector<Value>(loop.getResults());
       };
       SmallVector<Value> results = loops(pb, 0, accumulators);
       for (int64_t k = 0; k < vectors; ++k) {
-        dims[c] = arith::ConstantIndexOp::create(pb, loc, k * lanes);
+        dims[c] = columnOf(pb, k);
         SmallVector<Value> index = indices(pb, outMap, dims);
         if (masks[k])
           vector::MaskedStoreOp::create(pb, loc, init->get(), index, masks[k], results[k]);
@@ -261,7 +285,7 @@ struct VectorColumnReductionsPass
           vector::StoreOp::create(pb, loc, results[k], init->get(), index);
       }
     };
-    if (parallel.empty()) {
+    if (lower.empty()) {
       emit(b, {});
     } else {
       scf::ParallelOp::create(b, loc, lower, upper, steps,

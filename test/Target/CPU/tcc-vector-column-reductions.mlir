@@ -1,4 +1,4 @@
-// RUN: tcc-opt %s --tcc-vector-column-reductions="vector-bits=512" | FileCheck %s
+// RUN: tcc-opt %s --tcc-vector-column-reductions="vector-bits=512" --canonicalize | FileCheck %s
 // RUN: tcc-opt %s --tcc-vector-column-reductions | FileCheck %s --check-prefix=OFF
 
 #in3 = affine_map<(n, r, c) -> (n, r, c)>
@@ -68,13 +68,34 @@ func.func @float_pool(%in: memref<?x7x7x40xf32>, %w: memref<40xf32>, %out: memre
   return
 }
 
-// Left alone: a row of 960 channels (more than 8 vectors); a dynamic row; a reduction
+// A row of 1280 channels (80 vectors): chunks of 8 vectors, the chunk one more index of the
+// parallel loop (10 of them); vector k of chunk h at column 128 h + 16 k.
+// CHECK-LABEL: func.func @long_row
+// CHECK: %[[CHUNKS:.*]] = arith.constant 10 : index
+// CHECK: scf.parallel (%[[N:.*]], %[[H:.*]]) = (%{{.*}}, %{{.*}}) to (%{{.*}}, %[[CHUNKS]])
+// CHECK: %[[BASE:.*]] = arith.muli %[[H]], %{{.*}} : index
+// CHECK-COUNT-8: vector.load %arg1
+// CHECK: scf.for
+// CHECK-COUNT-8: arith.addf
+// CHECK: scf.yield
+// CHECK-COUNT-8: vector.store
+func.func @long_row(%in: memref<?x49x1280xf32>, %out: memref<?x1280xf32>) {
+  linalg.generic {indexing_maps = [#in3, #out2], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%in : memref<?x49x1280xf32>) outs(%out : memref<?x1280xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %0 = arith.addf %o, %x : f32
+    linalg.yield %0 : f32
+  }
+  return
+}
+
+// Left alone: a row of 968 channels (more than 8 vectors, not whole ones); a dynamic row; a reduction
 // innermost (a row reduction: tcc-order-loops' reassociated sums); 64-bit outputs.
 // CHECK-LABEL: func.func @others
 // CHECK-COUNT-4: linalg.generic
-func.func @others(%a: memref<?x49x960xf32>, %b: memref<?x960xf32>, %c: memref<?x49x?xf32>, %d: memref<?x?xf32>, %e: memref<?x64xf32>, %f: memref<?xf32>, %g: memref<?x49x16xf64>, %h: memref<?x16xf64>) {
+func.func @others(%a: memref<?x49x968xf32>, %b: memref<?x968xf32>, %c: memref<?x49x?xf32>, %d: memref<?x?xf32>, %e: memref<?x64xf32>, %f: memref<?xf32>, %g: memref<?x49x16xf64>, %h: memref<?x16xf64>) {
   linalg.generic {indexing_maps = [#in3, #out2], iterator_types = ["parallel", "reduction", "parallel"]}
-      ins(%a : memref<?x49x960xf32>) outs(%b : memref<?x960xf32>) {
+      ins(%a : memref<?x49x968xf32>) outs(%b : memref<?x968xf32>) {
   ^bb0(%x: f32, %o: f32):
     %0 = arith.addf %o, %x : f32
     linalg.yield %0 : f32
