@@ -43,6 +43,33 @@ std::optional<int64_t> staticStride(MemRefType type, int64_t d) {
   return strides[d];
 }
 
+/// Whether a transpose of `in` to `out` (buffers of rank 3 or more) moves 32- or 8-bit
+/// elements: the two forms below take those.
+bool movesWordsOrBytes(MemRefType in, MemRefType out) {
+  return in && out && in.getRank() >= 3 && in.getElementType().isIntOrFloat() &&
+         (in.getElementType().getIntOrFloatBitWidth() == 32 ||
+          in.getElementType().getIntOrFloatBitWidth() == 8);
+}
+
+/// The bounds of an scf.parallel over `output`'s dims other than its last (the row) and
+/// `skip`: from 0 in steps of 1.
+struct OuterLoops {
+  SmallVector<Value> lower, steps, upper;
+};
+OuterLoops outerLoops(OpBuilder &b, Location loc, Value output, int64_t skip) {
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  OuterLoops loops;
+  int64_t rank = cast<MemRefType>(output.getType()).getRank();
+  for (int64_t d = 0; d + 1 < rank; ++d)
+    if (d != skip) {
+      loops.lower.push_back(zero);
+      loops.steps.push_back(one);
+      loops.upper.push_back(memref::DimOp::create(b, loc, output, d));
+    }
+  return loops;
+}
+
 struct GatherTransposesPass : tcc::impl::GatherTransposesBase<GatherTransposesPass> {
   using GatherTransposesBase::GatherTransposesBase;
 
@@ -66,9 +93,7 @@ struct GatherTransposesPass : tcc::impl::GatherTransposesBase<GatherTransposesPa
   bool tileApplies(linalg::TransposeOp op) const {
     auto in = dyn_cast<MemRefType>(op.getInput().getType());
     auto out = dyn_cast<MemRefType>(op.getInit().getType());
-    if (!in || !out || in.getRank() < 3 || !in.getElementType().isIntOrFloat() ||
-        (in.getElementType().getIntOrFloatBitWidth() != 32 &&
-         in.getElementType().getIntOrFloatBitWidth() != 8))
+    if (!movesWordsOrBytes(in, out))
       return false;
     int64_t rank = out.getRank();
     int64_t source = op.getPermutation()[rank - 1];
@@ -109,13 +134,7 @@ struct GatherTransposesPass : tcc::impl::GatherTransposesBase<GatherTransposesPa
     Value zero = arith::ConstantIndexOp::create(b, loc, 0);
     Value one = arith::ConstantIndexOp::create(b, loc, 1);
     Value tile = arith::ConstantIndexOp::create(b, loc, kTile);
-    SmallVector<Value> lower, steps, upper;
-    for (int64_t d = 0; d + 1 < rank; ++d)
-      if (d != fDim) {
-        lower.push_back(zero);
-        steps.push_back(one);
-        upper.push_back(memref::DimOp::create(b, loc, output, d));
-      }
+    auto [lower, steps, upper] = outerLoops(b, loc, output, fDim);
     Value rows = memref::DimOp::create(b, loc, output, rank - 1);
     Value fs = memref::DimOp::create(b, loc, output, fDim);
     Value rowsLast = arith::SubIOp::create(b, loc, rows, one);
@@ -207,9 +226,7 @@ struct GatherTransposesPass : tcc::impl::GatherTransposesBase<GatherTransposesPa
     auto in = dyn_cast<MemRefType>(op.getInput().getType());
     auto out = dyn_cast<MemRefType>(op.getInit().getType());
     // Rank 3 at least: a dim besides the row and the lanes for the parallel loop.
-    if (!in || !out || in.getRank() < 3 || !in.getElementType().isIntOrFloat() ||
-        (in.getElementType().getIntOrFloatBitWidth() != 32 &&
-         in.getElementType().getIntOrFloatBitWidth() != 8))
+    if (!movesWordsOrBytes(in, out))
       return false;
     int64_t rank = out.getRank();
     int64_t source = op.getPermutation()[rank - 1];
@@ -246,13 +263,7 @@ struct GatherTransposesPass : tcc::impl::GatherTransposesBase<GatherTransposesPa
     Value zero = arith::ConstantIndexOp::create(b, loc, 0);
     Value one = arith::ConstantIndexOp::create(b, loc, 1);
     Value step = arith::ConstantIndexOp::create(b, loc, lanes);
-    SmallVector<Value> lower, steps, upper;
-    for (int64_t d = 0; d + 1 < rank; ++d)
-      if (d != lanesDim) {
-        lower.push_back(zero);
-        steps.push_back(one);
-        upper.push_back(memref::DimOp::create(b, loc, output, d));
-      }
+    auto [lower, steps, upper] = outerLoops(b, loc, output, lanesDim);
     Value row = memref::DimOp::create(b, loc, output, rank - 1);
     Value inner = memref::DimOp::create(b, loc, output, lanesDim);
     // Offsets of the lanes: j * stride.
